@@ -1,0 +1,46 @@
+// Package scan owns the scan lifecycle: the orchestrator, the one subprocess
+// runner, the scanner registry, the fourteen scanners and SBOM capture.
+package scan
+
+import (
+	"context"
+
+	"scand/finding"
+)
+
+// The six scan types of SPEC.md.
+const (
+	TypeCode       = "code"
+	TypeDependency = "dependency"
+	TypeIaC        = "iac"
+	TypeBaseline   = "baseline"
+	TypeDAST       = "dast"
+	TypeNetwork    = "network"
+)
+
+// ScanTypes lists the six scan types in SPEC.md table order.
+var ScanTypes = []string{TypeCode, TypeDependency, TypeIaC, TypeBaseline, TypeDAST, TypeNetwork}
+
+// Target is what one scan points at. Path is absolute and already validated
+// by the API; URL is set for dast and Host for network.
+type Target struct {
+	ScanID string
+	Path   string
+	URL    string
+	Host   string
+}
+
+// Scanner is the seam every built-in and wrapped scanner implements.
+type Scanner interface {
+	// Name is the stable identifier (a wrapped tool's lowercase name).
+	Name() string
+	// Type is one of the six scan types.
+	Type() string
+	// Available reports whether the scanner can run here, its version when
+	// known, and otherwise an install hint that works offline.
+	Available(ctx context.Context) (version string, hint string, ok bool)
+	// Scan runs the scanner. File paths in the findings are relative to
+	// t.Path and slash-separated. A scanner that finds nothing returns an
+	// empty slice and a nil error.
+	Scan(ctx context.Context, t Target) ([]finding.Finding, error)
+}

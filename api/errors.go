@@ -1,0 +1,101 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+)
+
+// ErrorBody is the SPEC.md error shape for everything but 422.
+type ErrorBody struct {
+	Detail string `json:"detail"`
+}
+
+// ValidationError is one entry of a 422 detail list (SPEC.md Errors 2).
+type ValidationError struct {
+	Type  string `json:"type"`
+	Loc   []any  `json:"loc"`
+	Msg   string `json:"msg"`
+	Input any    `json:"input"`
+}
+
+// ValidationBody is the 422 error shape.
+type ValidationBody struct {
+	Detail []ValidationError `json:"detail"`
+}
+
+// RateLimitBody is the 429 error shape.
+type RateLimitBody struct {
+	Detail      string `json:"detail"`
+	RetryAfter  int    `json:"retry_after"`
+	LimitPerMin int    `json:"limit_per_min"`
+}
+
+// httpError is what handlers return; writeError renders it.
+type httpError struct {
+	status int
+	detail string
+	fields []ValidationError
+	header map[string]string
+}
+
+func (e *httpError) Error() string {
+	if e.detail != "" {
+		return e.detail
+	}
+	return http.StatusText(e.status)
+}
+
+func errStatus(status int, detail string) *httpError { return &httpError{status: status, detail: detail} }
+func errNotFound(detail string) *httpError          { return errStatus(http.StatusNotFound, detail) }
+func errConflict(detail string) *httpError          { return errStatus(http.StatusConflict, detail) }
+
+// invalid builds a 422 for one field. loc is e.g. ("body", "target_path").
+func invalid(typ, msg string, input any, loc ...any) *httpError {
+	return &httpError{status: http.StatusUnprocessableEntity, fields: []ValidationError{{Type: typ, Loc: loc, Msg: msg, Input: input}}}
+}
+
+// validation collects several field errors into one 422.
+type validation struct{ fields []ValidationError }
+
+func (v *validation) add(typ, msg string, input any, loc ...any) {
+	v.fields = append(v.fields, ValidationError{Type: typ, Loc: loc, Msg: msg, Input: input})
+}
+
+func (v *validation) err() error {
+	if len(v.fields) == 0 {
+		return nil
+	}
+	return &httpError{status: http.StatusUnprocessableEntity, fields: v.fields}
+}
+
+// writeError renders err. Anything that is not an *httpError is an
+// internal error: the client gets a generic 500 and the log gets the cause.
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	var he *httpError
+	if !errors.As(err, &he) {
+		s.log.ErrorContext(r.Context(), "internal error", "request_id", requestID(r.Context()), "method", r.Method, "path", r.URL.Path, "error", err.Error())
+		he = errStatus(http.StatusInternalServerError, "Internal server error")
+	}
+	for k, v := range he.header {
+		w.Header().Set(k, v)
+	}
+	if he.status == http.StatusUnprocessableEntity {
+		writeJSON(w, he.status, ValidationBody{Detail: he.fields})
+		return
+	}
+	writeJSON(w, he.status, ErrorBody{Detail: he.Error()})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		status = http.StatusInternalServerError
+		body = []byte(`{"detail":"Internal server error"}`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)+1))
+	w.WriteHeader(status)
+	w.Write(append(body, '\n'))
+}

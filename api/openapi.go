@@ -1,0 +1,311 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"scand/finding"
+)
+
+// openAPI builds the OpenAPI 3.1 document from the route table and the Go
+// types the routes declare, so the document cannot drift from the code.
+func (s *Server) openAPI() map[string]any {
+	g := &schemaGen{components: map[string]any{}}
+	paths := map[string]map[string]any{}
+	for _, rt := range s.routes {
+		path := rt.Path
+		if !rt.Public {
+			path = prefixV1 + rt.Path
+		}
+		op := g.operation(rt)
+		if paths[path] == nil {
+			paths[path] = map[string]any{}
+		}
+		paths[path][strings.ToLower(rt.Method)] = op
+	}
+	g.components["ErrorBody"] = g.schemaOf(reflect.TypeOf(ErrorBody{}))
+	g.components["ValidationBody"] = g.schemaOf(reflect.TypeOf(ValidationBody{}))
+	g.components["RateLimitBody"] = g.schemaOf(reflect.TypeOf(RateLimitBody{}))
+	return map[string]any{
+		"openapi": "3.1.0",
+		"info": map[string]any{
+			"title":       "scand",
+			"version":     Version,
+			"description": "Self-hosted security-scan orchestration daemon. Every /api/v1 route is also mounted under the deprecated /api prefix (sunset 2026-12-31), which answers with Deprecation, Sunset and Link headers.",
+		},
+		"servers": []any{map[string]any{"url": "/"}},
+		"paths":   paths,
+		"components": map[string]any{
+			"schemas": g.components,
+			"securitySchemes": map[string]any{
+				"ApiKeyHeader": map[string]any{"type": "apiKey", "in": "header", "name": "X-API-Key"},
+				"BearerAuth":   map[string]any{"type": "http", "scheme": "bearer"},
+				"EventToken":   map[string]any{"type": "apiKey", "in": "query", "name": "event_token"},
+			},
+		},
+	}
+}
+
+// OpenAPIJSON returns the serialized document, built once per server.
+func (s *Server) OpenAPIJSON() ([]byte, error) {
+	s.openapiOnce.Do(func() {
+		s.openapiBody, s.openapiErr = json.MarshalIndent(s.openAPI(), "", "  ")
+	})
+	return s.openapiBody, s.openapiErr
+}
+
+func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request) error {
+	body, err := s.OpenAPIJSON()
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(body)
+	return nil
+}
+
+type schemaGen struct {
+	components map[string]any
+}
+
+func (g *schemaGen) operation(rt Route) map[string]any {
+	op := map[string]any{
+		"summary":     rt.Summary,
+		"operationId": operationID(rt),
+		"tags":        []string{rt.Tag},
+	}
+	var params []any
+	for _, name := range pathParams(rt.Path) {
+		p := Param{Name: name, In: "path", Type: "string", Required: true}
+		for _, declared := range rt.Params {
+			if declared.Name == name && declared.In == "path" {
+				p = declared
+			}
+		}
+		params = append(params, paramSchema(p))
+	}
+	for _, p := range rt.Params {
+		if p.In == "query" {
+			params = append(params, paramSchema(p))
+		}
+	}
+	if params != nil {
+		op["parameters"] = params
+	}
+	if rt.Request != nil {
+		op["requestBody"] = map[string]any{
+			"required": true,
+			"content":  map[string]any{"application/json": map[string]any{"schema": g.schemaOf(reflect.TypeOf(rt.Request))}},
+		}
+	}
+	responses := map[string]any{}
+	success := map[string]any{"description": http.StatusText(rt.successStatus())}
+	content := map[string]any{}
+	if rt.Response != nil {
+		content["application/json"] = map[string]any{"schema": g.schemaOf(reflect.TypeOf(rt.Response))}
+	}
+	for _, ct := range rt.ContentTypes {
+		content[ct] = map[string]any{"schema": map[string]any{"type": "string"}}
+	}
+	if len(content) > 0 {
+		success["content"] = content
+	}
+	responses[strconv.Itoa(rt.successStatus())] = success
+	errs := append([]int(nil), rt.Errors...)
+	if !rt.Public {
+		errs = append(errs, 401, 403)
+		if rt.RateLimited {
+			errs = append(errs, 429)
+		}
+		if rt.Request != nil {
+			errs = append(errs, 413, 422)
+		}
+		var sec []any
+		sec = append(sec, map[string]any{"ApiKeyHeader": []string{}}, map[string]any{"BearerAuth": []string{}})
+		if rt.EventToken {
+			sec = append(sec, map[string]any{"EventToken": []string{}})
+		}
+		op["security"] = sec
+		op["x-required-scope"] = string(rt.Scope)
+		if rt.RateLimited {
+			op["x-rate-limited"] = true
+		}
+	}
+	for _, code := range errs {
+		ref := "#/components/schemas/ErrorBody"
+		switch code {
+		case 422:
+			ref = "#/components/schemas/ValidationBody"
+		case 429:
+			ref = "#/components/schemas/RateLimitBody"
+		}
+		responses[strconv.Itoa(code)] = map[string]any{
+			"description": http.StatusText(code),
+			"content":     map[string]any{"application/json": map[string]any{"schema": map[string]any{"$ref": ref}}},
+		}
+	}
+	op["responses"] = responses
+	return op
+}
+
+func operationID(rt Route) string {
+	id := strings.ToLower(rt.Method)
+	for _, part := range strings.Split(strings.Trim(rt.Path, "/"), "/") {
+		part = strings.Trim(part, "{}")
+		part = strings.ReplaceAll(part, ".", "_")
+		part = strings.ReplaceAll(part, "-", "_")
+		if part != "" {
+			id += "_" + part
+		}
+	}
+	if rt.Path == "/" {
+		id += "_root"
+	}
+	return id
+}
+
+func pathParams(path string) []string {
+	var out []string
+	for _, part := range strings.Split(path, "/") {
+		if strings.HasPrefix(part, "{") && strings.HasSuffix(part, "}") {
+			out = append(out, strings.TrimSuffix(strings.Trim(part, "{}"), "..."))
+		}
+	}
+	return out
+}
+
+func paramSchema(p Param) map[string]any {
+	sch := map[string]any{"type": p.Type}
+	if p.Enum != nil {
+		sch["enum"] = p.Enum
+	}
+	if p.Default != nil {
+		sch["default"] = p.Default
+	}
+	if p.Minimum != nil {
+		sch["minimum"] = *p.Minimum
+	}
+	if p.Maximum != nil {
+		sch["maximum"] = *p.Maximum
+	}
+	out := map[string]any{"name": p.Name, "in": p.In, "required": p.Required || p.In == "path", "schema": sch}
+	if p.Description != "" {
+		out["description"] = p.Description
+	}
+	return out
+}
+
+var (
+	timeType = reflect.TypeOf(time.Time{})
+	cweType  = reflect.TypeOf(finding.CWE(""))
+	rawType  = reflect.TypeOf(json.RawMessage{})
+)
+
+// schemaOf maps a Go type to a JSON Schema (2020-12, as OpenAPI 3.1
+// uses); named structs become components referenced by $ref.
+func (g *schemaGen) schemaOf(t reflect.Type) map[string]any {
+	switch t {
+	case timeType:
+		return map[string]any{"type": "string", "format": "date-time"}
+	case cweType:
+		return map[string]any{"type": []string{"string", "null"}, "description": "CWE id such as CWE-798, or null"}
+	case rawType:
+		return map[string]any{}
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		inner := g.schemaOf(t.Elem())
+		if ref, ok := inner["$ref"]; ok {
+			return map[string]any{"anyOf": []any{map[string]any{"$ref": ref}, map[string]any{"type": "null"}}}
+		}
+		if typ, ok := inner["type"].(string); ok {
+			cp := map[string]any{}
+			for k, v := range inner {
+				cp[k] = v
+			}
+			cp["type"] = []string{typ, "null"}
+			return cp
+		}
+		return map[string]any{"anyOf": []any{inner, map[string]any{"type": "null"}}}
+	case reflect.String:
+		return map[string]any{"type": "string"}
+	case reflect.Bool:
+		return map[string]any{"type": "boolean"}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return map[string]any{"type": "integer"}
+	case reflect.Float32, reflect.Float64:
+		return map[string]any{"type": "number"}
+	case reflect.Slice, reflect.Array:
+		return map[string]any{"type": "array", "items": g.schemaOf(t.Elem())}
+	case reflect.Map:
+		return map[string]any{"type": "object", "additionalProperties": g.schemaOf(t.Elem())}
+	case reflect.Interface:
+		return map[string]any{}
+	case reflect.Struct:
+		name := t.Name()
+		if name == "" {
+			return g.structSchema(t)
+		}
+		if _, ok := g.components[name]; !ok {
+			g.components[name] = map[string]any{} // placeholder breaks recursion
+			g.components[name] = g.structSchema(t)
+		}
+		return map[string]any{"$ref": "#/components/schemas/" + name}
+	}
+	return map[string]any{}
+}
+
+func (g *schemaGen) structSchema(t reflect.Type) map[string]any {
+	props := map[string]any{}
+	var required []string
+	g.collectFields(t, props, &required)
+	sort.Strings(required)
+	out := map[string]any{"type": "object", "properties": props}
+	if len(required) > 0 {
+		out["required"] = required
+	}
+	return out
+}
+
+func (g *schemaGen) collectFields(t reflect.Type, props map[string]any, required *[]string) {
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if tag == "-" || !f.IsExported() {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		if f.Anonymous && name == "" {
+			ft := f.Type
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			g.collectFields(ft, props, required)
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		sch := g.schemaOf(f.Type)
+		if doc := f.Tag.Get("doc"); doc != "" {
+			if _, isRef := sch["$ref"]; isRef {
+				sch = map[string]any{"allOf": []any{sch}, "description": doc}
+			} else {
+				cp := map[string]any{"description": doc}
+				for k, v := range sch {
+					cp[k] = v
+				}
+				sch = cp
+			}
+		}
+		props[name] = sch
+		if !strings.Contains(opts, "omitempty") && !strings.Contains(opts, "omitzero") {
+			*required = append(*required, name)
+		}
+	}
+}

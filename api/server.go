@@ -1,0 +1,335 @@
+// Package api is scand's HTTP surface: one route table that mounts every
+// route under /api/v1 and the legacy /api, enforces the scope each route
+// declares, and generates the OpenAPI document; plus handlers, middleware,
+// errors, the docs UI, reports and dashboard data.
+package api
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"scand/auth"
+	"scand/sse"
+	"scand/store"
+)
+
+// Version is the release of the API this binary serves.
+const Version = "0.11.0"
+
+// Deps is everything the handlers need, wired by main.go.
+type Deps struct {
+	Store       *store.Store
+	Auth        *auth.Authenticator
+	Limiter     *auth.RateLimiter
+	Bus         *sse.Bus
+	Log         *slog.Logger
+	Now         func() time.Time
+	EventSecret []byte
+	// Ready reports whether the scanner registry is loaded.
+	Ready func() bool
+	// Test adds routes only tests mount (for example a rate-limited probe).
+	TestRoutes []Route
+}
+
+// Server holds the dependencies and the route table.
+type Server struct {
+	Deps
+	routes []Route
+	mux    *http.ServeMux
+	log    *slog.Logger
+	access *slog.Logger
+
+	openapiOnce sync.Once
+	openapiBody []byte
+	openapiErr  error
+}
+
+// Param documents one query or path parameter in OpenAPI.
+type Param struct {
+	Name        string
+	In          string // "query" or "path"
+	Type        string // "string", "integer", "boolean"
+	Required    bool
+	Description string
+	Enum        []string
+	Default     any
+	Minimum     *int
+	Maximum     *int
+}
+
+// Route is one row of the route table.
+type Route struct {
+	Method string
+	// Path is relative to /api/v1 for API routes and absolute for public
+	// routes, in Go 1.22 pattern syntax.
+	Path   string
+	Public bool
+	// Scope is the one scope the route requires; empty for public routes.
+	Scope auth.Scope
+	// RateLimited routes take a token from the caller's bucket.
+	RateLimited bool
+	// EventToken routes also accept a valid event_token query parameter.
+	EventToken bool
+	Summary    string
+	Tag        string
+	Params     []Param
+	// Request is a zero value of the JSON body type, or nil.
+	Request any
+	// Response is a zero value of the success body type, or nil for none.
+	Response any
+	// Status is the success status code (200 when zero).
+	Status int
+	// ContentTypes lists non-JSON success media types.
+	ContentTypes []string
+	// Errors lists the documented error statuses besides auth errors.
+	Errors  []int
+	Handler func(http.ResponseWriter, *http.Request) error
+}
+
+func (rt Route) successStatus() int {
+	if rt.Status == 0 {
+		return http.StatusOK
+	}
+	return rt.Status
+}
+
+// New builds the server and its mux.
+func New(d Deps) *Server {
+	if d.Log == nil {
+		d.Log = slog.New(slog.DiscardHandler)
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	s := &Server{Deps: d, log: d.Log.With("logger", "scand.api"), access: d.Log.With("logger", "scand.access")}
+	s.routes = s.routeTable()
+	s.mux = http.NewServeMux()
+	for _, rt := range s.routes {
+		s.mount(rt)
+	}
+	return s
+}
+
+// routeTable is the single list of every route scand serves.
+func (s *Server) routeTable() []Route {
+	var rs []Route
+	rs = append(rs, s.publicRoutes()...)
+	rs = append(rs, s.keyRoutes()...)
+	rs = append(rs, s.TestRoutes...)
+	return rs
+}
+
+// Routes returns a copy of the route table.
+func (s *Server) Routes() []Route { return append([]Route(nil), s.routes...) }
+
+// Prefixes every API route is mounted under; the first is current.
+const (
+	prefixV1     = "/api/v1"
+	prefixLegacy = "/api"
+)
+
+// Pattern returns the mux pattern of rt under prefix.
+func (rt Route) Pattern(prefix string) string {
+	if rt.Public {
+		p := rt.Path
+		if p == "/" {
+			p = "/{$}"
+		}
+		return rt.Method + " " + p
+	}
+	return rt.Method + " " + prefix + rt.Path
+}
+
+func (s *Server) mount(rt Route) {
+	h := s.guard(rt)
+	if rt.Public {
+		s.mux.Handle(rt.Pattern(""), h)
+		return
+	}
+	s.mux.Handle(rt.Pattern(prefixV1), h)
+	s.mux.Handle(rt.Pattern(prefixLegacy), legacy(h))
+}
+
+// Handler returns the root handler with every middleware applied.
+func (s *Server) Handler() http.Handler {
+	return s.withRequestID(s.withAccessLog(s.withRecover(http.HandlerFunc(s.route))))
+}
+
+// route dispatches through the mux but renders its 404 and 405 as JSON,
+// and treats "/x/" like "/x" so collection routes answer either way.
+func (s *Server) route(w http.ResponseWriter, r *http.Request) {
+	if p := r.URL.Path; len(p) > 1 && strings.HasSuffix(p, "/") {
+		r.URL.Path = strings.TrimRight(p, "/")
+		if r.URL.Path == "" {
+			r.URL.Path = "/"
+		}
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxBodyBytes)
+	h, pattern := s.mux.Handler(r)
+	if pattern != "" {
+		h.ServeHTTP(w, r)
+		return
+	}
+	probe := &headerProbe{header: http.Header{}}
+	h.ServeHTTP(probe, r)
+	if probe.status == http.StatusMethodNotAllowed {
+		w.Header().Set("Allow", probe.header.Get("Allow"))
+		writeJSON(w, http.StatusMethodNotAllowed, ErrorBody{Detail: "Method Not Allowed"})
+		return
+	}
+	writeJSON(w, http.StatusNotFound, ErrorBody{Detail: "Not Found"})
+}
+
+// headerProbe captures what the mux's own 404/405 handler would send.
+type headerProbe struct {
+	header http.Header
+	status int
+}
+
+func (p *headerProbe) Header() http.Header         { return p.header }
+func (p *headerProbe) Write(b []byte) (int, error) { return len(b), nil }
+func (p *headerProbe) WriteHeader(code int)        { p.status = code }
+
+// Sunset of the legacy /api prefix (SPEC.md Versioning).
+var (
+	legacySunset      = time.Date(2026, 12, 31, 23, 59, 59, 0, time.UTC)
+	legacyDeprecation = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+)
+
+// legacy adds RFC 9745 Deprecation, RFC 8594 Sunset and a successor Link.
+func legacy(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Deprecation", "@"+itoa64(legacyDeprecation.Unix()))
+		w.Header().Set("Sunset", legacySunset.Format(http.TimeFormat))
+		successor := prefixV1 + strings.TrimPrefix(r.URL.Path, prefixLegacy)
+		w.Header().Set("Link", "<"+successor+`>; rel="successor-version"`)
+		h.ServeHTTP(w, r)
+	})
+}
+
+type ctxKey int
+
+const (
+	ctxRequestID ctxKey = iota
+	ctxPrincipal
+)
+
+func requestID(ctx context.Context) string {
+	id, _ := ctx.Value(ctxRequestID).(string)
+	return id
+}
+
+// PrincipalFrom returns the authenticated caller of a request.
+func PrincipalFrom(ctx context.Context) auth.Principal {
+	p, _ := ctx.Value(ctxPrincipal).(auth.Principal)
+	return p
+}
+
+// guard authenticates, checks the route's scope and rate limit, then runs
+// the handler and renders its error.
+func (s *Server) guard(rt Route) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !rt.Public {
+			p, err := s.authenticate(r, rt)
+			if err != nil {
+				s.writeError(w, r, err)
+				return
+			}
+			if !p.Has(rt.Scope) {
+				s.writeError(w, r, errStatus(http.StatusForbidden, "API key lacks the required scope: "+string(rt.Scope)))
+				return
+			}
+			r = r.WithContext(context.WithValue(r.Context(), ctxPrincipal, p))
+			if rt.RateLimited && !s.rateLimit(w, r, p) {
+				return
+			}
+		}
+		if err := rt.Handler(w, r); err != nil {
+			s.writeError(w, r, err)
+		}
+	})
+}
+
+func (s *Server) authenticate(r *http.Request, rt Route) (auth.Principal, error) {
+	if rt.EventToken {
+		if tok := r.URL.Query().Get("event_token"); tok != "" {
+			return s.authenticateEventToken(r, tok)
+		}
+	}
+	key, presented := auth.KeyFromRequest(r)
+	p, err := s.Auth.Authenticate(r.Context(), key, presented)
+	if err == auth.ErrUnauthorized {
+		return p, &httpError{status: http.StatusUnauthorized, detail: unauthorizedDetail(presented),
+			header: map[string]string{"WWW-Authenticate": "Bearer"}}
+	}
+	return p, err
+}
+
+func unauthorizedDetail(presented bool) string {
+	if presented {
+		return "Invalid or revoked API key"
+	}
+	return "Missing API key"
+}
+
+func (s *Server) authenticateEventToken(r *http.Request, tok string) (auth.Principal, error) {
+	bad := &httpError{status: http.StatusUnauthorized, detail: "Invalid or expired event token"}
+	keyID, err := auth.VerifyEventToken(s.EventSecret, tok, r.PathValue("id"), s.Now())
+	if err != nil {
+		return auth.Principal{}, bad
+	}
+	p, err := s.Auth.PrincipalByKeyID(r.Context(), keyID)
+	if err == auth.ErrUnauthorized {
+		return p, bad
+	}
+	return p, err
+}
+
+// rateLimit applies the caller's bucket; it writes the 429 itself.
+func (s *Server) rateLimit(w http.ResponseWriter, r *http.Request, p auth.Principal) bool {
+	if s.Limiter == nil || !s.Limiter.Enabled() {
+		return true
+	}
+	owner := p.ID
+	if p.Source == auth.SourceDev {
+		owner = "ip:" + clientIP(r)
+	}
+	d := s.Limiter.Allow(owner, s.Now())
+	h := w.Header()
+	h.Set("X-RateLimit-Limit", itoa64(int64(d.Limit)))
+	h.Set("X-RateLimit-Remaining", itoa64(int64(d.Remaining)))
+	h.Set("X-RateLimit-Reset", itoa64(ceilUnix(d.Reset)))
+	if d.Allowed {
+		return true
+	}
+	retry := int(d.RetryAfter / time.Second)
+	if retry < 1 {
+		retry = 1
+	}
+	h.Set("Retry-After", itoa64(int64(retry)))
+	writeJSON(w, http.StatusTooManyRequests, RateLimitBody{Detail: "Rate limit exceeded", RetryAfter: retry, LimitPerMin: d.Limit})
+	return false
+}
+
+func ceilUnix(t time.Time) int64 {
+	u := t.Unix()
+	if t.Nanosecond() > 0 {
+		u++
+	}
+	return u
+}
+
+func clientIP(r *http.Request) string {
+	host := r.RemoteAddr
+	if i := strings.LastIndexByte(host, ':'); i >= 0 {
+		host = host[:i]
+	}
+	return strings.Trim(host, "[]")
+}
+
+func itoa64(n int64) string { return strconv.FormatInt(n, 10) }

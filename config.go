@@ -1,0 +1,178 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// config is everything scand reads at startup. Each field comes from its
+// SVC_ variable and may be overridden by the flag of the same name; a bad
+// value is a startup error, never a silent default.
+type config struct {
+	Addr               string
+	DB                 string
+	APIKey             string
+	AuthRequired       bool
+	EventTokenSecret   string
+	RateLimitPerMin    int
+	RateLimitBurst     int
+	RateLimitEnabled   bool
+	FakeNow            time.Time
+	LogLevel           slog.Level
+	ScanRoots          []string
+	MaxConcurrentScans int
+	ScannerTimeout     time.Duration
+	WebhookAllowPriv   bool
+}
+
+type setting struct {
+	env, flag, def, help string
+}
+
+// settings is the one list of configuration variables; README documents
+// the same list and a test keeps them in step.
+var settings = []setting{
+	{"SVC_ADDR", "addr", "127.0.0.1:8000", "listen address host:port"},
+	{"SVC_DB", "db", "scand.db", "SQLite database file"},
+	{"SVC_API_KEY", "", "", "environment API key with all scopes (not a flag: it would show in ps)"},
+	{"SVC_AUTH_REQUIRED", "auth-required", "0", "1 = every API request needs a key"},
+	{"SVC_EVENT_TOKEN_SECRET", "", "", "HMAC secret for SSE event tokens (required when SVC_AUTH_REQUIRED=1)"},
+	{"SVC_RATE_LIMIT_PER_MIN", "rate-limit-per-min", "60", "sustained start-scan rate per principal"},
+	{"SVC_RATE_LIMIT_BURST", "rate-limit-burst", "10", "start-scan burst per principal"},
+	{"SVC_RATE_LIMIT_ENABLED", "rate-limit-enabled", "true", "false disables the start-scan rate limit"},
+	{"SVC_FAKE_NOW", "fake-now", "", "RFC 3339 time pinning the time-derived fields of reports and SBOMs"},
+	{"SVC_LOG_LEVEL", "log-level", "info", "debug, info, warn or error"},
+	{"SVC_SCAN_ROOTS", "scan-roots", "", "colon-separated directories scan targets must lie under (empty = anywhere)"},
+	{"SVC_MAX_CONCURRENT_SCANS", "max-concurrent-scans", "2", "scans running at once; the rest wait in arrival order"},
+	{"SVC_SCANNER_TIMEOUT", "scanner-timeout", "600", "seconds one scanner may run"},
+	{"SVC_WEBHOOK_ALLOW_PRIVATE", "webhook-allow-private", "1", "0 refuses webhook receivers on loopback and private addresses"},
+}
+
+// usageError marks a configuration problem: exit code 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
+	values := map[string]string{}
+	for _, s := range settings {
+		values[s.env] = s.def
+		if v, ok := lookup(getenv, s.env); ok {
+			values[s.env] = v
+		}
+	}
+	fs := flag.NewFlagSet("scand", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	for _, s := range settings {
+		if s.flag == "" {
+			continue
+		}
+		s := s
+		fs.Func(s.flag, s.help+" (env "+s.env+", default "+strconv.Quote(s.def)+")", func(v string) error {
+			values[s.env] = v
+			return nil
+		})
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return config{}, err
+		}
+		return config{}, &usageError{err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return config{}, &usageError{fmt.Sprintf("unexpected argument %q (commands: version)", fs.Arg(0))}
+	}
+
+	var c config
+	var problems []string
+	bad := func(env, msg string) { problems = append(problems, env+": "+msg) }
+
+	c.Addr = values["SVC_ADDR"]
+	if _, port, err := net.SplitHostPort(c.Addr); err != nil {
+		bad("SVC_ADDR", "must be host:port, got "+strconv.Quote(c.Addr))
+	} else if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		bad("SVC_ADDR", "port must be 0-65535, got "+strconv.Quote(port))
+	}
+	c.DB = values["SVC_DB"]
+	if strings.TrimSpace(c.DB) == "" {
+		bad("SVC_DB", "must not be empty")
+	}
+	c.APIKey = values["SVC_API_KEY"]
+	c.EventTokenSecret = values["SVC_EVENT_TOKEN_SECRET"]
+	var err error
+	if c.AuthRequired, err = parseBool(values["SVC_AUTH_REQUIRED"]); err != nil {
+		bad("SVC_AUTH_REQUIRED", err.Error())
+	}
+	if c.RateLimitEnabled, err = parseBool(values["SVC_RATE_LIMIT_ENABLED"]); err != nil {
+		bad("SVC_RATE_LIMIT_ENABLED", err.Error())
+	}
+	if c.WebhookAllowPriv, err = parseBool(values["SVC_WEBHOOK_ALLOW_PRIVATE"]); err != nil {
+		bad("SVC_WEBHOOK_ALLOW_PRIVATE", err.Error())
+	}
+	intIn := func(env string, min, max int) int {
+		n, err := strconv.Atoi(strings.TrimSpace(values[env]))
+		if err != nil || n < min || n > max {
+			bad(env, fmt.Sprintf("must be an integer from %d to %d, got %q", min, max, values[env]))
+		}
+		return n
+	}
+	c.RateLimitPerMin = intIn("SVC_RATE_LIMIT_PER_MIN", 1, 1_000_000)
+	c.RateLimitBurst = intIn("SVC_RATE_LIMIT_BURST", 1, 1_000_000)
+	c.MaxConcurrentScans = intIn("SVC_MAX_CONCURRENT_SCANS", 1, 64)
+	c.ScannerTimeout = time.Duration(intIn("SVC_SCANNER_TIMEOUT", 1, 86400)) * time.Second
+	if v := values["SVC_FAKE_NOW"]; v != "" {
+		if c.FakeNow, err = time.Parse(time.RFC3339Nano, v); err != nil {
+			bad("SVC_FAKE_NOW", "must be an RFC 3339 time such as 2026-01-01T00:00:00Z, got "+strconv.Quote(v))
+		}
+		c.FakeNow = c.FakeNow.UTC()
+	}
+	switch strings.ToLower(values["SVC_LOG_LEVEL"]) {
+	case "debug":
+		c.LogLevel = slog.LevelDebug
+	case "info":
+		c.LogLevel = slog.LevelInfo
+	case "warn", "warning":
+		c.LogLevel = slog.LevelWarn
+	case "error":
+		c.LogLevel = slog.LevelError
+	default:
+		bad("SVC_LOG_LEVEL", "must be debug, info, warn or error, got "+strconv.Quote(values["SVC_LOG_LEVEL"]))
+	}
+	if v := values["SVC_SCAN_ROOTS"]; v != "" {
+		for _, root := range strings.Split(v, ":") {
+			if root == "" {
+				continue
+			}
+			if !strings.HasPrefix(root, "/") {
+				bad("SVC_SCAN_ROOTS", "every root must be an absolute path, got "+strconv.Quote(root))
+			}
+			c.ScanRoots = append(c.ScanRoots, root)
+		}
+	}
+	if len(problems) > 0 {
+		return c, &usageError{"invalid configuration: " + strings.Join(problems, "; ")}
+	}
+	return c, nil
+}
+
+func lookup(getenv func(string) string, key string) (string, bool) {
+	v := getenv(key)
+	return v, v != ""
+}
+
+func parseBool(v string) (bool, error) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "1", "true", "yes", "on":
+		return true, nil
+	case "0", "false", "no", "off":
+		return false, nil
+	}
+	return false, fmt.Errorf("must be a boolean (1/0, true/false), got %q", v)
+}

@@ -1,0 +1,189 @@
+// Command scand is a self-hosted security-scan orchestration daemon.
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+
+	"scand/api"
+	"scand/auth"
+	"scand/sse"
+	"scand/store"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(exitCode(err))
+}
+
+// Exit codes: 0 clean stop, 1 runtime failure, 2 configuration or usage
+// error (systemd's RestartPreventExitStatus=2 keeps a bad config from
+// restart-looping).
+func exitCode(err error) int {
+	var ue *usageError
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, &ue):
+		return 2
+	}
+	return 1
+}
+
+// levelCritical sits above ERROR for conditions that stop the daemon.
+const levelCritical = slog.Level(12)
+
+func newLogger(w io.Writer, level slog.Level) *slog.Logger {
+	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{
+		Level: level,
+		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+			if len(groups) > 0 {
+				return a
+			}
+			switch a.Key {
+			case slog.TimeKey:
+				a.Key = "timestamp"
+				a.Value = slog.StringValue(a.Value.Time().UTC().Format("2006-01-02T15:04:05.000000Z"))
+			case slog.LevelKey:
+				if lv, ok := a.Value.Any().(slog.Level); ok && lv >= levelCritical {
+					a.Value = slog.StringValue("CRITICAL")
+				}
+			}
+			return a
+		},
+	}))
+}
+
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "version" {
+		fmt.Fprintf(stdout, "scand %s (%s %s/%s)\n", api.Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+		return nil
+	}
+	cfg, err := loadConfig(args, getenv, stderr)
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stderr, "scand:", err)
+		}
+		return err
+	}
+	baseLog := newLogger(stderr, cfg.LogLevel)
+	log := baseLog.With("logger", "scand")
+
+	if cfg.AuthRequired && cfg.EventTokenSecret == "" {
+		log.Log(ctx, levelCritical, "SVC_AUTH_REQUIRED=1 needs SVC_EVENT_TOKEN_SECRET to sign event tokens; refusing to start")
+		return &usageError{"SVC_AUTH_REQUIRED=1 without SVC_EVENT_TOKEN_SECRET"}
+	}
+
+	st, err := store.Open(ctx, cfg.DB, time.Now)
+	if err != nil {
+		log.Log(ctx, levelCritical, "cannot open database", "path", cfg.DB, "error", err.Error())
+		return err
+	}
+	defer st.Close()
+
+	authn := &auth.Authenticator{Store: st, EnvKey: cfg.APIKey, AuthRequired: cfg.AuthRequired}
+	if cfg.AuthRequired && cfg.APIKey == "" {
+		has, err := st.HasActiveAPIKeys(ctx)
+		if err != nil {
+			return err
+		}
+		if !has {
+			log.Log(ctx, levelCritical, "SVC_AUTH_REQUIRED=1 but no credential is configured: set SVC_API_KEY or issue a DB key first; refusing to start")
+			return &usageError{"SVC_AUTH_REQUIRED=1 with no credential"}
+		}
+	}
+	eventSecret := []byte(cfg.EventTokenSecret)
+	if len(eventSecret) == 0 {
+		// Dev-mode tokens only need to outlive this process.
+		eventSecret = make([]byte, 32)
+		rand.Read(eventSecret)
+	}
+	if dev, err := authn.DevMode(ctx); err == nil && dev {
+		log.Warn("DEV MODE: no SVC_API_KEY, no API keys and SVC_AUTH_REQUIRED=0 - every request is allowed with all scopes. Issue an admin key (POST /api/v1/keys) or set SVC_API_KEY before exposing scand.")
+	}
+
+	bus := sse.NewBus(baseLog.With("logger", "scand.events"))
+	app, err := wire(ctx, cfg, st, bus, baseLog)
+	if err != nil {
+		return err
+	}
+	srv := api.New(api.Deps{
+		Store:       st,
+		Auth:        authn,
+		Limiter:     auth.NewRateLimiter(cfg.RateLimitPerMin, cfg.RateLimitBurst, cfg.RateLimitEnabled),
+		Bus:         bus,
+		Log:         baseLog,
+		Now:         time.Now,
+		EventSecret: eventSecret,
+		Ready:       app.ready,
+	})
+
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		log.Log(ctx, levelCritical, "cannot listen", "addr", cfg.Addr, "error", err.Error())
+		return &usageError{fmt.Sprintf("listen on %s: %v", cfg.Addr, err)}
+	}
+	httpSrv := &http.Server{
+		Handler:           srv.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- httpSrv.Serve(ln) }()
+	app.start(ctx)
+	log.Info("scand listening", "addr", ln.Addr().String(), "version", api.Version, "db", cfg.DB)
+	sdNotify(getenv, "READY=1")
+
+	select {
+	case <-ctx.Done():
+	case err := <-serveErr:
+		app.stop()
+		return fmt.Errorf("serve: %w", err)
+	}
+	log.Info("shutting down")
+	sdNotify(getenv, "STOPPING=1")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := httpSrv.Shutdown(shutdownCtx); err != nil {
+		log.Warn("forced close of remaining connections", "error", err.Error())
+		httpSrv.Close()
+	}
+	app.stop()
+	log.Info("stopped")
+	return nil
+}
+
+// sdNotify sends a state line to systemd when run under Type=notify.
+func sdNotify(getenv func(string) string, state string) {
+	socket := getenv("NOTIFY_SOCKET")
+	if socket == "" {
+		return
+	}
+	if strings.HasPrefix(socket, "@") {
+		socket = "\x00" + socket[1:]
+	}
+	conn, err := net.DialTimeout("unixgram", socket, time.Second)
+	if err != nil {
+		return
+	}
+	defer conn.Close()
+	conn.SetWriteDeadline(time.Now().Add(time.Second))
+	conn.Write([]byte(state))
+}

@@ -1,0 +1,227 @@
+// Package store is the only package in scand that speaks SQL. Every query
+// the daemon runs lives here, one file per table group, so a reviewer reads
+// one package to know what the daemon does with its data.
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"database/sql"
+	"embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite"
+)
+
+// ErrNotFound means the row a caller asked for does not exist.
+var ErrNotFound = errors.New("not found")
+
+// ErrConflict means the row exists but is in a state that forbids the
+// change (for example deleting a running scan).
+var ErrConflict = errors.New("conflict")
+
+//go:embed migrations/*.sql
+var migrationFiles embed.FS
+
+// timeLayout is fixed-width so that text order equals time order in SQL.
+const timeLayout = "2006-01-02T15:04:05.000000Z"
+
+func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
+
+func parseTime(s string) time.Time {
+	t, err := time.Parse(timeLayout, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+func nullTime(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return formatTime(*t)
+}
+
+func parseNullTime(s sql.NullString) *time.Time {
+	if !s.Valid {
+		return nil
+	}
+	t := parseTime(s.String)
+	return &t
+}
+
+// Store is scand's database handle.
+type Store struct {
+	db  *sql.DB
+	now func() time.Time
+}
+
+// Open opens (creating if needed) the SQLite file at path and applies
+// pending migrations. now supplies every timestamp the store writes.
+func Open(ctx context.Context, path string, now func() time.Time) (*Store, error) {
+	if now == nil {
+		now = time.Now
+	}
+	db, err := sql.Open("sqlite", dsn(path))
+	if err != nil {
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	// SQLite has one writer; more connections only add SQLITE_BUSY retries.
+	// Readers still proceed concurrently under WAL through extra connections.
+	db.SetMaxOpenConns(8)
+	db.SetMaxIdleConns(8)
+	db.SetConnMaxIdleTime(5 * time.Minute)
+	s := &Store{db: db, now: now}
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// dsn sets the pragmas on every connection the pool opens, not just the
+// first: foreign keys and busy_timeout are per-connection in SQLite.
+func dsn(path string) string {
+	q := url.Values{}
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Set("_txlock", "immediate")
+	return "file:" + path + "?" + q.Encode()
+}
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Ping proves the database is openable and answers a query.
+func (s *Store) Ping(ctx context.Context) error {
+	var n int
+	return s.db.QueryRowContext(ctx, "SELECT count(*) FROM schema_migrations").Scan(&n)
+}
+
+type migration struct {
+	version  int
+	name     string
+	body     string
+	checksum string
+}
+
+func loadMigrations() ([]migration, error) {
+	entries, err := fs.ReadDir(migrationFiles, "migrations")
+	if err != nil {
+		return nil, err
+	}
+	var out []migration
+	for _, e := range entries {
+		name := e.Name()
+		num, _, ok := strings.Cut(name, "_")
+		v, err := strconv.Atoi(num)
+		if !ok || err != nil || !strings.HasSuffix(name, ".sql") {
+			return nil, fmt.Errorf("migration %q: name must be NNNN_description.sql", name)
+		}
+		body, err := migrationFiles.ReadFile("migrations/" + name)
+		if err != nil {
+			return nil, err
+		}
+		sum := sha256.Sum256(body)
+		out = append(out, migration{version: v, name: name, body: string(body), checksum: hex.EncodeToString(sum[:])})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].version < out[j].version })
+	for i, m := range out {
+		if m.version != i+1 {
+			return nil, fmt.Errorf("migration %s: versions must be contiguous from 1", m.name)
+		}
+	}
+	return out, nil
+}
+
+// migrate applies pending migrations, each in its own transaction, and
+// refuses a database that is newer than this binary or whose applied
+// migrations were edited: running on either would silently corrupt data.
+func (s *Store) migrate(ctx context.Context) error {
+	ms, err := loadMigrations()
+	if err != nil {
+		return err
+	}
+	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		version INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at TEXT NOT NULL)`); err != nil {
+		return fmt.Errorf("create schema_migrations: %w", err)
+	}
+	applied := map[int]string{}
+	rows, err := s.db.QueryContext(ctx, "SELECT version, checksum FROM schema_migrations")
+	if err != nil {
+		return fmt.Errorf("read schema_migrations: %w", err)
+	}
+	for rows.Next() {
+		var v int
+		var sum string
+		if err := rows.Scan(&v, &sum); err != nil {
+			rows.Close()
+			return err
+		}
+		applied[v] = sum
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for v := range applied {
+		if v > len(ms) {
+			return fmt.Errorf("database schema version %d is newer than this binary (knows %d): refusing to start", v, len(ms))
+		}
+	}
+	for _, m := range ms {
+		if sum, ok := applied[m.version]; ok {
+			if sum != m.checksum {
+				return fmt.Errorf("applied migration %s was edited (checksum %s, binary has %s): refusing to start", m.name, sum, m.checksum)
+			}
+			continue
+		}
+		if err := s.inTx(ctx, func(tx *sql.Tx) error {
+			if _, err := tx.ExecContext(ctx, m.body); err != nil {
+				return fmt.Errorf("apply migration %s: %w", m.name, err)
+			}
+			_, err := tx.ExecContext(ctx, "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
+				m.version, m.name, m.checksum, formatTime(s.now()))
+			return err
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// NewID returns a random RFC 4122 version 4 UUID string.
+func NewID() string {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("crypto/rand failed: " + err.Error())
+	}
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b[:])
+	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
+}

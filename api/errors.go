@@ -47,9 +47,11 @@ func (e *httpError) Error() string {
 	return http.StatusText(e.status)
 }
 
-func errStatus(status int, detail string) *httpError { return &httpError{status: status, detail: detail} }
-func errNotFound(detail string) *httpError          { return errStatus(http.StatusNotFound, detail) }
-func errConflict(detail string) *httpError          { return errStatus(http.StatusConflict, detail) }
+func errStatus(status int, detail string) *httpError {
+	return &httpError{status: status, detail: detail}
+}
+func errNotFound(detail string) *httpError { return errStatus(http.StatusNotFound, detail) }
+func errConflict(detail string) *httpError { return errStatus(http.StatusConflict, detail) }
 
 // invalid builds a 422 for one field. loc is e.g. ("body", "target_path").
 func invalid(typ, msg string, input any, loc ...any) *httpError {

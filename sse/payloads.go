@@ -1,0 +1,71 @@
+package sse
+
+// Payloads of each event kind. They are structs, not maps, so the JSON
+// key order a webhook receiver sees is fixed by the field order here.
+
+// SeverityCounts counts findings per severity, always with all five keys.
+type SeverityCounts struct {
+	Critical int `json:"critical"`
+	High     int `json:"high"`
+	Medium   int `json:"medium"`
+	Low      int `json:"low"`
+	Info     int `json:"info"`
+}
+
+type ScanStartData struct {
+	ScanID     string   `json:"scan_id"`
+	ScanTypes  []string `json:"scan_types"`
+	TargetPath string   `json:"target_path"`
+}
+
+type ScannerStartData struct {
+	ScanID string `json:"scan_id"`
+	Name   string `json:"name"`
+}
+
+type ScannerCompleteData struct {
+	ScanID        string  `json:"scan_id"`
+	Name          string  `json:"name"`
+	DurationS     float64 `json:"duration_s"`
+	FindingsCount int     `json:"findings_count"`
+}
+
+type ScannerSkippedData struct {
+	ScanID      string `json:"scan_id"`
+	Name        string `json:"name"`
+	Reason      string `json:"reason"`
+	InstallHint string `json:"install_hint"`
+}
+
+type ScannerFailedData struct {
+	ScanID string `json:"scan_id"`
+	Name   string `json:"name"`
+	// Error is truncated to 200 characters (SPEC.md Limits).
+	Error string `json:"error"`
+}
+
+type ScanCompleteData struct {
+	ScanID         string         `json:"scan_id"`
+	TargetPath     string         `json:"target_path"`
+	FindingsCount  int            `json:"findings_count"`
+	RiskScore      int            `json:"risk_score"`
+	SeverityCounts SeverityCounts `json:"severity_counts"`
+	DurationS      float64        `json:"duration_s"`
+}
+
+type ScanFailedData struct {
+	ScanID     string `json:"scan_id"`
+	TargetPath string `json:"target_path"`
+	Error      string `json:"error"`
+}
+
+type ScanCancelledData struct {
+	ScanID     string `json:"scan_id"`
+	TargetPath string `json:"target_path"`
+}
+
+// WebhookTestData is the synthetic payload of POST /webhooks/{id}/test.
+type WebhookTestData struct {
+	WebhookID string `json:"webhook_id"`
+	Message   string `json:"message"`
+}

@@ -1,0 +1,292 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"strings"
+	"time"
+)
+
+// Scan statuses.
+const (
+	StatusPending   = "pending"
+	StatusRunning   = "running"
+	StatusCompleted = "completed"
+	StatusFailed    = "failed"
+	StatusCancelled = "cancelled"
+)
+
+// TerminalStatus reports whether a scan in status s can no longer change.
+func TerminalStatus(s string) bool {
+	return s == StatusCompleted || s == StatusFailed || s == StatusCancelled
+}
+
+// SkippedScanner is one entry of a scan's scanners_skipped.
+type SkippedScanner struct {
+	Name        string `json:"name"`
+	Reason      string `json:"reason"`
+	InstallHint string `json:"install_hint"`
+}
+
+// Scan is a stored scan row.
+type Scan struct {
+	ID              string
+	TargetPath      string
+	ScanTypes       []string
+	TargetURL       *string
+	TargetHost      *string
+	Status          string
+	StartedAt       time.Time
+	CompletedAt     *time.Time
+	ScannersRun     []string
+	ScannersSkipped []SkippedScanner
+	Error           string
+	FindingsCount   int
+	RiskScore       int
+	SeverityCounts  map[string]int
+	CreatedBy       string
+}
+
+const scanColumns = `id, target_path, scan_types, target_url, target_host, status, started_at, completed_at,
+	scanners_run, scanners_skipped, error, findings_count, risk_score, severity_counts, created_by`
+
+func scanScan(row interface{ Scan(...any) error }) (Scan, error) {
+	var sc Scan
+	var types, run, skipped, counts, started string
+	var url, host, completed sql.NullString
+	err := row.Scan(&sc.ID, &sc.TargetPath, &types, &url, &host, &sc.Status, &started, &completed,
+		&run, &skipped, &sc.Error, &sc.FindingsCount, &sc.RiskScore, &counts, &sc.CreatedBy)
+	if errors.Is(err, sql.ErrNoRows) {
+		return sc, ErrNotFound
+	}
+	if err != nil {
+		return sc, err
+	}
+	if url.Valid {
+		sc.TargetURL = &url.String
+	}
+	if host.Valid {
+		sc.TargetHost = &host.String
+	}
+	sc.StartedAt = parseTime(started)
+	sc.CompletedAt = parseNullTime(completed)
+	for _, f := range []struct {
+		src string
+		dst any
+	}{{types, &sc.ScanTypes}, {run, &sc.ScannersRun}, {skipped, &sc.ScannersSkipped}, {counts, &sc.SeverityCounts}} {
+		if err := json.Unmarshal([]byte(f.src), f.dst); err != nil {
+			return sc, err
+		}
+	}
+	if sc.ScannersRun == nil {
+		sc.ScannersRun = []string{}
+	}
+	if sc.ScannersSkipped == nil {
+		sc.ScannersSkipped = []SkippedScanner{}
+	}
+	return sc, nil
+}
+
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+// CreateScan inserts a pending scan; ID and StartedAt come from the caller.
+func (s *Store) CreateScan(ctx context.Context, sc Scan) (Scan, error) {
+	sc.Status = StatusPending
+	sc.ScannersRun, sc.ScannersSkipped = []string{}, []SkippedScanner{}
+	sc.SeverityCounts = map[string]int{}
+	_, err := s.db.ExecContext(ctx, `INSERT INTO scans (id, target_path, scan_types, target_url, target_host, status, started_at, created_by)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		sc.ID, sc.TargetPath, mustJSON(sc.ScanTypes), sc.TargetURL, sc.TargetHost, sc.Status, formatTime(sc.StartedAt), sc.CreatedBy)
+	return sc, err
+}
+
+// ScanByID returns one scan.
+func (s *Store) ScanByID(ctx context.Context, id string) (Scan, error) {
+	return scanScan(s.db.QueryRowContext(ctx, "SELECT "+scanColumns+" FROM scans WHERE id = ?", id))
+}
+
+// ScanFilter selects scans for listing.
+type ScanFilter struct {
+	Statuses   []string
+	TargetPath string
+	Limit      int
+	Offset     int
+}
+
+// Scans lists scans newest first.
+func (s *Store) Scans(ctx context.Context, f ScanFilter) ([]Scan, error) {
+	q := "SELECT " + scanColumns + " FROM scans"
+	var where []string
+	var args []any
+	if len(f.Statuses) > 0 {
+		where = append(where, "status IN ("+placeholders(len(f.Statuses))+")")
+		for _, st := range f.Statuses {
+			args = append(args, st)
+		}
+	}
+	if f.TargetPath != "" {
+		where = append(where, "target_path = ?")
+		args = append(args, f.TargetPath)
+	}
+	if len(where) > 0 {
+		q += " WHERE " + strings.Join(where, " AND ")
+	}
+	q += " ORDER BY seq DESC LIMIT ? OFFSET ?"
+	if f.Limit <= 0 {
+		f.Limit = -1
+	}
+	args = append(args, f.Limit, f.Offset)
+	return s.queryScans(ctx, q, args...)
+}
+
+// ScansByStatus lists scans in a status in arrival order (oldest first).
+func (s *Store) ScansByStatus(ctx context.Context, status string) ([]Scan, error) {
+	return s.queryScans(ctx, "SELECT "+scanColumns+" FROM scans WHERE status = ? ORDER BY seq", status)
+}
+
+func (s *Store) queryScans(ctx context.Context, q string, args ...any) ([]Scan, error) {
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []Scan{}
+	for rows.Next() {
+		sc, err := scanScan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, sc)
+	}
+	return out, rows.Err()
+}
+
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
+}
+
+// MarkScanRunning moves a pending scan to running. It returns ErrConflict
+// when the scan is no longer pending (cancelled meanwhile).
+func (s *Store) MarkScanRunning(ctx context.Context, id string) error {
+	res, err := s.db.ExecContext(ctx, "UPDATE scans SET status = 'running' WHERE id = ? AND status = 'pending'", id)
+	if err != nil {
+		return err
+	}
+	return expectOne(res)
+}
+
+// FinishScan moves a pending or running scan to a terminal status and
+// records what ran. It returns ErrConflict when the scan was already
+// terminal, so a late finisher never overwrites a cancel.
+func (s *Store) FinishScan(ctx context.Context, id, status, errText string, run []string, skipped []SkippedScanner) error {
+	if run == nil {
+		run = []string{}
+	}
+	if skipped == nil {
+		skipped = []SkippedScanner{}
+	}
+	res, err := s.db.ExecContext(ctx, `UPDATE scans SET status = ?, completed_at = ?, error = ?, scanners_run = ?, scanners_skipped = ?
+		WHERE id = ? AND status IN ('pending','running')`,
+		status, formatTime(s.now()), errText, mustJSON(run), mustJSON(skipped), id)
+	if err != nil {
+		return err
+	}
+	return expectOne(res)
+}
+
+// CancelScan cancels a pending or running scan; ErrConflict when terminal.
+func (s *Store) CancelScan(ctx context.Context, id string) (Scan, error) {
+	var out Scan
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		sc, err := scanScan(tx.QueryRowContext(ctx, "SELECT "+scanColumns+" FROM scans WHERE id = ?", id))
+		if err != nil {
+			return err
+		}
+		if TerminalStatus(sc.Status) {
+			return ErrConflict
+		}
+		now := s.now().UTC().Truncate(time.Microsecond)
+		if _, err := tx.ExecContext(ctx, "UPDATE scans SET status = 'cancelled', completed_at = ? WHERE id = ?", formatTime(now), id); err != nil {
+			return err
+		}
+		sc.Status, sc.CompletedAt = StatusCancelled, &now
+		out = sc
+		return nil
+	})
+	return out, err
+}
+
+// DeleteScan deletes a terminal scan and (by cascade) its findings; triage
+// states, history and comments are keyed on fingerprints and stay.
+func (s *Store) DeleteScan(ctx context.Context, id string) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		var status string
+		err := tx.QueryRowContext(ctx, "SELECT status FROM scans WHERE id = ?", id).Scan(&status)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		if !TerminalStatus(status) {
+			return ErrConflict
+		}
+		_, err = tx.ExecContext(ctx, "DELETE FROM scans WHERE id = ?", id)
+		return err
+	})
+}
+
+// SetScanComponents stores the components captured at scan time (JSON).
+func (s *Store) SetScanComponents(ctx context.Context, id string, componentsJSON []byte) error {
+	_, err := s.db.ExecContext(ctx, "UPDATE scans SET components = ? WHERE id = ?", string(componentsJSON), id)
+	return err
+}
+
+// ScanComponents returns the stored components JSON (nil if never captured).
+func (s *Store) ScanComponents(ctx context.Context, id string) ([]byte, error) {
+	var v sql.NullString
+	err := s.db.QueryRowContext(ctx, "SELECT components FROM scans WHERE id = ?", id).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil || !v.Valid {
+		return nil, err
+	}
+	return []byte(v.String), nil
+}
+
+// FailInterruptedScans marks scans left running by a crash as failed and
+// returns them; pending scans are left to be queued again.
+func (s *Store) FailInterruptedScans(ctx context.Context, reason string) ([]Scan, error) {
+	running, err := s.ScansByStatus(ctx, StatusRunning)
+	if err != nil {
+		return nil, err
+	}
+	var out []Scan
+	for _, sc := range running {
+		if err := s.FinishScan(ctx, sc.ID, StatusFailed, reason, sc.ScannersRun, sc.ScannersSkipped); err != nil && !errors.Is(err, ErrConflict) {
+			return out, err
+		}
+		out = append(out, sc)
+	}
+	return out, nil
+}
+
+func expectOne(res sql.Result) error {
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return ErrConflict
+	}
+	return nil
+}

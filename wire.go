@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"log/slog"
+	"time"
 
+	"scand/scan"
 	"scand/sse"
 	"scand/store"
 )
@@ -11,11 +13,21 @@ import (
 // app holds the background parts main.go starts after listening and stops
 // after the HTTP server has drained.
 type app struct {
+	orch  *scan.Orchestrator
 	ready func() bool
-	start func(context.Context)
+	start func(context.Context) error
 	stop  func()
 }
 
-func wire(ctx context.Context, cfg config, st *store.Store, bus *sse.Bus, log *slog.Logger) (*app, error) {
-	return &app{ready: func() bool { return true }, start: func(context.Context) {}, stop: func() {}}, nil
+func wire(ctx context.Context, cfg config, getenv func(string) string, st *store.Store, bus *sse.Bus, log *slog.Logger) (*app, error) {
+	scanCfg := scan.Config{Runner: scan.NewRunner(cfg.ScannerTimeout), Getenv: getenv, Now: time.Now, Logger: log.With("logger", "scand.scan")}
+	registry := scan.Registry(scanCfg)
+	orch := scan.NewOrchestrator(scan.OrchestratorOptions{
+		Store: st, Bus: bus, Scanners: registry, Log: log.With("logger", "scand.orchestrator"), Now: time.Now,
+		MaxConcurrent: cfg.MaxConcurrentScans,
+	})
+	a := &app{orch: orch, ready: func() bool { return len(registry) > 0 }}
+	a.start = func(ctx context.Context) error { return orch.Start(ctx) }
+	a.stop = func() { orch.Stop(15 * time.Second) }
+	return a, nil
 }

@@ -65,8 +65,8 @@ type sleepScanner struct {
 	marker string
 }
 
-func (s sleepScanner) Name() string                                      { return "sleeper" }
-func (s sleepScanner) Type() string                                      { return scan.TypeCode }
+func (s sleepScanner) Name() string                                     { return "sleeper" }
+func (s sleepScanner) Type() string                                     { return scan.TypeCode }
 func (s sleepScanner) Available(context.Context) (string, string, bool) { return "1", "", true }
 func (s sleepScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error) {
 	_, err := s.runner.Run(ctx, scan.Cmd{Program: "sh", Args: []string{"-c", "sleep " + s.marker + " & sleep " + s.marker + "; wait"}})

@@ -74,7 +74,7 @@ func (s sleepScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Findin
 }
 
 type scanHarness struct {
-	t      *testing.T
+	t      testing.TB
 	srv    *httptest.Server
 	store  *store.Store
 	orch   *scan.Orchestrator
@@ -88,7 +88,11 @@ func newScanHarness(t *testing.T, scanners []scan.Scanner, mutate func(*Deps)) *
 	return startScanHarness(t, dbPath, scanners, mutate)
 }
 
-func startScanHarness(t *testing.T, dbPath string, scanners []scan.Scanner, mutate func(*Deps)) *scanHarness {
+func newBenchHarness(b *testing.B) *scanHarness {
+	return startScanHarness(b, filepath.Join(b.TempDir(), "scand.db"), nil, nil)
+}
+
+func startScanHarness(t testing.TB, dbPath string, scanners []scan.Scanner, mutate func(*Deps)) *scanHarness {
 	t.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, dbPath, time.Now)

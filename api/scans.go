@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -315,11 +316,14 @@ func (s *Server) handleFindings(w http.ResponseWriter, r *http.Request) error {
 	if f.Offset, err = queryInt(r, "offset", 0, 0, 1<<31-1); err != nil {
 		return err
 	}
-	fs, err := s.Store.FindingsByScan(r.Context(), r.PathValue("id"), f)
+	body, err := s.Store.AppendFindingsJSON(r.Context(), make([]byte, 0, 64<<10), r.PathValue("id"), f)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, fs)
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusOK)
+	w.Write(body)
 	return nil
 }
 

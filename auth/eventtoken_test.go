@@ -76,18 +76,18 @@ func TestEventTokenRejectsTampering(t *testing.T) {
 		return string(b)
 	}
 	cases := map[string]string{
-		"empty":                  "",
-		"garbage":                "not-a-token",
-		"version changed":        replace(0, "v2"),
-		"scan swapped":           replace(1, enc.EncodeToString([]byte("scan-2"))),
-		"key swapped to dev":     replace(2, enc.EncodeToString([]byte(DevKeyID))),
-		"key swapped to env":     replace(2, enc.EncodeToString([]byte(SourceEnv))),
-		"expiry extended":        replace(3, "99999999999"),
-		"signature flipped":      replace(4, flip(parts[4])),
-		"signature not base64":   replace(4, "!!!"),
-		"signature missing":      strings.Join(parts[:4], "."),
-		"extra part":             tok + ".x",
-		"signature truncated":    replace(4, parts[4][:len(parts[4])-3]),
+		"empty":                "",
+		"garbage":              "not-a-token",
+		"version changed":      replace(0, "v2"),
+		"scan swapped":         replace(1, enc.EncodeToString([]byte("scan-2"))),
+		"key swapped to dev":   replace(2, enc.EncodeToString([]byte(DevKeyID))),
+		"key swapped to env":   replace(2, enc.EncodeToString([]byte(SourceEnv))),
+		"expiry extended":      replace(3, "99999999999"),
+		"signature flipped":    replace(4, flip(parts[4])),
+		"signature not base64": replace(4, "!!!"),
+		"signature missing":    strings.Join(parts[:4], "."),
+		"extra part":           tok + ".x",
+		"signature truncated":  replace(4, parts[4][:len(parts[4])-3]),
 	}
 	for name, bad := range cases {
 		t.Run(name, func(t *testing.T) {

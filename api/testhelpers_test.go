@@ -203,6 +203,45 @@ func (e *apiEnv) detail(rec *httptest.ResponseRecorder) string {
 	return d
 }
 
+// apiValidationItem is one entry of a 422 body as a client decodes it.
+type apiValidationItem struct {
+	Type  string `json:"type"`
+	Loc   []any  `json:"loc"`
+	Msg   string `json:"msg"`
+	Input any    `json:"input"`
+}
+
+// validationErrors decodes a 422 body, checking that it is exactly
+// {"detail": [{type, loc, msg, input}, ...]} with a non-empty list.
+func (e *apiEnv) validationErrors(rec *httptest.ResponseRecorder) []apiValidationItem {
+	e.t.Helper()
+	var raw struct {
+		Detail []map[string]json.RawMessage `json:"detail"`
+	}
+	e.decode(rec, &raw)
+	if len(raw.Detail) == 0 {
+		e.t.Fatalf("422 without a detail list: %s", rec.Body.String())
+	}
+	var out []apiValidationItem
+	for _, item := range raw.Detail {
+		if len(item) != 4 || item["type"] == nil || item["loc"] == nil || item["msg"] == nil || item["input"] == nil {
+			e.t.Fatalf("422 item is not exactly {type, loc, msg, input}: %s", rec.Body.String())
+		}
+		var v apiValidationItem
+		b, _ := json.Marshal(item)
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.UseNumber()
+		if err := dec.Decode(&v); err != nil {
+			e.t.Fatalf("422 item: %v", err)
+		}
+		if v.Type == "" || v.Msg == "" || len(v.Loc) == 0 {
+			e.t.Fatalf("422 item with an empty type, msg or loc: %s", rec.Body.String())
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
 // expectStatus fails the test with the body when the status differs.
 func (e *apiEnv) expectStatus(rec *httptest.ResponseRecorder, want int) {
 	e.t.Helper()

@@ -192,7 +192,8 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, maxBodyBytes)
 	h, pattern := s.mux.Handler(r)
 	if pattern != "" {
-		// Handler does not set path values; ServeHTTP matches again and does.
+		// Dispatch through the mux itself: Handler only finds the route,
+		// ServeHTTP also sets the {id} path values handlers read.
 		s.mux.ServeHTTP(w, r)
 		return
 	}

@@ -27,6 +27,7 @@ import (
 type lifecycleScanner struct {
 	name, typ string
 	missing   bool
+	cwe       finding.CWE
 }
 
 func (f lifecycleScanner) Name() string { return f.name }
@@ -50,7 +51,11 @@ func (f lifecycleScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Fi
 		rel, _ := filepath.Rel(t.Path, p)
 		for i, line := range strings.Split(string(b), "\n") {
 			if strings.Contains(line, "VULN") {
-				out = append(out, finding.Finding{Severity: finding.High, Title: "vulnerable line", RuleID: "T001", FilePath: filepath.ToSlash(rel), Line: i + 1, CWE: "CWE-79"})
+				cwe := f.cwe
+				if cwe == "" {
+					cwe = "CWE-79"
+				}
+				out = append(out, finding.Finding{Severity: finding.High, Title: "vulnerable line (" + string(cwe) + ")", RuleID: "T001", FilePath: filepath.ToSlash(rel), Line: i + 1, CWE: cwe})
 			}
 		}
 		return nil
@@ -195,7 +200,8 @@ func lifecycleRegistry() []scan.Scanner {
 	return []scan.Scanner{
 		lifecycleScanner{name: "alpha", typ: scan.TypeCode},
 		lifecycleScanner{name: "missing-tool", typ: scan.TypeCode, missing: true},
-		lifecycleScanner{name: "deps", typ: scan.TypeDependency},
+		lifecycleScanner{name: "beta", typ: scan.TypeCode},
+		lifecycleScanner{name: "deps", typ: scan.TypeDependency, cwe: "CWE-1395"},
 		lifecycleScanner{name: "iac-only", typ: scan.TypeIaC},
 	}
 }
@@ -208,8 +214,8 @@ func TestScanLifecycle(t *testing.T) {
 		t.Fatalf("default scan types = %v", v.ScanTypes)
 	}
 	done := h.waitStatus(v.ID, "completed")
-	if strings.Join(done.ScannersRun, ",") != "alpha,deps" {
-		t.Errorf("scanners_run = %v, want registry order alpha,deps (iac-only not requested)", done.ScannersRun)
+	if strings.Join(done.ScannersRun, ",") != "alpha,beta,deps" {
+		t.Errorf("scanners_run = %v, want registry order alpha,beta,deps (iac-only not requested)", done.ScannersRun)
 	}
 	if len(done.ScannersSkipped) != 1 || done.ScannersSkipped[0].Name != "missing-tool" || done.ScannersSkipped[0].InstallHint == "" {
 		t.Errorf("scanners_skipped = %+v", done.ScannersSkipped)
@@ -223,13 +229,29 @@ func TestScanLifecycle(t *testing.T) {
 	if err := json.Unmarshal(out, &fs); code != 200 || err != nil {
 		t.Fatalf("findings: %d %s", code, out)
 	}
-	if len(fs) != 6 { // 3 lines x 2 scanners
+	// 3 lines x (alpha and beta merged by dedup, plus deps with another CWE)
+	if len(fs) != 6 {
 		t.Fatalf("got %d findings, want 6", len(fs))
 	}
+	merged := 0
 	for _, f := range fs {
 		if f.ScanID != v.ID || len(f.Fingerprint) != 64 || f.State != nil || f.ScanType == "" {
 			t.Errorf("bad finding %+v", f)
 		}
+		if f.Scanner == "alpha" {
+			if also, _ := f.Metadata["also_reported_by"].([]any); len(also) == 1 && also[0] == "beta" {
+				merged++
+			}
+		}
+		if f.Scanner == "beta" {
+			t.Errorf("beta's duplicate of alpha's finding was kept: %+v", f)
+		}
+		if _, ok := f.Metadata["suppressed_by"]; !ok {
+			t.Errorf("metadata.suppressed_by missing: %+v", f.Metadata)
+		}
+	}
+	if merged != 3 {
+		t.Errorf("%d alpha findings list beta in also_reported_by, want 3", merged)
 	}
 	code, out, _ = h.do("GET", "/api/v1/scans/"+v.ID+"/findings?scan_type=dependency", nil)
 	json.Unmarshal(out, &fs)
@@ -581,7 +603,7 @@ func TestSSELateSubscriberGetsReplay(t *testing.T) {
 		t.Errorf("content type %q", ct)
 	}
 	got := strings.Join(readSSE(t, resp.Body), ",")
-	want := "scan.start,scanner.start,scanner.complete,scanner.skipped,scanner.start,scanner.complete,scan.complete"
+	want := "scan.start,scanner.start,scanner.complete,scanner.skipped,scanner.start,scanner.complete,scanner.start,scanner.complete,scan.complete"
 	if got != want {
 		t.Fatalf("replayed %s\nwant     %s", got, want)
 	}

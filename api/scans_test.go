@@ -744,3 +744,43 @@ func (h *scanHarness) waitStatusAuth(id, key string) {
 	}
 	h.t.Fatalf("scan %s did not complete", id)
 }
+
+func TestComplianceCoverage(t *testing.T) {
+	h := newScanHarness(t, lifecycleRegistry(), nil)
+	if code, _, _ := h.do("GET", "/api/v1/compliance/coverage", nil); code != 404 {
+		t.Errorf("coverage with no scan = %d, want 404", code)
+	}
+	v := h.startScan(map[string]any{"target_path": writeTree(t, map[string]string{"a.txt": "VULN\n"}), "scan_types": []string{"code"}})
+	h.waitStatus(v.ID, "completed")
+	code, out, _ := h.do("GET", "/api/v1/compliance/coverage?scan_id="+v.ID, nil)
+	var cov ComplianceCoverage
+	if err := json.Unmarshal(out, &cov); code != 200 || err != nil {
+		t.Fatalf("%d %s", code, out)
+	}
+	var owasp *finding.FrameworkCoverage
+	for i := range cov.Frameworks {
+		if cov.Frameworks[i].ID == "OWASP" {
+			owasp = &cov.Frameworks[i]
+		}
+	}
+	if owasp == nil || owasp.ControlsTotal != 10 || owasp.ControlsViolated != 1 || owasp.ControlsClearPercent != 90 {
+		t.Fatalf("OWASP coverage for one CWE-79 finding: %+v", owasp)
+	}
+	for _, c := range owasp.Controls {
+		if (c.ID == "OWASP-A03") != (c.Status == finding.ControlViolated) {
+			t.Errorf("control %s status %s", c.ID, c.Status)
+		}
+	}
+	_, out, _ = h.do("GET", "/api/v1/scans/"+v.ID+"/findings", nil)
+	var fs []store.FindingWithState
+	json.Unmarshal(out, &fs)
+	h.do("PATCH", "/api/v1/findings/"+fs[0].Fingerprint+"/state", map[string]any{"status": "false_positive"})
+	_, out, _ = h.do("GET", "/api/v1/compliance/coverage", nil)
+	json.Unmarshal(out, &cov)
+	if cov.ScanID != v.ID || cov.ExcludedFalsePositives != 1 || cov.Frameworks[0].ControlsViolated != 0 {
+		t.Fatalf("false positive still counted: %s", out)
+	}
+	if code, out, _ := h.do("GET", "/api/v1/compliance/frameworks", nil); code != 200 || !strings.Contains(string(out), "PCI-DSS-6.2.4") {
+		t.Errorf("frameworks: %d %s", code, out)
+	}
+}

@@ -137,6 +137,7 @@ func (s *Server) routeTable() []Route {
 	rs = append(rs, s.keyRoutes()...)
 	rs = append(rs, s.scanRoutes()...)
 	rs = append(rs, s.triageRoutes()...)
+	rs = append(rs, s.complianceRoutes()...)
 	rs = append(rs, s.TestRoutes...)
 	return rs
 }

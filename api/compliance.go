@@ -20,7 +20,7 @@ type ComplianceCoverage struct {
 func (s *Server) complianceRoutes() []Route {
 	return []Route{
 		{Method: "GET", Path: "/compliance/coverage", Scope: auth.ScopeRead, Tag: "compliance", Summary: "Per-framework control coverage of a scan's findings",
-			Params: []Param{{Name: "scan_id", In: "query", Type: "string", Description: "a scan id; default: the most recent completed scan"}},
+			Params:   []Param{{Name: "scan_id", In: "query", Type: "string", Description: "a scan id; default: the most recent completed scan"}},
 			Response: ComplianceCoverage{}, Errors: []int{404, 409}, Handler: s.handleCoverage},
 		{Method: "GET", Path: "/compliance/frameworks", Scope: auth.ScopeRead, Tag: "compliance", Summary: "The frameworks and controls scand maps findings to",
 			Response: []finding.Framework{}, Handler: s.handleFrameworks},

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"scand/auth"
+	"scand/scan"
 	"scand/sse"
 	"scand/store"
 )
@@ -34,6 +35,22 @@ type Deps struct {
 	Ready func() bool
 	// Test adds routes only tests mount (for example a rate-limited probe).
 	TestRoutes []Route
+
+	// Scanners is the scanner registry in registry (run) order.
+	Scanners []scan.Scanner
+	// InstallRecipe returns the fixed package-manager command that installs
+	// a scanner on this system; ok is false when none applies.
+	InstallRecipe func(scanner string) (program string, args []string, ok bool)
+	// Runner runs the PDF renderer and install recipes; nil disables both.
+	Runner *scan.Runner
+	// OutputNow stamps time-derived output fields (a report's "generated
+	// at"); SVC_FAKE_NOW pins it. nil means Now.
+	OutputNow func() time.Time
+	// ScanRoots confines /dashboard/browse (SVC_SCAN_ROOTS); empty = anywhere.
+	ScanRoots []string
+	// PDFRenderer is the Chromium binary for PDF reports (SVC_PDF_RENDERER);
+	// empty means look for chromium, chromium-browser, google-chrome on PATH.
+	PDFRenderer string
 }
 
 // Server holds the dependencies and the route table.
@@ -120,6 +137,8 @@ func (s *Server) routeTable() []Route {
 	var rs []Route
 	rs = append(rs, s.publicRoutes()...)
 	rs = append(rs, s.keyRoutes()...)
+	rs = append(rs, s.reportRoutes()...)
+	rs = append(rs, s.dashboardRoutes()...)
 	rs = append(rs, s.TestRoutes...)
 	return rs
 }
@@ -172,7 +191,9 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, maxBodyBytes)
 	h, pattern := s.mux.Handler(r)
 	if pattern != "" {
-		h.ServeHTTP(w, r)
+		// Dispatch through the mux itself: Handler only finds the route,
+		// ServeHTTP also sets the {id} path values handlers read.
+		s.mux.ServeHTTP(w, r)
 		return
 	}
 	probe := &headerProbe{header: http.Header{}}

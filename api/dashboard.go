@@ -182,7 +182,16 @@ func (s *Server) probeScanners(ctx context.Context) []dashboardProbe {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
-			defer func() { <-sem; wg.Done() }()
+			defer func() {
+				// A scanner whose probe panics is reported unavailable; it
+				// must not take the daemon down from a bare goroutine.
+				if v := recover(); v != nil {
+					s.log.ErrorContext(ctx, "scanner availability probe panicked", "scanner", sc.Name(), "panic", v)
+					out[i] = dashboardProbe{hint: "availability probe failed; see the service log"}
+				}
+				<-sem
+				wg.Done()
+			}()
 			v, h, ok := sc.Available(ctx)
 			out[i] = dashboardProbe{version: v, hint: h, ok: ok}
 		}()
@@ -486,9 +495,13 @@ func (s *Server) handleDashboardInstall(w http.ResponseWriter, r *http.Request, 
 		}
 		return errConflict(detail)
 	}
+	byHand := ""
+	if hint != "" {
+		byHand = "; install it by hand: " + hint
+	}
 	program, args, ok := s.installRecipe(name)
 	if !ok || s.Runner == nil {
-		return errStatus(http.StatusNotImplemented, "No install recipe for "+name+" on this system; install it by hand: "+hint)
+		return errStatus(http.StatusNotImplemented, "No install recipe for "+name+" on this system"+byHand)
 	}
 	if !installing.TryLock() {
 		return errConflict("Another scanner install is running; try again when it has finished")
@@ -505,7 +518,7 @@ func (s *Server) handleDashboardInstall(w http.ResponseWriter, r *http.Request, 
 	res, err := s.Runner.Run(runCtx, scan.Cmd{Program: program, Args: args, Timeout: dashboardInstallTimeout,
 		Env: []string{"DEBIAN_FRONTEND=noninteractive"}})
 	if errors.Is(err, scan.ErrNotInstalled) {
-		return errStatus(http.StatusNotImplemented, "The package manager "+program+" needed to install "+name+" is not on this system; install it by hand: "+hint)
+		return errStatus(http.StatusNotImplemented, "The package manager "+program+" needed to install "+name+" is not on this system"+byHand)
 	}
 	timedOut := errors.Is(err, scan.ErrTimeout)
 	if err != nil && !timedOut {

@@ -41,6 +41,7 @@ func TestDashboardStatus(t *testing.T) {
 			&reportTestScanner{name: "bandit", typ: "code", hint: "pipx install bandit", available: reportNever},
 			&reportTestScanner{name: "licenses", typ: "dependency", available: reportAlways}, // version unknown
 			&reportTestScanner{name: "nmap", typ: "network", hint: "apt-get install nmap", available: reportNever},
+			&reportTestScanner{name: "broken", typ: "dast", panics: true},
 		}
 		d.InstallRecipe = func(name string) (string, []string, bool) {
 			if name == "nmap" {
@@ -51,11 +52,12 @@ func TestDashboardStatus(t *testing.T) {
 	})
 	got := dashboardDecode[DashboardStatus](t, env.do(t, "GET", "/api/v1/dashboard/status"))
 	v := "0.11.0"
-	want := DashboardStatus{Available: 2, Total: 4, Scanners: []ScannerStatus{
+	want := DashboardStatus{Available: 2, Total: 5, Scanners: []ScannerStatus{
 		{Name: "secrets", ScanType: "code", Available: true, Version: &v},
 		{Name: "bandit", ScanType: "code", InstallHint: "pipx install bandit"},
 		{Name: "licenses", ScanType: "dependency", Available: true},
 		{Name: "nmap", ScanType: "network", InstallHint: "apt-get install nmap", Installable: true},
+		{Name: "broken", ScanType: "dast", InstallHint: "availability probe failed; see the service log"},
 	}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v\nwant %+v", got, want)

@@ -36,12 +36,16 @@ func (c *reportTestClock) now() time.Time { return c.t }
 type reportTestScanner struct {
 	name, typ, version, hint string
 	available                func() bool
+	panics                   bool
 	invalidated              int
 }
 
 func (f *reportTestScanner) Name() string { return f.name }
 func (f *reportTestScanner) Type() string { return f.typ }
 func (f *reportTestScanner) Available(ctx context.Context) (string, string, bool) {
+	if f.panics {
+		panic("probe exploded")
+	}
 	if f.available != nil && f.available() {
 		return f.version, "", true
 	}

@@ -134,6 +134,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		Scans:       app.orch,
 		ScanRoots:   cfg.ScanRoots,
 		MaxHosts:    cfg.NmapMaxHosts,
+		Scanners:    app.registry,
+		Runner:      app.runner,
+		OutputNow:   outputClock(cfg.FakeNow),
+		PDFRenderer: cfg.PDFRenderer,
 	})
 
 	ln, err := net.Listen("tcp", cfg.Addr)
@@ -175,6 +179,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	app.stop()
 	log.Info("stopped")
 	return nil
+}
+
+// outputClock stamps time-derived output fields; SVC_FAKE_NOW pins it so
+// exports are byte-identical across runs.
+func outputClock(fake time.Time) func() time.Time {
+	if fake.IsZero() {
+		return time.Now
+	}
+	return func() time.Time { return fake }
 }
 
 // sdNotify sends a state line to systemd when run under Type=notify.

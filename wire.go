@@ -13,10 +13,12 @@ import (
 // app holds the background parts main.go starts after listening and stops
 // after the HTTP server has drained.
 type app struct {
-	orch  *scan.Orchestrator
-	ready func() bool
-	start func(context.Context) error
-	stop  func()
+	orch     *scan.Orchestrator
+	registry []scan.Scanner
+	runner   *scan.Runner
+	ready    func() bool
+	start    func(context.Context) error
+	stop     func()
 }
 
 func wire(ctx context.Context, cfg config, getenv func(string) string, st *store.Store, bus *sse.Bus, log *slog.Logger) (*app, error) {
@@ -26,7 +28,7 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 		Store: st, Bus: bus, Scanners: registry, Log: log.With("logger", "scand.orchestrator"), Now: time.Now,
 		MaxConcurrent: cfg.MaxConcurrentScans,
 	})
-	a := &app{orch: orch, ready: func() bool { return len(registry) > 0 }}
+	a := &app{orch: orch, registry: registry, runner: scanCfg.Runner, ready: func() bool { return len(registry) > 0 }}
 	a.start = func(ctx context.Context) error { return orch.Start(ctx) }
 	a.stop = func() { orch.Stop(15 * time.Second) }
 	return a, nil

@@ -30,7 +30,8 @@ const suppressMarker = "scand:ignore"
 //     by whitespace, so "--flag" and "i--" stay code). Double, single and
 //     back quotes (with backslash escapes, never spanning a line) protect
 //     their content from comment detection.
-//   - Everything from "scand:ignore" to the end of its line is dropped.
+//   - Everything from "scand:ignore" to the end of its line is dropped,
+//     with the comment leader ("//", "#", ";", ...) written before it.
 //   - Text is lower-cased, whitespace runs become one space, ends trimmed.
 //
 // When a line is nothing but a comment (a secret in a commented-out
@@ -152,6 +153,10 @@ func isPreprocessorLine(afterHash string) bool {
 	return false
 }
 
+// directiveLeaders are the characters that may introduce a suppression
+// comment in the languages scand scans (and the whitespace before them).
+const directiveLeaders = " \t\r\v\f/#*;-<!%"
+
 // foldContext lower-cases s, drops every suppression directive to the end of
 // its line and collapses whitespace (newlines included) to single spaces.
 func foldContext(s string) string {
@@ -167,7 +172,10 @@ func foldContext(s string) string {
 			s = ""
 		}
 		if i := strings.Index(line, suppressMarker); i >= 0 {
-			line = line[:i]
+			// Also drop the comment leader written for the directive, so
+			// "x # scand:ignore" folds like "x" even where the comment
+			// itself was not recognized.
+			line = strings.TrimRight(line[:i], directiveLeaders)
 		}
 		for j := 0; j < len(line); {
 			r, size := rune(line[j]), 1

@@ -346,9 +346,10 @@ func ComplianceTags(f Finding) []string {
 			return slices.Clone(tags)
 		}
 	}
-	tokens := strings.FieldsFunc(strings.ToLower(f.Scanner+" "+f.RuleID+" "+f.Title), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	})
+	var tokenBuf [48]string
+	tokens := appendWordTokens(tokenBuf[:0], f.Scanner)
+	tokens = appendWordTokens(tokens, f.RuleID)
+	tokens = appendWordTokens(tokens, f.Title)
 	var tags []string
 	for i := range complianceKeywords {
 		k := &complianceKeywords[i]
@@ -373,28 +374,48 @@ func ComplianceTags(f Finding) []string {
 	return slices.Compact(tags)
 }
 
+// appendWordTokens appends the words of s (runs of letters and digits) as
+// substrings of s, case kept: matching folds case, so nothing is copied.
+func appendWordTokens(tokens []string, s string) []string {
+	start := -1
+	for i, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if start < 0 {
+				start = i
+			}
+		} else if start >= 0 {
+			tokens = append(tokens, s[start:i])
+			start = -1
+		}
+	}
+	if start >= 0 {
+		tokens = append(tokens, s[start:])
+	}
+	return tokens
+}
+
 func (k *complianceKeyword) matches(tokens []string) bool {
 	hit := false
 	for i, t := range tokens {
-		if slices.Contains(k.vetoes, t) {
+		if containsFold(k.vetoes, t) {
 			return false
 		}
 		if hit {
 			continue
 		}
-		if slices.Contains(k.exact, t) {
+		if containsFold(k.exact, t) {
 			hit = true
 			continue
 		}
 		for _, p := range k.prefixes {
-			if strings.HasPrefix(t, p) {
+			if len(t) >= len(p) && strings.EqualFold(t[:len(p)], p) {
 				hit = true
 				break
 			}
 		}
 		if i+1 < len(tokens) {
 			for _, p := range k.pairs {
-				if t == p[0] && tokens[i+1] == p[1] {
+				if strings.EqualFold(t, p[0]) && strings.EqualFold(tokens[i+1], p[1]) {
 					hit = true
 					break
 				}
@@ -402,6 +423,15 @@ func (k *complianceKeyword) matches(tokens []string) bool {
 		}
 	}
 	return hit
+}
+
+func containsFold(words []string, t string) bool {
+	for _, w := range words {
+		if strings.EqualFold(w, t) {
+			return true
+		}
+	}
+	return false
 }
 
 // cweNumber reads a CWE in any form cleanCWE accepts, so findings that did

@@ -104,9 +104,9 @@ func collapseSameFingerprint(work []Finding) []Finding {
 		}
 	}
 
-	acc := map[int32]*absorbed{} // by group
-	keptAt := map[int32]int{}    // group -> index of its winner in kept
-	kept := work[:0]             // in place: the write index never passes the read index
+	acc := map[int32]*absorbed{}     // by group
+	keptAt := make([]int, len(work)) // by group: the winner's index in kept
+	kept := work[:0]                 // in place: the write index never passes the read index
 	for i := range work {
 		g := group[i]
 		if g == none || winner[g] == int32(i) {

@@ -66,7 +66,7 @@ import (
 //	DAST014 cors-wildcard-credentials      high   CWE-942   Access-Control-Allow-Origin: * with Access-Control-Allow-Credentials: true
 //	DAST015 cors-reflected-credentials     high   CWE-942   an arbitrary Origin reflected with credentials allowed
 //	DAST016 cors-reflected-origin          low    CWE-942   an arbitrary Origin reflected, without credentials
-//	DAST017 directory-listing              medium CWE-548   autoindex page (Apache/nginx, IIS, Tomcat, Python, Go FileServer)
+//	DAST017 directory-listing              medium CWE-548   autoindex page (Apache, nginx, IIS, Tomcat, Python http.server, Go FileServer) in a 200 response
 //	DAST018 error-disclosure               medium CWE-209   stack trace or debug page in an error (>= 400) response
 //	DAST019 legacy-tls                     medium CWE-327   server accepts TLS 1.0 or 1.1
 //	DAST020 certificate-expired            high   CWE-295   leaf certificate past NotAfter
@@ -650,8 +650,7 @@ func (s *builtinDASTScanner) checkCORS(res *builtinDASTResult, at, method string
 var builtinDASTListingRe = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)<title>\s*Index of /`),
 	regexp.MustCompile(`(?i)<h1>\s*Index of /`),
-	regexp.MustCompile(`(?i)<title>\s*Directory listing for /`),
-	regexp.MustCompile(`(?i)<title>\s*Directory Listing For /`),
+	regexp.MustCompile(`(?i)<title>\s*Directory listing for \[?/`), // Python http.server, Tomcat
 	regexp.MustCompile(`\[To Parent Directory\]`),
 	// Go's http.FileServer: a bare <pre> of links.
 	regexp.MustCompile(`(?i)^(?:<!doctype html>\s*<meta name="viewport"[^>]*>\s*)?<pre>\s*<a href="`),
@@ -665,9 +664,9 @@ var builtinDASTTraceRe = []struct {
 	{"Python traceback", regexp.MustCompile(`Traceback \(most recent call last\):`)},
 	{"Django debug page", regexp.MustCompile(`DEBUG = True</code> in your Django settings|Using the URLconf defined in`)},
 	{"Werkzeug debugger", regexp.MustCompile(`Werkzeug Debugger|The debugger caught an exception in your WSGI application`)},
-	{"Java stack trace", regexp.MustCompile(`(?m)^\s*at [\w$]+(?:\.[\w$<>]+)+\((?:[\w$]+\.(?:java|kt|scala|groovy):\d+|Native Method|Unknown Source)\)`)},
+	{"Java stack trace", regexp.MustCompile(`(?m)^\s*(?:at )?[\w$]+(?:[./][\w$<>]+)+\((?:[\w$]+\.(?:java|kt|scala|groovy):\d+|Native Method|Unknown Source)\)`)},
 	{"PHP error", regexp.MustCompile(`(?i)<b>(?:Fatal error|Parse error|Warning|Notice)</b>:.{0,300}? in <b>[^<]+</b> on line <b>\d+</b>|PHP (?:Fatal error|Parse error|Warning):.{0,300}? on line \d+|Stack trace:\s*#0 `)},
-	{"ASP.NET error page", regexp.MustCompile(`Server Error in '[^']*' Application|An unhandled exception occurred during the execution of the current web request`)},
+	{"ASP.NET error page", regexp.MustCompile(`Server Error in '[^']*' Application|An unhandled exception occurred (?:during the execution of the current web request|while processing the request)`)},
 	{"Go panic", regexp.MustCompile(`goroutine \d+ \[running\]:`)},
 	{"Node.js stack trace", regexp.MustCompile(`\bat (?:[^\n<>()]{0,200}\()?(?:(?:/|[A-Za-z]:\\|file:///)[^\s()<>:]+\.(?:js|mjs|cjs|ts|jsx|tsx)|node:[\w/.-]+):\d+:\d+`)},
 	{"Rails exception page", regexp.MustCompile(`<title>Action Controller: Exception caught</title>`)},

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -462,42 +463,105 @@ func TestBuiltinDASTTimeoutAndErrors(t *testing.T) {
 	}
 }
 
-// TestBuiltinDASTErrorSignatures checks each debug-page signature on a
-// realistic sample, and that ordinary error pages do not match.
-func TestBuiltinDASTErrorSignatures(t *testing.T) {
-	positive := []struct{ name, body string }{
-		{"Python traceback", "Traceback (most recent call last):\n  File \"app.py\", line 3, in <module>\nKeyError: 'x'"},
-		{"Django debug page", "<p>You're seeing this error because you have <code>DEBUG = True</code> in your Django settings file.</p>"},
-		{"Werkzeug debugger", "<title>ZeroDivisionError // Werkzeug Debugger</title>"},
-		{"Java stack trace", "java.lang.NullPointerException\n\tat com.example.web.UserController.show(UserController.java:42)\n\tat java.base/jdk.internal.reflect.NativeMethodAccessorImpl.invoke0(Native Method)"},
-		{"PHP error", "<br />\n<b>Fatal error</b>:  Uncaught Error: Call to undefined function foo() in <b>/var/www/html/index.php</b> on line <b>3</b><br />"},
-		{"ASP.NET error page", "<h1>Server Error in '/' Application.<hr width=100% size=1 color=silver></h1>"},
-		{"Go panic", "panic: runtime error: index out of range [3] with length 1\n\ngoroutine 1 [running]:\nmain.main()"},
-		{"Node.js stack trace", "<pre>TypeError: Cannot read properties of undefined<br> &nbsp; &nbsp;at Layer.handle [as handle_request] (/app/node_modules/express/lib/router/layer.js:95:5)</pre>"},
-		{"Node.js stack trace", "Error: boom\n    at node:internal/main/run_main_module:28:49"},
-		{"Rails exception page", "<title>Action Controller: Exception caught</title>"},
+// TestBuiltinDASTBodyFixtures serves the sample pages of testdata/dast:
+// every positive error page (as the 500 answer to the not-found probe) must
+// be reported with the expected signature, every positive directory index
+// (as a 200 page) must be reported, and no negative sample may be.
+func TestBuiltinDASTBodyFixtures(t *testing.T) {
+	errorPages := []struct {
+		file, signature string
+	}{
+		{"python-traceback.txt", "Python traceback"},
+		{"django-debug.html", "Django debug page"},
+		{"werkzeug-debugger.html", "Werkzeug debugger"},
+		{"java-tomcat.html", "Java stack trace"},
+		{"java-spring.txt", "Java stack trace"},
+		{"php-fatal.html", "PHP error"},
+		{"aspnet-ysod.html", "ASP.NET error page"},
+		{"aspnetcore-developer.html", "ASP.NET error page"},
+		{"go-panic.txt", "Go panic"},
+		{"node-express.html", "Node.js stack trace"},
+		{"rails-exception.html", "Rails exception page"},
 	}
-	for _, p := range positive {
-		name, body := p.name, p.body
-		var got []string
-		for _, sig := range builtinDASTTraceRe {
-			if sig.re.MatchString(body) {
-				got = append(got, sig.name)
+	serve := func(t *testing.T, page string, status int, atProbe bool) []finding.Finding {
+		t.Helper()
+		body, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		base, s := builtinDASTServe(t, builtinDASTFixture{handler: func(w http.ResponseWriter, r *http.Request) {
+			builtinDASTSecure(w, r)
+			if (r.URL.Path == builtinDASTNotFoundPath) == atProbe {
+				w.WriteHeader(status)
+				_, _ = w.Write(body)
+				return
+			}
+			http.NotFound(w, r)
+		}})
+		return builtinDASTScan(t, s, base+"/")
+	}
+	covered := map[string]bool{}
+	for _, c := range errorPages {
+		covered[c.file] = true
+		t.Run(c.file, func(t *testing.T) {
+			var got []any
+			for _, f := range serve(t, filepath.Join("../testdata/dast/error-pages/positive", c.file), 500, true) {
+				if f.RuleID == "DAST018" {
+					got = append(got, f.Metadata["detected"])
+					if !strings.HasSuffix(f.FilePath, builtinDASTNotFoundPath) || f.Severity != finding.Medium || f.CWE != "CWE-209" {
+						t.Errorf("finding %s %s/%s", f.FilePath, f.Severity, f.CWE)
+					}
+				}
+			}
+			if len(got) != 1 || !reflect.DeepEqual(got[0], []string{c.signature}) {
+				t.Errorf("detected %v, want [[%s]]", got, c.signature)
+			}
+		})
+	}
+	positives, _ := filepath.Glob("../testdata/dast/error-pages/positive/*")
+	for _, p := range positives {
+		if !covered[filepath.Base(p)] {
+			t.Errorf("fixture %s has no expectation", p)
+		}
+	}
+	negatives, _ := filepath.Glob("../testdata/dast/error-pages/negative/*")
+	for _, p := range negatives {
+		for _, f := range serve(t, p, 500, true) {
+			if f.RuleID == "DAST018" {
+				t.Errorf("%s: unexpected %v", filepath.Base(p), f.Metadata["detected"])
 			}
 		}
-		if len(got) != 1 || got[0] != name {
-			t.Errorf("%s sample matched %v", name, got)
+	}
+	// A debug-looking page served with 200 is content, not an error.
+	for _, f := range serve(t, "../testdata/dast/error-pages/positive/python-traceback.txt", 200, true) {
+		if f.RuleID == "DAST018" {
+			t.Error("DAST018 on a 200 response")
 		}
 	}
-	for _, body := range []string{
-		"<html><h1>404 Not Found</h1><hr><center>nginx</center></html>",
-		"Internal Server Error",
-		`{"error":"not found","at":"2024-01-01T00:00:00Z"}`,
-		"<p>Meet us at the office (/contact:3:4)</p>",
-	} {
-		for _, sig := range builtinDASTTraceRe {
-			if sig.re.MatchString(body) {
-				t.Errorf("%q matched %s", body, sig.name)
+
+	listings, _ := filepath.Glob("../testdata/dast/listings/positive/*")
+	if len(listings) < 5 {
+		t.Fatalf("listing fixtures missing: %v", listings)
+	}
+	for _, p := range listings {
+		n := 0
+		for _, f := range serve(t, p, 200, false) {
+			if f.RuleID == "DAST017" {
+				n++
+				if f.Severity != finding.Medium || f.CWE != "CWE-548" {
+					t.Errorf("%s: %s/%s", p, f.Severity, f.CWE)
+				}
+			}
+		}
+		if n != 1 {
+			t.Errorf("%s: %d directory-listing findings, want 1", filepath.Base(p), n)
+		}
+	}
+	notListings, _ := filepath.Glob("../testdata/dast/listings/negative/*")
+	for _, p := range append(notListings, negatives...) {
+		for _, f := range serve(t, p, 200, false) {
+			if f.RuleID == "DAST017" {
+				t.Errorf("%s: unexpected directory listing", filepath.Base(p))
 			}
 		}
 	}

@@ -848,7 +848,8 @@ func (a *dockerfileAnalysis) checkStageCommands(st *dockerfileStage) {
 	}
 }
 
-// runScripts returns the commands a RUN executes.
+// runCommands returns the commands a RUN executes, including the body of a
+// heredoc fed to a shell.
 func (a *dockerfileAnalysis) runCommands(in *dockerfileInstruction) []dockerfileShellCmd {
 	if in.isExec() {
 		if len(in.exec) >= 3 && dockerfileIsPOSIXShell(in.exec[0]) && in.exec[1] == "-c" {
@@ -902,7 +903,7 @@ func (a *dockerfileAnalysis) runCommands(in *dockerfileInstruction) []dockerfile
 	return cmds
 }
 
-// cacheMount reports whether the RUN mounts a BuildKit cache whose target
+// dockerfileCacheMount reports whether the RUN mounts a BuildKit cache whose target
 // contains dir.
 func dockerfileCacheMount(in *dockerfileInstruction, dir string) bool {
 	for _, f := range in.flags {

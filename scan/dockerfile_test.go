@@ -131,7 +131,7 @@ func TestDockerfileSecretNeverStoredWhole(t *testing.T) {
 	for _, f := range got {
 		all := f.Title + f.Description + f.Snippet
 		for k, v := range f.Metadata {
-			all += k + fmtAny(v)
+			all += k + dockerfileMetaString(v)
 		}
 		for _, secret := range raw {
 			if strings.Contains(all, secret) {
@@ -141,7 +141,7 @@ func TestDockerfileSecretNeverStoredWhole(t *testing.T) {
 	}
 }
 
-func fmtAny(v any) string {
+func dockerfileMetaString(v any) string {
 	if s, ok := v.(string); ok {
 		return s
 	}

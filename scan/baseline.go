@@ -38,6 +38,11 @@ import (
 // file (its mode or owner) or about a setting that is absent and falls back
 // to an unsafe default use line 0.
 //
+// Images are untrusted input: they are read through os.Root, so a symlink
+// in the image that points outside it (etc/passwd -> /etc/passwd, or
+// ../../) is not followed into the scanning host; the file is reported as
+// unreadable (BL002) instead. The host (target "/") is read normally.
+//
 // Bounds: each probe runs under its own 10 s deadline; a probe that does not
 // finish reports BL003 and the scan goes on. The world-writable walk stops
 // after 200 000 entries or 80% of its deadline, whichever comes first, and
@@ -224,9 +229,10 @@ type baselineScanner struct {
 	// walk.
 	probeTimeout time.Duration
 	walkEntries  int
-	// readFile reads an audited file; tests replace it to simulate a
-	// permission error, which a test running as root cannot provoke.
-	readFile func(name string) ([]byte, error)
+	// readFile reads an audited file (rel is slash-separated, relative to
+	// fsys); tests replace it to simulate a permission error, which a test
+	// running as root cannot provoke, or a hung read.
+	readFile func(fsys baselineFS, rel string) ([]byte, error)
 }
 
 // NewBaselineScanner returns the built-in host configuration auditor.
@@ -237,7 +243,7 @@ func NewBaselineScanner(cfg Config) Scanner {
 		procRoot:     "/proc",
 		probeTimeout: baselineDefaultProbeTimeout,
 		walkEntries:  baselineDefaultWalkEntries,
-		readFile:     baselineReadCapped,
+		readFile:     func(fsys baselineFS, rel string) ([]byte, error) { return fsys.ReadFile(rel) },
 	}
 }
 
@@ -254,27 +260,72 @@ func (s *baselineScanner) logger() *slog.Logger {
 	return slog.New(slog.DiscardHandler)
 }
 
-// baselineReadCapped reads at most baselineMaxFileSize bytes: configuration
-// files are small, and a huge file must not exhaust memory.
-func baselineReadCapped(name string) ([]byte, error) {
-	f, err := os.Open(name)
+// baselineFS is the target's filesystem as the probes see it, with paths
+// relative to the target root.
+type baselineFS interface {
+	// ReadFile reads at most baselineMaxFileSize bytes: configuration files
+	// are small, and a huge file must not exhaust memory.
+	ReadFile(rel string) ([]byte, error)
+	Lstat(rel string) (fs.FileInfo, error)
+	ReadDir(rel string) ([]fs.DirEntry, error)
+	// FS serves fs.Glob and fs.WalkDir.
+	FS() fs.FS
+}
+
+// baselineDirFS is the host's filesystem (or a fixture standing in for
+// it): symlinks are followed wherever they point, as the host's own
+// programs would follow them.
+type baselineDirFS struct{ dir string }
+
+func (d baselineDirFS) path(rel string) string { return filepath.Join(d.dir, filepath.FromSlash(rel)) }
+
+func (d baselineDirFS) ReadFile(rel string) ([]byte, error) {
+	f, err := os.Open(d.path(rel))
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	return io.ReadAll(io.LimitReader(f, baselineMaxFileSize))
 }
+func (d baselineDirFS) Lstat(rel string) (fs.FileInfo, error)     { return os.Lstat(d.path(rel)) }
+func (d baselineDirFS) ReadDir(rel string) ([]fs.DirEntry, error) { return os.ReadDir(d.path(rel)) }
+func (d baselineDirFS) FS() fs.FS                                 { return os.DirFS(d.dir) }
+
+// baselineRootFS is an image's filesystem, opened with os.Root: an image
+// is untrusted input, and an absolute or ../ symlink in it (etc/passwd ->
+// /etc/passwd) must not make the scan read, and attribute to the image, the
+// scanning host's files. Such a link fails to resolve and is reported as
+// unreadable.
+type baselineRootFS struct{ root *os.Root }
+
+func (r baselineRootFS) ReadFile(rel string) ([]byte, error) {
+	f, err := r.root.Open(filepath.FromSlash(rel))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, baselineMaxFileSize))
+}
+func (r baselineRootFS) Lstat(rel string) (fs.FileInfo, error) {
+	return r.root.Lstat(filepath.FromSlash(rel))
+}
+func (r baselineRootFS) ReadDir(rel string) ([]fs.DirEntry, error) {
+	f, err := r.root.Open(filepath.FromSlash(rel))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.ReadDir(-1)
+}
+func (r baselineRootFS) FS() fs.FS { return r.root.FS() }
 
 // baselineEnv is what a probe needs to know about the target.
 type baselineEnv struct {
-	root  string // filesystem root on disk
-	proc  string // /proc on disk; "" for images
-	owner bool   // whether file ownership means anything
+	fsys  baselineFS
+	proc  baselineFS // nil for images
+	owner bool       // whether file ownership means anything
 	s     *baselineScanner
 }
-
-// abs maps a target-relative path (etc/passwd) to the disk.
-func (e *baselineEnv) abs(rel string) string { return filepath.Join(e.root, filepath.FromSlash(rel)) }
 
 // baselineReport is one probe's output. Each probe has its own, so a probe
 // abandoned at its deadline cannot race with the scan.
@@ -316,7 +367,7 @@ func (r *baselineReport) add(id, file string, line int, detail, snippet string, 
 // read returns a target file's content. ok is false when the file does
 // not exist or could not be read; the latter is reported as BL002.
 func (r *baselineReport) read(rel string) ([]byte, bool) {
-	data, err := r.env.s.readFile(r.env.abs(rel))
+	data, err := r.env.s.readFile(r.env.fsys, rel)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			r.seen = true
@@ -349,7 +400,7 @@ func baselineErrText(err error) string {
 // stat returns the mode, owner and whether the file exists; a stat error
 // other than not-exist is reported as BL002.
 func (r *baselineReport) stat(rel string) (fs.FileInfo, bool) {
-	info, err := os.Lstat(r.env.abs(rel))
+	info, err := r.env.fsys.Lstat(rel)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			r.seen = true
@@ -394,9 +445,8 @@ func (s *baselineScanner) probes() []baselineProbe {
 func (s *baselineScanner) Scan(ctx context.Context, t Target) ([]finding.Finding, error) {
 	env := &baselineEnv{s: s}
 	if t.Path == "/" {
-		env.root, env.proc, env.owner = s.hostRoot, s.procRoot, true
+		env.fsys, env.proc, env.owner = baselineDirFS{s.hostRoot}, baselineDirFS{s.procRoot}, true
 	} else {
-		env.root = t.Path
 		info, err := os.Stat(t.Path)
 		if err != nil {
 			return nil, fmt.Errorf("baseline: %w", err)
@@ -404,6 +454,12 @@ func (s *baselineScanner) Scan(ctx context.Context, t Target) ([]finding.Finding
 		if !info.IsDir() {
 			return nil, fmt.Errorf("baseline: %s is not a directory", t.Path)
 		}
+		root, err := os.OpenRoot(t.Path)
+		if err != nil {
+			return nil, fmt.Errorf("baseline: %w", err)
+		}
+		defer root.Close()
+		env.fsys = baselineRootFS{root}
 		uid, _, ok := baselineOwner(info)
 		env.owner = ok && uid == 0
 	}
@@ -411,7 +467,7 @@ func (s *baselineScanner) Scan(ctx context.Context, t Target) ([]finding.Finding
 	var out []finding.Finding
 	seen := false
 	for _, p := range s.probes() {
-		if p.hostOnly && env.proc == "" {
+		if p.hostOnly && env.proc == nil {
 			continue
 		}
 		rep, err := s.runProbe(ctx, p, env)

@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -133,7 +131,7 @@ func baselineSSHDParse(ctx context.Context, r *baselineReport, rel string, data 
 			}
 			for _, pat := range strings.Fields(rest) {
 				relPat := baselineJoinRel("etc/ssh", strings.Trim(pat, `"`))
-				matches, err := fs.Glob(os.DirFS(r.env.root), relPat)
+				matches, err := fs.Glob(r.env.fsys.FS(), relPat)
 				if err != nil {
 					continue
 				}
@@ -287,7 +285,7 @@ func baselineSudoersFile(ctx context.Context, r *baselineReport, rel string, vis
 				continue
 			}
 			dir := baselineJoinRel(path.Dir(rel), fields[1])
-			entries, err := os.ReadDir(r.env.abs(dir))
+			entries, err := r.env.fsys.ReadDir(dir)
 			if err != nil {
 				if !errors.Is(err, fs.ErrNotExist) {
 					r.unreadable(dir, err)
@@ -413,7 +411,7 @@ var baselineSysctls = []baselineSysctl{
 
 // procRead reads a file under the proc root; rel is relative to it.
 func (r *baselineReport) procRead(rel string) ([]byte, bool) {
-	data, err := r.env.s.readFile(filepath.Join(r.env.proc, filepath.FromSlash(rel)))
+	data, err := r.env.s.readFile(r.env.proc, rel)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			r.seen = true
@@ -475,14 +473,13 @@ func (s *baselineScanner) baselineProbeWorldWritable(ctx context.Context, r *bas
 		if stopped != "" {
 			break
 		}
-		abs := r.env.abs(root)
-		info, err := os.Lstat(abs)
+		info, err := r.env.fsys.Lstat(root)
 		if err != nil || !info.IsDir() {
 			// Missing, or a merged-/usr symlink walked through its target.
 			continue
 		}
 		r.seen = true
-		_ = filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
+		_ = fs.WalkDir(r.env.fsys.FS(), root, func(rel string, d fs.DirEntry, err error) error {
 			if err != nil {
 				unreadableDirs++
 				if d != nil && d.IsDir() {
@@ -510,11 +507,6 @@ func (s *baselineScanner) baselineProbeWorldWritable(ctx context.Context, r *bas
 			if d.IsDir() && fi.Mode()&fs.ModeSticky != 0 {
 				return nil // sticky: users cannot remove each other's files (like /tmp)
 			}
-			rel, err := filepath.Rel(r.env.root, p)
-			if err != nil {
-				return nil
-			}
-			rel = filepath.ToSlash(rel)
 			if baselineDedicated(rel) {
 				return nil
 			}
@@ -653,7 +645,7 @@ func baselineProbeCron(ctx context.Context, r *baselineReport) {
 		if !info.IsDir() {
 			continue
 		}
-		entries, err := os.ReadDir(r.env.abs(rel))
+		entries, err := r.env.fsys.ReadDir(rel)
 		if err != nil {
 			r.unreadable(rel, err)
 			continue

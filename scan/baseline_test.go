@@ -311,11 +311,11 @@ func TestBaselineUnreadable(t *testing.T) {
 	root, _ := baselineCopyImage(t, "insecure")
 	s := NewBaselineScanner(Config{}).(*baselineScanner)
 	shadow := filepath.Join(root, "etc", "shadow")
-	s.readFile = func(name string) ([]byte, error) {
-		if name == shadow {
-			return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
+	s.readFile = func(fsys baselineFS, rel string) ([]byte, error) {
+		if rel == "etc/shadow" {
+			return nil, &fs.PathError{Op: "open", Path: rel, Err: fs.ErrPermission}
 		}
-		return baselineReadCapped(name)
+		return fsys.ReadFile(rel)
 	}
 	got := baselineRun(t, s, root)
 	var unreadable []finding.Finding
@@ -356,11 +356,11 @@ func TestBaselineBounds(t *testing.T) {
 	s.probeTimeout = 20 * time.Millisecond
 	release := make(chan struct{})
 	defer close(release)
-	s.readFile = func(name string) ([]byte, error) {
-		if strings.HasSuffix(name, "login.defs") {
+	s.readFile = func(fsys baselineFS, rel string) ([]byte, error) {
+		if rel == "etc/login.defs" {
 			<-release // a hung read (a stuck network filesystem)
 		}
-		return baselineReadCapped(name)
+		return fsys.ReadFile(rel)
 	}
 	start := time.Now()
 	got := baselineRun(t, s, root)
@@ -402,6 +402,36 @@ func TestBaselineBounds(t *testing.T) {
 	cancel()
 	if _, err := NewBaselineScanner(Config{}).Scan(ctx, Target{Path: root}); err == nil {
 		t.Error("cancelled scan: want error")
+	}
+}
+
+// TestBaselineImageSymlinkEscape: an image is untrusted; a symlink in it
+// pointing outside (etc/passwd -> /some/host/file) must not be followed,
+// or the host's accounts would be reported as the image's.
+func TestBaselineImageSymlinkEscape(t *testing.T) {
+	root, _ := baselineCopyImage(t, "hardened")
+	outside := filepath.Join(t.TempDir(), "host-passwd")
+	if err := os.WriteFile(outside, []byte("root:x:0:0::/root:/bin/sh\ntoor:x:0:0::/root:/bin/sh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	passwd := filepath.Join(root, "etc", "passwd")
+	if err := os.Remove(passwd); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, passwd); err != nil {
+		t.Fatal(err)
+	}
+	unreadable := 0
+	for _, f := range baselineRun(t, NewBaselineScanner(Config{}).(*baselineScanner), root) {
+		if f.RuleID == "BL206" {
+			t.Errorf("read through the escaping symlink: %s", f.Description)
+		}
+		if f.RuleID == "BL002" && f.FilePath == "etc/passwd" {
+			unreadable++
+		}
+	}
+	if unreadable != 1 {
+		t.Errorf("escaping symlink must be reported unreadable once, got %d", unreadable)
 	}
 }
 

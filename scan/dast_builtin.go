@@ -28,8 +28,8 @@ import (
 //
 //  1. GET <url>, following redirects only within the same host (same
 //     hostname and port, or the http:80 -> https:443 upgrade), at most 5;
-//  2. GET <url> and OPTIONS <url> (a CORS preflight) with
-//     Origin: https://scand-dast-origin.invalid;
+//  2. GET and OPTIONS (a CORS preflight) of the URL request 1 ended on,
+//     with Origin: https://scand-dast-origin.invalid;
 //  3. GET <scheme>://<host>/scand-dast-probe-0d9f3c-not-found, to see the
 //     error page;
 //  4. GET of the parent directory of <url>'s path (when there is one);
@@ -42,9 +42,9 @@ import (
 // certificate.
 //
 // file_path is the URL the evidence came from: the target URL as given for
-// everything derived from request 1 and 2 (even when a same-host redirect
-// moved the final response elsewhere; metadata.final_url says where), the
-// probe URL for findings of requests 3 and 4. line is always 0. There is one
+// everything derived from requests 1, 2 and 5 (even when a same-host
+// redirect moved the final response elsewhere; metadata.final_url says
+// where), the probe URL for findings of requests 3 and 4. line is always 0. There is one
 // finding per (rule, URL): several cookies lacking the same attribute are
 // one finding listing their names.
 //

@@ -2,13 +2,19 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"scand/auth"
 )
@@ -229,5 +235,46 @@ func TestOpenAPIIsStableAndCached(t *testing.T) {
 	}
 	if ct := a.Header().Get("Content-Type"); ct != "application/json" {
 		t.Fatalf("Content-Type %q", ct)
+	}
+}
+
+// TestOpenAPIPassesAnOpenAPI31Validator runs a real OpenAPI 3.1 validator
+// (npm @seriousme/openapi-schema-validator, CLI validate-api) over the
+// document of the real table plus probe routes that use every Param and
+// body feature, so routes added later are covered too. .ci/run installs it;
+// elsewhere the test skips unless CI=true.
+func TestOpenAPIPassesAnOpenAPI31Validator(t *testing.T) {
+	validator := os.Getenv("SCAND_OPENAPI_VALIDATOR")
+	if validator == "" {
+		validator, _ = exec.LookPath("validate-api")
+	}
+	if validator == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("CI=true but validate-api (npm @seriousme/openapi-schema-validator) is not installed")
+		}
+		t.Skip("validate-api not installed: npm i -g @seriousme/openapi-schema-validator, or set SCAND_OPENAPI_VALIDATOR")
+	}
+	lo, hi := 1, 200
+	featureRoute := Route{Method: "GET", Path: "/probe/things/{thing_id}", Scope: auth.ScopeRead, Tag: "probe", Summary: "parameter features",
+		Params: []Param{
+			{Name: "thing_id", In: "path", Type: "string", Required: true, Description: "the thing"},
+			{Name: "limit", In: "query", Type: "integer", Default: 50, Minimum: &lo, Maximum: &hi},
+			{Name: "severity", In: "query", Type: "string", Enum: []string{"critical", "high"}},
+			{Name: "unread_only", In: "query", Type: "boolean"},
+		},
+		Response: []APIKeyView{}, ContentTypes: []string{"text/html"}, Errors: []int{404, 409},
+		Handler: func(http.ResponseWriter, *http.Request) error { return nil }}
+	e := newAPIEnv(t, apiEnvOptions{TestRoutes: append(append(probeRoutes(), errorProbeRoutes()...), featureRoute)})
+	rec := e.do("GET", "/openapi.json", "")
+	e.expectStatus(rec, 200)
+	file := filepath.Join(t.TempDir(), "openapi.json")
+	if err := os.WriteFile(file, rec.Body.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, validator, file).CombinedOutput()
+	if err != nil || !bytes.Contains(out, []byte(`"valid": true`)) {
+		t.Fatalf("%s %s: %v\n%s", validator, file, err, out)
 	}
 }

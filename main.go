@@ -92,6 +92,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	st, err := store.Open(ctx, cfg.DB, time.Now)
 	if err != nil {
 		log.Log(ctx, levelCritical, "cannot open database", "path", cfg.DB, "error", err.Error())
+		if errors.Is(err, store.ErrIncompatibleSchema) {
+			return &usageError{err.Error()}
+		}
 		return err
 	}
 	defer st.Close()

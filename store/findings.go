@@ -279,4 +279,3 @@ func (s *Store) ScanFingerprints(ctx context.Context, scanID string) (map[string
 	}
 	return out, rows.Err()
 }
-

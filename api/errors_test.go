@@ -279,8 +279,9 @@ func TestRequestID(t *testing.T) {
 }
 
 // TestAccessLogLine checks the one structured line per request that
-// SPEC.md names (main_test checks the same line through the daemon's own
-// logger, where slog's time key is renamed timestamp).
+// SPEC.md names. Here the logger is a plain slog JSON handler, so time,
+// level and msg are slog's own; main_test checks the daemon's logger,
+// which renames time to timestamp and drops level and msg on this line.
 func TestAccessLogLine(t *testing.T) {
 	e := newAPIEnv(t, apiEnvOptions{TestRoutes: append(probeRoutes(), errorProbeRoutes()...)})
 	_, key := e.issueKey("read")

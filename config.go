@@ -107,6 +107,10 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 	c.DB = values["SVC_DB"]
 	if strings.TrimSpace(c.DB) == "" {
 		bad("SVC_DB", "must not be empty")
+	} else if strings.ContainsAny(c.DB, "?#") {
+		// The path becomes a SQLite URI; these would start its query part
+		// and open a different file than the one named.
+		bad("SVC_DB", "must not contain '?' or '#', got "+strconv.Quote(c.DB))
 	}
 	c.APIKey = values["SVC_API_KEY"]
 	c.EventTokenSecret = values["SVC_EVENT_TOKEN_SECRET"]

@@ -94,6 +94,7 @@ func TestLoadConfigRejectsBadValues(t *testing.T) {
 		{"SVC_ADDR", "127.0.0.1:http"},
 		{"SVC_ADDR", "127.0.0.1:70000"},
 		{"SVC_DB", "   "},
+		{"SVC_DB", "/var/lib/scand/x.db?mode=ro"},
 		{"SVC_AUTH_REQUIRED", "maybe"},
 		{"SVC_RATE_LIMIT_PER_MIN", "abc"},
 		{"SVC_RATE_LIMIT_PER_MIN", "0"},

@@ -379,13 +379,16 @@ func compParsePythonMetadata(data []byte, rel string) (name, version string, inf
 			}
 		}
 	}
+	// Classifier names ("BSD License") are the project's own structured
+	// answer; a free-text License field that is not SPDX ("Dual License")
+	// says less, so it comes last.
 	switch {
 	case len(known) > 0:
 		info.licenses, info.line = compUniqueSorted(known), knownLine
-	case licValue != "":
-		info.licenses, info.line = []string{NormalizeLicense(licValue)}, lic.line
 	case len(names) > 0:
 		info.licenses, info.line = compUniqueSorted(names), namesLine
+	case licValue != "":
+		info.licenses, info.line = []string{NormalizeLicense(licValue)}, lic.line
 	default:
 		info.line = 1
 	}
@@ -403,9 +406,12 @@ func (d *compDiscovery) scanVendor(ctx context.Context, dir string) error {
 			if err := d.count(ctx); err != nil {
 				return err
 			}
-			modDir := filepath.Join(dir, filepath.FromSlash(m[0]))
+			modDir := filepath.Join(dir, filepath.FromSlash(m.path))
 			if info, ok := d.licenseFromDir(modDir); ok {
-				d.licenses.add(compEcoGolang, m[0], m[1], info)
+				d.licenses.add(compEcoGolang, m.path, m.version, info)
+				if m.replVersion != "" {
+					d.licenses.add(compEcoGolang, m.path, m.replVersion, info)
+				}
 			}
 		}
 	}
@@ -455,24 +461,34 @@ func (d *compDiscovery) addCargoTomlLicense(crateDir, ct string, data []byte) {
 	d.licenses.add(compEcoCargo, name, version, info)
 }
 
-// compParseVendorModules returns [path, version] for each "# path version"
-// line of vendor/modules.txt; for a replaced module the version is the
-// required one, since go.mod lists that.
-func compParseVendorModules(data []byte) [][2]string {
-	var out [][2]string
+type compVendorModule struct {
+	path, version string
+	// replVersion is the version a replace directive substitutes; the
+	// vendored code is that version, which is what go.mod resolution yields.
+	replVersion string
+}
+
+// compParseVendorModules reads the "# path version [=> new newVersion]"
+// lines of vendor/modules.txt. Lines naming a path without a version are
+// the trailer Go writes for wildcard replacements and repeat a module
+// already listed.
+func compParseVendorModules(data []byte) []compVendorModule {
+	var out []compVendorModule
 	for _, line := range strings.Split(string(data), "\n") {
 		rest, ok := strings.CutPrefix(line, "# ")
 		if !ok {
 			continue
 		}
-		left, _, _ := strings.Cut(rest, "=>")
+		left, right, _ := strings.Cut(rest, "=>")
 		f := strings.Fields(left)
-		switch len(f) {
-		case 1:
-			out = append(out, [2]string{f[0], ""})
-		case 2:
-			out = append(out, [2]string{f[0], f[1]})
+		if len(f) != 2 {
+			continue
 		}
+		m := compVendorModule{path: f[0], version: f[1]}
+		if rf := strings.Fields(right); len(rf) == 2 {
+			m.replVersion = rf[1]
+		}
+		out = append(out, m)
 	}
 	return out
 }

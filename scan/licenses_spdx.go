@@ -2,6 +2,7 @@ package scan
 
 import (
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 )
@@ -412,60 +413,104 @@ func licenseIdentifyText(text string) string {
 		head = head[:1200]
 	}
 	has := func(s, sub string) bool { return strings.Contains(s, sub) }
-	switch {
-	case has(head, "gnu affero general public license"):
-		if has(head, "version 3") {
-			return "AGPL-3.0-only"
+	// The first title in the text names it: the GPL-2.0 preamble mentions
+	// the Lesser GPL a few hundred characters in, the LGPL-3.0 text the GPL.
+	titles := []struct{ title, id string }{
+		{"gnu affero general public license", "AGPL"},
+		{"gnu lesser general public license", "LGPL"},
+		{"gnu library general public license", "LGPL-2.0"},
+		{"gnu general public license", "GPL"},
+		{"server side public license", "SSPL-1.0"},
+		{"mozilla public license", "MPL"},
+		{"eclipse public license", "EPL"},
+	}
+	first, firstAt := "", len(head)
+	for _, t := range titles {
+		if i := strings.Index(head, t.title); i >= 0 && i < firstAt {
+			first, firstAt = t.id, i+len(t.title)
 		}
-		return ""
-	case has(head, "server side public license"):
-		return "SSPL-1.0"
-	case has(head, "gnu lesser general public license"):
-		switch {
-		case has(head, "version 3"):
-			return "LGPL-3.0-only"
-		case has(head, "version 2.1"):
-			return "LGPL-2.1-only"
+	}
+	if first != "" {
+		// the version follows the title: "Version 2, June 1991",
+		// "Version 2.0", "- v 2.0"
+		after := head[firstAt:min(len(head), firstAt+40)]
+		ver := ""
+		for _, v := range []string{"2.1", "1.0", "1.1", "2.0", "3", "2", "1"} {
+			if has(after, "version "+v) || has(after, "v "+v) || has(after, "v"+v) {
+				ver = v
+				break
+			}
 		}
-		return ""
-	case has(head, "gnu library general public license"):
-		return "LGPL-2.0-only"
-	case has(head, "gnu general public license"):
-		switch {
-		case has(head, "version 3"):
-			return "GPL-3.0-only"
-		case has(head, "version 2"):
-			return "GPL-2.0-only"
-		case has(head, "version 1"):
-			return "GPL-1.0-only"
+		switch first {
+		case "SSPL-1.0":
+			return first
+		case "LGPL-2.0":
+			return "LGPL-2.0-only"
+		case "AGPL", "GPL", "LGPL":
+			switch ver {
+			case "3":
+				return first + "-3.0-only"
+			case "2":
+				if first == "LGPL" {
+					return "LGPL-2.0-only"
+				}
+				return first + "-2.0-only"
+			case "2.1":
+				if first == "LGPL" {
+					return "LGPL-2.1-only"
+				}
+			case "1":
+				if first == "GPL" || first == "AGPL" {
+					return first + "-1.0-only"
+				}
+			}
+			return ""
+		case "MPL", "EPL":
+			switch ver {
+			case "2", "2.0":
+				return first + "-2.0"
+			case "1.1":
+				if first == "MPL" {
+					return "MPL-1.1"
+				}
+			case "1", "1.0":
+				return first + "-1.0"
+			}
+			return ""
 		}
-		return ""
-	case has(head, "mozilla public license version 2.0") || has(head, "mozilla public license, version 2.0"):
-		return "MPL-2.0"
-	case has(head, "eclipse public license - v 2.0") || has(head, "eclipse public license v2.0"):
-		return "EPL-2.0"
-	case has(head, "eclipse public license - v 1.0"):
-		return "EPL-1.0"
-	case has(head, "apache license") && has(head, "version 2.0"):
-		return "Apache-2.0"
-	case has(norm, "this is free and unencumbered software released into the public domain"):
-		return "Unlicense"
-	case has(norm, "permission is hereby granted, free of charge, to any person obtaining a copy"):
-		return "MIT"
-	case has(norm, "permission to use, copy, modify, and/or distribute this software for any purpose with or without fee is hereby granted"),
-		has(norm, "permission to use, copy, modify, and distribute this software for any purpose with or without fee is hereby granted"):
+	}
+	// Permissive texts are often combined in one file (yaml.v3: MIT for
+	// the libyaml port, Apache-2.0 for the rest), so every match counts
+	// and the result is their conjunction.
+	var found []string
+	if has(head, "apache license") && has(head, "version 2.0, january 2004") ||
+		has(norm, "licensed under the apache license, version 2.0") {
+		found = append(found, "Apache-2.0")
+	}
+	if has(norm, "this is free and unencumbered software released into the public domain") {
+		found = append(found, "Unlicense")
+	}
+	if has(norm, "permission is hereby granted, free of charge, to any person obtaining a copy") {
+		found = append(found, "MIT")
+	}
+	if has(norm, "permission to use, copy, modify, and/or distribute this software for any purpose with or without fee is hereby granted") ||
+		has(norm, "permission to use, copy, modify, and distribute this software for any purpose with or without fee is hereby granted") {
 		if has(norm, "provided that the above copyright notice and this permission notice appear in all copies") {
-			return "ISC"
+			found = append(found, "ISC")
+		} else {
+			found = append(found, "0BSD")
 		}
-		return "0BSD"
-	case has(norm, "redistribution and use in source and binary forms, with or without modification, are permitted provided that"):
+	}
+	if has(norm, "redistribution and use in source and binary forms, with or without modification, are permitted provided that") {
 		switch {
 		case has(norm, "advertising materials"):
-			return "BSD-4-Clause"
+			found = append(found, "BSD-4-Clause")
 		case has(norm, "neither the name") || has(norm, "may be used to endorse or promote products"):
-			return "BSD-3-Clause"
+			found = append(found, "BSD-3-Clause")
+		default:
+			found = append(found, "BSD-2-Clause")
 		}
-		return "BSD-2-Clause"
 	}
-	return ""
+	sort.Strings(found)
+	return strings.Join(found, " AND ")
 }

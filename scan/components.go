@@ -164,6 +164,9 @@ type compDiscovery struct {
 // while the slice still holds everything else. Only a cancelled ctx returns
 // ctx's error.
 func DiscoverComponents(ctx context.Context, root string) ([]Component, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, err
@@ -262,6 +265,9 @@ func (d *compDiscovery) visit(ctx context.Context, p string, e fs.DirEntry, err 
 	}
 	if parse == nil {
 		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return err
 	}
 	rel := d.rel(p)
 	data, err := compReadCapped(p, compMaxFileBytes)

@@ -216,11 +216,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	return nil
 }
 
-// outputClock stamps time-derived output fields; SVC_FAKE_NOW pins it so
-// exports are byte-identical across runs.
+// outputClock is the SVC_FAKE_NOW clock for time-derived output fields, or
+// nil when unset (reports then use the real clock, SBOMs the scan's time).
 func outputClock(fake time.Time) func() time.Time {
 	if fake.IsZero() {
-		return time.Now
+		return nil
 	}
 	return func() time.Time { return fake }
 }

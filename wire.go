@@ -27,6 +27,7 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 	orch := scan.NewOrchestrator(scan.OrchestratorOptions{
 		Store: st, Bus: bus, Scanners: registry, Log: log.With("logger", "scand.orchestrator"), Now: time.Now,
 		MaxConcurrent: cfg.MaxConcurrentScans,
+		CaptureComponents: scan.CaptureComponentsJSON,
 	})
 	a := &app{orch: orch, registry: registry, runner: scanCfg.Runner, ready: func() bool { return len(registry) > 0 }}
 	a.start = func(ctx context.Context) error { return orch.Start(ctx) }

@@ -153,6 +153,7 @@ func (s *Server) routeTable() []Route {
 	rs = append(rs, s.scanRoutes()...)
 	rs = append(rs, s.triageRoutes()...)
 	rs = append(rs, s.complianceRoutes()...)
+	rs = append(rs, s.sbomRoutes()...)
 	rs = append(rs, s.reportRoutes()...)
 	rs = append(rs, s.dashboardRoutes()...)
 	rs = append(rs, s.TestRoutes...)

@@ -4,6 +4,7 @@ package scan
 // order, built-ins before the wrapped tools of the same type.
 func Registry(cfg Config) []Scanner {
 	return []Scanner{
+		NewLicensesScanner(cfg),
 		NewDockerfileScanner(cfg),
 		NewBaselineScanner(cfg),
 		NewBuiltinDASTScanner(cfg),

@@ -26,7 +26,7 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 	registry := scan.Registry(scanCfg)
 	orch := scan.NewOrchestrator(scan.OrchestratorOptions{
 		Store: st, Bus: bus, Scanners: registry, Log: log.With("logger", "scand.orchestrator"), Now: time.Now,
-		MaxConcurrent: cfg.MaxConcurrentScans,
+		MaxConcurrent:     cfg.MaxConcurrentScans,
 		CaptureComponents: scan.CaptureComponentsJSON,
 	})
 	a := &app{orch: orch, registry: registry, runner: scanCfg.Runner, ready: func() bool { return len(registry) > 0 }}

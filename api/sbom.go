@@ -13,8 +13,8 @@ import (
 func (s *Server) sbomRoutes() []Route {
 	return []Route{
 		{Method: "GET", Path: "/scans/{id}/sbom", Scope: auth.ScopeRead, Tag: "sbom",
-			Summary: "SBOM of the components captured when the scan ran (CycloneDX 1.5 or SPDX 2.3 JSON)",
-			Params: append([]Param{{Name: "format", In: "query", Type: "string", Enum: []string{"cyclonedx", "spdx"}, Default: "cyclonedx"}}, idParam...),
+			Summary:      "SBOM of the components captured when the scan ran (CycloneDX 1.5 or SPDX 2.3 JSON)",
+			Params:       append([]Param{{Name: "format", In: "query", Type: "string", Enum: []string{"cyclonedx", "spdx"}, Default: "cyclonedx"}}, idParam...),
 			ContentTypes: []string{"application/vnd.cyclonedx+json", "application/spdx+json"}, Errors: []int{404, 409, 422}, Handler: s.handleSBOM},
 	}
 }

@@ -130,6 +130,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		Log:         baseLog,
 		Now:         time.Now,
 		EventSecret: eventSecret,
+		Hooks:       app.hooks,
 		Ready:       app.ready,
 	})
 

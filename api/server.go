@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"scand/auth"
+	"scand/hook"
 	"scand/sse"
 	"scand/store"
 )
@@ -30,6 +31,7 @@ type Deps struct {
 	Log         *slog.Logger
 	Now         func() time.Time
 	EventSecret []byte
+	Hooks       *hook.Dispatcher
 	// Ready reports whether the scanner registry is loaded.
 	Ready func() bool
 	// Test adds routes only tests mount (for example a rate-limited probe).
@@ -120,6 +122,8 @@ func (s *Server) routeTable() []Route {
 	var rs []Route
 	rs = append(rs, s.publicRoutes()...)
 	rs = append(rs, s.keyRoutes()...)
+	rs = append(rs, s.webhookRoutes()...)
+	rs = append(rs, s.notificationRoutes()...)
 	rs = append(rs, s.TestRoutes...)
 	return rs
 }

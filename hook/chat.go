@@ -64,6 +64,7 @@ type chatSummary struct {
 	Detail   string // free text (an error or a test message), may be empty
 	Fields   []chatField
 	Severity string // drives the colour; "" for neutral
+	Subject  string // what the event is about (a target path), for one-line previews
 }
 
 func summarize(m message) chatSummary {
@@ -82,7 +83,11 @@ func summarize(m message) chatSummary {
 		}
 		if f.SeverityCounts != nil && f.FindingsCount > 0 {
 			s.Severity = highestSeverity(*f.SeverityCounts)
+			if s.Severity != "" {
+				s.Title += ", highest " + s.Severity
+			}
 		}
+		s.Subject = f.TargetPath
 		s.Fields = append(s.Fields, chatField{"Target", f.TargetPath, true}, chatField{"Risk score", strconv.Itoa(f.RiskScore), false})
 		if f.SeverityCounts != nil && f.FindingsCount > 0 {
 			s.Fields = append(s.Fields, chatField{"Severities", severityLine(*f.SeverityCounts), false})
@@ -90,7 +95,7 @@ func summarize(m message) chatSummary {
 		s.Fields = append(s.Fields, chatField{"Scan", f.ScanID, true})
 		return s
 	case sse.ScanFailed:
-		return chatSummary{Title: "Scan failed", Detail: f.Error, Severity: "high",
+		return chatSummary{Title: "Scan failed", Detail: f.Error, Severity: "high", Subject: f.TargetPath,
 			Fields: []chatField{{"Target", f.TargetPath, true}, {"Scan", f.ScanID, true}}}
 	case sse.ScannerFailed:
 		return chatSummary{Title: "Scanner " + f.Name + " failed", Detail: f.Error, Severity: "medium",
@@ -179,7 +184,11 @@ func slackCode(s string) string {
 
 func slackBody(m message) ([]byte, error) {
 	s := summarize(m)
-	p := slackPayload{Text: slackEscape(truncate("[scand] "+s.Title, 300))}
+	preview := "[scand] " + s.Title
+	if s.Subject != "" {
+		preview += " in " + s.Subject
+	}
+	p := slackPayload{Text: slackEscape(truncate(preview, 300))}
 	p.Blocks = append(p.Blocks, slackBlock{Type: "header", Text: &slackText{"plain_text", truncate(s.Title, 150)}})
 	if len(s.Fields) > 0 {
 		b := slackBlock{Type: "section"}

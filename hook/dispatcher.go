@@ -3,7 +3,6 @@ package hook
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
@@ -227,7 +226,7 @@ func (d *Dispatcher) Sink(_ context.Context, ev sse.Event) error {
 	if !IsEvent(ev.Name) {
 		return nil
 	}
-	payload, err := json.Marshal(ev.Data)
+	payload, err := compactJSON(ev.Data)
 	if err != nil {
 		return err
 	}
@@ -285,7 +284,7 @@ func (d *Dispatcher) Enqueue(ctx context.Context, event string, data any) ([]sto
 	if !IsEvent(event) {
 		return nil, nil
 	}
-	payload, err := json.Marshal(data)
+	payload, err := compactJSON(data)
 	if err != nil {
 		return nil, err
 	}
@@ -310,7 +309,7 @@ const TestMessage = "Test delivery from scand. If you can read this, the receive
 // normal path. store.ErrNotFound for an unknown subscription,
 // store.ErrConflict for a disabled one (it would never be sent).
 func (d *Dispatcher) Test(ctx context.Context, webhookID string) (store.Delivery, error) {
-	payload, err := json.Marshal(sse.WebhookTestData{WebhookID: webhookID, Message: TestMessage})
+	payload, err := compactJSON(sse.WebhookTestData{WebhookID: webhookID, Message: TestMessage})
 	if err != nil {
 		return store.Delivery{}, err
 	}

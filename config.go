@@ -30,6 +30,7 @@ type config struct {
 	MaxConcurrentScans int
 	ScannerTimeout     time.Duration
 	WebhookAllowPriv   bool
+	NmapMaxHosts       int
 }
 
 type setting struct {
@@ -52,6 +53,7 @@ var settings = []setting{
 	{"SVC_SCAN_ROOTS", "scan-roots", "", "colon-separated directories scan targets must lie under (empty = anywhere)"},
 	{"SVC_MAX_CONCURRENT_SCANS", "max-concurrent-scans", "2", "scans running at once; the rest wait in arrival order"},
 	{"SVC_SCANNER_TIMEOUT", "scanner-timeout", "600", "seconds one scanner may run"},
+	{"SVC_NMAP_MAX_HOSTS", "nmap-max-hosts", "256", "largest CIDR range (in addresses) a network scan may target"},
 	{"SVC_WEBHOOK_ALLOW_PRIVATE", "webhook-allow-private", "1", "0 refuses webhook receivers on loopback and private addresses"},
 }
 
@@ -126,6 +128,7 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 	c.RateLimitPerMin = intIn("SVC_RATE_LIMIT_PER_MIN", 1, 1_000_000)
 	c.RateLimitBurst = intIn("SVC_RATE_LIMIT_BURST", 1, 1_000_000)
 	c.MaxConcurrentScans = intIn("SVC_MAX_CONCURRENT_SCANS", 1, 64)
+	c.NmapMaxHosts = intIn("SVC_NMAP_MAX_HOSTS", 1, 65536)
 	c.ScannerTimeout = time.Duration(intIn("SVC_SCANNER_TIMEOUT", 1, 86400)) * time.Second
 	if v := values["SVC_FAKE_NOW"]; v != "" {
 		if c.FakeNow, err = time.Parse(time.RFC3339Nano, v); err != nil {

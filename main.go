@@ -118,7 +118,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 
 	bus := sse.NewBus(baseLog.With("logger", "scand.events"))
-	app, err := wire(ctx, cfg, st, bus, baseLog)
+	app, err := wire(ctx, cfg, getenv, st, bus, baseLog)
 	if err != nil {
 		return err
 	}
@@ -132,6 +132,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		EventSecret: eventSecret,
 		Hooks:       app.hooks,
 		Ready:       app.ready,
+		Scans:       app.orch,
+		ScanRoots:   cfg.ScanRoots,
+		MaxHosts:    cfg.NmapMaxHosts,
 	})
 
 	ln, err := net.Listen("tcp", cfg.Addr)
@@ -146,9 +149,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
+	httpSrv.RegisterOnShutdown(srv.CloseStreams)
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- httpSrv.Serve(ln) }()
-	app.start(ctx)
+	if err := app.start(ctx); err != nil {
+		httpSrv.Close()
+		return err
+	}
 	log.Info("scand listening", "addr", ln.Addr().String(), "version", api.Version, "db", cfg.DB)
 	sdNotify(getenv, "READY=1")
 

@@ -7,6 +7,7 @@ import (
 
 	"scand/hook"
 	"scand/notify"
+	"scand/scan"
 	"scand/sse"
 	"scand/store"
 )
@@ -14,27 +15,38 @@ import (
 // app holds the background parts main.go starts after listening and stops
 // after the HTTP server has drained.
 type app struct {
-	ready func() bool
-	start func(context.Context)
-	stop  func()
+	orch  *scan.Orchestrator
 	hooks *hook.Dispatcher
+	ready func() bool
+	start func(context.Context) error
+	stop  func()
 }
 
-func wire(ctx context.Context, cfg config, st *store.Store, bus *sse.Bus, log *slog.Logger) (*app, error) {
+func wire(ctx context.Context, cfg config, getenv func(string) string, st *store.Store, bus *sse.Bus, log *slog.Logger) (*app, error) {
+	scanCfg := scan.Config{Runner: scan.NewRunner(cfg.ScannerTimeout), Getenv: getenv, Now: time.Now, Logger: log.With("logger", "scand.scan")}
+	registry := scan.Registry(scanCfg)
+	orch := scan.NewOrchestrator(scan.OrchestratorOptions{
+		Store: st, Bus: bus, Scanners: registry, Log: log.With("logger", "scand.orchestrator"), Now: time.Now,
+		MaxConcurrent: cfg.MaxConcurrentScans,
+	})
 	hooks := hook.New(hook.Config{Store: st, Log: log.With("logger", "scand.hook"), Now: time.Now, AllowPrivate: cfg.WebhookAllowPriv})
 	notes := notify.New(notify.Config{Store: st, Log: log.With("logger", "scand.notify"), Now: time.Now})
 	bus.AddSink("webhooks", hooks.Sink)
 	bus.AddSink("notifications", notes.Sink)
-	a := &app{ready: func() bool { return true }, hooks: hooks}
-	a.start = func(ctx context.Context) {
+	a := &app{orch: orch, hooks: hooks, ready: func() bool { return len(registry) > 0 }}
+	a.start = func(ctx context.Context) error {
+		// Sinks first, so the first scan's events are not refused.
 		if err := hooks.Start(ctx); err != nil {
-			log.Error("webhook dispatcher did not start", "error", err.Error())
+			return err
 		}
 		if err := notes.Start(ctx); err != nil {
-			log.Error("notifications did not start", "error", err.Error())
+			return err
 		}
+		return orch.Start(ctx)
 	}
 	a.stop = func() {
+		// The orchestrator's last events still reach the sinks.
+		orch.Stop(15 * time.Second)
 		notes.Stop(hook.DefaultStopTimeout)
 		hooks.Stop()
 	}

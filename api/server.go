@@ -15,6 +15,7 @@ import (
 
 	"scand/auth"
 	"scand/hook"
+	"scand/scan"
 	"scand/sse"
 	"scand/store"
 )
@@ -34,6 +35,14 @@ type Deps struct {
 	Hooks       *hook.Dispatcher
 	// Ready reports whether the scanner registry is loaded.
 	Ready func() bool
+	// Scans runs and cancels scans.
+	Scans *scan.Orchestrator
+	// ScanRoots confines scan targets (SVC_SCAN_ROOTS); empty = anywhere.
+	ScanRoots []string
+	// MaxHosts bounds a network target's CIDR size (SVC_NMAP_MAX_HOSTS).
+	MaxHosts int
+	// KeepAlive is the SSE keepalive interval (15 s when zero).
+	KeepAlive time.Duration
 	// Test adds routes only tests mount (for example a rate-limited probe).
 	TestRoutes []Route
 }
@@ -45,6 +54,11 @@ type Server struct {
 	mux    *http.ServeMux
 	log    *slog.Logger
 	access *slog.Logger
+
+	// streams ends every SSE stream when the daemon shuts down, since
+	// http.Server.Shutdown only waits for handlers and never cancels them.
+	streams      context.Context
+	closeStreams context.CancelFunc
 
 	openapiOnce sync.Once
 	openapiBody []byte
@@ -109,6 +123,7 @@ func New(d Deps) *Server {
 		d.Now = time.Now
 	}
 	s := &Server{Deps: d, log: d.Log.With("logger", "scand.api"), access: d.Log.With("logger", "scand.access")}
+	s.streams, s.closeStreams = context.WithCancel(context.Background())
 	s.routes = s.routeTable()
 	s.mux = http.NewServeMux()
 	for _, rt := range s.routes {
@@ -122,11 +137,16 @@ func (s *Server) routeTable() []Route {
 	var rs []Route
 	rs = append(rs, s.publicRoutes()...)
 	rs = append(rs, s.keyRoutes()...)
+	rs = append(rs, s.scanRoutes()...)
+	rs = append(rs, s.triageRoutes()...)
 	rs = append(rs, s.webhookRoutes()...)
 	rs = append(rs, s.notificationRoutes()...)
 	rs = append(rs, s.TestRoutes...)
 	return rs
 }
+
+// CloseStreams ends every open event stream; main.go calls it on shutdown.
+func (s *Server) CloseStreams() { s.closeStreams() }
 
 // Routes returns a copy of the route table.
 func (s *Server) Routes() []Route { return append([]Route(nil), s.routes...) }
@@ -176,7 +196,9 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, maxBodyBytes)
 	h, pattern := s.mux.Handler(r)
 	if pattern != "" {
-		h.ServeHTTP(w, r)
+		// Dispatch through the mux itself: Handler only finds the route,
+		// ServeHTTP also sets the {id} path values handlers read.
+		s.mux.ServeHTTP(w, r)
 		return
 	}
 	probe := &headerProbe{header: http.Header{}}

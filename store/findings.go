@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"time"
 
 	"scand/finding"
@@ -55,7 +56,7 @@ func (s *Store) CompleteScan(ctx context.Context, id string, r ScanResult) error
 			return err
 		}
 		stmt, err := tx.PrepareContext(ctx, `INSERT INTO findings (id, scan_id, ord, scanner, scan_type, severity, title, description,
-			file_path, line, rule_id, cwe, fingerprint, compliance_tags, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+			file_path, line, rule_id, cwe, fingerprint, compliance_tags, metadata, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 		if err != nil {
 			return err
 		}
@@ -73,8 +74,14 @@ func (s *Store) CompleteScan(ctx context.Context, id string, r ScanResult) error
 			if f.CWE != "" {
 				cwe = string(f.CWE)
 			}
+			f.ScanID = id
+			f.ComplianceTags = nonNilStrings(f.ComplianceTags)
+			body, err := json.Marshal(f)
+			if err != nil {
+				return err
+			}
 			if _, err := stmt.ExecContext(ctx, f.ID, id, i, f.Scanner, f.ScanType, string(f.Severity), f.Title, f.Description,
-				f.FilePath, f.Line, f.RuleID, cwe, f.Fingerprint, string(tags), string(meta)); err != nil {
+				f.FilePath, f.Line, f.RuleID, cwe, f.Fingerprint, string(tags), string(meta), string(body)); err != nil {
 				return err
 			}
 		}
@@ -99,11 +106,8 @@ type FindingFilter struct {
 	Offset     int
 }
 
-// FindingsByScan returns a scan's findings in canonical order with their
-// triage states.
-func (s *Store) FindingsByScan(ctx context.Context, scanID string, f FindingFilter) ([]FindingWithState, error) {
-	q := `SELECT f.id, f.scan_id, f.scanner, f.scan_type, f.severity, f.title, f.description, f.file_path, f.line, f.rule_id,
-		f.cwe, f.fingerprint, f.compliance_tags, f.metadata, t.status, t.note, t.updated_at, t.updated_by
+func findingsQuery(columns, scanID string, f FindingFilter) (string, []any) {
+	q := `SELECT ` + columns + `, t.status, t.note, t.updated_at, t.updated_by
 		FROM findings f LEFT JOIN triage_states t ON t.fingerprint = f.fingerprint WHERE f.scan_id = ?`
 	args := []any{scanID}
 	if len(f.Severities) > 0 {
@@ -130,6 +134,14 @@ func (s *Store) FindingsByScan(ctx context.Context, scanID string, f FindingFilt
 		limit = -1
 	}
 	args = append(args, limit, f.Offset)
+	return q, args
+}
+
+// FindingsByScan returns a scan's findings in canonical order with their
+// triage states.
+func (s *Store) FindingsByScan(ctx context.Context, scanID string, f FindingFilter) ([]FindingWithState, error) {
+	q, args := findingsQuery(`f.id, f.scan_id, f.scanner, f.scan_type, f.severity, f.title, f.description, f.file_path, f.line, f.rule_id,
+		f.cwe, f.fingerprint, f.compliance_tags, f.metadata`, scanID, f)
 	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
@@ -159,6 +171,52 @@ func (s *Store) FindingsByScan(ctx context.Context, scanID string, f FindingFilt
 		out = append(out, fw)
 	}
 	return out, rows.Err()
+}
+
+// AppendFindingsJSON appends the JSON array of a scan's FindingWithState
+// values to buf. It splices each finding's stored canonical JSON with its
+// triage state instead of decoding and re-encoding every finding, which
+// keeps large scans fast to serve.
+func (s *Store) AppendFindingsJSON(ctx context.Context, buf []byte, scanID string, f FindingFilter) ([]byte, error) {
+	q, args := findingsQuery(`f.fingerprint, f.body`, scanID, f)
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return buf, err
+	}
+	defer rows.Close()
+	buf = append(buf, '[')
+	first := true
+	var fp string
+	var body sql.RawBytes
+	var tStatus, tNote, tAt, tBy sql.NullString
+	for rows.Next() {
+		if err := rows.Scan(&fp, &body, &tStatus, &tNote, &tAt, &tBy); err != nil {
+			return buf, err
+		}
+		if !first {
+			buf = append(buf, ',')
+		}
+		first = false
+		if len(body) < 2 || body[len(body)-1] != '}' {
+			return buf, errors.New("stored finding body is not a JSON object")
+		}
+		buf = append(buf, body[:len(body)-1]...)
+		buf = append(buf, `,"state":`...)
+		if !tStatus.Valid {
+			buf = append(buf, "null}"...)
+			continue
+		}
+		state, err := json.Marshal(TriageState{Fingerprint: fp, Status: tStatus.String, Note: tNote.String, UpdatedAt: parseTime(tAt.String), UpdatedBy: tBy.String})
+		if err != nil {
+			return buf, err
+		}
+		buf = append(buf, state...)
+		buf = append(buf, '}')
+	}
+	if err := rows.Err(); err != nil {
+		return buf, err
+	}
+	return append(buf, ']'), nil
 }
 
 // TriageStatuses are the verdicts of SPEC.md.
@@ -279,4 +337,3 @@ func (s *Store) ScanFingerprints(ctx context.Context, scanID string) (map[string
 	}
 	return out, rows.Err()
 }
-

@@ -102,8 +102,9 @@ func (s *Store) RevokeAPIKey(ctx context.Context, id string, guardLastAdmin bool
 		}
 		if guardLastAdmin && hasScope(k.Scopes, "admin") {
 			var others int
+			// Qualified columns: json_each has an "id" column of its own.
 			err := tx.QueryRowContext(ctx, `SELECT count(*) FROM api_keys, json_each(api_keys.scopes)
-				WHERE revoked_at IS NULL AND id != ? AND json_each.value = 'admin'`, id).Scan(&others)
+				WHERE api_keys.revoked_at IS NULL AND api_keys.id != ? AND json_each.value = 'admin'`, id).Scan(&others)
 			if err != nil {
 				return err
 			}

@@ -40,7 +40,8 @@ CREATE TABLE findings (
     cwe              TEXT,
     fingerprint      TEXT    NOT NULL,
     compliance_tags  TEXT    NOT NULL DEFAULT '[]',     -- JSON array
-    metadata         TEXT    NOT NULL DEFAULT '{}'      -- JSON object
+    metadata         TEXT    NOT NULL DEFAULT '{}',     -- JSON object
+    body             TEXT    NOT NULL                   -- the finding's canonical JSON, served as is
 );
 CREATE UNIQUE INDEX findings_scan_ord ON findings (scan_id, ord);
 CREATE INDEX findings_fingerprint ON findings (fingerprint);

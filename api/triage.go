@@ -1,0 +1,176 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"scand/auth"
+	"scand/store"
+)
+
+// TriageRequest is the body of PATCH /findings/{fingerprint}/state.
+type TriageRequest struct {
+	Status    string  `json:"status"`
+	Note      *string `json:"note,omitempty"`
+	UpdatedBy *string `json:"updated_by,omitempty" doc:"defaults to the caller's key id"`
+}
+
+// CommentRequest is the body of POST /findings/{fingerprint}/comments.
+type CommentRequest struct {
+	Text   string  `json:"text" doc:"1 to 10,000 characters"`
+	Author *string `json:"author,omitempty" doc:"defaults to the caller's key id"`
+}
+
+const maxCommentChars = 10000
+
+var fpParam = Param{Name: "fingerprint", In: "path", Type: "string", Required: true, Description: "finding fingerprint (64 hex characters)"}
+
+func (s *Server) triageRoutes() []Route {
+	return []Route{
+		{Method: "PATCH", Path: "/findings/{fingerprint}/state", Scope: auth.ScopeWrite, Tag: "triage", Summary: "Set or replace the triage verdict of a fingerprint (status new clears it)", Request: TriageRequest{}, Response: store.TriageState{}, Params: []Param{fpParam}, Errors: []int{404}, Handler: s.handleSetTriage},
+		{Method: "GET", Path: "/findings/{fingerprint}/history", Scope: auth.ScopeRead, Tag: "triage", Summary: "Every verdict change of a fingerprint, oldest first", Response: []store.TriageState{}, Params: []Param{fpParam}, Errors: []int{404}, Handler: s.handleTriageHistory},
+		{Method: "GET", Path: "/findings/{fingerprint}/comments", Scope: auth.ScopeRead, Tag: "triage", Summary: "Comments on a fingerprint, oldest first", Response: []store.Comment{}, Params: []Param{fpParam}, Errors: []int{404}, Handler: s.handleListComments},
+		{Method: "POST", Path: "/findings/{fingerprint}/comments", Scope: auth.ScopeWrite, Tag: "triage", Summary: "Add a comment", Request: CommentRequest{}, Response: store.Comment{}, Status: http.StatusCreated, Params: []Param{fpParam}, Errors: []int{404}, Handler: s.handleAddComment},
+		{Method: "DELETE", Path: "/findings/{fingerprint}/comments/{comment_id}", Scope: auth.ScopeWrite, Tag: "triage", Summary: "Delete a comment", Status: http.StatusNoContent, Params: []Param{fpParam, {Name: "comment_id", In: "path", Type: "string", Required: true}}, Errors: []int{404}, Handler: s.handleDeleteComment},
+	}
+}
+
+func validFingerprint(fp string) bool {
+	if len(fp) != 64 {
+		return false
+	}
+	for i := 0; i < len(fp); i++ {
+		c := fp[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// knownFingerprint 404s a fingerprint no finding, verdict or comment has
+// ever carried, so a typo never creates a verdict nothing will match.
+func (s *Server) knownFingerprint(ctx context.Context, fp string) error {
+	if !validFingerprint(fp) {
+		return errNotFound("Finding not found: a fingerprint is 64 lowercase hex characters")
+	}
+	ok, err := s.Store.FingerprintKnown(ctx, fp)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return errNotFound("Finding not found")
+	}
+	return nil
+}
+
+func (s *Server) handleSetTriage(w http.ResponseWriter, r *http.Request) error {
+	fp := r.PathValue("fingerprint")
+	var req TriageRequest
+	if err := decodeBody(r, &req); err != nil {
+		return err
+	}
+	var v validation
+	if !slices.Contains(store.TriageStatuses, req.Status) {
+		v.add("enum", "status must be one of "+strings.Join(store.TriageStatuses, ", "), req.Status, "body", "status")
+	}
+	note := ""
+	if req.Note != nil {
+		note = *req.Note
+		if utf8.RuneCountInString(note) > maxCommentChars {
+			v.add("string_too_long", "note must be at most 10000 characters", nil, "body", "note")
+		}
+	}
+	by := PrincipalFrom(r.Context()).ID
+	if req.UpdatedBy != nil && strings.TrimSpace(*req.UpdatedBy) != "" {
+		by = strings.TrimSpace(*req.UpdatedBy)
+		if utf8.RuneCountInString(by) > 200 {
+			v.add("string_too_long", "updated_by must be at most 200 characters", nil, "body", "updated_by")
+		}
+	}
+	if err := v.err(); err != nil {
+		return err
+	}
+	if err := s.knownFingerprint(r.Context(), fp); err != nil {
+		return err
+	}
+	st, err := s.Store.SetTriage(r.Context(), store.TriageState{Fingerprint: fp, Status: req.Status, Note: note, UpdatedBy: by})
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, st)
+	return nil
+}
+
+func (s *Server) handleTriageHistory(w http.ResponseWriter, r *http.Request) error {
+	fp := r.PathValue("fingerprint")
+	if err := s.knownFingerprint(r.Context(), fp); err != nil {
+		return err
+	}
+	h, err := s.Store.TriageHistory(r.Context(), fp)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, h)
+	return nil
+}
+
+func (s *Server) handleListComments(w http.ResponseWriter, r *http.Request) error {
+	fp := r.PathValue("fingerprint")
+	if err := s.knownFingerprint(r.Context(), fp); err != nil {
+		return err
+	}
+	cs, err := s.Store.Comments(r.Context(), fp)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, cs)
+	return nil
+}
+
+func (s *Server) handleAddComment(w http.ResponseWriter, r *http.Request) error {
+	fp := r.PathValue("fingerprint")
+	var req CommentRequest
+	if err := decodeBody(r, &req); err != nil {
+		return err
+	}
+	var v validation
+	if n := utf8.RuneCountInString(req.Text); strings.TrimSpace(req.Text) == "" || n > maxCommentChars {
+		v.add("string_length", "text must be 1 to 10000 characters", nil, "body", "text")
+	}
+	author := PrincipalFrom(r.Context()).ID
+	if req.Author != nil && strings.TrimSpace(*req.Author) != "" {
+		author = strings.TrimSpace(*req.Author)
+		if utf8.RuneCountInString(author) > 200 {
+			v.add("string_too_long", "author must be at most 200 characters", nil, "body", "author")
+		}
+	}
+	if err := v.err(); err != nil {
+		return err
+	}
+	if err := s.knownFingerprint(r.Context(), fp); err != nil {
+		return err
+	}
+	c, err := s.Store.AddComment(r.Context(), store.Comment{Fingerprint: fp, Text: req.Text, Author: author})
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, c)
+	return nil
+}
+
+func (s *Server) handleDeleteComment(w http.ResponseWriter, r *http.Request) error {
+	err := s.Store.DeleteComment(r.Context(), r.PathValue("fingerprint"), r.PathValue("comment_id"))
+	if errors.Is(err, store.ErrNotFound) {
+		return errNotFound("Comment not found")
+	}
+	if err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}

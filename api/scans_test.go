@@ -27,6 +27,7 @@ import (
 type lifecycleScanner struct {
 	name, typ string
 	missing   bool
+	cwe       finding.CWE
 }
 
 func (f lifecycleScanner) Name() string { return f.name }
@@ -50,7 +51,11 @@ func (f lifecycleScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Fi
 		rel, _ := filepath.Rel(t.Path, p)
 		for i, line := range strings.Split(string(b), "\n") {
 			if strings.Contains(line, "VULN") {
-				out = append(out, finding.Finding{Severity: finding.High, Title: "vulnerable line", RuleID: "T001", FilePath: filepath.ToSlash(rel), Line: i + 1, CWE: "CWE-79"})
+				cwe := f.cwe
+				if cwe == "" {
+					cwe = "CWE-79"
+				}
+				out = append(out, finding.Finding{Severity: finding.High, Title: "vulnerable line (" + string(cwe) + ")", RuleID: "T001", FilePath: filepath.ToSlash(rel), Line: i + 1, CWE: cwe})
 			}
 		}
 		return nil
@@ -195,7 +200,8 @@ func lifecycleRegistry() []scan.Scanner {
 	return []scan.Scanner{
 		lifecycleScanner{name: "alpha", typ: scan.TypeCode},
 		lifecycleScanner{name: "missing-tool", typ: scan.TypeCode, missing: true},
-		lifecycleScanner{name: "deps", typ: scan.TypeDependency},
+		lifecycleScanner{name: "beta", typ: scan.TypeCode},
+		lifecycleScanner{name: "deps", typ: scan.TypeDependency, cwe: "CWE-1395"},
 		lifecycleScanner{name: "iac-only", typ: scan.TypeIaC},
 	}
 }
@@ -208,8 +214,8 @@ func TestScanLifecycle(t *testing.T) {
 		t.Fatalf("default scan types = %v", v.ScanTypes)
 	}
 	done := h.waitStatus(v.ID, "completed")
-	if strings.Join(done.ScannersRun, ",") != "alpha,deps" {
-		t.Errorf("scanners_run = %v, want registry order alpha,deps (iac-only not requested)", done.ScannersRun)
+	if strings.Join(done.ScannersRun, ",") != "alpha,beta,deps" {
+		t.Errorf("scanners_run = %v, want registry order alpha,beta,deps (iac-only not requested)", done.ScannersRun)
 	}
 	if len(done.ScannersSkipped) != 1 || done.ScannersSkipped[0].Name != "missing-tool" || done.ScannersSkipped[0].InstallHint == "" {
 		t.Errorf("scanners_skipped = %+v", done.ScannersSkipped)
@@ -223,13 +229,29 @@ func TestScanLifecycle(t *testing.T) {
 	if err := json.Unmarshal(out, &fs); code != 200 || err != nil {
 		t.Fatalf("findings: %d %s", code, out)
 	}
-	if len(fs) != 6 { // 3 lines x 2 scanners
+	// 3 lines x (alpha and beta merged by dedup, plus deps with another CWE)
+	if len(fs) != 6 {
 		t.Fatalf("got %d findings, want 6", len(fs))
 	}
+	merged := 0
 	for _, f := range fs {
 		if f.ScanID != v.ID || len(f.Fingerprint) != 64 || f.State != nil || f.ScanType == "" {
 			t.Errorf("bad finding %+v", f)
 		}
+		if f.Scanner == "alpha" {
+			if also, _ := f.Metadata["also_reported_by"].([]any); len(also) == 1 && also[0] == "beta" {
+				merged++
+			}
+		}
+		if f.Scanner == "beta" {
+			t.Errorf("beta's duplicate of alpha's finding was kept: %+v", f)
+		}
+		if _, ok := f.Metadata["suppressed_by"]; !ok {
+			t.Errorf("metadata.suppressed_by missing: %+v", f.Metadata)
+		}
+	}
+	if merged != 3 {
+		t.Errorf("%d alpha findings list beta in also_reported_by, want 3", merged)
 	}
 	code, out, _ = h.do("GET", "/api/v1/scans/"+v.ID+"/findings?scan_type=dependency", nil)
 	json.Unmarshal(out, &fs)
@@ -581,7 +603,7 @@ func TestSSELateSubscriberGetsReplay(t *testing.T) {
 		t.Errorf("content type %q", ct)
 	}
 	got := strings.Join(readSSE(t, resp.Body), ",")
-	want := "scan.start,scanner.start,scanner.complete,scanner.skipped,scanner.start,scanner.complete,scan.complete"
+	want := "scan.start,scanner.start,scanner.complete,scanner.skipped,scanner.start,scanner.complete,scanner.start,scanner.complete,scan.complete"
 	if got != want {
 		t.Fatalf("replayed %s\nwant     %s", got, want)
 	}
@@ -721,4 +743,44 @@ func (h *scanHarness) waitStatusAuth(id, key string) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	h.t.Fatalf("scan %s did not complete", id)
+}
+
+func TestComplianceCoverage(t *testing.T) {
+	h := newScanHarness(t, lifecycleRegistry(), nil)
+	if code, _, _ := h.do("GET", "/api/v1/compliance/coverage", nil); code != 404 {
+		t.Errorf("coverage with no scan = %d, want 404", code)
+	}
+	v := h.startScan(map[string]any{"target_path": writeTree(t, map[string]string{"a.txt": "VULN\n"}), "scan_types": []string{"code"}})
+	h.waitStatus(v.ID, "completed")
+	code, out, _ := h.do("GET", "/api/v1/compliance/coverage?scan_id="+v.ID, nil)
+	var cov ComplianceCoverage
+	if err := json.Unmarshal(out, &cov); code != 200 || err != nil {
+		t.Fatalf("%d %s", code, out)
+	}
+	var owasp *finding.FrameworkCoverage
+	for i := range cov.Frameworks {
+		if cov.Frameworks[i].ID == "OWASP" {
+			owasp = &cov.Frameworks[i]
+		}
+	}
+	if owasp == nil || owasp.ControlsTotal != 10 || owasp.ControlsViolated != 1 || owasp.ControlsClearPercent != 90 {
+		t.Fatalf("OWASP coverage for one CWE-79 finding: %+v", owasp)
+	}
+	for _, c := range owasp.Controls {
+		if (c.ID == "OWASP-A03") != (c.Status == finding.ControlViolated) {
+			t.Errorf("control %s status %s", c.ID, c.Status)
+		}
+	}
+	_, out, _ = h.do("GET", "/api/v1/scans/"+v.ID+"/findings", nil)
+	var fs []store.FindingWithState
+	json.Unmarshal(out, &fs)
+	h.do("PATCH", "/api/v1/findings/"+fs[0].Fingerprint+"/state", map[string]any{"status": "false_positive"})
+	_, out, _ = h.do("GET", "/api/v1/compliance/coverage", nil)
+	json.Unmarshal(out, &cov)
+	if cov.ScanID != v.ID || cov.ExcludedFalsePositives != 1 || cov.Frameworks[0].ControlsViolated != 0 {
+		t.Fatalf("false positive still counted: %s", out)
+	}
+	if code, out, _ := h.do("GET", "/api/v1/compliance/frameworks", nil); code != 200 || !strings.Contains(string(out), "PCI-DSS-6.2.4") {
+		t.Errorf("frameworks: %d %s", code, out)
+	}
 }

@@ -139,6 +139,7 @@ func (s *Server) routeTable() []Route {
 	rs = append(rs, s.keyRoutes()...)
 	rs = append(rs, s.scanRoutes()...)
 	rs = append(rs, s.triageRoutes()...)
+	rs = append(rs, s.complianceRoutes()...)
 	rs = append(rs, s.webhookRoutes()...)
 	rs = append(rs, s.notificationRoutes()...)
 	rs = append(rs, s.TestRoutes...)

@@ -55,21 +55,13 @@ func (s *Store) CompleteScan(ctx context.Context, id string, r ScanResult) error
 		if err := expectOne(res); err != nil {
 			return err
 		}
-		stmt, err := tx.PrepareContext(ctx, `INSERT INTO findings (id, scan_id, ord, scanner, scan_type, severity, title, description,
-			file_path, line, rule_id, cwe, fingerprint, compliance_tags, metadata, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		stmt, err := tx.PrepareContext(ctx, `INSERT INTO findings (id, scan_id, ord, scanner, scan_type, severity, file_path, line, rule_id,
+			cwe, fingerprint, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 		if err != nil {
 			return err
 		}
 		defer stmt.Close()
 		for i, f := range r.Findings {
-			tags, err := json.Marshal(nonNilStrings(f.ComplianceTags))
-			if err != nil {
-				return err
-			}
-			meta, err := json.Marshal(f.Metadata)
-			if err != nil {
-				return err
-			}
 			var cwe any
 			if f.CWE != "" {
 				cwe = string(f.CWE)
@@ -80,8 +72,8 @@ func (s *Store) CompleteScan(ctx context.Context, id string, r ScanResult) error
 			if err != nil {
 				return err
 			}
-			if _, err := stmt.ExecContext(ctx, f.ID, id, i, f.Scanner, f.ScanType, string(f.Severity), f.Title, f.Description,
-				f.FilePath, f.Line, f.RuleID, cwe, f.Fingerprint, string(tags), string(meta), string(body)); err != nil {
+			if _, err := stmt.ExecContext(ctx, f.ID, id, i, f.Scanner, f.ScanType, string(f.Severity), f.FilePath, f.Line, f.RuleID,
+				cwe, f.Fingerprint, string(body)); err != nil {
 				return err
 			}
 		}
@@ -123,7 +115,7 @@ func findingsQuery(columns, scanID string, f FindingFilter) (string, []any) {
 		}
 	}
 	if len(f.Compliance) > 0 {
-		q += " AND EXISTS (SELECT 1 FROM json_each(f.compliance_tags) j WHERE j.value IN (" + placeholders(len(f.Compliance)) + "))"
+		q += " AND EXISTS (SELECT 1 FROM json_each(f.body, '$.compliance_tags') j WHERE j.value IN (" + placeholders(len(f.Compliance)) + "))"
 		for _, v := range f.Compliance {
 			args = append(args, v)
 		}
@@ -140,8 +132,7 @@ func findingsQuery(columns, scanID string, f FindingFilter) (string, []any) {
 // FindingsByScan returns a scan's findings in canonical order with their
 // triage states.
 func (s *Store) FindingsByScan(ctx context.Context, scanID string, f FindingFilter) ([]FindingWithState, error) {
-	q, args := findingsQuery(`f.id, f.scan_id, f.scanner, f.scan_type, f.severity, f.title, f.description, f.file_path, f.line, f.rule_id,
-		f.cwe, f.fingerprint, f.compliance_tags, f.metadata`, scanID, f)
+	q, args := findingsQuery(`f.fingerprint, f.body`, scanID, f)
 	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
@@ -150,23 +141,16 @@ func (s *Store) FindingsByScan(ctx context.Context, scanID string, f FindingFilt
 	out := []FindingWithState{}
 	for rows.Next() {
 		var fw FindingWithState
-		var cwe, tStatus, tNote, tAt, tBy sql.NullString
-		var tags, meta, sev string
-		fd := &fw.Finding
-		if err := rows.Scan(&fd.ID, &fd.ScanID, &fd.Scanner, &fd.ScanType, &sev, &fd.Title, &fd.Description, &fd.FilePath, &fd.Line,
-			&fd.RuleID, &cwe, &fd.Fingerprint, &tags, &meta, &tStatus, &tNote, &tAt, &tBy); err != nil {
+		var body []byte
+		var tStatus, tNote, tAt, tBy sql.NullString
+		if err := rows.Scan(&fw.Fingerprint, &body, &tStatus, &tNote, &tAt, &tBy); err != nil {
 			return nil, err
 		}
-		fd.Severity = finding.Severity(sev)
-		fd.CWE = finding.CWE(cwe.String)
-		if err := json.Unmarshal([]byte(tags), &fd.ComplianceTags); err != nil {
-			return nil, err
-		}
-		if err := json.Unmarshal([]byte(meta), &fd.Metadata); err != nil {
+		if err := json.Unmarshal(body, &fw.Finding); err != nil {
 			return nil, err
 		}
 		if tStatus.Valid {
-			fw.State = &TriageState{Fingerprint: fd.Fingerprint, Status: tStatus.String, Note: tNote.String, UpdatedAt: parseTime(tAt.String), UpdatedBy: tBy.String}
+			fw.State = &TriageState{Fingerprint: fw.Fingerprint, Status: tStatus.String, Note: tNote.String, UpdatedAt: parseTime(tAt.String), UpdatedBy: tBy.String}
 		}
 		out = append(out, fw)
 	}

@@ -204,13 +204,18 @@ func TestTimeFormatSortsAsTime(t *testing.T) {
 	}
 }
 
-func TestNewIDIsUUIDv4(t *testing.T) {
-	re := regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+func TestNewIDIsTimeOrderedUUIDv7(t *testing.T) {
+	re := regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
 	seen := map[string]bool{}
+	first := NewID()
+	time.Sleep(2 * time.Millisecond)
+	if later := NewID(); later[:13] <= first[:13] {
+		t.Fatalf("ids not time-ordered: %s then %s", first, later)
+	}
 	for i := 0; i < 1000; i++ {
 		id := NewID()
 		if !re.MatchString(id) {
-			t.Fatalf("NewID() = %q, not a version 4 UUID", id)
+			t.Fatalf("NewID() = %q, not a version 7 UUID", id)
 		}
 		if seen[id] {
 			t.Fatalf("NewID repeated %q", id)

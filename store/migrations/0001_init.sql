@@ -32,20 +32,15 @@ CREATE TABLE findings (
     scanner          TEXT    NOT NULL,
     scan_type        TEXT    NOT NULL,
     severity         TEXT    NOT NULL,
-    title            TEXT    NOT NULL,
-    description      TEXT    NOT NULL,
     file_path        TEXT    NOT NULL,
     line             INTEGER NOT NULL,
     rule_id          TEXT    NOT NULL,
     cwe              TEXT,
     fingerprint      TEXT    NOT NULL,
-    compliance_tags  TEXT    NOT NULL DEFAULT '[]',     -- JSON array
-    metadata         TEXT    NOT NULL DEFAULT '{}',     -- JSON object
-    body             TEXT    NOT NULL                   -- the finding's canonical JSON, served as is
+    body             TEXT    NOT NULL                   -- canonical JSON (tags, metadata included), served as is
 );
 CREATE UNIQUE INDEX findings_scan_ord ON findings (scan_id, ord);
 CREATE INDEX findings_fingerprint ON findings (fingerprint);
-CREATE INDEX findings_scan_severity ON findings (scan_id, severity);
 
 -- Triage lives on the fingerprint, not on the scan: no foreign key, so a
 -- verdict survives deletion of every scan that showed the finding.

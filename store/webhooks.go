@@ -194,12 +194,13 @@ func scanDelivery(row interface{ Scan(...any) error }) (Delivery, error) {
 	return d, nil
 }
 
-func insertDelivery(ctx context.Context, tx *sql.Tx, webhookID, event string, payload []byte, at time.Time) (Delivery, error) {
+const insertDeliverySQL = "INSERT INTO webhook_deliveries (id, webhook_id, event, payload, status, attempt, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, 'pending', 0, ?, ?, ?)"
+
+func insertDelivery(ctx context.Context, ins stmtRunner, webhookID, event string, payload []byte, at time.Time) (Delivery, error) {
 	d := Delivery{ID: NewID(), WebhookID: webhookID, Event: event, Payload: payload, Status: DeliveryPending,
 		NextAttemptAt: at, CreatedAt: at, UpdatedAt: at}
 	ts := formatTime(at)
-	_, err := tx.ExecContext(ctx, "INSERT INTO webhook_deliveries (id, webhook_id, event, payload, status, attempt, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, 'pending', 0, ?, ?, ?)",
-		d.ID, webhookID, event, string(payload), ts, ts, ts)
+	_, err := ins.ExecContext(ctx, d.ID, webhookID, event, string(payload), ts, ts, ts)
 	return d, err
 }
 
@@ -230,8 +231,17 @@ func (s *Store) EnqueueEvent(ctx context.Context, event string, payload []byte, 
 		if err := rows.Err(); err != nil {
 			return err
 		}
+		if len(ids) == 0 {
+			return nil
+		}
+		// One event fans out to many subscriptions: parse the insert once.
+		ins, err := tx.PrepareContext(ctx, insertDeliverySQL)
+		if err != nil {
+			return err
+		}
+		defer ins.Close()
 		for _, id := range ids {
-			d, err := insertDelivery(ctx, tx, id, event, payload, at)
+			d, err := insertDelivery(ctx, ins, id, event, payload, at)
 			if err != nil {
 				return err
 			}
@@ -260,7 +270,7 @@ func (s *Store) EnqueueDelivery(ctx context.Context, webhookID, event string, pa
 		if enabled == 0 {
 			return ErrConflict
 		}
-		out, err = insertDelivery(ctx, tx, webhookID, event, payload, at)
+		out, err = insertDelivery(ctx, rawStmt{tx, insertDeliverySQL}, webhookID, event, payload, at)
 		return err
 	})
 	return out, err
@@ -296,79 +306,165 @@ type DeliveryClaim struct {
 	Gone bool
 }
 
+// The statements of one claim, in the order claimIn runs them.
+const (
+	claimFinish = iota
+	claimWebhook
+	claimNext
+	claimHead
+	claimStatements
+)
+
+var claimQueries = [claimStatements]string{
+	// Guarded by delivering: a row deleted with its webhook, or already
+	// reset, is left as it is.
+	claimFinish: `UPDATE webhook_deliveries SET status = ?, response_code = ?, response_note = ?, next_attempt_at = ?, updated_at = ?
+		WHERE id = ? AND status = 'delivering'`,
+	claimWebhook: "SELECT " + webhookColumns + " FROM webhooks WHERE id = ?",
+	// The head of the subscription's queue is its oldest unfinished row;
+	// it is claimed only if it is pending and due. One statement, so the
+	// common case costs a single round trip.
+	claimNext: `UPDATE webhook_deliveries SET status = 'delivering', attempt = attempt + 1, updated_at = ?
+		WHERE seq = (SELECT seq FROM webhook_deliveries WHERE webhook_id = ? AND status IN ('pending', 'delivering') ORDER BY seq LIMIT 1)
+		AND status = 'pending' AND next_attempt_at <= ? RETURNING ` + deliveryColumns,
+	claimHead: `SELECT status, next_attempt_at FROM webhook_deliveries
+		WHERE webhook_id = ? AND status IN ('pending', 'delivering') ORDER BY seq LIMIT 1`,
+}
+
+// stmtRunner is what claimIn needs of a statement: a *sql.Stmt bound to
+// the transaction, or rawStmt.
+type stmtRunner interface {
+	ExecContext(ctx context.Context, args ...any) (sql.Result, error)
+	QueryRowContext(ctx context.Context, args ...any) *sql.Row
+}
+
+type rawStmt struct {
+	tx    *sql.Tx
+	query string
+}
+
+func (r rawStmt) ExecContext(ctx context.Context, args ...any) (sql.Result, error) {
+	return r.tx.ExecContext(ctx, r.query, args...)
+}
+
+func (r rawStmt) QueryRowContext(ctx context.Context, args ...any) *sql.Row {
+	return r.tx.QueryRowContext(ctx, r.query, args...)
+}
+
 // ClaimDelivery records the outcome of the previous attempt (when done is
 // not nil) and claims the next delivery of webhookID in one transaction:
 // one write per delivery instead of two keeps the single SQLite writer
 // from becoming the bottleneck. The claim is an update guarded by
 // status='pending' on the oldest unfinished row of the subscription, so
 // deliveries leave strictly in created_at order and never twice at once.
+// A DeliveryQueue does the same with statements prepared once.
 func (s *Store) ClaimDelivery(ctx context.Context, webhookID string, done *DeliveryOutcome, now time.Time) (DeliveryClaim, error) {
+	var c DeliveryClaim
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		var err error
+		c, err = claimIn(ctx, func(i int) stmtRunner { return rawStmt{tx, claimQueries[i]} }, webhookID, done, now)
+		return err
+	})
+	return c, err
+}
+
+// DeliveryQueue runs ClaimDelivery with prepared statements: parsing the
+// SQL was a fifth of the dispatcher's CPU time under load.
+type DeliveryQueue struct {
+	s     *Store
+	stmts [claimStatements]*sql.Stmt
+}
+
+// PrepareDeliveryQueue prepares the claim statements; Close releases them.
+func (s *Store) PrepareDeliveryQueue(ctx context.Context) (*DeliveryQueue, error) {
+	q := &DeliveryQueue{s: s}
+	for i, query := range claimQueries {
+		st, err := s.db.PrepareContext(ctx, query)
+		if err != nil {
+			q.Close()
+			return nil, err
+		}
+		q.stmts[i] = st
+	}
+	return q, nil
+}
+
+// Close releases the prepared statements.
+func (q *DeliveryQueue) Close() error {
+	var first error
+	for _, st := range q.stmts {
+		if st != nil {
+			if err := st.Close(); err != nil && first == nil {
+				first = err
+			}
+		}
+	}
+	return first
+}
+
+// Claim is ClaimDelivery on the prepared statements.
+func (q *DeliveryQueue) Claim(ctx context.Context, webhookID string, done *DeliveryOutcome, now time.Time) (DeliveryClaim, error) {
+	var c DeliveryClaim
+	err := q.s.inTx(ctx, func(tx *sql.Tx) error {
+		var err error
+		c, err = claimIn(ctx, func(i int) stmtRunner { return tx.StmtContext(ctx, q.stmts[i]) }, webhookID, done, now)
+		return err
+	})
+	return c, err
+}
+
+func claimIn(ctx context.Context, stmt func(int) stmtRunner, webhookID string, done *DeliveryOutcome, now time.Time) (DeliveryClaim, error) {
 	now = now.UTC().Truncate(time.Microsecond)
 	ts := formatTime(now)
 	var c DeliveryClaim
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		c = DeliveryClaim{}
-		if done != nil {
-			var code any
-			if done.ResponseCode != nil {
-				code = *done.ResponseCode
-			}
-			next := done.NextAttemptAt
-			if next.IsZero() {
-				next = now
-			}
-			// Guarded by delivering: a row deleted with its webhook, or
-			// already reset, is left as it is.
-			if _, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = ?, response_code = ?, response_note = ?, next_attempt_at = ?, updated_at = ?
-				WHERE id = ? AND status = 'delivering'`,
-				done.Status, code, done.ResponseNote, formatTime(next), ts, done.ID); err != nil {
-				return err
-			}
+	if done != nil {
+		var code any
+		if done.ResponseCode != nil {
+			code = *done.ResponseCode
 		}
-		w, err := scanWebhook(tx.QueryRowContext(ctx, "SELECT "+webhookColumns+" FROM webhooks WHERE id = ?", webhookID))
-		if errors.Is(err, ErrNotFound) {
-			c.Gone = true
-			return nil
+		next := done.NextAttemptAt
+		if next.IsZero() {
+			next = now
 		}
-		if err != nil {
-			return err
+		if _, err := stmt(claimFinish).ExecContext(ctx, done.Status, code, done.ResponseNote, formatTime(next), ts, done.ID); err != nil {
+			return c, err
 		}
-		c.Webhook = w
-		if !w.Enabled {
-			c.Paused = true
-			return nil
-		}
-		var seq int64
-		var status, next string
-		err = tx.QueryRowContext(ctx, `SELECT seq, status, next_attempt_at FROM webhook_deliveries
-			WHERE webhook_id = ? AND status IN ('pending', 'delivering') ORDER BY seq LIMIT 1`, webhookID).Scan(&seq, &status, &next)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if status == DeliveryDelivering {
-			c.Busy = true
-			return nil
-		}
-		if next > ts {
-			c.WaitUntil = parseTime(next)
-			return nil
-		}
-		d, err := scanDelivery(tx.QueryRowContext(ctx, `UPDATE webhook_deliveries SET status = 'delivering', attempt = attempt + 1, updated_at = ?
-			WHERE seq = ? AND status = 'pending' RETURNING `+deliveryColumns, ts, seq))
-		if errors.Is(err, ErrNotFound) {
-			c.Busy = true
-			return nil
-		}
-		if err != nil {
-			return err
-		}
+	}
+	w, err := scanWebhook(stmt(claimWebhook).QueryRowContext(ctx, webhookID))
+	if errors.Is(err, ErrNotFound) {
+		c.Gone = true
+		return c, nil
+	}
+	if err != nil {
+		return c, err
+	}
+	c.Webhook = w
+	if !w.Enabled {
+		c.Paused = true
+		return c, nil
+	}
+	d, err := scanDelivery(stmt(claimNext).QueryRowContext(ctx, ts, webhookID, ts))
+	if err == nil {
 		c.Delivery = &d
-		return nil
-	})
-	return c, err
+		return c, nil
+	}
+	if !errors.Is(err, ErrNotFound) {
+		return c, err
+	}
+	// Nothing claimed: say why, so the worker knows whether to wait.
+	var status, next string
+	err = stmt(claimHead).QueryRowContext(ctx, webhookID).Scan(&status, &next)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return c, nil
+	case err != nil:
+		return c, err
+	case status == DeliveryDelivering:
+		c.Busy = true
+	default:
+		c.WaitUntil = parseTime(next)
+	}
+	return c, nil
 }
 
 // FinishDelivery records an outcome without claiming another delivery.

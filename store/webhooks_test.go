@@ -98,8 +98,25 @@ func TestDeliveryEnqueueMatchesFilterAndEnabled(t *testing.T) {
 }
 
 func TestDeliveryClaimIsOrderedAndGuarded(t *testing.T) {
+	for _, prepared := range []bool{false, true} {
+		t.Run(map[bool]string{false: "ClaimDelivery", true: "DeliveryQueue"}[prepared], func(t *testing.T) {
+			testDeliveryClaim(t, prepared)
+		})
+	}
+}
+
+func testDeliveryClaim(t *testing.T, prepared bool) {
 	ctx := context.Background()
 	st := openWebhookTestStore(t)
+	claim := st.ClaimDelivery
+	if prepared {
+		q, err := st.PrepareDeliveryQueue(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { q.Close() })
+		claim = q.Claim
+	}
 	w := newTestWebhook(t, st, "scan.complete")
 	other := newTestWebhook(t, st, "scan.complete")
 	now := time.Now()
@@ -115,7 +132,7 @@ func TestDeliveryClaimIsOrderedAndGuarded(t *testing.T) {
 			}
 		}
 	}
-	c, err := st.ClaimDelivery(ctx, w.ID, nil, now)
+	c, err := claim(ctx, w.ID, nil, now)
 	if err != nil || c.Delivery == nil || c.Delivery.ID != ids[0] || c.Delivery.Status != DeliveryDelivering || c.Delivery.Attempt != 1 {
 		t.Fatalf("first claim = %+v, %v; want %s delivering, attempt 1", c.Delivery, err, ids[0])
 	}
@@ -123,25 +140,25 @@ func TestDeliveryClaimIsOrderedAndGuarded(t *testing.T) {
 		t.Error("claim does not carry the webhook to send with")
 	}
 	// The head is in flight: nothing behind it may be claimed.
-	if c2, _ := st.ClaimDelivery(ctx, w.ID, nil, now); c2.Delivery != nil || !c2.Busy {
+	if c2, _ := claim(ctx, w.ID, nil, now); c2.Delivery != nil || !c2.Busy {
 		t.Fatalf("second claim while the head is delivering = %+v", c2)
 	}
 	// Another subscription is not held up by it.
-	if c3, _ := st.ClaimDelivery(ctx, other.ID, nil, now); c3.Delivery == nil {
+	if c3, _ := claim(ctx, other.ID, nil, now); c3.Delivery == nil {
 		t.Fatal("other subscription blocked")
 	}
 	// Retry later: the head waits, and so does everything behind it.
 	later := now.Add(time.Minute)
-	c, err = st.ClaimDelivery(ctx, w.ID, &DeliveryOutcome{ID: ids[0], Status: DeliveryPending, ResponseNote: "HTTP 500", NextAttemptAt: later}, now)
+	c, err = claim(ctx, w.ID, &DeliveryOutcome{ID: ids[0], Status: DeliveryPending, ResponseNote: "HTTP 500", NextAttemptAt: later}, now)
 	if err != nil || c.Delivery != nil || !c.WaitUntil.Equal(later.UTC().Truncate(time.Microsecond)) {
 		t.Fatalf("claim before the retry is due = %+v, %v; want WaitUntil %s", c, err, later)
 	}
-	c, _ = st.ClaimDelivery(ctx, w.ID, nil, later)
+	c, _ = claim(ctx, w.ID, nil, later)
 	if c.Delivery == nil || c.Delivery.ID != ids[0] || c.Delivery.Attempt != 2 {
 		t.Fatalf("claim when due = %+v", c.Delivery)
 	}
 	code := 200
-	c, _ = st.ClaimDelivery(ctx, w.ID, &DeliveryOutcome{ID: ids[0], Status: DeliverySucceeded, ResponseCode: &code}, later)
+	c, _ = claim(ctx, w.ID, &DeliveryOutcome{ID: ids[0], Status: DeliverySucceeded, ResponseCode: &code}, later)
 	if c.Delivery == nil || c.Delivery.ID != ids[1] {
 		t.Fatalf("finish-and-claim = %+v, want %s", c.Delivery, ids[1])
 	}
@@ -152,7 +169,7 @@ func TestDeliveryClaimIsOrderedAndGuarded(t *testing.T) {
 	if n, err := st.ResetStaleDeliveries(ctx, later); err != nil || n != 2 {
 		t.Fatalf("ResetStaleDeliveries = %d, %v; want 2 (one per subscription)", n, err)
 	}
-	c, _ = st.ClaimDelivery(ctx, w.ID, nil, later)
+	c, _ = claim(ctx, w.ID, nil, later)
 	if c.Delivery == nil || c.Delivery.ID != ids[1] || c.Delivery.Attempt != 2 {
 		t.Fatalf("claim after reset = %+v", c.Delivery)
 	}
@@ -166,11 +183,11 @@ func TestDeliveryClaimIsOrderedAndGuarded(t *testing.T) {
 	}
 	off := false
 	st.UpdateWebhook(ctx, w.ID, WebhookPatch{Enabled: &off})
-	if c, _ := st.ClaimDelivery(ctx, w.ID, nil, later); !c.Paused || c.Delivery != nil {
+	if c, _ := claim(ctx, w.ID, nil, later); !c.Paused || c.Delivery != nil {
 		t.Errorf("claim on a disabled webhook = %+v, want paused", c)
 	}
 	st.DeleteWebhook(ctx, w.ID)
-	if c, _ := st.ClaimDelivery(ctx, w.ID, nil, later); !c.Gone {
+	if c, _ := claim(ctx, w.ID, nil, later); !c.Gone {
 		t.Errorf("claim on a deleted webhook = %+v, want gone", c)
 	}
 }

@@ -90,7 +90,22 @@ type Dispatcher struct {
 	events   chan queuedEvent
 	quit     chan struct{}
 	enqDone  chan struct{}
+	claims   chan claimCall
 }
+
+// claimCall is a worker's request to the commit loop.
+type claimCall struct {
+	req   store.ClaimRequest
+	reply chan claimReply
+}
+
+type claimReply struct {
+	claim store.DeliveryClaim
+	err   error
+}
+
+// maxClaimBatch bounds one group-commit transaction.
+const maxClaimBatch = 64
 
 type queuedEvent struct {
 	name    string
@@ -186,10 +201,13 @@ func (d *Dispatcher) Start(ctx context.Context) error {
 	d.events = make(chan queuedEvent, max(d.QueueSize, 1))
 	d.quit = make(chan struct{})
 	d.enqDone = make(chan struct{})
+	d.claims = make(chan claimCall)
 	d.started = true
+	d.wg.Add(1)
 	d.mu.Unlock()
 
 	go d.enqueueLoop()
+	go d.commitLoop()
 	ids, err := d.store.WebhooksWithPendingDeliveries(ctx)
 	if err != nil {
 		return err
@@ -382,9 +400,7 @@ func (d *Dispatcher) work(w *worker) {
 		d.mu.Lock()
 		w.kicked = false
 		d.mu.Unlock()
-		d.writeMu.Lock()
-		c, err := d.queue.Claim(d.ctx, w.webhookID, done, d.now())
-		d.writeMu.Unlock()
+		c, err := d.claim(w.webhookID, done)
 		if err != nil {
 			if d.ctx.Err() == nil {
 				d.log.Error("webhook queue: claim failed", "webhook_id", w.webhookID, "error", err.Error())
@@ -408,6 +424,76 @@ func (d *Dispatcher) work(w *worker) {
 			}
 		}
 	}
+}
+
+// claim records done and claims the next delivery of webhookID through
+// the commit loop.
+func (d *Dispatcher) claim(webhookID string, done *store.DeliveryOutcome) (store.DeliveryClaim, error) {
+	call := claimCall{req: store.ClaimRequest{WebhookID: webhookID, Done: done}, reply: make(chan claimReply, 1)}
+	select {
+	case d.claims <- call:
+	case <-d.ctx.Done():
+		return store.DeliveryClaim{}, d.ctx.Err()
+	}
+	// The loop answers every call it took, even while stopping, so a
+	// delivery it claimed is never lost track of.
+	r := <-call.reply
+	return r.claim, r.err
+}
+
+// commitLoop runs the workers' claims in shared transactions: whatever
+// arrived while the previous transaction ran goes into the next one.
+func (d *Dispatcher) commitLoop() {
+	defer d.wg.Done()
+	for {
+		var batch []claimCall
+		select {
+		case call := <-d.claims:
+			batch = append(batch, call)
+		case <-d.ctx.Done():
+			return
+		}
+	more:
+		for len(batch) < maxClaimBatch {
+			select {
+			case call := <-d.claims:
+				batch = append(batch, call)
+			default:
+				break more
+			}
+		}
+		reqs := make([]store.ClaimRequest, len(batch))
+		for i, call := range batch {
+			reqs[i] = call.req
+		}
+		cs, err := d.claimBatch(reqs)
+		if err != nil && len(batch) > 1 && d.ctx.Err() == nil {
+			// One bad request must not hold up the others: retry each
+			// alone so only the faulty one sees the error.
+			for i, call := range batch {
+				c, err := d.claimBatch(reqs[i : i+1])
+				if err != nil {
+					call.reply <- claimReply{err: err}
+					continue
+				}
+				call.reply <- claimReply{claim: c[0]}
+			}
+			continue
+		}
+		for i, call := range batch {
+			if err != nil {
+				call.reply <- claimReply{err: err}
+				continue
+			}
+			call.reply <- claimReply{claim: cs[i]}
+		}
+	}
+}
+
+func (d *Dispatcher) claimBatch(reqs []store.ClaimRequest) ([]store.DeliveryClaim, error) {
+	d.writeMu.Lock()
+	defer d.writeMu.Unlock()
+	return d.queue.ClaimBatch(d.ctx, reqs, d.now())
 }
 
 // retire removes w unless work was announced since its last claim.

@@ -324,12 +324,20 @@ var claimQueries = [claimStatements]string{
 	// The head of the subscription's queue is its oldest unfinished row;
 	// it is claimed only if it is pending and due. One statement, so the
 	// common case costs a single round trip.
-	claimNext: `UPDATE webhook_deliveries SET status = 'delivering', attempt = attempt + 1, updated_at = ?
-		WHERE seq = (SELECT seq FROM webhook_deliveries WHERE webhook_id = ? AND status IN ('pending', 'delivering') ORDER BY seq LIMIT 1)
-		AND status = 'pending' AND next_attempt_at <= ? RETURNING ` + deliveryColumns,
-	claimHead: `SELECT status, next_attempt_at FROM webhook_deliveries
-		WHERE webhook_id = ? AND status IN ('pending', 'delivering') ORDER BY seq LIMIT 1`,
+	// ?1 webhook id, ?2 now.
+	claimNext: `UPDATE webhook_deliveries SET status = 'delivering', attempt = attempt + 1, updated_at = ?2
+		WHERE seq = ` + queueHeadSeq + ` AND status = 'pending' AND next_attempt_at <= ?2 RETURNING ` + deliveryColumns,
+	claimHead: `SELECT status, next_attempt_at FROM webhook_deliveries WHERE seq = ` + queueHeadSeq,
 }
+
+// queueHeadSeq finds the oldest unfinished row of subscription ?1 with two
+// probes of the (webhook_id, status, seq) index. "status IN (...) ORDER
+// BY seq LIMIT 1" would sort every pending row instead: quadratic work
+// while a dead receiver's backlog drains.
+const queueHeadSeq = `(SELECT min(seq) FROM (
+		SELECT min(seq) AS seq FROM webhook_deliveries WHERE webhook_id = ?1 AND status = 'pending'
+		UNION ALL
+		SELECT min(seq) FROM webhook_deliveries WHERE webhook_id = ?1 AND status = 'delivering'))`
 
 // stmtRunner is what claimIn needs of a statement: a *sql.Stmt bound to
 // the transaction, or rawStmt.
@@ -404,13 +412,48 @@ func (q *DeliveryQueue) Close() error {
 
 // Claim is ClaimDelivery on the prepared statements.
 func (q *DeliveryQueue) Claim(ctx context.Context, webhookID string, done *DeliveryOutcome, now time.Time) (DeliveryClaim, error) {
-	var c DeliveryClaim
+	cs, err := q.ClaimBatch(ctx, []ClaimRequest{{WebhookID: webhookID, Done: done}}, now)
+	if err != nil {
+		return DeliveryClaim{}, err
+	}
+	return cs[0], nil
+}
+
+// ClaimRequest is one subscription's part of a ClaimBatch.
+type ClaimRequest struct {
+	WebhookID string
+	Done      *DeliveryOutcome
+}
+
+// ClaimBatch runs the claims of several subscriptions in one transaction
+// (group commit): under load each commit, and each hand-over of SQLite's
+// single write lock, is paid once per batch instead of once per delivery.
+// Each claim keeps its own guard, so the semantics are those of Claim
+// called once per request. The requests must name distinct subscriptions.
+// On error nothing is recorded and every request may be retried.
+func (q *DeliveryQueue) ClaimBatch(ctx context.Context, reqs []ClaimRequest, now time.Time) ([]DeliveryClaim, error) {
+	out := make([]DeliveryClaim, len(reqs))
 	err := q.s.inTx(ctx, func(tx *sql.Tx) error {
-		var err error
-		c, err = claimIn(ctx, func(i int) stmtRunner { return tx.StmtContext(ctx, q.stmts[i]) }, webhookID, done, now)
-		return err
+		var stmts [claimStatements]*sql.Stmt
+		stmt := func(i int) stmtRunner {
+			if stmts[i] == nil {
+				stmts[i] = tx.StmtContext(ctx, q.stmts[i])
+			}
+			return stmts[i]
+		}
+		for i, r := range reqs {
+			c, err := claimIn(ctx, stmt, r.WebhookID, r.Done, now)
+			if err != nil {
+				return err
+			}
+			out[i] = c
+		}
+		return nil
 	})
-	return c, err
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 func claimIn(ctx context.Context, stmt func(int) stmtRunner, webhookID string, done *DeliveryOutcome, now time.Time) (DeliveryClaim, error) {
@@ -443,7 +486,7 @@ func claimIn(ctx context.Context, stmt func(int) stmtRunner, webhookID string, d
 		c.Paused = true
 		return c, nil
 	}
-	d, err := scanDelivery(stmt(claimNext).QueryRowContext(ctx, ts, webhookID, ts))
+	d, err := scanDelivery(stmt(claimNext).QueryRowContext(ctx, webhookID, ts))
 	if err == nil {
 		c.Delivery = &d
 		return c, nil

@@ -212,3 +212,42 @@ func TestDeliveriesListNewestFirstLimited(t *testing.T) {
 		t.Errorf("WebhooksWithPendingDeliveries = %v", ids)
 	}
 }
+
+func TestDeliveryClaimBatchIsPerSubscription(t *testing.T) {
+	ctx := context.Background()
+	st := openWebhookTestStore(t)
+	a := newTestWebhook(t, st, "scan.complete")
+	b := newTestWebhook(t, st, "scan.complete")
+	q, err := st.PrepareDeliveryQueue(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	now := time.Now()
+	first, _ := st.EnqueueEvent(ctx, "scan.complete", []byte(`{}`), now)
+	second, _ := st.EnqueueEvent(ctx, "scan.complete", []byte(`{}`), now)
+	head := map[string]string{}
+	next := map[string]string{}
+	for i := range first {
+		head[first[i].WebhookID] = first[i].ID
+		next[second[i].WebhookID] = second[i].ID
+	}
+	cs, err := q.ClaimBatch(ctx, []ClaimRequest{{WebhookID: a.ID}, {WebhookID: b.ID}}, now)
+	if err != nil || cs[0].Delivery == nil || cs[1].Delivery == nil || cs[0].Delivery.ID != head[a.ID] || cs[1].Delivery.ID != head[b.ID] {
+		t.Fatalf("batch claim = %+v, %v; want each subscription's head", cs, err)
+	}
+	code := 204
+	cs, err = q.ClaimBatch(ctx, []ClaimRequest{
+		{WebhookID: a.ID, Done: &DeliveryOutcome{ID: head[a.ID], Status: DeliverySucceeded, ResponseCode: &code}},
+		{WebhookID: b.ID, Done: &DeliveryOutcome{ID: head[b.ID], Status: DeliveryPending, NextAttemptAt: now.Add(time.Hour)}},
+	}, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cs[0].Delivery == nil || cs[0].Delivery.ID != next[a.ID] {
+		t.Errorf("a: %+v, want its second delivery claimed", cs[0].Delivery)
+	}
+	if cs[1].Delivery != nil || cs[1].WaitUntil.IsZero() {
+		t.Errorf("b: %+v, want nothing claimed behind its retrying head", cs[1])
+	}
+}

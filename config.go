@@ -31,6 +31,7 @@ type config struct {
 	ScannerTimeout     time.Duration
 	WebhookAllowPriv   bool
 	NmapMaxHosts       int
+	PDFRenderer        string
 }
 
 type setting struct {
@@ -54,6 +55,7 @@ var settings = []setting{
 	{"SVC_MAX_CONCURRENT_SCANS", "max-concurrent-scans", "2", "scans running at once; the rest wait in arrival order"},
 	{"SVC_SCANNER_TIMEOUT", "scanner-timeout", "600", "seconds one scanner may run"},
 	{"SVC_NMAP_MAX_HOSTS", "nmap-max-hosts", "256", "largest CIDR range (in addresses) a network scan may target"},
+	{"SVC_PDF_RENDERER", "pdf-renderer", "", "Chromium/Chrome binary for PDF reports (default: chromium, chromium-browser or google-chrome on PATH)"},
 	{"SVC_WEBHOOK_ALLOW_PRIVATE", "webhook-allow-private", "1", "0 refuses webhook receivers on loopback and private addresses"},
 }
 
@@ -105,6 +107,10 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 	c.DB = values["SVC_DB"]
 	if strings.TrimSpace(c.DB) == "" {
 		bad("SVC_DB", "must not be empty")
+	} else if strings.ContainsAny(c.DB, "?#") {
+		// The path becomes a SQLite URI; these would start its query part
+		// and open a different file than the one named.
+		bad("SVC_DB", "must not contain '?' or '#', got "+strconv.Quote(c.DB))
 	}
 	c.APIKey = values["SVC_API_KEY"]
 	c.EventTokenSecret = values["SVC_EVENT_TOKEN_SECRET"]
@@ -128,6 +134,7 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 	c.RateLimitPerMin = intIn("SVC_RATE_LIMIT_PER_MIN", 1, 1_000_000)
 	c.RateLimitBurst = intIn("SVC_RATE_LIMIT_BURST", 1, 1_000_000)
 	c.MaxConcurrentScans = intIn("SVC_MAX_CONCURRENT_SCANS", 1, 64)
+	c.PDFRenderer = values["SVC_PDF_RENDERER"]
 	c.NmapMaxHosts = intIn("SVC_NMAP_MAX_HOSTS", 1, 65536)
 	c.ScannerTimeout = time.Duration(intIn("SVC_SCANNER_TIMEOUT", 1, 86400)) * time.Second
 	if v := values["SVC_FAKE_NOW"]; v != "" {

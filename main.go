@@ -49,24 +49,56 @@ func exitCode(err error) int {
 const levelCritical = slog.Level(12)
 
 func newLogger(w io.Writer, level slog.Level) *slog.Logger {
-	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{
-		Level: level,
-		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
-			if len(groups) > 0 {
-				return a
-			}
-			switch a.Key {
-			case slog.TimeKey:
-				a.Key = "timestamp"
-				a.Value = slog.StringValue(a.Value.Time().UTC().Format("2006-01-02T15:04:05.000000Z"))
-			case slog.LevelKey:
-				if lv, ok := a.Value.Any().(slog.Level); ok && lv >= levelCritical {
-					a.Value = slog.StringValue("CRITICAL")
+	opts := func(access bool) *slog.HandlerOptions {
+		return &slog.HandlerOptions{
+			Level: level,
+			ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+				if len(groups) > 0 {
+					return a
 				}
-			}
-			return a
-		},
-	}))
+				switch a.Key {
+				case slog.TimeKey:
+					a.Key = "timestamp"
+					a.Value = slog.StringValue(a.Value.Time().UTC().Format("2006-01-02T15:04:05.000000Z"))
+				case slog.LevelKey:
+					if access {
+						return slog.Attr{}
+					}
+					if lv, ok := a.Value.Any().(slog.Level); ok && lv >= levelCritical {
+						a.Value = slog.StringValue("CRITICAL")
+					}
+				case slog.MessageKey:
+					if access {
+						return slog.Attr{}
+					}
+				}
+				return a
+			},
+		}
+	}
+	return slog.New(accessSplitHandler{Handler: slog.NewJSONHandler(w, opts(false)), access: slog.NewJSONHandler(w, opts(true))})
+}
+
+// accessSplitHandler gives the request log (logger "scand.access") a
+// handler without slog's level and msg, so each access line has exactly
+// SPEC.md's fields: timestamp, logger, request_id, method, path, status,
+// latency_ms. Every other logger keeps level and msg.
+type accessSplitHandler struct {
+	slog.Handler
+	access slog.Handler
+}
+
+func (h accessSplitHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	for _, a := range attrs {
+		if a.Key == "logger" && a.Value.String() == "scand.access" {
+			return h.access.WithAttrs(attrs)
+		}
+	}
+	return accessSplitHandler{h.Handler.WithAttrs(attrs), h.access.WithAttrs(attrs)}
+}
+
+func (h accessSplitHandler) WithGroup(name string) slog.Handler {
+	return accessSplitHandler{h.Handler.WithGroup(name), h.access.WithGroup(name)}
 }
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -92,6 +124,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	st, err := store.Open(ctx, cfg.DB, time.Now)
 	if err != nil {
 		log.Log(ctx, levelCritical, "cannot open database", "path", cfg.DB, "error", err.Error())
+		if errors.Is(err, store.ErrIncompatibleSchema) {
+			return &usageError{err.Error()}
+		}
 		return err
 	}
 	defer st.Close()
@@ -135,6 +170,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		Scans:       app.orch,
 		ScanRoots:   cfg.ScanRoots,
 		MaxHosts:    cfg.NmapMaxHosts,
+		Scanners:    app.registry,
+		Runner:      app.runner,
+		OutputNow:   outputClock(cfg.FakeNow),
+		PDFRenderer: cfg.PDFRenderer,
 	})
 
 	ln, err := net.Listen("tcp", cfg.Addr)
@@ -176,6 +215,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	app.stop()
 	log.Info("stopped")
 	return nil
+}
+
+// outputClock stamps time-derived output fields; SVC_FAKE_NOW pins it so
+// exports are byte-identical across runs.
+func outputClock(fake time.Time) func() time.Time {
+	if fake.IsZero() {
+		return time.Now
+	}
+	return func() time.Time { return fake }
 }
 
 // sdNotify sends a state line to systemd when run under Type=notify.

@@ -15,11 +15,13 @@ import (
 // app holds the background parts main.go starts after listening and stops
 // after the HTTP server has drained.
 type app struct {
-	orch  *scan.Orchestrator
-	hooks *hook.Dispatcher
-	ready func() bool
-	start func(context.Context) error
-	stop  func()
+	orch     *scan.Orchestrator
+	hooks    *hook.Dispatcher
+	registry []scan.Scanner
+	runner   *scan.Runner
+	ready    func() bool
+	start    func(context.Context) error
+	stop     func()
 }
 
 func wire(ctx context.Context, cfg config, getenv func(string) string, st *store.Store, bus *sse.Bus, log *slog.Logger) (*app, error) {
@@ -33,7 +35,7 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 	notes := notify.New(notify.Config{Store: st, Log: log.With("logger", "scand.notify"), Now: time.Now})
 	bus.AddSink("webhooks", hooks.Sink)
 	bus.AddSink("notifications", notes.Sink)
-	a := &app{orch: orch, hooks: hooks, ready: func() bool { return len(registry) > 0 }}
+	a := &app{orch: orch, hooks: hooks, registry: registry, runner: scanCfg.Runner, ready: func() bool { return len(registry) > 0 }}
 	a.start = func(ctx context.Context) error {
 		// Sinks first, so the first scan's events are not refused.
 		if err := hooks.Start(ctx); err != nil {

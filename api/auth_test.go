@@ -52,7 +52,8 @@ func TestAuthorizationMatrix(t *testing.T) {
 		{"db keys only", apiEnvOptions{}, true},
 	}
 	// Expected status per (setup, credential, route) as rows of four
-	// (read, write, admin, any).
+	// (read, write, admin, any). Scopes are levels: write includes read,
+	// admin includes both.
 	want := map[string]map[string][4]int{
 		"dev": {
 			"none": {200, 200, 200, 200}, "env": {401, 401, 401, 401}, "env bearer": {401, 401, 401, 401},
@@ -62,14 +63,14 @@ func TestAuthorizationMatrix(t *testing.T) {
 		},
 		"auth required + env": {
 			"none": {401, 401, 401, 401}, "env": {200, 200, 200, 200}, "env bearer": {200, 200, 200, 200},
-			"read": {200, 403, 403, 200}, "read bearer": {200, 403, 403, 200}, "write": {403, 200, 403, 200},
-			"read+write": {200, 200, 403, 200}, "admin": {403, 403, 200, 200},
+			"read": {200, 403, 403, 200}, "read bearer": {200, 403, 403, 200}, "write": {200, 200, 403, 200},
+			"read+write": {200, 200, 403, 200}, "admin": {200, 200, 200, 200},
 			"revoked": {401, 401, 401, 401}, "unknown": {401, 401, 401, 401}, "malformed": {401, 401, 401, 401},
 		},
 		"db keys only": {
 			"none": {401, 401, 401, 401}, "env": {401, 401, 401, 401}, "env bearer": {401, 401, 401, 401},
-			"read": {200, 403, 403, 200}, "read bearer": {200, 403, 403, 200}, "write": {403, 200, 403, 200},
-			"read+write": {200, 200, 403, 200}, "admin": {403, 403, 200, 200},
+			"read": {200, 403, 403, 200}, "read bearer": {200, 403, 403, 200}, "write": {200, 200, 403, 200},
+			"read+write": {200, 200, 403, 200}, "admin": {200, 200, 200, 200},
 			"revoked": {401, 401, 401, 401}, "unknown": {401, 401, 401, 401}, "malformed": {401, 401, 401, 401},
 		},
 	}
@@ -244,7 +245,8 @@ func TestEventTokenRoute(t *testing.T) {
 		{"other secret", events + otherSecret, 0, 401},
 		{"garbage", events + "v1.a.b.c.d", 0, 401},
 		// The token carries its key's scopes, not more.
-		{"key without read scope", events + writeOnly, 0, 403},
+		// The token carries its key's scopes: write includes read.
+		{"write key (includes read)", events + writeOnly, 0, 200},
 		// On any other route the token is ignored: no key means 401.
 		{"ignored elsewhere", "/api/v1/probe/read?event_token=" + good, 0, 401},
 	}

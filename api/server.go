@@ -37,14 +37,29 @@ type Deps struct {
 	Ready func() bool
 	// Scans runs and cancels scans.
 	Scans *scan.Orchestrator
-	// ScanRoots confines scan targets (SVC_SCAN_ROOTS); empty = anywhere.
-	ScanRoots []string
 	// MaxHosts bounds a network target's CIDR size (SVC_NMAP_MAX_HOSTS).
 	MaxHosts int
 	// KeepAlive is the SSE keepalive interval (15 s when zero).
 	KeepAlive time.Duration
 	// Test adds routes only tests mount (for example a rate-limited probe).
 	TestRoutes []Route
+
+	// Scanners is the scanner registry in registry (run) order.
+	Scanners []scan.Scanner
+	// InstallRecipe returns the fixed package-manager command that installs
+	// a scanner on this system; ok is false when none applies.
+	InstallRecipe func(scanner string) (program string, args []string, ok bool)
+	// Runner runs the PDF renderer and install recipes; nil disables both.
+	Runner *scan.Runner
+	// OutputNow stamps time-derived output fields (a report's "generated
+	// at"); SVC_FAKE_NOW pins it. nil means Now.
+	OutputNow func() time.Time
+	// ScanRoots confines scan targets and /dashboard/browse
+	// (SVC_SCAN_ROOTS); empty = anywhere.
+	ScanRoots []string
+	// PDFRenderer is the Chromium binary for PDF reports (SVC_PDF_RENDERER);
+	// empty means look for chromium, chromium-browser, google-chrome on PATH.
+	PDFRenderer string
 }
 
 // Server holds the dependencies and the route table.
@@ -140,6 +155,8 @@ func (s *Server) routeTable() []Route {
 	rs = append(rs, s.scanRoutes()...)
 	rs = append(rs, s.triageRoutes()...)
 	rs = append(rs, s.complianceRoutes()...)
+	rs = append(rs, s.reportRoutes()...)
+	rs = append(rs, s.dashboardRoutes()...)
 	rs = append(rs, s.webhookRoutes()...)
 	rs = append(rs, s.notificationRoutes()...)
 	rs = append(rs, s.TestRoutes...)

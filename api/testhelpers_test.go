@@ -140,7 +140,7 @@ func (e *apiEnv) with(t *testing.T) *apiEnv {
 }
 
 // do sends one request through the full handler. headers are name, value
-// pairs.
+// pairs; the pseudo-header "RemoteAddr" sets the client address instead.
 func (e *apiEnv) do(method, target, body string, headers ...string) *httptest.ResponseRecorder {
 	e.t.Helper()
 	var r *http.Request

@@ -142,8 +142,12 @@ func TestScopes(t *testing.T) {
 		{readOnly, ScopeWrite, false},
 		{readOnly, ScopeAdmin, false},
 		{readOnly, ScopeAny, true},
-		// Scopes do not imply each other: admin alone cannot read.
-		{Principal{Scopes: []Scope{ScopeAdmin}}, ScopeRead, false},
+		// Scopes are levels: admin includes write and read, write includes read.
+		{Principal{Scopes: []Scope{ScopeAdmin}}, ScopeRead, true},
+		{Principal{Scopes: []Scope{ScopeAdmin}}, ScopeWrite, true},
+		{Principal{Scopes: []Scope{ScopeWrite}}, ScopeRead, true},
+		{Principal{Scopes: []Scope{ScopeWrite}}, ScopeAdmin, false},
+		{Principal{Scopes: []Scope{"bogus"}}, ScopeRead, false},
 		{Principal{}, ScopeAny, true},
 		{Principal{}, ScopeRead, false},
 		{Principal{Scopes: AllScopes}, ScopeAdmin, true},

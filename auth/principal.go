@@ -42,9 +42,23 @@ type Principal struct {
 	Source string
 }
 
-// Has reports whether p holds scope s. Scopes do not imply each other:
-// SPEC.md lists them cumulatively, so issued keys carry each one they get,
-// while env and dev principals carry all three.
+// Has reports whether p may use a route that requires s. Scopes are
+// levels, as SPEC.md words them ("write adds ...", "admin adds ..."): write
+// includes read and admin includes both, so an admin key is never locked
+// out of reading what it manages.
 func (p Principal) Has(s Scope) bool {
-	return s == ScopeAny || slices.Contains(p.Scopes, s)
+	if s == ScopeAny {
+		return true
+	}
+	need := scopeLevel(s)
+	for _, held := range p.Scopes {
+		if need > 0 && scopeLevel(held) >= need {
+			return true
+		}
+	}
+	return false
+}
+
+func scopeLevel(s Scope) int {
+	return slices.Index(AllScopes, s) + 1
 }

@@ -8,46 +8,6 @@ import (
 	"unicode"
 )
 
-// Compliance policy
-//
-// A finding's compliance tags name the controls of three frameworks that the
-// weakness it reports bears on:
-//
-//   - OWASP Top 10 2021: OWASP-A01 .. OWASP-A10.
-//   - PCI DSS 4.0 (numbering unchanged in 4.0.1): PCI-DSS-<requirement>, e.g.
-//     PCI-DSS-6.2.4. SPEC.md's example "PCI-DSS-6.5.1" is 3.2.1 numbering;
-//     scand tags the current standard only.
-//   - SOC 2, AICPA Trust Services Criteria 2017 (points of focus revised
-//     2022), common criteria: SOC2-CC<n.n>, e.g. SOC2-CC7.1.
-//
-// Tags are derived, in this order of authority, from:
-//
-//  1. The CWE. cweCompliance lists every CWE of OWASP's published 2021
-//     mapping under its category, the CWE Top 25 (2023 and 2024) and every
-//     CWE scand's scanners emit. CWEs outside OWASP's mapping carry the
-//     closest category, marked in the table; memory-safety, concurrency,
-//     error-handling and code-quality weaknesses carry no OWASP tag because
-//     no 2021 category describes them. PCI DSS and SOC 2 tags follow the
-//     category (code weaknesses: PCI-DSS-6.2.4 software engineering
-//     techniques, SOC2-CC8.1 change management; misconfiguration:
-//     PCI-DSS-2.2.6, SOC2-CC7.1; vulnerable components: PCI-DSS-6.3.1 and
-//     6.3.3, SOC2-CC7.1; ...) with a specific requirement where one exists
-//     (hard-coded passwords: PCI-DSS-8.6.2; transport: PCI-DSS-4.2.1 and
-//     SOC2-CC6.7; lockout: PCI-DSS-8.3.4; ...).
-//  2. When the finding has no CWE, or one the table does not know: keywords
-//     in the scanner name, rule_id and title (whole words, or word prefixes
-//     such as "vulnerab"), each standing for a representative CWE (e.g.
-//     "secret", "password", "token" → CWE-798; "sql" → CWE-89) or for a
-//     fixed tag set (licenses, SSH). The tags of every matching keyword are
-//     combined. Descriptions are not read: they are long and mention
-//     weaknesses they are not about.
-//  3. When no keyword matches: the scan type (dependency → CWE-1104,
-//     network → CWE-1327).
-//
-// A finding with none of these has no tags. A tag is a pointer for auditors,
-// not an assessment: a control with no finding (see Coverage) means only
-// that scand's scanners found nothing against it.
-
 // cweCompliance maps a CWE number to its compliance tags, sorted. It is
 // read-only: ComplianceTags returns copies.
 var cweCompliance = map[int][]string{
@@ -291,18 +251,25 @@ var cweCompliance = map[int][]string{
 }
 
 // complianceKeyword stands for a weakness named in a rule id or title.
-// A token matches when it equals one of exact or starts with one of
-// prefixes, unless some token equals one of vetoes.
+// It matches when a token equals one of exact, a token starts with one of
+// prefixes or two adjacent tokens equal one of pairs, unless some token
+// equals one of vetoes.
 type complianceKeyword struct {
 	exact    []string
 	prefixes []string
+	pairs    [][2]string
 	vetoes   []string
 	cwe      int      // use this CWE's tags, or
 	tags     []string // these tags when no CWE stands for the concept
 }
 
 var complianceKeywords = []complianceKeyword{
-	{prefixes: []string{"secret", "password", "credential", "hardcoded"}, exact: []string{"passwd", "apikey", "pwd"}, cwe: 798},
+	{
+		prefixes: []string{"secret", "password", "credential", "hardcoded"},
+		exact:    []string{"passwd", "apikey", "pwd"},
+		pairs:    [][2]string{{"api", "key"}, {"private", "key"}, {"access", "key"}},
+		cwe:      798,
+	},
 	{prefixes: []string{"token"}, vetoes: []string{"csrf", "xsrf"}, cwe: 798},
 	{prefixes: []string{"sql"}, cwe: 89},
 	{prefixes: []string{"xss"}, cwe: 79},
@@ -335,18 +302,54 @@ var complianceScanTypeCWE = map[string]int{
 	"network":    1327,
 }
 
-// ComplianceTags returns f's compliance tags, sorted and free of duplicates,
-// following the compliance policy above. The result is never nil and never
-// shares memory with another caller's.
+// ComplianceTags returns f's compliance tags: sorted, free of duplicates,
+// never nil and never sharing memory with another caller's. They name the
+// controls of three frameworks that the weakness f reports bears on:
+//
+//   - OWASP Top 10 2021: OWASP-A01 .. OWASP-A10.
+//   - PCI DSS 4.0 (numbering unchanged in 4.0.1): PCI-DSS-<requirement>, e.g.
+//     PCI-DSS-6.2.4. SPEC.md's example "PCI-DSS-6.5.1" is 3.2.1 numbering;
+//     scand tags the current standard only.
+//   - SOC 2, AICPA Trust Services Criteria 2017 (points of focus revised
+//     2022), common criteria: SOC2-CC<n.n>, e.g. SOC2-CC7.1.
+//
+// Tags are derived, in this order of authority, from:
+//
+//  1. The CWE. cweCompliance lists every CWE of OWASP's published 2021
+//     mapping under its category, the CWE Top 25 (2023 and 2024) and every
+//     CWE scand's scanners emit. CWEs outside OWASP's mapping carry the
+//     closest category, marked in the table; memory-safety, concurrency,
+//     error-handling and code-quality weaknesses carry no OWASP tag because
+//     no 2021 category describes them. PCI DSS and SOC 2 tags follow the
+//     category (code weaknesses: PCI-DSS-6.2.4 software engineering
+//     techniques, SOC2-CC8.1 change management; misconfiguration:
+//     PCI-DSS-2.2.6, SOC2-CC7.1; vulnerable components: PCI-DSS-6.3.1 and
+//     6.3.3, SOC2-CC7.1; ...) with a specific requirement where one exists
+//     (hard-coded passwords: PCI-DSS-8.6.2; transport: PCI-DSS-4.2.1 and
+//     SOC2-CC6.7; lockout: PCI-DSS-8.3.4; ...).
+//  2. When the finding has no CWE, or one the table does not know: keywords
+//     in the scanner name, rule_id and title (whole words, word prefixes
+//     such as "vulnerab", or word pairs such as "api key"), each standing
+//     for a representative CWE (e.g. "secret", "password", "token" →
+//     CWE-798; "sql" → CWE-89) or for a fixed tag set (licenses, SSH). The tags of every matching keyword are
+//     combined. Descriptions are not read: they are long and mention
+//     weaknesses they are not about.
+//  3. When no keyword matches: the scan type (dependency → CWE-1104,
+//     network → CWE-1327).
+//
+// A finding with none of these has no tags. A tag is a pointer for auditors,
+// not an assessment: a control with no finding (see Coverage) means only
+// that scand's scanners found nothing against it.
 func ComplianceTags(f Finding) []string {
 	if n, ok := cweNumber(f.CWE); ok {
 		if tags, known := cweCompliance[n]; known {
 			return slices.Clone(tags)
 		}
 	}
-	tokens := strings.FieldsFunc(strings.ToLower(f.Scanner+" "+f.RuleID+" "+f.Title), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	})
+	var tokenBuf [48]string
+	tokens := appendWordTokens(tokenBuf[:0], f.Scanner)
+	tokens = appendWordTokens(tokens, f.RuleID)
+	tokens = appendWordTokens(tokens, f.Title)
 	var tags []string
 	for i := range complianceKeywords {
 		k := &complianceKeywords[i]
@@ -371,40 +374,75 @@ func ComplianceTags(f Finding) []string {
 	return slices.Compact(tags)
 }
 
+// appendWordTokens appends the words of s (runs of letters and digits) as
+// substrings of s, case kept: matching folds case, so nothing is copied.
+func appendWordTokens(tokens []string, s string) []string {
+	start := -1
+	for i, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if start < 0 {
+				start = i
+			}
+		} else if start >= 0 {
+			tokens = append(tokens, s[start:i])
+			start = -1
+		}
+	}
+	if start >= 0 {
+		tokens = append(tokens, s[start:])
+	}
+	return tokens
+}
+
 func (k *complianceKeyword) matches(tokens []string) bool {
 	hit := false
-	for _, t := range tokens {
-		if slices.Contains(k.vetoes, t) {
+	for i, t := range tokens {
+		if containsFold(k.vetoes, t) {
 			return false
 		}
 		if hit {
 			continue
 		}
-		if slices.Contains(k.exact, t) {
+		if containsFold(k.exact, t) {
 			hit = true
 			continue
 		}
 		for _, p := range k.prefixes {
-			if strings.HasPrefix(t, p) {
+			if len(t) >= len(p) && strings.EqualFold(t[:len(p)], p) {
 				hit = true
 				break
+			}
+		}
+		if i+1 < len(tokens) {
+			for _, p := range k.pairs {
+				if strings.EqualFold(t, p[0]) && strings.EqualFold(tokens[i+1], p[1]) {
+					hit = true
+					break
+				}
 			}
 		}
 	}
 	return hit
 }
 
-// cweNumber parses "CWE-79" (the form Prepare normalizes to).
+func containsFold(words []string, t string) bool {
+	for _, w := range words {
+		if strings.EqualFold(w, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// cweNumber reads a CWE in any form cleanCWE accepts, so findings that did
+// not go through Prepare are tagged alike.
 func cweNumber(c CWE) (int, bool) {
-	s, ok := strings.CutPrefix(string(c), "CWE-")
+	clean, ok := cleanCWE(c)
 	if !ok {
 		return 0, false
 	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n <= 0 {
-		return 0, false
-	}
-	return n, true
+	n, err := strconv.Atoi(string(clean[len("CWE-"):]))
+	return n, err == nil
 }
 
 // Control is one control of a compliance framework; ID is the compliance tag.

@@ -3,8 +3,10 @@ package finding
 import (
 	"encoding/json"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // Metadata keys Dedup maintains. Each holds a sorted, duplicate-free list.
@@ -47,8 +49,13 @@ const (
 //     and a merged group holds at most one finding per scanner: two rules
 //     of one scanner are two findings.
 func Dedup(fs []Finding) []Finding {
-	work := slices.Clone(fs)
-	if work == nil {
+	return dedupOwned(slices.Clone(fs))
+}
+
+// dedupOwned is Dedup on a slice the caller hands over (it is reordered and
+// reused), which spares Prepare a copy of every finding.
+func dedupOwned(work []Finding) []Finding {
+	if len(work) == 0 {
 		return []Finding{}
 	}
 	Sort(work)
@@ -64,128 +71,147 @@ type absorbed struct {
 }
 
 func collapseSameFingerprint(work []Finding) []Finding {
-	byFP := make(map[string]int, len(work))
-	acc := map[int]*absorbed{}
-	keep := func(k int) *absorbed {
-		a := acc[k]
-		if a == nil {
-			a = &absorbed{}
-			acc[k] = a
-		}
-		return a
-	}
-	reordered := false
-	kept := work[:0] // in place: the write index never passes the read index
+	// Pass 1 picks each fingerprint group's winner; pass 2 keeps winners in
+	// place, so the result stays in canonical order without a second sort.
+	const none = -1
+	firstOf := make(map[string]int32, len(work))
+	group := make([]int32, len(work))  // index of the group's first member
+	winner := make([]int32, len(work)) // per first member: current winner
 	for i := range work {
-		f := work[i]
-		k, seen := byFP[f.Fingerprint]
-		if f.Fingerprint == "" || !seen {
-			if f.Fingerprint != "" {
-				byFP[f.Fingerprint] = len(kept)
-			}
-			kept = append(kept, f)
+		f := &work[i]
+		group[i] = none
+		if f.Fingerprint == "" {
 			continue
 		}
-		cur := &kept[k]
-		drop := &f
-		curSup, fSup := IsSuppressed(*cur), IsSuppressed(f)
+		g, seen := firstOf[f.Fingerprint]
+		if !seen {
+			firstOf[f.Fingerprint] = int32(i)
+			group[i], winner[i] = int32(i), int32(i)
+			continue
+		}
+		group[i] = g
+		cur := &work[winner[g]]
+		curSup, fSup := IsSuppressed(*cur), IsSuppressed(*f)
 		switch {
 		case curSup && !fSup:
-			drop = cur
-			reordered = true
-		case curSup == fSup && compareCanonical(cur, &f) == 0 && tieBreakKey(&f) < tieBreakKey(cur):
-			// Identical in every ordered field: pick by content, not by
-			// input position, so the result stays order-independent.
-			drop = cur
+			winner[g] = int32(i)
+		case curSup == fSup && compareCanonical(cur, f) == 0 && !sameUnorderedFields(cur, f) &&
+			tieBreakKey(f) < tieBreakKey(cur):
+			// Identical in every ordered field but not in the rest: pick by
+			// content, not by input position, so the result stays
+			// order-independent.
+			winner[g] = int32(i)
 		}
-		a := keep(k)
+	}
+
+	acc := map[int32]*absorbed{}     // by group
+	keptAt := make([]int, len(work)) // by group: the winner's index in kept
+	kept := work[:0]                 // in place: the write index never passes the read index
+	for i := range work {
+		g := group[i]
+		if g == none || winner[g] == int32(i) {
+			if g != none {
+				keptAt[g] = len(kept)
+			}
+			kept = append(kept, work[i])
+			continue
+		}
+		drop := &work[i]
+		a := acc[g]
+		if a == nil {
+			a = &absorbed{}
+			acc[g] = a
+		}
 		a.lines = append(a.lines, drop.Line)
 		a.lines = append(a.lines, metaInts(drop.Metadata[MetaAlsoAtLines])...)
 		a.scanners = append(a.scanners, metaStrings(drop.Metadata[MetaAlsoReportedBy])...)
 		a.fingerprints = append(a.fingerprints, metaStrings(drop.Metadata[MetaMergedFingerprints])...)
-		if drop == cur {
-			*cur = f
-		}
 	}
-	for k, a := range acc {
-		applyAbsorbed(&kept[k], a)
+	for g, a := range acc {
+		applyAbsorbed(&kept[keptAt[g]], a)
 	}
-	if reordered {
-		Sort(kept)
-	}
+	clear(work[len(kept):])
 	return kept
 }
 
-// mergeKey identifies which kept findings another finding may merge into.
-type mergeKey struct {
+// mergeLocation groups the findings that may merge. A precise location
+// (line > 0) is the file and line; a coarse one (line 0) also holds the CWE
+// and normalized title, since only equal ones merge there, so that thousands
+// of unlocated network findings do not share one bucket.
+type mergeLocation struct {
 	path       string
 	line       int
 	suppressed bool
-	kind       byte // 'c': same CWE, 't': same title, 'b': both (coarse location)
-	value      string
-}
-
-func mergeKeys(f *Finding, suppressed bool) []mergeKey {
-	title := normalizeTitle(f.Title)
-	line := max(f.Line, 0)
-	base := mergeKey{path: f.FilePath, line: line, suppressed: suppressed}
-	if line == 0 {
-		if f.CWE == "" || title == "" {
-			return nil
-		}
-		base.kind, base.value = 'b', string(f.CWE)+"\x00"+title
-		return []mergeKey{base}
-	}
-	keys := make([]mergeKey, 0, 2)
-	if f.CWE != "" {
-		k := base
-		k.kind, k.value = 'c', string(f.CWE)
-		keys = append(keys, k)
-	}
-	if title != "" {
-		k := base
-		k.kind, k.value = 't', title
-		keys = append(keys, k)
-	}
-	return keys
+	cwe        CWE
+	title      string
 }
 
 func mergeAcrossScanners(kept []Finding) []Finding {
-	primaries := make(map[mergeKey][]int, len(kept))
-	groupScanners := map[int][]string{}
+	// Group primaries at one location form a chain in creation
+	// (= canonical) order: first/last per location, next per primary.
+	type chain struct{ first, last int32 }
+	chains := make(map[mergeLocation]chain, len(kept))
+	next := make([]int32, len(kept))
+	// Normalized titles are only needed where findings meet, so they are
+	// computed on first use.
+	titles := make([]string, len(kept))
+	titled := make([]bool, len(kept))
+	title := func(i int) string {
+		if !titled[i] {
+			titles[i], titled[i] = normalizeTitle(kept[i].Title), true
+		}
+		return titles[i]
+	}
+	// Scanners already in each group beyond the primary's own scanner
+	// (its also_reported_by and what it absorbed); nil for most.
+	groupExtra := make([][]string, len(kept))
 	acc := map[int]*absorbed{}
 	dropped := make([]bool, len(kept))
+	inGroup := func(p int, scanner string) bool {
+		return kept[p].Scanner == scanner || slices.Contains(groupExtra[p], scanner)
+	}
 	for i := range kept {
 		f := &kept[i]
-		own := append([]string{f.Scanner}, metaStrings(f.Metadata[MetaAlsoReportedBy])...)
-		keys := mergeKeys(f, IsSuppressed(*f))
+		loc := mergeLocation{path: f.FilePath, line: max(f.Line, 0), suppressed: IsSuppressed(*f)}
+		if loc.line == 0 {
+			if f.CWE == "" || title(i) == "" {
+				continue // a coarse location needs both to merge
+			}
+			loc.cwe, loc.title = f.CWE, title(i)
+		}
+		ownExtra := metaStrings(f.Metadata[MetaAlsoReportedBy])
+		c, seen := chains[loc]
 		target := -1
-		for _, k := range keys {
-			for _, p := range primaries[k] {
-				if target >= 0 && p >= target {
-					break // lists ascend; an earlier group already won
-				}
-				if disjoint(groupScanners[p], own) {
+		if seen {
+			for p := int(c.first); p >= 0; p = int(next[p]) {
+				sameIssue := loc.line == 0 || // location key holds CWE and title
+					(f.CWE != "" && f.CWE == kept[p].CWE) || (title(i) != "" && title(i) == title(p))
+				if sameIssue && !inGroup(p, f.Scanner) &&
+					!slices.ContainsFunc(ownExtra, func(s string) bool { return inGroup(p, s) }) {
 					target = p
 					break
 				}
 			}
 		}
 		if target < 0 {
-			for _, k := range keys {
-				primaries[k] = append(primaries[k], i)
+			next[i] = -1
+			if seen {
+				next[c.last] = int32(i)
+				chains[loc] = chain{c.first, int32(i)}
+			} else {
+				chains[loc] = chain{int32(i), int32(i)}
 			}
-			groupScanners[i] = own
+			groupExtra[i] = ownExtra
 			continue
 		}
 		dropped[i] = true
-		groupScanners[target] = append(groupScanners[target], own...)
+		groupExtra[target] = append(append(groupExtra[target], f.Scanner), ownExtra...)
 		a := acc[target]
 		if a == nil {
 			a = &absorbed{}
 			acc[target] = a
 		}
-		a.scanners = append(a.scanners, own...)
+		a.scanners = append(append(a.scanners, f.Scanner), ownExtra...)
 		a.fingerprints = append(a.fingerprints, metaStrings(f.Metadata[MetaMergedFingerprints])...)
 		if f.Fingerprint != "" {
 			a.fingerprints = append(a.fingerprints, f.Fingerprint)
@@ -194,12 +220,13 @@ func mergeAcrossScanners(kept []Finding) []Finding {
 	for p, a := range acc {
 		applyAbsorbed(&kept[p], a)
 	}
-	out := make([]Finding, 0, len(kept))
+	out := kept[:0] // in place: the write index never passes the read index
 	for i := range kept {
 		if !dropped[i] {
 			out = append(out, kept[i])
 		}
 	}
+	clear(kept[len(out):]) // drop references held by the tail
 	return out
 }
 
@@ -230,19 +257,50 @@ func setStringSet(md map[string]any, key string, vals []string, exclude string) 
 	md[key] = slices.Compact(vals)
 }
 
-func disjoint(a, b []string) bool {
-	for _, x := range b {
-		if slices.Contains(a, x) {
-			return false
-		}
-	}
-	return true
-}
-
 // normalizeTitle compares titles the way a reader would: case, spacing and
 // a trailing full stop do not make two titles different.
 func normalizeTitle(t string) string {
-	return strings.TrimRight(strings.Join(strings.Fields(strings.ToLower(t)), " "), ".")
+	var b strings.Builder
+	b.Grow(len(t))
+	pendingSpace := false
+	for _, r := range t {
+		if unicode.IsSpace(r) {
+			pendingSpace = b.Len() > 0
+			continue
+		}
+		if pendingSpace {
+			b.WriteByte(' ')
+			pendingSpace = false
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return strings.TrimRight(b.String(), ".")
+}
+
+// sameUnorderedFields reports whether two findings also agree on what the
+// canonical order does not compare, in which case either may be kept.
+func sameUnorderedFields(a, b *Finding) bool {
+	if a.ScanID != b.ScanID || a.Snippet != b.Snippet || !slices.Equal(a.ComplianceTags, b.ComplianceTags) ||
+		len(a.Metadata) != len(b.Metadata) {
+		return false
+	}
+	for k, av := range a.Metadata {
+		bv, ok := b.Metadata[k]
+		if !ok {
+			return false
+		}
+		switch x := av.(type) {
+		case nil, string, bool, int, int64, float64:
+			if av != bv {
+				return false
+			}
+		default:
+			if !reflect.DeepEqual(x, bv) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // tieBreakKey orders findings that are equal in every canonical field by the

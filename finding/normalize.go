@@ -30,67 +30,49 @@ const suppressMarker = "scand:ignore"
 //     by whitespace, so "--flag" and "i--" stay code). Double, single and
 //     back quotes (with backslash escapes, never spanning a line) protect
 //     their content from comment detection.
-//   - Everything from "scand:ignore" to the end of its line is dropped.
+//   - Everything from "scand:ignore" to the end of its line is dropped,
+//     with the comment leader ("//", "#", ";", ...) written before it.
 //   - Text is lower-cased, whitespace runs become one space, ends trimmed.
 //
 // When a line is nothing but a comment (a secret in a commented-out
 // config line is common), the folded comment text is used instead of the
 // empty code, so two different commented lines keep distinct fingerprints.
 func NormalizeLineContext(raw string) string {
-	code, comments := splitComments(raw)
+	code, _ := splitComments(raw, false)
 	if s := foldContext(code); s != "" {
 		return s
 	}
+	_, comments := splitComments(raw, true)
 	return foldContext(comments)
 }
 
-// splitComments separates raw into its code and its comment text. Both keep
-// the newlines of raw so later steps can work line by line; a removed block
-// comment leaves a space in the code, like a C compiler would.
-func splitComments(raw string) (code, comments string) {
+// splitComments separates raw into its code and (when wantComments) its
+// comment text, without the comment markers. Line comments leave the
+// newline in the code; a removed block comment leaves a space, like a C
+// compiler would. Each comment's text ends with a newline so later steps see
+// one comment per line. Input without comments is returned as is.
+func splitComments(raw string, wantComments bool) (code, comments string) {
 	if !strings.ContainsAny(raw, "/#-") {
 		return raw, ""
 	}
-	var cb, mb strings.Builder
-	cb.Grow(len(raw))
 	// A block opener only counts when a closer follows it somewhere; the
 	// last closer's position answers that in O(1) per opener.
 	lastC := strings.LastIndex(raw, "*/")
 	lastHTML := strings.LastIndex(raw, "-->")
 
-	var (
-		quote       byte   // open quote character, 0 outside strings
-		blockEnd    string // closer of the open block comment, "" outside
-		lineComment bool
-		lineStart   = true // only whitespace seen so far on this line
-	)
+	var cb, mb strings.Builder
+	copied := 0 // raw[:copied] has been written to cb or dropped
+	var quote byte
+	lineStart := true // only whitespace seen so far on this line
 	for i := 0; i < len(raw); i++ {
 		c := raw[i]
 		if c == '\n' {
-			quote, lineComment, lineStart = 0, false, true
-			cb.WriteByte('\n')
-			mb.WriteByte('\n')
+			quote, lineStart = 0, true
 			continue
 		}
-		switch {
-		case blockEnd != "":
-			if strings.HasPrefix(raw[i:], blockEnd) {
-				i += len(blockEnd) - 1
-				blockEnd = ""
-				cb.WriteByte(' ')
-				mb.WriteByte(' ')
-				continue
-			}
-			mb.WriteByte(c)
-			continue
-		case lineComment:
-			mb.WriteByte(c)
-			continue
-		case quote != 0:
-			cb.WriteByte(c)
+		if quote != 0 {
 			if c == '\\' && i+1 < len(raw) && raw[i+1] != '\n' {
 				i++
-				cb.WriteByte(raw[i])
 			} else if c == quote {
 				quote = 0
 			}
@@ -98,40 +80,57 @@ func splitComments(raw string) (code, comments string) {
 		}
 
 		prevSpace := i > 0 && isSpaceByte(raw[i-1])
+		closer, textStart := "", 0
 		switch {
 		case c == '"' || c == '\'' || c == '`':
 			quote = c
 		case c == '/' && strings.HasPrefix(raw[i:], "/*") && lastC >= i+2:
-			blockEnd = "*/"
-			i++
-			cb.WriteByte(' ')
-			continue
+			closer, textStart = "*/", i+2
 		case c == '<' && strings.HasPrefix(raw[i:], "<!--") && lastHTML >= i+4:
-			blockEnd = "-->"
-			i += 3
-			cb.WriteByte(' ')
-			continue
+			closer, textStart = "-->", i+4
 		case c == '/' && strings.HasPrefix(raw[i:], "//") && (i == 0 || raw[i-1] != ':'):
-			lineComment = true
-			i++
-			continue
+			closer, textStart = "\n", i+2
 		case c == '#' && lineStart && !isPreprocessorLine(raw[i+1:]):
-			lineComment = true
-			continue
+			closer, textStart = "\n", i+1
 		case c == '#' && prevSpace && (i+1 == len(raw) || isSpaceByte(raw[i+1]) || raw[i+1] == '#'):
-			lineComment = true
-			continue
+			closer, textStart = "\n", i+1
 		case c == '-' && strings.HasPrefix(raw[i:], "--") && (lineStart || prevSpace) &&
 			(i+2 == len(raw) || isSpaceByte(raw[i+2])):
-			lineComment = true
-			i++
+			closer, textStart = "\n", i+2
+		}
+		if closer == "" {
+			if !isSpaceByte(c) {
+				lineStart = false
+			}
 			continue
 		}
-		if !isSpaceByte(c) {
-			lineStart = false
+
+		textEnd, resume := len(raw), len(raw)
+		if n := strings.Index(raw[textStart:], closer); n >= 0 {
+			textEnd = textStart + n
+			resume = textEnd
+			if closer != "\n" {
+				resume += len(closer)
+			}
 		}
-		cb.WriteByte(c)
+		cb.WriteString(raw[copied:i])
+		if closer != "\n" {
+			cb.WriteByte(' ')
+			if strings.IndexByte(raw[textStart:textEnd], '\n') >= 0 {
+				lineStart = true
+			}
+		}
+		copied = resume
+		if wantComments {
+			mb.WriteString(raw[textStart:textEnd])
+			mb.WriteByte('\n')
+		}
+		i = resume - 1
 	}
+	if copied == 0 {
+		return raw, ""
+	}
+	cb.WriteString(raw[copied:])
 	return cb.String(), mb.String()
 }
 
@@ -152,12 +151,15 @@ func isPreprocessorLine(afterHash string) bool {
 	return false
 }
 
+// directiveLeaders are the characters that may introduce a suppression
+// comment in the languages scand scans (and the whitespace before them).
+const directiveLeaders = " \t\r\v\f/#*;-<!%"
+
 // foldContext lower-cases s, drops every suppression directive to the end of
-// its line and collapses whitespace (newlines included) to single spaces.
+// its line and collapses whitespace (newlines included) to single spaces,
+// in one pass and one allocation.
 func foldContext(s string) string {
-	s = strings.ToLower(s)
 	var b strings.Builder
-	b.Grow(len(s))
 	pendingSpace := false
 	for len(s) > 0 {
 		line := s
@@ -166,24 +168,39 @@ func foldContext(s string) string {
 		} else {
 			s = ""
 		}
-		if i := strings.Index(line, suppressMarker); i >= 0 {
-			line = line[:i]
+		if i := indexASCIIFold(line, suppressMarker); i >= 0 {
+			// Also drop the comment leader written for the directive, so
+			// "x # scand:ignore" folds like "x" even where the comment
+			// itself was not recognized.
+			line = strings.TrimRight(line[:i], directiveLeaders)
 		}
 		for j := 0; j < len(line); {
 			r, size := rune(line[j]), 1
 			if r >= utf8.RuneSelf {
 				r, size = utf8.DecodeRuneInString(line[j:])
 			}
+			j += size
 			if unicode.IsSpace(r) {
 				pendingSpace = b.Len() > 0
-			} else {
-				if pendingSpace {
-					b.WriteByte(' ')
-					pendingSpace = false
-				}
-				b.WriteString(line[j : j+size])
+				continue
 			}
-			j += size
+			if b.Cap() == 0 {
+				b.Grow(len(line) + len(s))
+			}
+			if pendingSpace {
+				b.WriteByte(' ')
+				pendingSpace = false
+			}
+			if r < utf8.RuneSelf {
+				if 'A' <= r && r <= 'Z' {
+					r += 'a' - 'A'
+				}
+				b.WriteByte(byte(r))
+			} else {
+				// Same mapping as strings.ToLower, invalid bytes included
+				// (they become U+FFFD).
+				b.WriteRune(unicode.ToLower(r))
+			}
 		}
 		pendingSpace = b.Len() > 0
 	}

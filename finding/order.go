@@ -28,11 +28,25 @@ func Sort(fs []Finding) {
 		}
 		return cmp.Compare(a, b)
 	})
-	sorted := make([]Finding, len(fs))
-	for i, j := range idx {
-		sorted[i] = fs[j]
+	// Apply the permutation in place, one cycle at a time, so sorting never
+	// needs a second copy of the findings.
+	for start := range idx {
+		if int(idx[start]) == start {
+			continue
+		}
+		held := fs[start]
+		at := start
+		for {
+			from := int(idx[at])
+			idx[at] = int32(at)
+			if from == start {
+				fs[at] = held
+				break
+			}
+			fs[at] = fs[from]
+			at = from
+		}
 	}
-	copy(fs, sorted)
 }
 
 // compareCanonical is the canonical order as a three-way comparison.

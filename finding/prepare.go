@@ -41,8 +41,8 @@ type LineSource func(filePath string, line int) (current, previous string, ok bo
 //  3. Fingerprint, suppression (metadata suppressed_by, from the source
 //     lines when src has them, else from the Snippet), compliance tags and
 //     scan_id.
-//  4. Dedup, then Sort, then ids from newID in canonical order, so ids
-//     follow the order the API lists findings in.
+//  4. Dedup (whose result is in canonical order, see Sort), then ids from
+//     newID in that order, so ids follow the order the API lists findings in.
 //
 // src and newID may be nil (no source lines; ids left as they are).
 func Prepare(scanID string, raw []Finding, src LineSource, newID func() string) []Finding {
@@ -80,8 +80,7 @@ func Prepare(scanID string, raw []Finding, src LineSource, newID func() string) 
 		f.ScanID = scanID
 		out[i] = f
 	}
-	out = Dedup(out)
-	Sort(out)
+	out = dedupOwned(out) // Dedup on our own copy; its result is in canonical order
 	if newID != nil {
 		for i := range out {
 			out[i].ID = newID()
@@ -144,6 +143,9 @@ func cleanSeverity(s Severity) (clean Severity, exact bool) {
 
 // cleanCWE accepts "CWE-79", "cwe-79", "CWE-079" and "79".
 func cleanCWE(c CWE) (CWE, bool) {
+	if isCanonicalCWE(c) {
+		return c, true
+	}
 	s := strings.TrimSpace(string(c))
 	if len(s) >= 4 && strings.EqualFold(s[:4], "CWE-") {
 		s = s[4:]
@@ -161,6 +163,21 @@ func cleanCWE(c CWE) (CWE, bool) {
 		return "", false
 	}
 	return CWE("CWE-" + strconv.Itoa(n)), true
+}
+
+// isCanonicalCWE reports whether c already is "CWE-<n>", n without leading
+// zeros: the common case, answered without allocating.
+func isCanonicalCWE(c CWE) bool {
+	d, ok := strings.CutPrefix(string(c), "CWE-")
+	if !ok || d == "" || len(d) > 9 || d[0] == '0' {
+		return false
+	}
+	for i := 0; i < len(d); i++ {
+		if d[i] < '0' || d[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // MarshalFindings is the one JSON form of a list of findings: always an

@@ -21,8 +21,8 @@ const maxSuppressReason = 200
 //	scand:ignore rule1 -- reason      "--" after whitespace starts a free-text reason
 //	scand:ignore -- reason            every rule, with a reason
 //
-// The rule list ends at the reason, at the end of the line or at a comment
-// closer ("*/", "-->"). Rule ids are separated by commas and/or whitespace,
+// The rule list ends at the reason, at the end of the line, at a comment
+// closer ("*/", "-->") or at the next directive. Rule ids are separated by commas and/or whitespace,
 // so unexplained trailing words are read as rule ids and never widen a
 // suppression to every rule.
 //
@@ -107,6 +107,9 @@ func parseDirective(rest string) (rules []string, reason string) {
 		if i := strings.Index(rest, closer); i >= 0 {
 			rest = rest[:i]
 		}
+	}
+	if i := indexASCIIFold(rest, suppressMarker); i >= 0 {
+		rest = rest[:i] // the next directive is parsed on its own
 	}
 	rest = strings.TrimSpace(rest)
 	rulePart := rest

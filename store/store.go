@@ -25,6 +25,11 @@ import (
 // ErrNotFound means the row a caller asked for does not exist.
 var ErrNotFound = errors.New("not found")
 
+// ErrIncompatibleSchema means the database was written by a newer binary
+// or its applied migrations were edited. Restarting cannot fix either, so
+// main.go treats it as a configuration error (exit code 2).
+var ErrIncompatibleSchema = errors.New("incompatible database schema")
+
 // ErrConflict means the row exists but is in a state that forbids the
 // change (for example deleting a running scan).
 var ErrConflict = errors.New("conflict")
@@ -181,13 +186,13 @@ func (s *Store) migrate(ctx context.Context) error {
 	}
 	for v := range applied {
 		if v > len(ms) {
-			return fmt.Errorf("database schema version %d is newer than this binary (knows %d): refusing to start", v, len(ms))
+			return fmt.Errorf("%w: database schema version %d is newer than this binary (knows %d): refusing to start", ErrIncompatibleSchema, v, len(ms))
 		}
 	}
 	for _, m := range ms {
 		if sum, ok := applied[m.version]; ok {
 			if sum != m.checksum {
-				return fmt.Errorf("applied migration %s was edited (checksum %s, binary has %s): refusing to start", m.name, sum, m.checksum)
+				return fmt.Errorf("%w: applied migration %s was edited (checksum %s, binary has %s): refusing to start", ErrIncompatibleSchema, m.name, sum, m.checksum)
 			}
 			continue
 		}

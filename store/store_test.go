@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -117,6 +118,9 @@ func TestOpenRefusesIncompatibleDatabase(t *testing.T) {
 			if err == nil {
 				s.Close()
 				t.Fatal("Open accepted the database")
+			}
+			if !errors.Is(err, ErrIncompatibleSchema) {
+				t.Fatalf("error %q is not ErrIncompatibleSchema", err)
 			}
 			if !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "refusing to start") {
 				t.Fatalf("error %q does not say %q and refusing to start", err, c.want)

@@ -1,0 +1,356 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"html/template"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"scand/finding"
+	"scand/scan"
+	"scand/store"
+)
+
+func TestReportStatusCodes(t *testing.T) {
+	fx := loadReportFixture(t)
+	env := newReportTestEnv(t, func(d *Deps) { d.Scanners = fx.registry() })
+	env.seedFixture(t, fx)
+	day := time.Date(2026, 3, 5, 10, 0, 0, 0, time.UTC)
+	for _, status := range []string{store.StatusPending, store.StatusRunning, store.StatusFailed, store.StatusCancelled} {
+		env.seedScan(t, "scan-"+status, "/srv/x", status, day, day.Add(time.Minute), 0)
+	}
+	noRenderer := newReportTestEnv(t, func(d *Deps) { d.PDFRenderer = "scand-test-no-such-renderer" })
+	noRenderer.seedFixture(t, fx)
+	noRunner := newReportTestEnv(t, func(d *Deps) { d.Runner = nil })
+	noRunner.seedFixture(t, fx)
+
+	id := fx.Scan.ID
+	cases := []struct {
+		name        string
+		env         *reportTestEnv
+		target      string
+		status      int
+		contentType string
+		detail      string // substring of the error detail
+		loc         string // 422 location
+	}{
+		{"html by default", env, "/api/v1/scans/" + id + "/report", 200, "text/html; charset=utf-8", "", ""},
+		{"html explicit", env, "/api/v1/scans/" + id + "/report?format=html", 200, "text/html; charset=utf-8", "", ""},
+		{"legacy prefix", env, "/api/scans/" + id + "/report", 200, "text/html; charset=utf-8", "", ""},
+		{"sarif", env, "/api/v1/scans/" + id + "/report?format=sarif", 200, "application/sarif+json", "", ""},
+		{"unknown format", env, "/api/v1/scans/" + id + "/report?format=docx", 422, "", "", "query.format"},
+		{"format checked before the scan", env, "/api/v1/scans/nope/report?format=xml", 422, "", "", "query.format"},
+		{"unknown scan", env, "/api/v1/scans/nope/report", 404, "", "Scan not found", ""},
+		{"unknown scan sarif", env, "/api/v1/scans/nope/report?format=sarif", 404, "", "Scan not found", ""},
+		{"pending scan", env, "/api/v1/scans/scan-pending/report", 409, "", "Scan is pending", ""},
+		{"running scan", env, "/api/v1/scans/scan-running/report?format=sarif", 409, "", "Scan is running", ""},
+		{"failed scan", env, "/api/v1/scans/scan-failed/report", 409, "", "Scan is failed", ""},
+		{"cancelled scan pdf", env, "/api/v1/scans/scan-cancelled/report?format=pdf", 409, "", "Scan is cancelled", ""},
+		{"pdf renderer configured but absent", noRenderer, "/api/v1/scans/" + id + "/report?format=pdf", 501, "", "SVC_PDF_RENDERER=scand-test-no-such-renderer was not found", ""},
+		{"pdf without a runner", noRunner, "/api/v1/scans/" + id + "/report?format=pdf", 501, "", "apt-get install chromium", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := tc.env.do(t, "GET", tc.target)
+			if rec.Code != tc.status {
+				t.Fatalf("status %d, want %d: %s", rec.Code, tc.status, rec.Body.String())
+			}
+			if tc.contentType != "" && rec.Header().Get("Content-Type") != tc.contentType {
+				t.Errorf("Content-Type %q, want %q", rec.Header().Get("Content-Type"), tc.contentType)
+			}
+			if tc.status == 200 && rec.Header().Get("Cache-Control") != "no-store" {
+				t.Errorf("Cache-Control %q, want no-store", rec.Header().Get("Cache-Control"))
+			}
+			if tc.detail != "" {
+				if d := reportDetail(t, rec); !strings.Contains(d, tc.detail) {
+					t.Errorf("detail %q does not contain %q", d, tc.detail)
+				}
+			}
+			if tc.loc != "" {
+				if loc := reportValidationLoc(t, rec); loc != tc.loc {
+					t.Errorf("loc %q, want %q", loc, tc.loc)
+				}
+			}
+		})
+	}
+}
+
+func TestReportHTMLGolden(t *testing.T) {
+	fx := loadReportFixture(t)
+	env := newReportTestEnv(t, func(d *Deps) { d.Scanners = fx.registry() })
+	env.seedFixture(t, fx)
+	rec := env.do(t, "GET", "/api/v1/scans/"+fx.Scan.ID+"/report")
+	if rec.Code != 200 {
+		t.Fatalf("status %d: %s", rec.Code, rec.Body.String())
+	}
+	if csp := rec.Header().Get("Content-Security-Policy"); !strings.HasPrefix(csp, "default-src 'none'") {
+		t.Errorf("CSP %q does not forbid every origin", csp)
+	}
+	reportGolden(t, "../testdata/report/report.golden.html", rec.Body.Bytes())
+
+	// The same scan rendered at another wall-clock time but the same
+	// pinned output clock is byte-identical.
+	again := newReportTestEnv(t, func(d *Deps) {
+		d.Scanners = fx.registry()
+		d.Now = func() time.Time { return time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC) }
+	})
+	again.seedFixture(t, fx)
+	if rec2 := again.do(t, "GET", "/api/v1/scans/"+fx.Scan.ID+"/report"); !bytes.Equal(rec.Body.Bytes(), rec2.Body.Bytes()) {
+		t.Error("two renders with the same SVC_FAKE_NOW differ")
+	}
+}
+
+func TestReportHTMLContent(t *testing.T) {
+	fx := loadReportFixture(t)
+	env := newReportTestEnv(t, nil)
+	env.seedFixture(t, fx)
+	body := env.do(t, "GET", "/api/v1/scans/"+fx.Scan.ID+"/report").Body.String()
+
+	t.Run("no script and no external reference", func(t *testing.T) {
+		lower := strings.ToLower(body)
+		for _, banned := range []string{"<script", "@import", "javascript:", "<iframe", "<object", "<embed", "<base"} {
+			if strings.Contains(lower, banned) {
+				t.Errorf("report contains %q", banned)
+			}
+		}
+		// Every attribute that can load something points inside the page.
+		for _, m := range regexp.MustCompile(`(?i)\b(href|src|srcset|action|poster|xlink:href)\s*=\s*"([^"]*)"`).FindAllStringSubmatch(body, -1) {
+			if v := m[2]; !strings.HasPrefix(v, "#") && !strings.HasPrefix(v, "data:") {
+				t.Errorf("attribute %s=%q loads a resource", m[1], v)
+			}
+		}
+		for _, m := range regexp.MustCompile(`(?i)url\(([^)]*)\)`).FindAllStringSubmatch(body, -1) {
+			if !strings.HasPrefix(strings.Trim(m[1], `'" `), "data:") {
+				t.Errorf("CSS url(%s) loads a resource", m[1])
+			}
+		}
+		// Outside the (escaped) finding text, no URL of any host appears.
+		rest := body
+		for _, f := range fx.Findings {
+			esc := template.HTMLEscapeString(f.Description)
+			if strings.Contains(f.Description, "<") && !strings.Contains(body, esc) {
+				t.Errorf("description of %s is not HTML-escaped in the report", f.ID)
+			}
+			rest = strings.ReplaceAll(rest, esc, "")
+		}
+		for _, scheme := range []string{"http://", "https://", "//evil"} {
+			if i := strings.Index(rest, scheme); i >= 0 {
+				t.Errorf("report references %q outside finding text: ...%s...", scheme, rest[max(0, i-60):min(len(rest), i+60)])
+			}
+		}
+	})
+
+	t.Run("content", func(t *testing.T) {
+		for _, want := range []string{
+			"<title>Security scan report: /srv/checkouts/payments-api</title>",
+			`<td id="findings-total">7</td>`,
+			`<td id="risk-score">68</td>`,
+			"<tr><th>Duration</th><td>1m42s</td></tr>",
+			// skipped scanners with their install hints
+			"<td class=\"mono\">semgrep</td><td>not installed</td><td><code>pipx install semgrep (or set SVC_SEMGREP_PATH)</code></td>",
+			// triage state and note
+			"Accepted risk <span class=\"note\">by alice, 2026-03-03 10:00:00 UTC</span>",
+			"Arguments are constants; tracked in SEC-214.",
+			// suppressed_by shown
+			"<dt>Suppressed by</dt><dd><span class=\"flag\">inline comment: scand:ignore generic-password</span></dd>",
+			// compliance summary and tags
+			"<span class=\"tag\">OWASP-A07 <b>2</b></span>",
+			"<span class=\"tag\">PCI-DSS-6.5.1</span>",
+			// counts beside the chart
+			"<tr><th>Suppressed in source</th><td>1</td></tr>",
+			"<tr><th>Hidden by triage</th><td>2 ",
+			"Generated by scand " + Version + " at 2026-03-04 08:00:00 UTC",
+		} {
+			if !strings.Contains(body, want) {
+				t.Errorf("report lacks %q", want)
+			}
+		}
+		// Groups in severity order, each starting a printed page.
+		var last int
+		for _, sev := range []string{"critical", "high", "medium", "low", "info"} {
+			i := strings.Index(body, `<section class="group" id="severity-`+sev+`">`)
+			if i < last {
+				t.Errorf("severity group %s missing or out of order", sev)
+			}
+			last = i
+		}
+		if !strings.Contains(body, ".group { margin-top: 0; break-before: page;") {
+			t.Error("print CSS does not break pages between severity groups")
+		}
+	})
+}
+
+func TestReportHTMLEdgeCases(t *testing.T) {
+	started := time.Date(2026, 3, 5, 10, 0, 0, 0, time.UTC)
+	completed := started.Add(1500 * time.Millisecond)
+	url, host := "https://shop.test/login", "10.0.0.8"
+	cases := []struct {
+		name     string
+		scan     store.Scan
+		findings []store.FindingWithState
+		want     []string
+		absent   []string
+	}{
+		{"no findings", store.Scan{ID: "s1", TargetPath: "/a", StartedAt: started, CompletedAt: &completed, ScannersRun: []string{"secrets"}},
+			nil,
+			[]string{"The scan found nothing.", "No scanner was skipped.", "No finding carries a compliance tag.", "<td>2s</td>", `id="findings-total">0<`},
+			[]string{`class="group"`}},
+		{"dast and network locations", store.Scan{ID: "s2", TargetPath: "/", TargetURL: &url, TargetHost: &host, StartedAt: started, CompletedAt: &completed},
+			[]store.FindingWithState{
+				{Finding: finding.Finding{Scanner: "builtin_dast", ScanType: scan.TypeDAST, Severity: finding.Medium, Title: "Missing CSP", RuleID: "hdr-csp"}},
+				{Finding: finding.Finding{Scanner: "nmap", ScanType: scan.TypeNetwork, Severity: finding.Low, Title: "Telnet open", RuleID: "port-23"}},
+			},
+			[]string{"<tr><th>Target URL</th><td class=\"mono\">https://shop.test/login</td></tr>", "<dt>Location</dt><dd><code>https://shop.test/login</code></dd>",
+				"<dt>Location</dt><dd><code>10.0.0.8</code></dd>", "1 finding</h2>"},
+			[]string{"1 findings"}},
+		{"unknown severity is still shown", store.Scan{ID: "s3", TargetPath: "/a", StartedAt: started},
+			[]store.FindingWithState{{Finding: finding.Finding{Scanner: "x", Severity: "severe", Title: "odd one", RuleID: "r"}}},
+			[]string{`id="severity-severe"`, "odd one", "<td>not completed</td>"},
+			nil},
+		{"structured suppressed_by", store.Scan{ID: "s4", TargetPath: "/a", StartedAt: started, CompletedAt: &completed},
+			[]store.FindingWithState{{Finding: finding.Finding{Scanner: "x", Severity: finding.High, Title: "t", RuleID: "r", FilePath: "a.go",
+				Metadata: map[string]any{"suppressed_by": map[string]any{"rule": "nosec", "line": 3}}}}},
+			[]string{"{&#34;line&#34;:3,&#34;rule&#34;:&#34;nosec&#34;}", "<code>a.go</code>"},
+			nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			page, err := renderReportHTML(tc.scan, tc.findings, reportFakeNow)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tc.want {
+				if !bytes.Contains(page, []byte(w)) {
+					t.Errorf("report lacks %q", w)
+				}
+			}
+			for _, a := range tc.absent {
+				if bytes.Contains(page, []byte(a)) {
+					t.Errorf("report contains %q", a)
+				}
+			}
+		})
+	}
+}
+
+func TestReportChartScales(t *testing.T) {
+	ch := reportBuildChart([]reportCount{{Label: "Critical", Count: 0}, {Label: "High", Count: 200}, {Label: "Medium", Count: 1}, {Label: "Low", Count: 100}})
+	got := []int{ch.Bars[0].BarW, ch.Bars[1].BarW, ch.Bars[2].BarW, ch.Bars[3].BarW}
+	want := []int{0, 200, 2, 100} // the largest spans the plot; 1 of 200 stays visible
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("bar widths %v, want %v", got, want)
+		}
+	}
+}
+
+// reportPDFPages counts page objects; Chromium writes them uncompressed,
+// and the page tree's /Count must agree.
+func reportPDFPages(t *testing.T, pdf []byte) int {
+	t.Helper()
+	pages := len(regexp.MustCompile(`/Type\s*/Page\b[^s]`).FindAll(pdf, -1))
+	if m := regexp.MustCompile(`/Type\s*/Pages\b[^>]*?/Count\s+(\d+)|/Count\s+(\d+)[^>]*?/Type\s*/Pages\b`).FindSubmatch(pdf); m != nil {
+		n := string(m[1]) + string(m[2])
+		if c, _ := strconv.Atoi(n); c != pages {
+			t.Errorf("page tree /Count %d but %d page objects", c, pages)
+		}
+	}
+	return pages
+}
+
+func TestReportPDF(t *testing.T) {
+	reportChromium(t)
+	fx := loadReportFixture(t)
+	env := newReportTestEnv(t, func(d *Deps) { d.Scanners = fx.registry() })
+	env.seedFixture(t, fx)
+	rec := env.do(t, "GET", "/api/v1/scans/"+fx.Scan.ID+"/report?format=pdf")
+	if rec.Code != 200 {
+		t.Fatalf("status %d: %s", rec.Code, rec.Body.String())
+	}
+	if ct := rec.Header().Get("Content-Type"); ct != "application/pdf" {
+		t.Errorf("Content-Type %q", ct)
+	}
+	pdf := rec.Body.Bytes()
+	if !bytes.HasPrefix(pdf, []byte("%PDF-")) {
+		t.Fatalf("not a PDF: %q", pdf[:min(len(pdf), 40)])
+	}
+	// The summary page, then one page per non-empty severity group.
+	if got, want := reportPDFPages(t, pdf), 1+5; got != want {
+		t.Errorf("%d pages, want %d", got, want)
+	}
+
+	// Two renders at once share the one renderer slot; both succeed.
+	var wg sync.WaitGroup
+	codes := make([]int, 2)
+	for i := range codes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			codes[i] = env.do(t, "GET", "/api/v1/scans/"+fx.Scan.ID+"/report?format=pdf").Code
+		}()
+	}
+	wg.Wait()
+	if codes[0] != 200 || codes[1] != 200 {
+		t.Errorf("concurrent renders answered %v", codes)
+	}
+}
+
+// TestReportRendersOffline loads the report in headless Chromium from a
+// loopback server, with every other host unresolvable, and checks that the
+// page rendered and that the browser asked for nothing but the page, even
+// though finding text holds markup pointing back at that very server.
+func TestReportRendersOffline(t *testing.T) {
+	chromium := reportChromium(t)
+	env := newReportTestEnv(t, nil)
+	var mu sync.Mutex
+	var requests []string
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		requests = append(requests, r.URL.RequestURI())
+		mu.Unlock()
+		env.handler.ServeHTTP(w, r)
+	}))
+	defer ts.Close()
+
+	bait := `<img src="` + ts.URL + `/leak.png"><link rel="stylesheet" href="` + ts.URL + `/leak.css"><script src="` + ts.URL + `/leak.js"></script>` +
+		`<iframe src="` + ts.URL + `/leak.html"></iframe><style>@import url(` + ts.URL + `/leak2.css);</style>`
+	started := time.Date(2026, 3, 5, 10, 0, 0, 0, time.UTC)
+	env.seedScan(t, "offline", "/srv/offline", store.StatusCompleted, started, started.Add(time.Minute), 12,
+		finding.Finding{ID: "o1", Scanner: "secrets", ScanType: "code", Severity: finding.High, Title: bait, Description: bait, RuleID: "r1", FilePath: "a.py", Line: 1, Fingerprint: "fp-o1"},
+		finding.Finding{ID: "o2", Scanner: "secrets", ScanType: "code", Severity: finding.Low, Title: "second", RuleID: "r2", FilePath: "b.py", Line: 2, Fingerprint: "fp-o2"},
+	)
+	page := "/api/v1/scans/offline/report"
+	dir := t.TempDir()
+	res, err := scan.NewRunner(90*time.Second).Run(context.Background(), scan.Cmd{
+		Program: chromium,
+		Args: []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+			"--disable-background-networking", "--disable-component-update", "--disable-sync",
+			"--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+			"--user-data-dir=" + dir, "--dump-dom", ts.URL + page},
+		Env: []string{"HOME=" + dir},
+	})
+	if err != nil {
+		t.Fatalf("chromium: %v\n%s", err, res.Stderr)
+	}
+	dom := string(res.Stdout)
+	for _, want := range []string{"<title>Security scan report: /srv/offline</title>", `<td id="findings-total">2</td>`, `id="severity-high"`, `id="severity-low"`} {
+		if !strings.Contains(dom, want) {
+			t.Errorf("rendered DOM lacks %q\n%s", want, reportOutputTail(res.Stdout, 2000))
+		}
+	}
+	if strings.Contains(strings.ToLower(dom), "<img") || strings.Contains(strings.ToLower(dom), "<iframe") {
+		t.Error("finding markup became elements in the rendered page")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(requests) != 1 || requests[0] != page {
+		t.Errorf("the browser requested %q, want only %q", requests, page)
+	}
+}

@@ -1,0 +1,520 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+	"sort"
+	"strings"
+	"time"
+
+	"scand/finding"
+	"scand/scan"
+	"scand/store"
+)
+
+// SARIF 2.1.0 output. Design choices, each for a consumer:
+//   - One run per scanner that ran, in registry order, results in the
+//     canonical finding order: GitHub code scanning and similar tools track
+//     alerts per tool, and a run with zero results tells them the tool ran
+//     and found nothing. Skipped scanners get no run, because an empty run
+//     would close that tool's open alerts although nothing was checked.
+//   - Locations are relative to the uriBaseId SRCROOT, whose
+//     originalUriBaseIds entry carries only a description, not the absolute
+//     target path: findings store paths relative to the target so two
+//     checkouts of one tree give the same SARIF, and the server's directory
+//     layout does not leak into uploaded files.
+//   - partialFingerprints["scand/v1"] is the finding fingerprint, which
+//     already survives line moves; consumers need not compute their own.
+//   - Suppressions: a finding with metadata.suppressed_by is suppressed
+//     "inSource" (an annotation in the code). A triage verdict of
+//     false_positive, accepted_risk or wont_fix (the dashboard's
+//     default-hidden set) is an "external" suppression with status
+//     "accepted": the decision lives in scand, not in the code. "fixed" is
+//     not a suppression: a finding triaged fixed that still shows up is
+//     exactly what a reviewer must see. Every other result carries an empty
+//     suppressions array, which SARIF defines as "not suppressed" (absent
+//     would mean "unknown").
+
+const (
+	sarifSchemaURI      = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/os/schemas/sarif-schema-2.1.0.json"
+	sarifVersion        = "2.1.0"
+	sarifSrcRoot        = "SRCROOT"
+	sarifFingerprintKey = "scand/v1"
+	sarifCWEName        = "CWE"
+)
+
+type sarifLog struct {
+	Schema  string     `json:"$schema"`
+	Version string     `json:"version"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool               sarifTool                        `json:"tool"`
+	AutomationDetails  sarifAutomationDetails           `json:"automationDetails"`
+	Invocations        []sarifInvocation                `json:"invocations"`
+	OriginalURIBaseIDs map[string]sarifArtifactLocation `json:"originalUriBaseIds"`
+	Taxonomies         []sarifToolComponent             `json:"taxonomies,omitempty"`
+	Results            []sarifResult                    `json:"results"`
+}
+
+type sarifTool struct {
+	Driver sarifToolComponent `json:"driver"`
+}
+
+type sarifToolComponent struct {
+	Name                string                     `json:"name"`
+	Version             string                     `json:"version,omitempty"`
+	Organization        string                     `json:"organization,omitempty"`
+	InformationURI      string                     `json:"informationUri,omitempty"`
+	ShortDescription    *sarifText                 `json:"shortDescription,omitempty"`
+	SupportedTaxonomies []sarifToolComponentRef    `json:"supportedTaxonomies,omitempty"`
+	Rules               []sarifReportingDescriptor `json:"rules,omitempty"`
+	Taxa                []sarifReportingDescriptor `json:"taxa,omitempty"`
+}
+
+type sarifToolComponentRef struct {
+	Name  string `json:"name"`
+	Index int    `json:"index"`
+}
+
+type sarifText struct {
+	Text string `json:"text"`
+}
+
+type sarifReportingDescriptor struct {
+	ID                   string              `json:"id"`
+	ShortDescription     *sarifText          `json:"shortDescription,omitempty"`
+	FullDescription      *sarifText          `json:"fullDescription,omitempty"`
+	Help                 *sarifText          `json:"help,omitempty"`
+	HelpURI              string              `json:"helpUri,omitempty"`
+	DefaultConfiguration *sarifRuleConfig    `json:"defaultConfiguration,omitempty"`
+	Relationships        []sarifRelationship `json:"relationships,omitempty"`
+	Properties           *sarifRuleProps     `json:"properties,omitempty"`
+}
+
+type sarifRuleConfig struct {
+	Level string `json:"level"`
+}
+
+// sarifRuleProps: security-severity and tags are what GitHub code scanning
+// reads to rank and filter alerts.
+type sarifRuleProps struct {
+	SecuritySeverity string   `json:"security-severity"`
+	Tags             []string `json:"tags"`
+}
+
+type sarifRelationship struct {
+	Target sarifDescriptorRef `json:"target"`
+	Kinds  []string           `json:"kinds"`
+}
+
+type sarifDescriptorRef struct {
+	ID            string                `json:"id"`
+	Index         int                   `json:"index"`
+	ToolComponent sarifToolComponentRef `json:"toolComponent"`
+}
+
+type sarifAutomationDetails struct {
+	ID string `json:"id"`
+}
+
+type sarifInvocation struct {
+	ExecutionSuccessful bool `json:"executionSuccessful"`
+}
+
+type sarifArtifactLocation struct {
+	URI         string     `json:"uri,omitempty"`
+	URIBaseID   string     `json:"uriBaseId,omitempty"`
+	Description *sarifText `json:"description,omitempty"`
+}
+
+type sarifResult struct {
+	RuleID              string             `json:"ruleId"`
+	RuleIndex           int                `json:"ruleIndex"`
+	Level               string             `json:"level"`
+	Message             sarifText          `json:"message"`
+	Locations           []sarifLocation    `json:"locations,omitempty"`
+	PartialFingerprints map[string]string  `json:"partialFingerprints"`
+	Suppressions        []sarifSuppression `json:"suppressions"`
+	Properties          sarifResultProps   `json:"properties"`
+}
+
+type sarifLocation struct {
+	PhysicalLocation *sarifPhysicalLocation `json:"physicalLocation,omitempty"`
+	LogicalLocations []sarifLogicalLocation `json:"logicalLocations,omitempty"`
+}
+
+type sarifPhysicalLocation struct {
+	ArtifactLocation sarifArtifactLocation `json:"artifactLocation"`
+	Region           *sarifRegion          `json:"region,omitempty"`
+}
+
+type sarifRegion struct {
+	StartLine int `json:"startLine"`
+}
+
+type sarifLogicalLocation struct {
+	Name string `json:"name"`
+	Kind string `json:"kind"`
+}
+
+type sarifSuppression struct {
+	Kind          string `json:"kind"`
+	Status        string `json:"status"`
+	Justification string `json:"justification"`
+}
+
+type sarifResultProps struct {
+	Severity       string   `json:"severity"`
+	ScanType       string   `json:"scanType"`
+	CWE            string   `json:"cwe,omitempty"`
+	ComplianceTags []string `json:"complianceTags"`
+	TriageStatus   string   `json:"triageStatus"`
+	TriageNote     string   `json:"triageNote,omitempty"`
+	FindingID      string   `json:"findingId"`
+}
+
+// sarifLevel maps scand severities onto SARIF's three result levels.
+func sarifLevel(sev finding.Severity) string {
+	switch sev {
+	case finding.Critical, finding.High:
+		return "error"
+	case finding.Medium:
+		return "warning"
+	}
+	return "note"
+}
+
+// sarifSecuritySeverity places each severity inside GitHub's CVSS-like
+// bands (critical >= 9.0, high 7.0-8.9, medium 4.0-6.9, low 0.1-3.9).
+func sarifSecuritySeverity(sev finding.Severity) string {
+	switch sev {
+	case finding.Critical:
+		return "9.5"
+	case finding.High:
+		return "8.0"
+	case finding.Medium:
+		return "5.5"
+	case finding.Low:
+		return "2.0"
+	}
+	return "0.0"
+}
+
+// sarifInformationURI is a wrapped tool's home page. A scanner may
+// declare its own by implementing InformationURI() string; built-ins have
+// none, which SARIF allows.
+func sarifInformationURI(sc scan.Scanner, name string) string {
+	if d, ok := sc.(interface{ InformationURI() string }); ok {
+		return d.InformationURI()
+	}
+	switch name {
+	case "bandit":
+		return "https://bandit.readthedocs.io/"
+	case "semgrep":
+		return "https://semgrep.dev/"
+	case "gosec":
+		return "https://github.com/securego/gosec"
+	case "trivy":
+		return "https://trivy.dev/"
+	case "grype":
+		return "https://github.com/anchore/grype"
+	case "osv-scanner":
+		return "https://google.github.io/osv-scanner/"
+	case "pip-audit":
+		return "https://github.com/pypa/pip-audit"
+	case "npm-audit":
+		return "https://docs.npmjs.com/cli/commands/npm-audit"
+	case "govulncheck":
+		return "https://go.dev/security/vuln/"
+	case "checkov":
+		return "https://www.checkov.io/"
+	case "hadolint":
+		return "https://github.com/hadolint/hadolint"
+	case "tfsec":
+		return "https://github.com/aquasecurity/tfsec"
+	case "kics":
+		return "https://kics.io/"
+	case "zap":
+		return "https://www.zaproxy.org/"
+	case "nmap":
+		return "https://nmap.org/"
+	case "gitleaks":
+		return "https://github.com/gitleaks/gitleaks"
+	}
+	return ""
+}
+
+// sarifCWEID turns "CWE-798" into "798"; anything else is not a CWE id and
+// yields "".
+func sarifCWEID(c finding.CWE) string {
+	s := strings.TrimSpace(string(c))
+	if len(s) > 4 && strings.EqualFold(s[:4], "CWE-") {
+		s = s[4:]
+	}
+	if s == "" {
+		return ""
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return ""
+		}
+	}
+	return s
+}
+
+// sarifURI makes a relative, slash-separated file path a URI reference:
+// each segment is percent-encoded, and a first segment with a colon gets a
+// "./" so it cannot read as a scheme.
+func sarifURI(p string) string {
+	segs := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	out := strings.Join(segs, "/")
+	if first, _, _ := strings.Cut(out, "/"); strings.Contains(first, ":") {
+		out = "./" + out
+	}
+	return out
+}
+
+func sarifSuppressions(f store.FindingWithState) []sarifSuppression {
+	out := []sarifSuppression{}
+	if by := reportSuppressedBy(f.Metadata); by != "" {
+		out = append(out, sarifSuppression{Kind: "inSource", Status: "accepted", Justification: "Suppressed in source by " + by})
+	}
+	if f.State != nil && reportHiddenTriage[f.State.Status] {
+		j := "Triaged as " + f.State.Status
+		if f.State.UpdatedBy != "" {
+			j += " by " + f.State.UpdatedBy
+		}
+		if f.State.Note != "" {
+			j += ": " + f.State.Note
+		}
+		out = append(out, sarifSuppression{Kind: "external", Status: "accepted", Justification: j})
+	}
+	return out
+}
+
+func sarifLocations(sc store.Scan, f finding.Finding) []sarifLocation {
+	if f.FilePath != "" {
+		pl := &sarifPhysicalLocation{ArtifactLocation: sarifArtifactLocation{URI: sarifURI(f.FilePath), URIBaseID: sarifSrcRoot}}
+		if f.Line > 0 {
+			pl.Region = &sarifRegion{StartLine: f.Line}
+		}
+		return []sarifLocation{{PhysicalLocation: pl}}
+	}
+	// DAST and network findings point at what was probed, not at a file.
+	if u, ok := f.Metadata["url"].(string); ok && u != "" {
+		return []sarifLocation{{PhysicalLocation: &sarifPhysicalLocation{ArtifactLocation: sarifArtifactLocation{URI: u}}}}
+	}
+	if f.ScanType == scan.TypeDAST && sc.TargetURL != nil {
+		return []sarifLocation{{PhysicalLocation: &sarifPhysicalLocation{ArtifactLocation: sarifArtifactLocation{URI: *sc.TargetURL}}}}
+	}
+	if f.ScanType == scan.TypeNetwork && sc.TargetHost != nil {
+		return []sarifLocation{{LogicalLocations: []sarifLogicalLocation{{Name: *sc.TargetHost, Kind: "resource"}}}}
+	}
+	return nil
+}
+
+// sarifScannerProbeTimeout bounds the version lookups of one SARIF build.
+const sarifScannerProbeTimeout = 20 * time.Second
+
+// buildSARIF renders a completed scan as an indented SARIF 2.1.0 log.
+// Tool versions are what the registry reports now: scand does not record
+// a tool's version per scan.
+func (s *Server) buildSARIF(ctx context.Context, sc store.Scan, findings []store.FindingWithState) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, sarifScannerProbeTimeout)
+	defer cancel()
+	registry := map[string]scan.Scanner{}
+	for _, sn := range s.Scanners {
+		registry[sn.Name()] = sn
+	}
+	byScanner := map[string][]store.FindingWithState{}
+	order := append([]string(nil), sc.ScannersRun...)
+	seen := map[string]bool{}
+	for _, n := range order {
+		seen[n] = true
+	}
+	for _, f := range findings {
+		if !seen[f.Scanner] {
+			// A finding from a scanner missing in scanners_run (an older
+			// orchestrator) still gets reported rather than dropped.
+			seen[f.Scanner] = true
+			order = append(order, f.Scanner)
+		}
+		byScanner[f.Scanner] = append(byScanner[f.Scanner], f)
+	}
+
+	log := sarifLog{Schema: sarifSchemaURI, Version: sarifVersion, Runs: []sarifRun{}}
+	for _, name := range order {
+		var version string
+		sn := registry[name]
+		if sn != nil {
+			version, _, _ = sn.Available(ctx)
+		}
+		log.Runs = append(log.Runs, sarifBuildRun(sc, name, version, sarifInformationURI(sn, name), byScanner[name]))
+	}
+	body, err := json.MarshalIndent(log, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(body, '\n'), nil
+}
+
+func sarifBuildRun(sc store.Scan, name, version, infoURI string, findings []store.FindingWithState) sarifRun {
+	run := sarifRun{
+		Tool:              sarifTool{Driver: sarifToolComponent{Name: name, Version: version, InformationURI: infoURI}},
+		AutomationDetails: sarifAutomationDetails{ID: "scand/" + name + "/" + sc.ID},
+		Invocations:       []sarifInvocation{{ExecutionSuccessful: true}},
+		OriginalURIBaseIDs: map[string]sarifArtifactLocation{
+			sarifSrcRoot: {Description: &sarifText{Text: "The scan's target_path; every file location is relative to it."}},
+		},
+		Results: []sarifResult{},
+	}
+
+	// Rules sorted by id; each takes its descriptions from its first
+	// finding in canonical order (the most severe) and its level from the
+	// most severe of its findings.
+	type ruleAcc struct {
+		first finding.Finding
+		worst finding.Severity
+		cwes  map[string]bool
+		tags  map[string]bool
+	}
+	rules := map[string]*ruleAcc{}
+	var ruleIDs []string
+	cwes := map[string]bool{}
+	for _, f := range findings {
+		acc := rules[f.RuleID]
+		if acc == nil {
+			acc = &ruleAcc{first: f.Finding, worst: f.Severity, cwes: map[string]bool{}, tags: map[string]bool{}}
+			rules[f.RuleID] = acc
+			ruleIDs = append(ruleIDs, f.RuleID)
+		}
+		if f.Severity.Rank() > acc.worst.Rank() {
+			acc.worst = f.Severity
+		}
+		if id := sarifCWEID(f.CWE); id != "" {
+			acc.cwes[id] = true
+			cwes[id] = true
+		}
+		for _, t := range f.ComplianceTags {
+			acc.tags[t] = true
+		}
+	}
+	sort.Strings(ruleIDs)
+
+	var taxa []string
+	for id := range cwes {
+		taxa = append(taxa, id)
+	}
+	sort.Slice(taxa, func(i, j int) bool { return sarifNumericLess(taxa[i], taxa[j]) })
+	taxonIndex := map[string]int{}
+	if len(taxa) > 0 {
+		cwe := sarifToolComponent{
+			Name: sarifCWEName, Organization: "MITRE", InformationURI: "https://cwe.mitre.org/",
+			ShortDescription: &sarifText{Text: "The MITRE Common Weakness Enumeration"},
+		}
+		for i, id := range taxa {
+			taxonIndex[id] = i
+			cwe.Taxa = append(cwe.Taxa, sarifReportingDescriptor{
+				ID: id, ShortDescription: &sarifText{Text: "CWE-" + id},
+				HelpURI: "https://cwe.mitre.org/data/definitions/" + id + ".html",
+			})
+		}
+		run.Taxonomies = []sarifToolComponent{cwe}
+		run.Tool.Driver.SupportedTaxonomies = []sarifToolComponentRef{{Name: sarifCWEName, Index: 0}}
+	}
+
+	ruleIndex := map[string]int{}
+	for i, id := range ruleIDs {
+		acc := rules[id]
+		ruleIndex[id] = i
+		title := sarifNonEmpty(acc.first.Title, id)
+		full := sarifNonEmpty(acc.first.Description, title)
+		rd := sarifReportingDescriptor{
+			ID:                   id,
+			ShortDescription:     &sarifText{Text: title},
+			FullDescription:      &sarifText{Text: full},
+			DefaultConfiguration: &sarifRuleConfig{Level: sarifLevel(acc.worst)},
+			Properties:           &sarifRuleProps{SecuritySeverity: sarifSecuritySeverity(acc.worst), Tags: []string{"security"}},
+		}
+		help := full
+		var ids []string
+		for c := range acc.cwes {
+			ids = append(ids, c)
+		}
+		sort.Slice(ids, func(i, j int) bool { return sarifNumericLess(ids[i], ids[j]) })
+		for _, c := range ids {
+			rd.Relationships = append(rd.Relationships, sarifRelationship{
+				Target: sarifDescriptorRef{ID: c, Index: taxonIndex[c], ToolComponent: sarifToolComponentRef{Name: sarifCWEName, Index: 0}},
+				Kinds:  []string{"superset"},
+			})
+			rd.Properties.Tags = append(rd.Properties.Tags, "external/cwe/cwe-"+c)
+		}
+		if len(ids) > 0 {
+			help += "\n\nWeakness: CWE-" + strings.Join(ids, ", CWE-") + "."
+		}
+		var tags []string
+		for t := range acc.tags {
+			tags = append(tags, t)
+		}
+		sort.Strings(tags)
+		if len(tags) > 0 {
+			help += "\nCompliance: " + strings.Join(tags, ", ") + "."
+		}
+		rd.Properties.Tags = append(rd.Properties.Tags, tags...)
+		rd.Help = &sarifText{Text: help}
+		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, rd)
+	}
+
+	for _, f := range findings {
+		msg := sarifNonEmpty(f.Title, f.RuleID)
+		if f.Description != "" && f.Description != rules[f.RuleID].first.Description {
+			msg += "\n" + f.Description
+		}
+		res := sarifResult{
+			RuleID:              f.RuleID,
+			RuleIndex:           ruleIndex[f.RuleID],
+			Level:               sarifLevel(f.Severity),
+			Message:             sarifText{Text: msg},
+			Locations:           sarifLocations(sc, f.Finding),
+			PartialFingerprints: map[string]string{sarifFingerprintKey: f.Fingerprint},
+			Suppressions:        sarifSuppressions(f),
+			Properties: sarifResultProps{
+				Severity: string(f.Severity), ScanType: f.ScanType, CWE: string(f.CWE),
+				ComplianceTags: sarifTags(f.ComplianceTags), TriageStatus: "new", FindingID: f.ID,
+			},
+		}
+		if f.State != nil {
+			res.Properties.TriageStatus, res.Properties.TriageNote = f.State.Status, f.State.Note
+		}
+		run.Results = append(run.Results, res)
+	}
+	return run
+}
+
+func sarifNonEmpty(s, fallback string) string {
+	if strings.TrimSpace(s) == "" {
+		return fallback
+	}
+	return s
+}
+
+// sarifNumericLess orders decimal CWE numbers by value.
+func sarifNumericLess(a, b string) bool {
+	if len(a) != len(b) {
+		return len(a) < len(b)
+	}
+	return a < b
+}
+
+func sarifTags(v []string) []string {
+	if v == nil {
+		return []string{}
+	}
+	return v
+}

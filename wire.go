@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"time"
 
+	"scand/hook"
+	"scand/notify"
 	"scand/scan"
 	"scand/sse"
 	"scand/store"
@@ -14,6 +16,7 @@ import (
 // after the HTTP server has drained.
 type app struct {
 	orch     *scan.Orchestrator
+	hooks    *hook.Dispatcher
 	registry []scan.Scanner
 	runner   *scan.Runner
 	ready    func() bool
@@ -29,8 +32,26 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 		MaxConcurrent:     cfg.MaxConcurrentScans,
 		CaptureComponents: scan.CaptureComponentsJSON,
 	})
-	a := &app{orch: orch, registry: registry, runner: scanCfg.Runner, ready: func() bool { return len(registry) > 0 }}
-	a.start = func(ctx context.Context) error { return orch.Start(ctx) }
-	a.stop = func() { orch.Stop(15 * time.Second) }
+	hooks := hook.New(hook.Config{Store: st, Log: log.With("logger", "scand.hook"), Now: time.Now, AllowPrivate: cfg.WebhookAllowPriv})
+	notes := notify.New(notify.Config{Store: st, Log: log.With("logger", "scand.notify"), Now: time.Now})
+	bus.AddSink("webhooks", hooks.Sink)
+	bus.AddSink("notifications", notes.Sink)
+	a := &app{orch: orch, hooks: hooks, registry: registry, runner: scanCfg.Runner, ready: func() bool { return len(registry) > 0 }}
+	a.start = func(ctx context.Context) error {
+		// Sinks first, so the first scan's events are not refused.
+		if err := hooks.Start(ctx); err != nil {
+			return err
+		}
+		if err := notes.Start(ctx); err != nil {
+			return err
+		}
+		return orch.Start(ctx)
+	}
+	a.stop = func() {
+		// The orchestrator's last events still reach the sinks.
+		orch.Stop(15 * time.Second)
+		notes.Stop(hook.DefaultStopTimeout)
+		hooks.Stop()
+	}
 	return a, nil
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"scand/auth"
+	"scand/hook"
 	"scand/scan"
 	"scand/sse"
 	"scand/store"
@@ -31,6 +32,7 @@ type Deps struct {
 	Log         *slog.Logger
 	Now         func() time.Time
 	EventSecret []byte
+	Hooks       *hook.Dispatcher
 	// Ready reports whether the scanner registry is loaded.
 	Ready func() bool
 	// Scans runs and cancels scans.
@@ -156,6 +158,8 @@ func (s *Server) routeTable() []Route {
 	rs = append(rs, s.sbomRoutes()...)
 	rs = append(rs, s.reportRoutes()...)
 	rs = append(rs, s.dashboardRoutes()...)
+	rs = append(rs, s.webhookRoutes()...)
+	rs = append(rs, s.notificationRoutes()...)
 	rs = append(rs, s.TestRoutes...)
 	return rs
 }

@@ -1,0 +1,71 @@
+// Package hook delivers events to webhook subscriptions: the persisted
+// delivery queue, one worker per subscription, signing, the chat-provider
+// body shapes and the outbound address policy.
+package hook
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"net/netip"
+	"net/url"
+	"slices"
+	"strings"
+
+	"scand/sse"
+)
+
+// Events are the only event names that reach webhooks (and notifications);
+// the rest of the lifecycle stays on the SSE stream.
+var Events = []string{sse.ScanComplete, sse.ScanFailed, sse.ScannerFailed, sse.WebhookTest}
+
+// IsEvent reports whether name may appear in an event_filter.
+func IsEvent(name string) bool { return slices.Contains(Events, name) }
+
+// SecretLen is the length of a subscription secret (SPEC.md).
+const SecretLen = 32
+
+// NewSecret returns SecretLen base64url characters from crypto/rand
+// (192 bits of entropy).
+func NewSecret() string {
+	b := make([]byte, SecretLen*3/4)
+	if _, err := rand.Read(b); err != nil {
+		panic("crypto/rand failed: " + err.Error())
+	}
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// MaxURLLen bounds a receiver address.
+const MaxURLLen = 2048
+
+// ValidateURL checks a receiver address when it is saved: absolute http or
+// https, a host, no credentials (they would be stored and shown in clear),
+// and not a literal address that delivery would always refuse. Names are
+// only checked at delivery time, on the address they resolve to then.
+func ValidateURL(raw string) error {
+	if raw == "" || len(raw) > MaxURLLen {
+		return errors.New("url must be 1 to 2048 characters")
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return errors.New("url is not a valid URL")
+	}
+	scheme := strings.ToLower(u.Scheme)
+	if scheme != "http" && scheme != "https" {
+		return errors.New("url must be an absolute http or https URL")
+	}
+	if u.Host == "" || u.Hostname() == "" {
+		return errors.New("url must name a host")
+	}
+	if u.User != nil {
+		return errors.New("url must not contain credentials; authenticate receivers with the signature instead")
+	}
+	if addr, err := netip.ParseAddr(u.Hostname()); err == nil {
+		// Only the always-refused ranges: private ones depend on the
+		// daemon's setting, which may change before delivery.
+		if err := (AddressPolicy{AllowPrivate: true}).Check(addr); err != nil {
+			return errors.New("url " + err.Error())
+		}
+	}
+	return nil
+}

@@ -1,0 +1,270 @@
+// Package notify turns scan events into in-app notifications (SPEC.md
+// "Notification creation") and prunes old read ones.
+package notify
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"scand/sse"
+	"scand/store"
+)
+
+// Retention is how long a read notification is kept (SPEC.md Limits).
+const Retention = 30 * 24 * time.Hour
+
+// DefaultQueueSize bounds the events accepted by Sink and not yet stored.
+const DefaultQueueSize = 1024
+
+// Config is what New needs.
+type Config struct {
+	Store *store.Store
+	Log   *slog.Logger
+	Now   func() time.Time
+}
+
+// Service stores notifications for the events that deserve one.
+type Service struct {
+	// QueueSize may be changed between New and Start.
+	QueueSize int
+
+	store *store.Store
+	log   *slog.Logger
+	now   func() time.Time
+
+	mu       sync.Mutex
+	events   chan sse.Event
+	quit     chan struct{}
+	done     chan struct{}
+	stopping bool
+}
+
+// New returns a service; Sink refuses events until Start.
+func New(cfg Config) *Service {
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Service{QueueSize: DefaultQueueSize, store: cfg.Store, log: cfg.Log, now: cfg.Now}
+}
+
+// Start prunes read notifications older than Retention (unread ones are
+// kept whatever their age) and starts storing events.
+func (s *Service) Start(ctx context.Context) error {
+	n, err := s.store.PruneReadNotifications(ctx, s.now().Add(-Retention))
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		s.log.Info("pruned read notifications older than the retention period", "count", n, "retention_days", int(Retention/(24*time.Hour)))
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.events != nil {
+		return errors.New("notifications already started")
+	}
+	s.events = make(chan sse.Event, max(s.QueueSize, 1))
+	s.quit = make(chan struct{})
+	s.done = make(chan struct{})
+	go s.loop(context.WithoutCancel(ctx))
+	return nil
+}
+
+// Stop stores what is still buffered, waiting at most timeout.
+func (s *Service) Stop(timeout time.Duration) {
+	s.mu.Lock()
+	if s.events == nil || s.stopping {
+		s.mu.Unlock()
+		return
+	}
+	s.stopping = true
+	s.mu.Unlock()
+	close(s.quit)
+	select {
+	case <-s.done:
+	case <-time.After(timeout):
+		s.log.Error("notifications: buffered events not stored before the stop timeout")
+	}
+}
+
+// Sink is the bus side effect. It never blocks and never touches the
+// database: a scan must not wait on, or fail because of, a notification.
+func (s *Service) Sink(_ context.Context, ev sse.Event) error {
+	if !relevant(ev.Name) {
+		return nil
+	}
+	s.mu.Lock()
+	events, stopping := s.events, s.stopping
+	s.mu.Unlock()
+	if events == nil || stopping {
+		return errors.New("notifications not running; event not stored")
+	}
+	select {
+	case events <- ev:
+		return nil
+	default:
+		return errors.New("notification queue full; event not stored")
+	}
+}
+
+func relevant(name string) bool {
+	return name == sse.ScanComplete || name == sse.ScanFailed || name == sse.ScannerFailed
+}
+
+func (s *Service) loop(ctx context.Context) {
+	defer close(s.done)
+	for {
+		select {
+		case ev := <-s.events:
+			s.store1(ctx, ev)
+		case <-s.quit:
+			for {
+				select {
+				case ev := <-s.events:
+					s.store1(ctx, ev)
+				default:
+					return
+				}
+			}
+		}
+	}
+}
+
+func (s *Service) store1(ctx context.Context, ev sse.Event) {
+	if _, err := s.Handle(ctx, ev); err != nil {
+		s.log.Error("notification not stored", "event", ev.Name, "scan_id", ev.Scan, "error", err.Error())
+	}
+}
+
+// Handle stores the notification ev calls for, if any, synchronously.
+func (s *Service) Handle(ctx context.Context, ev sse.Event) (*store.Notification, error) {
+	n, ok, err := Build(ev)
+	if err != nil || !ok {
+		return nil, err
+	}
+	n.CreatedAt = s.now()
+	stored, err := s.store.CreateNotification(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	return &stored, nil
+}
+
+// facts is the union of the payload fields a notification uses. Payloads
+// arrive as the sse structs, but decoding through JSON also accepts a
+// pointer or a map from a publisher that builds its own.
+type facts struct {
+	ScanID         string              `json:"scan_id"`
+	TargetPath     string              `json:"target_path"`
+	FindingsCount  int                 `json:"findings_count"`
+	RiskScore      int                 `json:"risk_score"`
+	SeverityCounts *sse.SeverityCounts `json:"severity_counts"`
+	Name           string              `json:"name"`
+	Error          string              `json:"error"`
+}
+
+// Build returns the notification ev calls for; ok is false when it calls
+// for none (another event, or a scan that found nothing).
+func Build(ev sse.Event) (n store.Notification, ok bool, err error) {
+	if !relevant(ev.Name) {
+		return n, false, nil
+	}
+	raw, err := json.Marshal(ev.Data)
+	if err != nil {
+		return n, false, err
+	}
+	var f facts
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return n, false, errors.New("event " + ev.Name + ": unexpected payload shape")
+	}
+	if f.ScanID == "" {
+		f.ScanID = ev.Scan
+	}
+	n.ScanID = f.ScanID
+	target := f.TargetPath
+	if target == "" {
+		target = "scan " + f.ScanID
+	}
+	switch ev.Name {
+	case sse.ScanComplete:
+		if f.FindingsCount <= 0 {
+			return n, false, nil
+		}
+		var counts sse.SeverityCounts
+		if f.SeverityCounts != nil {
+			counts = *f.SeverityCounts
+		}
+		n.Severity = highest(counts)
+		n.Title = "Scan found " + plural(f.FindingsCount, "finding") + " in " + target
+		n.Body = "Scan " + f.ScanID + " of " + target + " completed with " + plural(f.FindingsCount, "finding")
+		if line := breakdown(counts); line != "" {
+			n.Body += " (" + line + ")"
+		}
+		n.Body += "; risk score " + strconv.Itoa(f.RiskScore) + "."
+	case sse.ScanFailed:
+		n.Severity = "high"
+		n.Title = "Scan failed: " + target
+		n.Body = "Scan " + f.ScanID + " of " + target + " failed"
+		if f.Error != "" {
+			n.Body += ": " + f.Error
+		}
+		n.Body += ". No findings were recorded for it."
+	case sse.ScannerFailed:
+		name := f.Name
+		if name == "" {
+			name = "a scanner"
+		}
+		n.Severity = "medium"
+		n.Title = "Scanner " + name + " failed"
+		n.Body = "Scanner " + name + " failed during scan " + f.ScanID
+		if f.Error != "" {
+			n.Body += ": " + f.Error
+		}
+		n.Body += ". The scan went on without it; its results are incomplete."
+	}
+	return n, true, nil
+}
+
+// highest is the most severe level with findings. A scan.complete whose
+// counts are missing still reports findings, so it falls back to info.
+func highest(c sse.SeverityCounts) string {
+	switch {
+	case c.Critical > 0:
+		return "critical"
+	case c.High > 0:
+		return "high"
+	case c.Medium > 0:
+		return "medium"
+	case c.Low > 0:
+		return "low"
+	}
+	return "info"
+}
+
+func breakdown(c sse.SeverityCounts) string {
+	var parts []string
+	for _, p := range []struct {
+		n    int
+		name string
+	}{{c.Critical, "critical"}, {c.High, "high"}, {c.Medium, "medium"}, {c.Low, "low"}, {c.Info, "info"}} {
+		if p.n > 0 {
+			parts = append(parts, strconv.Itoa(p.n)+" "+p.name)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}

@@ -78,7 +78,9 @@ var plants = map[string]func() []string{
 	"github-pat":              func() []string { return []string{`githubToken := "ghp_` + rs(b62, 36) + `"`} },
 	"github-fine-grained-pat": func() []string { return []string{`GH_TOKEN=github_pat_` + rs(b62, 22) + "_" + rs(b62, 59)} },
 	"gitlab-pat":              func() []string { return []string{`gitlab_token: "glpat-` + rs(b64u, 20) + `"`} },
-	"slack-bot-token":         func() []string { return []string{`SLACK_BOT_TOKEN = "xoxb-` + digits(12) + "-" + digits(13) + "-" + rs(b62, 24) + `"`} },
+	"slack-bot-token": func() []string {
+		return []string{`SLACK_BOT_TOKEN = "xoxb-` + digits(12) + "-" + digits(13) + "-" + rs(b62, 24) + `"`}
+	},
 	"slack-webhook-url": func() []string {
 		return []string{`webhook := "https://hooks.slack.com/services/T` + rs("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", 8) + "/B" + rs("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", 10) + "/" + rs(b62, 24) + `"`}
 	},
@@ -99,9 +101,11 @@ var plants = map[string]func() []string{
 		p := base64.RawURLEncoding.EncodeToString([]byte(fmt.Sprintf(`{"sub":"svc-%s","iat":%d}`, rs(b62, 8), 1700000000+rng.Intn(1e8))))
 		return []string{`Authorization: Bearer ` + h + "." + p + "." + rs(b64u, 43)}
 	},
-	"private-key-rsa":     func() []string { return pemLines("RSA PRIVATE KEY", "MIIEow", 8) },
-	"private-key-openssh": func() []string { return pemLines("OPENSSH PRIVATE KEY", "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ", 6) },
-	"private-key-ec":      func() []string { return pemLines("EC PRIVATE KEY", "MHcCAQEE", 3) },
+	"private-key-rsa": func() []string { return pemLines("RSA PRIVATE KEY", "MIIEow", 8) },
+	"private-key-openssh": func() []string {
+		return pemLines("OPENSSH PRIVATE KEY", "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ", 6)
+	},
+	"private-key-ec": func() []string { return pemLines("EC PRIVATE KEY", "MHcCAQEE", 3) },
 	"database-url-password": func() []string {
 		return []string{`DATABASE_URL = "postgres://app:` + rs(b62, 16) + `@db.internal:5432/app"`}
 	},

@@ -61,41 +61,45 @@ type gitHygieneKind struct {
 	remediation string
 }
 
-var gitHygieneKinds = map[string]gitHygieneKind{
-	"env-file": {"env-file", "Environment file", finding.High, "CWE-538",
-		"Environment files hold the deployment's secrets. Rotate every credential in it, remove the file from the repository (git rm --cached) and its history, add `.env` and `.env.*` to .gitignore, and commit a `.env.example` with placeholder values instead."},
-	"private-key-file": {"private-key-file", "Private key file", finding.Critical, "CWE-522",
-		"Replace the key pair and revoke the old public key or certificate, remove the file and purge it from history, and keep keys in a secret manager or the deployment's key store."},
-	"ssh-private-key-file": {"ssh-private-key-file", "SSH private key", finding.Critical, "CWE-522",
-		"Generate a new SSH key, remove the old public key from every authorized_keys file, deploy-key list and Git host, and purge the file from history."},
-	"keystore-file": {"keystore-file", "Keystore or certificate bundle", finding.High, "CWE-522",
-		"Keystores (.p12, .pfx, .jks, .keystore) hold private keys behind a password that can be attacked offline. Replace the keys they hold, remove the file and purge it from history, and inject the keystore at build or deploy time."},
-	"cloud-credentials-file": {"cloud-credentials-file", "Cloud credentials file", finding.High, "CWE-522",
-		"Revoke the credentials it contains at the provider, remove the file and purge it from history, and use workload identity or a secret manager."},
-	"package-registry-credentials": {"package-registry-credentials", "Package registry credentials", finding.High, "CWE-522",
-		"Revoke the token or password at the registry and reference it from the environment (e.g. `_authToken=${NPM_TOKEN}`) instead of writing it into the file."},
-	"shell-history-file": {"shell-history-file", "Shell or client history file", finding.Medium, "CWE-200",
-		"Command histories record passwords typed on command lines, hostnames and internal paths. Review it for credentials and rotate any, remove the file and purge it from history, and ignore *_history files."},
-	"database-dump": {"database-dump", "Database dump or database file", finding.Medium, "CWE-200",
-		"Dumps and database files routinely contain personal data and password hashes. Remove the file and purge it from history, and keep fixtures synthetic."},
-	"terraform-state": {"terraform-state", "Terraform state file", finding.High, "CWE-312",
-		"Terraform state stores resource attributes, including generated passwords and keys, in plain text. Rotate the secrets it contains, move state to an encrypted remote backend, remove the file and purge it from history, and ignore *.tfstate."},
-	"password-database": {"password-database", "Password manager database", finding.High, "CWE-522",
-		"A KeePass database can be brute-forced offline once published. Move the team's secrets to a shared secret manager, change the master password and the secrets it holds, and purge the file from history."},
-	"htpasswd-file": {"htpasswd-file", ".htpasswd file", finding.High, "CWE-522",
-		"Password hashes can be cracked offline. Change the affected passwords, remove the file and purge it from history, and provision it at deploy time."},
-	"git-credentials-file": {"git-credentials-file", "Git credential store", finding.Critical, "CWE-522",
-		".git-credentials holds Git host tokens in plain text. Revoke every token in it, remove the file and purge it from history."},
-	"netrc-file": {"netrc-file", ".netrc file", finding.High, "CWE-522",
-		".netrc holds machine logins and passwords in plain text. Change the passwords it lists, remove the file and purge it from history."},
-	"unignored-sensitive-file": {"unignored-sensitive-file", "Sensitive file neither tracked nor ignored", finding.Medium, "CWE-538",
-		"The file is one `git add .` away from being committed. Add an ignore rule for it to .gitignore."},
-	"gitignore-missing": {"gitignore-missing", "Repository has no .gitignore", finding.Low, "CWE-538",
-		"Without ignore rules, environment files, keys and build output get committed by `git add .`. Add a .gitignore that ignores at least `.env` and `.env.*`."},
-	"gitignore-missing-pattern": {"gitignore-missing-pattern", ".gitignore does not ignore a sensitive pattern", finding.Low, "CWE-538",
-		"Add the pattern to .gitignore so that local secrets files cannot be committed by accident."},
-	"large-binary": {"large-binary", "Large binary file committed", finding.Low, "CWE-200",
-		"Large opaque files cannot be reviewed and often are build outputs, archives or dumps that carry data, debug information or embedded credentials; they also bloat every clone forever. Check what it contains, move it to Git LFS or an artifact store, and purge it from history if it holds anything sensitive."},
+// gitHygieneKindTable returns the kinds by rule id. It is built by the
+// constructor (and tests) rather than held in a package variable.
+func gitHygieneKindTable() map[string]gitHygieneKind {
+	return map[string]gitHygieneKind{
+		"env-file": {"env-file", "Environment file", finding.High, "CWE-538",
+			"Environment files hold the deployment's secrets. Rotate every credential in it, remove the file from the repository (git rm --cached) and its history, add `.env` and `.env.*` to .gitignore, and commit a `.env.example` with placeholder values instead."},
+		"private-key-file": {"private-key-file", "Private key file", finding.Critical, "CWE-522",
+			"Replace the key pair and revoke the old public key or certificate, remove the file and purge it from history, and keep keys in a secret manager or the deployment's key store."},
+		"ssh-private-key-file": {"ssh-private-key-file", "SSH private key", finding.Critical, "CWE-522",
+			"Generate a new SSH key, remove the old public key from every authorized_keys file, deploy-key list and Git host, and purge the file from history."},
+		"keystore-file": {"keystore-file", "Keystore or certificate bundle", finding.High, "CWE-522",
+			"Keystores (.p12, .pfx, .jks, .keystore) hold private keys behind a password that can be attacked offline. Replace the keys they hold, remove the file and purge it from history, and inject the keystore at build or deploy time."},
+		"cloud-credentials-file": {"cloud-credentials-file", "Cloud credentials file", finding.High, "CWE-522",
+			"Revoke the credentials it contains at the provider, remove the file and purge it from history, and use workload identity or a secret manager."},
+		"package-registry-credentials": {"package-registry-credentials", "Package registry credentials", finding.High, "CWE-522",
+			"Revoke the token or password at the registry and reference it from the environment (e.g. `_authToken=${NPM_TOKEN}`) instead of writing it into the file."},
+		"shell-history-file": {"shell-history-file", "Shell or client history file", finding.Medium, "CWE-200",
+			"Command histories record passwords typed on command lines, hostnames and internal paths. Review it for credentials and rotate any, remove the file and purge it from history, and ignore *_history files."},
+		"database-dump": {"database-dump", "Database dump or database file", finding.Medium, "CWE-200",
+			"Dumps and database files routinely contain personal data and password hashes. Remove the file and purge it from history, and keep fixtures synthetic."},
+		"terraform-state": {"terraform-state", "Terraform state file", finding.High, "CWE-312",
+			"Terraform state stores resource attributes, including generated passwords and keys, in plain text. Rotate the secrets it contains, move state to an encrypted remote backend, remove the file and purge it from history, and ignore *.tfstate."},
+		"password-database": {"password-database", "Password manager database", finding.High, "CWE-522",
+			"A KeePass database can be brute-forced offline once published. Move the team's secrets to a shared secret manager, change the master password and the secrets it holds, and purge the file from history."},
+		"htpasswd-file": {"htpasswd-file", ".htpasswd file", finding.High, "CWE-522",
+			"Password hashes can be cracked offline. Change the affected passwords, remove the file and purge it from history, and provision it at deploy time."},
+		"git-credentials-file": {"git-credentials-file", "Git credential store", finding.Critical, "CWE-522",
+			".git-credentials holds Git host tokens in plain text. Revoke every token in it, remove the file and purge it from history."},
+		"netrc-file": {"netrc-file", ".netrc file", finding.High, "CWE-522",
+			".netrc holds machine logins and passwords in plain text. Change the passwords it lists, remove the file and purge it from history."},
+		"unignored-sensitive-file": {"unignored-sensitive-file", "Sensitive file neither tracked nor ignored", finding.Medium, "CWE-538",
+			"The file is one `git add .` away from being committed. Add an ignore rule for it to .gitignore."},
+		"gitignore-missing": {"gitignore-missing", "Repository has no .gitignore", finding.Low, "CWE-538",
+			"Without ignore rules, environment files, keys and build output get committed by `git add .`. Add a .gitignore that ignores at least `.env` and `.env.*`."},
+		"gitignore-missing-pattern": {"gitignore-missing-pattern", ".gitignore does not ignore a sensitive pattern", finding.Low, "CWE-538",
+			"Add the pattern to .gitignore so that local secrets files cannot be committed by accident."},
+		"large-binary": {"large-binary", "Large binary file committed", finding.Low, "CWE-200",
+			"Large opaque files cannot be reviewed and often are build outputs, archives or dumps that carry data, debug information or embedded credentials; they also bloat every clone forever. Check what it contains, move it to Git LFS or an artifact store, and purge it from history if it holds anything sensitive."},
+	}
 }
 
 // gitHygieneIgnoreProbe is a path that the repository's ignore rules
@@ -114,16 +118,31 @@ var gitHygieneIgnoreProbes = []gitHygieneIgnoreProbe{
 	}},
 }
 
-var gitHygieneEnvTemplates = map[string]bool{"example": true, "sample": true, "template": true, "dist": true}
-
-var gitHygieneHistories = map[string]bool{
-	".bash_history": true, ".zsh_history": true, ".sh_history": true, ".history": true,
-	".psql_history": true, ".mysql_history": true, ".python_history": true, ".node_repl_history": true,
-	".rediscli_history": true, ".sqlite_history": true, ".irb_history": true,
+// gitHygieneEnvTemplate reports the .env.<suffix> names that by convention
+// hold placeholders and are meant to be committed.
+func gitHygieneEnvTemplate(suffix string) bool {
+	switch suffix {
+	case "example", "sample", "template", "dist":
+		return true
+	}
+	return false
 }
 
-var gitHygieneSSHKeys = map[string]bool{
-	"id_rsa": true, "id_dsa": true, "id_ecdsa": true, "id_ed25519": true, "id_ecdsa_sk": true, "id_ed25519_sk": true,
+func gitHygieneHistoryFile(base string) bool {
+	switch base {
+	case ".bash_history", ".zsh_history", ".sh_history", ".history", ".psql_history", ".mysql_history",
+		".python_history", ".node_repl_history", ".rediscli_history", ".sqlite_history", ".irb_history":
+		return true
+	}
+	return false
+}
+
+func gitHygieneSSHKeyFile(base string) bool {
+	switch base {
+	case "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk":
+		return true
+	}
+	return false
 }
 
 // gitHygieneRegistryCredRe matches a credential line in .npmrc/.pypirc
@@ -141,23 +160,25 @@ var gitHygieneDumpMarkers = [][]byte{
 // make a .sql file a data dump rather than a migration with seed rows.
 const gitHygieneDumpInserts = 100
 
-// gitHygieneClassify decides whether a path is a sensitive file. head
+// gitHygieneClassify decides whether a path is a sensitive file and
+// returns its kind id and, when it differs from the kind's default, the
+// severity (e.g. a .netrc with a password is critical). head
 // returns the file's first bytes; ok is false when the content cannot be
 // read (deleted from the work tree but still tracked), in which case
 // content-dependent kinds are decided by name alone where that is safe.
 func gitHygieneClassify(rel string, head func() ([]byte, bool)) (string, finding.Severity, bool) {
 	base := strings.ToLower(path.Base(rel))
 	ext := path.Ext(base)
-	kind := func(id string) (string, finding.Severity, bool) { return id, gitHygieneKinds[id].severity, true }
+	kind := func(id string) (string, finding.Severity, bool) { return id, "", true }
 	switch {
 	case base == ".env":
 		return kind("env-file")
 	case strings.HasPrefix(base, ".env."):
-		if gitHygieneEnvTemplates[strings.TrimPrefix(base, ".env.")] {
+		if gitHygieneEnvTemplate(strings.TrimPrefix(base, ".env.")) {
 			return "", "", false
 		}
 		return kind("env-file")
-	case gitHygieneSSHKeys[base]:
+	case gitHygieneSSHKeyFile(base):
 		return kind("ssh-private-key-file")
 	case ext == ".pem" || ext == ".key":
 		data, ok := head()
@@ -180,7 +201,7 @@ func gitHygieneClassify(rel string, head func() ([]byte, bool)) (string, finding
 			return kind("package-registry-credentials")
 		}
 		return "", "", false
-	case gitHygieneHistories[base]:
+	case gitHygieneHistoryFile(base):
 		return kind("shell-history-file")
 	case ext == ".sql":
 		data, ok := head()
@@ -217,7 +238,7 @@ func gitHygieneClassify(rel string, head func() ([]byte, bool)) (string, finding
 
 func gitHygieneInDependencyDir(rel string) bool {
 	for _, part := range strings.Split(path.Dir(rel), "/") {
-		if secretsSkipDirs[part] {
+		if secretsSkipDir(part) {
 			return true
 		}
 	}
@@ -225,11 +246,16 @@ func gitHygieneInDependencyDir(rel string) bool {
 }
 
 // gitHygieneScanner is the built-in `git-hygiene` code scanner.
-type gitHygieneScanner struct{ cfg Config }
+type gitHygieneScanner struct {
+	cfg   Config
+	kinds map[string]gitHygieneKind
+}
 
 // NewGitHygieneScanner returns the built-in git-hygiene scanner. It needs
 // the git CLI (Available reports it).
-func NewGitHygieneScanner(cfg Config) Scanner { return &gitHygieneScanner{cfg: cfg} }
+func NewGitHygieneScanner(cfg Config) Scanner {
+	return &gitHygieneScanner{cfg: cfg, kinds: gitHygieneKindTable()}
+}
 
 func (s *gitHygieneScanner) Name() string { return "git-hygiene" }
 func (s *gitHygieneScanner) Type() string { return TypeCode }
@@ -315,7 +341,10 @@ func (s *gitHygieneScanner) Scan(ctx context.Context, t Target) ([]finding.Findi
 var errGitHygieneNotRepo = errors.New("not a git work tree")
 
 func (s *gitHygieneScanner) newFinding(kindID string, sev finding.Severity, rel, title, detail, snippet string, meta map[string]any) finding.Finding {
-	k := gitHygieneKinds[kindID]
+	k := s.kinds[kindID]
+	if sev == "" {
+		sev = k.severity
+	}
 	if meta == nil {
 		meta = map[string]any{}
 	}
@@ -399,7 +428,7 @@ func (s *gitHygieneScanner) scanRepo(ctx context.Context, root string) ([]findin
 		if !ok {
 			continue
 		}
-		k := gitHygieneKinds[id]
+		k := s.kinds[id]
 		out = append(out, s.newFinding(id, sev, e.path, k.what+" tracked in git",
 			k.what+" "+e.path+" is committed to the repository.", e.path, map[string]any{"tracked": true}))
 	}
@@ -429,8 +458,8 @@ func (s *gitHygieneScanner) scanRepo(ctx context.Context, root string) ([]findin
 		if !ok {
 			continue
 		}
-		k := gitHygieneKinds["unignored-sensitive-file"]
-		what := gitHygieneKinds[id].what
+		k := s.kinds["unignored-sensitive-file"]
+		what := s.kinds[id].what
 		out = append(out, s.newFinding(k.id, k.severity, rel, what+" neither tracked nor ignored",
 			what+" "+rel+" is in the work tree and no ignore rule covers it.", rel, map[string]any{"kind": id, "tracked": false}))
 	}
@@ -487,7 +516,7 @@ func gitHygieneIsBinary(root, rel string) bool {
 	if data, ok := gitHygieneHead(root, rel); ok {
 		return bytes.IndexByte(data[:min(len(data), 8<<10)], 0) >= 0
 	}
-	return secretsBinaryExts[strings.ToLower(path.Ext(rel))]
+	return secretsBinaryExt(strings.ToLower(path.Ext(rel)))
 }
 
 // ignoreFindings checks the repository's ignore rules with probe paths.
@@ -532,13 +561,13 @@ func (s *gitHygieneScanner) ignoreFindings(ctx context.Context, root, toplevel s
 		}
 	}
 	if !hasGitignore && len(missing) == len(probes) {
-		k := gitHygieneKinds["gitignore-missing"]
+		k := s.kinds["gitignore-missing"]
 		return []finding.Finding{s.newFinding(k.id, k.severity, ".gitignore", k.what,
 			"The repository has no .gitignore file.", "missing .gitignore", nil)}, nil
 	}
 	var out []finding.Finding
 	for _, p := range missing {
-		k := gitHygieneKinds["gitignore-missing-pattern"]
+		k := s.kinds["gitignore-missing-pattern"]
 		out = append(out, s.newFinding(k.id, k.severity, ".gitignore", ".gitignore does not ignore "+p.pattern,
 			"No ignore rule of the repository matches "+p.probe+" (pattern "+p.pattern+").",
 			"missing ignore "+p.pattern, map[string]any{"pattern": p.pattern}))
@@ -564,7 +593,7 @@ func (s *gitHygieneScanner) scanPlainTree(ctx context.Context, root string) ([]f
 			return nil
 		}
 		if d.IsDir() {
-			if p != root && secretsSkipDirs[d.Name()] {
+			if p != root && secretsSkipDir(d.Name()) {
 				return fs.SkipDir
 			}
 			return nil
@@ -581,7 +610,7 @@ func (s *gitHygieneScanner) scanPlainTree(ctx context.Context, root string) ([]f
 		if !ok {
 			return nil
 		}
-		k := gitHygieneKinds[id]
+		k := s.kinds[id]
 		out = append(out, s.newFinding(id, sev, rel, k.what+" present in the source tree",
 			k.what+" "+rel+" is present in the scanned tree (not a git repository, so whether it is shared could not be checked).",
 			rel, map[string]any{"tracked": false}))

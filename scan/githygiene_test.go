@@ -179,7 +179,7 @@ func TestGitHygieneEveryRuleCovered(t *testing.T) {
 	for _, w := range gitHygieneRepoWants {
 		positive[w.rule] = true
 	}
-	for id, k := range gitHygieneKinds {
+	for id, k := range gitHygieneKindTable() {
 		if k.id != id || !k.severity.Valid() || k.cwe == "" || k.remediation == "" {
 			t.Errorf("kind %s incomplete: %+v", id, k)
 		}

@@ -32,7 +32,7 @@ import (
 //     are known binary extensions (images, archives, objects, fonts) without
 //     being opened, minified bundles (*.min.js, *.min.css) and source maps
 //     (*.map): they repeat the real sources on kilobyte-long lines.
-//   - secretsSkipDirs are never entered: version-control metadata and
+//   - secretsSkipDir names are never entered: version-control metadata and
 //     third-party dependency trees (node_modules, vendor, site-packages, ...),
 //     whose secrets are upstream test fixtures the team cannot rotate.
 //     dist/ and build/ ARE scanned: bundlers inline API keys into them and
@@ -47,20 +47,31 @@ const (
 
 var secretsNewline = []byte{'\n'}
 
-var secretsSkipDirs = map[string]bool{
-	".git": true, ".hg": true, ".svn": true, ".bzr": true,
-	"node_modules": true, "bower_components": true, "jspm_packages": true,
-	"vendor": true, "site-packages": true, "__pycache__": true,
-	".tox": true, ".nox": true, ".venv": true, ".mypy_cache": true, ".pytest_cache": true, ".gradle": true,
+// secretsSkipDir reports whether a directory name is never entered.
+func secretsSkipDir(name string) bool {
+	switch name {
+	case ".git", ".hg", ".svn", ".bzr",
+		"node_modules", "bower_components", "jspm_packages",
+		"vendor", "site-packages", "__pycache__",
+		".tox", ".nox", ".venv", ".mypy_cache", ".pytest_cache", ".gradle":
+		return true
+	}
+	return false
 }
 
-var secretsBinaryExts = map[string]bool{
-	".png": true, ".jpg": true, ".jpeg": true, ".gif": true, ".bmp": true, ".ico": true, ".webp": true, ".tif": true, ".tiff": true, ".psd": true,
-	".pdf": true, ".zip": true, ".gz": true, ".tgz": true, ".bz2": true, ".xz": true, ".zst": true, ".7z": true, ".rar": true,
-	".jar": true, ".war": true, ".ear": true, ".class": true, ".so": true, ".dll": true, ".dylib": true, ".exe": true, ".o": true, ".a": true,
-	".lib": true, ".obj": true, ".pyc": true, ".pyo": true, ".wasm": true, ".woff": true, ".woff2": true, ".ttf": true, ".otf": true, ".eot": true,
-	".mp3": true, ".mp4": true, ".m4a": true, ".wav": true, ".ogg": true, ".flac": true, ".avi": true, ".mov": true, ".mkv": true, ".webm": true,
-	".iso": true, ".dmg": true, ".deb": true, ".rpm": true, ".map": true,
+// secretsBinaryExt reports whether a (lowercase) extension marks a file
+// that is skipped without being opened.
+func secretsBinaryExt(ext string) bool {
+	switch ext {
+	case ".png", ".jpg", ".jpeg", ".gif", ".bmp", ".ico", ".webp", ".tif", ".tiff", ".psd",
+		".pdf", ".zip", ".gz", ".tgz", ".bz2", ".xz", ".zst", ".7z", ".rar",
+		".jar", ".war", ".ear", ".class", ".so", ".dll", ".dylib", ".exe", ".o", ".a",
+		".lib", ".obj", ".pyc", ".pyo", ".wasm", ".woff", ".woff2", ".ttf", ".otf", ".eot",
+		".mp3", ".mp4", ".m4a", ".wav", ".ogg", ".flac", ".avi", ".mov", ".mkv", ".webm",
+		".iso", ".dmg", ".deb", ".rpm", ".map":
+		return true
+	}
+	return false
 }
 
 // secretsSkipFile reports whether a file is skipped by name alone.
@@ -69,7 +80,7 @@ func secretsSkipFile(rel string) bool {
 	if strings.HasSuffix(base, ".min.js") || strings.HasSuffix(base, ".min.css") || strings.HasSuffix(base, ".min.mjs") {
 		return true
 	}
-	return secretsBinaryExts[path.Ext(base)]
+	return secretsBinaryExt(path.Ext(base))
 }
 
 // secretsSkipPath applies secretsSkipDirs and secretsSkipFile to a
@@ -78,7 +89,7 @@ func secretsSkipFile(rel string) bool {
 func secretsSkipPath(rel string) bool {
 	dir := path.Dir(rel)
 	for dir != "." && dir != "/" && dir != "" {
-		if secretsSkipDirs[path.Base(dir)] {
+		if secretsSkipDir(path.Base(dir)) {
 			return true
 		}
 		dir = path.Dir(dir)
@@ -203,9 +214,12 @@ type secretsHit struct {
 	hash     [32]byte // SHA-256 of the value, to recognise it elsewhere
 }
 
+// lowerLine is the line in ASCII lower case, computed on first use into
+// the worker's scratch buffer.
 func (c *secretsMatchCtx) lowerLine() []byte {
 	if c.lower == nil {
-		c.lower = secretsLowerASCII(c.lower, c.line)
+		c.lower = secretsLowerASCII(c.scratch.lower[:0], c.line)
+		c.scratch.lower = c.lower
 	}
 	return c.lower
 }
@@ -261,7 +275,7 @@ func (e *secretsEngine) scanContent(data []byte, rel string, sc *secretsScratch,
 			line = line[:n-1]
 		}
 		mc := secretsMatchCtx{data: data, lineStart: cand.start, lineEnd: cand.start + len(line), line: line,
-			path: rel, configFile: config, engine: e, lower: nil}
+			path: rel, configFile: config, engine: e, scratch: sc}
 		accepted = accepted[:0]
 		for w, word := range cand.rules {
 			for word != 0 {
@@ -283,9 +297,6 @@ func (e *secretsEngine) scanContent(data []byte, rel string, sc *secretsScratch,
 					}
 				}
 			}
-		}
-		if mc.lower != nil {
-			sc.lower = mc.lower[:0]
 		}
 		if len(accepted) == 0 {
 			continue
@@ -588,7 +599,7 @@ func (s *secretsScanner) scanTree(ctx context.Context, root string) ([]finding.F
 			return nil
 		}
 		if d.IsDir() {
-			if p != root && secretsSkipDirs[d.Name()] {
+			if p != root && secretsSkipDir(d.Name()) {
 				return fs.SkipDir
 			}
 			return nil

@@ -75,8 +75,9 @@ type secretsMatchCtx struct {
 	lineStart, lineEnd int    // the line is data[lineStart:lineEnd], without '\n'
 	line               []byte
 	path               string
-	configFile         bool // unquoted values count (.env, .ini, YAML, ...)
-	lower              []byte
+	configFile         bool   // unquoted values count (.env, .ini, YAML, ...)
+	lower              []byte // see lowerLine
+	scratch            *secretsScratch
 	engine             *secretsEngine
 }
 
@@ -505,11 +506,21 @@ func secretsGenericValueOK(v, ident []byte, entropyFactor, entropyCap float64) b
 	if secretsLooksPlaceholder(v) {
 		return false
 	}
-	if lv == strings.NewReplacer("_", "", "-", "", ".", "").Replace(string(ident)) {
-		return false
+	if lv == secretsStripSeparators(ident) {
+		return false // password: "password", apiKey: "api_key"
 	}
 	bar := math.Min(entropyCap, entropyFactor*math.Log2(float64(len(v))))
 	return secretsEntropy(v) >= bar
+}
+
+func secretsStripSeparators(b []byte) string {
+	out := make([]byte, 0, len(b))
+	for _, c := range b {
+		if c != '_' && c != '-' && c != '.' {
+			out = append(out, c)
+		}
+	}
+	return string(out)
 }
 
 // secretsPlaceholderMarkers are substrings (lowercase) that mark a value as
@@ -617,16 +628,19 @@ func secretsValidateJWT(v []byte, _ *secretsMatchCtx) bool {
 	return alg != "" && !strings.EqualFold(alg, "none")
 }
 
-// secretsURLPasswordPlaceholders are passwords that only ever appear in
-// documentation and local-development defaults.
-var secretsURLPasswordPlaceholders = map[string]bool{
-	"password": true, "pass": true, "passwd": true, "pwd": true, "secret": true, "pw": true,
-	"postgres": true, "mysql": true, "root": true, "admin": true, "guest": true, "user": true,
-	"username": true, "redis": true, "mongo": true, "mongodb": true, "rabbitmq": true,
+// secretsURLPasswordPlaceholder reports passwords that only ever appear
+// in documentation and local-development defaults.
+func secretsURLPasswordPlaceholder(lower string) bool {
+	switch lower {
+	case "password", "pass", "passwd", "pwd", "secret", "pw", "postgres", "mysql", "root", "admin",
+		"guest", "user", "username", "redis", "mongo", "mongodb", "rabbitmq":
+		return true
+	}
+	return false
 }
 
 func secretsValidateURLPassword(v []byte, _ *secretsMatchCtx) bool {
-	if len(v) < 3 || secretsURLPasswordPlaceholders[strings.ToLower(string(v))] {
+	if len(v) < 3 || secretsURLPasswordPlaceholder(strings.ToLower(string(v))) {
 		return false
 	}
 	// A password in a URL is percent-encoded; ":" or "*" alone is masked.

@@ -45,8 +45,6 @@ const (
 	secretsSnippetWindow = 240 // bytes kept on each side of the secret in a long line's snippet
 )
 
-var secretsNewline = []byte{'\n'}
-
 // secretsSkipDir reports whether a directory name is never entered.
 func secretsSkipDir(name string) bool {
 	switch name {
@@ -83,7 +81,7 @@ func secretsSkipFile(rel string) bool {
 	return secretsBinaryExt(path.Ext(base))
 }
 
-// secretsSkipPath applies secretsSkipDirs and secretsSkipFile to a
+// secretsSkipPath applies secretsSkipDir and secretsSkipFile to a
 // slash-separated path relative to the target (used for history, where
 // there is no directory walk to prune).
 func secretsSkipPath(rel string) bool {
@@ -182,9 +180,13 @@ func newSecretsEngine() *secretsEngine {
 		}
 		if r.pattern != "" {
 			r.re = regexp.MustCompile(r.pattern)
-			r.secretGroup = -1
-			if r.re.NumSubexp() >= 1 {
-				r.secretGroup = 1
+			for g, name := range r.re.SubexpNames() {
+				if name == "secret" {
+					r.secretGroups = append(r.secretGroups, g)
+				}
+			}
+			if len(r.secretGroups) == 0 && r.re.NumSubexp() >= 1 {
+				r.secretGroups = []int{1}
 			}
 		}
 	}
@@ -243,7 +245,7 @@ func (e *secretsEngine) scanContent(data []byte, rel string, sc *secretsScratch,
 			if end >= 2 {
 				ls = bytes.LastIndexByte(data[:end-1], '\n') + 1
 			}
-			lineNo += bytes.Count(data[counted:ls], secretsNewline)
+			lineNo += bytes.Count(data[counted:ls], []byte{'\n'})
 			counted = ls
 			le := len(data)
 			if i := bytes.IndexByte(data[end-1:], '\n'); i >= 0 {
@@ -275,7 +277,7 @@ func (e *secretsEngine) scanContent(data []byte, rel string, sc *secretsScratch,
 			line = line[:n-1]
 		}
 		mc := secretsMatchCtx{data: data, lineStart: cand.start, lineEnd: cand.start + len(line), line: line,
-			path: rel, configFile: config, engine: e, scratch: sc}
+			configFile: config, engine: e, scratch: sc}
 		accepted = accepted[:0]
 		for w, word := range cand.rules {
 			for word != 0 {
@@ -328,7 +330,7 @@ func (e *secretsEngine) addFileScoped(data []byte, r int, cands []secretsCand) [
 			if j := bytes.IndexByte(data[ls:], '\n'); j >= 0 {
 				le = ls + j
 			}
-			cands = slices.Insert(cands, i, secretsCand{start: ls, end: le, line: bytes.Count(data[:ls], secretsNewline) + 1})
+			cands = slices.Insert(cands, i, secretsCand{start: ls, end: le, line: bytes.Count(data[:ls], []byte{'\n'}) + 1})
 		}
 		cands[i].rules.add(r)
 	}
@@ -341,14 +343,12 @@ func (e *secretsEngine) matchPattern(r int, c *secretsMatchCtx) []secretsSpan {
 	var spans []secretsSpan
 	for _, m := range rule.re.FindAllSubmatchIndex(c.line, -1) {
 		vs, ve := m[0], m[1]
-		if rule.secretGroup > 0 {
-			// The first participating group is the value (alternations
-			// such as Twilio's carry one group per form).
-			for g := 1; 2*g+1 < len(m); g++ {
-				if m[2*g] >= 0 {
-					vs, ve = m[2*g], m[2*g+1]
-					break
-				}
+		// The first participating value group wins: alternations such as
+		// Twilio's carry one "secret" group per form.
+		for _, g := range rule.secretGroups {
+			if m[2*g] >= 0 {
+				vs, ve = m[2*g], m[2*g+1]
+				break
 			}
 		}
 		v := c.line[vs:ve]

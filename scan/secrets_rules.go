@@ -65,8 +65,8 @@ type secretsRule struct {
 	// find replaces pattern for rules that need more than a regexp.
 	find func(c *secretsMatchCtx) []secretsSpan
 
-	re          *regexp.Regexp
-	secretGroup int
+	re           *regexp.Regexp
+	secretGroups []int
 }
 
 // secretsMatchCtx is what a rule sees of one candidate line.
@@ -74,7 +74,6 @@ type secretsMatchCtx struct {
 	data               []byte // the whole file (or history chunk)
 	lineStart, lineEnd int    // the line is data[lineStart:lineEnd], without '\n'
 	line               []byte
-	path               string
 	configFile         bool   // unquoted values count (.env, .ini, YAML, ...)
 	lower              []byte // see lowerLine
 	scratch            *secretsScratch

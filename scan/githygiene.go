@@ -103,7 +103,8 @@ func gitHygieneKindTable() map[string]gitHygieneKind {
 }
 
 // gitHygieneIgnoreProbe is a path that the repository's ignore rules
-// should match; when asks returns false the probe does not apply.
+// should match; when applies returns false the probe is skipped (nil
+// means always).
 type gitHygieneIgnoreProbe struct {
 	pattern string // shown to the user
 	probe   string // a path checked with git check-ignore

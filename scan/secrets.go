@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"scand/finding"
@@ -445,6 +446,10 @@ type secretsScanner struct {
 	engine  *secretsEngine
 	workers int
 	history bool
+	// History bounds; the constants in secrets_history.go, except in tests.
+	historyMaxBytes   int
+	historyMaxCommits int
+	historyTimeout    time.Duration
 }
 
 // NewSecretsScanner returns the built-in secrets scanner. It scans the
@@ -460,6 +465,10 @@ func NewSecretsScanner(cfg Config) Scanner {
 		// GOMAXPROCS, not NumCPU: it honours the container's CPU quota.
 		workers: runtime.GOMAXPROCS(0),
 		history: h != "0" && h != "false" && h != "off" && h != "no",
+
+		historyMaxBytes:   secretsHistoryMaxBytes,
+		historyMaxCommits: secretsHistoryMaxCommits,
+		historyTimeout:    secretsHistoryTimeout,
 	}
 }
 

@@ -23,6 +23,9 @@ import (
 //   - secretsHistoryTimeout for the git process, after which the history
 //     part is abandoned (logged) and the working-tree findings stand.
 //
+// The byte cap is 128 MiB because the Runner buffers a process's output in
+// memory (and copies it once), so the peak is about three times the cap.
+//
 // Only lines a commit added are scanned, with their line numbers in that
 // commit's version of the file. Merge commits show no patch (git's default
 // for log -p), so a secret introduced only while resolving a merge conflict
@@ -30,7 +33,7 @@ import (
 // root, so that paths are relative to the target as everywhere else.
 const (
 	secretsHistoryMaxCommits = 20000
-	secretsHistoryMaxBytes   = 256 << 20
+	secretsHistoryMaxBytes   = 128 << 20
 	secretsHistoryTimeout    = 3 * time.Minute
 )
 
@@ -55,7 +58,7 @@ func secretsIsRepoRoot(dir string) bool {
 // secretsHistoryArgs is the git command line. Every option that user or
 // repository configuration could change in the output is pinned: prefixes,
 // quoting, colour, external diff drivers, textconv filters, signatures.
-func secretsHistoryArgs(root string) []string {
+func secretsHistoryArgs(root string, maxCommits int) []string {
 	return []string{
 		"-C", root,
 		"-c", "core.quotePath=true",
@@ -64,7 +67,7 @@ func secretsHistoryArgs(root string) []string {
 		"log", "-p", "--all", "--no-color", "--no-ext-diff", "--no-textconv", "-U0", "-M",
 		"--src-prefix=a/", "--dst-prefix=b/",
 		"--format=" + "%x01%H",
-		"--max-count=" + strconv.Itoa(secretsHistoryMaxCommits),
+		"--max-count=" + strconv.Itoa(maxCommits),
 	}
 }
 
@@ -77,12 +80,12 @@ func (s *secretsScanner) scanHistory(ctx context.Context, root string) ([]secret
 	}
 	// A runner copy with the history's own output cap: the runner still
 	// owns timeouts, process groups and the not-installed case.
-	r.MaxStdout = secretsHistoryMaxBytes
+	r.MaxStdout = s.historyMaxBytes
 	res, err := r.Run(ctx, Cmd{
 		Program: "git",
-		Args:    secretsHistoryArgs(root),
+		Args:    secretsHistoryArgs(root, s.historyMaxCommits),
 		Env:     []string{"GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C"},
-		Timeout: secretsHistoryTimeout,
+		Timeout: s.historyTimeout,
 	})
 	if errors.Is(err, ErrNotInstalled) {
 		s.logger().Info("secrets: git not installed, history not scanned", "target", root)
@@ -96,7 +99,7 @@ func (s *secretsScanner) scanHistory(ctx context.Context, root string) ([]secret
 	}
 	out := res.Stdout
 	if res.Truncated {
-		s.logger().Warn("secrets: git history output capped; oldest commits not scanned", "target", root, "cap_bytes", secretsHistoryMaxBytes)
+		s.logger().Warn("secrets: git history output capped; oldest commits not scanned", "target", root, "cap_bytes", s.historyMaxBytes)
 		// The last line may be cut mid-way.
 		if i := bytes.LastIndexByte(out, '\n'); i >= 0 {
 			out = out[:i+1]

@@ -253,3 +253,42 @@ func TestSecretsHistoryParse(t *testing.T) {
 		t.Errorf("got %v, want %v", got, want)
 	}
 }
+
+// Past the byte cap the oldest commits go unscanned, and the scan still
+// succeeds with what fitted; past the commit cap likewise.
+func TestSecretsHistoryBounds(t *testing.T) {
+	oldTok := "glpat-" + "Lm4Xp6Rt1Bn8Kd3Hq7Wc"
+	newTok := "glrt-" + "Qz8Wx3Ec5Rv7Tb9Yn2Um"
+	r := newSecretsGitRepo(t)
+	r.write("old.yml", "token: "+oldTok+"\n"+strings.Repeat("filler line\n", 2000))
+	r.commit()
+	r.remove("old.yml")
+	r.commit()
+	r.write("new.yml", "token: "+newTok+"\n")
+	r.commit()
+	r.remove("new.yml")
+	r.commit()
+
+	for _, tc := range []struct {
+		name     string
+		maxBytes int
+		commits  int
+		want     []string
+	}{
+		{"unbounded", secretsHistoryMaxBytes, secretsHistoryMaxCommits, []string{"new.yml", "old.yml"}},
+		{"byte cap", 4 << 10, secretsHistoryMaxCommits, []string{"new.yml"}},
+		{"commit cap", secretsHistoryMaxBytes, 2, []string{"new.yml"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := secretsTestScanner(t, true)
+			s.historyMaxBytes, s.historyMaxCommits = tc.maxBytes, tc.commits
+			var files []string
+			for _, f := range secretsTestScan(t, s, r.dir) {
+				files = append(files, f.FilePath)
+			}
+			if strings.Join(files, " ") != strings.Join(tc.want, " ") {
+				t.Errorf("findings in %v, want %v", files, tc.want)
+			}
+		})
+	}
+}

@@ -369,6 +369,9 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 				continue
 			}
 			v := line[vs:ve]
+			if vs > 0 && !secretsIsQuote(line[vs-1]) && (v[0] == '!' || v[0] == '&' || v[0] == '*') {
+				continue // unquoted YAML tag, anchor or alias: `password: !vault |`
+			}
 			if !secretsGenericValueOK(v, lower[s:e], entropyFactor, entropyCap) {
 				continue
 			}
@@ -463,6 +466,8 @@ func secretsAssignedValue(line []byte, p int, unquoted bool) (int, int, bool) {
 	return p, e, true
 }
 
+func secretsIsQuote(b byte) bool { return b == '"' || b == '\'' || b == '`' }
+
 // secretsGenericValueOK decides whether an assigned literal looks like a
 // real credential rather than a word, an expression, a path or a
 // placeholder. Values made only of letters are rejected (identifiers such
@@ -498,9 +503,6 @@ func secretsGenericValueOK(v, ident []byte, entropyFactor, entropyCap float64) b
 	switch path.Ext(lv) {
 	case ".pem", ".key", ".json", ".txt", ".yaml", ".yml", ".crt", ".p12", ".pfx", ".env", ".conf", ".cfg", ".ini", ".xml", ".jks", ".toml", ".properties":
 		return false
-	}
-	if first := lv[0]; first == '!' || first == '&' || first == '*' || first == '@' || first == '%' {
-		return false // YAML tags, anchors and aliases; build-tool tokens like @password@
 	}
 	if secretsLooksPlaceholder(v) {
 		return false
@@ -554,11 +556,12 @@ func secretsLooksPlaceholder(v []byte) bool {
 			return true
 		}
 	}
-	// $VAR, ${VAR} (above), %VAR%.
+	// $VAR; ${VAR} is caught above.
 	if len(v) > 1 && v[0] == '$' && (secretsIdentByte(v[1]) || v[1] == '{') {
 		return true
 	}
-	if len(v) > 2 && v[0] == '%' && v[len(v)-1] == '%' {
+	// %VAR% (Windows), @VAR@ (Maven/Gradle resource filtering).
+	if len(v) > 2 && (v[0] == '%' || v[0] == '@') && v[len(v)-1] == v[0] {
 		return true
 	}
 	// Fillers like "aaaaaaaa" or "abababab": too few distinct bytes, or one

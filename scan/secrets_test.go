@@ -386,6 +386,9 @@ func TestSecretsGenericValueFilter(t *testing.T) {
 		{"has space 123", false},
 		{"12345678", false},
 		{"0123456789abcdef", false},
+		{"%7v&1N^P2acRxN3", true}, // a password may start with '%'
+		{"*Zr8Tm!Xy5Bn7C", true},
+		{"@DB_PASSWORD@", false},
 	} {
 		got := secretsGenericValueOK([]byte(tc.value), []byte("password"), secretsPasswordEntropyFactor, secretsPasswordEntropyCap)
 		if got != tc.ok {
@@ -414,6 +417,9 @@ func TestSecretsAssignmentForms(t *testing.T) {
 		{"a.go", `if password == "` + v + `" {`, ""}, // comparison, not assignment
 		{"a.go", `setPassword("` + v + `")`, ""},
 		{"a.go", `passwordHint := "` + v + `"`, ""},
+		{"a.yaml", `password: !vault ` + v, ""},
+		{"a.yaml", `password: *` + v, ""},
+		{"a.yaml", `password: "*` + v + `"`, "generic-password"},
 		{"a.ts", `const clientSecret = "` + v + `";`, "generic-secret"},
 		{"a.ts", `accessToken: "` + v + `",`, "generic-secret"},
 		{"a.ts", `tokenType: "` + v + `",`, ""},

@@ -1,0 +1,139 @@
+//go:build ignore
+
+// secrets-score compares scanners' findings with the planted secrets:
+// recall (planted lines reported, whatever the rule) and findings off the
+// planted lines. Inputs: planted.jsonl from secrets-plant.go, scand's JSON
+// lines from secrets-driver.go, gitleaks' JSON report.
+//
+// Usage: go run ./bench/secrets-score.go -planted P -scand S -gitleaks G -tree TREE
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+type loc struct {
+	file string
+	line int
+}
+
+type planted struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Kind string `json:"kind"`
+}
+
+func readPlanted(p string) map[loc]string {
+	out := map[loc]string{}
+	f, err := os.Open(p)
+	if err != nil {
+		die(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var pl planted
+		if err := json.Unmarshal(sc.Bytes(), &pl); err != nil {
+			die(err)
+		}
+		out[loc{pl.File, pl.Line}] = pl.Kind
+	}
+	return out
+}
+
+func readScand(p string) []loc {
+	f, err := os.Open(p)
+	if err != nil {
+		die(err)
+	}
+	defer f.Close()
+	var out []loc
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var r struct {
+			File string `json:"file"`
+			Line int    `json:"line"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			die(err)
+		}
+		out = append(out, loc{r.File, r.Line})
+	}
+	return out
+}
+
+func readGitleaks(p, tree string) []loc {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		die(err)
+	}
+	var rs []struct {
+		File      string
+		StartLine int
+	}
+	if err := json.Unmarshal(data, &rs); err != nil {
+		die(err)
+	}
+	var out []loc
+	for _, r := range rs {
+		f := r.File
+		if rel, err := filepath.Rel(tree, f); err == nil && !strings.HasPrefix(rel, "..") {
+			f = rel
+		}
+		out = append(out, loc{filepath.ToSlash(f), r.StartLine})
+	}
+	return out
+}
+
+func score(name string, plant map[loc]string, found []loc) {
+	hit := map[loc]bool{}
+	offPlant := map[loc]bool{}
+	offFindings := 0
+	for _, l := range found {
+		if _, ok := plant[l]; ok {
+			hit[l] = true
+		} else {
+			offPlant[l] = true
+			offFindings++
+		}
+	}
+	missedByKind := map[string]int{}
+	for l, k := range plant {
+		if !hit[l] {
+			missedByKind[k]++
+		}
+	}
+	var missed []string
+	for k, n := range missedByKind {
+		missed = append(missed, fmt.Sprintf("%s×%d", k, n))
+	}
+	sort.Strings(missed)
+	fmt.Printf("%-9s findings=%-5d recall=%.3f (%d/%d)  off-plant findings=%d (on %d lines)  missed: %s\n",
+		name, len(found), float64(len(hit))/float64(len(plant)), len(hit), len(plant), offFindings, len(offPlant), strings.Join(missed, " "))
+}
+
+func die(err error) {
+	fmt.Fprintln(os.Stderr, err)
+	os.Exit(1)
+}
+
+func main() {
+	plantedPath := flag.String("planted", "", "planted.jsonl")
+	scandPath := flag.String("scand", "", "scand findings (JSON lines)")
+	gitleaksPath := flag.String("gitleaks", "", "gitleaks JSON report (optional)")
+	tree := flag.String("tree", "", "scanned tree (to relativize gitleaks paths)")
+	flag.Parse()
+	plant := readPlanted(*plantedPath)
+	score("scand", plant, readScand(*scandPath))
+	if *gitleaksPath != "" {
+		score("gitleaks", plant, readGitleaks(*gitleaksPath, *tree))
+	}
+}

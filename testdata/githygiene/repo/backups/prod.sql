@@ -1,0 +1,4 @@
+--
+-- PostgreSQL database dump
+--
+SET statement_timeout = 0;

@@ -1,0 +1,2 @@
+const apiKey = "AIzaSyXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX";
+const short = "AIzaZSlB5er8bO";

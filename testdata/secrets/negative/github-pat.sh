@@ -1,0 +1,3 @@
+export GH_TOKEN=ghp_qcabUGJmGEp7CgQ0PBQFI14zGtSnov
+export GH_TOKEN2=ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx
+export GH_TOKEN3=ghp_${TOKEN}

@@ -1,0 +1,1 @@
+export const token = "shpat_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";

@@ -1,0 +1,2 @@
+import anthropic
+client = anthropic.Anthropic(api_key="sk-ant-api03-1NOizNFNc89jPjR4qy0NP8pNRsJ0vwJS3qxA9Tt0b4iX0fFKe9bZ_ml0OnR3HGbTATi5jUI_FDVN0IrXi3WQGdhCRZCzMAA")

@@ -1,0 +1,2 @@
+region   = "fra1"
+do_token = "dop_v1_ffa0896381e50dc86f2da77af9b05077317a1a02c475551d4b776513058164da"

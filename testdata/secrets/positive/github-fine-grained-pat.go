@@ -1,0 +1,3 @@
+package ci
+
+var token = "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"

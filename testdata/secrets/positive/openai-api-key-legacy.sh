@@ -1,0 +1,1 @@
+export OPENAI_API_KEY=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

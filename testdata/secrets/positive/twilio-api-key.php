@@ -1,0 +1,2 @@
+<?php
+$apiKey = 'SK4c393aff881cdae03b8b06373485ea2a';

@@ -19,13 +19,15 @@ import (
 //
 // Run: `kics scan -p <target> -q <queries> --libraries-path <libraries>
 // --report-formats json -o <tempdir> --output-name results --no-progress
-// --disable-secrets --ignore-on-exit results`. The query library is
-// SVC_KICS_QUERIES (its sibling libraries/ folder is used too), else the
-// assets/queries folder beside the kics binary. Secrets detection is off:
-// the built-in secrets scanner owns it, and KICS would put the secret's
-// value into actual_value. With --ignore-on-exit results, findings exit 0;
-// KICS's own codes for results (20 info … 60 critical) are accepted too in
-// case an operator's config overrides it; anything else is a crash.
+// --disable-secrets --ignore-on-exit results --no-color --silent`, run in
+// the target. The query library is SVC_KICS_QUERIES (its sibling
+// libraries/ folder is used too), else the assets/queries folder beside the
+// kics binary. Secrets detection is off: the built-in secrets scanner owns
+// it, and KICS would put the secret's value into actual_value. With
+// --ignore-on-exit results, findings exit 0; KICS's own codes for results
+// (20 info … 60 critical) are accepted too in case an operator's config
+// overrides it; anything else (126 = bad arguments or assets) is a crash,
+// whose message KICS prints on stdout.
 //
 // A kics built with `go install` never calls home; a release binary checks
 // GitHub for a newer version once per run (20 s timeout, then it carries on).
@@ -120,7 +122,7 @@ func (s *kicsScanner) Scan(ctx context.Context, t Target) ([]finding.Finding, er
 	res, err := s.cli.run(ctx, t.Path, nil,
 		"scan", "-p", t.Path, "-q", q, "--libraries-path", kicsLibraries(q),
 		"--report-formats", "json", "-o", outDir, "--output-name", "results",
-		"--no-progress", "--disable-secrets", "--ignore-on-exit", "results", "--no-color")
+		"--no-progress", "--disable-secrets", "--ignore-on-exit", "results", "--no-color", "--silent")
 	if err != nil {
 		return nil, err
 	}

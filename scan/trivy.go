@@ -148,14 +148,16 @@ func trivyParse(root string, out []byte, lines wrapLineFinder) ([]finding.Findin
 			if lines != nil {
 				line = lines(rel, v.PkgName, v.InstalledVersion)
 			}
+			fixed := trivyFixedVersion(v.InstalledVersion, v.FixedVersion)
 			meta := map[string]any{
-				"package":       v.PkgName,
-				"version":       v.InstalledVersion,
-				"ecosystem":     r.Type,
-				"fixed_version": v.FixedVersion,
-				"aliases":       aliases,
-				"cwe_ids":       v.CweIDs,
-				"status":        v.Status,
+				"package":        v.PkgName,
+				"version":        v.InstalledVersion,
+				"ecosystem":      r.Type,
+				"fixed_version":  fixed,
+				"fixed_versions": v.FixedVersion,
+				"aliases":        aliases,
+				"cwe_ids":        v.CweIDs,
+				"status":         v.Status,
 			}
 			if v.PrimaryURL != "" {
 				meta["url"] = v.PrimaryURL
@@ -168,7 +170,7 @@ func trivyParse(root string, out []byte, lines wrapLineFinder) ([]finding.Findin
 				ScanType:    TypeDependency,
 				Severity:    trivySeverity(v.Severity),
 				Title:       fmt.Sprintf("%s: %s", v.VulnerabilityID, title),
-				Description: osvDescription(v.PkgName, v.InstalledVersion, r.Type, v.FixedVersion, aliases, v.Description),
+				Description: osvDescription(v.PkgName, v.InstalledVersion, r.Type, fixed, aliases, v.Description),
 				FilePath:    rel,
 				Line:        line,
 				RuleID:      v.VulnerabilityID,
@@ -178,6 +180,25 @@ func trivyParse(root string, out []byte, lines wrapLineFinder) ([]finding.Findin
 		}
 	}
 	return fs, nil
+}
+
+// trivyFixedVersion picks, from Trivy's list of fixed versions ("0.2.4,
+// 1.2.6": one per release line), the lowest above the installed version.
+func trivyFixedVersion(installed, fixed string) string {
+	best := ""
+	for _, f := range strings.Split(fixed, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" || !osvVersionLess(installed, f) {
+			continue
+		}
+		if best == "" || osvVersionLess(f, best) {
+			best = f
+		}
+	}
+	if best == "" {
+		return strings.TrimSpace(fixed)
+	}
+	return best
 }
 
 // trivyAliases gathers the other ids of a vulnerability: Trivy keys GHSA

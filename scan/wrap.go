@@ -229,7 +229,12 @@ func (e *wrapToolError) Error() string {
 }
 
 func wrapCrash(tool string, res Result) error {
-	return &wrapToolError{Tool: tool, ExitCode: res.ExitCode, Stderr: wrapStderrHead(res.Stderr)}
+	head := wrapStderrHead(res.Stderr)
+	if head == "" {
+		// Some tools (kics) print their fatal error on stdout.
+		head = wrapStderrHead(res.Stdout)
+	}
+	return &wrapToolError{Tool: tool, ExitCode: res.ExitCode, Stderr: head}
 }
 
 // wrapStderrHead picks the first 200 characters of stderr, starting at the

@@ -260,6 +260,13 @@ func write(tx *bolt.Tx, recs []osvRecord) error {
 				v.CVSS = map[string]map[string]string{"ghsa": {"V3Vector": s.Score}}
 			}
 		}
+		// trivy-db lists the advisories' own pages among the references;
+		// that is where a reader (and scand) finds the GHSA id of a CVE.
+		for _, a := range append([]string{r.ID}, r.Aliases...) {
+			if strings.HasPrefix(a, "GHSA-") {
+				v.References = append(v.References, "https://github.com/advisories/"+a)
+			}
+		}
 		for _, ref := range r.References {
 			v.References = append(v.References, ref.URL)
 		}

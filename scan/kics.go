@@ -26,8 +26,7 @@ import (
 // it, and KICS would put the secret's value into actual_value. With
 // --ignore-on-exit results, findings exit 0; KICS's own codes for results
 // (20 info … 60 critical) are accepted too in case an operator's config
-// overrides it; anything else (126 = bad arguments or assets) is a crash,
-// whose message KICS prints on stdout.
+// overrides it; anything else (126 = bad arguments or assets) is a crash.
 //
 // A kics built with `go install` never calls home; a release binary checks
 // GitHub for a newer version once per run (20 s timeout, then it carries on).

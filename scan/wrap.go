@@ -231,7 +231,7 @@ func (e *wrapToolError) Error() string {
 func wrapCrash(tool string, res Result) error {
 	head := wrapStderrHead(res.Stderr)
 	if head == "" {
-		// Some tools (kics) print their fatal error on stdout.
+		// A tool silent on stderr may have said why on stdout.
 		head = wrapStderrHead(res.Stdout)
 	}
 	return &wrapToolError{Tool: tool, ExitCode: res.ExitCode, Stderr: head}

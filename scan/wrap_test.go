@@ -386,3 +386,13 @@ func TestInstallRecipeFor(t *testing.T) {
 		}
 	}
 }
+
+func wrapTestWriteFile(t testing.TB, p, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

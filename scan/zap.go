@@ -355,6 +355,9 @@ func zapFindings(alerts []zapAlert) []finding.Finding {
 		path := "/"
 		if u, err := url.Parse(a.URL); err == nil && u.EscapedPath() != "" {
 			path = u.EscapedPath()
+			if !strings.HasPrefix(path, "/") {
+				path = "/" + path
+			}
 		}
 		desc := strings.TrimSpace(a.Description)
 		if sol := strings.TrimSpace(a.Solution); sol != "" {

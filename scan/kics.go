@@ -55,11 +55,7 @@ func NewKicsScanner(cfg Config) Scanner {
 func (s *kicsScanner) Name() string { return "kics" }
 func (s *kicsScanner) Type() string { return TypeIaC }
 func (s *kicsScanner) Available(ctx context.Context) (string, string, bool) {
-	v, hint, ok := s.cli.Available(ctx)
-	if v == "development" {
-		v = ""
-	}
-	return v, hint, ok
+	return s.cli.Available(ctx)
 }
 
 // queriesDir is SVC_KICS_QUERIES, else assets/queries beside the binary.

@@ -117,12 +117,12 @@ func (w *wrapCLI) probe(ctx context.Context) (string, string, bool) {
 		return "", fmt.Sprintf("%s did not answer %s: %v; %s", prog, strings.Join(w.spec.versionArgs, " "), err, w.spec.installHint), false
 	}
 	version := wrapParseVersion(w.spec.versionRe, res.Stdout, res.Stderr)
-	if version == "" || version == "dev" {
-		// Tools installed with `go install` print "dev": the module
-		// version the Go toolchain stamped into the binary is the truth.
-		if v := w.buildInfoVersion(prog); v != "" {
-			version = v
-		}
+	switch version {
+	case "", "dev", "development", "(devel)":
+		// Tools installed with `go install` print a placeholder: the
+		// module version the Go toolchain stamped into the binary is the
+		// truth, and a placeholder is no version at all.
+		version = w.buildInfoVersion(prog)
 	}
 	if version == "" && res.ExitCode != 0 {
 		return "", fmt.Sprintf("%s %s exited with status %d: %s", prog, strings.Join(w.spec.versionArgs, " "), res.ExitCode, wrapStderrHead(res.Stderr)), false

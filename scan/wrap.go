@@ -101,7 +101,7 @@ func (w *wrapCLI) runner() *Runner {
 
 // Available reports the tool's version, or why it cannot run here.
 func (w *wrapCLI) Available(ctx context.Context) (string, string, bool) {
-	return w.avail.get(w.now(), func() (string, string, bool) { return w.probe(ctx) })
+	return w.avail.get(ctx, w.now(), func() (string, string, bool) { return w.probe(ctx) })
 }
 
 func (w *wrapCLI) probe(ctx context.Context) (string, string, bool) {
@@ -202,15 +202,20 @@ type wrapAvailCache struct {
 	ok      bool
 }
 
-func (c *wrapAvailCache) get(now time.Time, probe func() (string, string, bool)) (string, string, bool) {
+func (c *wrapAvailCache) get(ctx context.Context, now time.Time, probe func() (string, string, bool)) (string, string, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.valid && now.Sub(c.at) < wrapAvailTTL && !now.Before(c.at) {
 		return c.version, c.hint, c.ok
 	}
-	c.version, c.hint, c.ok = probe()
-	c.at, c.valid = now, true
-	return c.version, c.hint, c.ok
+	version, hint, ok := probe()
+	// A probe cut short by its caller's cancellation says nothing about
+	// the tool; the next caller probes again.
+	if ctx.Err() == nil {
+		c.version, c.hint, c.ok = version, hint, ok
+		c.at, c.valid = now, true
+	}
+	return version, hint, ok
 }
 
 // wrapToolError is a wrapped tool's crash. Its text is what scanner.failed

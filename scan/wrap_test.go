@@ -259,6 +259,19 @@ func TestWrapAvailabilityCache(t *testing.T) {
 	}
 }
 
+func TestWrapAvailabilityCancelledProbeNotCached(t *testing.T) {
+	tool := wrapTestScript(t, "#!/bin/sh\necho 'bandit 1.6.2'\n")
+	s := NewBanditScanner(wrapTestConfig(map[string]string{"SVC_BANDIT_PATH": tool}))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, ok := s.Available(ctx); ok {
+		t.Fatal("a cancelled probe reported the tool available")
+	}
+	if v, hint, ok := s.Available(context.Background()); !ok || v != "1.6.2" {
+		t.Fatalf("after a cancelled probe, Available = %q %q %v; the failure was cached", v, hint, ok)
+	}
+}
+
 func TestWrapAvailabilityNotInstalled(t *testing.T) {
 	cases := []struct {
 		name string

@@ -87,7 +87,7 @@ func (s *zapScanner) base() (*url.URL, error) {
 }
 
 func (s *zapScanner) Available(ctx context.Context) (string, string, bool) {
-	return s.avail.get(s.now(), func() (string, string, bool) {
+	return s.avail.get(ctx, s.now(), func() (string, string, bool) {
 		base, err := s.base()
 		if err != nil {
 			return "", err.Error(), false

@@ -29,7 +29,6 @@ type banditScanner struct{ cli *wrapCLI }
 func NewBanditScanner(cfg Config) Scanner {
 	return &banditScanner{cli: newWrapCLI(cfg, wrapCLISpec{
 		name:        "bandit",
-		scanType:    TypeCode,
 		program:     "bandit",
 		pathEnv:     "SVC_BANDIT_PATH",
 		versionArgs: []string{"--version"},

@@ -32,7 +32,6 @@ type gosecScanner struct{ cli *wrapCLI }
 func NewGosecScanner(cfg Config) Scanner {
 	return &gosecScanner{cli: newWrapCLI(cfg, wrapCLISpec{
 		name:        "gosec",
-		scanType:    TypeCode,
 		program:     "gosec",
 		pathEnv:     "SVC_GOSEC_PATH",
 		versionArgs: []string{"-version"},

@@ -41,7 +41,6 @@ func NewGovulncheckScanner(cfg Config) Scanner {
 	s := &govulncheckScanner{}
 	s.cli = newWrapCLI(cfg, wrapCLISpec{
 		name:        "govulncheck",
-		scanType:    TypeDependency,
 		program:     "govulncheck",
 		pathEnv:     "SVC_GOVULNCHECK_PATH",
 		versionArgs: []string{"-version"},

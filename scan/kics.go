@@ -41,7 +41,6 @@ func NewKicsScanner(cfg Config) Scanner {
 	s := &kicsScanner{}
 	s.cli = newWrapCLI(cfg, wrapCLISpec{
 		name:        "kics",
-		scanType:    TypeIaC,
 		program:     "kics",
 		pathEnv:     "SVC_KICS_PATH",
 		versionArgs: []string{"version"},

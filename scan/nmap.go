@@ -42,7 +42,6 @@ type nmapScanner struct{ cli *wrapCLI }
 func NewNmapScanner(cfg Config) Scanner {
 	return &nmapScanner{cli: newWrapCLI(cfg, wrapCLISpec{
 		name:        "nmap",
-		scanType:    TypeNetwork,
 		program:     "nmap",
 		pathEnv:     "SVC_NMAP_PATH",
 		versionArgs: []string{"--version"},

@@ -34,7 +34,6 @@ func NewOSVScanner(cfg Config) Scanner {
 	s := &osvScanner{}
 	s.cli = newWrapCLI(cfg, wrapCLISpec{
 		name:        "osv-scanner",
-		scanType:    TypeDependency,
 		program:     "osv-scanner",
 		pathEnv:     "SVC_OSV_SCANNER_PATH",
 		versionArgs: []string{"--version"},

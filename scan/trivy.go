@@ -32,7 +32,6 @@ func NewTrivyScanner(cfg Config) Scanner {
 	s := &trivyScanner{}
 	s.cli = newWrapCLI(cfg, wrapCLISpec{
 		name:        "trivy",
-		scanType:    TypeDependency,
 		program:     "trivy",
 		pathEnv:     "SVC_TRIVY_PATH",
 		versionArgs: []string{"--version"},

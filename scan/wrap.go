@@ -51,10 +51,9 @@ const wrapErrHeadLen = 200
 
 // wrapCLISpec is what differs between the command-line tools.
 type wrapCLISpec struct {
-	name     string
-	scanType string
-	program  string // executable looked up on PATH
-	pathEnv  string // SVC_<TOOL>_PATH: an absolute path that wins over PATH
+	name    string
+	program string // executable looked up on PATH
+	pathEnv string // SVC_<TOOL>_PATH: an absolute path that wins over PATH
 	// versionArgs print the version; versionRe's first group captures it.
 	versionArgs []string
 	versionRe   *regexp.Regexp
@@ -106,6 +105,9 @@ func (w *wrapCLI) Available(ctx context.Context) (string, string, bool) {
 
 func (w *wrapCLI) probe(ctx context.Context) (string, string, bool) {
 	prog := w.program()
+	if prog != w.spec.program && !filepath.IsAbs(prog) {
+		return "", fmt.Sprintf("%s=%s must be an absolute path", w.spec.pathEnv, prog), false
+	}
 	res, err := w.runner().Run(ctx, Cmd{Program: prog, Args: w.spec.versionArgs, Timeout: wrapProbeTimeout})
 	if errors.Is(err, ErrNotInstalled) {
 		if prog != w.spec.program {

@@ -287,6 +287,7 @@ func TestWrapAvailabilityNotInstalled(t *testing.T) {
 		{"kics", NewKicsScanner, map[string]string{"SVC_KICS_PATH": "/nonexistent/kics"}, "github.com/Checkmarx/kics/v2/cmd/console@v2.2.0"},
 		{"nmap", NewNmapScanner, map[string]string{"SVC_NMAP_PATH": "/nonexistent/nmap"}, "apt-get install -y nmap"},
 		{"zap", NewZAPScanner, nil, "SVC_ZAP_URL is not set"},
+		{"bandit", NewBanditScanner, map[string]string{"SVC_BANDIT_PATH": "bin/bandit"}, "must be an absolute path"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -20,6 +20,7 @@ import (
 
 	"scand/api"
 	"scand/auth"
+	"scand/scan"
 	"scand/sse"
 	"scand/store"
 )
@@ -158,22 +159,23 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	}
 	srv := api.New(api.Deps{
-		Store:       st,
-		Auth:        authn,
-		Limiter:     auth.NewRateLimiter(cfg.RateLimitPerMin, cfg.RateLimitBurst, cfg.RateLimitEnabled),
-		Bus:         bus,
-		Log:         baseLog,
-		Now:         time.Now,
-		EventSecret: eventSecret,
-		Hooks:       app.hooks,
-		Ready:       app.ready,
-		Scans:       app.orch,
-		ScanRoots:   cfg.ScanRoots,
-		MaxHosts:    cfg.NmapMaxHosts,
-		Scanners:    app.registry,
-		Runner:      app.runner,
-		OutputNow:   outputClock(cfg.FakeNow),
-		PDFRenderer: cfg.PDFRenderer,
+		Store:         st,
+		Auth:          authn,
+		Limiter:       auth.NewRateLimiter(cfg.RateLimitPerMin, cfg.RateLimitBurst, cfg.RateLimitEnabled),
+		Bus:           bus,
+		Log:           baseLog,
+		Now:           time.Now,
+		EventSecret:   eventSecret,
+		Hooks:         app.hooks,
+		Ready:         app.ready,
+		Scans:         app.orch,
+		ScanRoots:     cfg.ScanRoots,
+		MaxHosts:      cfg.NmapMaxHosts,
+		Scanners:      app.registry,
+		InstallRecipe: scan.InstallCommand,
+		Runner:        app.runner,
+		OutputNow:     outputClock(cfg.FakeNow),
+		PDFRenderer:   cfg.PDFRenderer,
 	})
 
 	ln, err := net.Listen("tcp", cfg.Addr)

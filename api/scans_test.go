@@ -166,7 +166,7 @@ func (h *scanHarness) startScan(body map[string]any) ScanView {
 
 func (h *scanHarness) waitStatus(id string, want string) ScanView {
 	h.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
 		_, out, _ := h.do("GET", "/api/v1/scans/"+id, nil)
 		var v ScanView
@@ -179,7 +179,7 @@ func (h *scanHarness) waitStatus(id string, want string) ScanView {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	h.t.Fatalf("scan %s never reached %s", id, want)
+	h.t.Fatalf("scan %s never reached %s within 60 s", id, want)
 	return ScanView{}
 }
 
@@ -380,7 +380,7 @@ func TestCancelKillsScannerProcessGroup(t *testing.T) {
 	runner := scan.NewRunner(time.Hour)
 	h := newScanHarness(t, []scan.Scanner{sleepScanner{runner: runner, marker: marker}}, nil)
 	v := h.startScan(map[string]any{"target_path": t.TempDir(), "scan_types": []string{"code"}})
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for len(processesWith("sleep "+marker)) < 2 {
 		if time.Now().After(deadline) {
 			t.Fatalf("the scanner's two sleep processes never started")
@@ -644,13 +644,13 @@ func TestSSEKeepaliveAndLiveStream(t *testing.T) {
 		close(lines)
 	}()
 	sawKeepalive := false
-	timeout := time.After(5 * time.Second)
+	timeout := time.After(30 * time.Second)
 	for !sawKeepalive {
 		select {
 		case l := <-lines:
 			sawKeepalive = strings.HasPrefix(l, ": keepalive")
 		case <-timeout:
-			t.Fatal("no keepalive within 5 s (interval 200 ms in this test)")
+			t.Fatal("no keepalive within 30 s (interval 200 ms in this test)")
 		}
 	}
 	h.do("POST", "/api/v1/scans/"+v.ID+"/cancel", nil)
@@ -734,7 +734,7 @@ func TestEventTokenRules(t *testing.T) {
 }
 
 func (h *scanHarness) waitStatusAuth(id, key string) {
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
 		_, out, _ := h.do("GET", "/api/v1/scans/"+id, nil, "X-API-Key", key)
 		if strings.Contains(string(out), `"status":"completed"`) {

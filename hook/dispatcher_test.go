@@ -156,7 +156,7 @@ func TestWebhookHundredEventsArriveInOrder(t *testing.T) {
 		}
 	}
 	var acked []int
-	waitFor(t, 30*time.Second, "100 acknowledged deliveries", func() bool {
+	waitFor(t, 120*time.Second, "100 acknowledged deliveries", func() bool {
 		acked = acked[:0]
 		highest := 0
 		for i, r := range rec.requests() {
@@ -207,7 +207,7 @@ func TestWebhookStalledReceiverDoesNotDelayOthers(t *testing.T) {
 			t.Fatalf("Enqueue: %d deliveries, %v; want 2", len(ds), err)
 		}
 	}
-	waitFor(t, 5*time.Second, "the healthy receiver to get all 5", func() bool { return fast.count() == 5 })
+	waitFor(t, 30*time.Second, "the healthy receiver to get all 5", func() bool { return fast.count() == 5 })
 	if stalled.Load() != 1 {
 		t.Fatalf("stalled receiver has %d requests in flight, want exactly 1 (one at a time)", stalled.Load())
 	}
@@ -231,7 +231,7 @@ func TestWebhookRedirectIsNotFollowed(t *testing.T) {
 	createTestWebhook(t, st, redirect.URL, sse.ScanComplete)
 	ds, _ := d.Enqueue(context.Background(), sse.ScanComplete, scanComplete(1))
 	var got store.Delivery
-	waitFor(t, 5*time.Second, "the redirect to be recorded", func() bool {
+	waitFor(t, 30*time.Second, "the redirect to be recorded", func() bool {
 		got = deliveryStatus(t, st, ds[0].ID)
 		return got.Status == store.DeliveryPending && got.Attempt == 1
 	})
@@ -255,7 +255,7 @@ func TestWebhookAttemptTimesOut(t *testing.T) {
 	createTestWebhook(t, st, rec.srv.URL, sse.ScanComplete)
 	ds, _ := d.Enqueue(context.Background(), sse.ScanComplete, scanComplete(1))
 	var got store.Delivery
-	waitFor(t, 5*time.Second, "the timeout to be recorded", func() bool {
+	waitFor(t, 30*time.Second, "the timeout to be recorded", func() bool {
 		got = deliveryStatus(t, st, ds[0].ID)
 		return got.Status == store.DeliveryPending && got.Attempt == 1
 	})
@@ -479,7 +479,7 @@ func TestWebhookStopInterruptsInFlightDelivery(t *testing.T) {
 	}
 	createTestWebhook(t, st, rec.srv.URL, sse.ScanComplete)
 	ds, _ := d.Enqueue(context.Background(), sse.ScanComplete, scanComplete(1))
-	waitFor(t, 5*time.Second, "the request to be in flight", func() bool { return hits.Load() == 1 })
+	waitFor(t, 30*time.Second, "the request to be in flight", func() bool { return hits.Load() == 1 })
 	start := time.Now()
 	d.Stop()
 	if el := time.Since(start); el > 2*time.Second {

@@ -128,7 +128,7 @@ func deliveryStatus(t testing.TB, st *store.Store, id string) store.Delivery {
 func waitDeliveryStatus(t testing.TB, st *store.Store, id, status string) store.Delivery {
 	t.Helper()
 	var d store.Delivery
-	waitFor(t, 10*time.Second, "delivery "+id+" to be "+status, func() bool {
+	waitFor(t, 60*time.Second, "delivery "+id+" to be "+status, func() bool {
 		d = deliveryStatus(t, st, id)
 		return d.Status == status
 	})

@@ -82,7 +82,7 @@ func summarize(m message) chatSummary {
 			s.Title = "Scan completed: " + strconv.Itoa(f.FindingsCount) + " findings"
 		}
 		if f.SeverityCounts != nil && f.FindingsCount > 0 {
-			s.Severity = highestSeverity(*f.SeverityCounts)
+			s.Severity = f.SeverityCounts.Highest()
 			if s.Severity != "" {
 				s.Title += ", highest " + s.Severity
 			}
@@ -90,7 +90,7 @@ func summarize(m message) chatSummary {
 		s.Subject = f.TargetPath
 		s.Fields = append(s.Fields, chatField{"Target", f.TargetPath, true}, chatField{"Risk score", strconv.Itoa(f.RiskScore), false})
 		if f.SeverityCounts != nil && f.FindingsCount > 0 {
-			s.Fields = append(s.Fields, chatField{"Severities", severityLine(*f.SeverityCounts), false})
+			s.Fields = append(s.Fields, chatField{"Severities", f.SeverityCounts.Breakdown(), false})
 		}
 		s.Fields = append(s.Fields, chatField{"Scan", f.ScanID, true})
 		return s
@@ -105,36 +105,6 @@ func summarize(m message) chatSummary {
 			Fields: []chatField{{"Webhook", f.WebhookID, true}}}
 	}
 	return chatSummary{Title: m.Event, Detail: string(m.Data)}
-}
-
-// highestSeverity returns the most severe level with a non-zero count.
-func highestSeverity(c sse.SeverityCounts) string {
-	switch {
-	case c.Critical > 0:
-		return "critical"
-	case c.High > 0:
-		return "high"
-	case c.Medium > 0:
-		return "medium"
-	case c.Low > 0:
-		return "low"
-	case c.Info > 0:
-		return "info"
-	}
-	return ""
-}
-
-func severityLine(c sse.SeverityCounts) string {
-	var parts []string
-	for _, p := range []struct {
-		n    int
-		name string
-	}{{c.Critical, "critical"}, {c.High, "high"}, {c.Medium, "medium"}, {c.Low, "low"}, {c.Info, "info"}} {
-		if p.n > 0 {
-			parts = append(parts, strconv.Itoa(p.n)+" "+p.name)
-		}
-	}
-	return strings.Join(parts, ", ")
 }
 
 // truncate cuts s to at most n runes, marking the cut.

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"log/slog"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -202,10 +201,13 @@ func Build(ev sse.Event) (n store.Notification, ok bool, err error) {
 		if f.SeverityCounts != nil {
 			counts = *f.SeverityCounts
 		}
-		n.Severity = highest(counts)
+		// A scan.complete whose counts are missing still reports findings.
+		if n.Severity = counts.Highest(); n.Severity == "" {
+			n.Severity = "info"
+		}
 		n.Title = "Scan found " + plural(f.FindingsCount, "finding") + " in " + target
 		n.Body = "Scan " + f.ScanID + " of " + target + " completed with " + plural(f.FindingsCount, "finding")
-		if line := breakdown(counts); line != "" {
+		if line := counts.Breakdown(); line != "" {
 			n.Body += " (" + line + ")"
 		}
 		n.Body += "; risk score " + strconv.Itoa(f.RiskScore) + "."
@@ -231,35 +233,6 @@ func Build(ev sse.Event) (n store.Notification, ok bool, err error) {
 		n.Body += ". The scan went on without it; its results are incomplete."
 	}
 	return n, true, nil
-}
-
-// highest is the most severe level with findings. A scan.complete whose
-// counts are missing still reports findings, so it falls back to info.
-func highest(c sse.SeverityCounts) string {
-	switch {
-	case c.Critical > 0:
-		return "critical"
-	case c.High > 0:
-		return "high"
-	case c.Medium > 0:
-		return "medium"
-	case c.Low > 0:
-		return "low"
-	}
-	return "info"
-}
-
-func breakdown(c sse.SeverityCounts) string {
-	var parts []string
-	for _, p := range []struct {
-		n    int
-		name string
-	}{{c.Critical, "critical"}, {c.High, "high"}, {c.Medium, "medium"}, {c.Low, "low"}, {c.Info, "info"}} {
-		if p.n > 0 {
-			parts = append(parts, strconv.Itoa(p.n)+" "+p.name)
-		}
-	}
-	return strings.Join(parts, ", ")
 }
 
 func plural(n int, word string) string {

@@ -1,5 +1,10 @@
 package sse
 
+import (
+	"strconv"
+	"strings"
+)
+
 // Payloads of each event kind. They are structs, not maps, so the JSON
 // key order a webhook receiver sees is fixed by the field order here.
 
@@ -10,6 +15,39 @@ type SeverityCounts struct {
 	Medium   int `json:"medium"`
 	Low      int `json:"low"`
 	Info     int `json:"info"`
+}
+
+// Highest returns the most severe level with a non-zero count, or "" when
+// every count is zero.
+func (c SeverityCounts) Highest() string {
+	switch {
+	case c.Critical > 0:
+		return "critical"
+	case c.High > 0:
+		return "high"
+	case c.Medium > 0:
+		return "medium"
+	case c.Low > 0:
+		return "low"
+	case c.Info > 0:
+		return "info"
+	}
+	return ""
+}
+
+// Breakdown renders the non-zero counts, most severe first, for people:
+// "2 critical, 5 low"; "" when every count is zero.
+func (c SeverityCounts) Breakdown() string {
+	var parts []string
+	for _, p := range []struct {
+		n    int
+		name string
+	}{{c.Critical, "critical"}, {c.High, "high"}, {c.Medium, "medium"}, {c.Low, "low"}, {c.Info, "info"}} {
+		if p.n > 0 {
+			parts = append(parts, strconv.Itoa(p.n)+" "+p.name)
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 type ScanStartData struct {

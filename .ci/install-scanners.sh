@@ -120,7 +120,7 @@ ln -sf "$TRIVY_DIR/trivy" "$BIN/trivy"
 check() {
 	local out
 	out=$("$@" 2>&1) || die "$* failed: $(echo "$out" | head -c 300)"
-	log "ok: $(echo "$out" | grep -m1 -E '[0-9]+\.[0-9]+|dev' || echo "$out" | head -n1)"
+	log "ok: $1: $(echo "$out" | tr -s '\n\t ' ' ' | head -c 120)"
 }
 check bandit --version
 check nmap --version

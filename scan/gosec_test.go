@@ -128,6 +128,7 @@ func FuzzGosecParse(f *testing.F) {
 	f.Add(wrapTestRead(f, "gosec/findings.json"))
 	f.Add(wrapTestRead(f, "gosec/missing-deps.json"))
 	f.Add(wrapTestRead(f, "gosec/empty.json"))
+	f.Add([]byte(`{"Issues":[{"severity":"HIGH","confidence":"LOW","cwe":{"id":"22"},"rule_id":"G304","details":"d","file":"/tmp/scandfix/goapp/a.go","line":"3-5","column":"1"}]}`))
 	f.Fuzz(func(t *testing.T, out []byte) {
 		fs, _, err := gosecParse(wrapRecordedRoot, wrapRecordedRoot+"/goapp", out)
 		if err != nil {

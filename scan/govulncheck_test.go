@@ -126,6 +126,7 @@ func TestGovulncheckScanErrors(t *testing.T) {
 func FuzzGovulncheckParse(f *testing.F) {
 	f.Add(wrapTestRead(f, "govulncheck/findings.json"))
 	f.Add(wrapTestRead(f, "govulncheck/empty.json"))
+	f.Add([]byte(`{"config":{}}{"osv":{"id":"GO-1"}}{"finding":{"osv":"GO-1","trace":[{"module":"m","version":"v1","package":"m/p","function":"F"},{"function":"main","position":{"filename":"a.go","line":1}}]}}`))
 	f.Fuzz(func(t *testing.T, out []byte) {
 		fs, err := govulncheckParse("go.mod", out, func(string, string, string) int { return 3 })
 		if err != nil {

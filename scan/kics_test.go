@@ -114,6 +114,7 @@ func TestKicsScanExitCodes(t *testing.T) {
 func FuzzKicsParse(f *testing.F) {
 	f.Add(wrapTestRead(f, "kics/findings.json"))
 	f.Add(wrapTestRead(f, "kics/empty.json"))
+	f.Add([]byte(`{"queries":[{"query_name":"q","query_id":"id","severity":"HIGH","cwe":"22","files":[{"file_name":"a.tf","line":3,"expected_value":"e","actual_value":"a"}]}]}`))
 	f.Fuzz(func(t *testing.T, out []byte) {
 		fs, err := kicsParse(wrapRecordedRoot, out)
 		if err != nil {

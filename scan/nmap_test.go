@@ -107,6 +107,7 @@ func TestNmapScanTargetsAndExit(t *testing.T) {
 func FuzzNmapParse(f *testing.F) {
 	f.Add(wrapTestRead(f, "nmap/findings.xml"))
 	f.Add(wrapTestRead(f, "nmap/empty.xml"))
+	f.Add([]byte(`<nmaprun><host><address addr="::1" addrtype="ipv6"/><ports><port protocol="tcp" portid="21"><state state="open"/><service name="ftp" product="x"/></port></ports></host></nmaprun>`))
 	f.Fuzz(func(t *testing.T, out []byte) {
 		fs, err := nmapParse(out)
 		if err != nil {

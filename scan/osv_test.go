@@ -156,6 +156,7 @@ func TestOSVScanExitCodes(t *testing.T) {
 func FuzzOSVParse(f *testing.F) {
 	f.Add(wrapTestRead(f, "osv-scanner/findings.json"))
 	f.Add(wrapTestRead(f, "osv-scanner/no-db.json"))
+	f.Add([]byte(`{"results":[{"source":{"path":"/tmp/scandfix/go.mod"},"packages":[{"package":{"name":"m","version":"1.0.0","ecosystem":"Go"},"groups":[{"ids":["GO-1"],"aliases":["CVE-1"],"max_severity":"7.5"}],"vulnerabilities":[{"id":"GO-1","affected":[{"package":{"name":"m"},"ranges":[{"events":[{"introduced":"0"},{"fixed":"1.0.1"}]}]}]}]}]}]}`))
 	f.Fuzz(func(t *testing.T, out []byte) {
 		fs, err := osvParse(wrapRecordedRoot, out, func(string, string, string) int { return 1 })
 		if err != nil {

@@ -92,6 +92,7 @@ func TestTrivyScanCrash(t *testing.T) {
 func FuzzTrivyParse(f *testing.F) {
 	f.Add(wrapTestRead(f, "trivy/findings.json"))
 	f.Add(wrapTestRead(f, "trivy/empty.json"))
+	f.Add([]byte(`{"Results":[{"Target":"package-lock.json","Type":"npm","Vulnerabilities":[{"VulnerabilityID":"CVE-1","PkgName":"a","InstalledVersion":"1.0.0","FixedVersion":"0.9.1, 1.0.2","Severity":"HIGH","CweIDs":["CWE-1"],"References":["https://github.com/advisories/GHSA-aaaa-bbbb-cccc"]}]}]}`))
 	f.Fuzz(func(t *testing.T, out []byte) {
 		fs, err := trivyParse(wrapRecordedRoot, out, nil)
 		if err != nil {

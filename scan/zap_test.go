@@ -283,6 +283,7 @@ func TestZAPEvidence(t *testing.T) {
 func FuzzZAPParse(f *testing.F) {
 	f.Add(wrapTestRead(f, "zap/alerts.json"))
 	f.Add(wrapTestRead(f, "zap/alerts-empty.json"))
+	f.Add([]byte(`{"alerts":[{"pluginId":"10024","risk":"High","confidence":"Low","url":"rel?x=1","evidence":"token=abc","cweid":"-1","name":"n"}]}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		alerts, err := zapParseAlerts(body)
 		if err != nil {

@@ -156,7 +156,7 @@ func (s *Server) handleStartScan(w http.ResponseWriter, r *http.Request) error {
 	var url, host *string
 	if req.TargetURL != nil && *req.TargetURL != "" {
 		url = req.TargetURL
-		if err := scan.ValidateTargetURL(*url); err != nil {
+		if _, err := scan.ValidateTargetURL(*url); err != nil {
 			v.add("value_error", "target_url: "+err.Error(), *url, "body", "target_url")
 		}
 	} else if slices.Contains(types, scan.TypeDAST) {

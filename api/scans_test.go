@@ -28,6 +28,7 @@ type lifecycleScanner struct {
 	name, typ string
 	missing   bool
 	cwe       finding.CWE
+	scanErr   error
 }
 
 func (f lifecycleScanner) Name() string { return f.name }
@@ -39,6 +40,9 @@ func (f lifecycleScanner) Available(context.Context) (string, string, bool) {
 	return "1.0", "", true
 }
 func (f lifecycleScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error) {
+	if f.scanErr != nil {
+		return nil, f.scanErr
+	}
 	var out []finding.Finding
 	err := filepath.WalkDir(t.Path, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".txt") {
@@ -782,5 +786,35 @@ func TestComplianceCoverage(t *testing.T) {
 	}
 	if code, out, _ := h.do("GET", "/api/v1/compliance/frameworks", nil); code != 200 || !strings.Contains(string(out), "PCI-DSS-6.2.4") {
 		t.Errorf("frameworks: %d %s", code, out)
+	}
+}
+
+func TestScannerErrorsSkipOrFailOnlyThatScanner(t *testing.T) {
+	reg := []scan.Scanner{
+		lifecycleScanner{name: "alpha", typ: scan.TypeCode},
+		lifecycleScanner{name: "db-gone", typ: scan.TypeCode, scanErr: fmt.Errorf("SVC_OSV_DB is not set: copy the OSV archives: %w", scan.ErrNotInstalled)},
+		lifecycleScanner{name: "crasher", typ: scan.TypeCode, scanErr: fmt.Errorf("exit status 2: %s", strings.Repeat("x", 300))},
+	}
+	h := newScanHarness(t, reg, nil)
+	v := h.startScan(map[string]any{"target_path": writeTree(t, map[string]string{"a.txt": "VULN\n"}), "scan_types": []string{"code"}})
+	done := h.waitStatus(v.ID, "completed")
+	if strings.Join(done.ScannersRun, ",") != "alpha" || len(done.ScannersSkipped) != 2 {
+		t.Fatalf("run %v skipped %+v", done.ScannersRun, done.ScannersSkipped)
+	}
+	gone, crash := done.ScannersSkipped[0], done.ScannersSkipped[1]
+	if gone.Name != "db-gone" || gone.Reason != "not installed" || !strings.Contains(gone.InstallHint, "SVC_OSV_DB") {
+		t.Errorf("missing database not reported as a skip with its hint: %+v", gone)
+	}
+	if crash.Name != "crasher" || !strings.HasPrefix(crash.Reason, "failed: exit status 2") || len(crash.Reason) > len("failed: ")+200 {
+		t.Errorf("crash entry %+v", crash)
+	}
+	resp, err := http.Get(h.srv.URL + "/api/v1/scans/" + v.ID + "/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	got := strings.Join(readSSE(t, resp.Body), ",")
+	if !strings.Contains(got, "scanner.skipped") || !strings.Contains(got, "scanner.failed") || !strings.HasSuffix(got, "scan.complete") {
+		t.Errorf("events %s", got)
 	}
 }

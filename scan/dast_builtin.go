@@ -238,9 +238,9 @@ func (r *builtinDASTResult) add(id, at string, detail, snippet string, meta map[
 
 // Scan checks t.URL.
 func (s *builtinDASTScanner) Scan(ctx context.Context, t Target) ([]finding.Finding, error) {
-	target, err := url.Parse(t.URL)
-	if err != nil || (target.Scheme != "http" && target.Scheme != "https") || target.Host == "" {
-		return nil, fmt.Errorf("builtin_dast: target URL %q must be an absolute http or https URL", t.URL)
+	target, err := ValidateTargetURL(t.URL)
+	if err != nil {
+		return nil, fmt.Errorf("builtin_dast: target URL %q: %w", t.URL, err)
 	}
 	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, s.overallTimeout)

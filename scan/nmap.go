@@ -84,7 +84,7 @@ func nmapArgs(host, ports string) ([]string, error) {
 }
 
 func (s *nmapScanner) Scan(ctx context.Context, t Target) ([]finding.Finding, error) {
-	if err := wrapValidateHost(t.Host, s.maxHosts()); err != nil {
+	if err := ValidateTargetHost(t.Host, s.maxHosts()); err != nil {
 		return nil, err
 	}
 	args, err := nmapArgs(t.Host, s.cli.cfg.env("SVC_NMAP_PORTS"))

@@ -323,6 +323,14 @@ func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner,
 	if ctx.Err() != nil {
 		return nil, false, nil
 	}
+	if errors.Is(err, ErrNotInstalled) {
+		// The tool or its offline database went missing after the
+		// availability probe: that is a skip with a hint, not a crash.
+		hint := truncate(err.Error(), 500)
+		entry := store.SkippedScanner{Name: name, Reason: "not installed", InstallHint: hint}
+		o.publish(bg, scanID, sse.ScannerSkipped, sse.ScannerSkippedData{ScanID: scanID, Name: name, Reason: entry.Reason, InstallHint: hint})
+		return nil, false, &entry
+	}
 	if err != nil {
 		msg := truncate(err.Error(), 200)
 		o.log.Warn("scanner failed", "scan_id", scanID, "scanner", name, "error", msg)

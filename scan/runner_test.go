@@ -112,7 +112,7 @@ func TestValidateTargetURL(t *testing.T) {
 		url string
 		ok  bool
 	}{{"https://a.example/x", true}, {"http://127.0.0.1:8080", true}, {"ftp://x", false}, {"https://", false}, {"javascript:alert(1)", false}, {"/relative", false}} {
-		if err := ValidateTargetURL(c.url); (err == nil) != c.ok {
+		if _, err := ValidateTargetURL(c.url); (err == nil) != c.ok {
 			t.Errorf("%q: err=%v, want ok=%v", c.url, err, c.ok)
 		}
 	}

@@ -12,23 +12,27 @@ import (
 // DefaultMaxHosts bounds a network target's CIDR size (SVC_NMAP_MAX_HOSTS).
 const DefaultMaxHosts = 256
 
-// ValidateTargetURL accepts only absolute http(s) URLs with a host: the
-// value ends up in a subprocess argument list and an outbound request.
-func ValidateTargetURL(raw string) error {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return fmt.Errorf("not a valid URL: %v", err)
-	}
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return errors.New("scheme must be http or https")
-	}
-	if u.Hostname() == "" {
-		return errors.New("URL must include a host")
+// ValidateTargetURL accepts only absolute http(s) URLs with a host and
+// returns the parsed URL: the value ends up in a subprocess argument list
+// and in outbound requests. The API and the DAST scanners share it.
+func ValidateTargetURL(raw string) (*url.URL, error) {
+	if raw == "" {
+		return nil, errors.New("URL is empty")
 	}
 	if strings.HasPrefix(raw, "-") {
-		return errors.New("URL must not start with '-'")
+		return nil, errors.New("URL must not start with '-'")
 	}
-	return nil
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("not a valid URL: %v", err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return nil, errors.New("scheme must be http or https")
+	}
+	if u.Hostname() == "" || strings.HasPrefix(u.Host, "-") {
+		return nil, errors.New("URL must include a valid host")
+	}
+	return u, nil
 }
 
 // ValidateTargetHost accepts a hostname, an IP address, or a CIDR range of

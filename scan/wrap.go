@@ -8,8 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -299,62 +297,6 @@ func wrapValidatePath(p string) error {
 		return fmt.Errorf("target_path %q is not a directory", p)
 	}
 	return nil
-}
-
-var wrapHostnameRe = regexp.MustCompile(`^(?i:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.(?i:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?))*\.?$`)
-
-// wrapValidateHost accepts a hostname, an IP address or a CIDR range of at
-// most maxHosts addresses.
-func wrapValidateHost(h string, maxHosts int) error {
-	if h == "" {
-		return errors.New("target_host is empty")
-	}
-	if strings.HasPrefix(h, "-") {
-		return fmt.Errorf("target_host %q starts with '-'", h)
-	}
-	if len(h) > 253 {
-		return errors.New("target_host is longer than 253 characters")
-	}
-	if net.ParseIP(h) != nil {
-		return nil
-	}
-	if strings.Contains(h, "/") {
-		_, ipnet, err := net.ParseCIDR(h)
-		if err != nil {
-			return fmt.Errorf("target_host %q is not a valid CIDR range", h)
-		}
-		ones, bits := ipnet.Mask.Size()
-		hostBits := bits - ones
-		if maxHosts < 1 {
-			maxHosts = 1
-		}
-		if hostBits >= 31 || (1<<hostBits) > maxHosts {
-			return fmt.Errorf("target_host %q covers more than %d addresses (SVC_NMAP_MAX_HOSTS)", h, maxHosts)
-		}
-		return nil
-	}
-	if !wrapHostnameRe.MatchString(h) {
-		return fmt.Errorf("target_host %q is not a hostname, IP address or CIDR range", h)
-	}
-	return nil
-}
-
-// wrapValidateURL accepts an absolute http or https URL with a host.
-func wrapValidateURL(raw string) (*url.URL, error) {
-	if raw == "" {
-		return nil, errors.New("target_url is empty")
-	}
-	u, err := url.Parse(raw)
-	if err != nil {
-		return nil, fmt.Errorf("target_url: %w", err)
-	}
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, fmt.Errorf("target_url %q is not http or https", raw)
-	}
-	if u.Host == "" || strings.HasPrefix(u.Host, "-") {
-		return nil, fmt.Errorf("target_url %q has no valid host", raw)
-	}
-	return u, nil
 }
 
 // wrapRelPath makes a path a tool reported relative to the scan's target,

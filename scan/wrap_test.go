@@ -127,9 +127,9 @@ func TestWrapValidateHost(t *testing.T) {
 		{strings.Repeat("a", 254), 256, false},
 	}
 	for _, c := range cases {
-		err := wrapValidateHost(c.host, c.max)
+		err := ValidateTargetHost(c.host, c.max)
 		if (err == nil) != c.ok {
-			t.Errorf("wrapValidateHost(%q, %d) = %v, want ok=%v", c.host, c.max, err, c.ok)
+			t.Errorf("ValidateTargetHost(%q, %d) = %v, want ok=%v", c.host, c.max, err, c.ok)
 		}
 	}
 }
@@ -144,8 +144,8 @@ func TestWrapValidateURLAndPath(t *testing.T) {
 		"-http://x":               false,
 		"":                        false,
 	} {
-		if _, err := wrapValidateURL(raw); (err == nil) != ok {
-			t.Errorf("wrapValidateURL(%q) = %v, want ok=%v", raw, err, ok)
+		if _, err := ValidateTargetURL(raw); (err == nil) != ok {
+			t.Errorf("ValidateTargetURL(%q) = %v, want ok=%v", raw, err, ok)
 		}
 	}
 	dir := t.TempDir()

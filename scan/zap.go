@@ -77,7 +77,7 @@ func (s *zapScanner) base() (*url.URL, error) {
 	if raw == "" {
 		return nil, errors.New("SVC_ZAP_URL is not set: start ZAP as a daemon (zap.sh -daemon -host 127.0.0.1 -port 8090 -config api.key=<key>) and set SVC_ZAP_URL=http://127.0.0.1:8090 and SVC_ZAP_API_KEY")
 	}
-	u, err := wrapValidateURL(raw)
+	u, err := ValidateTargetURL(raw)
 	if err != nil {
 		return nil, fmt.Errorf("SVC_ZAP_URL: %w", err)
 	}
@@ -177,7 +177,7 @@ func (s *zapScanner) callValue(ctx context.Context, base *url.URL, path, field s
 }
 
 func (s *zapScanner) Scan(ctx context.Context, t Target) ([]finding.Finding, error) {
-	target, err := wrapValidateURL(t.URL)
+	target, err := ValidateTargetURL(t.URL)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"runtime"
+	"sync"
 	"time"
 
 	"scand/finding"
@@ -45,6 +47,10 @@ func (s *Store) CompleteScan(ctx context.Context, id string, r ScanResult) error
 	if r.Skipped == nil {
 		r.Skipped = []SkippedScanner{}
 	}
+	bodies, err := encodeFindings(id, r.Findings)
+	if err != nil {
+		return err
+	}
 	return s.inTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE scans SET status = 'completed', completed_at = ?, scanners_run = ?, scanners_skipped = ?,
 			findings_count = ?, risk_score = ?, severity_counts = ? WHERE id = ? AND status = 'running'`,
@@ -66,19 +72,42 @@ func (s *Store) CompleteScan(ctx context.Context, id string, r ScanResult) error
 			if f.CWE != "" {
 				cwe = string(f.CWE)
 			}
-			f.ScanID = id
-			f.ComplianceTags = nonNilStrings(f.ComplianceTags)
-			body, err := json.Marshal(f)
-			if err != nil {
-				return err
-			}
 			if _, err := stmt.ExecContext(ctx, f.ID, id, i, f.Scanner, f.ScanType, string(f.Severity), f.FilePath, f.Line, f.RuleID,
-				cwe, f.Fingerprint, string(body)); err != nil {
+				cwe, f.Fingerprint, bodies[i]); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
+}
+
+// encodeFindings renders each finding's canonical JSON on every core
+// before the write transaction starts, so the database write lock is held
+// only for the inserts.
+func encodeFindings(scanID string, fs []finding.Finding) ([]string, error) {
+	bodies := make([]string, len(fs))
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(fs)/1000))
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < len(fs); i += workers {
+				f := fs[i]
+				f.ScanID = scanID
+				f.ComplianceTags = nonNilStrings(f.ComplianceTags)
+				b, err := json.Marshal(f)
+				if err != nil {
+					errs[w] = err
+					return
+				}
+				bodies[i] = string(b)
+			}
+		}(w)
+	}
+	wg.Wait()
+	return bodies, errors.Join(errs...)
 }
 
 func nonNilStrings(v []string) []string {

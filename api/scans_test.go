@@ -818,3 +818,37 @@ func TestScannerErrorsSkipOrFailOnlyThatScanner(t *testing.T) {
 		t.Errorf("events %s", got)
 	}
 }
+
+func TestConcurrencyLimitKeepsArrivalOrder(t *testing.T) {
+	marker := fmt.Sprintf("604.%d", time.Now().UnixNano()%1000000)
+	reg := []scan.Scanner{sleepScanner{runner: scan.NewRunner(time.Hour), marker: marker}}
+	dbPath := filepath.Join(t.TempDir(), "scand.db")
+	h := startScanHarness(t, dbPath, reg, nil)
+	// The harness runs two at once; a third and fourth must wait, pending,
+	// and start in the order they arrived.
+	var ids []string
+	for i := 0; i < 4; i++ {
+		ids = append(ids, h.startScan(map[string]any{"target_path": t.TempDir(), "scan_types": []string{"code"}}).ID)
+	}
+	h.waitStatus(ids[0], "running")
+	h.waitStatus(ids[1], "running")
+	time.Sleep(200 * time.Millisecond)
+	for _, id := range ids[2:] {
+		_, out, _ := h.do("GET", "/api/v1/scans/"+id, nil)
+		if !strings.Contains(string(out), `"status":"pending"`) {
+			t.Fatalf("scan beyond the limit is not pending: %s", out)
+		}
+	}
+	if n := h.orch.Running(); n != 2 {
+		t.Fatalf("%d scans running, limit is 2", n)
+	}
+	h.do("POST", "/api/v1/scans/"+ids[0]+"/cancel", nil)
+	h.waitStatus(ids[2], "running")
+	_, out, _ := h.do("GET", "/api/v1/scans/"+ids[3], nil)
+	if !strings.Contains(string(out), `"status":"pending"`) {
+		t.Fatalf("the fourth scan overtook the third: %s", out)
+	}
+	for _, id := range ids[1:] {
+		h.do("POST", "/api/v1/scans/"+id+"/cancel", nil)
+	}
+}

@@ -91,6 +91,10 @@ func (r *Runner) Run(ctx context.Context, c Cmd) (Result, error) {
 	cmd.Dir = c.Dir
 	cmd.Env = append(baseEnv(), c.Env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// A grandchild that left the process group (setsid, a daemonizing
+	// tool) can hold stdout open after the tool exits; without a bound,
+	// Wait would block on that pipe forever.
+	cmd.WaitDelay = r.grace()
 	if c.Stdin != nil {
 		cmd.Stdin = bytes.NewReader(c.Stdin)
 	}
@@ -137,11 +141,7 @@ func (r *Runner) Run(ctx context.Context, c Cmd) (Result, error) {
 // has not exited within the grace period.
 func (r *Runner) killGroup(pgid int, done <-chan error) error {
 	_ = syscall.Kill(-pgid, syscall.SIGTERM)
-	grace := r.KillGrace
-	if grace <= 0 {
-		grace = 5 * time.Second
-	}
-	t := time.NewTimer(grace)
+	t := time.NewTimer(r.grace())
 	defer t.Stop()
 	select {
 	case err := <-done:
@@ -150,6 +150,13 @@ func (r *Runner) killGroup(pgid int, done <-chan error) error {
 		_ = syscall.Kill(-pgid, syscall.SIGKILL)
 		return <-done
 	}
+}
+
+func (r *Runner) grace() time.Duration {
+	if r.KillGrace <= 0 {
+		return 5 * time.Second
+	}
+	return r.KillGrace
 }
 
 func exitCode(cmd *exec.Cmd, err error) int {

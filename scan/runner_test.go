@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -115,5 +116,24 @@ func TestValidateTargetURL(t *testing.T) {
 		if _, err := ValidateTargetURL(c.url); (err == nil) != c.ok {
 			t.Errorf("%q: err=%v, want ok=%v", c.url, err, c.ok)
 		}
+	}
+}
+
+func TestRunnerReturnsWhenAnEscapedGrandchildHoldsStdout(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("setsid not installed")
+	}
+	r := NewRunner(10 * time.Second)
+	r.KillGrace = 300 * time.Millisecond
+	marker := "7778.13"
+	start := time.Now()
+	// The grandchild leaves the process group and keeps stdout open.
+	res, err := r.Run(context.Background(), Cmd{Program: "sh", Args: []string{"-c", "setsid sleep " + marker + " & echo started"}})
+	defer exec.Command("pkill", "-f", "sleep "+marker).Run()
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("Run blocked %s on a pipe held by an escaped grandchild", d)
+	}
+	if err != nil || !strings.Contains(string(res.Stdout), "started") {
+		t.Fatalf("res %+v err %v", res, err)
 	}
 }

@@ -183,7 +183,7 @@ func TestZAPAvailable(t *testing.T) {
 		{"up", map[string]string{"SVC_ZAP_URL": srv.URL, "SVC_ZAP_API_KEY": "k3y"}, true, "2.15.0", ""},
 		{"wrong key", map[string]string{"SVC_ZAP_URL": srv.URL, "SVC_ZAP_API_KEY": "nope"}, false, "", "bad_api_key"},
 		{"not configured", map[string]string{}, false, "", "SVC_ZAP_URL is not set"},
-		{"not http", map[string]string{"SVC_ZAP_URL": "ftp://127.0.0.1:1"}, false, "", "not http or https"},
+		{"not http", map[string]string{"SVC_ZAP_URL": "ftp://127.0.0.1:1"}, false, "", "must be http or https"},
 		{"down", map[string]string{"SVC_ZAP_URL": closedURL}, false, "", "did not answer"},
 	}
 	for _, c := range cases {

@@ -315,6 +315,9 @@ var complianceScanTypeCWE = map[string]int{
 //
 // Tags are derived, in this order of authority, from:
 //
+//  0. A finding whose rule_id is a published advisory id (CVE-, GHSA-, GO-,
+//     PYSEC-, RUSTSEC-, ...) is a vulnerable component: CWE-1104's tags
+//     (OWASP-A06, PCI-DSS-6.3.1/6.3.3) plus its CWE's tags when it has one.
 //  1. The CWE. cweCompliance lists every CWE of OWASP's published 2021
 //     mapping under its category, the CWE Top 25 (2023 and 2024) and every
 //     CWE scand's scanners emit. CWEs outside OWASP's mapping carry the
@@ -341,6 +344,19 @@ var complianceScanTypeCWE = map[string]int{
 // not an assessment: a control with no finding (see Coverage) means only
 // that scand's scanners found nothing against it.
 func ComplianceTags(f Finding) []string {
+	if isAdvisoryID(f.RuleID) {
+		// A published advisory against a component is a vulnerable
+		// component (CWE-1104) whatever its weakness; the weakness's own
+		// category is added when the advisory names a CWE. Its title is
+		// not read for keywords: it describes the package's bug ("crafted
+		// Accept-Language header"), not a weakness of the scanned tree.
+		tags := slices.Clone(cweCompliance[1104])
+		if n, ok := cweNumber(f.CWE); ok {
+			tags = append(tags, cweCompliance[n]...)
+		}
+		slices.Sort(tags)
+		return slices.Compact(tags)
+	}
 	if n, ok := cweNumber(f.CWE); ok {
 		if tags, known := cweCompliance[n]; known {
 			return slices.Clone(tags)
@@ -372,6 +388,22 @@ func ComplianceTags(f Finding) []string {
 	}
 	slices.Sort(tags)
 	return slices.Compact(tags)
+}
+
+// advisoryPrefixes name the public vulnerability databases whose ids
+// dependency scanners use as rule ids.
+var advisoryPrefixes = []string{"CVE-", "GHSA-", "GO-", "PYSEC-", "RUSTSEC-", "OSV-", "GMS-", "DSA-", "USN-", "ALSA-", "RHSA-", "NPM-"}
+
+// isAdvisoryID reports whether a rule id is a published advisory id such
+// as CVE-2021-44906, GHSA-xvch-5gv4-984h or GO-2022-1059: a prefix above
+// followed by a year-or-id part that contains a digit.
+func isAdvisoryID(ruleID string) bool {
+	for _, p := range advisoryPrefixes {
+		if len(ruleID) > len(p) && strings.EqualFold(ruleID[:len(p)], p) && strings.ContainsAny(ruleID[len(p):], "0123456789") {
+			return true
+		}
+	}
+	return false
 }
 
 // appendWordTokens appends the words of s (runs of letters and digits) as

@@ -314,3 +314,42 @@ func TestCoverage(t *testing.T) {
 		}
 	}
 }
+
+func TestComplianceTagsForAdvisories(t *testing.T) {
+	vulnerableComponent := ComplianceTags(Finding{CWE: "CWE-1104"})
+	cases := []struct {
+		name string
+		f    Finding
+		also []string // tags beyond the vulnerable-component ones
+		not  []string
+	}{
+		// The title's "header" must not turn a Go advisory into a misconfiguration.
+		{"go advisory without CWE", Finding{RuleID: "GO-2022-1059", ScanType: "dependency", Title: "Denial of service via crafted Accept-Language header"}, nil, []string{"OWASP-A05"}},
+		{"ghsa with CWE keeps its weakness", Finding{RuleID: "GHSA-xvch-5gv4-984h", CWE: "CWE-1321", Title: "Prototype Pollution in minimist"}, []string{"OWASP-A08"}, nil},
+		{"cve lower case", Finding{RuleID: "cve-2021-44906", CWE: "CWE-79"}, []string{"OWASP-A03"}, nil},
+		{"pysec", Finding{RuleID: "PYSEC-2023-62"}, nil, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := ComplianceTags(c.f)
+			for _, want := range append(append([]string(nil), vulnerableComponent...), c.also...) {
+				if !slices.Contains(got, want) {
+					t.Errorf("tags %v lack %s", got, want)
+				}
+			}
+			for _, bad := range c.not {
+				if slices.Contains(got, bad) {
+					t.Errorf("tags %v contain %s", got, bad)
+				}
+			}
+			if !slices.IsSorted(got) {
+				t.Errorf("tags not sorted: %v", got)
+			}
+		})
+	}
+	for _, notAdvisory := range []string{"GO-", "G204", "gosec-G101", "CVE-none", "DF001", "go-module"} {
+		if isAdvisoryID(notAdvisory) {
+			t.Errorf("%q taken for an advisory id", notAdvisory)
+		}
+	}
+}

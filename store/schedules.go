@@ -214,7 +214,8 @@ type ScheduleRunRecord struct {
 	Due  time.Time
 	Next *time.Time
 	Run  ScheduleRun
-	// Scan, when set, is inserted pending with the schedule's id.
+	// Scan, when set, is inserted pending with the schedule's id (and the
+	// store clock's time as StartedAt when it has none).
 	Scan *Scan
 }
 
@@ -240,6 +241,9 @@ func (s *Store) RecordScheduleRun(ctx context.Context, rec ScheduleRunRecord) (S
 		if rec.Scan != nil {
 			sc := *rec.Scan
 			sc.ScheduleID = rec.ScheduleID
+			if sc.StartedAt.IsZero() {
+				sc.StartedAt = run.CreatedAt
+			}
 			if _, err := createScan(ctx, tx, sc); err != nil {
 				return err
 			}

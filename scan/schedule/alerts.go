@@ -153,7 +153,7 @@ func (a *Alerts) Check(ctx context.Context, scanID string) (sse.ScanNewFindingsD
 		return data, false, err
 	}
 	data = sse.ScanNewFindingsData{ScanID: ch.ScanID, PreviousScanID: ch.PreviousScanID, TargetPath: ch.TargetPath, FixedCount: ch.Fixed,
-		New: sse.SeverityCounts{Critical: ch.New["critical"], High: ch.New["high"], Medium: ch.New["medium"], Low: ch.New["low"], Info: ch.New["info"]},
+		New:              sse.SeverityCounts{Critical: ch.New["critical"], High: ch.New["high"], Medium: ch.New["medium"], Low: ch.New["low"], Info: ch.New["info"]},
 		AlertMinSeverity: a.min}
 	if data.New.Highest() == "" {
 		return data, false, nil

@@ -56,8 +56,8 @@ type gate struct {
 	closed chan struct{} // nil: open
 }
 
-func (g *gate) Name() string                                      { return "gate" }
-func (g *gate) Type() string                                      { return scan.TypeCode }
+func (g *gate) Name() string                                     { return "gate" }
+func (g *gate) Type() string                                     { return scan.TypeCode }
 func (g *gate) Available(context.Context) (string, string, bool) { return "1", "", true }
 func (g *gate) Scan(ctx context.Context, _ scan.Target) ([]finding.Finding, error) {
 	g.mu.Lock()

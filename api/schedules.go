@@ -71,12 +71,12 @@ type ScheduleRunView struct {
 	Status       *string   `json:"status" doc:"that scan's current status; null when there is no scan or it was deleted"`
 }
 
-var (
-	maxRunsLimit = 500
-	scheduleID   = []Param{{Name: "id", In: "path", Type: "string", Required: true, Description: "schedule id"}}
-)
+// maxRunsLimit caps GET /schedules/{id}/runs?limit.
+const maxRunsLimit = 500
 
 func (s *Server) scheduleRoutes() []Route {
+	scheduleID := []Param{{Name: "id", In: "path", Type: "string", Required: true, Description: "schedule id"}}
+	maxRuns := maxRunsLimit
 	return []Route{
 		{Method: "POST", Path: "/schedules", Scope: auth.ScopeAdmin, Tag: "schedules", Summary: "Create a schedule: a scan of a target on a cron expression", Request: CreateScheduleRequest{}, Response: ScheduleView{}, Status: http.StatusCreated, Errors: []int{403}, Handler: s.handleCreateSchedule},
 		{Method: "GET", Path: "/schedules", Scope: auth.ScopeAdmin, Tag: "schedules", Summary: "List schedules in creation order", Response: []ScheduleView{}, Handler: s.handleListSchedules},
@@ -84,7 +84,7 @@ func (s *Server) scheduleRoutes() []Route {
 		{Method: "PATCH", Path: "/schedules/{id}", Scope: auth.ScopeAdmin, Tag: "schedules", Summary: "Edit a schedule (a new cron, timezone or enabling recomputes next_run_at)", Params: scheduleID, Request: UpdateScheduleRequest{}, Response: ScheduleView{}, Errors: []int{403, 404}, Handler: s.handleUpdateSchedule},
 		{Method: "DELETE", Path: "/schedules/{id}", Scope: auth.ScopeAdmin, Tag: "schedules", Summary: "Delete a schedule and its run history (the scans it started are kept)", Params: scheduleID, Status: http.StatusNoContent, Errors: []int{404}, Handler: s.handleDeleteSchedule},
 		{Method: "GET", Path: "/schedules/{id}/runs", Scope: auth.ScopeAdmin, Tag: "schedules", Summary: "Runs of a schedule, newest first: the scan each started and its status, or why none started", Response: []ScheduleRunView{},
-			Params: append([]Param{{Name: "limit", In: "query", Type: "integer", Default: 50, Minimum: &zero, Maximum: &maxRunsLimit}}, scheduleID...), Errors: []int{404, 422}, Handler: s.handleScheduleRuns},
+			Params: append([]Param{{Name: "limit", In: "query", Type: "integer", Default: 50, Minimum: &zero, Maximum: &maxRuns}}, scheduleID...), Errors: []int{404, 422}, Handler: s.handleScheduleRuns},
 	}
 }
 

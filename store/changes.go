@@ -23,6 +23,12 @@ func liveFinding(alias string) string {
 			AND t.status IN ('false_positive','accepted_risk','wont_fix'))`
 }
 
+// scannerRan is an SQL condition: the scanner of findings row alias is in
+// the scanners_run of the scan whose id is bound to param.
+func scannerRan(alias, param string) string {
+	return alias + `.scanner IN (SELECT value FROM json_each((SELECT scanners_run FROM scans WHERE id = ` + param + `)))`
+}
+
 // ScanChanges is how a completed scan differs from the previous completed
 // scan of the same target and scan types, counted by fingerprint.
 type ScanChanges struct {
@@ -31,10 +37,12 @@ type ScanChanges struct {
 	TargetPath     string
 	ScheduleID     string
 	// New counts live findings whose fingerprint the previous scan did not
-	// have, by severity.
+	// have, by severity. Only findings of scanners that also ran in the
+	// previous scan count: a tool that was missing or crashed there (or is
+	// newly installed) would otherwise report everything it finds as new.
 	New map[string]int
 	// Fixed counts live findings of the previous scan whose fingerprint
-	// this scan no longer has.
+	// this scan no longer has, again only for scanners that ran in both.
 	Fixed int
 }
 
@@ -61,9 +69,9 @@ func (s *Store) ChangesSincePrevious(ctx context.Context, scanID string) (ch Sca
 	ch.ScanID, ch.PreviousScanID, ch.ScheduleID = scanID, prev.String, schedule.String
 	ch.New = map[string]int{}
 	rows, err := s.db.QueryContext(ctx, `SELECT f.severity, count(DISTINCT f.fingerprint) FROM findings f
-		WHERE f.scan_id = ? AND `+liveFinding("f")+`
+		WHERE f.scan_id = ? AND `+liveFinding("f")+` AND `+scannerRan("f", "?")+`
 			AND NOT EXISTS (SELECT 1 FROM findings p WHERE p.fingerprint = f.fingerprint AND p.scan_id = ?)
-		GROUP BY f.severity`, scanID, ch.PreviousScanID)
+		GROUP BY f.severity`, scanID, ch.PreviousScanID, ch.PreviousScanID)
 	if err != nil {
 		return ch, false, err
 	}
@@ -80,9 +88,9 @@ func (s *Store) ChangesSincePrevious(ctx context.Context, scanID string) (ch Sca
 		return ch, false, err
 	}
 	err = s.db.QueryRowContext(ctx, `SELECT count(DISTINCT p.fingerprint) FROM findings p
-		WHERE p.scan_id = ? AND `+liveFinding("p")+`
+		WHERE p.scan_id = ? AND `+liveFinding("p")+` AND `+scannerRan("p", "?")+`
 			AND NOT EXISTS (SELECT 1 FROM findings f WHERE f.fingerprint = p.fingerprint AND f.scan_id = ?)`,
-		ch.PreviousScanID, scanID).Scan(&ch.Fixed)
+		ch.PreviousScanID, scanID, scanID).Scan(&ch.Fixed)
 	if err != nil {
 		return ch, false, err
 	}

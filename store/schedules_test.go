@@ -5,6 +5,7 @@ import (
 	"errors"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -170,6 +171,13 @@ func TestDueSchedulesAndRunRecords(t *testing.T) {
 // fingerprint:severity pairs; suppressed ones carry metadata.suppressed_by.
 func completeScanWith(t *testing.T, s *Store, clock *storeClock, id, target string, types []string, url *string, fps map[string]finding.Severity, suppressed ...string) {
 	t.Helper()
+	completeScanRun(t, s, clock, id, target, types, url, []string{"secrets", "other"}, fps, suppressed...)
+}
+
+// completeScanRun is completeScanWith with the scanners that ran; a
+// fingerprint "name@scanner" is reported by that scanner.
+func completeScanRun(t *testing.T, s *Store, clock *storeClock, id, target string, types []string, url *string, ran []string, fps map[string]finding.Severity, suppressed ...string) {
+	t.Helper()
 	ctx := context.Background()
 	if _, err := s.CreateScan(ctx, Scan{ID: id, TargetPath: target, ScanTypes: types, TargetURL: url, StartedAt: clock.Now()}); err != nil {
 		t.Fatal(err)
@@ -179,14 +187,18 @@ func completeScanWith(t *testing.T, s *Store, clock *storeClock, id, target stri
 	}
 	var fs []finding.Finding
 	for fp, sev := range fps {
-		f := finding.Finding{ID: NewID(), Scanner: "secrets", ScanType: "code", Severity: sev, Title: fp, FilePath: "a.txt", Line: 1,
+		scanner := "secrets"
+		if _, by, ok := strings.Cut(fp, "@"); ok {
+			scanner = by
+		}
+		f := finding.Finding{ID: NewID(), Scanner: scanner, ScanType: "code", Severity: sev, Title: fp, FilePath: "a.txt", Line: 1,
 			RuleID: "r", Fingerprint: fp, Metadata: map[string]any{"suppressed_by": nil}}
 		if slices.Contains(suppressed, fp) {
 			f.Metadata["suppressed_by"] = "inline: scand:ignore"
 		}
 		fs = append(fs, f)
 	}
-	if err := s.CompleteScan(ctx, id, ScanResult{Findings: fs}); err != nil {
+	if err := s.CompleteScan(ctx, id, ScanResult{Findings: fs, ScannersRun: ran}); err != nil {
 		t.Fatal(err)
 	}
 	clock.Set(clock.Now().Add(time.Minute))
@@ -242,6 +254,20 @@ func TestChangesSincePrevious(t *testing.T) {
 	}
 	if _, ok, err := s.ChangesSincePrevious(ctx, "nope"); ok || err != nil {
 		t.Fatalf("unknown scan: ok=%v err=%v", ok, err)
+	}
+
+	// A scanner that did not run in the previous scan (missing, crashed or
+	// newly installed) is not compared, in either direction.
+	completeScanRun(t, s, clock, "d1", "/svc", code, nil, []string{"secrets"}, map[string]finding.Severity{"s1": finding.High})
+	completeScanRun(t, s, clock, "d2", "/svc", code, nil, []string{"secrets", "other"}, map[string]finding.Severity{"s1": finding.High, "t1@other": finding.Critical, "s2": finding.Low})
+	ch, ok, err = s.ChangesSincePrevious(ctx, "d2")
+	if err != nil || !ok || ch.PreviousScanID != "d1" || len(ch.New) != 1 || ch.New["low"] != 1 || ch.Fixed != 0 {
+		t.Fatalf("changes with a newly run scanner = %+v ok=%v err=%v", ch, ok, err)
+	}
+	completeScanRun(t, s, clock, "d3", "/svc", code, nil, []string{"secrets"}, map[string]finding.Severity{"s1": finding.High, "s2": finding.Low})
+	ch, _, _ = s.ChangesSincePrevious(ctx, "d3")
+	if len(ch.New) != 0 || ch.Fixed != 0 {
+		t.Fatalf("a scanner missing this time fixed its findings: %+v", ch)
 	}
 }
 

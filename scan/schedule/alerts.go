@@ -152,9 +152,9 @@ func (a *Alerts) Check(ctx context.Context, scanID string) (sse.ScanNewFindingsD
 	if err != nil || !ok {
 		return data, false, err
 	}
-	data = sse.ScanNewFindingsData{ScanID: ch.ScanID, PreviousScanID: ch.PreviousScanID, TargetPath: ch.TargetPath, FixedCount: ch.Fixed,
-		New:              sse.SeverityCounts{Critical: ch.New["critical"], High: ch.New["high"], Medium: ch.New["medium"], Low: ch.New["low"], Info: ch.New["info"]},
-		AlertMinSeverity: a.min}
+	counts := sse.SeverityCounts{Critical: ch.New["critical"], High: ch.New["high"], Medium: ch.New["medium"], Low: ch.New["low"], Info: ch.New["info"]}
+	data = sse.ScanNewFindingsData{ScanID: ch.ScanID, PreviousScanID: ch.PreviousScanID, TargetPath: ch.TargetPath, New: counts,
+		FixedCount: ch.Fixed, AlertMinSeverity: a.min}
 	if data.New.Highest() == "" {
 		return data, false, nil
 	}

@@ -40,8 +40,8 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 	if !cfg.SchedulerFakeStart.IsZero() {
 		offset := time.Until(cfg.SchedulerFakeStart)
 		schedNow = func() time.Time { return time.Now().Add(offset) }
-		log.Warn("SVC_SCHEDULER_FAKE_START is set: the scheduler's clock starts at "+cfg.SchedulerFakeStart.Format(time.RFC3339)+
-			" and runs from there; a testing aid, unset it in production", "logger", "scand")
+		log.With("logger", "scand").Warn("SVC_SCHEDULER_FAKE_START is set: the scheduler's clock starts at " +
+			cfg.SchedulerFakeStart.Format(time.RFC3339) + " and runs from there; a testing aid, unset it in production")
 	}
 	sched := schedule.New(schedule.Options{Store: st, Submit: orch.Submit, Now: schedNow, Log: log.With("logger", "scand.scheduler"),
 		Policy: scan.TargetPolicy{Roots: cfg.ScanRoots, MaxHosts: cfg.NmapMaxHosts}})

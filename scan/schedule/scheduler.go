@@ -149,9 +149,13 @@ func (s *Scheduler) loop(ctx context.Context, done chan struct{}) {
 			s.log.Error("reading the next scheduled run failed", "error", err.Error())
 			wait = errorBackoff
 		} else if ok {
-			// A run still due right after RunDue could not be recorded;
-			// look again soon rather than spin.
-			wait = min(wait, max(at.Sub(s.now()), time.Second))
+			d := at.Sub(s.now())
+			if d <= 0 {
+				// Still due right after RunDue: its run could not be
+				// recorded. Look again soon rather than spin.
+				d = time.Second
+			}
+			wait = min(wait, d)
 		}
 		timer := time.NewTimer(wait)
 		select {

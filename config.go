@@ -32,6 +32,9 @@ type config struct {
 	WebhookAllowPriv   bool
 	NmapMaxHosts       int
 	PDFRenderer        string
+	AlertMinSeverity   string
+	RetentionDays      int
+	SchedulerFakeStart time.Time
 }
 
 type setting struct {
@@ -57,6 +60,9 @@ var settings = []setting{
 	{"SVC_NMAP_MAX_HOSTS", "nmap-max-hosts", "256", "largest CIDR range (in addresses) a network scan may target"},
 	{"SVC_PDF_RENDERER", "pdf-renderer", "", "Chromium/Chrome binary for PDF reports (default: chromium, chromium-browser or google-chrome on PATH)"},
 	{"SVC_WEBHOOK_ALLOW_PRIVATE", "webhook-allow-private", "1", "0 refuses webhook receivers on loopback and private addresses"},
+	{"SVC_ALERT_MIN_SEVERITY", "alert-min-severity", "high", "a new finding at or above this severity makes a notification (schedules may set their own)"},
+	{"SVC_RETENTION_DAYS", "retention-days", "0", "delete completed scans older than this many days, never a target's newest (0 = keep all)"},
+	{"SVC_SCHEDULER_FAKE_START", "scheduler-fake-start", "", "testing aid: RFC 3339 time the scheduler's clock starts at (then advances in real time)"},
 }
 
 // usageError marks a configuration problem: exit code 2.
@@ -137,6 +143,18 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 	c.PDFRenderer = values["SVC_PDF_RENDERER"]
 	c.NmapMaxHosts = intIn("SVC_NMAP_MAX_HOSTS", 1, 65536)
 	c.ScannerTimeout = time.Duration(intIn("SVC_SCANNER_TIMEOUT", 1, 86400)) * time.Second
+	c.RetentionDays = intIn("SVC_RETENTION_DAYS", 0, 36500)
+	switch c.AlertMinSeverity = strings.ToLower(strings.TrimSpace(values["SVC_ALERT_MIN_SEVERITY"])); c.AlertMinSeverity {
+	case "critical", "high", "medium", "low", "info":
+	default:
+		bad("SVC_ALERT_MIN_SEVERITY", "must be critical, high, medium, low or info, got "+strconv.Quote(values["SVC_ALERT_MIN_SEVERITY"]))
+	}
+	if v := values["SVC_SCHEDULER_FAKE_START"]; v != "" {
+		if c.SchedulerFakeStart, err = time.Parse(time.RFC3339Nano, v); err != nil {
+			bad("SVC_SCHEDULER_FAKE_START", "must be an RFC 3339 time such as 2026-01-01T01:59:55Z, got "+strconv.Quote(v))
+		}
+		c.SchedulerFakeStart = c.SchedulerFakeStart.UTC()
+	}
 	if v := values["SVC_FAKE_NOW"]; v != "" {
 		if c.FakeNow, err = time.Parse(time.RFC3339Nano, v); err != nil {
 			bad("SVC_FAKE_NOW", "must be an RFC 3339 time such as 2026-01-01T00:00:00Z, got "+strconv.Quote(v))

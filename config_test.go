@@ -25,6 +25,7 @@ func TestLoadConfigDefaults(t *testing.T) {
 	want := config{
 		Addr: "127.0.0.1:8000", DB: "scand.db", RateLimitPerMin: 60, RateLimitBurst: 10, RateLimitEnabled: true,
 		LogLevel: slog.LevelInfo, MaxConcurrentScans: 2, ScannerTimeout: 600 * time.Second, WebhookAllowPriv: true,
+		AlertMinSeverity: "high",
 	}
 	if !configEqual(c, want) {
 		t.Fatalf("defaults = %+v\nwant      %+v", c, want)
@@ -36,7 +37,8 @@ func configEqual(a, b config) bool {
 		a.EventTokenSecret == b.EventTokenSecret && a.RateLimitPerMin == b.RateLimitPerMin &&
 		a.RateLimitBurst == b.RateLimitBurst && a.RateLimitEnabled == b.RateLimitEnabled && a.FakeNow.Equal(b.FakeNow) &&
 		a.LogLevel == b.LogLevel && slices.Equal(a.ScanRoots, b.ScanRoots) && a.MaxConcurrentScans == b.MaxConcurrentScans &&
-		a.ScannerTimeout == b.ScannerTimeout && a.WebhookAllowPriv == b.WebhookAllowPriv
+		a.ScannerTimeout == b.ScannerTimeout && a.WebhookAllowPriv == b.WebhookAllowPriv &&
+		a.AlertMinSeverity == b.AlertMinSeverity && a.RetentionDays == b.RetentionDays && a.SchedulerFakeStart.Equal(b.SchedulerFakeStart)
 }
 
 func TestLoadConfigFromEnvAndFlags(t *testing.T) {
@@ -45,7 +47,8 @@ func TestLoadConfigFromEnvAndFlags(t *testing.T) {
 		"SVC_EVENT_TOKEN_SECRET": "s", "SVC_RATE_LIMIT_PER_MIN": "120", "SVC_RATE_LIMIT_BURST": "5",
 		"SVC_RATE_LIMIT_ENABLED": "false", "SVC_FAKE_NOW": "2026-01-01T02:00:00+02:00", "SVC_LOG_LEVEL": "DEBUG",
 		"SVC_SCAN_ROOTS": "/srv:/home/ci:", "SVC_MAX_CONCURRENT_SCANS": "4", "SVC_SCANNER_TIMEOUT": "30",
-		"SVC_WEBHOOK_ALLOW_PRIVATE": "0",
+		"SVC_WEBHOOK_ALLOW_PRIVATE": "0", "SVC_ALERT_MIN_SEVERITY": "Medium", "SVC_RETENTION_DAYS": "90",
+		"SVC_SCHEDULER_FAKE_START": "2026-03-08T01:59:55-05:00",
 	}
 	c, err := loadConfig(nil, envMap(env), io.Discard)
 	if err != nil {
@@ -55,7 +58,8 @@ func TestLoadConfigFromEnvAndFlags(t *testing.T) {
 		Addr: "0.0.0.0:9000", DB: "/var/lib/scand/scand.db", APIKey: "k", AuthRequired: true, EventTokenSecret: "s",
 		RateLimitPerMin: 120, RateLimitBurst: 5, RateLimitEnabled: false, FakeNow: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
 		LogLevel: slog.LevelDebug, ScanRoots: []string{"/srv", "/home/ci"}, MaxConcurrentScans: 4,
-		ScannerTimeout: 30 * time.Second, WebhookAllowPriv: false,
+		ScannerTimeout: 30 * time.Second, WebhookAllowPriv: false, AlertMinSeverity: "medium", RetentionDays: 90,
+		SchedulerFakeStart: time.Date(2026, 3, 8, 6, 59, 55, 0, time.UTC),
 	}
 	if !configEqual(c, want) {
 		t.Fatalf("from env = %+v\nwant       %+v", c, want)
@@ -109,6 +113,10 @@ func TestLoadConfigRejectsBadValues(t *testing.T) {
 		{"SVC_MAX_CONCURRENT_SCANS", "65"},
 		{"SVC_SCANNER_TIMEOUT", "10m"},
 		{"SVC_WEBHOOK_ALLOW_PRIVATE", "2"},
+		{"SVC_ALERT_MIN_SEVERITY", "severe"},
+		{"SVC_RETENTION_DAYS", "-1"},
+		{"SVC_RETENTION_DAYS", "1.5"},
+		{"SVC_SCHEDULER_FAKE_START", "tomorrow"},
 	}
 	for _, c := range cases {
 		t.Run(c.env+"="+c.value, func(t *testing.T) {

@@ -176,6 +176,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		Runner:        app.runner,
 		OutputNow:     outputClock(cfg.FakeNow),
 		PDFRenderer:   cfg.PDFRenderer,
+		Schedules:     app.schedules,
 	})
 
 	ln, err := net.Listen("tcp", cfg.Addr)

@@ -8,6 +8,7 @@ import (
 	"scand/hook"
 	"scand/notify"
 	"scand/scan"
+	"scand/scan/schedule"
 	"scand/sse"
 	"scand/store"
 )
@@ -15,13 +16,14 @@ import (
 // app holds the background parts main.go starts after listening and stops
 // after the HTTP server has drained.
 type app struct {
-	orch     *scan.Orchestrator
-	hooks    *hook.Dispatcher
-	registry []scan.Scanner
-	runner   *scan.Runner
-	ready    func() bool
-	start    func(context.Context) error
-	stop     func()
+	orch      *scan.Orchestrator
+	hooks     *hook.Dispatcher
+	schedules *schedule.Scheduler
+	registry  []scan.Scanner
+	runner    *scan.Runner
+	ready     func() bool
+	start     func(context.Context) error
+	stop      func()
 }
 
 func wire(ctx context.Context, cfg config, getenv func(string) string, st *store.Store, bus *sse.Bus, log *slog.Logger) (*app, error) {
@@ -34,22 +36,52 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 	})
 	hooks := hook.New(hook.Config{Store: st, Log: log.With("logger", "scand.hook"), Now: time.Now, AllowPrivate: cfg.WebhookAllowPriv})
 	notes := notify.New(notify.Config{Store: st, Log: log.With("logger", "scand.notify"), Now: time.Now})
+	schedNow := time.Now
+	if !cfg.SchedulerFakeStart.IsZero() {
+		offset := time.Until(cfg.SchedulerFakeStart)
+		schedNow = func() time.Time { return time.Now().Add(offset) }
+		log.With("logger", "scand").Warn("SVC_SCHEDULER_FAKE_START is set: the scheduler's clock starts at " +
+			cfg.SchedulerFakeStart.Format(time.RFC3339) + " and runs from there; a testing aid, unset it in production")
+	}
+	sched := schedule.New(schedule.Options{Store: st, Submit: orch.Submit, Now: schedNow, Log: log.With("logger", "scand.scheduler"),
+		Policy: scan.TargetPolicy{Roots: cfg.ScanRoots, MaxHosts: cfg.NmapMaxHosts}})
+	alerts := schedule.NewAlerts(schedule.AlertOptions{Store: st, Bus: bus, Log: log.With("logger", "scand.alerts"), Now: time.Now, MinSeverity: cfg.AlertMinSeverity})
+	retention := schedule.NewRetention(schedule.RetentionOptions{Store: st, Log: log.With("logger", "scand.retention"), Now: time.Now,
+		MaxAge: time.Duration(cfg.RetentionDays) * 24 * time.Hour})
 	bus.AddSink("webhooks", hooks.Sink)
 	bus.AddSink("notifications", notes.Sink)
-	a := &app{orch: orch, hooks: hooks, registry: registry, runner: scanCfg.Runner, ready: func() bool { return len(registry) > 0 }}
+	bus.AddSink("alerts", alerts.Sink)
+	bus.AddSink("retention", retention.Sink)
+	a := &app{orch: orch, hooks: hooks, schedules: sched, registry: registry, runner: scanCfg.Runner, ready: func() bool { return len(registry) > 0 }}
 	a.start = func(ctx context.Context) error {
-		// Sinks first, so the first scan's events are not refused.
+		// Sinks first, so the first scan's events are not refused; change
+		// alerts publish to the webhook and notification sinks.
 		if err := hooks.Start(ctx); err != nil {
 			return err
 		}
 		if err := notes.Start(ctx); err != nil {
 			return err
 		}
-		return orch.Start(ctx)
+		if err := alerts.Start(ctx); err != nil {
+			return err
+		}
+		// The orchestrator queues pending scans and fails interrupted ones
+		// before the scheduler decides whether a schedule is busy.
+		if err := orch.Start(ctx); err != nil {
+			return err
+		}
+		if err := sched.Start(ctx); err != nil {
+			return err
+		}
+		return retention.Start(ctx)
 	}
 	a.stop = func() {
-		// The orchestrator's last events still reach the sinks.
+		// No new scheduled scans while the orchestrator drains; the
+		// orchestrator's last events still reach alerts, then the sinks.
+		sched.Stop(5 * time.Second)
+		retention.Stop(5 * time.Second)
 		orch.Stop(15 * time.Second)
+		alerts.Stop(hook.DefaultStopTimeout)
 		notes.Stop(hook.DefaultStopTimeout)
 		hooks.Stop()
 	}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -31,6 +29,7 @@ type ScanView struct {
 	ScannersRun     []string               `json:"scanners_run"`
 	ScannersSkipped []store.SkippedScanner `json:"scanners_skipped"`
 	Error           *string                `json:"error" doc:"why the scan failed; null unless status is failed"`
+	ScheduleID      *string                `json:"schedule_id" doc:"the schedule that started the scan; null for scans started through POST /scans"`
 }
 
 func scanView(sc store.Scan) ScanView {
@@ -39,6 +38,10 @@ func scanView(sc store.Scan) ScanView {
 	if sc.Error != "" {
 		e := sc.Error
 		v.Error = &e
+	}
+	if sc.ScheduleID != "" {
+		id := sc.ScheduleID
+		v.ScheduleID = &id
 	}
 	return v
 }
@@ -124,60 +127,19 @@ func (s *Server) handleStartScan(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeBody(r, &req); err != nil {
 		return err
 	}
-	var v validation
 	types := defaultScanTypes
 	if req.ScanTypes != nil {
-		types = nil
-		if len(*req.ScanTypes) == 0 {
-			v.add("too_short", "scan_types must not be empty", *req.ScanTypes, "body", "scan_types")
-		}
-		for i, t := range *req.ScanTypes {
-			if !slices.Contains(scan.ScanTypes, t) {
-				v.add("enum", "Input should be one of "+strings.Join(scan.ScanTypes, ", "), t, "body", "scan_types", i)
-			} else if !slices.Contains(types, t) {
-				types = append(types, t)
-			}
-		}
+		types = *req.ScanTypes
 	}
-	realTarget := ""
-	switch {
-	case req.TargetPath == "":
-		v.add("missing", "Field required", nil, "body", "target_path")
-	case !filepath.IsAbs(req.TargetPath):
-		v.add("value_error", "target_path must be an absolute path", req.TargetPath, "body", "target_path")
-	default:
-		info, err := os.Stat(req.TargetPath)
-		if err != nil || !info.IsDir() {
-			v.add("value_error", "target_path must be an existing directory", req.TargetPath, "body", "target_path")
-		} else if realTarget, err = filepath.EvalSymlinks(req.TargetPath); err != nil {
-			v.add("value_error", "target_path cannot be resolved", req.TargetPath, "body", "target_path")
-		}
+	checked, probs, err := s.targetPolicy().Check(scan.Request{TargetPath: req.TargetPath, ScanTypes: types, TargetURL: req.TargetURL, TargetHost: req.TargetHost})
+	if len(probs) > 0 {
+		return problemsError("body", probs)
 	}
-	var url, host *string
-	if req.TargetURL != nil && *req.TargetURL != "" {
-		url = req.TargetURL
-		if _, err := scan.ValidateTargetURL(*url); err != nil {
-			v.add("value_error", "target_url: "+err.Error(), *url, "body", "target_url")
-		}
-	} else if slices.Contains(types, scan.TypeDAST) {
-		v.add("missing", "target_url is required for dast scans", nil, "body", "target_url")
+	if errors.Is(err, scan.ErrOutsideRoots) {
+		return errStatus(http.StatusForbidden, err.Error())
 	}
-	if req.TargetHost != nil && *req.TargetHost != "" {
-		host = req.TargetHost
-		if err := scan.ValidateTargetHost(*host, s.MaxHosts); err != nil {
-			v.add("value_error", "target_host: "+err.Error(), *host, "body", "target_host")
-		}
-	} else if slices.Contains(types, scan.TypeNetwork) {
-		v.add("missing", "target_host is required for network scans", nil, "body", "target_host")
-	}
-	if err := v.err(); err != nil {
-		return err
-	}
-	if !underRoots(realTarget, s.ScanRoots) {
-		return errStatus(http.StatusForbidden, "target_path is outside the allowed scan roots (SVC_SCAN_ROOTS)")
-	}
-	sc, err := s.Store.CreateScan(r.Context(), store.Scan{ID: store.NewID(), TargetPath: filepath.Clean(req.TargetPath), ScanTypes: types,
-		TargetURL: url, TargetHost: host, StartedAt: s.Now().UTC().Truncate(time.Microsecond), CreatedBy: PrincipalFrom(r.Context()).ID})
+	sc, err := s.Store.CreateScan(r.Context(), store.Scan{ID: store.NewID(), TargetPath: checked.TargetPath, ScanTypes: checked.ScanTypes,
+		TargetURL: checked.TargetURL, TargetHost: checked.TargetHost, StartedAt: s.Now().UTC().Truncate(time.Microsecond), CreatedBy: PrincipalFrom(r.Context()).ID})
 	if err != nil {
 		return err
 	}
@@ -186,22 +148,19 @@ func (s *Server) handleStartScan(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// underRoots reports whether the resolved path lies under one of roots
-// (also resolved, so a symlinked root still matches). No roots = anywhere.
-func underRoots(real string, roots []string) bool {
-	if len(roots) == 0 {
-		return true
+// targetPolicy is the confinement of every scan target (SVC_SCAN_ROOTS,
+// SVC_NMAP_MAX_HOSTS), shared with the scheduler.
+func (s *Server) targetPolicy() scan.TargetPolicy {
+	return scan.TargetPolicy{Roots: s.ScanRoots, MaxHosts: s.MaxHosts}
+}
+
+// problemsError renders field problems as one 422, each loc under prefix.
+func problemsError(prefix string, probs []scan.Problem) error {
+	var v validation
+	for _, p := range probs {
+		v.add(p.Type, p.Msg, p.Input, append([]any{prefix}, p.Loc...)...)
 	}
-	for _, root := range roots {
-		rr, err := filepath.EvalSymlinks(root)
-		if err != nil {
-			continue
-		}
-		if real == rr || strings.HasPrefix(real, strings.TrimSuffix(rr, "/")+"/") {
-			return true
-		}
-	}
-	return false
+	return v.err()
 }
 
 func splitCSV(v string) []string {

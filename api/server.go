@@ -16,6 +16,7 @@ import (
 	"scand/auth"
 	"scand/hook"
 	"scand/scan"
+	"scand/scan/schedule"
 	"scand/sse"
 	"scand/store"
 )
@@ -60,6 +61,9 @@ type Deps struct {
 	// PDFRenderer is the Chromium binary for PDF reports (SVC_PDF_RENDERER);
 	// empty means look for chromium, chromium-browser, google-chrome on PATH.
 	PDFRenderer string
+	// Schedules creates, edits and deletes schedules on the scheduler's
+	// clock and wakes it. nil gets one that is never started (tests).
+	Schedules *schedule.Scheduler
 }
 
 // Server holds the dependencies and the route table.
@@ -137,6 +141,9 @@ func New(d Deps) *Server {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
+	if d.Schedules == nil {
+		d.Schedules = schedule.New(schedule.Options{Store: d.Store, Policy: scan.TargetPolicy{Roots: d.ScanRoots, MaxHosts: d.MaxHosts}, Now: d.Now})
+	}
 	s := &Server{Deps: d, log: d.Log.With("logger", "scand.api"), access: d.Log.With("logger", "scand.access")}
 	s.streams, s.closeStreams = context.WithCancel(context.Background())
 	s.routes = s.routeTable()
@@ -159,6 +166,7 @@ func (s *Server) routeTable() []Route {
 	rs = append(rs, s.reportRoutes()...)
 	rs = append(rs, s.dashboardRoutes()...)
 	rs = append(rs, s.webhookRoutes()...)
+	rs = append(rs, s.scheduleRoutes()...)
 	rs = append(rs, s.notificationRoutes()...)
 	rs = append(rs, s.TestRoutes...)
 	return rs

@@ -36,7 +36,7 @@ type WebhookCreated struct {
 type CreateWebhookRequest struct {
 	Name        string   `json:"name" doc:"1 to 200 characters"`
 	URL         string   `json:"url" doc:"absolute http or https URL without credentials"`
-	EventFilter []string `json:"event_filter" doc:"non-empty subset of scan.complete, scan.failed, scanner.failed, webhook.test"`
+	EventFilter []string `json:"event_filter" doc:"non-empty subset of scan.complete, scan.failed, scanner.failed, webhook.test, scan.new_findings"`
 	Enabled     *bool    `json:"enabled,omitempty" doc:"default true"`
 }
 

@@ -49,6 +49,9 @@ type chatFacts struct {
 	Error          string              `json:"error"`
 	WebhookID      string              `json:"webhook_id"`
 	Message        string              `json:"message"`
+	New            *sse.SeverityCounts `json:"new"`
+	FixedCount     int                 `json:"fixed_count"`
+	PreviousScanID string              `json:"previous_scan_id"`
 }
 
 // chatField is one labelled value; Code values are identifiers or paths.
@@ -103,6 +106,27 @@ func summarize(m message) chatSummary {
 	case sse.WebhookTest:
 		return chatSummary{Title: "Test delivery from scand", Detail: f.Message,
 			Fields: []chatField{{"Webhook", f.WebhookID, true}}}
+	case sse.ScanNewFindings:
+		var counts sse.SeverityCounts
+		if f.New != nil {
+			counts = *f.New
+		}
+		total := counts.Critical + counts.High + counts.Medium + counts.Low + counts.Info
+		s := chatSummary{Title: "New findings since the previous scan", Severity: counts.Highest(), Subject: f.TargetPath}
+		if total == 1 {
+			s.Title = "1 new finding since the previous scan"
+		} else if total > 1 {
+			s.Title = strconv.Itoa(total) + " new findings since the previous scan"
+		}
+		if s.Severity == "" {
+			s.Severity = "none"
+		} else {
+			s.Title += ", highest " + s.Severity
+		}
+		s.Fields = append(s.Fields, chatField{"Target", f.TargetPath, true}, chatField{"New", counts.Breakdown(), false},
+			chatField{"No longer reported", strconv.Itoa(f.FixedCount), false}, chatField{"Scan", f.ScanID, true},
+			chatField{"Previous scan", f.PreviousScanID, true})
+		return s
 	}
 	return chatSummary{Title: m.Event, Detail: string(m.Data)}
 }

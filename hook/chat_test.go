@@ -68,6 +68,8 @@ var chatGoldenCases = []struct {
 	{"scan_failed", sse.ScanFailed, sse.ScanFailedData{ScanID: "0b7e5f8c-3c1e-4b0a-9d1e-1f2a3b4c5d6e", TargetPath: "/srv/app", Error: "target_path vanished: stat /srv/app: no such file or directory <!channel> @everyone"}},
 	{"scanner_failed", sse.ScannerFailed, sse.ScannerFailedData{ScanID: "0b7e5f8c-3c1e-4b0a-9d1e-1f2a3b4c5d6e", Name: "semgrep", Error: "exit status 2: *** fatal: `rules` not found"}},
 	{"webhook_test", sse.WebhookTest, sse.WebhookTestData{WebhookID: "9a8b7c6d-1111-4222-8333-944455556666", Message: TestMessage}},
+	{"scan_new_findings", sse.ScanNewFindings, sse.ScanNewFindingsData{ScanID: "0b7e5f8c-3c1e-4b0a-9d1e-1f2a3b4c5d6e", PreviousScanID: "5d6e0b7e-3c1e-4b0a-9d1e-1f2a3b4c5f8c",
+		TargetPath: "/srv/app_<main>&co", New: sse.SeverityCounts{Critical: 1, High: 2}, FixedCount: 3, AlertMinSeverity: "high"}},
 }
 
 func TestWebhookChatBodiesGolden(t *testing.T) {

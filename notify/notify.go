@@ -1,5 +1,6 @@
 // Package notify turns scan events into in-app notifications (SPEC.md
-// "Notification creation") and prunes old read ones.
+// "Notification creation", plus scan.new_findings at or above its alert
+// threshold) and prunes old read ones.
 package notify
 
 import (
@@ -11,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"scand/finding"
 	"scand/sse"
 	"scand/store"
 )
@@ -115,7 +117,7 @@ func (s *Service) Sink(_ context.Context, ev sse.Event) error {
 }
 
 func relevant(name string) bool {
-	return name == sse.ScanComplete || name == sse.ScanFailed || name == sse.ScannerFailed
+	return name == sse.ScanComplete || name == sse.ScanFailed || name == sse.ScannerFailed || name == sse.ScanNewFindings
 }
 
 func (s *Service) loop(ctx context.Context) {
@@ -168,6 +170,11 @@ type facts struct {
 	SeverityCounts *sse.SeverityCounts `json:"severity_counts"`
 	Name           string              `json:"name"`
 	Error          string              `json:"error"`
+	// scan.new_findings
+	PreviousScanID   string             `json:"previous_scan_id"`
+	New              sse.SeverityCounts `json:"new"`
+	FixedCount       int                `json:"fixed_count"`
+	AlertMinSeverity string             `json:"alert_min_severity"`
 }
 
 // Build returns the notification ev calls for; ok is false when it calls
@@ -231,6 +238,26 @@ func Build(ev sse.Event) (n store.Notification, ok bool, err error) {
 			n.Body += ": " + f.Error
 		}
 		n.Body += ". The scan went on without it; its results are incomplete."
+	case sse.ScanNewFindings:
+		// Only new findings at or above the threshold are worth a
+		// notification; the webhook carries every change.
+		highest := f.New.Highest()
+		threshold := finding.Severity(f.AlertMinSeverity)
+		if !threshold.Valid() {
+			threshold = finding.High
+		}
+		if highest == "" || finding.Severity(highest).Rank() < threshold.Rank() {
+			return n, false, nil
+		}
+		total := f.New.Critical + f.New.High + f.New.Medium + f.New.Low + f.New.Info
+		n.Severity = highest
+		n.Title = "New " + plural(total, "finding") + " in " + target
+		n.Body = "Scan " + f.ScanID + " of " + target + " has " + plural(total, "new finding") + " (" + f.New.Breakdown() +
+			") that scan " + f.PreviousScanID + " did not have"
+		if f.FixedCount > 0 {
+			n.Body += "; " + plural(f.FixedCount, "finding") + " no longer reported"
+		}
+		n.Body += "."
 	}
 	return n, true, nil
 }

@@ -42,6 +42,18 @@ func TestNotificationRules(t *testing.T) {
 		{"scanner.skipped", sse.Event{Name: sse.ScannerSkipped}, false, "", nil},
 		{"scan.cancelled", sse.Event{Name: sse.ScanCancelled}, false, "", nil},
 		{"webhook.test", sse.Event{Name: sse.WebhookTest, Data: sse.WebhookTestData{}}, false, "", nil},
+		{"new findings at the threshold", sse.Event{Name: sse.ScanNewFindings, Data: sse.ScanNewFindingsData{ScanID: "s4", PreviousScanID: "s3", TargetPath: "/repo",
+			New: counts(0, 1, 2, 0, 0), FixedCount: 1, AlertMinSeverity: "high"}},
+			true, "high", []string{"3 new findings", "/repo", "1 high, 2 medium", "s3", "1 finding no longer reported"}},
+		{"new findings above a low threshold", sse.Event{Name: sse.ScanNewFindings, Data: sse.ScanNewFindingsData{ScanID: "s4", PreviousScanID: "s3", TargetPath: "/repo",
+			New: counts(0, 0, 0, 1, 0), AlertMinSeverity: "low"}},
+			true, "low", []string{"1 new finding"}},
+		{"new findings below the threshold", sse.Event{Name: sse.ScanNewFindings, Data: sse.ScanNewFindingsData{ScanID: "s4", PreviousScanID: "s3",
+			New: counts(0, 0, 5, 3, 0), AlertMinSeverity: "high"}}, false, "", nil},
+		{"new findings, threshold missing means high", sse.Event{Name: sse.ScanNewFindings, Data: sse.ScanNewFindingsData{ScanID: "s4", PreviousScanID: "s3",
+			New: counts(0, 0, 5, 0, 0)}}, false, "", nil},
+		{"new findings, critical over a critical threshold", sse.Event{Name: sse.ScanNewFindings, Data: sse.ScanNewFindingsData{ScanID: "s4", PreviousScanID: "s3",
+			New: counts(1, 0, 0, 0, 0), AlertMinSeverity: "critical"}}, true, "critical", nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -47,17 +47,19 @@ type Scan struct {
 	RiskScore       int
 	SeverityCounts  map[string]int
 	CreatedBy       string
+	// ScheduleID names the schedule that started the scan; "" for others.
+	ScheduleID string
 }
 
 const scanColumns = `id, target_path, scan_types, target_url, target_host, status, started_at, completed_at,
-	scanners_run, scanners_skipped, error, findings_count, risk_score, severity_counts, created_by`
+	scanners_run, scanners_skipped, error, findings_count, risk_score, severity_counts, created_by, schedule_id`
 
 func scanScan(row interface{ Scan(...any) error }) (Scan, error) {
 	var sc Scan
 	var types, run, skipped, counts, started string
-	var url, host, completed sql.NullString
+	var url, host, completed, schedule sql.NullString
 	err := row.Scan(&sc.ID, &sc.TargetPath, &types, &url, &host, &sc.Status, &started, &completed,
-		&run, &skipped, &sc.Error, &sc.FindingsCount, &sc.RiskScore, &counts, &sc.CreatedBy)
+		&run, &skipped, &sc.Error, &sc.FindingsCount, &sc.RiskScore, &counts, &sc.CreatedBy, &schedule)
 	if errors.Is(err, sql.ErrNoRows) {
 		return sc, ErrNotFound
 	}
@@ -72,6 +74,7 @@ func scanScan(row interface{ Scan(...any) error }) (Scan, error) {
 	}
 	sc.StartedAt = parseTime(started)
 	sc.CompletedAt = parseNullTime(completed)
+	sc.ScheduleID = schedule.String
 	for _, f := range []struct {
 		src string
 		dst any
@@ -99,12 +102,23 @@ func mustJSON(v any) string {
 
 // CreateScan inserts a pending scan; ID and StartedAt come from the caller.
 func (s *Store) CreateScan(ctx context.Context, sc Scan) (Scan, error) {
+	return createScan(ctx, s.db, sc)
+}
+
+// createScan is CreateScan on a connection or inside a transaction.
+func createScan(ctx context.Context, db interface {
+	ExecContext(context.Context, string, ...any) (sql.Result, error)
+}, sc Scan) (Scan, error) {
 	sc.Status = StatusPending
 	sc.ScannersRun, sc.ScannersSkipped = []string{}, []SkippedScanner{}
 	sc.SeverityCounts = map[string]int{}
-	_, err := s.db.ExecContext(ctx, `INSERT INTO scans (id, target_path, scan_types, target_url, target_host, status, started_at, created_by)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		sc.ID, sc.TargetPath, mustJSON(sc.ScanTypes), sc.TargetURL, sc.TargetHost, sc.Status, formatTime(sc.StartedAt), sc.CreatedBy)
+	var schedule any
+	if sc.ScheduleID != "" {
+		schedule = sc.ScheduleID
+	}
+	_, err := db.ExecContext(ctx, `INSERT INTO scans (id, target_path, scan_types, target_url, target_host, status, started_at, created_by, schedule_id)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		sc.ID, sc.TargetPath, mustJSON(sc.ScanTypes), sc.TargetURL, sc.TargetHost, sc.Status, formatTime(sc.StartedAt), sc.CreatedBy, schedule)
 	return sc, err
 }
 

@@ -146,9 +146,12 @@ func loadMigrations() ([]migration, error) {
 		out = append(out, migration{version: v, name: name, body: string(body), checksum: hex.EncodeToString(sum[:])})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].version < out[j].version })
+	// Versions are unique and positive but may have gaps: features on
+	// separate branches reserve their numbers (0002 scale, 0003 schedules,
+	// ...) and a branch is built without the others' files.
 	for i, m := range out {
-		if m.version != i+1 {
-			return nil, fmt.Errorf("migration %s: versions must be contiguous from 1", m.name)
+		if m.version < 1 || (i > 0 && m.version == out[i-1].version) {
+			return nil, fmt.Errorf("migration %s: versions must be unique and start at 1", m.name)
 		}
 	}
 	return out, nil
@@ -184,9 +187,20 @@ func (s *Store) migrate(ctx context.Context) error {
 	if err := rows.Err(); err != nil {
 		return err
 	}
+	known := map[int]bool{}
+	for _, m := range ms {
+		known[m.version] = true
+	}
+	latest := 0
+	if len(ms) > 0 {
+		latest = ms[len(ms)-1].version
+	}
 	for v := range applied {
-		if v > len(ms) {
-			return fmt.Errorf("%w: database schema version %d is newer than this binary (knows %d): refusing to start", ErrIncompatibleSchema, v, len(ms))
+		if v > latest {
+			return fmt.Errorf("%w: database schema version %d is newer than this binary (knows %d): refusing to start", ErrIncompatibleSchema, v, latest)
+		}
+		if !known[v] {
+			return fmt.Errorf("%w: database has schema migration %d, which this binary does not have: refusing to start", ErrIncompatibleSchema, v)
 		}
 	}
 	for _, m := range ms {

@@ -1,0 +1,257 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+	"time"
+
+	"scand/auth"
+	"scand/scan"
+	"scand/scan/schedule"
+	"scand/store"
+)
+
+// ScheduleView is a schedule as clients see it.
+type ScheduleView struct {
+	ID               string     `json:"id"`
+	Name             string     `json:"name"`
+	TargetPath       string     `json:"target_path"`
+	ScanTypes        []string   `json:"scan_types"`
+	TargetURL        *string    `json:"target_url"`
+	TargetHost       *string    `json:"target_host"`
+	Cron             string     `json:"cron" doc:"five fields (minute hour day-of-month month day-of-week) or @hourly, @daily, @weekly, @monthly"`
+	Timezone         string     `json:"timezone" doc:"IANA zone the cron fields are read in"`
+	Enabled          bool       `json:"enabled"`
+	AlertMinSeverity *string    `json:"alert_min_severity" doc:"a new finding at or above this severity makes a notification; null means SVC_ALERT_MIN_SEVERITY"`
+	KeepLast         *int       `json:"keep_last" doc:"retention keeps this many of the schedule's newest completed scans; null means no limit"`
+	NextRunAt        *time.Time `json:"next_run_at" doc:"next run time (RFC 3339, UTC); null while disabled"`
+	LastRunAt        *time.Time `json:"last_run_at" doc:"when the schedule last came due; null before its first run"`
+	CreatedAt        time.Time  `json:"created_at"`
+	UpdatedAt        time.Time  `json:"updated_at"`
+}
+
+// CreateScheduleRequest is the body of POST /schedules.
+type CreateScheduleRequest struct {
+	Name             string   `json:"name" doc:"1 to 200 characters"`
+	TargetPath       string   `json:"target_path" doc:"absolute path of an existing directory, as for POST /scans"`
+	ScanTypes        []string `json:"scan_types" doc:"non-empty list of scan types"`
+	TargetURL        *string  `json:"target_url,omitempty" doc:"http(s) URL, required for dast"`
+	TargetHost       *string  `json:"target_host,omitempty" doc:"hostname, IP or CIDR, required for network"`
+	Cron             string   `json:"cron" doc:"five fields with *, lists, ranges, steps and month/day names, or @hourly, @daily, @weekly, @monthly"`
+	Timezone         *string  `json:"timezone,omitempty" doc:"IANA zone name; default UTC"`
+	Enabled          *bool    `json:"enabled,omitempty" doc:"default true"`
+	AlertMinSeverity *string  `json:"alert_min_severity,omitempty" doc:"critical, high, medium, low or info; absent or empty means SVC_ALERT_MIN_SEVERITY"`
+	KeepLast         *int     `json:"keep_last,omitempty" doc:"0 to 100000; absent or 0 means no per-schedule limit"`
+}
+
+// UpdateScheduleRequest is the body of PATCH /schedules/{id}; absent or
+// null fields are left unchanged.
+type UpdateScheduleRequest struct {
+	Name             *string   `json:"name,omitempty"`
+	TargetPath       *string   `json:"target_path,omitempty"`
+	ScanTypes        *[]string `json:"scan_types,omitempty"`
+	TargetURL        *string   `json:"target_url,omitempty" doc:"empty string removes it"`
+	TargetHost       *string   `json:"target_host,omitempty" doc:"empty string removes it"`
+	Cron             *string   `json:"cron,omitempty"`
+	Timezone         *string   `json:"timezone,omitempty"`
+	Enabled          *bool     `json:"enabled,omitempty" doc:"enabling computes the next run from now; missed run times are not caught up"`
+	AlertMinSeverity *string   `json:"alert_min_severity,omitempty" doc:"empty string means SVC_ALERT_MIN_SEVERITY"`
+	KeepLast         *int      `json:"keep_last,omitempty" doc:"0 removes the limit"`
+}
+
+// ScheduleRunView is one time a schedule came due.
+type ScheduleRunView struct {
+	ID           string    `json:"id"`
+	ScheduleID   string    `json:"schedule_id"`
+	ScheduledFor time.Time `json:"scheduled_for" doc:"the run time that came due (after downtime, the first one missed)"`
+	CreatedAt    time.Time `json:"created_at" doc:"when the scheduler acted on it"`
+	Outcome      string    `json:"outcome" doc:"started; skipped (its previous scan was still pending or running); failed (the target no longer passes the checks of POST /scans, see reason)"`
+	Reason       string    `json:"reason" doc:"why a run was skipped or failed; empty when started"`
+	ScanID       *string   `json:"scan_id" doc:"the scan it started; null when it started none"`
+	Status       *string   `json:"status" doc:"that scan's current status; null when there is no scan or it was deleted"`
+}
+
+// maxRunsLimit caps GET /schedules/{id}/runs?limit.
+const maxRunsLimit = 500
+
+func (s *Server) scheduleRoutes() []Route {
+	scheduleID := []Param{{Name: "id", In: "path", Type: "string", Required: true, Description: "schedule id"}}
+	maxRuns := maxRunsLimit
+	return []Route{
+		{Method: "POST", Path: "/schedules", Scope: auth.ScopeAdmin, Tag: "schedules", Summary: "Create a schedule: a scan of a target on a cron expression", Request: CreateScheduleRequest{}, Response: ScheduleView{}, Status: http.StatusCreated, Errors: []int{403}, Handler: s.handleCreateSchedule},
+		{Method: "GET", Path: "/schedules", Scope: auth.ScopeAdmin, Tag: "schedules", Summary: "List schedules in creation order", Response: []ScheduleView{}, Handler: s.handleListSchedules},
+		{Method: "GET", Path: "/schedules/{id}", Scope: auth.ScopeAdmin, Tag: "schedules", Summary: "One schedule with its next run time", Params: scheduleID, Response: ScheduleView{}, Errors: []int{404}, Handler: s.handleGetSchedule},
+		{Method: "PATCH", Path: "/schedules/{id}", Scope: auth.ScopeAdmin, Tag: "schedules", Summary: "Edit a schedule (a new cron, timezone or enabling recomputes next_run_at)", Params: scheduleID, Request: UpdateScheduleRequest{}, Response: ScheduleView{}, Errors: []int{403, 404}, Handler: s.handleUpdateSchedule},
+		{Method: "DELETE", Path: "/schedules/{id}", Scope: auth.ScopeAdmin, Tag: "schedules", Summary: "Delete a schedule and its run history (the scans it started are kept)", Params: scheduleID, Status: http.StatusNoContent, Errors: []int{404}, Handler: s.handleDeleteSchedule},
+		{Method: "GET", Path: "/schedules/{id}/runs", Scope: auth.ScopeAdmin, Tag: "schedules", Summary: "Runs of a schedule, newest first: the scan each started and its status, or why none started", Response: []ScheduleRunView{},
+			Params: append([]Param{{Name: "limit", In: "query", Type: "integer", Default: 50, Minimum: &zero, Maximum: &maxRuns}}, scheduleID...), Errors: []int{404, 422}, Handler: s.handleScheduleRuns},
+	}
+}
+
+func scheduleView(sc store.Schedule) ScheduleView {
+	v := ScheduleView{ID: sc.ID, Name: sc.Name, TargetPath: sc.TargetPath, ScanTypes: sc.ScanTypes, TargetURL: sc.TargetURL, TargetHost: sc.TargetHost,
+		Cron: sc.Cron, Timezone: sc.Timezone, Enabled: sc.Enabled, NextRunAt: sc.NextRunAt, LastRunAt: sc.LastRunAt, CreatedAt: sc.CreatedAt, UpdatedAt: sc.UpdatedAt}
+	if v.ScanTypes == nil {
+		v.ScanTypes = []string{}
+	}
+	if sc.AlertMinSeverity != "" {
+		sev := sc.AlertMinSeverity
+		v.AlertMinSeverity = &sev
+	}
+	if sc.KeepLast > 0 {
+		keep := sc.KeepLast
+		v.KeepLast = &keep
+	}
+	return v
+}
+
+// scheduleError maps the scheduler's errors to HTTP ones.
+func scheduleError(err error) error {
+	var ve *schedule.ValidationError
+	switch {
+	case errors.As(err, &ve):
+		return problemsError("body", ve.Problems)
+	case errors.Is(err, scan.ErrOutsideRoots):
+		return errStatus(http.StatusForbidden, err.Error())
+	case errors.Is(err, store.ErrNotFound):
+		return errNotFound("Schedule not found")
+	}
+	return err
+}
+
+func (s *Server) handleCreateSchedule(w http.ResponseWriter, r *http.Request) error {
+	var req CreateScheduleRequest
+	if err := decodeBody(r, &req); err != nil {
+		return err
+	}
+	var v validation
+	if req.Name == "" {
+		v.add("missing", "Field required", nil, "body", "name")
+	}
+	if req.ScanTypes == nil {
+		v.add("missing", "Field required", nil, "body", "scan_types")
+	}
+	if req.Cron == "" {
+		v.add("missing", "Field required", nil, "body", "cron")
+	}
+	if err := v.err(); err != nil {
+		return err
+	}
+	spec := schedule.Spec{Name: req.Name, TargetPath: req.TargetPath, ScanTypes: req.ScanTypes, TargetURL: req.TargetURL, TargetHost: req.TargetHost,
+		Cron: req.Cron, Enabled: true}
+	if req.Timezone != nil {
+		spec.Timezone = *req.Timezone
+	}
+	if req.Enabled != nil {
+		spec.Enabled = *req.Enabled
+	}
+	if req.AlertMinSeverity != nil {
+		spec.AlertMinSeverity = *req.AlertMinSeverity
+	}
+	if req.KeepLast != nil {
+		spec.KeepLast = *req.KeepLast
+	}
+	sc, err := s.Schedules.Create(r.Context(), spec, PrincipalFrom(r.Context()).ID)
+	if err != nil {
+		return scheduleError(err)
+	}
+	s.log.InfoContext(r.Context(), "schedule created", "schedule_id", sc.ID, "cron", sc.Cron, "timezone", sc.Timezone, "by", PrincipalFrom(r.Context()).ID)
+	writeJSON(w, http.StatusCreated, scheduleView(sc))
+	return nil
+}
+
+func (s *Server) handleListSchedules(w http.ResponseWriter, r *http.Request) error {
+	list, err := s.Store.Schedules(r.Context())
+	if err != nil {
+		return err
+	}
+	out := make([]ScheduleView, 0, len(list))
+	for _, sc := range list {
+		out = append(out, scheduleView(sc))
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (s *Server) handleGetSchedule(w http.ResponseWriter, r *http.Request) error {
+	sc, err := s.Store.ScheduleByID(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return scheduleError(err)
+	}
+	writeJSON(w, http.StatusOK, scheduleView(sc))
+	return nil
+}
+
+func (s *Server) handleUpdateSchedule(w http.ResponseWriter, r *http.Request) error {
+	var req UpdateScheduleRequest
+	if err := decodeBody(r, &req); err != nil {
+		return err
+	}
+	sc, err := s.Schedules.Update(r.Context(), r.PathValue("id"), func(spec *schedule.Spec) {
+		set(&spec.Name, req.Name)
+		set(&spec.TargetPath, req.TargetPath)
+		set(&spec.ScanTypes, req.ScanTypes)
+		set(&spec.Cron, req.Cron)
+		set(&spec.Timezone, req.Timezone)
+		set(&spec.Enabled, req.Enabled)
+		set(&spec.AlertMinSeverity, req.AlertMinSeverity)
+		set(&spec.KeepLast, req.KeepLast)
+		if req.TargetURL != nil {
+			spec.TargetURL = req.TargetURL
+		}
+		if req.TargetHost != nil {
+			spec.TargetHost = req.TargetHost
+		}
+	})
+	if err != nil {
+		return scheduleError(err)
+	}
+	s.log.InfoContext(r.Context(), "schedule updated", "schedule_id", sc.ID, "enabled", sc.Enabled, "by", PrincipalFrom(r.Context()).ID)
+	writeJSON(w, http.StatusOK, scheduleView(sc))
+	return nil
+}
+
+// set copies *v into *dst when the request carried the field.
+func set[T any](dst *T, v *T) {
+	if v != nil {
+		*dst = *v
+	}
+}
+
+func (s *Server) handleDeleteSchedule(w http.ResponseWriter, r *http.Request) error {
+	if err := s.Schedules.Delete(r.Context(), r.PathValue("id")); err != nil {
+		return scheduleError(err)
+	}
+	s.log.InfoContext(r.Context(), "schedule deleted", "schedule_id", r.PathValue("id"), "by", PrincipalFrom(r.Context()).ID)
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (s *Server) handleScheduleRuns(w http.ResponseWriter, r *http.Request) error {
+	limit, err := queryInt(r, "limit", 50, 0, maxRunsLimit)
+	if err != nil {
+		return err
+	}
+	if _, err := s.Store.ScheduleByID(r.Context(), r.PathValue("id")); err != nil {
+		return scheduleError(err)
+	}
+	runs, err := s.Store.ScheduleRuns(r.Context(), r.PathValue("id"), limit)
+	if err != nil {
+		return err
+	}
+	out := make([]ScheduleRunView, 0, len(runs))
+	for _, run := range runs {
+		v := ScheduleRunView{ID: run.ID, ScheduleID: run.ScheduleID, ScheduledFor: run.ScheduledFor, CreatedAt: run.CreatedAt, Outcome: run.Outcome, Reason: run.Reason}
+		if run.ScanID != "" {
+			id := run.ScanID
+			v.ScanID = &id
+		}
+		if run.ScanStatus != "" {
+			st := run.ScanStatus
+			v.Status = &st
+		}
+		out = append(out, v)
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}

@@ -1,0 +1,119 @@
+package scan
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Request is what a scan starts from: the body of POST /scans, or a
+// schedule each time it comes due.
+type Request struct {
+	TargetPath string
+	ScanTypes  []string
+	TargetURL  *string
+	TargetHost *string
+}
+
+// TargetPolicy confines scan targets: SVC_SCAN_ROOTS and
+// SVC_NMAP_MAX_HOSTS. The API applies it when a scan or a schedule is
+// created and the scheduler again when each run starts, since the tree
+// may have moved, vanished or become a symlink meanwhile.
+type TargetPolicy struct {
+	// Roots are the directories targets must resolve under; empty means
+	// anywhere.
+	Roots    []string
+	MaxHosts int
+}
+
+// Problem is one thing wrong with a request field. Loc is relative to the
+// request body, e.g. ("scan_types", 2).
+type Problem struct {
+	Loc   []any
+	Type  string
+	Msg   string
+	Input any
+}
+
+// ErrOutsideRoots means a valid target resolves outside every scan root.
+var ErrOutsideRoots = errors.New("target_path is outside the allowed scan roots (SVC_SCAN_ROOTS)")
+
+// Check validates r. It returns r normalized (scan types deduplicated in
+// their given order, the path cleaned, empty URL and host dropped), every
+// field problem, and ErrOutsideRoots when the fields are valid but the
+// resolved path lies outside the roots.
+func (p TargetPolicy) Check(r Request) (Request, []Problem, error) {
+	var probs []Problem
+	add := func(typ, msg string, input any, loc ...any) {
+		probs = append(probs, Problem{Loc: loc, Type: typ, Msg: msg, Input: input})
+	}
+	var types []string
+	if len(r.ScanTypes) == 0 {
+		add("too_short", "scan_types must not be empty", r.ScanTypes, "scan_types")
+	}
+	for i, t := range r.ScanTypes {
+		if !slices.Contains(ScanTypes, t) {
+			add("enum", "Input should be one of "+strings.Join(ScanTypes, ", "), t, "scan_types", i)
+		} else if !slices.Contains(types, t) {
+			types = append(types, t)
+		}
+	}
+	real := ""
+	switch {
+	case r.TargetPath == "":
+		add("missing", "Field required", nil, "target_path")
+	case !filepath.IsAbs(r.TargetPath):
+		add("value_error", "target_path must be an absolute path", r.TargetPath, "target_path")
+	default:
+		info, err := os.Stat(r.TargetPath)
+		if err != nil || !info.IsDir() {
+			add("value_error", "target_path must be an existing directory", r.TargetPath, "target_path")
+		} else if real, err = filepath.EvalSymlinks(r.TargetPath); err != nil {
+			add("value_error", "target_path cannot be resolved", r.TargetPath, "target_path")
+		}
+	}
+	out := Request{TargetPath: filepath.Clean(r.TargetPath), ScanTypes: types}
+	if r.TargetURL != nil && *r.TargetURL != "" {
+		out.TargetURL = r.TargetURL
+		if _, err := ValidateTargetURL(*r.TargetURL); err != nil {
+			add("value_error", "target_url: "+err.Error(), *r.TargetURL, "target_url")
+		}
+	} else if slices.Contains(types, TypeDAST) {
+		add("missing", "target_url is required for dast scans", nil, "target_url")
+	}
+	if r.TargetHost != nil && *r.TargetHost != "" {
+		out.TargetHost = r.TargetHost
+		if err := ValidateTargetHost(*r.TargetHost, p.MaxHosts); err != nil {
+			add("value_error", "target_host: "+err.Error(), *r.TargetHost, "target_host")
+		}
+	} else if slices.Contains(types, TypeNetwork) {
+		add("missing", "target_host is required for network scans", nil, "target_host")
+	}
+	if len(probs) > 0 {
+		return out, probs, nil
+	}
+	if !UnderRoots(real, p.Roots) {
+		return out, nil, ErrOutsideRoots
+	}
+	return out, nil, nil
+}
+
+// UnderRoots reports whether the resolved path lies under one of roots
+// (also resolved, so a symlinked root still matches). No roots = anywhere.
+func UnderRoots(real string, roots []string) bool {
+	if len(roots) == 0 {
+		return true
+	}
+	for _, root := range roots {
+		rr, err := filepath.EvalSymlinks(root)
+		if err != nil {
+			continue
+		}
+		if real == rr || strings.HasPrefix(real, strings.TrimSuffix(rr, "/")+"/") {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,184 @@
+package schedule
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	"scand/sse"
+	"scand/store"
+)
+
+// Retention defaults.
+const (
+	// DefaultRetentionInterval is how often retention looks for old scans
+	// besides after each completed scan.
+	DefaultRetentionInterval = time.Hour
+	// retentionBatch bounds the scans deleted between pauses.
+	retentionBatch = 50
+	// retentionPause lets other writers in between batches.
+	retentionPause = 200 * time.Millisecond
+	// retentionMaxPerRun bounds one pass; the next pass goes on.
+	retentionMaxPerRun = 5000
+)
+
+// RetentionOptions wires Retention.
+type RetentionOptions struct {
+	Store *store.Store
+	Log   *slog.Logger
+	Now   func() time.Time
+	// MaxAge deletes completed scans older than this (SVC_RETENTION_DAYS);
+	// 0 keeps them. Schedules' keep_last applies either way.
+	MaxAge   time.Duration
+	Interval time.Duration
+	// Pause between batches; 0 means retentionPause.
+	Pause time.Duration
+}
+
+// Retention deletes old completed scans in the background, in bounded
+// batches, through the store's scan deletion (findings go, triage,
+// comments and history stay: they are keyed on fingerprints). It never
+// deletes the newest completed scan of a target and set of scan types.
+type Retention struct {
+	store    *store.Store
+	log      *slog.Logger
+	now      func() time.Time
+	maxAge   time.Duration
+	interval time.Duration
+	pause    time.Duration
+
+	wake   chan struct{}
+	mu     sync.Mutex
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// NewRetention returns the retention service; Start runs it.
+func NewRetention(o RetentionOptions) *Retention {
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Interval <= 0 {
+		o.Interval = DefaultRetentionInterval
+	}
+	if o.Pause <= 0 {
+		o.Pause = retentionPause
+	}
+	return &Retention{store: o.Store, log: o.Log, now: o.Now, maxAge: o.MaxAge, interval: o.Interval, pause: o.Pause, wake: make(chan struct{}, 1)}
+}
+
+// Start runs a pass now, after each completed scan and every interval.
+func (r *Retention) Start(ctx context.Context) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.done != nil {
+		return errors.New("retention already started")
+	}
+	ctx, r.cancel = context.WithCancel(context.WithoutCancel(ctx))
+	r.done = make(chan struct{})
+	go r.loop(ctx, r.done)
+	return nil
+}
+
+// Stop ends the loop between two deletions, waiting at most timeout.
+func (r *Retention) Stop(timeout time.Duration) {
+	r.mu.Lock()
+	cancel, done := r.cancel, r.done
+	r.mu.Unlock()
+	if cancel == nil {
+		return
+	}
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(timeout):
+		r.log.Error("retention did not stop in time", "timeout", timeout.String())
+	}
+}
+
+// Sink wakes retention after a completed scan, so a schedule's keep_last
+// holds right after its newest scan lands.
+func (r *Retention) Sink(_ context.Context, ev sse.Event) error {
+	if ev.Name == sse.ScanComplete {
+		select {
+		case r.wake <- struct{}{}:
+		default:
+		}
+	}
+	return nil
+}
+
+func (r *Retention) loop(ctx context.Context, done chan struct{}) {
+	defer close(done)
+	for {
+		if _, err := r.RunOnce(ctx); err != nil && ctx.Err() == nil {
+			r.log.Error("retention pass failed", "error", err.Error())
+		}
+		timer := time.NewTimer(r.interval)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return
+		case <-r.wake:
+		case <-timer.C:
+		}
+		timer.Stop()
+	}
+}
+
+// RunOnce deletes what retention allows now, in batches, and returns how
+// many scans it deleted.
+func (r *Retention) RunOnce(ctx context.Context) (int, error) {
+	var cutoff *time.Time
+	if r.maxAge > 0 {
+		c := r.now().Add(-r.maxAge)
+		cutoff = &c
+	}
+	tried := map[string]bool{}
+	deleted := 0
+	defer func() {
+		if deleted > 0 {
+			r.log.Info("retention deleted old scans", "count", deleted)
+		}
+	}()
+	for deleted < retentionMaxPerRun {
+		ids, err := r.store.RetentionCandidates(ctx, cutoff, retentionBatch)
+		if err != nil {
+			return deleted, err
+		}
+		progress := false
+		for _, id := range ids {
+			if tried[id] {
+				continue
+			}
+			tried[id] = true
+			progress = true
+			err := r.store.DeleteScan(ctx, id)
+			switch {
+			case err == nil:
+				deleted++
+				r.log.Debug("retention deleted a scan", "scan_id", id)
+			case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrConflict):
+				// Deleted or changed by someone else meanwhile.
+			default:
+				return deleted, err
+			}
+		}
+		if !progress || len(ids) < retentionBatch {
+			return deleted, nil
+		}
+		timer := time.NewTimer(r.pause)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return deleted, ctx.Err()
+		case <-timer.C:
+		}
+	}
+	return deleted, nil
+}

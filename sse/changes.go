@@ -1,0 +1,22 @@
+package sse
+
+// ScanNewFindings is published after a scan completes with live findings
+// that the previous completed scan of the same target and scan types did
+// not have (issue 17; additive to SPEC.md's events). It is not part of any
+// scan's stream: only the webhook and notification sinks receive it.
+const ScanNewFindings = "scan.new_findings"
+
+// ScanNewFindingsData is the payload of scan.new_findings. The first five
+// fields are the issue's; schedule_id and alert_min_severity are additive.
+type ScanNewFindingsData struct {
+	ScanID         string         `json:"scan_id"`
+	PreviousScanID string         `json:"previous_scan_id"`
+	TargetPath     string         `json:"target_path"`
+	New            SeverityCounts `json:"new"`
+	FixedCount     int            `json:"fixed_count"`
+	// ScheduleID is the schedule that started the scan, or null.
+	ScheduleID *string `json:"schedule_id"`
+	// AlertMinSeverity is the threshold at or above which a new finding
+	// also makes a notification: the schedule's, else the daemon's.
+	AlertMinSeverity string `json:"alert_min_severity"`
+}

@@ -1,0 +1,98 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+)
+
+// scanTypesKey is an SQL expression giving a scan's types as a sorted,
+// comma-separated set, so ["dependency","code"] and ["code","dependency"]
+// name the same kind of scan.
+func scanTypesKey(alias string) string {
+	return `(SELECT group_concat(value, ',' ORDER BY value) FROM (SELECT DISTINCT value FROM json_each(` + alias + `.scan_types)))`
+}
+
+// liveFinding is an SQL condition on findings row alias: not suppressed
+// in the source (metadata.suppressed_by absent, null or "", as
+// finding.IsSuppressed) and not hidden by a triage verdict (the
+// dashboard's default-hidden set).
+func liveFinding(alias string) string {
+	return `COALESCE(json_extract(` + alias + `.body, '$.metadata.suppressed_by'), '') = ''
+		AND NOT EXISTS (SELECT 1 FROM triage_states t WHERE t.fingerprint = ` + alias + `.fingerprint
+			AND t.status IN ('false_positive','accepted_risk','wont_fix'))`
+}
+
+// scannerRan is an SQL condition: the scanner of findings row alias is in
+// the scanners_run of the scan whose id is bound to param.
+func scannerRan(alias, param string) string {
+	return alias + `.scanner IN (SELECT value FROM json_each((SELECT scanners_run FROM scans WHERE id = ` + param + `)))`
+}
+
+// ScanChanges is how a completed scan differs from the previous completed
+// scan of the same target and scan types, counted by fingerprint.
+type ScanChanges struct {
+	ScanID         string
+	PreviousScanID string
+	TargetPath     string
+	ScheduleID     string
+	// New counts live findings whose fingerprint the previous scan did not
+	// have, by severity. Only findings of scanners that also ran in the
+	// previous scan count: a tool that was missing or crashed there (or is
+	// newly installed) would otherwise report everything it finds as new.
+	New map[string]int
+	// Fixed counts live findings of the previous scan whose fingerprint
+	// this scan no longer has, again only for scanners that ran in both.
+	Fixed int
+}
+
+// ChangesSincePrevious compares a completed scan with the previous
+// completed scan (by completion time) of the same target (path, url and
+// host) and the same set of scan types. ok is false when the scan is not
+// completed or has no such predecessor: the first scan of a target is the
+// baseline. The comparison runs in SQL; no scan's findings are loaded.
+func (s *Store) ChangesSincePrevious(ctx context.Context, scanID string) (ch ScanChanges, ok bool, err error) {
+	var prev, schedule sql.NullString
+	err = s.db.QueryRowContext(ctx, `SELECT c.target_path, c.schedule_id, (SELECT p.id FROM scans p
+			WHERE p.status = 'completed' AND p.id != c.id AND p.target_path = c.target_path
+				AND p.target_url IS c.target_url AND p.target_host IS c.target_host
+				AND (p.completed_at < c.completed_at OR (p.completed_at = c.completed_at AND p.seq < c.seq))
+				AND `+scanTypesKey("p")+` = `+scanTypesKey("c")+`
+			ORDER BY p.completed_at DESC, p.seq DESC LIMIT 1)
+		FROM scans c WHERE c.id = ? AND c.status = 'completed'`, scanID).Scan(&ch.TargetPath, &schedule, &prev)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && !prev.Valid) {
+		return ch, false, nil
+	}
+	if err != nil {
+		return ch, false, err
+	}
+	ch.ScanID, ch.PreviousScanID, ch.ScheduleID = scanID, prev.String, schedule.String
+	ch.New = map[string]int{}
+	rows, err := s.db.QueryContext(ctx, `SELECT f.severity, count(DISTINCT f.fingerprint) FROM findings f
+		WHERE f.scan_id = ? AND `+liveFinding("f")+` AND `+scannerRan("f", "?")+`
+			AND NOT EXISTS (SELECT 1 FROM findings p WHERE p.fingerprint = f.fingerprint AND p.scan_id = ?)
+		GROUP BY f.severity`, scanID, ch.PreviousScanID, ch.PreviousScanID)
+	if err != nil {
+		return ch, false, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var sev string
+		var n int
+		if err := rows.Scan(&sev, &n); err != nil {
+			return ch, false, err
+		}
+		ch.New[sev] = n
+	}
+	if err := rows.Err(); err != nil {
+		return ch, false, err
+	}
+	err = s.db.QueryRowContext(ctx, `SELECT count(DISTINCT p.fingerprint) FROM findings p
+		WHERE p.scan_id = ? AND `+liveFinding("p")+` AND `+scannerRan("p", "?")+`
+			AND NOT EXISTS (SELECT 1 FROM findings f WHERE f.fingerprint = p.fingerprint AND f.scan_id = ?)`,
+		ch.PreviousScanID, scanID, scanID).Scan(&ch.Fixed)
+	if err != nil {
+		return ch, false, err
+	}
+	return ch, true, nil
+}

@@ -36,7 +36,7 @@ func (s *Server) publicRoutes() []Route {
 	return []Route{
 		{Method: "GET", Path: "/", Public: true, Tag: "meta", Summary: "Service information", Response: RootInfo{}, Handler: s.handleRoot},
 		{Method: "GET", Path: "/health", Public: true, Tag: "meta", Summary: "Liveness: 200 while the process serves", Response: Health{}, Handler: s.handleHealth},
-		{Method: "GET", Path: "/ready", Public: true, Tag: "meta", Summary: "Readiness: the database answers a query and the scanner registry is loaded", Response: Ready{}, Errors: []int{503}, Handler: s.handleReady},
+		{Method: "GET", Path: "/ready", Public: true, Tag: "meta", Summary: "Readiness: the database answers a query and can be written, and the scanner registry is loaded", Response: Ready{}, Errors: []int{503}, ErrorBodies: map[int]any{503: Ready{}}, Handler: s.handleReady},
 		{Method: "GET", Path: "/openapi.json", Public: true, Tag: "meta", Summary: "OpenAPI 3.1 document", Response: map[string]any{}, Handler: s.handleOpenAPI},
 		{Method: "GET", Path: "/docs", Public: true, Tag: "meta", Summary: "Interactive API documentation (self-contained)", ContentTypes: []string{"text/html"}, Handler: s.handleDocs},
 		{Method: "GET", Path: "/redoc", Public: true, Tag: "meta", Summary: "Read-only API reference (self-contained)", ContentTypes: []string{"text/html"}, Handler: s.handleRedoc},

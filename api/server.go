@@ -118,8 +118,11 @@ type Route struct {
 	// ContentTypes lists non-JSON success media types.
 	ContentTypes []string
 	// Errors lists the documented error statuses besides auth errors.
-	Errors  []int
-	Handler func(http.ResponseWriter, *http.Request) error
+	Errors []int
+	// ErrorBodies gives the body type of an error status whose body is not
+	// ErrorBody (for example /ready's 503, which keeps the readiness shape).
+	ErrorBodies map[int]any
+	Handler     func(http.ResponseWriter, *http.Request) error
 }
 
 func (rt Route) successStatus() int {

@@ -122,6 +122,22 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return &usageError{"SVC_AUTH_REQUIRED=1 without SVC_EVENT_TOKEN_SECRET"}
 	}
 
+	// One process per database, decided before migrations and restart
+	// recovery touch it: a second daemon would fail the first one's
+	// running scans as "interrupted by restart".
+	dbLock, err := store.Lock(cfg.DB)
+	if err != nil {
+		var locked *store.LockedError
+		if errors.As(err, &locked) {
+			log.Log(ctx, levelCritical, locked.Error()+"; refusing to start",
+				"db", cfg.DB, "holder_pid", locked.PID, "lock_file", locked.LockPath)
+			return &usageError{locked.Error()}
+		}
+		log.Log(ctx, levelCritical, "cannot lock database", "db", cfg.DB, "error", err.Error())
+		return err
+	}
+	defer dbLock.Release()
+
 	st, err := store.Open(ctx, cfg.DB, time.Now)
 	if err != nil {
 		log.Log(ctx, levelCritical, "cannot open database", "path", cfg.DB, "error", err.Error())

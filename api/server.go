@@ -265,6 +265,7 @@ type ctxKey int
 const (
 	ctxRequestID ctxKey = iota
 	ctxPrincipal
+	ctxAccessNote
 )
 
 func requestID(ctx context.Context) string {
@@ -288,6 +289,9 @@ func (s *Server) guard(rt Route) http.Handler {
 				s.writeError(w, r, err)
 				return
 			}
+			// Named even when the scope check below refuses it: a 403 is
+			// worth tracing to its key.
+			noteKeyID(r.Context(), p)
 			if !p.Has(rt.Scope) {
 				s.writeError(w, r, errStatus(http.StatusForbidden, "API key lacks the required scope: "+string(rt.Scope)))
 				return

@@ -49,7 +49,12 @@ func exitCode(err error) int {
 // levelCritical sits above ERROR for conditions that stop the daemon.
 const levelCritical = slog.Level(12)
 
-func newLogger(w io.Writer, level slog.Level) *slog.Logger {
+// newLogger writes JSON lines (the default, for journald and log
+// shippers) or, with format "text", readable lines for a terminal.
+func newLogger(w io.Writer, level slog.Level, format string) *slog.Logger {
+	if format == "text" {
+		return slog.New(newTextHandler(w, level))
+	}
 	opts := func(access bool) *slog.HandlerOptions {
 		return &slog.HandlerOptions{
 			Level: level,
@@ -114,7 +119,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 		return err
 	}
-	baseLog := newLogger(stderr, cfg.LogLevel)
+	baseLog := newLogger(stderr, cfg.LogLevel, cfg.LogFormat)
 	log := baseLog.With("logger", "scand")
 
 	if cfg.AuthRequired && cfg.EventTokenSecret == "" {

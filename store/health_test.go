@@ -152,3 +152,31 @@ func TestStorageFailureClassification(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteProbeCommitsThroughTheWAL: the probe's last step is a real
+// commit (a WAL frame), yet it changes nothing a reader can see.
+func TestWriteProbeCommitsThroughTheWAL(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "scand.db")
+	s, err := Open(ctx, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var before, after int
+	s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&before)
+	if _, err := s.db.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.probeWrite(ctx); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(path + "-wal")
+	if err != nil || st.Size() == 0 {
+		t.Fatalf("the probe wrote nothing to the WAL (%v, %v)", st, err)
+	}
+	s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&after)
+	if after != before {
+		t.Fatalf("user_version %d after the probe, was %d", after, before)
+	}
+}

@@ -26,6 +26,7 @@ type config struct {
 	RateLimitEnabled   bool
 	FakeNow            time.Time
 	LogLevel           slog.Level
+	LogFormat          string
 	ScanRoots          []string
 	MaxConcurrentScans int
 	ScannerTimeout     time.Duration
@@ -54,6 +55,7 @@ var settings = []setting{
 	{"SVC_RATE_LIMIT_ENABLED", "rate-limit-enabled", "true", "false disables the start-scan rate limit"},
 	{"SVC_FAKE_NOW", "fake-now", "", "RFC 3339 time pinning the time-derived fields of reports and SBOMs"},
 	{"SVC_LOG_LEVEL", "log-level", "info", "debug, info, warn or error"},
+	{"SVC_LOG_FORMAT", "log-format", "json", "json (one object per line, for journald) or text (one readable line per record, for terminals)"},
 	{"SVC_SCAN_ROOTS", "scan-roots", "", "colon-separated directories scan targets must lie under (empty = anywhere)"},
 	{"SVC_MAX_CONCURRENT_SCANS", "max-concurrent-scans", "2", "scans running at once; the rest wait in arrival order"},
 	{"SVC_SCANNER_TIMEOUT", "scanner-timeout", "600", "seconds one scanner may run"},
@@ -172,6 +174,11 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 		c.LogLevel = slog.LevelError
 	default:
 		bad("SVC_LOG_LEVEL", "must be debug, info, warn or error, got "+strconv.Quote(values["SVC_LOG_LEVEL"]))
+	}
+	switch c.LogFormat = strings.ToLower(strings.TrimSpace(values["SVC_LOG_FORMAT"])); c.LogFormat {
+	case "json", "text":
+	default:
+		bad("SVC_LOG_FORMAT", "must be json or text, got "+strconv.Quote(values["SVC_LOG_FORMAT"]))
 	}
 	if v := values["SVC_SCAN_ROOTS"]; v != "" {
 		for _, root := range strings.Split(v, ":") {

@@ -24,7 +24,7 @@ func TestLoadConfigDefaults(t *testing.T) {
 	}
 	want := config{
 		Addr: "127.0.0.1:8000", DB: "scand.db", RateLimitPerMin: 60, RateLimitBurst: 10, RateLimitEnabled: true,
-		LogLevel: slog.LevelInfo, MaxConcurrentScans: 2, ScannerTimeout: 600 * time.Second, WebhookAllowPriv: true,
+		LogLevel: slog.LevelInfo, LogFormat: "json", MaxConcurrentScans: 2, ScannerTimeout: 600 * time.Second, WebhookAllowPriv: true,
 		AlertMinSeverity: "high",
 	}
 	if !configEqual(c, want) {
@@ -37,7 +37,7 @@ func configEqual(a, b config) bool {
 		a.EventTokenSecret == b.EventTokenSecret && a.RateLimitPerMin == b.RateLimitPerMin &&
 		a.RateLimitBurst == b.RateLimitBurst && a.RateLimitEnabled == b.RateLimitEnabled && a.FakeNow.Equal(b.FakeNow) &&
 		a.LogLevel == b.LogLevel && slices.Equal(a.ScanRoots, b.ScanRoots) && a.MaxConcurrentScans == b.MaxConcurrentScans &&
-		a.ScannerTimeout == b.ScannerTimeout && a.WebhookAllowPriv == b.WebhookAllowPriv &&
+		a.ScannerTimeout == b.ScannerTimeout && a.WebhookAllowPriv == b.WebhookAllowPriv && a.LogFormat == b.LogFormat &&
 		a.AlertMinSeverity == b.AlertMinSeverity && a.RetentionDays == b.RetentionDays && a.SchedulerFakeStart.Equal(b.SchedulerFakeStart)
 }
 
@@ -48,7 +48,7 @@ func TestLoadConfigFromEnvAndFlags(t *testing.T) {
 		"SVC_RATE_LIMIT_ENABLED": "false", "SVC_FAKE_NOW": "2026-01-01T02:00:00+02:00", "SVC_LOG_LEVEL": "DEBUG",
 		"SVC_SCAN_ROOTS": "/srv:/home/ci:", "SVC_MAX_CONCURRENT_SCANS": "4", "SVC_SCANNER_TIMEOUT": "30",
 		"SVC_WEBHOOK_ALLOW_PRIVATE": "0", "SVC_ALERT_MIN_SEVERITY": "Medium", "SVC_RETENTION_DAYS": "90",
-		"SVC_SCHEDULER_FAKE_START": "2026-03-08T01:59:55-05:00",
+		"SVC_SCHEDULER_FAKE_START": "2026-03-08T01:59:55-05:00", "SVC_LOG_FORMAT": "Text",
 	}
 	c, err := loadConfig(nil, envMap(env), io.Discard)
 	if err != nil {
@@ -57,7 +57,7 @@ func TestLoadConfigFromEnvAndFlags(t *testing.T) {
 	want := config{
 		Addr: "0.0.0.0:9000", DB: "/var/lib/scand/scand.db", APIKey: "k", AuthRequired: true, EventTokenSecret: "s",
 		RateLimitPerMin: 120, RateLimitBurst: 5, RateLimitEnabled: false, FakeNow: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
-		LogLevel: slog.LevelDebug, ScanRoots: []string{"/srv", "/home/ci"}, MaxConcurrentScans: 4,
+		LogLevel: slog.LevelDebug, LogFormat: "text", ScanRoots: []string{"/srv", "/home/ci"}, MaxConcurrentScans: 4,
 		ScannerTimeout: 30 * time.Second, WebhookAllowPriv: false, AlertMinSeverity: "medium", RetentionDays: 90,
 		SchedulerFakeStart: time.Date(2026, 3, 8, 6, 59, 55, 0, time.UTC),
 	}
@@ -108,6 +108,8 @@ func TestLoadConfigRejectsBadValues(t *testing.T) {
 		{"SVC_RATE_LIMIT_ENABLED", "nope"},
 		{"SVC_FAKE_NOW", "2026-01-01"},
 		{"SVC_LOG_LEVEL", "verbose"},
+		{"SVC_LOG_FORMAT", "yaml"},
+		{"SVC_LOG_FORMAT", "logfmt"},
 		{"SVC_SCAN_ROOTS", "relative/dir"},
 		{"SVC_MAX_CONCURRENT_SCANS", "0"},
 		{"SVC_MAX_CONCURRENT_SCANS", "65"},

@@ -49,7 +49,12 @@ func exitCode(err error) int {
 // levelCritical sits above ERROR for conditions that stop the daemon.
 const levelCritical = slog.Level(12)
 
-func newLogger(w io.Writer, level slog.Level) *slog.Logger {
+// newLogger writes JSON lines (the default, for journald and log
+// shippers) or, with format "text", readable lines for a terminal.
+func newLogger(w io.Writer, level slog.Level, format string) *slog.Logger {
+	if format == "text" {
+		return slog.New(newTextHandler(w, level))
+	}
 	opts := func(access bool) *slog.HandlerOptions {
 		return &slog.HandlerOptions{
 			Level: level,
@@ -114,13 +119,29 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 		return err
 	}
-	baseLog := newLogger(stderr, cfg.LogLevel)
+	baseLog := newLogger(stderr, cfg.LogLevel, cfg.LogFormat)
 	log := baseLog.With("logger", "scand")
 
 	if cfg.AuthRequired && cfg.EventTokenSecret == "" {
 		log.Log(ctx, levelCritical, "SVC_AUTH_REQUIRED=1 needs SVC_EVENT_TOKEN_SECRET to sign event tokens; refusing to start")
 		return &usageError{"SVC_AUTH_REQUIRED=1 without SVC_EVENT_TOKEN_SECRET"}
 	}
+
+	// One process per database, decided before migrations and restart
+	// recovery touch it: a second daemon would fail the first one's
+	// running scans as "interrupted by restart".
+	dbLock, err := store.Lock(cfg.DB)
+	if err != nil {
+		var locked *store.LockedError
+		if errors.As(err, &locked) {
+			log.Log(ctx, levelCritical, locked.Error()+"; refusing to start",
+				"db", cfg.DB, "holder_pid", locked.PID, "lock_file", locked.LockPath)
+			return &usageError{locked.Error()}
+		}
+		log.Log(ctx, levelCritical, "cannot lock database", "db", cfg.DB, "error", err.Error())
+		return err
+	}
+	defer dbLock.Release()
 
 	st, err := store.Open(ctx, cfg.DB, time.Now)
 	if err != nil {

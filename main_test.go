@@ -347,6 +347,7 @@ func TestBinaryRefusesBadConfiguration(t *testing.T) {
 		{"bad rate limit", map[string]string{"SVC_RATE_LIMIT_PER_MIN": "sixty"}, "SVC_RATE_LIMIT_PER_MIN"},
 		{"zero rate limit", map[string]string{"SVC_RATE_LIMIT_PER_MIN": "0"}, "SVC_RATE_LIMIT_PER_MIN"},
 		{"bad log level", map[string]string{"SVC_LOG_LEVEL": "chatty"}, "SVC_LOG_LEVEL"},
+		{"bad log format", map[string]string{"SVC_LOG_FORMAT": "xml"}, "SVC_LOG_FORMAT"},
 		{"bad address", map[string]string{"SVC_ADDR": "localhost"}, "SVC_ADDR"},
 	}
 	for _, c := range cases {

@@ -10,8 +10,12 @@
 # (Without an argument the export lines go to stdout.) Idempotent: Go tools
 # are installed into ${SCAND_TOOLS:-$HOME/.cache/scand-tools}/<tool>-<version>/
 # and reused when present, so a reused machine does not rebuild trivy
-# (~7 minutes on 2 cores). Any failed step stops the script with a non-zero
-# status and says which tool and why. Progress goes to stderr.
+# (~7 minutes on 2 cores). Everything it writes (tools, offline databases)
+# goes under that directory or the Go module cache, never into the clone:
+# the environment it emits stays valid if the clone moves, and the script
+# fails if the clone's `git status` changed while it ran. Any failed step
+# stops the script with a non-zero status and says which tool and why.
+# Progress goes to stderr.
 set -Eeuo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -34,6 +38,9 @@ die() {
 trap 'die "unexpected error at line $LINENO (exit $?)"' ERR
 
 command -v go >/dev/null || die "the go command is not on PATH"
+# What the clone looks like now; compared at the end.
+clone_status() { git -C "$ROOT" status --porcelain --untracked-files=all 2>/dev/null || true; }
+STATUS_BEFORE=$(clone_status)
 command -v python3 >/dev/null || die "python3 is needed to zip the OSV fixture databases"
 mkdir -p "$BIN" "$DBS"
 # Tools are built with the local toolchain; never fetch another one.
@@ -133,7 +140,10 @@ check "$BIN/trivy" --version
 # --- Offline databases from the committed fixtures -------------------------
 VULNDB=$ROOT/testdata/wrappers/vulndb
 log "building the offline databases from $VULNDB"
-rm -rf "$DBS/osv" "$DBS/trivy"
+rm -rf "$DBS/osv" "$DBS/trivy" "$DBS/govulndb"
+# govulncheck reads the Go vulnerability database as files: a copy under
+# the tools directory, so SVC_GOVULN_DB never points into the clone.
+cp -r "$VULNDB/govulndb" "$DBS/govulndb" || die "copying the Go vulnerability database fixture failed"
 python3 - "$DBS/osv/osv-scalibr" "$VULNDB" <<'PY' || die "building the OSV zips failed"
 import glob, os, sys, zipfile
 out, src = sys.argv[1], sys.argv[2]
@@ -152,14 +162,21 @@ PY
 	die "generating the Trivy DB failed"
 
 # gosec and govulncheck load the fixture module with the go command, which
-# scand runs with GOPROXY=off: its dependency must already be in the cache.
-(cd "$ROOT/testdata/wrappers/tree/goapp" && go mod download) >&2 || die "go mod download for the fixture module failed"
+# scand runs with GOPROXY=off: its dependency must already be in the
+# module cache. -mod=readonly: a go.sum the download would rewrite is an
+# error here, not an edit of the clone.
+(cd "$ROOT/testdata/wrappers/tree/goapp" && GOFLAGS=-mod=readonly go mod download) >&2 ||
+	die "go mod download for the fixture module failed"
+
+STATUS_AFTER=$(clone_status)
+[ "$STATUS_BEFORE" = "$STATUS_AFTER" ] || die "the clone changed while installing (everything belongs under $TOOLS):
+$(diff <(printf '%s\n' "$STATUS_BEFORE") <(printf '%s\n' "$STATUS_AFTER") || true)"
 
 emit() {
 	cat <<EOF
 export PATH="$BIN:\$PATH"
 export SVC_OSV_DB="$DBS/osv"
-export SVC_GOVULN_DB="$VULNDB/govulndb"
+export SVC_GOVULN_DB="$DBS/govulndb"
 export SVC_TRIVY_CACHE="$DBS/trivy"
 export SVC_KICS_QUERIES="$KICS_DIR/assets/queries"
 EOF

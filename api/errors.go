@@ -5,6 +5,8 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+
+	"scand/store"
 )
 
 // ErrorBody is the SPEC.md error shape for everything but 422.
@@ -72,11 +74,20 @@ func (v *validation) err() error {
 	return &httpError{status: http.StatusUnprocessableEntity, fields: v.fields}
 }
 
+// diskFullDetail answers any request whose write met a full disk: the
+// client cannot fix it, but must not retry blindly either.
+const diskFullDetail = "Insufficient storage: the disk holding scand's database is full, so this change was not saved. Reads still work; retry after the operator frees space."
+
 // writeError renders err. Anything that is not an *httpError is an
 // internal error: the client gets a generic 500 and the log gets the cause.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	var he *httpError
-	if !errors.As(err, &he) {
+	switch {
+	case errors.As(err, &he):
+	case store.IsDiskFull(err):
+		s.log.ErrorContext(r.Context(), "database disk full", "request_id", requestID(r.Context()), "method", r.Method, "path", r.URL.Path, "error", err.Error())
+		he = errStatus(http.StatusInsufficientStorage, diskFullDetail)
+	default:
 		s.log.ErrorContext(r.Context(), "internal error", "request_id", requestID(r.Context()), "method", r.Method, "path", r.URL.Path, "error", err.Error())
 		he = errStatus(http.StatusInternalServerError, "Internal server error")
 	}

@@ -284,25 +284,30 @@ func TestRequestID(t *testing.T) {
 // which renames time to timestamp and drops level and msg on this line.
 func TestAccessLogLine(t *testing.T) {
 	e := newAPIEnv(t, apiEnvOptions{TestRoutes: append(probeRoutes(), errorProbeRoutes()...)})
-	_, key := e.issueKey("read")
+	keyID, key := e.issueKey("read")
 	cases := []struct {
 		method, target string
 		headers        []string
 		status         int
 		path           string
+		keyID          string
 	}{
-		{"GET", "/health", nil, 200, "/health"},
-		{"GET", "/api/v1/probe/read", []string{"X-API-Key", key}, 200, "/api/v1/probe/read"},
-		{"GET", "/api/v1/probe/admin", []string{"X-API-Key", key}, 403, "/api/v1/probe/admin"},
-		{"GET", "/api/v1/probe/read", nil, 401, "/api/v1/probe/read"},
-		{"GET", "/nowhere", nil, 404, "/nowhere"},
-		{"GET", "/api/v1/probe/panic", []string{"X-API-Key", key}, 500, "/api/v1/probe/panic"},
+		{"GET", "/health", nil, 200, "/health", ""},
+		{"GET", "/api/v1/probe/read", []string{"X-API-Key", key}, 200, "/api/v1/probe/read", keyID},
+		{"GET", "/api/v1/probe/admin", []string{"X-API-Key", key}, 403, "/api/v1/probe/admin", keyID},
+		{"GET", "/api/v1/probe/read", nil, 401, "/api/v1/probe/read", ""},
+		{"GET", "/nowhere", nil, 404, "/nowhere", ""},
+		{"GET", "/api/v1/probe/panic", []string{"X-API-Key", key}, 500, "/api/v1/probe/panic", keyID},
 		// The query string can carry an event token: never logged.
-		{"GET", "/api/v1/probe/scans/s1/events?event_token=SECRETTOKEN", nil, 401, "/api/v1/probe/scans/s1/events"},
-		{"DELETE", "/api/keys/x", nil, 401, "/api/keys/x"},
+		{"GET", "/api/v1/probe/scans/s1/events?event_token=SECRETTOKEN", nil, 401, "/api/v1/probe/scans/s1/events", ""},
+		{"DELETE", "/api/keys/x", nil, 401, "/api/keys/x", ""},
 	}
-	want := []string{"latency_ms", "level", "logger", "method", "msg", "path", "request_id", "status", "time"}
 	for _, c := range cases {
+		want := []string{"latency_ms", "level", "logger", "method", "msg", "path", "request_id", "status", "time"}
+		if c.keyID != "" {
+			want = append(want, "key_id")
+			sort.Strings(want)
+		}
 		t.Run(c.method+" "+c.target, func(t *testing.T) {
 			e := e.with(t)
 			before := len(e.logs.Records(t))
@@ -329,6 +334,9 @@ func TestAccessLogLine(t *testing.T) {
 			if line["request_id"] != "log-test" || line["method"] != c.method || line["path"] != c.path {
 				t.Fatalf("access line %v", line)
 			}
+			if c.keyID != "" && line["key_id"] != c.keyID {
+				t.Fatalf("key_id %v, want %q", line["key_id"], c.keyID)
+			}
 			if status, ok := line["status"].(float64); !ok || int(status) != c.status {
 				t.Fatalf("status %v (%T), want the number %d", line["status"], line["status"], c.status)
 			}
@@ -339,5 +347,44 @@ func TestAccessLogLine(t *testing.T) {
 	}
 	if strings.Contains(e.logs.String(), "SECRETTOKEN") {
 		t.Fatal("an event token reached the log")
+	}
+	if strings.Contains(e.logs.String(), key) {
+		t.Fatal("an API key reached the log")
+	}
+}
+
+// TestAccessLogKeyID: the access line names the credential that
+// authenticated the request by id: a DB key's id, "env" for SVC_API_KEY,
+// nothing in dev mode or without a valid key.
+func TestAccessLogKeyID(t *testing.T) {
+	accessKeyID := func(t *testing.T, e *apiEnv, headers ...string) (any, bool) {
+		t.Helper()
+		before := len(e.logs.Records(t))
+		e.expectStatus(e.do("GET", "/api/v1/probe/read", "", headers...), 200)
+		for _, r := range e.logs.Records(t)[before:] {
+			if r["logger"] == "scand.access" {
+				v, ok := r["key_id"]
+				return v, ok
+			}
+		}
+		t.Fatal("no access line")
+		return nil, false
+	}
+	dev := newAPIEnv(t, apiEnvOptions{TestRoutes: probeRoutes()})
+	if v, ok := accessKeyID(t, dev); ok {
+		t.Errorf("dev mode: key_id %v, want none", v)
+	}
+	env := newAPIEnv(t, apiEnvOptions{EnvKey: apiTestEnvKey, TestRoutes: probeRoutes()})
+	if v, _ := accessKeyID(t, env, "X-API-Key", apiTestEnvKey); v != "env" {
+		t.Errorf("environment key: key_id %v, want \"env\"", v)
+	}
+	id, key := env.issueKey("read")
+	if v, _ := accessKeyID(t, env, "Authorization", "Bearer "+key); v != id {
+		t.Errorf("DB key: key_id %v, want %q", v, id)
+	}
+	for _, secret := range []string{key, apiTestEnvKey} {
+		if strings.Contains(env.logs.String(), secret) {
+			t.Fatalf("a key (%.8s...) reached the log", secret)
+		}
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"scand/auth"
 )
 
 // withRequestID pins the request id from X-Request-ID (when it is a sane
@@ -47,6 +49,27 @@ func newUUID() string {
 	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
 }
 
+// accessNote carries what inner layers learn about a request (who made
+// it) out to the access log, which wraps them all.
+type accessNote struct {
+	keyID string
+}
+
+// noteKeyID records which credential authenticated the request: a DB key's
+// id (never the key), "env" for SVC_API_KEY, nothing in dev mode.
+func noteKeyID(ctx context.Context, p auth.Principal) {
+	note, _ := ctx.Value(ctxAccessNote).(*accessNote)
+	if note == nil {
+		return
+	}
+	switch p.Source {
+	case auth.SourceDB:
+		note.keyID = p.ID
+	case auth.SourceEnv:
+		note.keyID = auth.SourceEnv
+	}
+}
+
 // withAccessLog writes one structured line per request. The query string
 // is left out on purpose: it can carry an event token.
 func (s *Server) withAccessLog(next http.Handler) http.Handler {
@@ -54,14 +77,19 @@ func (s *Server) withAccessLog(next http.Handler) http.Handler {
 		start := time.Now()
 		rec := &statusWriter{ResponseWriter: w, status: http.StatusOK}
 		path := r.URL.Path
-		next.ServeHTTP(rec, r)
-		s.access.InfoContext(r.Context(), "request",
+		note := &accessNote{}
+		next.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), ctxAccessNote, note)))
+		attrs := []any{
 			"request_id", requestID(r.Context()),
 			"method", r.Method,
 			"path", path,
 			"status", rec.status,
-			"latency_ms", float64(time.Since(start).Microseconds())/1000,
-		)
+			"latency_ms", float64(time.Since(start).Microseconds()) / 1000,
+		}
+		if note.keyID != "" {
+			attrs = append(attrs, "key_id", note.keyID)
+		}
+		s.access.InfoContext(r.Context(), "request", attrs...)
 	})
 }
 

@@ -28,17 +28,22 @@ func (s *Server) openAPI() map[string]any {
 		}
 		paths[path][strings.ToLower(rt.Method)] = op
 	}
-	g.components["ErrorBody"] = g.schemaOf(reflect.TypeOf(ErrorBody{}))
-	g.components["ValidationBody"] = g.schemaOf(reflect.TypeOf(ValidationBody{}))
-	g.components["RateLimitBody"] = g.schemaOf(reflect.TypeOf(RateLimitBody{}))
+	// Error bodies are referenced by name from every operation; schemaOf
+	// registers each as a component. Its return value is only the $ref, so
+	// it must never be stored as the component itself.
+	for _, body := range []any{ErrorBody{}, ValidationBody{}, RateLimitBody{}} {
+		g.schemaOf(reflect.TypeOf(body))
+	}
 	return map[string]any{
 		"openapi": "3.1.0",
 		"info": map[string]any{
 			"title":       "scand",
 			"version":     Version,
 			"description": "Self-hosted security-scan orchestration daemon. Every /api/v1 route is also mounted under the deprecated /api prefix (sunset 2026-12-31), which answers with Deprecation, Sunset and Link headers.",
+			"license":     map[string]any{"name": License},
 		},
 		"servers": []any{map[string]any{"url": "/"}},
+		"tags":    documentTags(s.routes),
 		"paths":   paths,
 		"components": map[string]any{
 			"schemas": g.components,
@@ -67,6 +72,48 @@ func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Content-Type", "application/json")
 	w.Write(body)
 	return nil
+}
+
+// License names scand's licence in the OpenAPI document's info.license.
+// The repository carries no LICENSE file yet, so the legal default (all
+// rights reserved) is what the document can truthfully say; change this
+// together with adding a LICENSE file (then add its SPDX "identifier").
+const License = "Proprietary (all rights reserved)"
+
+// tagDescriptions explains each operation tag in the document's top-level
+// tags list; a test fails when a route uses a tag missing here.
+var tagDescriptions = map[string]string{
+	"meta":          "Service information, liveness, readiness and this documentation.",
+	"keys":          "Issued API keys: create, list, inspect and revoke.",
+	"scans":         "Start, list, inspect, cancel and delete scans; their summaries, findings and reports.",
+	"events":        "Live scan progress as Server-Sent Events, and the short-lived tokens browsers use for it.",
+	"findings":      "Findings across scans, compared by fingerprint.",
+	"triage":        "Triage verdicts, their history and comments, keyed on a finding's fingerprint.",
+	"compliance":    "Compliance frameworks and the coverage of a scan's findings.",
+	"sbom":          "Software bills of materials (CycloneDX, SPDX) of a scan's dependencies.",
+	"dashboard":     "Scanner availability, statistics, trends, target browsing and scanner installation.",
+	"webhooks":      "Signed webhook subscriptions and their deliveries.",
+	"notifications": "In-app notifications raised by scan events.",
+	"schedules":     "Recurring scans on a cron expression, with their run history.",
+}
+
+// documentTags lists every tag an operation uses, in first-use order, with
+// its description.
+func documentTags(routes []Route) []any {
+	var out []any
+	seen := map[string]bool{}
+	for _, rt := range routes {
+		if rt.Tag == "" || seen[rt.Tag] {
+			continue
+		}
+		seen[rt.Tag] = true
+		tag := map[string]any{"name": rt.Tag}
+		if d := tagDescriptions[rt.Tag]; d != "" {
+			tag["description"] = d
+		}
+		out = append(out, tag)
+	}
+	return out
 }
 
 type schemaGen struct {
@@ -135,18 +182,29 @@ func (g *schemaGen) operation(rt Route) map[string]any {
 		if rt.RateLimited {
 			op["x-rate-limited"] = true
 		}
+		// Any authenticated request may write (a DB key's last_used_at at
+		// least), so any of them can meet a full disk.
+		errs = append(errs, http.StatusInsufficientStorage)
+	} else {
+		// An empty list overrides a document-wide requirement: tools and
+		// readers must not think these routes need a key.
+		op["security"] = []any{}
 	}
 	for _, code := range errs {
-		ref := "#/components/schemas/ErrorBody"
-		switch code {
-		case 422:
-			ref = "#/components/schemas/ValidationBody"
-		case 429:
-			ref = "#/components/schemas/RateLimitBody"
+		var schema map[string]any
+		switch {
+		case rt.ErrorBodies[code] != nil:
+			schema = g.schemaOf(reflect.TypeOf(rt.ErrorBodies[code]))
+		case code == http.StatusUnprocessableEntity:
+			schema = g.schemaOf(reflect.TypeOf(ValidationBody{}))
+		case code == http.StatusTooManyRequests:
+			schema = g.schemaOf(reflect.TypeOf(RateLimitBody{}))
+		default:
+			schema = g.schemaOf(reflect.TypeOf(ErrorBody{}))
 		}
 		responses[strconv.Itoa(code)] = map[string]any{
 			"description": http.StatusText(code),
-			"content":     map[string]any{"application/json": map[string]any{"schema": map[string]any{"$ref": ref}}},
+			"content":     map[string]any{"application/json": map[string]any{"schema": schema}},
 		}
 	}
 	op["responses"] = responses

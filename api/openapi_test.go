@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -186,10 +187,17 @@ func TestOpenAPIDocumentShape(t *testing.T) {
 				t.Errorf("%s: path parameters %v, template has %v", where, declared, inPath)
 			}
 			responses := op["responses"].(map[string]any)
-			_, secured := op["security"]
+			security, hasList := op["security"].([]any)
+			if !hasList {
+				t.Errorf("%s: no security list (public operations declare security: [])", where)
+			}
+			secured := len(security) > 0
 			scope, hasScope := op["x-required-scope"]
 			if hasScope != secured {
-				t.Errorf("%s: x-required-scope %v but security present=%v", where, scope, secured)
+				t.Errorf("%s: x-required-scope %v but %d security requirements", where, scope, len(security))
+			}
+			if secured && responses["507"] == nil {
+				t.Errorf("%s: authenticated operation without a 507 (disk full) response", where)
 			}
 			if secured {
 				for _, code := range []string{"401", "403"} {
@@ -276,5 +284,176 @@ func TestOpenAPIPassesAnOpenAPI31Validator(t *testing.T) {
 	out, err := exec.CommandContext(ctx, validator, file).CombinedOutput()
 	if err != nil || !bytes.Contains(out, []byte(`"valid": true`)) {
 		t.Fatalf("%s %s: %v\n%s", validator, file, err, out)
+	}
+}
+
+// schemaRefProblems lists every $ref of doc that does not resolve to a
+// component, and every component that is, or resolves through bare $refs
+// to, a reference to itself: tools (Redocly, openapi-typescript,
+// oapi-codegen) abort on both.
+func schemaRefProblems(doc map[string]any) []string {
+	schemas, _ := doc["components"].(map[string]any)["schemas"].(map[string]any)
+	var problems []string
+	const prefix = "#/components/schemas/"
+	var walk func(where string, v any)
+	walk = func(where string, v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if ref, ok := v["$ref"].(string); ok {
+				name, local := strings.CutPrefix(ref, prefix)
+				if !local || schemas[name] == nil {
+					problems = append(problems, fmt.Sprintf("%s: $ref %q does not resolve to a component", where, ref))
+				}
+			}
+			keys := make([]string, 0, len(v))
+			for k := range v {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				walk(where+"/"+k, v[k])
+			}
+		case []any:
+			for i, item := range v {
+				walk(fmt.Sprintf("%s/%d", where, i), item)
+			}
+		}
+	}
+	walk("#", doc)
+	names := make([]string, 0, len(schemas))
+	for name := range schemas {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		seen := map[string]bool{}
+		for cur := name; ; {
+			if seen[cur] {
+				problems = append(problems, fmt.Sprintf("component %s is a reference to itself (through %d bare $refs)", name, len(seen)))
+				break
+			}
+			seen[cur] = true
+			sch, _ := schemas[cur].(map[string]any)
+			ref, bare := sch["$ref"].(string)
+			if !bare {
+				break
+			}
+			next, ok := strings.CutPrefix(ref, prefix)
+			if !ok {
+				break
+			}
+			cur = next
+		}
+	}
+	return problems
+}
+
+// TestSchemaRefProblemsCatchesBrokenDocuments proves the check below can
+// fail: the defect issue 12 found (a component that is a $ref to itself),
+// a two-step cycle and a dangling $ref.
+func TestSchemaRefProblemsCatchesBrokenDocuments(t *testing.T) {
+	ref := func(name string) map[string]any { return map[string]any{"$ref": "#/components/schemas/" + name} }
+	cases := map[string]struct {
+		schemas map[string]any
+		paths   map[string]any
+		want    string
+	}{
+		"self reference": {map[string]any{"ErrorBody": ref("ErrorBody")}, nil, "component ErrorBody is a reference to itself"},
+		"two-step cycle": {map[string]any{"A": ref("B"), "B": ref("A")}, nil, "component A is a reference to itself"},
+		"dangling":       {map[string]any{"A": map[string]any{"type": "object"}}, map[string]any{"/x": map[string]any{"get": map[string]any{"responses": map[string]any{"200": map[string]any{"content": map[string]any{"application/json": map[string]any{"schema": ref("Missing")}}}}}}}, `$ref "#/components/schemas/Missing" does not resolve`},
+		"foreign ref":    {map[string]any{"A": map[string]any{"$ref": "https://example.com/a.json"}}, nil, `does not resolve to a component`},
+	}
+	for name, c := range cases {
+		doc := map[string]any{"paths": c.paths, "components": map[string]any{"schemas": c.schemas}}
+		problems := schemaRefProblems(doc)
+		if !strings.Contains(strings.Join(problems, "\n"), c.want) {
+			t.Errorf("%s: problems %q, want one containing %q", name, problems, c.want)
+		}
+	}
+	ok := map[string]any{"components": map[string]any{"schemas": map[string]any{"A": map[string]any{"type": "object", "properties": map[string]any{"next": ref("A")}}}}}
+	if p := schemaRefProblems(ok); len(p) != 0 {
+		t.Errorf("a recursive struct (a property referring to its own type) is valid, got %q", p)
+	}
+}
+
+// TestOpenAPIComponentsAreRealSchemas: every component of the live
+// document is a schema, not a reference to itself, and every $ref resolves.
+// ErrorBody, ValidationBody and RateLimitBody are checked by shape too,
+// since 140-odd responses point at them.
+func TestOpenAPIComponentsAreRealSchemas(t *testing.T) {
+	e := newAPIEnv(t, apiEnvOptions{TestRoutes: append(probeRoutes(), errorProbeRoutes()...)})
+	doc := fetchOpenAPI(t, e)
+	for _, p := range schemaRefProblems(doc) {
+		t.Error(p)
+	}
+	schemas := doc["components"].(map[string]any)["schemas"].(map[string]any)
+	for name, field := range map[string]string{"ErrorBody": "detail", "ValidationBody": "detail", "RateLimitBody": "retry_after"} {
+		sch, _ := schemas[name].(map[string]any)
+		props, _ := sch["properties"].(map[string]any)
+		if sch["type"] != "object" || props[field] == nil {
+			t.Errorf("component %s = %v, want an object schema with property %q", name, sch, field)
+		}
+	}
+}
+
+// TestOpenAPIPublicRoutesTagsAndLicense: public routes declare that they
+// need no key, every tag an operation uses is listed with a description,
+// and info names a licence.
+func TestOpenAPIPublicRoutesTagsAndLicense(t *testing.T) {
+	e := newAPIEnv(t, apiEnvOptions{})
+	doc := fetchOpenAPI(t, e)
+	public := map[string]bool{}
+	for _, rt := range e.srv.Routes() {
+		if rt.Public {
+			public[strings.ToLower(rt.Method)+" "+rt.Path] = true
+		}
+	}
+	for _, p := range []string{"/", "/health", "/ready", "/docs", "/redoc", "/openapi.json"} {
+		if !public["get "+p] {
+			t.Errorf("GET %s is not a public route", p)
+		}
+	}
+	used := map[string]bool{}
+	for path, item := range doc["paths"].(map[string]any) {
+		for method, v := range item.(map[string]any) {
+			op := v.(map[string]any)
+			sec, ok := op["security"].([]any)
+			if public[method+" "+path] && (!ok || len(sec) != 0) {
+				t.Errorf("public %s %s: security = %v, want []", method, path, op["security"])
+			}
+			if !public[method+" "+path] && len(sec) == 0 {
+				t.Errorf("%s %s needs a key but declares no security requirement", method, path)
+			}
+			for _, tag := range asList(op["tags"]) {
+				used[tag.(string)] = true
+			}
+		}
+	}
+	listed := map[string]bool{}
+	for _, v := range asList(doc["tags"]) {
+		tag := v.(map[string]any)
+		name, _ := tag["name"].(string)
+		if listed[name] {
+			t.Errorf("tag %q listed twice", name)
+		}
+		listed[name] = true
+		if d, _ := tag["description"].(string); d == "" {
+			t.Errorf("tag %q has no description (add it to tagDescriptions)", name)
+		}
+		if !used[name] {
+			t.Errorf("tag %q is listed but no operation uses it", name)
+		}
+	}
+	for name := range used {
+		if !listed[name] {
+			t.Errorf("tag %q is used by an operation but missing from the top-level tags", name)
+		}
+	}
+	if len(used) < 5 {
+		t.Errorf("only %d tags in use: %v", len(used), used)
+	}
+	info := doc["info"].(map[string]any)
+	if lic, _ := info["license"].(map[string]any); lic == nil || lic["name"] == "" || lic["name"] == nil {
+		t.Errorf("info.license = %v, want a licence name", info["license"])
 	}
 }

@@ -262,17 +262,16 @@ func TestSARIFLocationsAndIDs(t *testing.T) {
 }
 
 // TestSARIFSchema validates the golden file with the official SARIF 2.1.0
-// schema through testdata/sarif/validate.sh (ajv). The schema directory is
-// ../shared/schemas beside the repository unless SCAND_SCHEMA_DIR says
-// otherwise.
+// schema kept in testdata/schemas, through testdata/sarif/validate.sh
+// (ajv). A missing schema is a failure, never a skip: it ships with the
+// repository.
 func TestSARIFSchema(t *testing.T) {
-	dir := os.Getenv("SCAND_SCHEMA_DIR")
-	if dir == "" {
-		dir = "../../shared/schemas"
+	abs, err := filepath.Abs("../testdata/schemas")
+	if err != nil {
+		t.Fatal(err)
 	}
-	abs, _ := filepath.Abs(dir)
 	if _, err := os.Stat(filepath.Join(abs, "sarif-2.1.0.draft7.schema.json")); err != nil {
-		t.Skipf("no SARIF schema in %s (set SCAND_SCHEMA_DIR)", abs)
+		t.Fatalf("the SARIF schema is part of the repository: %v", err)
 	}
 	r := scan.NewRunner(2 * time.Minute)
 	if _, err := r.Run(context.Background(), scan.Cmd{Program: "ajv", Args: []string{"help"}}); err != nil {

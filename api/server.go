@@ -122,8 +122,11 @@ type Route struct {
 	// ContentTypes lists non-JSON success media types.
 	ContentTypes []string
 	// Errors lists the documented error statuses besides auth errors.
-	Errors  []int
-	Handler func(http.ResponseWriter, *http.Request) error
+	Errors []int
+	// ErrorBodies gives the body type of an error status whose body is not
+	// ErrorBody (for example /ready's 503, which keeps the readiness shape).
+	ErrorBodies map[int]any
+	Handler     func(http.ResponseWriter, *http.Request) error
 }
 
 func (rt Route) successStatus() int {
@@ -270,6 +273,7 @@ type ctxKey int
 const (
 	ctxRequestID ctxKey = iota
 	ctxPrincipal
+	ctxAccessNote
 )
 
 func requestID(ctx context.Context) string {
@@ -293,6 +297,9 @@ func (s *Server) guard(rt Route) http.Handler {
 				s.writeError(w, r, err)
 				return
 			}
+			// Named even when the scope check below refuses it: a 403 is
+			// worth tracing to its key.
+			noteKeyID(r.Context(), p)
 			if !p.Has(rt.Scope) {
 				s.writeError(w, r, errStatus(http.StatusForbidden, "API key lacks the required scope: "+string(rt.Scope)))
 				return

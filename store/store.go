@@ -67,26 +67,36 @@ func parseNullTime(s sql.NullString) *time.Time {
 
 // Store is scand's database handle.
 type Store struct {
-	db  *sql.DB
-	now func() time.Time
+	db     *sql.DB
+	now    func() time.Time
+	path   string
+	health *writeHealth
 }
 
 // Open opens (creating if needed) the SQLite file at path and applies
 // pending migrations. now supplies every timestamp the store writes.
 func Open(ctx context.Context, path string, now func() time.Time) (*Store, error) {
+	return open(ctx, path, now, nil)
+}
+
+// open is Open with extra per-connection pragmas (tests cap the page
+// count to make SQLite report a full database).
+func open(ctx context.Context, path string, now func() time.Time, pragmas []string) (*Store, error) {
 	if now == nil {
 		now = time.Now
 	}
-	db, err := sql.Open("sqlite", dsn(path))
+	health := &writeHealth{clock: now}
+	connector, err := newObservedConnector(dsn(path, pragmas...), health)
 	if err != nil {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
+	db := sql.OpenDB(connector)
 	// SQLite has one writer; more connections only add SQLITE_BUSY retries.
 	// Readers still proceed concurrently under WAL through extra connections.
 	db.SetMaxOpenConns(8)
 	db.SetMaxIdleConns(8)
 	db.SetConnMaxIdleTime(5 * time.Minute)
-	s := &Store{db: db, now: now}
+	s := &Store{db: db, now: now, path: path, health: health}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -96,8 +106,11 @@ func Open(ctx context.Context, path string, now func() time.Time) (*Store, error
 
 // dsn sets the pragmas on every connection the pool opens, not just the
 // first: foreign keys and busy_timeout are per-connection in SQLite.
-func dsn(path string) string {
+func dsn(path string, pragmas ...string) string {
 	q := url.Values{}
+	for _, p := range pragmas {
+		q.Add("_pragma", p)
+	}
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "busy_timeout(10000)")
 	q.Add("_pragma", "foreign_keys(1)")

@@ -4,14 +4,14 @@
 #   testdata/sarif/validate.sh [SCHEMA_DIR] [FILE...]
 #
 # SCHEMA_DIR holds sarif-2.1.0.draft7.schema.json (the OASIS schema with its
-# $schema moved to draft-07 so ajv v8 loads it); default: ../shared/schemas
-# relative to the repository root. FILE defaults to every *.sarif.json file in
+# $schema moved to draft-07 so ajv v8 loads it); default: testdata/schemas
+# of this repository. FILE defaults to every *.sarif.json file in
 # this directory. ajv-cli picks its parser by file extension, so a file
 # not ending in .json is validated through a .json copy.
 # Needs: npm i -g ajv-cli ajv-formats
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
-schema_dir=${1:-"$root/../shared/schemas"}
+schema_dir=${1:-"$root/testdata/schemas"}
 [ "$#" -gt 0 ] && shift
 schema="$schema_dir/sarif-2.1.0.draft7.schema.json"
 if [ ! -f "$schema" ]; then

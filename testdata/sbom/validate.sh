@@ -5,18 +5,18 @@
 # everything). Exits non-zero on any failure.
 #
 # Needs ajv-cli and ajv-formats from npm:  npm i -g ajv-cli ajv-formats
-# Schemas: ../shared/schemas beside the repository root, or $SCHEMAS_DIR.
+# Schemas: testdata/schemas of this repository.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-schemas=${SCHEMAS_DIR:-$here/../../../shared/schemas}
+schemas=$(cd "$here/../schemas" && pwd)
 if ! command -v ajv >/dev/null 2>&1; then
   echo "validate.sh: ajv not found; install it with: npm i -g ajv-cli ajv-formats" >&2
   exit 1
 fi
 for s in cyclonedx/bom-1.5.schema.json cyclonedx/spdx.schema.json cyclonedx/jsf-0.82.schema.json spdx-2.3.schema.json; do
   if [ ! -f "$schemas/$s" ]; then
-    echo "validate.sh: schema $schemas/$s not found (set SCHEMAS_DIR)" >&2
+    echo "validate.sh: schema $schemas/$s not found (it ships in testdata/schemas)" >&2
     exit 1
   fi
 done

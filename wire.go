@@ -8,6 +8,8 @@ import (
 	"scand/hook"
 	"scand/notify"
 	"scand/scan"
+	"scand/scan/components"
+	"scand/scan/registry"
 	"scand/sse"
 	"scand/store"
 )
@@ -26,17 +28,17 @@ type app struct {
 
 func wire(ctx context.Context, cfg config, getenv func(string) string, st *store.Store, bus *sse.Bus, log *slog.Logger) (*app, error) {
 	scanCfg := scan.Config{Runner: scan.NewRunner(cfg.ScannerTimeout), Getenv: getenv, Now: time.Now, Logger: log.With("logger", "scand.scan")}
-	registry := scan.Registry(scanCfg)
+	scanners := registry.All(scanCfg)
 	orch := scan.NewOrchestrator(scan.OrchestratorOptions{
-		Store: st, Bus: bus, Scanners: registry, Log: log.With("logger", "scand.orchestrator"), Now: time.Now,
+		Store: st, Bus: bus, Scanners: scanners, Log: log.With("logger", "scand.orchestrator"), Now: time.Now,
 		MaxConcurrent:     cfg.MaxConcurrentScans,
-		CaptureComponents: scan.CaptureComponentsJSON,
+		CaptureComponents: components.CaptureJSON,
 	})
 	hooks := hook.New(hook.Config{Store: st, Log: log.With("logger", "scand.hook"), Now: time.Now, AllowPrivate: cfg.WebhookAllowPriv})
 	notes := notify.New(notify.Config{Store: st, Log: log.With("logger", "scand.notify"), Now: time.Now})
 	bus.AddSink("webhooks", hooks.Sink)
 	bus.AddSink("notifications", notes.Sink)
-	a := &app{orch: orch, hooks: hooks, registry: registry, runner: scanCfg.Runner, ready: func() bool { return len(registry) > 0 }}
+	a := &app{orch: orch, hooks: hooks, registry: scanners, runner: scanCfg.Runner, ready: func() bool { return len(scanners) > 0 }}
 	a.start = func(ctx context.Context) error {
 		// Sinks first, so the first scan's events are not refused.
 		if err := hooks.Start(ctx); err != nil {

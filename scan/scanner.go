@@ -1,5 +1,8 @@
-// Package scan owns the scan lifecycle: the orchestrator, the one subprocess
-// runner, the scanner registry, the fourteen scanners and SBOM capture.
+// Package scan is the seam between the orchestrator and the scanners: the
+// Scanner interface, Target, the six scan types and Config; target
+// validation; the one runner that starts processes; and the orchestrator
+// that runs scans in the background. It never names a concrete scanner:
+// scan/registry holds the ordered list and main's wiring hands it over.
 package scan
 
 import (

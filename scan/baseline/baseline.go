@@ -1,4 +1,4 @@
-package scan
+package baseline
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"scand/finding"
+	"scand/scan"
 )
 
 // The baseline scanner (scan type baseline) audits a host's or a root
@@ -220,7 +221,7 @@ const (
 )
 
 type baselineScanner struct {
-	cfg Config
+	cfg scan.Config
 	// hostRoot and procRoot are where the host's filesystem and /proc are
 	// when the target is "/". Tests point them at fixture trees.
 	hostRoot string
@@ -235,8 +236,8 @@ type baselineScanner struct {
 	readFile func(fsys baselineFS, rel string) ([]byte, error)
 }
 
-// NewBaselineScanner returns the built-in host configuration auditor.
-func NewBaselineScanner(cfg Config) Scanner {
+// New returns the built-in host configuration auditor.
+func New(cfg scan.Config) scan.Scanner {
 	return &baselineScanner{
 		cfg:          cfg,
 		hostRoot:     "/",
@@ -248,7 +249,7 @@ func NewBaselineScanner(cfg Config) Scanner {
 }
 
 func (s *baselineScanner) Name() string { return "baseline" }
-func (s *baselineScanner) Type() string { return TypeBaseline }
+func (s *baselineScanner) Type() string { return scan.TypeBaseline }
 func (s *baselineScanner) Available(context.Context) (string, string, bool) {
 	return "builtin", "", true
 }
@@ -351,7 +352,7 @@ func (r *baselineReport) add(id, file string, line int, detail, snippet string, 
 	}
 	r.findings = append(r.findings, finding.Finding{
 		Scanner:     "baseline",
-		ScanType:    TypeBaseline,
+		ScanType:    scan.TypeBaseline,
 		Severity:    rule.severity,
 		Title:       rule.title,
 		Description: desc,
@@ -442,7 +443,7 @@ func (s *baselineScanner) probes() []baselineProbe {
 
 // Scan audits t.Path: the host when it is "/", otherwise a root
 // filesystem image.
-func (s *baselineScanner) Scan(ctx context.Context, t Target) ([]finding.Finding, error) {
+func (s *baselineScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error) {
 	env := &baselineEnv{s: s}
 	if t.Path == "/" {
 		env.fsys, env.proc, env.owner = baselineDirFS{s.hostRoot}, baselineDirFS{s.procRoot}, true

@@ -1,4 +1,4 @@
-package scan
+package baseline
 
 import (
 	"context"
@@ -13,9 +13,10 @@ import (
 	"time"
 
 	"scand/finding"
+	"scand/scan"
 )
 
-const baselineTestdata = "../testdata/baseline"
+const baselineTestdata = "../../testdata/baseline"
 
 // baselineFixtureModes are the modes and owners the fixtures stand for;
 // git keeps neither, so they are applied to a copy at test time.
@@ -106,7 +107,7 @@ func baselineCopyImage(t *testing.T, name string) (root string, ownersApplied bo
 
 // baselineHostScanner is a scanner whose "/" is a fixture tree.
 func baselineHostScanner(root, proc string) *baselineScanner {
-	s := NewBaselineScanner(Config{}).(*baselineScanner)
+	s := New(scan.Config{}).(*baselineScanner)
 	s.hostRoot = root
 	s.procRoot = proc
 	return s
@@ -114,7 +115,7 @@ func baselineHostScanner(root, proc string) *baselineScanner {
 
 func baselineRun(t *testing.T, s *baselineScanner, target string) []finding.Finding {
 	t.Helper()
-	got, err := s.Scan(context.Background(), Target{Path: target})
+	got, err := s.Scan(context.Background(), scan.Target{Path: target})
 	if err != nil {
 		t.Fatalf("scan: %v", err)
 	}
@@ -144,7 +145,7 @@ func TestBaselineRules(t *testing.T) {
 
 	got := map[string][]finding.Finding{}
 	got["insecure"] = baselineRun(t, baselineHostScanner(insecureRoot, absProc("insecure")), "/")
-	got["sshdefaults"] = baselineRun(t, NewBaselineScanner(Config{}).(*baselineScanner), defaultsRoot)
+	got["sshdefaults"] = baselineRun(t, New(scan.Config{}).(*baselineScanner), defaultsRoot)
 	hardened := baselineRun(t, baselineHostScanner(hardenedRoot, absProc("hardened")), "/")
 
 	const sshd, dropin = "etc/ssh/sshd_config", "etc/ssh/sshd_config.d/10-root.conf"
@@ -213,7 +214,7 @@ func TestBaselineRules(t *testing.T) {
 					if f.Severity != c.sev || f.CWE != c.cwe {
 						t.Errorf("%s:%d severity/cwe = %s/%s, want %s/%s", f.FilePath, f.Line, f.Severity, f.CWE, c.sev, c.cwe)
 					}
-					if f.Scanner != "baseline" || f.ScanType != TypeBaseline || f.Title == "" || f.Description == "" || f.Snippet == "" || f.Metadata["rule_name"] == nil {
+					if f.Scanner != "baseline" || f.ScanType != scan.TypeBaseline || f.Title == "" || f.Description == "" || f.Snippet == "" || f.Metadata["rule_name"] == nil {
 						t.Errorf("incomplete finding %+v", f)
 					}
 				}
@@ -239,7 +240,7 @@ func TestBaselineRules(t *testing.T) {
 // with target-relative paths and no /proc probes.
 func TestBaselineImageMode(t *testing.T) {
 	root, _ := baselineCopyImage(t, "insecure")
-	s := NewBaselineScanner(Config{}).(*baselineScanner)
+	s := New(scan.Config{}).(*baselineScanner)
 	// Point /proc at the insecure fixture: image mode must not read it.
 	s.procRoot, _ = filepath.Abs(filepath.Join(baselineTestdata, "proc", "insecure"))
 	got := baselineRun(t, s, root)
@@ -268,7 +269,7 @@ func TestBaselineImageOwnership(t *testing.T) {
 	check := func(wantOwner bool) {
 		t.Helper()
 		n := 0
-		for _, f := range baselineRun(t, NewBaselineScanner(Config{}).(*baselineScanner), root) {
+		for _, f := range baselineRun(t, New(scan.Config{}).(*baselineScanner), root) {
 			if f.RuleID == "BL204" || f.RuleID == "BL702" {
 				n++
 			}
@@ -286,7 +287,7 @@ func TestBaselineImageOwnership(t *testing.T) {
 
 func TestBaselineNothingToAudit(t *testing.T) {
 	root, _ := baselineCopyImage(t, "empty")
-	got := baselineRun(t, NewBaselineScanner(Config{}).(*baselineScanner), root)
+	got := baselineRun(t, New(scan.Config{}).(*baselineScanner), root)
 	if len(got) != 1 {
 		t.Fatalf("want exactly one finding, got %d: %+v", len(got), got)
 	}
@@ -297,7 +298,7 @@ func TestBaselineNothingToAudit(t *testing.T) {
 	}
 	// A populated target never gets BL001.
 	hardened, _ := baselineCopyImage(t, "hardened")
-	for _, f := range baselineRun(t, NewBaselineScanner(Config{}).(*baselineScanner), hardened) {
+	for _, f := range baselineRun(t, New(scan.Config{}).(*baselineScanner), hardened) {
 		if f.RuleID == "BL001" {
 			t.Error("BL001 on a populated target")
 		}
@@ -309,7 +310,7 @@ func TestBaselineNothingToAudit(t *testing.T) {
 // injected; a real chmod 000 is exercised when not running as root.
 func TestBaselineUnreadable(t *testing.T) {
 	root, _ := baselineCopyImage(t, "insecure")
-	s := NewBaselineScanner(Config{}).(*baselineScanner)
+	s := New(scan.Config{}).(*baselineScanner)
 	shadow := filepath.Join(root, "etc", "shadow")
 	s.readFile = func(fsys baselineFS, rel string) ([]byte, error) {
 		if rel == "etc/shadow" {
@@ -337,7 +338,7 @@ func TestBaselineUnreadable(t *testing.T) {
 			t.Fatal(err)
 		}
 		n := 0
-		for _, f := range baselineRun(t, NewBaselineScanner(Config{}).(*baselineScanner), root) {
+		for _, f := range baselineRun(t, New(scan.Config{}).(*baselineScanner), root) {
 			if f.RuleID == "BL002" && f.FilePath == "etc/shadow" {
 				n++
 			}
@@ -352,7 +353,7 @@ func TestBaselineUnreadable(t *testing.T) {
 // BL003, and the world-writable walk stops at its entry cap and says so.
 func TestBaselineBounds(t *testing.T) {
 	root, _ := baselineCopyImage(t, "insecure")
-	s := NewBaselineScanner(Config{}).(*baselineScanner)
+	s := New(scan.Config{}).(*baselineScanner)
 	s.probeTimeout = 20 * time.Millisecond
 	release := make(chan struct{})
 	defer close(release)
@@ -380,7 +381,7 @@ func TestBaselineBounds(t *testing.T) {
 		t.Error("no BL003 for the hung probe")
 	}
 
-	s = NewBaselineScanner(Config{}).(*baselineScanner)
+	s = New(scan.Config{}).(*baselineScanner)
 	s.walkEntries = 3
 	capped := false
 	for _, f := range baselineRun(t, s, root) {
@@ -392,7 +393,7 @@ func TestBaselineBounds(t *testing.T) {
 		t.Error("walk cap not reported")
 	}
 	// Within bounds, no BL003 at all.
-	for _, f := range baselineRun(t, NewBaselineScanner(Config{}).(*baselineScanner), root) {
+	for _, f := range baselineRun(t, New(scan.Config{}).(*baselineScanner), root) {
 		if f.RuleID == "BL003" {
 			t.Errorf("unexpected BL003: %s", f.Description)
 		}
@@ -400,7 +401,7 @@ func TestBaselineBounds(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := NewBaselineScanner(Config{}).Scan(ctx, Target{Path: root}); err == nil {
+	if _, err := New(scan.Config{}).Scan(ctx, scan.Target{Path: root}); err == nil {
 		t.Error("cancelled scan: want error")
 	}
 }
@@ -422,7 +423,7 @@ func TestBaselineImageSymlinkEscape(t *testing.T) {
 		t.Fatal(err)
 	}
 	unreadable := 0
-	for _, f := range baselineRun(t, NewBaselineScanner(Config{}).(*baselineScanner), root) {
+	for _, f := range baselineRun(t, New(scan.Config{}).(*baselineScanner), root) {
 		if f.RuleID == "BL206" {
 			t.Errorf("read through the escaping symlink: %s", f.Description)
 		}
@@ -436,14 +437,14 @@ func TestBaselineImageSymlinkEscape(t *testing.T) {
 }
 
 func TestBaselineScannerContract(t *testing.T) {
-	s := NewBaselineScanner(Config{})
-	if s.Name() != "baseline" || s.Type() != TypeBaseline {
+	s := New(scan.Config{})
+	if s.Name() != "baseline" || s.Type() != scan.TypeBaseline {
 		t.Errorf("name/type = %s/%s", s.Name(), s.Type())
 	}
 	if v, _, ok := s.Available(context.Background()); !ok || v != "builtin" {
 		t.Errorf("available = %s %v", v, ok)
 	}
-	if _, err := s.Scan(context.Background(), Target{Path: filepath.Join(t.TempDir(), "missing")}); err == nil {
+	if _, err := s.Scan(context.Background(), scan.Target{Path: filepath.Join(t.TempDir(), "missing")}); err == nil {
 		t.Error("missing target: want error")
 	}
 }

@@ -1,4 +1,4 @@
-package scan
+package components
 
 import (
 	"bytes"
@@ -55,19 +55,19 @@ type Component struct {
 
 // Component scopes.
 const (
-	ComponentScopeDirect     = "direct"
-	ComponentScopeTransitive = "transitive"
+	ScopeDirect     = "direct"
+	ScopeTransitive = "transitive"
 )
 
 // Ecosystems, named after their purl types.
 const (
-	compEcoNPM      = "npm"
-	compEcoGolang   = "golang"
-	compEcoPyPI     = "pypi"
-	compEcoCargo    = "cargo"
-	compEcoGem      = "gem"
-	compEcoComposer = "composer"
-	compEcoMaven    = "maven"
+	EcoNPM      = "npm"
+	EcoGolang   = "golang"
+	EcoPyPI     = "pypi"
+	EcoCargo    = "cargo"
+	EcoGem      = "gem"
+	EcoComposer = "composer"
+	EcoMaven    = "maven"
 )
 
 // Bounds on the walk. A target is a source tree, so these are generous; they
@@ -141,7 +141,7 @@ func compReadCapped(p string, max int64) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(fh, max+1))
 }
 
-// compDiscovery is the state of one DiscoverComponents call.
+// compDiscovery is the state of one Discover call.
 type compDiscovery struct {
 	root     string
 	entries  int
@@ -150,7 +150,7 @@ type compDiscovery struct {
 	errs     []error
 }
 
-// DiscoverComponents walks root and returns every third-party component its
+// Discover walks root and returns every third-party component its
 // manifests and lockfiles declare, with license data from what is installed
 // or vendored on disk (node_modules, a Python venv's site-packages, Go and
 // Cargo vendor directories). The result is sorted by ecosystem, name,
@@ -163,7 +163,7 @@ type compDiscovery struct {
 // then joins one error per such file (and the entry-limit error, if hit)
 // while the slice still holds everything else. Only a cancelled ctx returns
 // ctx's error.
-func DiscoverComponents(ctx context.Context, root string) ([]Component, error) {
+func Discover(ctx context.Context, root string) ([]Component, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -315,8 +315,8 @@ func compFinalize(comps []Component) []Component {
 			m.Line = c.Line
 		}
 		switch {
-		case m.Scope == ComponentScopeDirect || c.Scope == ComponentScopeDirect:
-			m.Scope = ComponentScopeDirect
+		case m.Scope == ScopeDirect || c.Scope == ScopeDirect:
+			m.Scope = ScopeDirect
 		case m.Scope == "":
 			m.Scope = c.Scope
 		}
@@ -377,26 +377,26 @@ func compUniqueSorted(in []string) []string {
 func compPURL(eco, name, version string, qualifiers ...[2]string) string {
 	var ns string
 	switch eco {
-	case compEcoNPM:
+	case EcoNPM:
 		name = strings.ToLower(name)
 		if strings.HasPrefix(name, "@") {
 			if i := strings.Index(name, "/"); i > 0 {
 				ns, name = name[:i], name[i+1:]
 			}
 		}
-	case compEcoGolang:
+	case EcoGolang:
 		name = strings.ToLower(name)
 		if i := strings.LastIndex(name, "/"); i > 0 {
 			ns, name = name[:i], name[i+1:]
 		}
-	case compEcoPyPI:
+	case EcoPyPI:
 		name = compPyPINormalize(name)
-	case compEcoComposer:
+	case EcoComposer:
 		name = strings.ToLower(name)
 		if i := strings.Index(name, "/"); i > 0 {
 			ns, name = name[:i], name[i+1:]
 		}
-	case compEcoMaven:
+	case EcoMaven:
 		if i := strings.Index(name, ":"); i > 0 {
 			ns, name = name[:i], name[i+1:]
 		}
@@ -621,9 +621,9 @@ func (g *compGraph) apply(comps []Component, idOf func(Component) string, prodRo
 		id := idOf(comps[i])
 		switch {
 		case direct[id]:
-			comps[i].Scope = ComponentScopeDirect
+			comps[i].Scope = ScopeDirect
 		case prod[id] || dev[id]:
-			comps[i].Scope = ComponentScopeTransitive
+			comps[i].Scope = ScopeTransitive
 		}
 		if dev[id] && !prod[id] {
 			comps[i].Dev = true

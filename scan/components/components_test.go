@@ -1,4 +1,4 @@
-package scan
+package components
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-const compFixtures = "../testdata/components"
+const compFixtures = "../../testdata/components"
 
 // compRow is the identity of one discovered component, as the tables below
 // spell it out.
@@ -29,9 +29,9 @@ func compRows(comps []Component) []compRow {
 
 func discoverFixture(t *testing.T, dir string) []Component {
 	t.Helper()
-	comps, err := DiscoverComponents(context.Background(), filepath.Join(compFixtures, dir))
+	comps, err := Discover(context.Background(), filepath.Join(compFixtures, dir))
 	if err != nil {
-		t.Fatalf("DiscoverComponents(%s): %v", dir, err)
+		t.Fatalf("Discover(%s): %v", dir, err)
 	}
 	return comps
 }

@@ -1,4 +1,4 @@
-package scan
+package components
 
 import (
 	"context"
@@ -170,7 +170,7 @@ func TestDiscoverComponentsBounds(t *testing.T) {
 	if err := os.Symlink(filepath.Join(outside, "requirements.txt"), filepath.Join(root, "requirements-link.txt")); err != nil {
 		t.Fatal(err)
 	}
-	comps, err := DiscoverComponents(context.Background(), root)
+	comps, err := Discover(context.Background(), root)
 	var got []string
 	for _, c := range comps {
 		got = append(got, c.Source+" "+c.PURL)
@@ -189,10 +189,10 @@ func TestDiscoverComponentsBounds(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := DiscoverComponents(ctx, compFixtures); !errors.Is(err, context.Canceled) {
+	if _, err := Discover(ctx, compFixtures); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled discovery: err = %v, want context.Canceled", err)
 	}
-	if _, err := DiscoverComponents(context.Background(), filepath.Join(root, "requirements.txt")); err == nil {
+	if _, err := Discover(context.Background(), filepath.Join(root, "requirements.txt")); err == nil {
 		t.Error("a file as root: want an error")
 	}
 }
@@ -203,15 +203,15 @@ func TestCompPURL(t *testing.T) {
 		quals              [][2]string
 		want               string
 	}{
-		{compEcoNPM, "@Babel/Core", "7.20.0", nil, "pkg:npm/%40babel/core@7.20.0"},
-		{compEcoNPM, "lodash", "", nil, "pkg:npm/lodash"},
-		{compEcoGolang, "github.com/Azure/go-autorest", "v14.2.0+incompatible", nil, "pkg:golang/github.com/azure/go-autorest@v14.2.0%2Bincompatible"},
-		{compEcoPyPI, "Zope.Interface__Extra", "6.0", nil, "pkg:pypi/zope-interface-extra@6.0"},
-		{compEcoCargo, "Inflector", "0.11.4", nil, "pkg:cargo/Inflector@0.11.4"},
-		{compEcoGem, "nokogiri", "1.15.3", [][2]string{{"platform", "x86_64-linux"}}, "pkg:gem/nokogiri@1.15.3?platform=x86_64-linux"},
-		{compEcoComposer, "Symfony/Console", "v6.3.0", nil, "pkg:composer/symfony/console@v6.3.0"},
-		{compEcoMaven, "org.apache.commons:commons-lang3", "3.12.0", [][2]string{{"type", "pom"}, {"classifier", "sources"}}, "pkg:maven/org.apache.commons/commons-lang3@3.12.0?classifier=sources&type=pom"},
-		{compEcoNPM, "weird name", "1.0.0 beta", nil, "pkg:npm/weird%20name@1.0.0%20beta"},
+		{EcoNPM, "@Babel/Core", "7.20.0", nil, "pkg:npm/%40babel/core@7.20.0"},
+		{EcoNPM, "lodash", "", nil, "pkg:npm/lodash"},
+		{EcoGolang, "github.com/Azure/go-autorest", "v14.2.0+incompatible", nil, "pkg:golang/github.com/azure/go-autorest@v14.2.0%2Bincompatible"},
+		{EcoPyPI, "Zope.Interface__Extra", "6.0", nil, "pkg:pypi/zope-interface-extra@6.0"},
+		{EcoCargo, "Inflector", "0.11.4", nil, "pkg:cargo/Inflector@0.11.4"},
+		{EcoGem, "nokogiri", "1.15.3", [][2]string{{"platform", "x86_64-linux"}}, "pkg:gem/nokogiri@1.15.3?platform=x86_64-linux"},
+		{EcoComposer, "Symfony/Console", "v6.3.0", nil, "pkg:composer/symfony/console@v6.3.0"},
+		{EcoMaven, "org.apache.commons:commons-lang3", "3.12.0", [][2]string{{"type", "pom"}, {"classifier", "sources"}}, "pkg:maven/org.apache.commons/commons-lang3@3.12.0?classifier=sources&type=pom"},
+		{EcoNPM, "weird name", "1.0.0 beta", nil, "pkg:npm/weird%20name@1.0.0%20beta"},
 	}
 	for _, tc := range tests {
 		if got := compPURL(tc.eco, tc.name, tc.version, tc.quals...); got != tc.want {

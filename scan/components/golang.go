@@ -1,4 +1,4 @@
-package scan
+package components
 
 import (
 	"sort"
@@ -77,14 +77,14 @@ func compParseGoMod(f compFile) ([]Component, error) {
 		if version == "" && name != r.path {
 			name = r.path // local directory replacement
 		}
-		scope := ComponentScopeDirect
+		scope := ScopeDirect
 		if r.indirect {
-			scope = ComponentScopeTransitive
+			scope = ScopeTransitive
 		}
 		seen[r.path] = true
 		out = append(out, Component{
-			Name: name, Version: version, Ecosystem: compEcoGolang,
-			PURL:  compPURL(compEcoGolang, name, version),
+			Name: name, Version: version, Ecosystem: EcoGolang,
+			PURL:  compPURL(EcoGolang, name, version),
 			Scope: scope, Source: f.rel, Line: r.line,
 		})
 	}
@@ -98,9 +98,9 @@ func compParseGoMod(f compFile) ([]Component, error) {
 				continue
 			}
 			out = append(out, Component{
-				Name: m.path, Version: m.version, Ecosystem: compEcoGolang,
-				PURL:  compPURL(compEcoGolang, m.path, m.version),
-				Scope: ComponentScopeTransitive, Source: sumRel, Line: m.line,
+				Name: m.path, Version: m.version, Ecosystem: EcoGolang,
+				PURL:  compPURL(EcoGolang, m.path, m.version),
+				Scope: ScopeTransitive, Source: sumRel, Line: m.line,
 			})
 		}
 	}

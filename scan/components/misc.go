@@ -1,4 +1,4 @@
-package scan
+package components
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"scand/scan/spdx"
 )
 
 // Cargo.lock, Gemfile.lock, composer.lock and Maven pom.xml.
@@ -77,10 +79,10 @@ func compParseCargoLock(f compFile) ([]Component, error) {
 		if e.local {
 			continue
 		}
-		c := Component{Name: e.name, Version: e.version, Ecosystem: compEcoCargo, PURL: compPURL(compEcoCargo, e.name, e.version), Source: f.rel, Line: e.line}
+		c := Component{Name: e.name, Version: e.version, Ecosystem: EcoCargo, PURL: compPURL(EcoCargo, e.name, e.version), Source: f.rel, Line: e.line}
 		for _, d := range e.deps {
 			if to, ok := resolve(d); ok && !to.local {
-				c.DependsOn = append(c.DependsOn, compPURL(compEcoCargo, to.name, to.version))
+				c.DependsOn = append(c.DependsOn, compPURL(EcoCargo, to.name, to.version))
 			}
 		}
 		out = append(out, c)
@@ -140,13 +142,13 @@ func compParseGemfileLock(f compFile) ([]Component, error) {
 		byName[s.name] = append(byName[s.name], s)
 	}
 	purl := func(s *spec) string {
-		return compPURL(compEcoGem, s.name, s.version, [2]string{"platform", s.platform})
+		return compPURL(EcoGem, s.name, s.version, [2]string{"platform", s.platform})
 	}
 	g := &compGraph{edges: map[string][]string{}}
 	var out []Component
 	var roots []string
 	for _, s := range specs {
-		c := Component{Name: s.name, Version: s.version, Ecosystem: compEcoGem, PURL: purl(s), Source: f.rel, Line: s.line}
+		c := Component{Name: s.name, Version: s.version, Ecosystem: EcoGem, PURL: purl(s), Source: f.rel, Line: s.line}
 		for _, d := range s.deps {
 			for _, to := range byName[d] {
 				c.DependsOn = append(c.DependsOn, purl(to))
@@ -204,7 +206,7 @@ func compParseComposerLock(f compFile) ([]Component, error) {
 	purlOf := map[string]string{}
 	for _, set := range [][]compComposerPackage{lock.Packages, lock.PackagesDev} {
 		for _, p := range set {
-			purlOf[strings.ToLower(p.Name)] = compPURL(compEcoComposer, p.Name, p.Version)
+			purlOf[strings.ToLower(p.Name)] = compPURL(EcoComposer, p.Name, p.Version)
 		}
 	}
 	var out []Component
@@ -213,7 +215,7 @@ func compParseComposerLock(f compFile) ([]Component, error) {
 		for i, p := range set {
 			idx := []string{section, strconv.Itoa(i)}
 			c := Component{
-				Name: p.Name, Version: p.Version, Ecosystem: compEcoComposer, PURL: purlOf[strings.ToLower(p.Name)],
+				Name: p.Name, Version: p.Version, Ecosystem: EcoComposer, PURL: purlOf[strings.ToLower(p.Name)],
 				Dev: si == 1, Source: f.rel, Line: lines[compJSONPath(append(idx, "name")...)],
 				Licenses: compNormalizeAll(p.License), LicenseSource: f.rel,
 				LicenseLine: lines[compJSONPath(append(idx, "license")...)],
@@ -222,12 +224,12 @@ func compParseComposerLock(f compFile) ([]Component, error) {
 				c.LicenseLine = c.Line
 			}
 			if haveManifest {
-				c.Scope = ComponentScopeTransitive
+				c.Scope = ScopeTransitive
 				if _, ok := manifest.Require[p.Name]; ok {
-					c.Scope = ComponentScopeDirect
+					c.Scope = ScopeDirect
 				}
 				if _, ok := manifest.RequireDev[p.Name]; ok {
-					c.Scope = ComponentScopeDirect
+					c.Scope = ScopeDirect
 				}
 			}
 			for dep := range p.Require {
@@ -247,7 +249,7 @@ func compParseComposerLock(f compFile) ([]Component, error) {
 func compNormalizeAll(in []string) []string {
 	var out []string
 	for _, s := range in {
-		if n := NormalizeLicense(s); n != "" {
+		if n := spdx.Normalize(s); n != "" {
 			out = append(out, n)
 		}
 	}
@@ -372,9 +374,9 @@ func compParsePOM(f compFile) ([]Component, error) {
 			typ = ""
 		}
 		out = append(out, Component{
-			Name: name, Version: version, Ecosystem: compEcoMaven,
-			PURL:  compPURL(compEcoMaven, name, version, [2]string{"classifier", d.classifier}, [2]string{"type", typ}),
-			Scope: ComponentScopeDirect, Dev: d.scope == "test", Source: f.rel, Line: d.line,
+			Name: name, Version: version, Ecosystem: EcoMaven,
+			PURL:  compPURL(EcoMaven, name, version, [2]string{"classifier", d.classifier}, [2]string{"type", typ}),
+			Scope: ScopeDirect, Dev: d.scope == "test", Source: f.rel, Line: d.line,
 		})
 	}
 	return out, nil

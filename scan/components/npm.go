@@ -1,4 +1,4 @@
-package scan
+package components
 
 import (
 	"encoding/json"
@@ -139,7 +139,7 @@ func compNPMLockPackages(f compFile, pkgs map[string]compNPMLockPackage, lines m
 			continue
 		}
 		keys = append(keys, k)
-		purlOf[k] = compPURL(compEcoNPM, nameOf(k, p), p.Version)
+		purlOf[k] = compPURL(EcoNPM, nameOf(k, p), p.Version)
 	}
 	sort.Strings(keys)
 	// resolve follows node's lookup: the requiring package's own
@@ -174,16 +174,16 @@ func compNPMLockPackages(f compFile, pkgs map[string]compNPMLockPackage, lines m
 		c := Component{
 			Name:      nameOf(k, p),
 			Version:   p.Version,
-			Ecosystem: compEcoNPM,
+			Ecosystem: EcoNPM,
 			PURL:      purlOf[k],
-			Scope:     ComponentScopeTransitive,
+			Scope:     ScopeTransitive,
 			Dev:       p.Dev,
 			Source:    f.rel,
 			Line:      lines[compJSONPath("packages", k)],
 		}
 		if !strings.Contains(alias, "/node_modules/") {
 			if direct[ws][alias] || (ws == "" && compNPMAnyWorkspaceDeclares(direct, alias)) {
-				c.Scope = ComponentScopeDirect
+				c.Scope = ScopeDirect
 			}
 		}
 		for _, m := range []map[string]string{p.Dependencies, p.OptionalDependencies, p.PeerDependencies} {
@@ -248,7 +248,7 @@ func compNPMLockV1(f compFile, deps map[string]*compNPMLockDep, lines map[string
 	walk(deps, nil, nil)
 	purl := func(nd *node) string {
 		name, version := compNPMAlias(nd.name, nd.dep.Version)
-		return compPURL(compEcoNPM, name, version)
+		return compPURL(EcoNPM, name, version)
 	}
 	resolve := func(from *node, dep string) *compNPMLockDep {
 		for n := from; n != nil; n = n.parent {
@@ -268,16 +268,16 @@ func compNPMLockV1(f compFile, deps map[string]*compNPMLockDep, lines map[string
 		c := Component{
 			Name:      name,
 			Version:   version,
-			Ecosystem: compEcoNPM,
+			Ecosystem: EcoNPM,
 			PURL:      purl(nd),
 			Dev:       nd.dep.Dev,
 			Source:    f.rel,
 			Line:      lines[compJSONPath(nd.path...)],
 		}
 		if haveManifest {
-			c.Scope = ComponentScopeTransitive
+			c.Scope = ScopeTransitive
 			if nd.parent == nil && (manifest.prod[nd.name] != "" || manifest.dev[nd.name] != "") {
-				c.Scope = ComponentScopeDirect
+				c.Scope = ScopeDirect
 			}
 		}
 		for req := range nd.dep.Requires {
@@ -424,14 +424,14 @@ func compParseYarnLock(f compFile) ([]Component, error) {
 	purlOf := map[string]string{}
 	for _, e := range entries {
 		if e.component {
-			purlOf[id(e)] = compPURL(compEcoNPM, e.name, e.version)
+			purlOf[id(e)] = compPURL(EcoNPM, e.name, e.version)
 		}
 	}
 	for _, e := range entries {
 		if !e.component {
 			continue
 		}
-		c := Component{Name: e.name, Version: e.version, Ecosystem: compEcoNPM, PURL: purlOf[id(e)], Source: f.rel, Line: e.line}
+		c := Component{Name: e.name, Version: e.version, Ecosystem: EcoNPM, PURL: purlOf[id(e)], Source: f.rel, Line: e.line}
 		for _, to := range g.edges[id(e)] {
 			if p, ok := purlOf[to]; ok {
 				c.DependsOn = append(c.DependsOn, p)
@@ -533,12 +533,12 @@ func compParsePNPMLock(f compFile) ([]Component, error) {
 	}
 	purlOf := map[string]string{}
 	for id, p := range pkgs {
-		purlOf[id] = compPURL(compEcoNPM, p.name, p.version)
+		purlOf[id] = compPURL(EcoNPM, p.name, p.version)
 	}
 	var out []Component
 	for _, id := range order {
 		p := pkgs[id]
-		c := Component{Name: p.name, Version: p.version, Ecosystem: compEcoNPM, PURL: purlOf[id], Source: f.rel, Line: p.line}
+		c := Component{Name: p.name, Version: p.version, Ecosystem: EcoNPM, PURL: purlOf[id], Source: f.rel, Line: p.line}
 		for _, to := range p.deps {
 			if pu, ok := purlOf[to]; ok {
 				c.DependsOn = append(c.DependsOn, pu)

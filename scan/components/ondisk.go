@@ -1,4 +1,4 @@
-package scan
+package components
 
 import (
 	"bufio"
@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"scand/scan/spdx"
 )
 
 // License data read from installed or vendored packages. Lockfiles name
@@ -36,9 +38,9 @@ func compLicenseKey(eco, name, version string) string {
 // compNormName folds a name the way its ecosystem compares names.
 func compNormName(eco, name string) string {
 	switch eco {
-	case compEcoNPM, compEcoGolang, compEcoComposer:
+	case EcoNPM, EcoGolang, EcoComposer:
 		return strings.ToLower(name)
-	case compEcoPyPI:
+	case EcoPyPI:
 		return compPyPINormalize(name)
 	}
 	return name
@@ -75,7 +77,7 @@ func (x compLicenseIndex) attach(comps []Component) {
 			continue
 		}
 		info, ok := x[compLicenseKey(c.Ecosystem, c.Name, c.Version)]
-		if !ok && c.Ecosystem == compEcoGolang {
+		if !ok && c.Ecosystem == EcoGolang {
 			// vendor/modules.txt may record a pseudo-version differently
 			// from go.mod only through a replace; the vendored tree holds
 			// one copy per module path, so the path decides.
@@ -175,7 +177,7 @@ func (d *compDiscovery) scanNPMPackage(ctx context.Context, dir string, depth in
 	pj := filepath.Join(dir, "package.json")
 	if data, err := compReadCapped(pj, compMaxMetaBytes); err == nil {
 		if name, version, info, ok := compNPMPackageJSONLicense(data, d.rel(pj)); ok {
-			d.licenses.add(compEcoNPM, name, version, info)
+			d.licenses.add(EcoNPM, name, version, info)
 		}
 	}
 	nested := filepath.Join(dir, "node_modules")
@@ -222,7 +224,7 @@ func compNPMLicenseField(raw json.RawMessage) []string {
 	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		if n := NormalizeLicense(s); n != "" {
+		if n := spdx.Normalize(s); n != "" {
 			return []string{n}
 		}
 		return nil
@@ -235,7 +237,7 @@ func compNPMLicenseField(raw json.RawMessage) []string {
 		if obj.Type == "" {
 			obj.Type = obj.Name
 		}
-		return []string{NormalizeLicense(obj.Type)}
+		return []string{spdx.Normalize(obj.Type)}
 	}
 	var arr []json.RawMessage
 	if json.Unmarshal(raw, &arr) == nil {
@@ -278,7 +280,7 @@ func (d *compDiscovery) scanSitePackages(ctx context.Context, dir string) error 
 			continue
 		}
 		name, version, info := compParsePythonMetadata(data, d.rel(meta))
-		d.licenses.add(compEcoPyPI, name, version, info)
+		d.licenses.add(EcoPyPI, name, version, info)
 	}
 	return nil
 }
@@ -341,7 +343,7 @@ func compParsePythonMetadata(data []byte, rel string) (name, version string, inf
 		}
 	}
 	if expr.value != "" {
-		info.licenses, info.line = []string{NormalizeLicense(expr.value)}, expr.line
+		info.licenses, info.line = []string{spdx.Normalize(expr.value)}, expr.line
 		return
 	}
 	licValue := strings.TrimSpace(lic.value)
@@ -351,14 +353,14 @@ func compParsePythonMetadata(data []byte, rel string) (name, version string, inf
 	// A License field that is the license text itself is identified by
 	// its wording; a short one is a name.
 	if strings.Contains(licValue, "\n") || len(licValue) > 200 {
-		if id := licenseIdentifyText(licValue); id != "" {
+		if id := spdx.IdentifyText(licValue); id != "" {
 			licValue = id
 		} else {
 			licValue = strings.SplitN(licValue, "\n", 2)[0]
 		}
 	}
 	if licValue != "" {
-		if n := NormalizeLicense(licValue); licenseIsSPDX(n) {
+		if n := spdx.Normalize(licValue); spdx.IsSPDX(n) {
 			info.licenses, info.line = []string{n}, lic.line
 			return
 		}
@@ -366,8 +368,8 @@ func compParsePythonMetadata(data []byte, rel string) (name, version string, inf
 	var known, names []string
 	knownLine, namesLine := 0, 0
 	for _, c := range classifiers {
-		n := NormalizeLicense(c.value)
-		if licenseIsSPDX(n) {
+		n := spdx.Normalize(c.value)
+		if spdx.IsSPDX(n) {
 			known = append(known, n)
 			if knownLine == 0 {
 				knownLine = c.line
@@ -388,7 +390,7 @@ func compParsePythonMetadata(data []byte, rel string) (name, version string, inf
 	case len(names) > 0:
 		info.licenses, info.line = compUniqueSorted(names), namesLine
 	case licValue != "":
-		info.licenses, info.line = []string{NormalizeLicense(licValue)}, lic.line
+		info.licenses, info.line = []string{spdx.Normalize(licValue)}, lic.line
 	default:
 		info.line = 1
 	}
@@ -408,9 +410,9 @@ func (d *compDiscovery) scanVendor(ctx context.Context, dir string) error {
 			}
 			modDir := filepath.Join(dir, filepath.FromSlash(m.path))
 			if info, ok := d.licenseFromDir(modDir); ok {
-				d.licenses.add(compEcoGolang, m.path, m.version, info)
+				d.licenses.add(EcoGolang, m.path, m.version, info)
 				if m.replVersion != "" {
-					d.licenses.add(compEcoGolang, m.path, m.replVersion, info)
+					d.licenses.add(EcoGolang, m.path, m.replVersion, info)
 				}
 			}
 		}
@@ -450,7 +452,7 @@ func (d *compDiscovery) addCargoTomlLicense(crateDir, ct string, data []byte) {
 	name, version := pkg.str("name"), pkg.str("version")
 	info := compLicenseInfo{source: d.rel(ct), line: pkg.line}
 	if kv := pkg.get("license"); kv != nil && kv.value.str != "" {
-		info.licenses, info.line = []string{NormalizeLicense(kv.value.str)}, kv.line
+		info.licenses, info.line = []string{spdx.Normalize(kv.value.str)}, kv.line
 	} else if kv := pkg.get("license-file"); kv != nil && kv.value.str != "" {
 		lf := filepath.Join(crateDir, filepath.FromSlash(kv.value.str))
 		if text, err := compReadCapped(lf, compMaxMetaBytes); err == nil {
@@ -458,7 +460,7 @@ func (d *compDiscovery) addCargoTomlLicense(crateDir, ct string, data []byte) {
 			info.licenses = []string{compLicenseFromText(text)}
 		}
 	}
-	d.licenses.add(compEcoCargo, name, version, info)
+	d.licenses.add(EcoCargo, name, version, info)
 }
 
 type compVendorModule struct {
@@ -534,13 +536,13 @@ func (d *compDiscovery) licenseFromDir(dir string) (compLicenseInfo, bool) {
 	return compLicenseInfo{licenses: []string{compLicenseFromText(text)}, source: d.rel(p), line: 1}, true
 }
 
-// compLicenseUnidentified marks a license file whose text matched none of
+// LicenseUnidentified marks a license file whose text matched none of
 // the known licenses; it is a valid SPDX LicenseRef so SBOMs can carry it.
-const compLicenseUnidentified = "LicenseRef-scand-unidentified-license-text"
+const LicenseUnidentified = "LicenseRef-scand-unidentified-license-text"
 
 func compLicenseFromText(text []byte) string {
-	if id := licenseIdentifyText(string(text)); id != "" {
+	if id := spdx.IdentifyText(string(text)); id != "" {
 		return id
 	}
-	return compLicenseUnidentified
+	return LicenseUnidentified
 }

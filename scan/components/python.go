@@ -1,4 +1,4 @@
-package scan
+package components
 
 import (
 	"encoding/json"
@@ -106,17 +106,17 @@ func compParseRequirements(f compFile) ([]Component, error) {
 	var out []Component
 	dependsOn := map[string][]string{}
 	for _, r := range reqs {
-		c := Component{Name: r.name, Version: r.version, Ecosystem: compEcoPyPI, PURL: purlOf[compPyPINormalize(r.name)], Source: f.rel, Line: r.line}
+		c := Component{Name: r.name, Version: r.version, Ecosystem: EcoPyPI, PURL: purlOf[compPyPINormalize(r.name)], Source: f.rel, Line: r.line}
 		if annotated {
-			c.Scope = ComponentScopeTransitive
+			c.Scope = ScopeTransitive
 			for k := 0; k < len(r.via); k++ {
 				v := r.via[k]
 				switch {
 				case v == "-r" || v == "-c":
-					c.Scope = ComponentScopeDirect
+					c.Scope = ScopeDirect
 					k++
 				case strings.HasPrefix(v, "-"):
-					c.Scope = ComponentScopeDirect
+					c.Scope = ScopeDirect
 				default:
 					parent := compPyPINormalize(strings.Trim(v, "(),"))
 					dependsOn[parent] = append(dependsOn[parent], c.PURL)
@@ -133,9 +133,9 @@ func compParseRequirements(f compFile) ([]Component, error) {
 
 func compPyPURL(r *compPyRequirement) string {
 	if r.pinned {
-		return compPURL(compEcoPyPI, r.name, r.version)
+		return compPURL(EcoPyPI, r.name, r.version)
 	}
-	return compPURL(compEcoPyPI, r.name, "")
+	return compPURL(EcoPyPI, r.name, "")
 }
 
 // compPyParseRequirement parses `name[extras] specifiers ; markers`,
@@ -201,7 +201,7 @@ func compParsePoetryLock(f compFile) ([]Component, error) {
 		if kv := p.get("name"); kv != nil {
 			line = kv.line
 		}
-		e := entry{c: Component{Name: name, Version: version, Ecosystem: compEcoPyPI, PURL: compPURL(compEcoPyPI, name, version), Source: f.rel, Line: line}}
+		e := entry{c: Component{Name: name, Version: version, Ecosystem: EcoPyPI, PURL: compPURL(EcoPyPI, name, version), Source: f.rel, Line: line}}
 		if cat := p.str("category"); cat != "" {
 			e.explicit, e.c.Dev = true, cat == "dev"
 		}
@@ -352,11 +352,11 @@ func compParsePipfileLock(f compFile) ([]Component, error) {
 		sort.Strings(names)
 		for _, n := range names {
 			v := strings.TrimPrefix(strings.TrimPrefix(pkgs[n].Version, "==="), "==")
-			c := Component{Name: n, Version: v, Ecosystem: compEcoPyPI, PURL: compPURL(compEcoPyPI, n, v), Dev: sec == "develop", Source: f.rel, Line: lines[compJSONPath(sec, n)]}
+			c := Component{Name: n, Version: v, Ecosystem: EcoPyPI, PURL: compPURL(EcoPyPI, n, v), Dev: sec == "develop", Source: f.rel, Line: lines[compJSONPath(sec, n)]}
 			if havePipfile {
-				c.Scope = ComponentScopeTransitive
+				c.Scope = ScopeTransitive
 				if direct[compPyPINormalize(n)] {
-					c.Scope = ComponentScopeDirect
+					c.Scope = ScopeDirect
 				}
 			}
 			out = append(out, c)

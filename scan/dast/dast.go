@@ -1,4 +1,4 @@
-package scan
+package dast
 
 import (
 	"bytes"
@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"scand/finding"
+	"scand/scan"
 )
 
 // The builtin_dast scanner (scan type dast) is a passive, low-volume check
@@ -158,7 +159,7 @@ func builtinDASTRuleByID(id string) builtinDASTRule {
 }
 
 type builtinDASTScanner struct {
-	cfg            Config
+	cfg            scan.Config
 	requestTimeout time.Duration
 	overallTimeout time.Duration
 	maxBody        int64
@@ -167,13 +168,13 @@ type builtinDASTScanner struct {
 	roots *x509.CertPool
 }
 
-// NewBuiltinDASTScanner returns the built-in passive web scanner.
-func NewBuiltinDASTScanner(cfg Config) Scanner {
+// New returns the built-in passive web scanner.
+func New(cfg scan.Config) scan.Scanner {
 	return &builtinDASTScanner{cfg: cfg, requestTimeout: 10 * time.Second, overallTimeout: 60 * time.Second, maxBody: 1 << 20}
 }
 
 func (s *builtinDASTScanner) Name() string { return "builtin_dast" }
-func (s *builtinDASTScanner) Type() string { return TypeDAST }
+func (s *builtinDASTScanner) Type() string { return scan.TypeDAST }
 func (s *builtinDASTScanner) Available(context.Context) (string, string, bool) {
 	return "builtin", "", true
 }
@@ -223,7 +224,7 @@ func (r *builtinDASTResult) add(id, at string, detail, snippet string, meta map[
 	}
 	r.out = append(r.out, finding.Finding{
 		Scanner:     "builtin_dast",
-		ScanType:    TypeDAST,
+		ScanType:    scan.TypeDAST,
 		Severity:    rule.severity,
 		Title:       rule.title,
 		Description: desc,
@@ -237,8 +238,8 @@ func (r *builtinDASTResult) add(id, at string, detail, snippet string, meta map[
 }
 
 // Scan checks t.URL.
-func (s *builtinDASTScanner) Scan(ctx context.Context, t Target) ([]finding.Finding, error) {
-	target, err := ValidateTargetURL(t.URL)
+func (s *builtinDASTScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error) {
+	target, err := scan.ValidateTargetURL(t.URL)
 	if err != nil {
 		return nil, fmt.Errorf("builtin_dast: target URL %q: %w", t.URL, err)
 	}

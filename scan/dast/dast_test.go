@@ -1,4 +1,4 @@
-package scan
+package dast
 
 import (
 	"context"
@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"scand/finding"
+	"scand/scan"
 )
 
 // builtinDASTTestNow is inside the validity of httptest's certificate.
@@ -92,7 +93,7 @@ func builtinDASTServe(t *testing.T, fx builtinDASTFixture) (string, *builtinDAST
 	if now.IsZero() {
 		now = builtinDASTTestNow
 	}
-	s := NewBuiltinDASTScanner(Config{Now: func() time.Time { return now }}).(*builtinDASTScanner)
+	s := New(scan.Config{Now: func() time.Time { return now }}).(*builtinDASTScanner)
 	s.roots = x509.NewCertPool()
 	if fx.tls && !fx.untrusted {
 		s.roots.AddCert(ts.Certificate())
@@ -106,7 +107,7 @@ func builtinDASTServe(t *testing.T, fx builtinDASTFixture) (string, *builtinDAST
 
 func builtinDASTScan(t *testing.T, s *builtinDASTScanner, target string) []finding.Finding {
 	t.Helper()
-	got, err := s.Scan(context.Background(), Target{URL: target})
+	got, err := s.Scan(context.Background(), scan.Target{URL: target})
 	if err != nil {
 		t.Fatalf("scan %s: %v", target, err)
 	}
@@ -277,7 +278,7 @@ func TestBuiltinDASTRules(t *testing.T) {
 			if f.FilePath != wantPath || f.Line != 0 || f.Severity != c.sev || f.CWE != c.cwe {
 				t.Errorf("got %s:%d %s/%s, want %s:0 %s/%s", f.FilePath, f.Line, f.Severity, f.CWE, wantPath, c.sev, c.cwe)
 			}
-			if f.Scanner != "builtin_dast" || f.ScanType != TypeDAST || f.Title == "" || f.Description == "" || f.Snippet == "" || f.Metadata["rule_name"] == nil {
+			if f.Scanner != "builtin_dast" || f.ScanType != scan.TypeDAST || f.Title == "" || f.Description == "" || f.Snippet == "" || f.Metadata["rule_name"] == nil {
 				t.Errorf("incomplete finding %+v", f)
 			}
 			for i, good := range c.good {
@@ -437,25 +438,25 @@ func TestBuiltinDASTTimeoutAndErrors(t *testing.T) {
 	}})
 	s.requestTimeout = 100 * time.Millisecond
 	start := time.Now()
-	if _, err := s.Scan(context.Background(), Target{URL: base + "/"}); err == nil {
+	if _, err := s.Scan(context.Background(), scan.Target{URL: base + "/"}); err == nil {
 		t.Error("hung server: want error")
 	}
 	if d := time.Since(start); d > 3*time.Second {
 		t.Errorf("scan of a hung server took %s", d)
 	}
 	for _, bad := range []string{"", "ftp://example.com/", "example.com", "http://"} {
-		if _, err := NewBuiltinDASTScanner(Config{}).Scan(context.Background(), Target{URL: bad}); err == nil {
+		if _, err := New(scan.Config{}).Scan(context.Background(), scan.Target{URL: bad}); err == nil {
 			t.Errorf("target %q: want error", bad)
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	base, s = builtinDASTServe(t, builtinDASTFixture{handler: builtinDASTPage(nil)})
-	if _, err := s.Scan(ctx, Target{URL: base + "/"}); err == nil {
+	if _, err := s.Scan(ctx, scan.Target{URL: base + "/"}); err == nil {
 		t.Error("cancelled: want error")
 	}
-	sc := NewBuiltinDASTScanner(Config{})
-	if sc.Name() != "builtin_dast" || sc.Type() != TypeDAST {
+	sc := New(scan.Config{})
+	if sc.Name() != "builtin_dast" || sc.Type() != scan.TypeDAST {
 		t.Errorf("name/type = %s/%s", sc.Name(), sc.Type())
 	}
 	if v, _, ok := sc.Available(context.Background()); !ok || v != "builtin" {
@@ -505,7 +506,7 @@ func TestBuiltinDASTBodyFixtures(t *testing.T) {
 		covered[c.file] = true
 		t.Run(c.file, func(t *testing.T) {
 			var got []any
-			for _, f := range serve(t, filepath.Join("../testdata/dast/error-pages/positive", c.file), 500, true) {
+			for _, f := range serve(t, filepath.Join("../../testdata/dast/error-pages/positive", c.file), 500, true) {
 				if f.RuleID == "DAST018" {
 					got = append(got, f.Metadata["detected"])
 					if !strings.HasSuffix(f.FilePath, builtinDASTNotFoundPath) || f.Severity != finding.Medium || f.CWE != "CWE-209" {
@@ -518,13 +519,13 @@ func TestBuiltinDASTBodyFixtures(t *testing.T) {
 			}
 		})
 	}
-	positives, _ := filepath.Glob("../testdata/dast/error-pages/positive/*")
+	positives, _ := filepath.Glob("../../testdata/dast/error-pages/positive/*")
 	for _, p := range positives {
 		if !covered[filepath.Base(p)] {
 			t.Errorf("fixture %s has no expectation", p)
 		}
 	}
-	negatives, _ := filepath.Glob("../testdata/dast/error-pages/negative/*")
+	negatives, _ := filepath.Glob("../../testdata/dast/error-pages/negative/*")
 	for _, p := range negatives {
 		for _, f := range serve(t, p, 500, true) {
 			if f.RuleID == "DAST018" {
@@ -533,13 +534,13 @@ func TestBuiltinDASTBodyFixtures(t *testing.T) {
 		}
 	}
 	// A debug-looking page served with 200 is content, not an error.
-	for _, f := range serve(t, "../testdata/dast/error-pages/positive/python-traceback.txt", 200, true) {
+	for _, f := range serve(t, "../../testdata/dast/error-pages/positive/python-traceback.txt", 200, true) {
 		if f.RuleID == "DAST018" {
 			t.Error("DAST018 on a 200 response")
 		}
 	}
 
-	listings, _ := filepath.Glob("../testdata/dast/listings/positive/*")
+	listings, _ := filepath.Glob("../../testdata/dast/listings/positive/*")
 	if len(listings) < 5 {
 		t.Fatalf("listing fixtures missing: %v", listings)
 	}
@@ -557,7 +558,7 @@ func TestBuiltinDASTBodyFixtures(t *testing.T) {
 			t.Errorf("%s: %d directory-listing findings, want 1", filepath.Base(p), n)
 		}
 	}
-	notListings, _ := filepath.Glob("../testdata/dast/listings/negative/*")
+	notListings, _ := filepath.Glob("../../testdata/dast/listings/negative/*")
 	for _, p := range append(notListings, negatives...) {
 		for _, f := range serve(t, p, 200, false) {
 			if f.RuleID == "DAST017" {

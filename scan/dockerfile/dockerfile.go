@@ -1,4 +1,4 @@
-package scan
+package dockerfile
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"scand/finding"
+	"scand/scan"
 )
 
 // The dockerfile scanner (scan type iac) audits every Dockerfile of a source
@@ -163,14 +164,14 @@ func dockerfileRuleByID(id string) dockerfileRule {
 }
 
 type dockerfileScanner struct {
-	cfg Config
+	cfg scan.Config
 }
 
-// NewDockerfileScanner returns the built-in Dockerfile auditor.
-func NewDockerfileScanner(cfg Config) Scanner { return &dockerfileScanner{cfg: cfg} }
+// New returns the built-in Dockerfile auditor.
+func New(cfg scan.Config) scan.Scanner { return &dockerfileScanner{cfg: cfg} }
 
 func (s *dockerfileScanner) Name() string { return "dockerfile" }
-func (s *dockerfileScanner) Type() string { return TypeIaC }
+func (s *dockerfileScanner) Type() string { return scan.TypeIaC }
 func (s *dockerfileScanner) Available(context.Context) (string, string, bool) {
 	return "builtin", "", true
 }
@@ -183,7 +184,7 @@ func (s *dockerfileScanner) logger() *slog.Logger {
 }
 
 // Scan walks t.Path and audits every Dockerfile found.
-func (s *dockerfileScanner) Scan(ctx context.Context, t Target) ([]finding.Finding, error) {
+func (s *dockerfileScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error) {
 	root := t.Path
 	if _, err := os.Stat(root); err != nil {
 		return nil, fmt.Errorf("dockerfile: %w", err)
@@ -333,7 +334,7 @@ func (a *dockerfileAnalysis) add(id string, line int, detail string, snippet str
 	}
 	a.out = append(a.out, finding.Finding{
 		Scanner:     "dockerfile",
-		ScanType:    TypeIaC,
+		ScanType:    scan.TypeIaC,
 		Severity:    r.severity,
 		Title:       r.title,
 		Description: desc,

@@ -1,4 +1,4 @@
-package scan
+package dockerfile
 
 import (
 	"context"
@@ -10,9 +10,10 @@ import (
 	"testing"
 
 	"scand/finding"
+	"scand/scan"
 )
 
-const dockerfileTestdata = "../testdata/dockerfile"
+const dockerfileTestdata = "../../testdata/dockerfile"
 
 func dockerfileScanDir(t *testing.T, dir string) []finding.Finding {
 	t.Helper()
@@ -20,7 +21,7 @@ func dockerfileScanDir(t *testing.T, dir string) []finding.Finding {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := NewDockerfileScanner(Config{}).Scan(context.Background(), Target{Path: abs})
+	got, err := New(scan.Config{}).Scan(context.Background(), scan.Target{Path: abs})
 	if err != nil {
 		t.Fatalf("scan %s: %v", dir, err)
 	}
@@ -89,7 +90,7 @@ func TestDockerfileRules(t *testing.T) {
 				if f.Severity != c.sev || f.CWE != c.cwe {
 					t.Errorf("line %d: severity/cwe = %s/%s, want %s/%s", f.Line, f.Severity, f.CWE, c.sev, c.cwe)
 				}
-				if f.Scanner != "dockerfile" || f.ScanType != TypeIaC || f.Title == "" || f.Description == "" || f.Snippet == "" {
+				if f.Scanner != "dockerfile" || f.ScanType != scan.TypeIaC || f.Title == "" || f.Description == "" || f.Snippet == "" {
 					t.Errorf("incomplete finding: %+v", f)
 				}
 				if name, _ := f.Metadata["rule_name"].(string); name == "" {
@@ -356,23 +357,23 @@ func TestDockerfileDiscovery(t *testing.T) {
 }
 
 func TestDockerfileScannerContract(t *testing.T) {
-	s := NewDockerfileScanner(Config{})
-	if s.Name() != "dockerfile" || s.Type() != TypeIaC {
+	s := New(scan.Config{})
+	if s.Name() != "dockerfile" || s.Type() != scan.TypeIaC {
 		t.Errorf("name/type = %s/%s", s.Name(), s.Type())
 	}
 	if v, _, ok := s.Available(context.Background()); !ok || v != "builtin" {
 		t.Errorf("available = %s %v", v, ok)
 	}
-	if _, err := s.Scan(context.Background(), Target{Path: filepath.Join(t.TempDir(), "missing")}); err == nil {
+	if _, err := s.Scan(context.Background(), scan.Target{Path: filepath.Join(t.TempDir(), "missing")}); err == nil {
 		t.Error("missing target: want error")
 	}
-	got, err := s.Scan(context.Background(), Target{Path: t.TempDir()})
+	got, err := s.Scan(context.Background(), scan.Target{Path: t.TempDir()})
 	if err != nil || got == nil || len(got) != 0 {
 		t.Errorf("empty dir = %v, %v; want empty non-nil slice", got, err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := s.Scan(ctx, Target{Path: dockerfileTestdata}); err == nil {
+	if _, err := s.Scan(ctx, scan.Target{Path: dockerfileTestdata}); err == nil {
 		t.Error("cancelled context: want error")
 	}
 }

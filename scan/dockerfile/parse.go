@@ -1,4 +1,4 @@
-package scan
+package dockerfile
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package scan
+package githygiene
 
 import (
 	"bytes"
@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"scand/finding"
+	"scand/scan"
+	"scand/scan/tree"
 )
 
 // git-hygiene looks at what a repository tracks rather than at file
@@ -239,7 +241,7 @@ func gitHygieneClassify(rel string, head func() ([]byte, bool)) (string, finding
 
 func gitHygieneInDependencyDir(rel string) bool {
 	for _, part := range strings.Split(path.Dir(rel), "/") {
-		if secretsSkipDir(part) {
+		if tree.SkipDir(part) {
 			return true
 		}
 	}
@@ -248,18 +250,18 @@ func gitHygieneInDependencyDir(rel string) bool {
 
 // gitHygieneScanner is the built-in `git-hygiene` code scanner.
 type gitHygieneScanner struct {
-	cfg   Config
+	cfg   scan.Config
 	kinds map[string]gitHygieneKind
 }
 
-// NewGitHygieneScanner returns the built-in git-hygiene scanner. It needs
+// New returns the built-in git-hygiene scanner. It needs
 // the git CLI (Available reports it).
-func NewGitHygieneScanner(cfg Config) Scanner {
+func New(cfg scan.Config) scan.Scanner {
 	return &gitHygieneScanner{cfg: cfg, kinds: gitHygieneKindTable()}
 }
 
 func (s *gitHygieneScanner) Name() string { return "git-hygiene" }
-func (s *gitHygieneScanner) Type() string { return TypeCode }
+func (s *gitHygieneScanner) Type() string { return scan.TypeCode }
 
 func (s *gitHygieneScanner) logger() *slog.Logger {
 	if s.cfg.Logger != nil {
@@ -268,19 +270,19 @@ func (s *gitHygieneScanner) logger() *slog.Logger {
 	return slog.New(slog.DiscardHandler)
 }
 
-func (s *gitHygieneScanner) runner() *Runner {
-	var r Runner
+func (s *gitHygieneScanner) runner() *scan.Runner {
+	var r scan.Runner
 	if s.cfg.Runner != nil {
 		r = *s.cfg.Runner
 	} else {
-		r = *NewRunner(gitHygieneTimeout)
+		r = *scan.NewRunner(gitHygieneTimeout)
 	}
 	r.MaxStdout = gitHygieneMaxOutput
 	return &r
 }
 
 func (s *gitHygieneScanner) Available(ctx context.Context) (string, string, bool) {
-	res, err := s.runner().Run(ctx, Cmd{Program: "git", Args: []string{"--version"}, Timeout: 10 * time.Second})
+	res, err := s.runner().Run(ctx, scan.Cmd{Program: "git", Args: []string{"--version"}, Timeout: 10 * time.Second})
 	if err != nil || res.ExitCode != 0 {
 		return "", "apt-get install git", false
 	}
@@ -293,7 +295,7 @@ func (s *gitHygieneScanner) Available(ctx context.Context) (string, string, bool
 // is listed in okExits.
 func (s *gitHygieneScanner) git(ctx context.Context, root string, stdin []byte, okExits []int, args ...string) ([]byte, error) {
 	full := append([]string{"-C", root, "-c", "core.quotePath=false", "-c", "core.excludesFile=/dev/null"}, args...)
-	res, err := s.runner().Run(ctx, Cmd{
+	res, err := s.runner().Run(ctx, scan.Cmd{
 		Program: "git", Args: full, Stdin: stdin, Timeout: gitHygieneTimeout,
 		Env: []string{"GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C"},
 	})
@@ -309,7 +311,7 @@ func (s *gitHygieneScanner) git(ctx context.Context, root string, stdin []byte, 
 	return res.Stdout, nil
 }
 
-func (s *gitHygieneScanner) Scan(ctx context.Context, t Target) ([]finding.Finding, error) {
+func (s *gitHygieneScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error) {
 	root := t.Path
 	if st, err := os.Stat(root); err != nil {
 		return nil, fmt.Errorf("git-hygiene: %w", err)
@@ -317,7 +319,7 @@ func (s *gitHygieneScanner) Scan(ctx context.Context, t Target) ([]finding.Findi
 		return nil, fmt.Errorf("git-hygiene: %s is not a directory", root)
 	}
 	out, err := s.scanRepo(ctx, root)
-	if errors.Is(err, errGitHygieneNotRepo) || errors.Is(err, ErrNotInstalled) {
+	if errors.Is(err, errGitHygieneNotRepo) || errors.Is(err, scan.ErrNotInstalled) {
 		s.logger().Info("git-hygiene: not a git work tree; only checking files present on disk", "target", root, "reason", err.Error())
 		out, err = s.scanPlainTree(ctx, root)
 	}
@@ -351,7 +353,7 @@ func (s *gitHygieneScanner) newFinding(kindID string, sev finding.Severity, rel,
 	}
 	return finding.Finding{
 		Scanner:     s.Name(),
-		ScanType:    TypeCode,
+		ScanType:    scan.TypeCode,
 		Severity:    sev,
 		Title:       title,
 		Description: detail + " " + k.remediation,
@@ -392,7 +394,7 @@ type gitHygieneEntry struct {
 func (s *gitHygieneScanner) scanRepo(ctx context.Context, root string) ([]finding.Finding, error) {
 	top, err := s.git(ctx, root, nil, nil, "rev-parse", "--show-toplevel")
 	if err != nil {
-		if errors.Is(err, ErrNotInstalled) || ctx.Err() != nil {
+		if errors.Is(err, scan.ErrNotInstalled) || ctx.Err() != nil {
 			return nil, err
 		}
 		return nil, fmt.Errorf("%w: %v", errGitHygieneNotRepo, err)
@@ -517,7 +519,7 @@ func gitHygieneIsBinary(root, rel string) bool {
 	if data, ok := gitHygieneHead(root, rel); ok {
 		return bytes.IndexByte(data[:min(len(data), 8<<10)], 0) >= 0
 	}
-	return secretsBinaryExt(strings.ToLower(path.Ext(rel)))
+	return tree.BinaryExt(strings.ToLower(path.Ext(rel)))
 }
 
 // ignoreFindings checks the repository's ignore rules with probe paths.
@@ -594,7 +596,7 @@ func (s *gitHygieneScanner) scanPlainTree(ctx context.Context, root string) ([]f
 			return nil
 		}
 		if d.IsDir() {
-			if p != root && secretsSkipDir(d.Name()) {
+			if p != root && tree.SkipDir(d.Name()) {
 				return fs.SkipDir
 			}
 			return nil

@@ -1,4 +1,4 @@
-package scan
+package githygiene
 
 import (
 	"bytes"
@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"scand/finding"
+	"scand/scan"
+	"scand/scan/internal/scantest"
 )
 
 // gitHygieneCopyFixture copies testdata/githygiene/<name> into dst. Fixture
@@ -20,7 +22,7 @@ import (
 // tracks a real .env, .netrc or .gitignore from its test data.
 func gitHygieneCopyFixture(t *testing.T, name, dst string) {
 	t.Helper()
-	src := filepath.Join("..", "testdata", "githygiene", name)
+	src := filepath.Join("..", "..", "testdata", "githygiene", name)
 	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -47,8 +49,8 @@ func gitHygieneCopyFixture(t *testing.T, name, dst string) {
 	}
 }
 
-func gitHygieneTestScanner() Scanner {
-	return NewGitHygieneScanner(Config{Runner: NewRunner(time.Minute), Getenv: func(string) string { return "" }, Now: time.Now})
+func gitHygieneTestScanner() scan.Scanner {
+	return New(scan.Config{Runner: scan.NewRunner(time.Minute), Getenv: func(string) string { return "" }, Now: time.Now})
 }
 
 type gitHygieneWant struct {
@@ -72,7 +74,7 @@ func gitHygieneCheck(t *testing.T, got []finding.Finding, wants []gitHygieneWant
 			t.Errorf("duplicate finding %s", k)
 		}
 		byKey[k] = f
-		if f.Scanner != "git-hygiene" || f.ScanType != TypeCode || f.Line != 0 || f.Snippet == "" {
+		if f.Scanner != "git-hygiene" || f.ScanType != scan.TypeCode || f.Line != 0 || f.Snippet == "" {
 			t.Errorf("%s: scanner %q type %q line %d snippet %q", k, f.Scanner, f.ScanType, f.Line, f.Snippet)
 		}
 	}
@@ -146,26 +148,26 @@ var gitHygieneNegatives = map[string][]string{
 
 func gitHygieneRepoFixture(t *testing.T) string {
 	t.Helper()
-	r := newSecretsGitRepo(t)
-	gitHygieneCopyFixture(t, "repo", r.dir)
+	r := scantest.NewGitRepo(t)
+	gitHygieneCopyFixture(t, "repo", r.Dir)
 	rng := rand.New(rand.NewSource(3))
 	bin := make([]byte, gitHygieneLargeFileBytes+1024)
 	rng.Read(bin)
 	bin[0] = 0 // certainly binary
-	r.write("assets/firmware.bin", string(bin))
-	r.write("assets/big.csv", strings.Repeat("id,amount,currency\n", (gitHygieneLargeFileBytes/19)+100))
-	r.commit()
+	r.Write("assets/firmware.bin", string(bin))
+	r.Write("assets/big.csv", strings.Repeat("id,amount,currency\n", (gitHygieneLargeFileBytes/19)+100))
+	r.Commit()
 	// Not committed: one sensitive file nobody ignores, one the
 	// repository's build/ rule covers, one harmless file.
-	r.write(".env.local", "API_KEY=1\n")
-	r.write("build/.env", "API_KEY=1\n")
-	r.write("notes.txt", "todo\n")
-	return r.dir
+	r.Write(".env.local", "API_KEY=1\n")
+	r.Write("build/.env", "API_KEY=1\n")
+	r.Write("notes.txt", "todo\n")
+	return r.Dir
 }
 
 func TestGitHygieneRepository(t *testing.T) {
 	dir := gitHygieneRepoFixture(t)
-	got := secretsTestScan(t, gitHygieneTestScanner(), dir)
+	got := scantest.Scan(t, gitHygieneTestScanner(), dir)
 	gitHygieneCheck(t, got, gitHygieneRepoWants)
 	for _, f := range got {
 		if f.RuleID == "large-binary" && f.Metadata["size_bytes"] != int64(gitHygieneLargeFileBytes+1024) {
@@ -213,10 +215,10 @@ func TestGitHygieneIgnoreRules(t *testing.T) {
 		{"bare", []gitHygieneWant{{".gitignore", "gitignore-missing", finding.Low, "CWE-538", ""}}},
 	} {
 		t.Run(tc.fixture, func(t *testing.T) {
-			r := newSecretsGitRepo(t)
-			gitHygieneCopyFixture(t, tc.fixture, r.dir)
-			r.commit()
-			gitHygieneCheck(t, secretsTestScan(t, gitHygieneTestScanner(), r.dir), tc.wants)
+			r := scantest.NewGitRepo(t)
+			gitHygieneCopyFixture(t, tc.fixture, r.Dir)
+			r.Commit()
+			gitHygieneCheck(t, scantest.Scan(t, gitHygieneTestScanner(), r.Dir), tc.wants)
 		})
 	}
 }
@@ -225,7 +227,7 @@ func TestGitHygieneIgnoreRules(t *testing.T) {
 func TestGitHygienePlainDirectory(t *testing.T) {
 	dir := t.TempDir()
 	gitHygieneCopyFixture(t, "repo", dir)
-	got := secretsTestScan(t, gitHygieneTestScanner(), dir)
+	got := scantest.Scan(t, gitHygieneTestScanner(), dir)
 	var wants []gitHygieneWant
 	for _, w := range gitHygieneRepoWants {
 		switch w.rule {
@@ -245,13 +247,13 @@ func TestGitHygienePlainDirectory(t *testing.T) {
 // A subdirectory of a repository is scanned with paths relative to it, and
 // the top-level .gitignore counts.
 func TestGitHygieneSubdirectory(t *testing.T) {
-	r := newSecretsGitRepo(t)
-	r.write(".gitignore", ".env\n.env.*\n")
-	r.write("svc/.env.production", "X=1\n")
-	r.write("svc/main.go", "package main\n")
-	r.git("add", "-f", "svc/.env.production") // committed despite the rule
-	r.commit()
-	got := secretsTestScan(t, gitHygieneTestScanner(), filepath.Join(r.dir, "svc"))
+	r := scantest.NewGitRepo(t)
+	r.Write(".gitignore", ".env\n.env.*\n")
+	r.Write("svc/.env.production", "X=1\n")
+	r.Write("svc/main.go", "package main\n")
+	r.Git("add", "-f", "svc/.env.production") // committed despite the rule
+	r.Commit()
+	got := scantest.Scan(t, gitHygieneTestScanner(), filepath.Join(r.Dir, "svc"))
 	gitHygieneCheck(t, got, []gitHygieneWant{{".env.production", "env-file", finding.High, "CWE-538", ""}})
 }
 
@@ -287,14 +289,14 @@ func TestGitHygieneAvailable(t *testing.T) {
 	if !ok || v == "" || strings.HasPrefix(v, "git version") || hint != "" {
 		t.Errorf("with git: %q %q %v", v, hint, ok)
 	}
-	r := NewRunner(time.Minute)
+	r := scan.NewRunner(time.Minute)
 	r.LookPath = func(string) (string, error) { return "", errors.New("not found") }
-	s := NewGitHygieneScanner(Config{Runner: r})
+	s := New(scan.Config{Runner: r})
 	v, hint, ok = s.Available(context.Background())
 	if ok || v != "" || hint != "apt-get install git" {
 		t.Errorf("without git: %q %q %v", v, hint, ok)
 	}
-	if s.Name() != "git-hygiene" || s.Type() != TypeCode {
+	if s.Name() != "git-hygiene" || s.Type() != scan.TypeCode {
 		t.Errorf("Name %q Type %q", s.Name(), s.Type())
 	}
 	// Without git the scan still runs the name checks.
@@ -302,7 +304,7 @@ func TestGitHygieneAvailable(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".git-credentials"), []byte("https://u:p@h\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	got := secretsTestScan(t, s, dir)
+	got := scantest.Scan(t, s, dir)
 	if len(got) != 1 || got[0].RuleID != "git-credentials-file" {
 		t.Errorf("without git: %+v", got)
 	}
@@ -316,7 +318,7 @@ func TestGitHygieneNoContentInFindings(t *testing.T) {
 		t.Fatal(err)
 	}
 	password := string(bytes.Fields(netrc)[5])
-	for _, f := range secretsTestScan(t, gitHygieneTestScanner(), dir) {
+	for _, f := range scantest.Scan(t, gitHygieneTestScanner(), dir) {
 		if strings.Contains(f.Description+f.Title+f.Snippet, password) {
 			t.Errorf("%s quotes the .netrc password", f.RuleID)
 		}

@@ -1,4 +1,4 @@
-package scan
+package licenses
 
 import (
 	"context"
@@ -8,6 +8,9 @@ import (
 	"strings"
 
 	"scand/finding"
+	"scand/scan"
+	"scand/scan/components"
+	"scand/scan/spdx"
 )
 
 // licensesScanner is the built-in `licenses` scanner: it discovers the
@@ -48,21 +51,21 @@ import (
 // Permissive licenses (MIT, Apache-2.0, BSD-*, ISC, ...) raise nothing.
 // No rule has a CWE: a license is a legal, not a software, weakness.
 type licensesScanner struct {
-	cfg Config
+	cfg scan.Config
 }
 
-// NewLicensesScanner returns the built-in `licenses` scanner.
-func NewLicensesScanner(cfg Config) Scanner { return &licensesScanner{cfg: cfg} }
+// New returns the built-in `licenses` scanner.
+func New(cfg scan.Config) scan.Scanner { return &licensesScanner{cfg: cfg} }
 
 func (s *licensesScanner) Name() string { return "licenses" }
-func (s *licensesScanner) Type() string { return TypeDependency }
+func (s *licensesScanner) Type() string { return scan.TypeDependency }
 
 func (s *licensesScanner) Available(context.Context) (string, string, bool) {
 	return "builtin", "", true
 }
 
-func (s *licensesScanner) Scan(ctx context.Context, t Target) ([]finding.Finding, error) {
-	comps, err := DiscoverComponents(ctx, t.Path)
+func (s *licensesScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error) {
+	comps, err := components.Discover(ctx, t.Path)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -185,17 +188,17 @@ func licenseClassifyText(s string) licenseClass {
 }
 
 // licenseEval classifies an expression and returns the leaf that decided.
-func licenseEval(e *licenseExpr) (licenseClass, string) {
-	if e.op == "" {
+func licenseEval(e *spdx.Expr) (licenseClass, string) {
+	if e.Op == "" {
 		leaf := e.String()
-		if !e.known {
+		if !e.Known {
 			return licenseClassifyText(leaf), leaf
 		}
-		return licenseClassifyID(e.id, e.exception), leaf
+		return licenseClassifyID(e.ID, e.Exception), leaf
 	}
-	lc, ll := licenseEval(e.left)
-	rc, rl := licenseEval(e.right)
-	if (e.op == "OR") == (lc <= rc) {
+	lc, ll := licenseEval(e.Left)
+	rc, rl := licenseEval(e.Right)
+	if (e.Op == "OR") == (lc <= rc) {
 		return lc, ll
 	}
 	return rc, rl
@@ -207,7 +210,7 @@ func licenseClassify(licenses []string) (licenseClass, string) {
 	for _, l := range licenses {
 		var c licenseClass
 		var d string
-		if e, ok := licenseParseExpr(l); ok {
+		if e, ok := spdx.ParseExpr(l); ok {
 			c, d = licenseEval(e)
 		} else {
 			c, d = licenseClassifyText(l), l
@@ -225,9 +228,9 @@ const licenseUnavailableListCap = 50
 
 // licenseFindings applies the policy to components in their sorted order,
 // so the output is deterministic.
-func licenseFindings(comps []Component) []finding.Finding {
+func licenseFindings(comps []components.Component) []finding.Finding {
 	out := []finding.Finding{}
-	unavailable := map[string][]Component{}
+	unavailable := map[string][]components.Component{}
 	for _, c := range comps {
 		if c.LicenseSource == "" {
 			unavailable[c.Source] = append(unavailable[c.Source], c)
@@ -249,7 +252,7 @@ func licenseFindings(comps []Component) []finding.Finding {
 		}
 		f := finding.Finding{
 			Scanner:  "licenses",
-			ScanType: TypeDependency,
+			ScanType: scan.TypeDependency,
 			FilePath: c.LicenseSource,
 			Line:     c.LicenseLine,
 			Metadata: meta,
@@ -291,7 +294,7 @@ func licenseFindings(comps []Component) []finding.Finding {
 		}
 		out = append(out, finding.Finding{
 			Scanner:  "licenses",
-			ScanType: TypeDependency,
+			ScanType: scan.TypeDependency,
 			Severity: finding.Info,
 			Title:    fmt.Sprintf("License data not on disk for %d component(s) of %s", len(cs), src),
 			Description: "scand reads licenses only from what is installed or vendored in the target (node_modules, " +
@@ -320,7 +323,7 @@ func licenseDevNote(dev bool) string {
 	return ""
 }
 
-func licenseText(class licenseClass, lic, ref string, c Component) (string, string) {
+func licenseText(class licenseClass, lic, ref string, c components.Component) (string, string) {
 	dev := licenseDevNote(c.Dev)
 	switch class {
 	case licenseClassNetwork:

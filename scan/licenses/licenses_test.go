@@ -1,4 +1,4 @@
-package scan
+package licenses
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"scand/finding"
+	"scand/scan"
+	"scand/scan/components"
 )
 
 type licenseRow struct {
@@ -55,11 +57,11 @@ func TestLicensesScannerFixtures(t *testing.T) {
 		},
 		"clean": {},
 	}
-	s := NewLicensesScanner(Config{})
+	s := New(scan.Config{})
 	for dir, want := range tests {
 		t.Run(dir, func(t *testing.T) {
-			root, _ := filepath.Abs(filepath.Join("../testdata/licenses", dir))
-			fs, err := s.Scan(context.Background(), Target{ScanID: "t", Path: root})
+			root, _ := filepath.Abs(filepath.Join("../../testdata/licenses", dir))
+			fs, err := s.Scan(context.Background(), scan.Target{ScanID: "t", Path: root})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -67,7 +69,7 @@ func TestLicensesScannerFixtures(t *testing.T) {
 			for _, f := range fs {
 				comp, _ := f.Metadata["component"].(string)
 				got = append(got, licenseRow{f.RuleID, f.Severity, f.FilePath, f.Line, comp})
-				if f.Scanner != "licenses" || f.ScanType != TypeDependency || f.CWE != "" || f.Title == "" || f.Description == "" {
+				if f.Scanner != "licenses" || f.ScanType != scan.TypeDependency || f.CWE != "" || f.Title == "" || f.Description == "" {
 					t.Errorf("%s: malformed finding %+v", f.RuleID, f)
 				}
 			}
@@ -91,23 +93,23 @@ func TestLicensesScannerFixtures(t *testing.T) {
 }
 
 func TestLicensesScannerMetadataAndSeam(t *testing.T) {
-	s := NewLicensesScanner(Config{})
-	if s.Name() != "licenses" || s.Type() != TypeDependency {
+	s := New(scan.Config{})
+	if s.Name() != "licenses" || s.Type() != scan.TypeDependency {
 		t.Errorf("name/type = %s/%s", s.Name(), s.Type())
 	}
 	if v, hint, ok := s.Available(context.Background()); v != "builtin" || hint != "" || !ok {
 		t.Errorf("Available = %q %q %v", v, hint, ok)
 	}
-	root, _ := filepath.Abs("../testdata/licenses/npm-policy")
+	root, _ := filepath.Abs("../../testdata/licenses/npm-policy")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := s.Scan(ctx, Target{Path: root}); err == nil {
+	if _, err := s.Scan(ctx, scan.Target{Path: root}); err == nil {
 		t.Error("cancelled scan: want an error")
 	}
-	if _, err := s.Scan(context.Background(), Target{Path: filepath.Join(root, "missing")}); err == nil {
+	if _, err := s.Scan(context.Background(), scan.Target{Path: filepath.Join(root, "missing")}); err == nil {
 		t.Error("missing target: want an error")
 	}
-	fs, err := s.Scan(context.Background(), Target{Path: root})
+	fs, err := s.Scan(context.Background(), scan.Target{Path: root})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,117 +159,13 @@ func TestLicenseClassify(t *testing.T) {
 		{[]string{"Unlicense"}, licenseClassPermissive, "Unlicense"},
 		{[]string{"Proprietary"}, licenseClassUnknown, "Proprietary"},
 		{[]string{"Dual License"}, licenseClassUnknown, "Dual License"},
-		{[]string{compLicenseUnidentified}, licenseClassUnknown, compLicenseUnidentified},
+		{[]string{components.LicenseUnidentified}, licenseClassUnknown, components.LicenseUnidentified},
 		{[]string{"LicenseRef-acme OR MIT"}, licenseClassPermissive, "MIT"},
 	}
 	for _, tc := range tests {
 		c, d := licenseClassify(tc.licenses)
 		if c != tc.want || d != tc.decisive {
 			t.Errorf("licenseClassify(%q) = %d %q, want %d %q", tc.licenses, c, d, tc.want, tc.decisive)
-		}
-	}
-}
-
-func TestNormalizeLicense(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"MIT", "MIT"},
-		{"mit", "MIT"},
-		{"MIT License", "MIT"},
-		{"The MIT License (MIT)", "MIT"},
-		{"Apache 2.0", "Apache-2.0"},
-		{"Apache-2", "Apache-2.0"},
-		{"Apache License, Version 2.0", "Apache-2.0"},
-		{"The Apache Software License, Version 2.0", "Apache-2.0"},
-		{"ASL 2.0", "Apache-2.0"},
-		{"Apache Software License", "Apache Software License"},
-		{"GPLv3", "GPL-3.0-only"},
-		{"GPLv3+", "GPL-3.0-or-later"},
-		{"GPL-3.0 or later", "GPL-3.0-or-later"},
-		{"GNU General Public License v2 or later (GPLv2+)", "GPL-2.0-or-later"},
-		{"GNU General Public License v3 (GPLv3)", "GPL-3.0-only"},
-		{"GNU Lesser General Public License v2.1", "LGPL-2.1-only"},
-		{"LGPLv3+", "LGPL-3.0-or-later"},
-		{"GNU Affero General Public License v3", "AGPL-3.0-only"},
-		{"GPL-2.0", "GPL-2.0-only"},
-		{"GPL-2.0+", "GPL-2.0-or-later"},
-		{"AGPL-3.0", "AGPL-3.0-only"},
-		{"LGPL-2.1+", "LGPL-2.1-or-later"},
-		{"GPL-2.0-with-classpath-exception", "GPL-2.0-only WITH Classpath-exception-2.0"},
-		{"GPL", "GPL"},
-		{"BSD", "BSD"},
-		{"BSD License", "BSD License"},
-		{"BSD 3-Clause", "BSD-3-Clause"},
-		{"New BSD License", "BSD-3-Clause"},
-		{"Simplified BSD", "BSD-2-Clause"},
-		{"ISC License (ISCL)", "ISC"},
-		{"Mozilla Public License 2.0 (MPL 2.0)", "MPL-2.0"},
-		{"Eclipse Public License - v 2.0", "EPL-2.0"},
-		{"(MIT OR Apache-2.0)", "MIT OR Apache-2.0"},
-		{"mit or apache-2.0", "MIT OR Apache-2.0"},
-		{"MIT/Apache-2.0", "MIT OR Apache-2.0"},
-		{"Apache-2.0 WITH LLVM-exception", "Apache-2.0 WITH LLVM-exception"},
-		{"MIT AND (BSD-3-Clause OR GPL-2.0)", "MIT AND (BSD-3-Clause OR GPL-2.0-only)"},
-		{"(MIT AND Zlib) OR Apache-2.0", "(MIT AND Zlib) OR Apache-2.0"},
-		{"GPLv2 OR MIT", "GPL-2.0-only OR MIT"},
-		{"Server Side Public License", "SSPL-1.0"},
-		{"The Unlicense", "Unlicense"},
-		{"CC0 1.0 Universal", "CC0-1.0"},
-		{"SEE LICENSE IN LICENSE.md", "SEE LICENSE IN LICENSE.md"},
-		{"  Public   Domain ", "Public Domain"},
-		{"UNLICENSED", "UNLICENSED"},
-		{"", ""},
-	}
-	for _, tc := range tests {
-		if got := NormalizeLicense(tc.in); got != tc.want {
-			t.Errorf("NormalizeLicense(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-	for _, known := range []string{"MIT", "MIT OR Apache-2.0", "GPL-2.0-only WITH Classpath-exception-2.0", "Apache-2.0+"} {
-		if !licenseIsSPDX(known) {
-			t.Errorf("licenseIsSPDX(%q) = false", known)
-		}
-	}
-	for _, unknown := range []string{"BSD", "GPL", "MIT OR Custom", "LicenseRef-x", "Apache License, Version 2.0", "MIT WITH Nope-exception"} {
-		if licenseIsSPDX(unknown) {
-			t.Errorf("licenseIsSPDX(%q) = true", unknown)
-		}
-	}
-}
-
-func TestLicenseIdentifyText(t *testing.T) {
-	tests := []struct{ file, want string }{
-		{"../testdata/components/gomod/vendor/github.com/google/uuid/LICENSE", "BSD-3-Clause"},
-		{"../testdata/components/gomod/vendor/github.com/pkg/errors/LICENSE", "BSD-2-Clause"},
-		{"../testdata/components/gomod/vendor/github.com/BurntSushi/toml/COPYING", "MIT"},
-		{"../testdata/components/gomod/vendor/gopkg.in/yaml.v3/LICENSE", "Apache-2.0 AND MIT"},
-		{"../testdata/components/cargo/vendor/indexmap/LICENSE-APACHE", "Apache-2.0"},
-		{"../testdata/licenses/go-vendor/vendor/example.com/agpl/LICENSE", "AGPL-3.0-only"},
-		{"../testdata/licenses/go-vendor/vendor/example.com/gpl2/COPYING", "GPL-2.0-only"},
-		{"../testdata/licenses/go-vendor/vendor/example.com/odd/LICENSE.txt", ""},
-	}
-	for _, tc := range tests {
-		data, err := compReadCapped(tc.file, compMaxMetaBytes)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := licenseIdentifyText(string(data)); got != tc.want {
-			t.Errorf("%s: %q, want %q", tc.file, got, tc.want)
-		}
-	}
-	texts := []struct{ text, want string }{
-		{"GNU LESSER GENERAL PUBLIC LICENSE\n Version 3, 29 June 2007\n This version of the GNU Lesser General Public License incorporates the terms of the GNU General Public License", "LGPL-3.0-only"},
-		{"GNU LESSER GENERAL PUBLIC LICENSE Version 2.1, February 1999", "LGPL-2.1-only"},
-		{"GNU GENERAL PUBLIC LICENSE Version 3, 29 June 2007", "GPL-3.0-only"},
-		{"Mozilla Public License Version 2.0\n==================================", "MPL-2.0"},
-		{"Server Side Public License\nVERSION 1, OCTOBER 16, 2018", "SSPL-1.0"},
-		{"This is free and unencumbered software released into the public domain.", "Unlicense"},
-		{"ISC License\n\nPermission to use, copy, modify, and/or distribute this software for any purpose with or without fee is hereby granted, provided that the above copyright notice and this permission notice appear in all copies.", "ISC"},
-		{"Permission to use, copy, modify, and/or distribute this software for any purpose with or without fee is hereby granted.\n\nTHE SOFTWARE IS PROVIDED \"AS IS\"", "0BSD"},
-		{"Redistribution and use in source and binary forms, with or without modification, are permitted provided that ... All advertising materials mentioning features", "BSD-4-Clause"},
-	}
-	for _, tc := range texts {
-		if got := licenseIdentifyText(tc.text); got != tc.want {
-			t.Errorf("%.40q: %q, want %q", tc.text, got, tc.want)
 		}
 	}
 }

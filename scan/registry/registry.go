@@ -1,31 +1,46 @@
-package scan
+// Package registry is the one ordered list of scanners and the install
+// recipes the dashboard offers. It is the only package that imports every
+// scanner package; main's wiring hands its list to the orchestrator, which
+// sees scanners only through the scan.Scanner seam.
+package registry
 
-import "os/exec"
+import (
+	"os/exec"
 
-// Registry returns every scanner in run order: SPEC.md's scan-type table
-// order, built-ins before the wrapped tools of the same type.
-func Registry(cfg Config) []Scanner {
-	return []Scanner{
+	"scand/scan"
+	"scand/scan/baseline"
+	"scand/scan/dast"
+	"scand/scan/dockerfile"
+	"scand/scan/githygiene"
+	"scand/scan/licenses"
+	"scand/scan/secrets"
+	"scand/scan/wrapped"
+)
+
+// All returns every scanner in run order: SPEC.md's scan-type table order,
+// built-ins before the wrapped tools of the same type.
+func All(cfg scan.Config) []scan.Scanner {
+	return []scan.Scanner{
 		// code
-		NewSecretsScanner(cfg),
-		NewGitHygieneScanner(cfg),
-		NewBanditScanner(cfg),
-		NewGosecScanner(cfg),
+		secrets.New(cfg),
+		githygiene.New(cfg),
+		wrapped.Bandit(cfg),
+		wrapped.Gosec(cfg),
 		// dependency
-		NewLicensesScanner(cfg),
-		NewOSVScanner(cfg),
-		NewGovulncheckScanner(cfg),
-		NewTrivyScanner(cfg),
+		licenses.New(cfg),
+		wrapped.OSV(cfg),
+		wrapped.Govulncheck(cfg),
+		wrapped.Trivy(cfg),
 		// iac
-		NewDockerfileScanner(cfg),
-		NewKicsScanner(cfg),
+		dockerfile.New(cfg),
+		wrapped.Kics(cfg),
 		// baseline
-		NewBaselineScanner(cfg),
+		baseline.New(cfg),
 		// dast
-		NewBuiltinDASTScanner(cfg),
-		NewZAPScanner(cfg),
+		dast.New(cfg),
+		wrapped.ZAP(cfg),
 		// network
-		NewNmapScanner(cfg),
+		wrapped.Nmap(cfg),
 	}
 }
 
@@ -41,4 +56,23 @@ func InstallCommand(name string) (program string, args []string, ok bool) {
 		return "", nil, false
 	}
 	return r.Manager, r.Args, true
+}
+
+// InstallRecipe is how POST /dashboard/install/{scanner} installs a tool
+// through the system package manager: a fixed argument list, never a
+// shell and never a name taken from the request.
+type InstallRecipe struct {
+	Manager string
+	Args    []string
+}
+
+// InstallRecipeFor returns the recipe for scanners whose tool is a Debian
+// package. The Go-built tools have none: installing them needs a module
+// proxy, which an air-gapped box does not have.
+func InstallRecipeFor(name string) (InstallRecipe, bool) {
+	pkg := map[string]string{"bandit": "bandit", "nmap": "nmap", "git-hygiene": "git"}[name]
+	if pkg == "" {
+		return InstallRecipe{}, false
+	}
+	return InstallRecipe{Manager: "apt-get", Args: []string{"install", "-y", pkg}}, true
 }

@@ -1,14 +1,16 @@
-package scan
+package registry
 
 import (
 	"context"
 	"strings"
 	"testing"
 	"time"
+
+	"scand/scan"
 )
 
 func TestRegistryOrderAndTypes(t *testing.T) {
-	reg := Registry(Config{Runner: NewRunner(time.Minute), Getenv: func(string) string { return "" }, Now: time.Now})
+	reg := All(scan.Config{Runner: scan.NewRunner(time.Minute), Getenv: func(string) string { return "" }, Now: time.Now})
 	var got []string
 	for _, s := range reg {
 		got = append(got, s.Type()+":"+s.Name())
@@ -25,6 +27,20 @@ func TestRegistryOrderAndTypes(t *testing.T) {
 		cancel()
 		if !ok && hint == "" {
 			t.Errorf("%s is unavailable without an install hint", s.Name())
+		}
+	}
+}
+
+func TestInstallRecipeFor(t *testing.T) {
+	for name, pkg := range map[string]string{"bandit": "bandit", "nmap": "nmap", "git-hygiene": "git"} {
+		r, ok := InstallRecipeFor(name)
+		if !ok || r.Manager != "apt-get" || strings.Join(r.Args, " ") != "install -y "+pkg {
+			t.Errorf("InstallRecipeFor(%q) = %+v, %v", name, r, ok)
+		}
+	}
+	for _, name := range []string{"gosec", "trivy", "zap", "bandit; rm -rf /", ""} {
+		if _, ok := InstallRecipeFor(name); ok {
+			t.Errorf("InstallRecipeFor(%q) has a recipe", name)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package scan
+package sbom
 
 import (
 	"bytes"
@@ -12,6 +12,9 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"scand/scan/components"
+	"scand/scan/spdx"
 )
 
 // SBOM rendering: pure functions from discovered components to CycloneDX
@@ -19,8 +22,8 @@ import (
 // input (sorted components, ids and serial numbers derived from content,
 // the timestamp taken from meta), so two renderings of one scan diff clean.
 
-// SBOMMeta is what an SBOM says about the scan that produced it.
-type SBOMMeta struct {
+// Meta is what an SBOM says about the scan that produced it.
+type Meta struct {
 	ScanID      string
 	TargetPath  string
 	Timestamp   time.Time
@@ -28,7 +31,7 @@ type SBOMMeta struct {
 }
 
 // sbomTargetName is the name the target goes by: the base of its path.
-func sbomTargetName(meta SBOMMeta) string {
+func sbomTargetName(meta Meta) string {
 	base := path.Base(filepath.ToSlash(meta.TargetPath))
 	if base == "/" || base == "." || base == "" {
 		return "target"
@@ -38,8 +41,8 @@ func sbomTargetName(meta SBOMMeta) string {
 
 // sbomSorted returns a sorted copy, so callers may pass components in any
 // order and the rendering does not depend on it.
-func sbomSorted(comps []Component) []Component {
-	out := append([]Component(nil), comps...)
+func sbomSorted(comps []components.Component) []components.Component {
+	out := append([]components.Component(nil), comps...)
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		for _, p := range [][2]string{{a.Ecosystem, b.Ecosystem}, {a.Name, b.Name}, {a.Version, b.Version}, {a.Source, b.Source}, {a.PURL, b.PURL}} {
@@ -61,7 +64,7 @@ type sbomGraph struct {
 	rootDeps []int      // components the target itself depends on
 }
 
-func sbomBuildGraph(comps []Component, refOf func(i int, base string, n int) string) sbomGraph {
+func sbomBuildGraph(comps []components.Component, refOf func(i int, base string, n int) string) sbomGraph {
 	g := sbomGraph{refs: make([]string, len(comps)), deps: make([][]string, len(comps))}
 	used := map[string]int{}
 	type key struct{ purl, source string }
@@ -101,7 +104,7 @@ func sbomBuildGraph(comps []Component, refOf func(i int, base string, n int) str
 	// The target depends on what it declares, and on anything whose parent
 	// is unknown, so that no component floats unattached in the graph.
 	for i, c := range comps {
-		if c.Scope == ComponentScopeDirect || c.Scope == "" || !hasParent[i] {
+		if c.Scope == components.ScopeDirect || c.Scope == "" || !hasParent[i] {
 			g.rootDeps = append(g.rootDeps, i)
 		}
 	}
@@ -128,7 +131,7 @@ func sbomUUID(parts ...string) string {
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
 
-func sbomContentParts(meta SBOMMeta, comps []Component) []string {
+func sbomContentParts(meta Meta, comps []components.Component) []string {
 	parts := []string{meta.ScanID}
 	for _, c := range comps {
 		parts = append(parts, c.PURL)
@@ -216,7 +219,7 @@ type sbomCDXDep struct {
 // anything else license.name entries (the schema allows no mix of
 // expressions and names). npm scopes, Maven groupIds and Composer vendors
 // go in group, as CycloneDX tools conventionally put them.
-func CycloneDXJSON(meta SBOMMeta, comps []Component) ([]byte, error) {
+func CycloneDXJSON(meta Meta, comps []components.Component) ([]byte, error) {
 	comps = sbomSorted(comps)
 	g := sbomBuildGraph(comps, func(i int, base string, n int) string {
 		switch n {
@@ -283,19 +286,19 @@ func CycloneDXJSON(meta SBOMMeta, comps []Component) ([]byte, error) {
 }
 
 // sbomGroupName splits a component name into CycloneDX group and name.
-func sbomGroupName(c Component) (string, string) {
+func sbomGroupName(c components.Component) (string, string) {
 	switch c.Ecosystem {
-	case compEcoNPM:
+	case components.EcoNPM:
 		if strings.HasPrefix(c.Name, "@") {
 			if i := strings.IndexByte(c.Name, '/'); i > 0 {
 				return c.Name[:i], c.Name[i+1:]
 			}
 		}
-	case compEcoComposer:
+	case components.EcoComposer:
 		if i := strings.IndexByte(c.Name, '/'); i > 0 {
 			return c.Name[:i], c.Name[i+1:]
 		}
-	case compEcoMaven:
+	case components.EcoMaven:
 		if i := strings.IndexByte(c.Name, ':'); i > 0 {
 			return c.Name[:i], c.Name[i+1:]
 		}
@@ -309,8 +312,8 @@ func sbomCDXLicenses(lics []string) []sbomCDXLicChoice {
 	}
 	allIDs, allSPDX := true, true
 	for _, l := range lics {
-		allIDs = allIDs && licenseIsSingleID(l)
-		allSPDX = allSPDX && licenseIsSPDX(l)
+		allIDs = allIDs && spdx.IsSingleID(l)
+		allSPDX = allSPDX && spdx.IsSPDX(l)
 	}
 	var out []sbomCDXLicChoice
 	switch {
@@ -322,7 +325,7 @@ func sbomCDXLicenses(lics []string) []sbomCDXLicChoice {
 		out = append(out, sbomCDXLicChoice{Expression: sbomJoinOr(lics)})
 	default:
 		for _, l := range lics {
-			if licenseIsSingleID(l) {
+			if spdx.IsSingleID(l) {
 				out = append(out, sbomCDXLicChoice{License: &sbomCDXLicense{ID: l}})
 			} else {
 				out = append(out, sbomCDXLicChoice{License: &sbomCDXLicense{Name: l}})
@@ -419,7 +422,7 @@ func sbomSPDXIDChars(s string) string {
 // LicenseRef- with the name recorded in hasExtractedLicensingInfos; no data
 // is NOASSERTION. scand does not conclude licenses, so licenseConcluded is
 // always NOASSERTION.
-func SPDXJSON(meta SBOMMeta, comps []Component) ([]byte, error) {
+func SPDXJSON(meta Meta, comps []components.Component) ([]byte, error) {
 	comps = sbomSorted(comps)
 	usedIDs := map[string]bool{}
 	g := sbomBuildGraph(comps, func(i int, _ string, _ int) string {
@@ -504,7 +507,7 @@ func SPDXJSON(meta SBOMMeta, comps []Component) ([]byte, error) {
 	return sbomMarshal(doc)
 }
 
-func sbomSourceInfo(c Component) string {
+func sbomSourceInfo(c components.Component) string {
 	s := "declared in " + c.Source
 	if c.Line > 0 {
 		s += fmt.Sprintf(" line %d", c.Line)
@@ -523,14 +526,14 @@ func sbomSPDXLicense(lics []string, extracted map[string]sbomSPDXExtractedLi) st
 	}
 	parts := make([]string, 0, len(lics))
 	for _, l := range lics {
-		if licenseIsSPDX(l) {
+		if spdx.IsSPDX(l) {
 			parts = append(parts, l)
 			continue
 		}
 		ref := l
 		text := l
 		comment := "License as declared in the package metadata; it is not on the SPDX license list."
-		if l == compLicenseUnidentified {
+		if l == components.LicenseUnidentified {
 			text = "The package's license file matched none of the licenses scand identifies."
 			comment = "The license text is in the package's LICENSE file on disk."
 		} else if !strings.HasPrefix(l, "LicenseRef-") {

@@ -1,4 +1,4 @@
-package scan
+package sbom
 
 import (
 	"bytes"
@@ -12,13 +12,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"scand/scan/components"
 )
 
 // Flags are global to the test binary; "update" is left to whoever owns
 // the package-wide golden files.
 var sbomUpdate = flag.Bool("update-sbom", false, "rewrite testdata/sbom/*.golden.json from the current output")
 
-var sbomTestMeta = SBOMMeta{
+var sbomTestMeta = Meta{
 	ScanID:      "5f0c6c2e-3b7a-4d1e-9a51-2f4b8f0f7c11",
 	TargetPath:  "/srv/checkouts/components",
 	Timestamp:   time.Date(2024, 5, 1, 12, 30, 0, 0, time.FixedZone("CEST", 2*3600)),
@@ -27,7 +29,7 @@ var sbomTestMeta = SBOMMeta{
 
 func sbomGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("../testdata/sbom", name)
+	path := filepath.Join("../../testdata/sbom", name)
 	if *sbomUpdate {
 		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
@@ -36,7 +38,7 @@ func sbomGolden(t *testing.T, name string, got []byte) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test ./scan -run SBOM -update-sbom to create it)", err)
+		t.Fatalf("%v (run go test ./scan/sbom -run SBOM -update-sbom to create it)", err)
 	}
 	if !bytes.Equal(got, want) {
 		t.Errorf("%s differs from the golden file; if the change is intended, rerun with -update-sbom and review the diff", name)
@@ -50,8 +52,8 @@ func TestSBOMGolden(t *testing.T) {
 	comps := discoverFixture(t, "")
 	tests := []struct {
 		name   string
-		render func(SBOMMeta, []Component) ([]byte, error)
-		comps  []Component
+		render func(Meta, []components.Component) ([]byte, error)
+		comps  []components.Component
 	}{
 		{"cyclonedx.golden.json", CycloneDXJSON, comps},
 		{"spdx.golden.json", SPDXJSON, comps},
@@ -72,9 +74,9 @@ func TestSBOMGolden(t *testing.T) {
 // TestSBOMDeterministic: the input order does not matter, the scan id does.
 func TestSBOMDeterministic(t *testing.T) {
 	comps := discoverFixture(t, "")
-	shuffled := append([]Component(nil), comps...)
+	shuffled := append([]components.Component(nil), comps...)
 	rand.New(rand.NewSource(1)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-	for _, render := range []func(SBOMMeta, []Component) ([]byte, error){CycloneDXJSON, SPDXJSON} {
+	for _, render := range []func(Meta, []components.Component) ([]byte, error){CycloneDXJSON, SPDXJSON} {
 		a, _ := render(sbomTestMeta, comps)
 		b, _ := render(sbomTestMeta, shuffled)
 		if !bytes.Equal(a, b) {
@@ -308,13 +310,13 @@ func TestSPDXStructure(t *testing.T) {
 // dev component is a DEV_DEPENDENCY_OF it; edges resolve within the same
 // source first.
 func TestSBOMSmallGraph(t *testing.T) {
-	comps := []Component{
+	comps := []components.Component{
 		{Name: "app-dep", Version: "1.0.0", Ecosystem: "npm", PURL: "pkg:npm/app-dep@1.0.0", Scope: "direct", Source: "a/package-lock.json", DependsOn: []string{"pkg:npm/shared@2.0.0"}},
 		{Name: "shared", Version: "2.0.0", Ecosystem: "npm", PURL: "pkg:npm/shared@2.0.0", Scope: "transitive", Source: "a/package-lock.json"},
 		{Name: "shared", Version: "2.0.0", Ecosystem: "npm", PURL: "pkg:npm/shared@2.0.0", Scope: "transitive", Source: "b/package-lock.json"},
 		{Name: "devtool", Version: "3.0.0", Ecosystem: "npm", PURL: "pkg:npm/devtool@3.0.0", Scope: "direct", Dev: true, Source: "a/package-lock.json"},
 	}
-	out, err := SPDXJSON(SBOMMeta{TargetPath: "/"}, comps)
+	out, err := SPDXJSON(Meta{TargetPath: "/"}, comps)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -348,7 +350,7 @@ func TestSBOMSmallGraph(t *testing.T) {
 // TestSBOMEmptyTarget: a tree without manifests still yields valid,
 // non-null arrays.
 func TestSBOMEmptyTarget(t *testing.T) {
-	comps, err := DiscoverComponents(context.Background(), t.TempDir())
+	comps, err := components.Discover(context.Background(), t.TempDir())
 	if err != nil || comps == nil || len(comps) != 0 {
 		t.Fatalf("empty tree: %v, %v", comps, err)
 	}
@@ -358,27 +360,12 @@ func TestSBOMEmptyTarget(t *testing.T) {
 	}
 }
 
-// TestSPDXIDsInCycloneDXSchema: every id licenseIsSingleID accepts must be
-// in the CycloneDX schema's SPDX enum, or CycloneDX output would not
-// validate. The list is generated from that enum; this catches an edit.
-func TestSPDXIDsInCycloneDXSchema(t *testing.T) {
-	var schema struct {
-		Enum []string `json:"enum"`
-	}
-	data, err := os.ReadFile("../../shared/schemas/cyclonedx/spdx.schema.json")
+// discoverFixture discovers the components of testdata/components/<dir>.
+func discoverFixture(t *testing.T, dir string) []components.Component {
+	t.Helper()
+	comps, err := components.Discover(context.Background(), filepath.Join("../../testdata/components", dir))
 	if err != nil {
-		t.Skipf("schema not beside the repository: %v", err)
+		t.Fatalf("Discover(%s): %v", dir, err)
 	}
-	if err := json.Unmarshal(data, &schema); err != nil {
-		t.Fatal(err)
-	}
-	inSchema := map[string]bool{}
-	for _, id := range schema.Enum {
-		inSchema[id] = true
-	}
-	for _, id := range strings.Fields(licenseSPDXLicenseIDs + " " + licenseSPDXExceptionIDs) {
-		if !inSchema[id] {
-			t.Errorf("%s is not in the CycloneDX SPDX enum", id)
-		}
-	}
+	return comps
 }

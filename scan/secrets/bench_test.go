@@ -1,4 +1,4 @@
-package scan
+package secrets
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"scand/scan"
 )
 
 // BenchmarkSecretsScan scans a synthetic 4 MiB tree of source-like files:
@@ -53,7 +55,7 @@ func BenchmarkSecretsScan(b *testing.B) {
 	b.SetBytes(total)
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := s.Scan(ctx, Target{Path: dir}); err != nil {
+		if _, err := s.Scan(ctx, scan.Target{Path: dir}); err != nil {
 			b.Fatal(err)
 		}
 	}

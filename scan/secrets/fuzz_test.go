@@ -1,4 +1,4 @@
-package scan
+package secrets
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 // a line inside the content, a valid-UTF-8 snippet of bounded size, and a
 // redacted form that is never longer than the documented cap.
 func FuzzSecretsScanContent(f *testing.F) {
-	dir := filepath.Join("..", "testdata", "secrets", "positive")
+	dir := filepath.Join("..", "..", "testdata", "secrets", "positive")
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		f.Fatal(err)

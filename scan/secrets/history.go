@@ -1,4 +1,4 @@
-package scan
+package secrets
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"scand/finding"
+	"scand/scan"
 )
 
 // Bounds of the history scan. `git log -p` over a large, old repository can
@@ -72,22 +73,22 @@ func secretsHistoryArgs(root string, maxCommits int) []string {
 }
 
 func (s *secretsScanner) scanHistory(ctx context.Context, root string) ([]secretsHistoryHit, error) {
-	var r Runner
+	var r scan.Runner
 	if s.cfg.Runner != nil {
 		r = *s.cfg.Runner
 	} else {
-		r = *NewRunner(secretsHistoryTimeout)
+		r = *scan.NewRunner(secretsHistoryTimeout)
 	}
 	// A runner copy with the history's own output cap: the runner still
 	// owns timeouts, process groups and the not-installed case.
 	r.MaxStdout = s.historyMaxBytes
-	res, err := r.Run(ctx, Cmd{
+	res, err := r.Run(ctx, scan.Cmd{
 		Program: "git",
 		Args:    secretsHistoryArgs(root, s.historyMaxCommits),
 		Env:     []string{"GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C"},
 		Timeout: s.historyTimeout,
 	})
-	if errors.Is(err, ErrNotInstalled) {
+	if errors.Is(err, scan.ErrNotInstalled) {
 		s.logger().Info("secrets: git not installed, history not scanned", "target", root)
 		return nil, nil
 	}

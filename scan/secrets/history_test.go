@@ -1,4 +1,4 @@
-package scan
+package secrets
 
 import (
 	"context"
@@ -8,68 +8,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"scand/finding"
+	"scand/scan/internal/scantest"
 )
-
-// secretsGitRepo is a throwaway repository driven by the real git CLI
-// through the Runner, isolated from the machine's git configuration.
-type secretsGitRepo struct {
-	t   *testing.T
-	dir string
-	n   int
-}
-
-func newSecretsGitRepo(t *testing.T) *secretsGitRepo {
-	t.Helper()
-	r := &secretsGitRepo{t: t, dir: t.TempDir()}
-	r.git("init", "-q", "-b", "main")
-	return r
-}
-
-func (r *secretsGitRepo) git(args ...string) string {
-	r.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	full := append([]string{"-C", r.dir, "-c", "user.name=scand test", "-c", "user.email=test@scand.invalid",
-		"-c", "commit.gpgsign=false", "-c", "core.autocrlf=false"}, args...)
-	res, err := NewRunner(30*time.Second).Run(ctx, Cmd{Program: "git", Args: full, Env: []string{
-		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
-		"GIT_AUTHOR_DATE=2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2026-01-01T00:00:00Z",
-	}})
-	if err != nil || res.ExitCode != 0 {
-		r.t.Fatalf("git %v: %v exit %d: %s", args, err, res.ExitCode, res.Stderr)
-	}
-	return strings.TrimSpace(string(res.Stdout))
-}
-
-func (r *secretsGitRepo) write(rel, content string) {
-	r.t.Helper()
-	p := filepath.Join(r.dir, rel)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		r.t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
-		r.t.Fatal(err)
-	}
-}
-
-func (r *secretsGitRepo) remove(rel string) {
-	r.t.Helper()
-	if err := os.Remove(filepath.Join(r.dir, rel)); err != nil {
-		r.t.Fatal(err)
-	}
-}
-
-// commit stages everything and returns the new commit's full sha.
-func (r *secretsGitRepo) commit() string {
-	r.t.Helper()
-	r.n++
-	r.git("add", "-A")
-	r.git("commit", "-q", "--allow-empty", "-m", "change "+string(rune('a'+r.n)))
-	return r.git("rev-parse", "HEAD")
-}
 
 func TestSecretsHistory(t *testing.T) {
 	const (
@@ -82,31 +24,31 @@ func TestSecretsHistory(t *testing.T) {
 		"Xq2Lm8Vb4Nc9Pt1Hs6Jd3Fg0Ae2Wq8Rz5Xw8Qk2Lm7Vb4Nc9Pt1Hs6Jd3Fg0Ae2",
 		"Bn8Kd3Hq7Wc2Vz9Lm4Xp6Rt1Bn8Kd3Hq7Wc2Vz9Lm4Xp6Rt1Bn8Kd3Hq7Wc2Vz9",
 	}
-	r := newSecretsGitRepo(t)
-	r.write("config/app.env", "APP=billing\nLOG=info\nGH_TOKEN="+pat+"\n")
-	r.write("keep.yml", "slack: "+slack+"\n")
-	r.write("node_modules/dep/conf.yml", "token: "+vendored+"\n")
-	r.write("docs/readme.md", "nothing here\n")
-	first := r.commit()
+	r := scantest.NewGitRepo(t)
+	r.Write("config/app.env", "APP=billing\nLOG=info\nGH_TOKEN="+pat+"\n")
+	r.Write("keep.yml", "slack: "+slack+"\n")
+	r.Write("node_modules/dep/conf.yml", "token: "+vendored+"\n")
+	r.Write("docs/readme.md", "nothing here\n")
+	first := r.Commit()
 
 	// The token moves to an env reference; the key is added in a file
 	// that is later deleted; the npm token is added twice.
-	r.write("config/app.env", "APP=billing\nLOG=info\nGH_TOKEN=${GH_TOKEN}\n")
-	r.write("deploy/id_ed25519", "-----BEGIN OPENSSH PRIVATE KEY-----\n"+key[0]+"\n"+key[1]+"\n-----END OPENSSH PRIVATE KEY-----\n")
-	r.write("docs/readme.md", "nothing here\nnpm token "+npmTok+"\n")
-	second := r.commit()
+	r.Write("config/app.env", "APP=billing\nLOG=info\nGH_TOKEN=${GH_TOKEN}\n")
+	r.Write("deploy/id_ed25519", "-----BEGIN OPENSSH PRIVATE KEY-----\n"+key[0]+"\n"+key[1]+"\n-----END OPENSSH PRIVATE KEY-----\n")
+	r.Write("docs/readme.md", "nothing here\nnpm token "+npmTok+"\n")
+	second := r.Commit()
 
-	r.remove("deploy/id_ed25519")
-	r.write("docs/readme.md", "nothing here\n")
-	r.commit()
-	r.write("docs/other name ü.md", "intro\n\nagain: "+npmTok+"\n")
-	r.write("docs/readme.md", "nothing here\nstill nothing\nre-added "+npmTok+"\n")
-	r.commit()
-	r.remove("docs/other name ü.md")
-	r.write("docs/readme.md", "nothing here\n")
-	r.commit()
+	r.Remove("deploy/id_ed25519")
+	r.Write("docs/readme.md", "nothing here\n")
+	r.Commit()
+	r.Write("docs/other name ü.md", "intro\n\nagain: "+npmTok+"\n")
+	r.Write("docs/readme.md", "nothing here\nstill nothing\nre-added "+npmTok+"\n")
+	r.Commit()
+	r.Remove("docs/other name ü.md")
+	r.Write("docs/readme.md", "nothing here\n")
+	r.Commit()
 
-	got := secretsTestScan(t, secretsTestScanner(t, true), r.dir)
+	got := scantest.Scan(t, secretsTestScanner(t, true), r.Dir)
 
 	type want struct {
 		file, rule, commit string
@@ -122,7 +64,7 @@ func TestSecretsHistory(t *testing.T) {
 	}
 	// The npm token in "other name ü.md" was added in a later commit, so
 	// its commit is that one; look it up rather than counting commits.
-	wants[2].commit = r.git("log", "--format=%H", "--diff-filter=A", "--", "docs/other name ü.md")
+	wants[2].commit = r.Git("log", "--format=%H", "--diff-filter=A", "--", "docs/other name ü.md")
 
 	if len(got) != len(wants) {
 		for _, f := range got {
@@ -172,12 +114,12 @@ func TestSecretsHistory(t *testing.T) {
 // tree, even though history holds it too.
 func TestSecretsHistoryDedupWithWorkingTree(t *testing.T) {
 	tok := "glpat-" + "Lm4Xp6Rt1Bn8Kd3Hq7Wc"
-	r := newSecretsGitRepo(t)
-	r.write("a.yml", "x: 1\ntoken: "+tok+"\n")
-	r.commit()
-	r.write("a.yml", "# moved\nx: 1\ny: 2\ntoken: "+tok+"\n")
-	r.commit()
-	got := secretsTestScan(t, secretsTestScanner(t, true), r.dir)
+	r := scantest.NewGitRepo(t)
+	r.Write("a.yml", "x: 1\ntoken: "+tok+"\n")
+	r.Commit()
+	r.Write("a.yml", "# moved\nx: 1\ny: 2\ntoken: "+tok+"\n")
+	r.Commit()
+	got := scantest.Scan(t, secretsTestScanner(t, true), r.Dir)
 	if len(got) != 1 || got[0].Line != 4 || got[0].Metadata["commit"] != nil {
 		t.Fatalf("got %+v", got)
 	}
@@ -185,20 +127,20 @@ func TestSecretsHistoryDedupWithWorkingTree(t *testing.T) {
 
 func TestSecretsHistoryOffAndSubdirectory(t *testing.T) {
 	tok := "glpat-" + "Lm4Xp6Rt1Bn8Kd3Hq7Wc"
-	r := newSecretsGitRepo(t)
-	r.write("sub/a.yml", "token: "+tok+"\n")
-	r.commit()
-	r.write("sub/a.yml", "token: none\n")
-	r.commit()
-	if got := secretsTestScan(t, secretsTestScanner(t, true), r.dir); len(got) != 1 {
+	r := scantest.NewGitRepo(t)
+	r.Write("sub/a.yml", "token: "+tok+"\n")
+	r.Commit()
+	r.Write("sub/a.yml", "token: none\n")
+	r.Commit()
+	if got := scantest.Scan(t, secretsTestScanner(t, true), r.Dir); len(got) != 1 {
 		t.Fatalf("history on: %d findings, want 1", len(got))
 	}
-	if got := secretsTestScan(t, secretsTestScanner(t, false), r.dir); len(got) != 0 {
+	if got := scantest.Scan(t, secretsTestScanner(t, false), r.Dir); len(got) != 0 {
 		t.Errorf("SVC_SECRETS_HISTORY=0: %d findings, want 0", len(got))
 	}
 	// Paths in history are relative to the repository root, so a target
 	// below it gets no history scan rather than wrong paths.
-	if got := secretsTestScan(t, secretsTestScanner(t, true), filepath.Join(r.dir, "sub")); len(got) != 0 {
+	if got := scantest.Scan(t, secretsTestScanner(t, true), filepath.Join(r.Dir, "sub")); len(got) != 0 {
 		t.Errorf("subdirectory target: %d findings, want 0", len(got))
 	}
 }
@@ -214,7 +156,7 @@ func TestSecretsHistoryBrokenRepo(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "a.yml"), []byte("token: "+tok+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if got := secretsTestScan(t, secretsTestScanner(t, true), dir); len(got) != 1 {
+	if got := scantest.Scan(t, secretsTestScanner(t, true), dir); len(got) != 1 {
 		t.Fatalf("got %d findings, want 1", len(got))
 	}
 }
@@ -259,15 +201,15 @@ func TestSecretsHistoryParse(t *testing.T) {
 func TestSecretsHistoryBounds(t *testing.T) {
 	oldTok := "glpat-" + "Lm4Xp6Rt1Bn8Kd3Hq7Wc"
 	newTok := "glrt-" + "Qz8Wx3Ec5Rv7Tb9Yn2Um"
-	r := newSecretsGitRepo(t)
-	r.write("old.yml", "token: "+oldTok+"\n"+strings.Repeat("filler line\n", 2000))
-	r.commit()
-	r.remove("old.yml")
-	r.commit()
-	r.write("new.yml", "token: "+newTok+"\n")
-	r.commit()
-	r.remove("new.yml")
-	r.commit()
+	r := scantest.NewGitRepo(t)
+	r.Write("old.yml", "token: "+oldTok+"\n"+strings.Repeat("filler line\n", 2000))
+	r.Commit()
+	r.Remove("old.yml")
+	r.Commit()
+	r.Write("new.yml", "token: "+newTok+"\n")
+	r.Commit()
+	r.Remove("new.yml")
+	r.Commit()
 
 	for _, tc := range []struct {
 		name     string
@@ -283,7 +225,7 @@ func TestSecretsHistoryBounds(t *testing.T) {
 			s := secretsTestScanner(t, true)
 			s.historyMaxBytes, s.historyMaxCommits = tc.maxBytes, tc.commits
 			var files []string
-			for _, f := range secretsTestScan(t, s, r.dir) {
+			for _, f := range scantest.Scan(t, s, r.Dir) {
 				files = append(files, f.FilePath)
 			}
 			if strings.Join(files, " ") != strings.Join(tc.want, " ") {

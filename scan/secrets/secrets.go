@@ -1,4 +1,4 @@
-package scan
+package secrets
 
 import (
 	"bytes"
@@ -22,6 +22,7 @@ import (
 	"unicode/utf8"
 
 	"scand/finding"
+	"scand/scan"
 )
 
 // What the secrets scanner reads, and why:
@@ -442,7 +443,7 @@ func secretsRedact(v []byte) string {
 
 // secretsScanner is the built-in `secrets` code scanner.
 type secretsScanner struct {
-	cfg     Config
+	cfg     scan.Config
 	engine  *secretsEngine
 	workers int
 	history bool
@@ -452,13 +453,13 @@ type secretsScanner struct {
 	historyTimeout    time.Duration
 }
 
-// NewSecretsScanner returns the built-in secrets scanner. It scans the
+// New returns the built-in secrets scanner. It scans the
 // working tree of the target and, when the target is the root of a git
 // repository and git is installed, the repository's history (see
 // secrets_history.go for its bounds). SVC_SECRETS_HISTORY=0 turns the
 // history scan off.
-func NewSecretsScanner(cfg Config) Scanner {
-	h := strings.ToLower(strings.TrimSpace(cfg.env("SVC_SECRETS_HISTORY")))
+func New(cfg scan.Config) scan.Scanner {
+	h := strings.ToLower(strings.TrimSpace(cfg.Env("SVC_SECRETS_HISTORY")))
 	return &secretsScanner{
 		cfg:    cfg,
 		engine: newSecretsEngine(),
@@ -473,7 +474,7 @@ func NewSecretsScanner(cfg Config) Scanner {
 }
 
 func (s *secretsScanner) Name() string { return "secrets" }
-func (s *secretsScanner) Type() string { return TypeCode }
+func (s *secretsScanner) Type() string { return scan.TypeCode }
 
 // Available is always true: the scanner is built in. The history scan
 // quietly does without git when git is missing.
@@ -491,7 +492,7 @@ func (s *secretsScanner) logger() *slog.Logger {
 // Scan reports secrets in the working tree, then those that exist only in
 // git history. A secret present in both is reported once, for the working
 // tree, because that is where it must be removed.
-func (s *secretsScanner) Scan(ctx context.Context, t Target) ([]finding.Finding, error) {
+func (s *secretsScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error) {
 	root := t.Path
 	if st, err := os.Stat(root); err != nil {
 		return nil, fmt.Errorf("secrets: %w", err)
@@ -540,7 +541,7 @@ func (s *secretsScanner) Scan(ctx context.Context, t Target) ([]finding.Finding,
 func (s *secretsScanner) newFinding(rule *secretsRule, rel string, h secretsHit) finding.Finding {
 	return finding.Finding{
 		Scanner:     s.Name(),
-		ScanType:    TypeCode,
+		ScanType:    scan.TypeCode,
 		Severity:    rule.severity,
 		Title:       rule.title,
 		Description: rule.title + " found. " + rule.remediation + secretsCommonRemediation,

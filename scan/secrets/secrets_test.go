@@ -1,4 +1,4 @@
-package scan
+package secrets
 
 import (
 	"bytes"
@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"scand/finding"
+	"scand/scan"
+	"scand/scan/internal/scantest"
 )
 
 // secretsTestScanner returns the scanner as main.go would build it, with
@@ -25,26 +27,12 @@ func secretsTestScanner(t testing.TB, history bool) *secretsScanner {
 	if !history {
 		env["SVC_SECRETS_HISTORY"] = "0"
 	}
-	s := NewSecretsScanner(Config{
-		Runner: NewRunner(time.Minute),
+	s := New(scan.Config{
+		Runner: scan.NewRunner(time.Minute),
 		Getenv: func(k string) string { return env[k] },
 		Now:    time.Now,
 	})
 	return s.(*secretsScanner)
-}
-
-func secretsTestScan(t testing.TB, s Scanner, dir string) []finding.Finding {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	fs, err := s.Scan(ctx, Target{Path: dir})
-	if err != nil {
-		t.Fatalf("Scan(%s): %v", dir, err)
-	}
-	if fs == nil {
-		t.Fatalf("Scan(%s) returned a nil slice; the Scanner contract wants an empty one", dir)
-	}
-	return fs
 }
 
 // secretsPositive lists every finding expected in
@@ -131,8 +119,8 @@ var secretsPositive = []struct {
 }
 
 func TestSecretsPositiveFixtures(t *testing.T) {
-	dir := filepath.Join("..", "testdata", "secrets", "positive")
-	got := secretsTestScan(t, secretsTestScanner(t, false), dir)
+	dir := filepath.Join("..", "..", "testdata", "secrets", "positive")
+	got := scantest.Scan(t, secretsTestScanner(t, false), dir)
 	type key struct {
 		file string
 		line int
@@ -157,7 +145,7 @@ func TestSecretsPositiveFixtures(t *testing.T) {
 		if f.Severity != want.severity || f.CWE != want.cwe {
 			t.Errorf("%s at %s:%d: severity %s cwe %s, want %s %s", want.rule, want.file, want.line, f.Severity, f.CWE, want.severity, want.cwe)
 		}
-		if f.Scanner != "secrets" || f.ScanType != TypeCode {
+		if f.Scanner != "secrets" || f.ScanType != scan.TypeCode {
 			t.Errorf("%s: scanner %q type %q", want.rule, f.Scanner, f.ScanType)
 		}
 		if f.Title == "" || !strings.Contains(f.Description, "rotate") {
@@ -173,8 +161,8 @@ func TestSecretsPositiveFixtures(t *testing.T) {
 }
 
 func TestSecretsNegativeFixtures(t *testing.T) {
-	dir := filepath.Join("..", "testdata", "secrets", "negative")
-	for _, f := range secretsTestScan(t, secretsTestScanner(t, false), dir) {
+	dir := filepath.Join("..", "..", "testdata", "secrets", "negative")
+	for _, f := range scantest.Scan(t, secretsTestScanner(t, false), dir) {
 		t.Errorf("false positive: %s at %s:%d (%v)", f.RuleID, f.FilePath, f.Line, f.Metadata["redacted"])
 	}
 }
@@ -186,7 +174,7 @@ func TestSecretsEveryRuleHasFixtures(t *testing.T) {
 	if len(e.rules) < 30 {
 		t.Errorf("only %d rules; the scanner promises at least 30 credential kinds", len(e.rules))
 	}
-	negatives, err := os.ReadDir(filepath.Join("..", "testdata", "secrets", "negative"))
+	negatives, err := os.ReadDir(filepath.Join("..", "..", "testdata", "secrets", "negative"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +215,7 @@ func secretsFixtureSecrets(t *testing.T, file, secret string) []string {
 	if !strings.HasPrefix(file, "private-key") && !strings.HasPrefix(file, "gcp-") {
 		return out
 	}
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "secrets", "positive", file))
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "secrets", "positive", file))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,8 +229,8 @@ func secretsFixtureSecrets(t *testing.T, file, secret string) []string {
 // description, metadata, ...) and not in the Snippet, which is kept out of
 // JSON but feeds the fingerprint and could be logged.
 func TestSecretsRedaction(t *testing.T) {
-	dir := filepath.Join("..", "testdata", "secrets", "positive")
-	got := secretsTestScan(t, secretsTestScanner(t, false), dir)
+	dir := filepath.Join("..", "..", "testdata", "secrets", "positive")
+	got := scantest.Scan(t, secretsTestScanner(t, false), dir)
 	for _, want := range secretsPositive {
 		i := slices.IndexFunc(got, func(f finding.Finding) bool {
 			return f.FilePath == want.file && f.Line == want.line && f.RuleID == want.rule
@@ -332,7 +320,7 @@ func TestSecretsSnippetMasksNeighbours(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "creds.json"), []byte(line+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	got := secretsTestScan(t, secretsTestScanner(t, false), dir)
+	got := scantest.Scan(t, secretsTestScanner(t, false), dir)
 	if len(got) != 2 {
 		t.Fatalf("got %d findings, want 2: %+v", len(got), got)
 	}
@@ -431,7 +419,7 @@ func TestSecretsAssignmentForms(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, tc.file), []byte("\n"+tc.line+"\n"), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		got := secretsTestScan(t, secretsTestScanner(t, false), dir)
+		got := scantest.Scan(t, secretsTestScanner(t, false), dir)
 		switch {
 		case tc.want == "" && len(got) != 0:
 			t.Errorf("%s %q: unexpected %s", tc.file, tc.line, got[0].RuleID)
@@ -519,7 +507,7 @@ func TestSecretsSkips(t *testing.T) {
 		t.Fatal(err)
 	}
 	var files []string
-	for _, f := range secretsTestScan(t, secretsTestScanner(t, false), dir) {
+	for _, f := range scantest.Scan(t, secretsTestScanner(t, false), dir) {
 		files = append(files, f.FilePath)
 	}
 	slices.Sort(files)
@@ -535,7 +523,7 @@ func TestSecretsLineNumbersAndCRLF(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "w.cfg"), []byte(content), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	got := secretsTestScan(t, secretsTestScanner(t, false), dir)
+	got := scantest.Scan(t, secretsTestScanner(t, false), dir)
 	if len(got) != 1 || got[0].Line != 4 || got[0].RuleID != "gitlab-pat" || strings.ContainsRune(got[0].Snippet, '\r') {
 		t.Fatalf("got %+v", got)
 	}
@@ -544,7 +532,7 @@ func TestSecretsLineNumbersAndCRLF(t *testing.T) {
 func TestSecretsCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := secretsTestScanner(t, false).Scan(ctx, Target{Path: filepath.Join("..", "testdata", "secrets", "positive")})
+	_, err := secretsTestScanner(t, false).Scan(ctx, scan.Target{Path: filepath.Join("..", "..", "testdata", "secrets", "positive")})
 	if err == nil {
 		t.Fatal("Scan with a cancelled context returned no error")
 	}
@@ -552,14 +540,14 @@ func TestSecretsCancelled(t *testing.T) {
 
 func TestSecretsScannerIdentity(t *testing.T) {
 	s := secretsTestScanner(t, false)
-	if s.Name() != "secrets" || s.Type() != TypeCode {
+	if s.Name() != "secrets" || s.Type() != scan.TypeCode {
 		t.Errorf("Name %q Type %q", s.Name(), s.Type())
 	}
 	v, hint, ok := s.Available(context.Background())
 	if !ok || v == "" || hint != "" {
 		t.Errorf("Available = %q %q %v", v, hint, ok)
 	}
-	if _, err := s.Scan(context.Background(), Target{Path: filepath.Join(t.TempDir(), "missing")}); err == nil {
+	if _, err := s.Scan(context.Background(), scan.Target{Path: filepath.Join(t.TempDir(), "missing")}); err == nil {
 		t.Error("Scan of a missing directory returned no error")
 	}
 }

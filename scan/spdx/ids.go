@@ -1,7 +1,7 @@
 // Code generated from the SPDX license list v1.1-3.28.0 (the enum of CycloneDX 1.5's
 // spdx.schema.json); DO NOT EDIT by hand, regenerate from a newer list instead.
 
-package scan
+package spdx
 
 // licenseSPDXLicenseIDs holds every SPDX license id, deprecated ones included,
 // separated by white space. It is the same list the CycloneDX schema accepts

@@ -1,4 +1,4 @@
-package scan
+package spdx
 
 import (
 	"regexp"
@@ -183,20 +183,20 @@ func licenseGNUName(s string) string {
 	return id
 }
 
-// licenseExpr is a parsed SPDX license expression.
-type licenseExpr struct {
-	op          string // "AND", "OR"; "" for a leaf
-	left, right *licenseExpr
-	id          string // leaf: canonical id when known, else as written
-	exception   string // leaf: WITH exception, canonical when known
-	known       bool   // leaf: id (and exception) are on the SPDX lists
+// Expr is a parsed SPDX license expression.
+type Expr struct {
+	Op          string // "AND", "OR"; "" for a leaf
+	Left, Right *Expr
+	ID          string // leaf: canonical id when known, else as written
+	Exception   string // leaf: WITH exception, canonical when known
+	Known       bool   // leaf: id (and exception) are on the SPDX lists
 }
 
-// licenseParseExpr parses an SPDX expression; operators are accepted in
+// ParseExpr parses an SPDX expression; operators are accepted in
 // any case, as package metadata writes "mit or apache-2.0" too. ok is false
 // when s is not expression syntax (free text such as "Apache License,
 // Version 2.0").
-func licenseParseExpr(s string) (*licenseExpr, bool) {
+func ParseExpr(s string) (*Expr, bool) {
 	var toks []string
 	for _, f := range strings.Fields(strings.NewReplacer("(", " ( ", ")", " ) ").Replace(s)) {
 		toks = append(toks, f)
@@ -221,25 +221,25 @@ func (p *licenseExprParser) peekOp(op string) bool {
 	return p.i < len(p.toks) && strings.EqualFold(p.toks[p.i], op)
 }
 
-func (p *licenseExprParser) or() (*licenseExpr, bool) {
+func (p *licenseExprParser) or() (*Expr, bool) {
 	l, ok := p.and()
 	for ok && p.peekOp("OR") {
 		p.i++
-		var r *licenseExpr
+		var r *Expr
 		if r, ok = p.and(); ok {
-			l = &licenseExpr{op: "OR", left: l, right: r}
+			l = &Expr{Op: "OR", Left: l, Right: r}
 		}
 	}
 	return l, ok
 }
 
-func (p *licenseExprParser) and() (*licenseExpr, bool) {
+func (p *licenseExprParser) and() (*Expr, bool) {
 	l, ok := p.atom()
 	for ok && p.peekOp("AND") {
 		p.i++
-		var r *licenseExpr
+		var r *Expr
 		if r, ok = p.atom(); ok {
-			l = &licenseExpr{op: "AND", left: l, right: r}
+			l = &Expr{Op: "AND", Left: l, Right: r}
 		}
 	}
 	return l, ok
@@ -247,7 +247,7 @@ func (p *licenseExprParser) and() (*licenseExpr, bool) {
 
 var licenseIDToken = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9.\-]*\+?$|^(DocumentRef-[A-Za-z0-9.\-]+:)?LicenseRef-[A-Za-z0-9.\-]+$`)
 
-func (p *licenseExprParser) atom() (*licenseExpr, bool) {
+func (p *licenseExprParser) atom() (*Expr, bool) {
 	if p.i >= len(p.toks) {
 		return nil, false
 	}
@@ -274,9 +274,9 @@ func (p *licenseExprParser) atom() (*licenseExpr, bool) {
 		exc := p.toks[p.i]
 		p.i++
 		if canon, ok := licenseTablesOnce().exceptions[strings.ToLower(exc)]; ok {
-			leaf.exception = canon
+			leaf.Exception = canon
 		} else {
-			leaf.exception, leaf.known = exc, false
+			leaf.Exception, leaf.Known = exc, false
 		}
 	}
 	return leaf, true
@@ -284,74 +284,74 @@ func (p *licenseExprParser) atom() (*licenseExpr, bool) {
 
 // licenseLeaf canonicalizes one id token: case, deprecated ids, a trailing
 // "+" on GNU ids, and single-token aliases such as "GPLv3" or "Apache2".
-func licenseLeaf(tok string) *licenseExpr {
+func licenseLeaf(tok string) *Expr {
 	t := licenseTablesOnce()
 	low := strings.ToLower(tok)
 	if rep, ok := licenseDeprecated[low]; ok {
-		if e, ok := licenseParseExpr(rep); ok {
+		if e, ok := ParseExpr(rep); ok {
 			return e
 		}
 	}
 	if id, ok := t.ids[low]; ok {
-		return &licenseExpr{id: id, known: true}
+		return &Expr{ID: id, Known: true}
 	}
 	if base, ok := strings.CutSuffix(low, "+"); ok {
 		if rep, ok := licenseDeprecated[strings.TrimSuffix(base, "-only")+"+"]; ok {
-			return &licenseExpr{id: rep, known: true}
+			return &Expr{ID: rep, Known: true}
 		}
 		if id, ok := t.ids[base]; ok {
-			return &licenseExpr{id: id + "+", known: true}
+			return &Expr{ID: id + "+", Known: true}
 		}
 	}
 	if a, ok := t.aliases[licenseFold(tok)]; ok {
-		return &licenseExpr{id: a, known: true}
+		return &Expr{ID: a, Known: true}
 	}
 	if g := licenseGNUName(tok); g != "" {
-		return &licenseExpr{id: g, known: true}
+		return &Expr{ID: g, Known: true}
 	}
-	return &licenseExpr{id: tok}
+	return &Expr{ID: tok}
 }
 
 // allKnown reports whether every leaf is an SPDX-listed id.
-func (e *licenseExpr) allKnown() bool {
+func (e *Expr) allKnown() bool {
 	if e == nil {
 		return false
 	}
-	if e.op == "" {
-		return e.known
+	if e.Op == "" {
+		return e.Known
 	}
-	return e.left.allKnown() && e.right.allKnown()
+	return e.Left.allKnown() && e.Right.allKnown()
 }
 
-func (e *licenseExpr) String() string { return e.render("") }
+func (e *Expr) String() string { return e.render("") }
 
-func (e *licenseExpr) render(parent string) string {
-	if e.op == "" {
-		s := e.id
-		if e.exception != "" {
-			s += " WITH " + e.exception
+func (e *Expr) render(parent string) string {
+	if e.Op == "" {
+		s := e.ID
+		if e.Exception != "" {
+			s += " WITH " + e.Exception
 		}
-		if parent != "" && strings.Contains(e.id, " ") {
+		if parent != "" && strings.Contains(e.ID, " ") {
 			// an alias can expand to a compound expression
 			s = "(" + s + ")"
 		}
 		return s
 	}
-	s := e.left.render(e.op) + " " + e.op + " " + e.right.render(e.op)
-	if parent != "" && parent != e.op {
+	s := e.Left.render(e.Op) + " " + e.Op + " " + e.Right.render(e.Op)
+	if parent != "" && parent != e.Op {
 		s = "(" + s + ")"
 	}
 	return s
 }
 
-// NormalizeLicense turns a license as written in package metadata into an
+// Normalize turns a license as written in package metadata into an
 // SPDX id or expression when it unambiguously names one: "Apache 2.0" and
 // "Apache License, Version 2.0" become Apache-2.0, "GPLv3" GPL-3.0-only,
 // "GPLv3+" or "GPL-3.0 or later" GPL-3.0-or-later, "MIT License" MIT,
 // "mit/apache-2.0" MIT OR Apache-2.0, deprecated ids their replacements.
 // Anything else, "BSD" included (2- or 3-clause?), is returned as written
-// (trimmed, spaces collapsed); licenseIsSPDX then reports it as not SPDX.
-func NormalizeLicense(s string) string {
+// (trimmed, spaces collapsed); IsSPDX then reports it as not SPDX.
+func Normalize(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if s == "" {
 		return ""
@@ -363,12 +363,12 @@ func NormalizeLicense(s string) string {
 		}
 		return id
 	}
-	if e, ok := licenseParseExpr(s); ok && e.allKnown() {
+	if e, ok := ParseExpr(s); ok && e.allKnown() {
 		return e.String()
 	}
 	// Cargo's old "MIT/Apache-2.0" meant OR.
 	if strings.Contains(s, "/") && !strings.Contains(s, " ") {
-		if e, ok := licenseParseExpr(strings.ReplaceAll(s, "/", " OR ")); ok && e.allKnown() {
+		if e, ok := ParseExpr(strings.ReplaceAll(s, "/", " OR ")); ok && e.allKnown() {
 			return e.String()
 		}
 	}
@@ -383,30 +383,30 @@ func NormalizeLicense(s string) string {
 	return s
 }
 
-// licenseIsSPDX reports whether s is an SPDX expression over listed ids
+// IsSPDX reports whether s is an SPDX expression over listed ids
 // only (LicenseRef- references and free text are not).
-func licenseIsSPDX(s string) bool {
-	e, ok := licenseParseExpr(s)
+func IsSPDX(s string) bool {
+	e, ok := ParseExpr(s)
 	return ok && e.allKnown()
 }
 
-// licenseIsSingleID reports whether s is exactly one listed SPDX license
+// IsSingleID reports whether s is exactly one listed SPDX license
 // id, with no operator, "+" or exception: what CycloneDX accepts as
 // license.id.
-func licenseIsSingleID(s string) bool {
+func IsSingleID(s string) bool {
 	_, ok := licenseTablesOnce().ids[strings.ToLower(s)]
 	return ok && !strings.ContainsAny(s, " ()+")
 }
 
 // ---- license text identification ----
 
-// licenseIdentifyText names the license a LICENSE/COPYING file holds, by
+// IdentifyText names the license a LICENSE/COPYING file holds, by
 // wording that each license's text has and the others lack. Titles are
 // looked for near the top only, because GPL texts mention the Lesser GPL and
 // Apache NOTICE files quote other licenses further down. A GNU license file
 // cannot say "or later" (that is in the source headers), so GNU texts map to
 // the -only id. Returns "" when nothing matches.
-func licenseIdentifyText(text string) string {
+func IdentifyText(text string) string {
 	norm := strings.Join(strings.Fields(strings.ToLower(text)), " ")
 	head := norm
 	if len(head) > 1200 {

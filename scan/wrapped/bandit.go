@@ -1,4 +1,4 @@
-package scan
+package wrapped
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"scand/finding"
+	"scand/scan"
 )
 
 // banditScanner wraps bandit, the Python static analyzer.
@@ -25,8 +26,8 @@ import (
 // releases assign to the same test ids.
 type banditScanner struct{ cli *wrapCLI }
 
-// NewBanditScanner returns the bandit wrapper (scan type code).
-func NewBanditScanner(cfg Config) Scanner {
+// Bandit returns the bandit wrapper (scan type code).
+func Bandit(cfg scan.Config) scan.Scanner {
 	return &banditScanner{cli: newWrapCLI(cfg, wrapCLISpec{
 		name:        "bandit",
 		program:     "bandit",
@@ -38,12 +39,12 @@ func NewBanditScanner(cfg Config) Scanner {
 }
 
 func (s *banditScanner) Name() string { return "bandit" }
-func (s *banditScanner) Type() string { return TypeCode }
+func (s *banditScanner) Type() string { return scan.TypeCode }
 func (s *banditScanner) Available(ctx context.Context) (string, string, bool) {
 	return s.cli.Available(ctx)
 }
 
-func (s *banditScanner) Scan(ctx context.Context, t Target) ([]finding.Finding, error) {
+func (s *banditScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error) {
 	if err := wrapValidatePath(t.Path); err != nil {
 		return nil, err
 	}
@@ -114,7 +115,7 @@ func banditParse(root string, out []byte) ([]finding.Finding, error) {
 		}
 		fs = append(fs, finding.Finding{
 			Scanner:     "bandit",
-			ScanType:    TypeCode,
+			ScanType:    scan.TypeCode,
 			Severity:    banditSeverity(r.IssueSeverity),
 			Title:       fmt.Sprintf("%s: %s", r.TestID, title),
 			Description: strings.TrimSpace(r.IssueText),

@@ -1,4 +1,4 @@
-package scan
+package wrapped
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"scand/finding"
+	"scand/scan"
 )
 
 func TestBanditParse(t *testing.T) {
@@ -33,7 +34,7 @@ func TestBanditParse(t *testing.T) {
 			if len(fs) != c.want {
 				t.Fatalf("%d findings, want %d", len(fs), c.want)
 			}
-			wrapTestCheckFindings(t, "bandit", TypeCode, fs)
+			wrapTestCheckFindings(t, "bandit", scan.TypeCode, fs)
 		})
 	}
 	fs, _ := banditParse(wrapRecordedRoot, full)
@@ -83,8 +84,8 @@ func TestBanditScanExitCodes(t *testing.T) {
 			if c.name == "truncated report" {
 				tool = wrapTestScript(t, "#!/bin/sh\n[ \"$1\" = --version ] && { echo 'bandit 1.6.2'; exit 0; }\nprintf '{\"results\": [{\"filename\": \"/x\"'\nexit 1\n")
 			}
-			s := NewBanditScanner(wrapTestConfig(map[string]string{"SVC_BANDIT_PATH": tool}))
-			fs, err := s.Scan(context.Background(), Target{Path: target})
+			s := Bandit(wrapTestConfig(map[string]string{"SVC_BANDIT_PATH": tool}))
+			fs, err := s.Scan(context.Background(), scan.Target{Path: target})
 			if c.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
 					t.Fatalf("err = %v, want it to contain %q", err, c.wantErr)
@@ -106,7 +107,7 @@ func TestBanditScanHugeOutputIsCapped(t *testing.T) {
 	tool := wrapTestScript(t, "#!/bin/sh\n[ \"$1\" = --version ] && { echo 'bandit 1.6.2'; exit 0; }\nhead -c 8000000 /dev/zero | tr '\\0' ' '\nexit 1\n")
 	cfg := wrapTestConfig(map[string]string{"SVC_BANDIT_PATH": tool})
 	cfg.Runner.MaxStdout = 1 << 20
-	_, err := NewBanditScanner(cfg).Scan(context.Background(), Target{Path: t.TempDir()})
+	_, err := Bandit(cfg).Scan(context.Background(), scan.Target{Path: t.TempDir()})
 	if err == nil || !strings.Contains(err.Error(), "more than 1048576 bytes") {
 		t.Fatalf("err = %v, want the output cap to be reported", err)
 	}
@@ -146,9 +147,9 @@ func TestBanditParseHugeReport(t *testing.T) {
 
 func TestBanditRejectsBadTarget(t *testing.T) {
 	tool := wrapTestFakeTool(t, "--version", "bandit 1.6.2", "bandit/empty.json", "", 0)
-	s := NewBanditScanner(wrapTestConfig(map[string]string{"SVC_BANDIT_PATH": tool}))
+	s := Bandit(wrapTestConfig(map[string]string{"SVC_BANDIT_PATH": tool}))
 	for _, p := range []string{"", "relative", "-r", "/nonexistent/dir"} {
-		if _, err := s.Scan(context.Background(), Target{Path: p}); err == nil {
+		if _, err := s.Scan(context.Background(), scan.Target{Path: p}); err == nil {
 			t.Errorf("Scan(%q) accepted a bad target", p)
 		}
 	}

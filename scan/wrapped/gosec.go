@@ -1,4 +1,4 @@
-package scan
+package wrapped
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"scand/finding"
+	"scand/scan"
 )
 
 // gosecScanner wraps gosec, the Go static analyzer.
@@ -28,8 +29,8 @@ import (
 // metadata. CWE: gosec's cwe.id.
 type gosecScanner struct{ cli *wrapCLI }
 
-// NewGosecScanner returns the gosec wrapper (scan type code).
-func NewGosecScanner(cfg Config) Scanner {
+// Gosec returns the gosec wrapper (scan type code).
+func Gosec(cfg scan.Config) scan.Scanner {
 	return &gosecScanner{cli: newWrapCLI(cfg, wrapCLISpec{
 		name:        "gosec",
 		program:     "gosec",
@@ -41,12 +42,12 @@ func NewGosecScanner(cfg Config) Scanner {
 }
 
 func (s *gosecScanner) Name() string { return "gosec" }
-func (s *gosecScanner) Type() string { return TypeCode }
+func (s *gosecScanner) Type() string { return scan.TypeCode }
 func (s *gosecScanner) Available(ctx context.Context) (string, string, bool) {
 	return s.cli.Available(ctx)
 }
 
-func (s *gosecScanner) Scan(ctx context.Context, t Target) ([]finding.Finding, error) {
+func (s *gosecScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error) {
 	if err := wrapValidatePath(t.Path); err != nil {
 		return nil, err
 	}
@@ -117,7 +118,7 @@ func gosecParse(root, dir string, out []byte) ([]finding.Finding, int, error) {
 		}
 		fs = append(fs, finding.Finding{
 			Scanner:     "gosec",
-			ScanType:    TypeCode,
+			ScanType:    scan.TypeCode,
 			Severity:    gosecSeverity(is.Severity),
 			Title:       fmt.Sprintf("%s: %s", is.RuleID, strings.TrimSpace(is.Details)),
 			Description: strings.TrimSpace(is.Details),

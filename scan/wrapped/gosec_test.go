@@ -1,4 +1,4 @@
-package scan
+package wrapped
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"scand/finding"
+	"scand/scan"
 )
 
 func TestGosecParse(t *testing.T) {
@@ -32,7 +33,7 @@ func TestGosecParse(t *testing.T) {
 			if (err != nil) != c.wantErr || len(fs) != c.want || typeErrs != c.typeErrs {
 				t.Fatalf("gosecParse = %d findings, %d type errors, %v; want %d, %d, err=%v", len(fs), typeErrs, err, c.want, c.typeErrs, c.wantErr)
 			}
-			wrapTestCheckFindings(t, "gosec", TypeCode, fs)
+			wrapTestCheckFindings(t, "gosec", scan.TypeCode, fs)
 		})
 	}
 	fs, _, _ := gosecParse(root, dir, full)
@@ -78,8 +79,8 @@ func TestGosecScanModules(t *testing.T) {
 	log := filepath.Join(t.TempDir(), "dirs")
 	report, _ := filepath.Abs(filepath.Join(wrapTestData, "gosec/empty.json"))
 	tool := wrapTestScript(t, "#!/bin/sh\n[ \"$1\" = -version ] && { echo 'Version: dev'; exit 0; }\npwd >> "+log+"\ncat "+report+"\nexit 0\n")
-	s := NewGosecScanner(wrapTestConfig(map[string]string{"SVC_GOSEC_PATH": tool}))
-	if _, err := s.Scan(context.Background(), Target{Path: target}); err != nil {
+	s := Gosec(wrapTestConfig(map[string]string{"SVC_GOSEC_PATH": tool}))
+	if _, err := s.Scan(context.Background(), scan.Target{Path: target}); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(log)
@@ -109,8 +110,8 @@ func TestGosecScanExitCodes(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			tool := wrapTestFakeTool(t, "-version", "Version: dev", c.stdout, c.stderr, c.code)
-			s := NewGosecScanner(wrapTestConfig(map[string]string{"SVC_GOSEC_PATH": tool}))
-			fs, err := s.Scan(context.Background(), Target{Path: target})
+			s := Gosec(wrapTestConfig(map[string]string{"SVC_GOSEC_PATH": tool}))
+			fs, err := s.Scan(context.Background(), scan.Target{Path: target})
 			if c.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
 					t.Fatalf("err = %v, want %q", err, c.wantErr)

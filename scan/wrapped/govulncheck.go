@@ -1,4 +1,4 @@
-package scan
+package wrapped
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"scand/finding"
+	"scand/scan"
 )
 
 // govulncheckScanner wraps govulncheck, the Go vulnerability checker that
@@ -36,8 +37,8 @@ import (
 // and a proven call path is what makes a vulnerability urgent.
 type govulncheckScanner struct{ cli *wrapCLI }
 
-// NewGovulncheckScanner returns the govulncheck wrapper (scan type dependency).
-func NewGovulncheckScanner(cfg Config) Scanner {
+// Govulncheck returns the govulncheck wrapper (scan type dependency).
+func Govulncheck(cfg scan.Config) scan.Scanner {
 	s := &govulncheckScanner{}
 	s.cli = newWrapCLI(cfg, wrapCLISpec{
 		name:        "govulncheck",
@@ -52,14 +53,14 @@ func NewGovulncheckScanner(cfg Config) Scanner {
 }
 
 func (s *govulncheckScanner) Name() string { return "govulncheck" }
-func (s *govulncheckScanner) Type() string { return TypeDependency }
+func (s *govulncheckScanner) Type() string { return scan.TypeDependency }
 func (s *govulncheckScanner) Available(ctx context.Context) (string, string, bool) {
 	return s.cli.Available(ctx)
 }
 
 // dbDir is SVC_GOVULN_DB as a directory (a file:// URL is accepted too).
 func (s *govulncheckScanner) dbDir() string {
-	return strings.TrimPrefix(strings.TrimSpace(s.cli.cfg.env("SVC_GOVULN_DB")), "file://")
+	return strings.TrimPrefix(strings.TrimSpace(s.cli.cfg.Env("SVC_GOVULN_DB")), "file://")
 }
 
 func (s *govulncheckScanner) dbReady() (string, bool) {
@@ -78,7 +79,7 @@ func (s *govulncheckScanner) dbReady() (string, bool) {
 	return "", true
 }
 
-func (s *govulncheckScanner) Scan(ctx context.Context, t Target) ([]finding.Finding, error) {
+func (s *govulncheckScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error) {
 	if err := wrapValidatePath(t.Path); err != nil {
 		return nil, err
 	}
@@ -269,7 +270,7 @@ func govulncheckParse(modRel string, out []byte, lines wrapLineFinder) ([]findin
 		}
 		fs = append(fs, finding.Finding{
 			Scanner:     "govulncheck",
-			ScanType:    TypeDependency,
+			ScanType:    scan.TypeDependency,
 			Severity:    sev,
 			Title:       fmt.Sprintf("%s: %s", a.id, title),
 			Description: desc.String(),

@@ -1,4 +1,4 @@
-package scan
+package wrapped
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"scand/finding"
+	"scand/scan"
 )
 
 func TestGovulncheckParse(t *testing.T) {
@@ -16,7 +17,7 @@ func TestGovulncheckParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wrapTestCheckFindings(t, "govulncheck", TypeDependency, fs)
+	wrapTestCheckFindings(t, "govulncheck", scan.TypeDependency, fs)
 	if len(fs) != 2 {
 		t.Fatalf("%d findings, want one per vulnerability (2)", len(fs))
 	}
@@ -112,11 +113,11 @@ func TestGovulncheckScanErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		tool := wrapTestFakeTool(t, "-version", "Scanner: govulncheck@v1.8.0", "", c.stderr, 1)
-		s := NewGovulncheckScanner(wrapTestConfig(map[string]string{"SVC_GOVULNCHECK_PATH": tool, "SVC_GOVULN_DB": db}))
+		s := Govulncheck(wrapTestConfig(map[string]string{"SVC_GOVULNCHECK_PATH": tool, "SVC_GOVULN_DB": db}))
 		if v, hint, ok := s.Available(context.Background()); !ok || v != "1.8.0" {
 			t.Fatalf("Available = %q %q %v", v, hint, ok)
 		}
-		_, err := s.Scan(context.Background(), Target{Path: target})
+		_, err := s.Scan(context.Background(), scan.Target{Path: target})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("err = %v, want %q", err, c.want)
 		}

@@ -1,4 +1,4 @@
-package scan
+package wrapped
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"scand/finding"
+	"scand/scan"
 )
 
 // kicsScanner wraps KICS, the infrastructure-as-code analyzer (Terraform,
@@ -36,8 +37,8 @@ import (
 // KICS releases; the title carries the query name).
 type kicsScanner struct{ cli *wrapCLI }
 
-// NewKicsScanner returns the KICS wrapper (scan type iac).
-func NewKicsScanner(cfg Config) Scanner {
+// Kics returns the KICS wrapper (scan type iac).
+func Kics(cfg scan.Config) scan.Scanner {
 	s := &kicsScanner{}
 	s.cli = newWrapCLI(cfg, wrapCLISpec{
 		name:        "kics",
@@ -52,14 +53,14 @@ func NewKicsScanner(cfg Config) Scanner {
 }
 
 func (s *kicsScanner) Name() string { return "kics" }
-func (s *kicsScanner) Type() string { return TypeIaC }
+func (s *kicsScanner) Type() string { return scan.TypeIaC }
 func (s *kicsScanner) Available(ctx context.Context) (string, string, bool) {
 	return s.cli.Available(ctx)
 }
 
 // queriesDir is SVC_KICS_QUERIES, else assets/queries beside the binary.
 func (s *kicsScanner) queriesDir() string {
-	if q := strings.TrimSpace(s.cli.cfg.env("SVC_KICS_QUERIES")); q != "" {
+	if q := strings.TrimSpace(s.cli.cfg.Env("SVC_KICS_QUERIES")); q != "" {
 		return q
 	}
 	prog := s.cli.program()
@@ -100,7 +101,7 @@ func kicsLibraries(queries string) string {
 	return filepath.Join(filepath.Dir(filepath.Clean(queries)), "libraries")
 }
 
-func (s *kicsScanner) Scan(ctx context.Context, t Target) ([]finding.Finding, error) {
+func (s *kicsScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error) {
 	if err := wrapValidatePath(t.Path); err != nil {
 		return nil, err
 	}
@@ -213,7 +214,7 @@ func kicsParse(root string, out []byte) ([]finding.Finding, error) {
 			}
 			fs = append(fs, finding.Finding{
 				Scanner:     "kics",
-				ScanType:    TypeIaC,
+				ScanType:    scan.TypeIaC,
 				Severity:    kicsSeverity(q.Severity),
 				Title:       q.QueryName,
 				Description: desc,

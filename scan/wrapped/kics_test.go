@@ -1,4 +1,4 @@
-package scan
+package wrapped
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"scand/finding"
+	"scand/scan"
 )
 
 func TestKicsParse(t *testing.T) {
@@ -16,7 +17,7 @@ func TestKicsParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wrapTestCheckFindings(t, "kics", TypeIaC, fs)
+	wrapTestCheckFindings(t, "kics", scan.TypeIaC, fs)
 	if len(fs) != 38 {
 		t.Fatalf("%d findings, want the 38 KICS counted", len(fs))
 	}
@@ -93,11 +94,11 @@ func TestKicsScanExitCodes(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			tool := wrapTestFakeKics(t, c.report, c.stderr, c.code)
-			s := NewKicsScanner(wrapTestConfig(map[string]string{"SVC_KICS_PATH": tool, "SVC_KICS_QUERIES": filepath.Join(assets, "queries")}))
+			s := Kics(wrapTestConfig(map[string]string{"SVC_KICS_PATH": tool, "SVC_KICS_QUERIES": filepath.Join(assets, "queries")}))
 			if v, hint, ok := s.Available(context.Background()); !ok || v != "2.2.0" {
 				t.Fatalf("Available = %q %q %v", v, hint, ok)
 			}
-			fs, err := s.Scan(context.Background(), Target{Path: t.TempDir()})
+			fs, err := s.Scan(context.Background(), scan.Target{Path: t.TempDir()})
 			if c.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
 					t.Fatalf("err = %v, want %q", err, c.wantErr)

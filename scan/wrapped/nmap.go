@@ -1,4 +1,4 @@
-package scan
+package wrapped
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"scand/finding"
+	"scand/scan"
 )
 
 // nmapScanner wraps nmap, the port scanner.
@@ -38,8 +39,8 @@ import (
 //	low     web (http, https and proxies): expected on most hosts
 type nmapScanner struct{ cli *wrapCLI }
 
-// NewNmapScanner returns the nmap wrapper (scan type network).
-func NewNmapScanner(cfg Config) Scanner {
+// Nmap returns the nmap wrapper (scan type network).
+func Nmap(cfg scan.Config) scan.Scanner {
 	return &nmapScanner{cli: newWrapCLI(cfg, wrapCLISpec{
 		name:        "nmap",
 		program:     "nmap",
@@ -51,7 +52,7 @@ func NewNmapScanner(cfg Config) Scanner {
 }
 
 func (s *nmapScanner) Name() string { return "nmap" }
-func (s *nmapScanner) Type() string { return TypeNetwork }
+func (s *nmapScanner) Type() string { return scan.TypeNetwork }
 func (s *nmapScanner) Available(ctx context.Context) (string, string, bool) {
 	return s.cli.Available(ctx)
 }
@@ -62,7 +63,7 @@ const nmapDefaultMaxHosts = 256
 var nmapPortsRe = regexp.MustCompile(`^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$`)
 
 func (s *nmapScanner) maxHosts() int {
-	if n, err := strconv.Atoi(strings.TrimSpace(s.cli.cfg.env("SVC_NMAP_MAX_HOSTS"))); err == nil && n > 0 {
+	if n, err := strconv.Atoi(strings.TrimSpace(s.cli.cfg.Env("SVC_NMAP_MAX_HOSTS"))); err == nil && n > 0 {
 		return n
 	}
 	return nmapDefaultMaxHosts
@@ -83,11 +84,11 @@ func nmapArgs(host, ports string) ([]string, error) {
 	return append(args, host), nil
 }
 
-func (s *nmapScanner) Scan(ctx context.Context, t Target) ([]finding.Finding, error) {
-	if err := ValidateTargetHost(t.Host, s.maxHosts()); err != nil {
+func (s *nmapScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error) {
+	if err := scan.ValidateTargetHost(t.Host, s.maxHosts()); err != nil {
 		return nil, err
 	}
-	args, err := nmapArgs(t.Host, s.cli.cfg.env("SVC_NMAP_PORTS"))
+	args, err := nmapArgs(t.Host, s.cli.cfg.Env("SVC_NMAP_PORTS"))
 	if err != nil {
 		return nil, err
 	}
@@ -215,7 +216,7 @@ func nmapParse(out []byte) ([]finding.Finding, error) {
 			}
 			fs = append(fs, finding.Finding{
 				Scanner:     "nmap",
-				ScanType:    TypeNetwork,
+				ScanType:    scan.TypeNetwork,
 				Severity:    class.sev,
 				Title:       title,
 				Description: desc,

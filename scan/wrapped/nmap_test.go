@@ -1,4 +1,4 @@
-package scan
+package wrapped
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"scand/finding"
+	"scand/scan"
 )
 
 func TestNmapParse(t *testing.T) {
@@ -14,7 +15,7 @@ func TestNmapParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wrapTestCheckFindings(t, "nmap", TypeNetwork, fs)
+	wrapTestCheckFindings(t, "nmap", scan.TypeNetwork, fs)
 	cases := []struct {
 		rule, where string
 		sev         finding.Severity
@@ -84,22 +85,22 @@ func TestNmapArgs(t *testing.T) {
 
 func TestNmapScanTargetsAndExit(t *testing.T) {
 	tool := wrapTestFakeTool(t, "--version", "Nmap version 7.93 ( https://nmap.org )", "nmap/findings.xml", "", 0)
-	s := NewNmapScanner(wrapTestConfig(map[string]string{"SVC_NMAP_PATH": tool, "SVC_NMAP_MAX_HOSTS": "16"}))
+	s := Nmap(wrapTestConfig(map[string]string{"SVC_NMAP_PATH": tool, "SVC_NMAP_MAX_HOSTS": "16"}))
 	if v, _, ok := s.Available(context.Background()); !ok || v != "7.93" {
 		t.Fatalf("Available = %q %v", v, ok)
 	}
 	for _, h := range []string{"-iL", "10.0.0.0/24", "", "a b"} {
-		if _, err := s.Scan(context.Background(), Target{Host: h}); err == nil {
+		if _, err := s.Scan(context.Background(), scan.Target{Host: h}); err == nil {
 			t.Errorf("Scan accepted host %q", h)
 		}
 	}
-	fs, err := s.Scan(context.Background(), Target{Host: "10.0.0.0/28"})
+	fs, err := s.Scan(context.Background(), scan.Target{Host: "10.0.0.0/28"})
 	if err != nil || len(fs) != 3 {
 		t.Fatalf("Scan = %d findings, %v", len(fs), err)
 	}
 	crash := wrapTestFakeTool(t, "--version", "Nmap version 7.93", "", "nmap/crash.stderr", 255)
-	s = NewNmapScanner(wrapTestConfig(map[string]string{"SVC_NMAP_PATH": crash}))
-	if _, err := s.Scan(context.Background(), Target{Host: "127.0.0.1"}); err == nil || !strings.Contains(err.Error(), "unrecognized option") {
+	s = Nmap(wrapTestConfig(map[string]string{"SVC_NMAP_PATH": crash}))
+	if _, err := s.Scan(context.Background(), scan.Target{Host: "127.0.0.1"}); err == nil || !strings.Contains(err.Error(), "unrecognized option") {
 		t.Fatalf("crash err = %v", err)
 	}
 }

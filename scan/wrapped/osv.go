@@ -1,4 +1,4 @@
-package scan
+package wrapped
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"scand/finding"
+	"scand/scan"
 )
 
 // osvScanner wraps osv-scanner, which matches lockfiles and manifests
@@ -29,8 +30,8 @@ import (
 //	otherwise medium: a known vulnerability without a score is not hidden as info
 type osvScanner struct{ cli *wrapCLI }
 
-// NewOSVScanner returns the osv-scanner wrapper (scan type dependency).
-func NewOSVScanner(cfg Config) Scanner {
+// OSV returns the osv-scanner wrapper (scan type dependency).
+func OSV(cfg scan.Config) scan.Scanner {
 	s := &osvScanner{}
 	s.cli = newWrapCLI(cfg, wrapCLISpec{
 		name:        "osv-scanner",
@@ -45,12 +46,12 @@ func NewOSVScanner(cfg Config) Scanner {
 }
 
 func (s *osvScanner) Name() string { return "osv-scanner" }
-func (s *osvScanner) Type() string { return TypeDependency }
+func (s *osvScanner) Type() string { return scan.TypeDependency }
 func (s *osvScanner) Available(ctx context.Context) (string, string, bool) {
 	return s.cli.Available(ctx)
 }
 
-func (s *osvScanner) dbDir() string { return strings.TrimSpace(s.cli.cfg.env("SVC_OSV_DB")) }
+func (s *osvScanner) dbDir() string { return strings.TrimSpace(s.cli.cfg.Env("SVC_OSV_DB")) }
 
 func (s *osvScanner) dbReady() (string, bool) {
 	dir := s.dbDir()
@@ -67,7 +68,7 @@ func (s *osvScanner) dbReady() (string, bool) {
 	return "", true
 }
 
-func (s *osvScanner) Scan(ctx context.Context, t Target) ([]finding.Finding, error) {
+func (s *osvScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error) {
 	if err := wrapValidatePath(t.Path); err != nil {
 		return nil, err
 	}
@@ -182,7 +183,7 @@ func osvParse(root string, out []byte, lines wrapLineFinder) ([]finding.Finding,
 				}
 				fs = append(fs, finding.Finding{
 					Scanner:     "osv-scanner",
-					ScanType:    TypeDependency,
+					ScanType:    scan.TypeDependency,
 					Severity:    sev,
 					Title:       fmt.Sprintf("%s: %s", id, title),
 					Description: osvDescription(p.Package.Name, p.Package.Version, p.Package.Ecosystem, fixed, aliases, rec.Details),

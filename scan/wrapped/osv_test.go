@@ -1,4 +1,4 @@
-package scan
+package wrapped
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"scand/finding"
+	"scand/scan"
 )
 
 // wrapTestTreeLines finds declaration lines in the committed fixture tree,
@@ -27,7 +28,7 @@ func TestOSVParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wrapTestCheckFindings(t, "osv-scanner", TypeDependency, fs)
+	wrapTestCheckFindings(t, "osv-scanner", scan.TypeDependency, fs)
 	if len(fs) != 6 {
 		t.Fatalf("%d findings, want 6 (2 lodash, 2 minimist, 2 x/text)", len(fs))
 	}
@@ -135,11 +136,11 @@ func TestOSVScanExitCodes(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			tool := wrapTestFakeTool(t, "--version", "osv-scanner version: 2.5.0", c.stdout, c.stderr, c.code)
-			s := NewOSVScanner(wrapTestConfig(map[string]string{"SVC_OSV_SCANNER_PATH": tool, "SVC_OSV_DB": db}))
+			s := OSV(wrapTestConfig(map[string]string{"SVC_OSV_SCANNER_PATH": tool, "SVC_OSV_DB": db}))
 			if v, hint, ok := s.Available(context.Background()); !ok || v != "2.5.0" {
 				t.Fatalf("Available = %q %q %v", v, hint, ok)
 			}
-			fs, err := s.Scan(context.Background(), Target{Path: t.TempDir()})
+			fs, err := s.Scan(context.Background(), scan.Target{Path: t.TempDir()})
 			if c.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
 					t.Fatalf("err = %v, want %q", err, c.wantErr)

@@ -1,4 +1,4 @@
-package scan
+package wrapped
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"scand/finding"
+	"scand/scan"
 )
 
 // trivyScanner wraps Trivy's filesystem vulnerability scanner.
@@ -27,8 +28,8 @@ import (
 // osv-scanner: a known vulnerability without a score is not hidden.
 type trivyScanner struct{ cli *wrapCLI }
 
-// NewTrivyScanner returns the Trivy wrapper (scan type dependency).
-func NewTrivyScanner(cfg Config) Scanner {
+// Trivy returns the Trivy wrapper (scan type dependency).
+func Trivy(cfg scan.Config) scan.Scanner {
 	s := &trivyScanner{}
 	s.cli = newWrapCLI(cfg, wrapCLISpec{
 		name:        "trivy",
@@ -43,12 +44,12 @@ func NewTrivyScanner(cfg Config) Scanner {
 }
 
 func (s *trivyScanner) Name() string { return "trivy" }
-func (s *trivyScanner) Type() string { return TypeDependency }
+func (s *trivyScanner) Type() string { return scan.TypeDependency }
 func (s *trivyScanner) Available(ctx context.Context) (string, string, bool) {
 	return s.cli.Available(ctx)
 }
 
-func (s *trivyScanner) cacheDir() string { return strings.TrimSpace(s.cli.cfg.env("SVC_TRIVY_CACHE")) }
+func (s *trivyScanner) cacheDir() string { return strings.TrimSpace(s.cli.cfg.Env("SVC_TRIVY_CACHE")) }
 
 func (s *trivyScanner) dbReady() (string, bool) {
 	dir := s.cacheDir()
@@ -66,7 +67,7 @@ func (s *trivyScanner) dbReady() (string, bool) {
 	return "", true
 }
 
-func (s *trivyScanner) Scan(ctx context.Context, t Target) ([]finding.Finding, error) {
+func (s *trivyScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error) {
 	if err := wrapValidatePath(t.Path); err != nil {
 		return nil, err
 	}
@@ -166,7 +167,7 @@ func trivyParse(root string, out []byte, lines wrapLineFinder) ([]finding.Findin
 			}
 			fs = append(fs, finding.Finding{
 				Scanner:     "trivy",
-				ScanType:    TypeDependency,
+				ScanType:    scan.TypeDependency,
 				Severity:    trivySeverity(v.Severity),
 				Title:       fmt.Sprintf("%s: %s", v.VulnerabilityID, title),
 				Description: osvDescription(v.PkgName, v.InstalledVersion, r.Type, fixed, aliases, v.Description),

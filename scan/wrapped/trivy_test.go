@@ -1,4 +1,4 @@
-package scan
+package wrapped
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"scand/finding"
+	"scand/scan"
 )
 
 func TestTrivyParse(t *testing.T) {
@@ -15,7 +16,7 @@ func TestTrivyParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wrapTestCheckFindings(t, "trivy", TypeDependency, fs)
+	wrapTestCheckFindings(t, "trivy", scan.TypeDependency, fs)
 	if len(fs) != 6 {
 		t.Fatalf("%d findings, want 6", len(fs))
 	}
@@ -78,11 +79,11 @@ func TestTrivyScanCrash(t *testing.T) {
 	wrapTestWriteFile(t, filepath.Join(cache, "db", "trivy.db"), "x")
 	wrapTestWriteFile(t, filepath.Join(cache, "db", "metadata.json"), "{}")
 	tool := wrapTestFakeTool(t, "--version", "Version: 0.74.0", "", "trivy/no-db.stderr", 1)
-	s := NewTrivyScanner(wrapTestConfig(map[string]string{"SVC_TRIVY_PATH": tool, "SVC_TRIVY_CACHE": cache}))
+	s := Trivy(wrapTestConfig(map[string]string{"SVC_TRIVY_PATH": tool, "SVC_TRIVY_CACHE": cache}))
 	if v, hint, ok := s.Available(context.Background()); !ok || v != "0.74.0" {
 		t.Fatalf("Available = %q %q %v", v, hint, ok)
 	}
-	_, err := s.Scan(context.Background(), Target{Path: t.TempDir()})
+	_, err := s.Scan(context.Background(), scan.Target{Path: t.TempDir()})
 	if err == nil || !strings.HasPrefix(err.Error(), "2026-11-21T19:40:50Z FATAL Fatal error run error") ||
 		!strings.Contains(err.Error(), "--skip-db-update cannot be specified") {
 		t.Fatalf("err = %v", err)

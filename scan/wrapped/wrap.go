@@ -1,4 +1,4 @@
-package scan
+package wrapped
 
 import (
 	"bufio"
@@ -20,6 +20,7 @@ import (
 	"unicode/utf8"
 
 	"scand/finding"
+	"scand/scan"
 )
 
 // Shared plumbing of the eight wrapped third-party scanners: how a tool is
@@ -64,19 +65,19 @@ type wrapCLISpec struct {
 
 // wrapCLI is the part every command-line wrapper shares.
 type wrapCLI struct {
-	cfg   Config
+	cfg   scan.Config
 	spec  wrapCLISpec
 	avail wrapAvailCache
 }
 
-func newWrapCLI(cfg Config, spec wrapCLISpec) *wrapCLI {
+func newWrapCLI(cfg scan.Config, spec wrapCLISpec) *wrapCLI {
 	return &wrapCLI{cfg: cfg, spec: spec}
 }
 
 // program is the executable to run: the SVC_<TOOL>_PATH override when set,
 // else the tool's name resolved on PATH by the runner.
 func (w *wrapCLI) program() string {
-	if p := strings.TrimSpace(w.cfg.env(w.spec.pathEnv)); p != "" {
+	if p := strings.TrimSpace(w.cfg.Env(w.spec.pathEnv)); p != "" {
 		return p
 	}
 	return w.spec.program
@@ -89,11 +90,11 @@ func (w *wrapCLI) now() time.Time {
 	return time.Now()
 }
 
-func (w *wrapCLI) runner() *Runner {
+func (w *wrapCLI) runner() *scan.Runner {
 	if w.cfg.Runner != nil {
 		return w.cfg.Runner
 	}
-	return NewRunner(0)
+	return scan.NewRunner(0)
 }
 
 // Available reports the tool's version, or why it cannot run here.
@@ -106,8 +107,8 @@ func (w *wrapCLI) probe(ctx context.Context) (string, string, bool) {
 	if prog != w.spec.program && !filepath.IsAbs(prog) {
 		return "", fmt.Sprintf("%s=%s must be an absolute path", w.spec.pathEnv, prog), false
 	}
-	res, err := w.runner().Run(ctx, Cmd{Program: prog, Args: w.spec.versionArgs, Timeout: wrapProbeTimeout})
-	if errors.Is(err, ErrNotInstalled) {
+	res, err := w.runner().Run(ctx, scan.Cmd{Program: prog, Args: w.spec.versionArgs, Timeout: wrapProbeTimeout})
+	if errors.Is(err, scan.ErrNotInstalled) {
 		if prog != w.spec.program {
 			return "", fmt.Sprintf("%s=%s is not an executable file; %s", w.spec.pathEnv, prog, w.spec.installHint), false
 		}
@@ -156,8 +157,8 @@ func (w *wrapCLI) buildInfoVersion(prog string) string {
 }
 
 // run executes the tool through the one runner with the scan's timeout.
-func (w *wrapCLI) run(ctx context.Context, dir string, env []string, args ...string) (Result, error) {
-	res, err := w.runner().Run(ctx, Cmd{Program: w.program(), Args: args, Dir: dir, Env: env})
+func (w *wrapCLI) run(ctx context.Context, dir string, env []string, args ...string) (scan.Result, error) {
+	res, err := w.runner().Run(ctx, scan.Cmd{Program: w.program(), Args: args, Dir: dir, Env: env})
 	if err != nil {
 		return res, err
 	}
@@ -173,7 +174,7 @@ func (w *wrapCLI) run(ctx context.Context, dir string, env []string, args ...str
 // later with a network timeout instead of saying what is missing.
 func (w *wrapCLI) notReady(ctx context.Context) error {
 	if _, hint, ok := w.Available(ctx); !ok {
-		return fmt.Errorf("%s: %s: %w", w.spec.name, hint, ErrNotInstalled)
+		return fmt.Errorf("%s: %s: %w", w.spec.name, hint, scan.ErrNotInstalled)
 	}
 	return nil
 }
@@ -233,7 +234,7 @@ func (e *wrapToolError) Error() string {
 	return e.Stderr
 }
 
-func wrapCrash(tool string, res Result) error {
+func wrapCrash(tool string, res scan.Result) error {
 	head := wrapStderrHead(res.Stderr)
 	if head == "" {
 		// A tool silent on stderr may have said why on stdout.
@@ -461,7 +462,7 @@ func (w *wrapCLI) finish(fs []finding.Finding) []finding.Finding {
 	return wrapFinishLog(w.cfg, w.spec.name, fs)
 }
 
-func wrapFinishLog(cfg Config, tool string, fs []finding.Finding) []finding.Finding {
+func wrapFinishLog(cfg scan.Config, tool string, fs []finding.Finding) []finding.Finding {
 	total := len(fs)
 	fs, capped := wrapCap(fs)
 	if capped && cfg.Logger != nil {
@@ -525,23 +526,4 @@ func wrapFindFiles(root string, names ...string) []string {
 	})
 	sort.Strings(found)
 	return found
-}
-
-// InstallRecipe is how POST /dashboard/install/{scanner} installs a tool
-// through the system package manager: a fixed argument list, never a
-// shell and never a name taken from the request.
-type InstallRecipe struct {
-	Manager string
-	Args    []string
-}
-
-// InstallRecipeFor returns the recipe for scanners whose tool is a Debian
-// package. The Go-built tools have none: installing them needs a module
-// proxy, which an air-gapped box does not have.
-func InstallRecipeFor(name string) (InstallRecipe, bool) {
-	pkg := map[string]string{"bandit": "bandit", "nmap": "nmap", "git-hygiene": "git"}[name]
-	if pkg == "" {
-		return InstallRecipe{}, false
-	}
-	return InstallRecipe{Manager: "apt-get", Args: []string{"install", "-y", pkg}}, true
 }

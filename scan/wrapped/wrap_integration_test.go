@@ -1,4 +1,4 @@
-package scan
+package wrapped
 
 import (
 	"bufio"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"scand/finding"
+	"scand/scan"
 )
 
 // The TestWrappersIntegration tests run the real tools, offline, on the
@@ -24,10 +25,10 @@ import (
 // Each test logs one line "wrapper-integration tool=… version=… findings=…
 // wall=…" for the issue note's table.
 
-func wrapIntegrationScanner(t *testing.T, mk func(Config) Scanner, env map[string]string) (Scanner, string) {
+func wrapIntegrationScanner(t *testing.T, mk func(scan.Config) scan.Scanner, env map[string]string) (scan.Scanner, string) {
 	t.Helper()
-	cfg := Config{
-		Runner: NewRunner(10 * time.Minute),
+	cfg := scan.Config{
+		Runner: scan.NewRunner(10 * time.Minute),
 		Getenv: func(k string) string {
 			if v, ok := env[k]; ok {
 				return v
@@ -57,7 +58,7 @@ func wrapIntegrationTree(t *testing.T) string {
 	return root
 }
 
-func wrapIntegrationRun(t *testing.T, s Scanner, version string, target Target) []finding.Finding {
+func wrapIntegrationRun(t *testing.T, s scan.Scanner, version string, target scan.Target) []finding.Finding {
 	t.Helper()
 	start := time.Now()
 	fs, err := s.Scan(context.Background(), target)
@@ -90,8 +91,8 @@ func wrapIntegrationExpect(t *testing.T, fs []finding.Finding, want []wrapExpect
 }
 
 func TestWrappersIntegrationBandit(t *testing.T) {
-	s, v := wrapIntegrationScanner(t, NewBanditScanner, nil)
-	fs := wrapIntegrationRun(t, s, v, Target{Path: wrapIntegrationTree(t)})
+	s, v := wrapIntegrationScanner(t, Bandit, nil)
+	fs := wrapIntegrationRun(t, s, v, scan.Target{Path: wrapIntegrationTree(t)})
 	wrapIntegrationExpect(t, fs, []wrapExpect{
 		{"B602", "pyapp/app.py", 8, finding.High},
 		{"B404", "pyapp/app.py", 2, finding.Low},
@@ -99,8 +100,8 @@ func TestWrappersIntegrationBandit(t *testing.T) {
 }
 
 func TestWrappersIntegrationGosec(t *testing.T) {
-	s, v := wrapIntegrationScanner(t, NewGosecScanner, nil)
-	fs := wrapIntegrationRun(t, s, v, Target{Path: wrapIntegrationTree(t)})
+	s, v := wrapIntegrationScanner(t, Gosec, nil)
+	fs := wrapIntegrationRun(t, s, v, scan.Target{Path: wrapIntegrationTree(t)})
 	wrapIntegrationExpect(t, fs, []wrapExpect{
 		{"G204", "goapp/main.go", 28, finding.Medium},
 		{"G401", "goapp/main.go", 27, finding.Medium},
@@ -111,8 +112,8 @@ func TestWrappersIntegrationGosec(t *testing.T) {
 }
 
 func TestWrappersIntegrationOSVScanner(t *testing.T) {
-	s, v := wrapIntegrationScanner(t, NewOSVScanner, nil)
-	fs := wrapIntegrationRun(t, s, v, Target{Path: wrapIntegrationTree(t)})
+	s, v := wrapIntegrationScanner(t, OSV, nil)
+	fs := wrapIntegrationRun(t, s, v, scan.Target{Path: wrapIntegrationTree(t)})
 	wrapIntegrationExpect(t, fs, []wrapExpect{
 		{"GHSA-35jh-r3h4-6jhm", "webapp/package-lock.json", 15, finding.High},
 		{"GHSA-xvch-5gv4-984h", "webapp/package-lock.json", 20, finding.Critical},
@@ -121,8 +122,8 @@ func TestWrappersIntegrationOSVScanner(t *testing.T) {
 }
 
 func TestWrappersIntegrationGovulncheck(t *testing.T) {
-	s, v := wrapIntegrationScanner(t, NewGovulncheckScanner, nil)
-	fs := wrapIntegrationRun(t, s, v, Target{Path: wrapIntegrationTree(t)})
+	s, v := wrapIntegrationScanner(t, Govulncheck, nil)
+	fs := wrapIntegrationRun(t, s, v, scan.Target{Path: wrapIntegrationTree(t)})
 	wrapIntegrationExpect(t, fs, []wrapExpect{
 		{"GO-2021-0113", "goapp/go.mod", 5, finding.High},
 		{"GO-2022-1059", "goapp/go.mod", 5, finding.High},
@@ -133,8 +134,8 @@ func TestWrappersIntegrationGovulncheck(t *testing.T) {
 }
 
 func TestWrappersIntegrationTrivy(t *testing.T) {
-	s, v := wrapIntegrationScanner(t, NewTrivyScanner, nil)
-	fs := wrapIntegrationRun(t, s, v, Target{Path: wrapIntegrationTree(t)})
+	s, v := wrapIntegrationScanner(t, Trivy, nil)
+	fs := wrapIntegrationRun(t, s, v, scan.Target{Path: wrapIntegrationTree(t)})
 	wrapIntegrationExpect(t, fs, []wrapExpect{
 		{"CVE-2021-44906", "webapp/package-lock.json", 20, finding.Critical},
 		{"CVE-2021-23337", "webapp/package-lock.json", 15, finding.High},
@@ -143,8 +144,8 @@ func TestWrappersIntegrationTrivy(t *testing.T) {
 }
 
 func TestWrappersIntegrationKics(t *testing.T) {
-	s, v := wrapIntegrationScanner(t, NewKicsScanner, nil)
-	fs := wrapIntegrationRun(t, s, v, Target{Path: wrapIntegrationTree(t)})
+	s, v := wrapIntegrationScanner(t, Kics, nil)
+	fs := wrapIntegrationRun(t, s, v, scan.Target{Path: wrapIntegrationTree(t)})
 	wrapIntegrationExpect(t, fs, []wrapExpect{
 		{"38c5ee0d-7f22-4260-ab72-5073048df100", "infra/main.tf", 3, finding.Critical},          // S3 bucket ACL public-read
 		{"dd29336b-fe57-445b-a26e-e6aa867ae609", "infra/k8s/deployment.yaml", 19, finding.High}, // privileged container
@@ -181,8 +182,8 @@ func TestWrappersIntegrationNmap(t *testing.T) {
 		}
 	}()
 	port := ln.Addr().(*net.TCPAddr).Port
-	s, v := wrapIntegrationScanner(t, NewNmapScanner, map[string]string{"SVC_NMAP_PORTS": strconv.Itoa(port)})
-	fs := wrapIntegrationRun(t, s, v, Target{Host: "127.0.0.1"})
+	s, v := wrapIntegrationScanner(t, Nmap, map[string]string{"SVC_NMAP_PORTS": strconv.Itoa(port)})
+	fs := wrapIntegrationRun(t, s, v, scan.Target{Host: "127.0.0.1"})
 	where := fmt.Sprintf("127.0.0.1:%d/tcp", port)
 	f := wrapTestFind(fs, "open-port/ftp", where)
 	if f == nil {

@@ -1,4 +1,4 @@
-package scan
+package wrapped
 
 import (
 	"context"
@@ -14,18 +14,19 @@ import (
 	"time"
 
 	"scand/finding"
+	"scand/scan"
 )
 
 // wrapTestData is the wrappers' fixture folder, seen from package scan.
-const wrapTestData = "../testdata/wrappers"
+const wrapTestData = "../../testdata/wrappers"
 
 // wrapRecordedRoot is where the fixture tree lay when the real tools'
 // output under testdata/wrappers/<tool>/ was recorded.
 const wrapRecordedRoot = "/tmp/scandfix"
 
-func wrapTestConfig(env map[string]string) Config {
-	return Config{
-		Runner: NewRunner(2 * time.Minute),
+func wrapTestConfig(env map[string]string) scan.Config {
+	return scan.Config{
+		Runner: scan.NewRunner(2 * time.Minute),
 		Getenv: func(k string) string { return env[k] },
 		Now:    time.Now,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
@@ -84,7 +85,7 @@ func wrapTestCheckFindings(t testing.TB, scanner, scanType string, fs []finding.
 		if f.RuleID == "" || f.Title == "" {
 			t.Errorf("finding %d: empty rule id or title: %+v", i, f)
 		}
-		if strings.HasPrefix(f.FilePath, "/") && scanType != TypeDAST || strings.Contains(f.FilePath, "\\") {
+		if strings.HasPrefix(f.FilePath, "/") && scanType != scan.TypeDAST || strings.Contains(f.FilePath, "\\") {
 			t.Errorf("finding %d: path %q is not relative and slash-separated", i, f.FilePath)
 		}
 		if f.Line < 0 {
@@ -127,7 +128,7 @@ func TestWrapValidateHost(t *testing.T) {
 		{strings.Repeat("a", 254), 256, false},
 	}
 	for _, c := range cases {
-		err := ValidateTargetHost(c.host, c.max)
+		err := scan.ValidateTargetHost(c.host, c.max)
 		if (err == nil) != c.ok {
 			t.Errorf("ValidateTargetHost(%q, %d) = %v, want ok=%v", c.host, c.max, err, c.ok)
 		}
@@ -144,7 +145,7 @@ func TestWrapValidateURLAndPath(t *testing.T) {
 		"-http://x":               false,
 		"":                        false,
 	} {
-		if _, err := ValidateTargetURL(raw); (err == nil) != ok {
+		if _, err := scan.ValidateTargetURL(raw); (err == nil) != ok {
 			t.Errorf("ValidateTargetURL(%q) = %v, want ok=%v", raw, err, ok)
 		}
 	}
@@ -231,7 +232,7 @@ func TestWrapAvailabilityCache(t *testing.T) {
 	tool := wrapTestScript(t, fmt.Sprintf("#!/bin/sh\necho x >> %q\necho 'bandit 1.6.2'\n", counter))
 	cfg := wrapTestConfig(map[string]string{"SVC_BANDIT_PATH": tool})
 	cfg.Now = clock
-	s := NewBanditScanner(cfg)
+	s := Bandit(cfg)
 	var wg sync.WaitGroup
 	for i := 0; i < 8; i++ {
 		wg.Add(1)
@@ -261,7 +262,7 @@ func TestWrapAvailabilityCache(t *testing.T) {
 
 func TestWrapAvailabilityCancelledProbeNotCached(t *testing.T) {
 	tool := wrapTestScript(t, "#!/bin/sh\necho 'bandit 1.6.2'\n")
-	s := NewBanditScanner(wrapTestConfig(map[string]string{"SVC_BANDIT_PATH": tool}))
+	s := Bandit(wrapTestConfig(map[string]string{"SVC_BANDIT_PATH": tool}))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, _, ok := s.Available(ctx); ok {
@@ -275,19 +276,19 @@ func TestWrapAvailabilityCancelledProbeNotCached(t *testing.T) {
 func TestWrapAvailabilityNotInstalled(t *testing.T) {
 	cases := []struct {
 		name string
-		mk   func(Config) Scanner
+		mk   func(scan.Config) scan.Scanner
 		env  map[string]string
 		hint string
 	}{
-		{"bandit", NewBanditScanner, map[string]string{"SVC_BANDIT_PATH": "/nonexistent/bandit"}, "apt-get install -y bandit"},
-		{"gosec", NewGosecScanner, map[string]string{"SVC_GOSEC_PATH": "/nonexistent/gosec"}, "github.com/securego/gosec/v2/cmd/gosec@v2.29.0"},
-		{"osv-scanner", NewOSVScanner, map[string]string{"SVC_OSV_SCANNER_PATH": "/nonexistent/osv"}, "github.com/google/osv-scanner/v2/cmd/osv-scanner@v2.5.0"},
-		{"govulncheck", NewGovulncheckScanner, map[string]string{"SVC_GOVULNCHECK_PATH": "/nonexistent/gv"}, "golang.org/x/vuln/cmd/govulncheck@v1.8.0"},
-		{"trivy", NewTrivyScanner, map[string]string{"SVC_TRIVY_PATH": "/nonexistent/trivy"}, "github.com/aquasecurity/trivy@v0.74.0"},
-		{"kics", NewKicsScanner, map[string]string{"SVC_KICS_PATH": "/nonexistent/kics"}, "github.com/Checkmarx/kics/v2/cmd/console@v2.2.0"},
-		{"nmap", NewNmapScanner, map[string]string{"SVC_NMAP_PATH": "/nonexistent/nmap"}, "apt-get install -y nmap"},
-		{"zap", NewZAPScanner, nil, "SVC_ZAP_URL is not set"},
-		{"bandit", NewBanditScanner, map[string]string{"SVC_BANDIT_PATH": "bin/bandit"}, "must be an absolute path"},
+		{"bandit", Bandit, map[string]string{"SVC_BANDIT_PATH": "/nonexistent/bandit"}, "apt-get install -y bandit"},
+		{"gosec", Gosec, map[string]string{"SVC_GOSEC_PATH": "/nonexistent/gosec"}, "github.com/securego/gosec/v2/cmd/gosec@v2.29.0"},
+		{"osv-scanner", OSV, map[string]string{"SVC_OSV_SCANNER_PATH": "/nonexistent/osv"}, "github.com/google/osv-scanner/v2/cmd/osv-scanner@v2.5.0"},
+		{"govulncheck", Govulncheck, map[string]string{"SVC_GOVULNCHECK_PATH": "/nonexistent/gv"}, "golang.org/x/vuln/cmd/govulncheck@v1.8.0"},
+		{"trivy", Trivy, map[string]string{"SVC_TRIVY_PATH": "/nonexistent/trivy"}, "github.com/aquasecurity/trivy@v0.74.0"},
+		{"kics", Kics, map[string]string{"SVC_KICS_PATH": "/nonexistent/kics"}, "github.com/Checkmarx/kics/v2/cmd/console@v2.2.0"},
+		{"nmap", Nmap, map[string]string{"SVC_NMAP_PATH": "/nonexistent/nmap"}, "apt-get install -y nmap"},
+		{"zap", ZAP, nil, "SVC_ZAP_URL is not set"},
+		{"bandit", Bandit, map[string]string{"SVC_BANDIT_PATH": "bin/bandit"}, "must be an absolute path"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -312,17 +313,17 @@ func TestWrapDatabaseNotConfigured(t *testing.T) {
 	empty := t.TempDir()
 	cases := []struct {
 		name string
-		mk   func(Config) Scanner
+		mk   func(scan.Config) scan.Scanner
 		env  map[string]string
 		hint string
 	}{
-		{"osv unset", NewOSVScanner, map[string]string{}, "SVC_OSV_DB is not set"},
-		{"osv empty", NewOSVScanner, map[string]string{"SVC_OSV_DB": empty}, "holds no osv-scalibr"},
-		{"govuln unset", NewGovulncheckScanner, map[string]string{}, "SVC_GOVULN_DB is not set"},
-		{"govuln empty", NewGovulncheckScanner, map[string]string{"SVC_GOVULN_DB": empty}, "has no index/db.json"},
-		{"trivy unset", NewTrivyScanner, map[string]string{}, "SVC_TRIVY_CACHE is not set"},
-		{"trivy empty", NewTrivyScanner, map[string]string{"SVC_TRIVY_CACHE": empty}, "has no db/trivy.db"},
-		{"kics missing", NewKicsScanner, map[string]string{"SVC_KICS_QUERIES": filepath.Join(empty, "queries")}, "KICS query library"},
+		{"osv unset", OSV, map[string]string{}, "SVC_OSV_DB is not set"},
+		{"osv empty", OSV, map[string]string{"SVC_OSV_DB": empty}, "holds no osv-scalibr"},
+		{"govuln unset", Govulncheck, map[string]string{}, "SVC_GOVULN_DB is not set"},
+		{"govuln empty", Govulncheck, map[string]string{"SVC_GOVULN_DB": empty}, "has no index/db.json"},
+		{"trivy unset", Trivy, map[string]string{}, "SVC_TRIVY_CACHE is not set"},
+		{"trivy empty", Trivy, map[string]string{"SVC_TRIVY_CACHE": empty}, "has no db/trivy.db"},
+		{"kics missing", Kics, map[string]string{"SVC_KICS_QUERIES": filepath.Join(empty, "queries")}, "KICS query library"},
 	}
 	flag := map[string]string{"osv": "--version", "gov": "-version", "tri": "--version", "kic": "version"}
 	for _, c := range cases {
@@ -338,8 +339,8 @@ func TestWrapDatabaseNotConfigured(t *testing.T) {
 			if ok || !strings.Contains(hint, c.hint) {
 				t.Fatalf("Available = %q, %v; want a hint containing %q", hint, ok, c.hint)
 			}
-			_, err := s.Scan(context.Background(), Target{Path: t.TempDir()})
-			if !errors.Is(err, ErrNotInstalled) {
+			_, err := s.Scan(context.Background(), scan.Target{Path: t.TempDir()})
+			if !errors.Is(err, scan.ErrNotInstalled) {
 				t.Fatalf("Scan error = %v, want ErrNotInstalled", err)
 			}
 		})
@@ -384,20 +385,6 @@ func TestWrapCapKeepsMostSevere(t *testing.T) {
 	}
 	if crit != (wrapMaxFindings+500)/1000 {
 		t.Fatalf("kept %d critical findings, want all %d", crit, (wrapMaxFindings+500)/1000)
-	}
-}
-
-func TestInstallRecipeFor(t *testing.T) {
-	for name, pkg := range map[string]string{"bandit": "bandit", "nmap": "nmap", "git-hygiene": "git"} {
-		r, ok := InstallRecipeFor(name)
-		if !ok || r.Manager != "apt-get" || strings.Join(r.Args, " ") != "install -y "+pkg {
-			t.Errorf("InstallRecipeFor(%q) = %+v, %v", name, r, ok)
-		}
-	}
-	for _, name := range []string{"gosec", "trivy", "zap", "bandit; rm -rf /", ""} {
-		if _, ok := InstallRecipeFor(name); ok {
-			t.Errorf("InstallRecipeFor(%q) has a recipe", name)
-		}
 	}
 }
 

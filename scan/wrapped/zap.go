@@ -1,4 +1,4 @@
-package scan
+package wrapped
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"scand/finding"
+	"scand/scan"
 )
 
 // zapScanner drives a running ZAP daemon through its JSON API; ZAP is the
@@ -38,7 +39,7 @@ import (
 // CWE: cweid. rule_id: the scan rule's pluginId. file_path: the alert URL's
 // path, so a staging and a production host give the same fingerprints.
 type zapScanner struct {
-	cfg    Config
+	cfg    scan.Config
 	avail  wrapAvailCache
 	client *http.Client
 	// poll is the interval between status calls; tests shorten it.
@@ -51,8 +52,8 @@ const zapPageSize = 500
 // zapMaxBody caps one API response; a page of 500 alerts is far below it.
 const zapMaxBody = 32 << 20
 
-// NewZAPScanner returns the ZAP wrapper (scan type dast).
-func NewZAPScanner(cfg Config) Scanner {
+// ZAP returns the ZAP wrapper (scan type dast).
+func ZAP(cfg scan.Config) scan.Scanner {
 	return &zapScanner{
 		cfg: cfg,
 		// ZAP is itself a proxy: a proxy from the environment must never
@@ -63,7 +64,7 @@ func NewZAPScanner(cfg Config) Scanner {
 }
 
 func (s *zapScanner) Name() string { return "zap" }
-func (s *zapScanner) Type() string { return TypeDAST }
+func (s *zapScanner) Type() string { return scan.TypeDAST }
 
 func (s *zapScanner) now() time.Time {
 	if s.cfg.Now != nil {
@@ -73,11 +74,11 @@ func (s *zapScanner) now() time.Time {
 }
 
 func (s *zapScanner) base() (*url.URL, error) {
-	raw := strings.TrimSpace(s.cfg.env("SVC_ZAP_URL"))
+	raw := strings.TrimSpace(s.cfg.Env("SVC_ZAP_URL"))
 	if raw == "" {
 		return nil, errors.New("SVC_ZAP_URL is not set: start ZAP as a daemon (zap.sh -daemon -host 127.0.0.1 -port 8090 -config api.key=<key>) and set SVC_ZAP_URL=http://127.0.0.1:8090 and SVC_ZAP_API_KEY")
 	}
-	u, err := ValidateTargetURL(raw)
+	u, err := scan.ValidateTargetURL(raw)
 	if err != nil {
 		return nil, fmt.Errorf("SVC_ZAP_URL: %w", err)
 	}
@@ -120,7 +121,7 @@ func (s *zapScanner) call(ctx context.Context, base *url.URL, path string, q url
 	if err != nil {
 		return err
 	}
-	if key := s.cfg.env("SVC_ZAP_API_KEY"); key != "" {
+	if key := s.cfg.Env("SVC_ZAP_API_KEY"); key != "" {
 		req.Header.Set("X-ZAP-API-Key", key)
 	}
 	req.Header.Set("Accept", "application/json")
@@ -176,14 +177,14 @@ func (s *zapScanner) callValue(ctx context.Context, base *url.URL, path, field s
 	return "", fmt.Errorf("%s: %q is neither a string nor a number", path, field)
 }
 
-func (s *zapScanner) Scan(ctx context.Context, t Target) ([]finding.Finding, error) {
-	target, err := ValidateTargetURL(t.URL)
+func (s *zapScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error) {
+	target, err := scan.ValidateTargetURL(t.URL)
 	if err != nil {
 		return nil, err
 	}
 	base, err := s.base()
 	if err != nil {
-		return nil, fmt.Errorf("zap: %s: %w", err.Error(), ErrNotInstalled)
+		return nil, fmt.Errorf("zap: %s: %w", err.Error(), scan.ErrNotInstalled)
 	}
 	var timeout time.Duration
 	if s.cfg.Runner != nil {
@@ -201,7 +202,7 @@ func (s *zapScanner) Scan(ctx context.Context, t Target) ([]finding.Finding, err
 		s.stop(ctx, base, spiderID, ascanID)
 		if runCtx.Err() != nil {
 			if ctx.Err() == nil && errors.Is(runCtx.Err(), context.DeadlineExceeded) {
-				return nil, fmt.Errorf("zap %s after %s: %w", step, timeout, ErrTimeout)
+				return nil, fmt.Errorf("zap %s after %s: %w", step, timeout, scan.ErrTimeout)
 			}
 			return nil, fmt.Errorf("zap %s: %w", step, ctx.Err())
 		}
@@ -384,7 +385,7 @@ func zapFindings(alerts []zapAlert) []finding.Finding {
 		}
 		fs = append(fs, finding.Finding{
 			Scanner:     "zap",
-			ScanType:    TypeDAST,
+			ScanType:    scan.TypeDAST,
 			Severity:    zapSeverity(a.Risk),
 			Title:       name,
 			Description: desc,

@@ -1,4 +1,4 @@
-package scan
+package wrapped
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"scand/finding"
+	"scand/scan"
 )
 
 // zapFake is a loopback stand-in for ZAP's API serving the response bodies
@@ -110,7 +111,7 @@ func (f *zapFake) called(path string) bool {
 func newZapTestScanner(env map[string]string, timeout time.Duration) *zapScanner {
 	cfg := wrapTestConfig(env)
 	cfg.Runner.Timeout = timeout
-	s := NewZAPScanner(cfg).(*zapScanner)
+	s := ZAP(cfg).(*zapScanner)
 	s.poll = 5 * time.Millisecond
 	return s
 }
@@ -119,11 +120,11 @@ func TestZAPScan(t *testing.T) {
 	fake, srv := newZapFake(t, "k3y", 2)
 	s := newZapTestScanner(map[string]string{"SVC_ZAP_URL": srv.URL, "SVC_ZAP_API_KEY": "k3y"}, time.Minute)
 	target := "http://127.0.0.1:8080/"
-	fs, err := s.Scan(context.Background(), Target{URL: target})
+	fs, err := s.Scan(context.Background(), scan.Target{URL: target})
 	if err != nil {
 		t.Fatal(err)
 	}
-	wrapTestCheckFindings(t, "zap", TypeDAST, fs)
+	wrapTestCheckFindings(t, "zap", scan.TypeDAST, fs)
 	want := []string{"spider/action/scan", "spider/view/status", "pscan/view/recordsToScan", "ascan/action/scan", "ascan/view/status", "core/view/alerts"}
 	fake.mu.Lock()
 	seq := strings.Join(fake.calls, " ")
@@ -213,7 +214,7 @@ func TestZAPStopsScansOnCancelAndTimeout(t *testing.T) {
 			}
 			cancel()
 		}()
-		_, err := s.Scan(ctx, Target{URL: "http://127.0.0.1:8080/"})
+		_, err := s.Scan(ctx, scan.Target{URL: "http://127.0.0.1:8080/"})
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("err = %v, want context.Canceled", err)
 		}
@@ -224,8 +225,8 @@ func TestZAPStopsScansOnCancelAndTimeout(t *testing.T) {
 	t.Run("timeout", func(t *testing.T) {
 		fake, srv := newZapFake(t, "", -1)
 		s := newZapTestScanner(map[string]string{"SVC_ZAP_URL": srv.URL}, 200*time.Millisecond)
-		_, err := s.Scan(context.Background(), Target{URL: "http://127.0.0.1:8080/"})
-		if !errors.Is(err, ErrTimeout) {
+		_, err := s.Scan(context.Background(), scan.Target{URL: "http://127.0.0.1:8080/"})
+		if !errors.Is(err, scan.ErrTimeout) {
 			t.Fatalf("err = %v, want ErrTimeout", err)
 		}
 		if !fake.called("ascan/action/stop") {
@@ -238,12 +239,12 @@ func TestZAPRejectsBadTargets(t *testing.T) {
 	_, srv := newZapFake(t, "", 0)
 	s := newZapTestScanner(map[string]string{"SVC_ZAP_URL": srv.URL}, time.Minute)
 	for _, u := range []string{"", "file:///etc/passwd", "javascript:alert(1)", "127.0.0.1:8080"} {
-		if _, err := s.Scan(context.Background(), Target{URL: u}); err == nil {
+		if _, err := s.Scan(context.Background(), scan.Target{URL: u}); err == nil {
 			t.Errorf("Scan accepted %q", u)
 		}
 	}
 	s = newZapTestScanner(map[string]string{}, time.Minute)
-	if _, err := s.Scan(context.Background(), Target{URL: "http://127.0.0.1/"}); !errors.Is(err, ErrNotInstalled) {
+	if _, err := s.Scan(context.Background(), scan.Target{URL: "http://127.0.0.1/"}); !errors.Is(err, scan.ErrNotInstalled) {
 		t.Errorf("unconfigured ZAP: err = %v, want ErrNotInstalled", err)
 	}
 }

@@ -1,69 +1,12 @@
 package wrapped
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"scand/finding"
 	"scand/scan"
 )
-
-// banditScanner wraps bandit, the Python static analyzer.
-//
-// Run: `bandit -r <target> -f json -q`. Exit 0 = clean, 1 = findings, any
-// other status is a crash.
-//
-// Severity: bandit's issue_severity as is (HIGH → high, MEDIUM → medium,
-// LOW → low, UNDEFINED → info); issue_confidence goes to metadata, because
-// lowering severity on low confidence would hide a real shell injection the
-// tool merely could not prove.
-//
-// CWE: bandit ≥ 1.7.3 prints issue_cwe and that wins. Older releases (Debian
-// 12 ships 1.6.2) print none, so banditCWE holds the ids those newer
-// releases assign to the same test ids.
-type banditScanner struct{ cli *wrapCLI }
-
-// Bandit returns the bandit wrapper (scan type code).
-func Bandit(cfg scan.Config) scan.Scanner {
-	return &banditScanner{cli: newWrapCLI(cfg, wrapCLISpec{
-		name:        "bandit",
-		program:     "bandit",
-		pathEnv:     "SVC_BANDIT_PATH",
-		versionArgs: []string{"--version"},
-		versionRe:   regexp.MustCompile(`bandit v?(\d+\.\d+(?:\.\d+)?)`),
-		installHint: "install the Debian package bandit (apt-get install -y bandit, from a local mirror when offline) or set SVC_BANDIT_PATH",
-	})}
-}
-
-func (s *banditScanner) Name() string { return "bandit" }
-func (s *banditScanner) Type() string { return scan.TypeCode }
-func (s *banditScanner) Available(ctx context.Context) (string, string, bool) {
-	return s.cli.Available(ctx)
-}
-
-func (s *banditScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error) {
-	if err := wrapValidatePath(t.Path); err != nil {
-		return nil, err
-	}
-	if err := s.cli.notReady(ctx); err != nil {
-		return nil, err
-	}
-	res, err := s.cli.run(ctx, t.Path, nil, "-r", t.Path, "-f", "json", "-q")
-	if err != nil {
-		return nil, err
-	}
-	if res.ExitCode != 0 && res.ExitCode != 1 {
-		return nil, wrapCrash("bandit", res)
-	}
-	fs, err := banditParse(t.Path, res.Stdout)
-	if err != nil {
-		return nil, err
-	}
-	return s.cli.finish(fs), nil
-}
 
 type banditReport struct {
 	Errors []struct {
@@ -88,13 +31,9 @@ type banditReport struct {
 // banditParse turns bandit's JSON report into findings with paths relative
 // to root.
 func banditParse(root string, out []byte) ([]finding.Finding, error) {
-	out = wrapTrimJSON(out)
-	if len(out) == 0 {
-		return nil, fmt.Errorf("bandit printed no report")
-	}
 	var rep banditReport
-	if err := json.Unmarshal(out, &rep); err != nil {
-		return nil, fmt.Errorf("bandit report is not valid JSON: %w", err)
+	if err := decodeJSON("bandit", out, &rep); err != nil {
+		return nil, err
 	}
 	fs := make([]finding.Finding, 0, len(rep.Results))
 	for _, r := range rep.Results {
@@ -116,10 +55,10 @@ func banditParse(root string, out []byte) ([]finding.Finding, error) {
 		fs = append(fs, finding.Finding{
 			Scanner:     "bandit",
 			ScanType:    scan.TypeCode,
-			Severity:    banditSeverity(r.IssueSeverity),
+			Severity:    severityOf(r.IssueSeverity, finding.Info),
 			Title:       fmt.Sprintf("%s: %s", r.TestID, title),
 			Description: strings.TrimSpace(r.IssueText),
-			FilePath:    wrapRelPath(root, root, r.Filename),
+			FilePath:    relPath(root, root, r.Filename),
 			Line:        line,
 			RuleID:      r.TestID,
 			CWE:         cwe,
@@ -130,18 +69,6 @@ func banditParse(root string, out []byte) ([]finding.Finding, error) {
 		})
 	}
 	return fs, nil
-}
-
-func banditSeverity(s string) finding.Severity {
-	switch strings.ToUpper(s) {
-	case "HIGH":
-		return finding.High
-	case "MEDIUM":
-		return finding.Medium
-	case "LOW":
-		return finding.Low
-	}
-	return finding.Info
 }
 
 // banditCWE is the CWE bandit ≥ 1.7.3 attaches to each test id, for the
@@ -165,4 +92,29 @@ var banditCWE = map[string]finding.CWE{
 	"B605": "CWE-78", "B606": "CWE-78", "B607": "CWE-78", "B608": "CWE-89",
 	"B609": "CWE-155", "B610": "CWE-89", "B611": "CWE-89", "B701": "CWE-94",
 	"B702": "CWE-80", "B703": "CWE-80",
+}
+
+// Bandit wraps bandit, the Python static analyzer (scan type code).
+//
+// Run: `bandit -r <target> -f json -q`. Exit 0 = clean, 1 = findings, any
+// other status is a crash.
+//
+// Severity: bandit's issue_severity as is (HIGH → high, MEDIUM → medium,
+// LOW → low, UNDEFINED → info); issue_confidence goes to metadata, because
+// lowering severity on low confidence would hide a real shell injection the
+// tool merely could not prove.
+//
+// CWE: bandit ≥ 1.7.3 prints issue_cwe and that wins. Older releases (Debian
+// 12 ships 1.6.2) print none, so banditCWE holds the ids those newer
+// releases assign to the same test ids.
+func Bandit(cfg scan.Config) scan.Scanner {
+	return newCLI(cfg, tool{name: "bandit", scanType: scan.TypeCode,
+		args: func(c *call) ([]string, error) {
+			return []string{"-r", c.root, "-f", "json", "-q"}, nil
+		},
+		exits:       exits{report: []int{0, 1}},
+		parse:       func(c *call, out []byte) ([]finding.Finding, error) { return banditParse(c.root, out) },
+		version:     probeVersion(`bandit v?(\d+\.\d+(?:\.\d+)?)`, "--version"),
+		installHint: "install the Debian package bandit (apt-get install -y bandit, from a local mirror when offline) or set SVC_BANDIT_PATH",
+	})
 }

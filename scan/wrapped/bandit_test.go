@@ -90,9 +90,9 @@ func TestBanditScanExitCodes(t *testing.T) {
 				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
 					t.Fatalf("err = %v, want it to contain %q", err, c.wantErr)
 				}
-				var te *wrapToolError
-				if c.code > 1 && (!errors.As(err, &te) || te.ExitCode != c.code || len(err.Error()) > wrapErrHeadLen) {
-					t.Fatalf("crash error = %#v, want a wrapToolError with exit %d and ≤200 chars", err, c.code)
+				var te *toolError
+				if c.code > 1 && (!errors.As(err, &te) || te.ExitCode != c.code || len(err.Error()) > errHeadLen) {
+					t.Fatalf("crash error = %#v, want a toolError with exit %d and ≤200 chars", err, c.code)
 				}
 				return
 			}
@@ -133,15 +133,15 @@ func TestBanditParseHugeReport(t *testing.T) {
 	if err != nil || len(fs) != n {
 		t.Fatalf("parse: %v, %d findings", err, len(fs))
 	}
-	kept := wrapFinishLog(wrapTestConfig(nil), "bandit", fs)
+	kept := finish(wrapTestConfig(nil), "bandit", fs)
 	high := 0
 	for _, f := range kept {
 		if f.Severity == finding.High {
 			high++
 		}
 	}
-	if len(kept) != wrapMaxFindings || high != n/100 {
-		t.Fatalf("kept %d findings with %d high, want %d with %d", len(kept), high, wrapMaxFindings, n/100)
+	if len(kept) != maxFindings || high != n/100 {
+		t.Fatalf("kept %d findings with %d high, want %d with %d", len(kept), high, maxFindings, n/100)
 	}
 }
 

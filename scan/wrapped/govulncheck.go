@@ -2,109 +2,16 @@ package wrapped
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
 	"scand/finding"
 	"scand/scan"
 )
-
-// govulncheckScanner wraps govulncheck, the Go vulnerability checker that
-// proves whether vulnerable code is actually reached.
-//
-// Run: `govulncheck -db file://<SVC_GOVULN_DB> -format json ./...` in every
-// module root under the target, with GOPROXY=off and GOTOOLCHAIN=local: it
-// loads packages with the go command, so the module's dependencies must be
-// in vendor/ or the local module cache (a missing one fails the scan with
-// "module lookup disabled by GOPROXY=off", never a download). In JSON mode it
-// exits 0 whether or not it finds anything; anything else is a crash.
-//
-// One finding per vulnerability per module, at the strongest level proven:
-//
-//	called   (a call path from the module's code reaches the vulnerable symbol) → high
-//	imported (a vulnerable package is imported, no call path)                   → low
-//	required (only the module is required)                                      → info
-//
-// The Go database has no severity; reachability is what govulncheck knows,
-// and a proven call path is what makes a vulnerability urgent.
-type govulncheckScanner struct{ cli *wrapCLI }
-
-// Govulncheck returns the govulncheck wrapper (scan type dependency).
-func Govulncheck(cfg scan.Config) scan.Scanner {
-	s := &govulncheckScanner{}
-	s.cli = newWrapCLI(cfg, wrapCLISpec{
-		name:        "govulncheck",
-		program:     "govulncheck",
-		pathEnv:     "SVC_GOVULNCHECK_PATH",
-		versionArgs: []string{"-version"},
-		versionRe:   regexp.MustCompile(`Scanner: govulncheck@v?(\S+)`),
-		installHint: "go install golang.org/x/vuln/cmd/govulncheck@v1.8.0 (from a module mirror or a copied module cache), or copy the govulncheck binary onto PATH or SVC_GOVULNCHECK_PATH; the go command must be on PATH",
-		ready:       s.dbReady,
-	})
-	return s
-}
-
-func (s *govulncheckScanner) Name() string { return "govulncheck" }
-func (s *govulncheckScanner) Type() string { return scan.TypeDependency }
-func (s *govulncheckScanner) Available(ctx context.Context) (string, string, bool) {
-	return s.cli.Available(ctx)
-}
-
-// dbDir is SVC_GOVULN_DB as a directory (a file:// URL is accepted too).
-func (s *govulncheckScanner) dbDir() string {
-	return strings.TrimPrefix(strings.TrimSpace(s.cli.cfg.Env("SVC_GOVULN_DB")), "file://")
-}
-
-func (s *govulncheckScanner) dbReady() (string, bool) {
-	dir := s.dbDir()
-	if dir == "" {
-		return "SVC_GOVULN_DB is not set: copy a Go vulnerability database (the index/ and ID/ folders served by vuln.go.dev) onto this host and set SVC_GOVULN_DB to its absolute path", false
-	}
-	if !filepath.IsAbs(dir) {
-		return fmt.Sprintf("SVC_GOVULN_DB=%s must be an absolute path", dir), false
-	}
-	for _, f := range []string{"index/db.json", "index/modules.json"} {
-		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
-			return fmt.Sprintf("SVC_GOVULN_DB=%s has no %s: copy the whole Go vulnerability database (index/ and ID/) there", dir, f), false
-		}
-	}
-	return "", true
-}
-
-func (s *govulncheckScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error) {
-	if err := wrapValidatePath(t.Path); err != nil {
-		return nil, err
-	}
-	if err := s.cli.notReady(ctx); err != nil {
-		return nil, err
-	}
-	lines := wrapDeclLines(t.Path)
-	var all []finding.Finding
-	for _, mod := range wrapFindFiles(t.Path, "go.mod") {
-		dir := filepath.Dir(mod)
-		res, err := s.cli.run(ctx, dir, wrapGoToolEnv(), "-db", "file://"+s.dbDir(), "-format", "json", "./...")
-		if err != nil {
-			return nil, err
-		}
-		if res.ExitCode != 0 {
-			return nil, wrapCrash("govulncheck", res)
-		}
-		fs, err := govulncheckParse(wrapRelPath(t.Path, t.Path, mod), res.Stdout, lines)
-		if err != nil {
-			return nil, err
-		}
-		all = append(all, fs...)
-	}
-	return s.cli.finish(all), nil
-}
 
 type govulncheckFrame struct {
 	Module   string `json:"module"`
@@ -161,7 +68,7 @@ type govulncheckAgg struct {
 
 // govulncheckParse turns one module's JSON stream into findings pointing
 // at that module's go.mod (modRel, relative to the target).
-func govulncheckParse(modRel string, out []byte, lines wrapLineFinder) ([]finding.Finding, error) {
+func govulncheckParse(modRel string, out []byte, lines lineFinder) ([]finding.Finding, error) {
 	dec := json.NewDecoder(bytes.NewReader(out))
 	type osvInfo struct {
 		aliases          []string
@@ -302,4 +209,42 @@ func govulncheckPath(trace []govulncheckFrame) string {
 		parts = append(parts, name)
 	}
 	return strings.Join(parts, " → ")
+}
+
+// Govulncheck wraps govulncheck, the Go vulnerability checker that proves
+// whether vulnerable code is actually reached (scan type dependency).
+//
+// Run: `govulncheck -db file://<SVC_GOVULN_DB> -format json ./...` in every
+// module root under the target, with GOPROXY=off and GOTOOLCHAIN=local: it
+// loads packages with the go command, so the module's dependencies must be
+// in vendor/ or the local module cache (a missing one fails the scan with
+// "module lookup disabled by GOPROXY=off", never a download). In JSON mode it
+// exits 0 whether or not it finds anything; anything else is a crash.
+//
+// One finding per vulnerability per module, at the strongest level proven:
+//
+//	called   (a call path from the module's code reaches the vulnerable symbol) → high
+//	imported (a vulnerable package is imported, no call path)                   → low
+//	required (only the module is required)                                      → info
+//
+// The Go database has no severity; reachability is what govulncheck knows,
+// and a proven call path is what makes a vulnerability urgent.
+func Govulncheck(cfg scan.Config) scan.Scanner {
+	return newCLI(cfg, tool{name: "govulncheck", scanType: scan.TypeDependency,
+		eachDirOf: "go.mod",
+		env:       goToolEnv(),
+		args: func(c *call) ([]string, error) {
+			return []string{"-db", "file://" + c.db, "-format", "json", "./..."}, nil
+		},
+		exits: exits{report: []int{0}},
+		parse: func(c *call, out []byte) ([]finding.Finding, error) {
+			return govulncheckParse(c.rel(c.file), out, c.lines)
+		},
+		db: offlineDB{env: "SVC_GOVULN_DB", fileURL: true,
+			unset:   "SVC_GOVULN_DB is not set: copy a Go vulnerability database (the index/ and ID/ folders served by vuln.go.dev) onto this host and set SVC_GOVULN_DB to its absolute path",
+			needs:   []string{"index/db.json", "index/modules.json"},
+			missing: "has no %s: copy the whole Go vulnerability database (index/ and ID/) there"},
+		version:     probeVersion(`Scanner: govulncheck@v?(\S+)`, "-version"),
+		installHint: "go install golang.org/x/vuln/cmd/govulncheck@v1.8.0 (from a module mirror or a copied module cache), or copy the govulncheck binary onto PATH or SVC_GOVULNCHECK_PATH; the go command must be on PATH",
+	})
 }

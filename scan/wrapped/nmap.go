@@ -2,7 +2,6 @@ package wrapped
 
 import (
 	"bytes"
-	"context"
 	"encoding/xml"
 	"fmt"
 	"net"
@@ -15,58 +14,21 @@ import (
 	"scand/scan"
 )
 
-// nmapScanner wraps nmap, the port scanner.
-//
-// Run: `nmap -sT -sV -n --open -oX - [-Pn] [-p <SVC_NMAP_PORTS>] <target_host>`.
-// -sT (connect scan) needs no raw-socket privilege, so a hardened daemon
-// can run it; -sV reads each service's banner for product and version; -n
-// skips reverse DNS, which offline would only time out; -Pn (no ping
-// first) is used for a single host, so a host that drops pings is still
-// scanned, but not for ranges, where it would probe every absent address.
-// Ports default to nmap's top 1000; SVC_NMAP_PORTS (e.g. "1-65535" or
-// "22,80,443") overrides. A target is a hostname, an IP address or a CIDR
-// range of at most SVC_NMAP_MAX_HOSTS addresses (default 256).
-// Exit 0 = done; anything else is an error.
-//
-// One finding per open port. Severity by what the exposure invites:
-//
-//	high    cleartext logins and file transfer (telnet, ftp, tftp, r-services, vnc, x11),
-//	        Windows file sharing and remote desktop (smb, netbios, rdp), nfs,
-//	        databases and caches (mysql, postgresql, mssql, oracle, mongodb,
-//	        redis, memcached, couchdb, cassandra, elasticsearch), docker's API
-//	medium  remote administration and infrastructure (ssh, smtp, pop3, imap, ldap,
-//	        dns, snmp, rpc, sip) and any service nmap cannot name
-//	low     web (http, https and proxies): expected on most hosts
-type nmapScanner struct{ cli *wrapCLI }
-
-// Nmap returns the nmap wrapper (scan type network).
-func Nmap(cfg scan.Config) scan.Scanner {
-	return &nmapScanner{cli: newWrapCLI(cfg, wrapCLISpec{
-		name:        "nmap",
-		program:     "nmap",
-		pathEnv:     "SVC_NMAP_PATH",
-		versionArgs: []string{"--version"},
-		versionRe:   regexp.MustCompile(`Nmap version v?(\d+\.\d+(?:\.\d+)?)`),
-		installHint: "install the Debian package nmap (apt-get install -y nmap, from a local mirror when offline) or set SVC_NMAP_PATH",
-	})}
-}
-
-func (s *nmapScanner) Name() string { return "nmap" }
-func (s *nmapScanner) Type() string { return scan.TypeNetwork }
-func (s *nmapScanner) Available(ctx context.Context) (string, string, bool) {
-	return s.cli.Available(ctx)
-}
-
-// nmapDefaultMaxHosts is SVC_NMAP_MAX_HOSTS's default: one /24.
-const nmapDefaultMaxHosts = 256
-
 var nmapPortsRe = regexp.MustCompile(`^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$`)
 
-func (s *nmapScanner) maxHosts() int {
-	if n, err := strconv.Atoi(strings.TrimSpace(s.cli.cfg.Env("SVC_NMAP_MAX_HOSTS"))); err == nil && n > 0 {
-		return n
+// nmapTarget accepts a host, an address or a CIDR range of at most
+// SVC_NMAP_MAX_HOSTS addresses, and a valid SVC_NMAP_PORTS, before the
+// tool is even probed: both are the operator's to fix. nmap runs wherever
+// scand runs; it reads no files.
+func nmapTarget(c *call, t scan.Target) error {
+	// Unset or unparsable means the seam's default, one /24.
+	maxHosts, _ := strconv.Atoi(strings.TrimSpace(c.cfg.Env("SVC_NMAP_MAX_HOSTS")))
+	if err := scan.ValidateTargetHost(t.Host, maxHosts); err != nil {
+		return err
 	}
-	return nmapDefaultMaxHosts
+	c.host = t.Host
+	_, err := nmapArgs(c.host, c.cfg.Env("SVC_NMAP_PORTS"))
+	return err
 }
 
 // nmapArgs builds the argument list; the host was validated before.
@@ -82,31 +44,6 @@ func nmapArgs(host, ports string) ([]string, error) {
 		args = append(args, "-p", ports)
 	}
 	return append(args, host), nil
-}
-
-func (s *nmapScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error) {
-	if err := scan.ValidateTargetHost(t.Host, s.maxHosts()); err != nil {
-		return nil, err
-	}
-	args, err := nmapArgs(t.Host, s.cli.cfg.Env("SVC_NMAP_PORTS"))
-	if err != nil {
-		return nil, err
-	}
-	if err := s.cli.notReady(ctx); err != nil {
-		return nil, err
-	}
-	res, err := s.cli.run(ctx, "", nil, args...)
-	if err != nil {
-		return nil, err
-	}
-	if res.ExitCode != 0 {
-		return nil, wrapCrash("nmap", res)
-	}
-	fs, err := nmapParse(res.Stdout)
-	if err != nil {
-		return nil, err
-	}
-	return s.cli.finish(fs), nil
 }
 
 type nmapRun struct {
@@ -152,7 +89,7 @@ func nmapParse(out []byte) ([]finding.Finding, error) {
 		return nil, fmt.Errorf("nmap report is not valid XML: %w", err)
 	}
 	if run.RunStats.Finished.Exit == "error" {
-		return nil, fmt.Errorf("nmap: %s", wrapStderrHead([]byte(run.RunStats.Finished.ErrorMsg)))
+		return nil, fmt.Errorf("nmap: %s", stderrHead([]byte(run.RunStats.Finished.ErrorMsg)))
 	}
 	var fs []finding.Finding
 	for _, h := range run.Hosts {
@@ -274,4 +211,37 @@ func nmapExposure(svc string) nmapClass {
 		return nmapClass{finding.Low, "", nmapWhyWeb}
 	}
 	return nmapClass{finding.Medium, "", nmapWhyUnknown}
+}
+
+// Nmap wraps nmap, the port scanner (scan type network).
+//
+// Run: `nmap -sT -sV -n --open -oX - [-Pn] [-p <SVC_NMAP_PORTS>] <target_host>`.
+// -sT (connect scan) needs no raw-socket privilege, so a hardened daemon
+// can run it; -sV reads each service's banner for product and version; -n
+// skips reverse DNS, which offline would only time out; -Pn (no ping
+// first) is used for a single host, so a host that drops pings is still
+// scanned, but not for ranges, where it would probe every absent address.
+// Ports default to nmap's top 1000; SVC_NMAP_PORTS (e.g. "1-65535" or
+// "22,80,443") overrides. A target is a hostname, an IP address or a CIDR
+// range of at most SVC_NMAP_MAX_HOSTS addresses (default 256).
+// Exit 0 = done; anything else is an error.
+//
+// One finding per open port. Severity by what the exposure invites:
+//
+//	high    cleartext logins and file transfer (telnet, ftp, tftp, r-services, vnc, x11),
+//	        Windows file sharing and remote desktop (smb, netbios, rdp), nfs,
+//	        databases and caches (mysql, postgresql, mssql, oracle, mongodb,
+//	        redis, memcached, couchdb, cassandra, elasticsearch), docker's API
+//	medium  remote administration and infrastructure (ssh, smtp, pop3, imap, ldap,
+//	        dns, snmp, rpc, sip) and any service nmap cannot name
+//	low     web (http, https and proxies): expected on most hosts
+func Nmap(cfg scan.Config) scan.Scanner {
+	return newCLI(cfg, tool{name: "nmap", scanType: scan.TypeNetwork,
+		target:      nmapTarget,
+		args:        func(c *call) ([]string, error) { return nmapArgs(c.host, c.cfg.Env("SVC_NMAP_PORTS")) },
+		exits:       exits{report: []int{0}},
+		parse:       func(_ *call, out []byte) ([]finding.Finding, error) { return nmapParse(out) },
+		version:     probeVersion(`Nmap version v?(\d+\.\d+(?:\.\d+)?)`, "--version"),
+		installHint: "install the Debian package nmap (apt-get install -y nmap, from a local mirror when offline) or set SVC_NMAP_PATH",
+	})
 }

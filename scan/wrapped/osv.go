@@ -1,98 +1,13 @@
 package wrapped
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
-	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"scand/finding"
 	"scand/scan"
 )
-
-// osvScanner wraps osv-scanner, which matches lockfiles and manifests
-// against OSV records.
-//
-// Run: `osv-scanner scan source --offline --local-db-path <SVC_OSV_DB>
-// --format json -r <target>`. --offline disables every network feature;
-// the database is read from <SVC_OSV_DB>/osv-scalibr/<ecosystem>/all.zip.
-// Exit 0 = clean, 1 = vulnerabilities, 128 = no lockfile found (a clean
-// result), 127 and anything else = error.
-//
-// One finding per vulnerability group (osv-scanner groups records that are
-// aliases of each other) per package per lockfile. Severity, first match:
-//
-//	the group's max_severity (a CVSS base score): ≥ 9 critical, ≥ 7 high, ≥ 4 medium, > 0 low
-//	the record's database_specific.severity (GHSA): CRITICAL, HIGH, MODERATE → medium, LOW
-//	otherwise medium: a known vulnerability without a score is not hidden as info
-type osvScanner struct{ cli *wrapCLI }
-
-// OSV returns the osv-scanner wrapper (scan type dependency).
-func OSV(cfg scan.Config) scan.Scanner {
-	s := &osvScanner{}
-	s.cli = newWrapCLI(cfg, wrapCLISpec{
-		name:        "osv-scanner",
-		program:     "osv-scanner",
-		pathEnv:     "SVC_OSV_SCANNER_PATH",
-		versionArgs: []string{"--version"},
-		versionRe:   regexp.MustCompile(`osv-scanner version: v?(\S+)`),
-		installHint: "go install github.com/google/osv-scanner/v2/cmd/osv-scanner@v2.5.0 (from a module mirror or a copied module cache), or copy the osv-scanner binary onto PATH or SVC_OSV_SCANNER_PATH",
-		ready:       s.dbReady,
-	})
-	return s
-}
-
-func (s *osvScanner) Name() string { return "osv-scanner" }
-func (s *osvScanner) Type() string { return scan.TypeDependency }
-func (s *osvScanner) Available(ctx context.Context) (string, string, bool) {
-	return s.cli.Available(ctx)
-}
-
-func (s *osvScanner) dbDir() string { return strings.TrimSpace(s.cli.cfg.Env("SVC_OSV_DB")) }
-
-func (s *osvScanner) dbReady() (string, bool) {
-	dir := s.dbDir()
-	if dir == "" {
-		return "SVC_OSV_DB is not set: copy OSV databases (<ecosystem>/all.zip from the OSV bucket, e.g. npm/all.zip, Go/all.zip, PyPI/all.zip) to <dir>/osv-scalibr/ on this host and set SVC_OSV_DB=<dir>", false
-	}
-	if !filepath.IsAbs(dir) {
-		return fmt.Sprintf("SVC_OSV_DB=%s must be an absolute path", dir), false
-	}
-	zips, _ := filepath.Glob(filepath.Join(dir, "osv-scalibr", "*", "all.zip"))
-	if len(zips) == 0 {
-		return fmt.Sprintf("SVC_OSV_DB=%s holds no osv-scalibr/<ecosystem>/all.zip: copy the OSV database zips of the ecosystems you scan there", dir), false
-	}
-	return "", true
-}
-
-func (s *osvScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error) {
-	if err := wrapValidatePath(t.Path); err != nil {
-		return nil, err
-	}
-	if err := s.cli.notReady(ctx); err != nil {
-		return nil, err
-	}
-	res, err := s.cli.run(ctx, t.Path, nil,
-		"scan", "source", "--offline", "--local-db-path", s.dbDir(), "--format", "json", "-r", t.Path)
-	if err != nil {
-		return nil, err
-	}
-	switch res.ExitCode {
-	case 0, 1:
-	case 128:
-		return []finding.Finding{}, nil
-	default:
-		return nil, wrapCrash("osv-scanner", res)
-	}
-	fs, err := osvParse(t.Path, res.Stdout, wrapDeclLines(t.Path))
-	if err != nil {
-		return nil, err
-	}
-	return s.cli.finish(fs), nil
-}
 
 // osvRecord is the part of an OSV record the findings use; govulncheck's
 // and osv-scanner's outputs both embed full records.
@@ -138,18 +53,14 @@ type osvReport struct {
 }
 
 // osvParse turns osv-scanner's JSON report into findings relative to root.
-func osvParse(root string, out []byte, lines wrapLineFinder) ([]finding.Finding, error) {
-	out = wrapTrimJSON(out)
-	if len(out) == 0 {
-		return nil, fmt.Errorf("osv-scanner printed no report")
-	}
+func osvParse(root string, out []byte, lines lineFinder) ([]finding.Finding, error) {
 	var rep osvReport
-	if err := json.Unmarshal(out, &rep); err != nil {
-		return nil, fmt.Errorf("osv-scanner report is not valid JSON: %w", err)
+	if err := decodeJSON("osv-scanner", out, &rep); err != nil {
+		return nil, err
 	}
 	var fs []finding.Finding
 	for _, r := range rep.Results {
-		rel := wrapRelPath(root, root, r.Source.Path)
+		rel := relPath(root, root, r.Source.Path)
 		for _, p := range r.Packages {
 			recs := map[string]osvRecord{}
 			for _, v := range p.Vulnerabilities {
@@ -175,7 +86,7 @@ func osvParse(root string, out []byte, lines wrapLineFinder) ([]finding.Finding,
 				}
 				var cwe finding.CWE
 				if len(rec.DatabaseSpecific.CWEIDs) > 0 {
-					cwe = wrapCWE(rec.DatabaseSpecific.CWEIDs[0])
+					cwe = cweOf(rec.DatabaseSpecific.CWEIDs[0])
 				}
 				title := rec.Summary
 				if title == "" {
@@ -238,15 +149,7 @@ func osvSeverity(score, word string) finding.Severity {
 			return finding.Low
 		}
 	}
-	switch strings.ToUpper(strings.TrimSpace(word)) {
-	case "CRITICAL":
-		return finding.Critical
-	case "HIGH":
-		return finding.High
-	case "LOW":
-		return finding.Low
-	}
-	return finding.Medium
+	return severityOf(strings.TrimSpace(word), finding.Medium)
 }
 
 // osvFixedVersion is the lowest "fixed" event above the installed version
@@ -296,4 +199,35 @@ func osvVersionLess(a, b string) bool {
 		}
 	}
 	return len(pa) < len(pb)
+}
+
+// OSV wraps osv-scanner, which matches lockfiles and manifests against OSV
+// records (scan type dependency).
+//
+// Run: `osv-scanner scan source --offline --local-db-path <SVC_OSV_DB>
+// --format json -r <target>`. --offline disables every network feature;
+// the database is read from <SVC_OSV_DB>/osv-scalibr/<ecosystem>/all.zip.
+// Exit 0 = clean, 1 = vulnerabilities, 128 = no lockfile found (a clean
+// result), 127 and anything else = error.
+//
+// One finding per vulnerability group (osv-scanner groups records that are
+// aliases of each other) per package per lockfile. Severity, first match:
+//
+//	the group's max_severity (a CVSS base score): ≥ 9 critical, ≥ 7 high, ≥ 4 medium, > 0 low
+//	the record's database_specific.severity (GHSA): CRITICAL, HIGH, MODERATE → medium, LOW
+//	otherwise medium: a known vulnerability without a score is not hidden as info
+func OSV(cfg scan.Config) scan.Scanner {
+	return newCLI(cfg, tool{name: "osv-scanner", scanType: scan.TypeDependency,
+		args: func(c *call) ([]string, error) {
+			return []string{"scan", "source", "--offline", "--local-db-path", c.db, "--format", "json", "-r", c.root}, nil
+		},
+		exits: exits{report: []int{0, 1}, nothing: []int{128}},
+		parse: func(c *call, out []byte) ([]finding.Finding, error) { return osvParse(c.root, out, c.lines) },
+		db: offlineDB{env: "SVC_OSV_DB",
+			unset:   "SVC_OSV_DB is not set: copy OSV databases (<ecosystem>/all.zip from the OSV bucket, e.g. npm/all.zip, Go/all.zip, PyPI/all.zip) to <dir>/osv-scalibr/ on this host and set SVC_OSV_DB=<dir>",
+			needs:   []string{"osv-scalibr/*/all.zip"},
+			missing: "holds no osv-scalibr/<ecosystem>/all.zip: copy the OSV database zips of the ecosystems you scan there"},
+		version:     probeVersion(`osv-scanner version: v?(\S+)`, "--version"),
+		installHint: "go install github.com/google/osv-scanner/v2/cmd/osv-scanner@v2.5.0 (from a module mirror or a copied module cache), or copy the osv-scanner binary onto PATH or SVC_OSV_SCANNER_PATH",
+	})
 }

@@ -12,13 +12,13 @@ import (
 
 // wrapTestTreeLines finds declaration lines in the committed fixture tree,
 // which has the layout the recordings were made on.
-func wrapTestTreeLines(t testing.TB) wrapLineFinder {
+func wrapTestTreeLines(t testing.TB) lineFinder {
 	t.Helper()
 	root, err := filepath.Abs(filepath.Join(wrapTestData, "tree"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return wrapDeclLines(root)
+	return declLines(root)
 }
 
 func TestOSVParse(t *testing.T) {

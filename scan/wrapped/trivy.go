@@ -1,11 +1,7 @@
 package wrapped
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -13,83 +9,6 @@ import (
 	"scand/finding"
 	"scand/scan"
 )
-
-// trivyScanner wraps Trivy's filesystem vulnerability scanner.
-//
-// Run: `trivy fs --scanners vuln --format json --quiet --cache-dir
-// <SVC_TRIVY_CACHE> --skip-db-update --skip-java-db-update --offline-scan
-// --skip-version-check --disable-telemetry <target>`: every flag that would
-// reach the network is off, and the database is <cache>/db/trivy.db with
-// its db/metadata.json, copied from a connected machine. Trivy exits 0
-// with or without vulnerabilities (no --exit-code); anything else is an
-// error.
-//
-// Severity: Trivy's (CRITICAL, HIGH, MEDIUM, LOW); UNKNOWN → medium, as for
-// osv-scanner: a known vulnerability without a score is not hidden.
-type trivyScanner struct{ cli *wrapCLI }
-
-// Trivy returns the Trivy wrapper (scan type dependency).
-func Trivy(cfg scan.Config) scan.Scanner {
-	s := &trivyScanner{}
-	s.cli = newWrapCLI(cfg, wrapCLISpec{
-		name:        "trivy",
-		program:     "trivy",
-		pathEnv:     "SVC_TRIVY_PATH",
-		versionArgs: []string{"--version"},
-		versionRe:   regexp.MustCompile(`(?m)^Version: v?(\S+)`),
-		installHint: "build trivy v0.74.0 from its module (go mod download github.com/aquasecurity/trivy@v0.74.0, then GOEXPERIMENT=jsonv2 go build ./cmd/trivy in a copy of its directory) or copy a trivy binary onto PATH or SVC_TRIVY_PATH",
-		ready:       s.dbReady,
-	})
-	return s
-}
-
-func (s *trivyScanner) Name() string { return "trivy" }
-func (s *trivyScanner) Type() string { return scan.TypeDependency }
-func (s *trivyScanner) Available(ctx context.Context) (string, string, bool) {
-	return s.cli.Available(ctx)
-}
-
-func (s *trivyScanner) cacheDir() string { return strings.TrimSpace(s.cli.cfg.Env("SVC_TRIVY_CACHE")) }
-
-func (s *trivyScanner) dbReady() (string, bool) {
-	dir := s.cacheDir()
-	if dir == "" {
-		return "SVC_TRIVY_CACHE is not set: copy a Trivy cache directory holding db/trivy.db and db/metadata.json (trivy --download-db-only on a connected machine) onto this host and set SVC_TRIVY_CACHE to it", false
-	}
-	if !filepath.IsAbs(dir) {
-		return fmt.Sprintf("SVC_TRIVY_CACHE=%s must be an absolute path", dir), false
-	}
-	for _, f := range []string{"db/trivy.db", "db/metadata.json"} {
-		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
-			return fmt.Sprintf("SVC_TRIVY_CACHE=%s has no %s: copy the whole db/ folder of a Trivy cache there", dir, f), false
-		}
-	}
-	return "", true
-}
-
-func (s *trivyScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error) {
-	if err := wrapValidatePath(t.Path); err != nil {
-		return nil, err
-	}
-	if err := s.cli.notReady(ctx); err != nil {
-		return nil, err
-	}
-	res, err := s.cli.run(ctx, t.Path, nil,
-		"fs", "--scanners", "vuln", "--format", "json", "--quiet",
-		"--cache-dir", s.cacheDir(), "--skip-db-update", "--skip-java-db-update",
-		"--offline-scan", "--skip-version-check", "--disable-telemetry", t.Path)
-	if err != nil {
-		return nil, err
-	}
-	if res.ExitCode != 0 {
-		return nil, wrapCrash("trivy", res)
-	}
-	fs, err := trivyParse(t.Path, res.Stdout, wrapDeclLines(t.Path))
-	if err != nil {
-		return nil, err
-	}
-	return s.cli.finish(fs), nil
-}
 
 type trivyReport struct {
 	Results []struct {
@@ -119,18 +38,14 @@ type trivyReport struct {
 var trivyAliasRe = regexp.MustCompile(`\b(GHSA(?:-[23456789cfghjmpqrvwx]{4}){3}|CVE-\d{4}-\d{4,}|GO-\d{4}-\d{4,})\b`)
 
 // trivyParse turns Trivy's JSON report into findings relative to root.
-func trivyParse(root string, out []byte, lines wrapLineFinder) ([]finding.Finding, error) {
-	out = wrapTrimJSON(out)
-	if len(out) == 0 {
-		return nil, fmt.Errorf("trivy printed no report")
-	}
+func trivyParse(root string, out []byte, lines lineFinder) ([]finding.Finding, error) {
 	var rep trivyReport
-	if err := json.Unmarshal(out, &rep); err != nil {
-		return nil, fmt.Errorf("trivy report is not valid JSON: %w", err)
+	if err := decodeJSON("trivy", out, &rep); err != nil {
+		return nil, err
 	}
 	var fs []finding.Finding
 	for _, r := range rep.Results {
-		rel := wrapRelPath(root, root, r.Target)
+		rel := relPath(root, root, r.Target)
 		for _, v := range r.Vulnerabilities {
 			if v.VulnerabilityID == "" {
 				continue
@@ -138,7 +53,7 @@ func trivyParse(root string, out []byte, lines wrapLineFinder) ([]finding.Findin
 			aliases := trivyAliases(v.VulnerabilityID, v.VendorIDs, append([]string{v.PrimaryURL}, v.References...))
 			var cwe finding.CWE
 			if len(v.CweIDs) > 0 {
-				cwe = wrapCWE(v.CweIDs[0])
+				cwe = cweOf(v.CweIDs[0])
 			}
 			title := v.Title
 			if title == "" {
@@ -168,7 +83,7 @@ func trivyParse(root string, out []byte, lines wrapLineFinder) ([]finding.Findin
 			fs = append(fs, finding.Finding{
 				Scanner:     "trivy",
 				ScanType:    scan.TypeDependency,
-				Severity:    trivySeverity(v.Severity),
+				Severity:    severityOf(v.Severity, finding.Medium),
 				Title:       fmt.Sprintf("%s: %s", v.VulnerabilityID, title),
 				Description: osvDescription(v.PkgName, v.InstalledVersion, r.Type, fixed, aliases, v.Description),
 				FilePath:    rel,
@@ -224,14 +139,33 @@ func trivyAliases(id string, vendor, urls []string) []string {
 	return out
 }
 
-func trivySeverity(s string) finding.Severity {
-	switch strings.ToUpper(s) {
-	case "CRITICAL":
-		return finding.Critical
-	case "HIGH":
-		return finding.High
-	case "LOW":
-		return finding.Low
-	}
-	return finding.Medium
+// Trivy wraps Trivy's filesystem vulnerability scanner (scan type
+// dependency).
+//
+// Run: `trivy fs --scanners vuln --format json --quiet --cache-dir
+// <SVC_TRIVY_CACHE> --skip-db-update --skip-java-db-update --offline-scan
+// --skip-version-check --disable-telemetry <target>`: every flag that would
+// reach the network is off, and the database is <cache>/db/trivy.db with
+// its db/metadata.json, copied from a connected machine. Trivy exits 0
+// with or without vulnerabilities (no --exit-code); anything else is an
+// error.
+//
+// Severity: Trivy's (CRITICAL, HIGH, MEDIUM, LOW); UNKNOWN → medium, as for
+// osv-scanner: a known vulnerability without a score is not hidden.
+func Trivy(cfg scan.Config) scan.Scanner {
+	return newCLI(cfg, tool{name: "trivy", scanType: scan.TypeDependency,
+		args: func(c *call) ([]string, error) {
+			return []string{"fs", "--scanners", "vuln", "--format", "json", "--quiet",
+				"--cache-dir", c.db, "--skip-db-update", "--skip-java-db-update",
+				"--offline-scan", "--skip-version-check", "--disable-telemetry", c.root}, nil
+		},
+		exits: exits{report: []int{0}},
+		parse: func(c *call, out []byte) ([]finding.Finding, error) { return trivyParse(c.root, out, c.lines) },
+		db: offlineDB{env: "SVC_TRIVY_CACHE",
+			unset:   "SVC_TRIVY_CACHE is not set: copy a Trivy cache directory holding db/trivy.db and db/metadata.json (trivy --download-db-only on a connected machine) onto this host and set SVC_TRIVY_CACHE to it",
+			needs:   []string{"db/trivy.db", "db/metadata.json"},
+			missing: "has no %s: copy the whole db/ folder of a Trivy cache there"},
+		version:     probeVersion(`(?m)^Version: v?(\S+)`, "--version"),
+		installHint: "build trivy v0.74.0 from its module (go mod download github.com/aquasecurity/trivy@v0.74.0, then GOEXPERIMENT=jsonv2 go build ./cmd/trivy in a copy of its directory) or copy a trivy binary onto PATH or SVC_TRIVY_PATH",
+	})
 }

@@ -1,3 +1,16 @@
+// Package wrapped runs the third-party scanners scand wraps: the
+// command-line tools bandit, gosec, osv-scanner, govulncheck, trivy, kics
+// and nmap, and a ZAP daemon.
+//
+// A command-line tool is a declaration, a tool value: how to find and
+// version it, what offline data it needs, how to build its arguments from
+// the target, what its exit codes mean and which parser reads its report.
+// One generic implementation (cli) runs every declaration: availability
+// with its cache, target validation, the run through the one runner,
+// exit-code handling, crash text, the finding cap and relative paths.
+// Adding a tool is one constructor holding its declaration, one parser,
+// and their tests. ZAP is a service, not a command: zap.go reuses the same
+// pieces around HTTP calls.
 package wrapped
 
 import (
@@ -5,6 +18,7 @@ import (
 	"bytes"
 	"context"
 	"debug/buildinfo"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +26,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,133 +36,276 @@ import (
 
 	"scand/finding"
 	"scand/scan"
+	"scand/scan/tree"
 )
 
-// Shared plumbing of the eight wrapped third-party scanners: how a tool is
-// found, how its version is read, how its availability is cached, how a
-// target is validated before it reaches an argument list, and how a crash is
-// turned into the short text scanner.failed carries.
-
-// wrapAvailTTL bounds how stale /dashboard/status may be after an operator
+// availTTL bounds how stale /dashboard/status may be after an operator
 // installs or removes a tool, while keeping a busy orchestrator from
 // spawning `tool --version` for every scan.
-const wrapAvailTTL = 30 * time.Second
+const availTTL = 30 * time.Second
 
-// wrapProbeTimeout bounds one availability probe (`--version`, ZAP's
+// probeTimeout bounds one availability probe (`--version`, ZAP's
 // core/view/version). It is not a scan timeout: scans use cfg.Runner's.
-const wrapProbeTimeout = 15 * time.Second
+const probeTimeout = 15 * time.Second
 
-// wrapMaxFindings caps what one wrapped tool can add to a scan. A tool that
+// maxFindings caps what one wrapped tool can add to a scan. A tool that
 // reports more than this is almost always scanning something it should not
 // (a vendored tree, a generated bundle); the most severe are kept.
-const wrapMaxFindings = 10000
+const maxFindings = 10000
 
-// wrapMaxFileRead caps how much of a manifest or report file is read.
-const wrapMaxFileRead = 64 << 20
+// maxFileRead caps how much of a manifest or report file is read.
+const maxFileRead = 64 << 20
 
-// wrapErrHeadLen is SPEC.md's limit for a scanner.failed error text.
-const wrapErrHeadLen = 200
+// errHeadLen is SPEC.md's limit for a scanner.failed error text.
+const errHeadLen = 200
 
-// wrapCLISpec is what differs between the command-line tools.
-type wrapCLISpec struct {
-	name    string
-	program string // executable looked up on PATH
-	pathEnv string // SVC_<TOOL>_PATH: an absolute path that wins over PATH
-	// versionArgs print the version; versionRe's first group captures it.
-	versionArgs []string
-	versionRe   *regexp.Regexp
+// tool declares one wrapped command-line scanner: data, plus the few
+// functions that really differ from tool to tool. Fields are in reading
+// order: what it is, what it runs on, how a run goes, how it is installed.
+type tool struct {
+	// name is the scanner's name, in findings and errors, and the program
+	// looked up on PATH; SVC_<NAME>_PATH, an absolute path, wins over PATH.
+	name     string
+	scanType string
+
+	// target validates the scan's target before anything runs and points
+	// c at it; nil means pathTarget.
+	target func(c *call, t scan.Target) error
+	// eachDirOf, when set, runs the tool once in the directory of every
+	// file of that name under the target instead of once in the target
+	// (tools that load Go packages work only inside a module).
+	eachDirOf string
+	// env is added to the runner's minimal environment.
+	env []string
+	// reportFile, when set, is the file the tool writes its report to in
+	// c.outDir, a fresh temporary directory; otherwise stdout is the report.
+	reportFile string
+	// args builds one run's argument list.
+	args  func(c *call) ([]string, error)
+	exits exits
+	// parse turns one run's report into findings.
+	parse func(c *call, report []byte) ([]finding.Finding, error)
+
+	// db is the offline database the tool reads, if any; c.db is its folder.
+	db offlineDB
+	// ready checks anything else the tool needs besides its binary (a
+	// query library); nil means nothing.
+	ready   func(c *call) (hint string, ok bool)
+	version versionProbe
 	// installHint tells an operator on an air-gapped box what to install.
 	installHint string
-	// ready checks what the tool needs besides its binary (an offline
-	// database, a query library); nil means nothing.
-	ready func() (hint string, ok bool)
 }
 
-// wrapCLI is the part every command-line wrapper shares.
-type wrapCLI struct {
+// offlineDB is a folder of offline data a tool reads, named by a setting.
+// A tool whose data is missing is reported unavailable with a hint, never
+// run: it would reach for the network or fail obscurely.
+type offlineDB struct {
+	env     string // the setting naming the folder; "" means no database
+	fileURL bool   // the setting may be a file:// URL of the folder
+	unset   string // the hint when the setting is empty
+	// needs are paths under the folder (glob patterns allowed) that must
+	// exist. missing is the hint's tail after "<env>=<dir> " when one does
+	// not; a %s in it stands for the path.
+	needs   []string
+	missing string
+}
+
+// dir is the folder the setting names.
+func (d offlineDB) dir(cfg scan.Config) string {
+	dir := strings.TrimSpace(cfg.Env(d.env))
+	if d.fileURL {
+		dir = strings.TrimPrefix(dir, "file://")
+	}
+	return dir
+}
+
+// check reports whether the folder holds what the tool needs.
+func (d offlineDB) check(dir string) (string, bool) {
+	if dir == "" {
+		return d.unset, false
+	}
+	if !filepath.IsAbs(dir) {
+		return fmt.Sprintf("%s=%s must be an absolute path", d.env, dir), false
+	}
+	for _, need := range d.needs {
+		p := filepath.Join(dir, need)
+		found := false
+		if strings.ContainsAny(need, "*?[") {
+			m, _ := filepath.Glob(p)
+			found = len(m) > 0
+		} else {
+			_, err := os.Stat(p)
+			found = err == nil
+		}
+		if !found {
+			tail := d.missing
+			if strings.Contains(tail, "%s") {
+				tail = fmt.Sprintf(tail, need)
+			}
+			return fmt.Sprintf("%s=%s %s", d.env, dir, tail), false
+		}
+	}
+	return "", true
+}
+
+// versionProbe is how a tool tells its version: the arguments that make
+// it print it, and a regexp whose first group captures it.
+type versionProbe struct {
+	args []string
+	re   *regexp.Regexp
+}
+
+func probeVersion(re string, args ...string) versionProbe {
+	return versionProbe{args: args, re: regexp.MustCompile(re)}
+}
+
+// exits says what a tool's exit status means; any status not listed is a
+// crash.
+type exits struct {
+	// report lists the statuses after which the report is read: a clean
+	// run, and findings.
+	report []int
+	// nothing lists the statuses that mean there was nothing to scan.
+	nothing []int
+	// nothingWhen recognizes "nothing to scan" where the status alone
+	// cannot tell it from findings.
+	nothingWhen func(res scan.Result) bool
+	// unparsedIsCrash reports a report that does not parse after a
+	// non-zero status as the crash it is, with the tool's own words.
+	unparsedIsCrash bool
+}
+
+// call is what a declaration's functions see of one run.
+type call struct {
+	cfg     scan.Config
+	program string // SVC_<TOOL>_PATH or the tool's name
+	db      string // the offline database's folder
+	look    func(string) (string, error)
+	root    string     // the target directory; "" for a host target
+	host    string     // the target host of a network tool
+	dir     string     // where this run executes; "" inherits scand's
+	file    string     // the file eachDirOf found for this run
+	outDir  string     // where reportFile is written
+	lines   lineFinder // declaration lines under root, shared by all runs
+}
+
+// rel makes a path the tool reported relative to the target.
+func (c *call) rel(p string) string { return relPath(c.root, c.dir, p) }
+
+// programPath resolves the program to a file; "" when it is not found.
+func (c *call) programPath() string {
+	if strings.Contains(c.program, "/") {
+		return c.program
+	}
+	p, err := c.look(c.program)
+	if err != nil {
+		return ""
+	}
+	return p
+}
+
+// pathTarget accepts an absolute, existing directory and runs in it.
+func pathTarget(c *call, t scan.Target) error {
+	if err := validateDir(t.Path); err != nil {
+		return err
+	}
+	c.root, c.dir = t.Path, t.Path
+	c.lines = declLines(t.Path)
+	return nil
+}
+
+// cli is the one implementation of every command-line tool.
+type cli struct {
+	tool  tool
 	cfg   scan.Config
-	spec  wrapCLISpec
-	avail wrapAvailCache
+	avail availCache
 }
 
-func newWrapCLI(cfg scan.Config, spec wrapCLISpec) *wrapCLI {
-	return &wrapCLI{cfg: cfg, spec: spec}
+func newCLI(cfg scan.Config, t tool) *cli { return &cli{cfg: cfg, tool: t} }
+
+func (w *cli) Name() string { return w.tool.name }
+func (w *cli) Type() string { return w.tool.scanType }
+
+// pathEnv is the setting that overrides where the program is:
+// SVC_OSV_SCANNER_PATH for osv-scanner.
+func (w *cli) pathEnv() string {
+	return "SVC_" + strings.ToUpper(strings.ReplaceAll(w.tool.name, "-", "_")) + "_PATH"
 }
 
 // program is the executable to run: the SVC_<TOOL>_PATH override when set,
 // else the tool's name resolved on PATH by the runner.
-func (w *wrapCLI) program() string {
-	if p := strings.TrimSpace(w.cfg.Env(w.spec.pathEnv)); p != "" {
+func (w *cli) program() string {
+	if p := strings.TrimSpace(w.cfg.Env(w.pathEnv())); p != "" {
 		return p
 	}
-	return w.spec.program
+	return w.tool.name
 }
 
-func (w *wrapCLI) now() time.Time {
-	if w.cfg.Now != nil {
-		return w.cfg.Now()
-	}
-	return time.Now()
-}
-
-func (w *wrapCLI) runner() *scan.Runner {
+func (w *cli) runner() *scan.Runner {
 	if w.cfg.Runner != nil {
 		return w.cfg.Runner
 	}
 	return scan.NewRunner(0)
 }
 
-// Available reports the tool's version, or why it cannot run here.
-func (w *wrapCLI) Available(ctx context.Context) (string, string, bool) {
-	return w.avail.get(ctx, w.now(), func() (string, string, bool) { return w.probe(ctx) })
+func (w *cli) newCall() *call {
+	look := w.runner().LookPath
+	if look == nil {
+		look = exec.LookPath
+	}
+	return &call{cfg: w.cfg, program: w.program(), look: look, db: w.tool.db.dir(w.cfg)}
 }
 
-func (w *wrapCLI) probe(ctx context.Context) (string, string, bool) {
-	prog := w.program()
-	if prog != w.spec.program && !filepath.IsAbs(prog) {
-		return "", fmt.Sprintf("%s=%s must be an absolute path", w.spec.pathEnv, prog), false
+// Available reports the tool's version, or why it cannot run here.
+func (w *cli) Available(ctx context.Context) (string, string, bool) {
+	return w.avail.get(ctx, now(w.cfg), func() (string, string, bool) { return w.probe(ctx) })
+}
+
+func (w *cli) probe(ctx context.Context) (string, string, bool) {
+	c := w.newCall()
+	prog, t, v := c.program, &w.tool, w.tool.version
+	if prog != t.name && !filepath.IsAbs(prog) {
+		return "", fmt.Sprintf("%s=%s must be an absolute path", w.pathEnv(), prog), false
 	}
-	res, err := w.runner().Run(ctx, scan.Cmd{Program: prog, Args: w.spec.versionArgs, Timeout: wrapProbeTimeout})
+	res, err := w.runner().Run(ctx, scan.Cmd{Program: prog, Args: v.args, Timeout: probeTimeout})
 	if errors.Is(err, scan.ErrNotInstalled) {
-		if prog != w.spec.program {
-			return "", fmt.Sprintf("%s=%s is not an executable file; %s", w.spec.pathEnv, prog, w.spec.installHint), false
+		if prog != t.name {
+			return "", fmt.Sprintf("%s=%s is not an executable file; %s", w.pathEnv(), prog, t.installHint), false
 		}
-		return "", w.spec.installHint, false
+		return "", t.installHint, false
 	}
 	if err != nil {
-		return "", fmt.Sprintf("%s did not answer %s: %v; %s", prog, strings.Join(w.spec.versionArgs, " "), err, w.spec.installHint), false
+		return "", fmt.Sprintf("%s did not answer %s: %v; %s", prog, strings.Join(v.args, " "), err, t.installHint), false
 	}
-	version := wrapParseVersion(w.spec.versionRe, res.Stdout, res.Stderr)
+	version := parseVersion(v.re, res.Stdout, res.Stderr)
 	switch version {
 	case "", "dev", "development", "(devel)":
 		// Tools installed with `go install` print a placeholder: the
 		// module version the Go toolchain stamped into the binary is the
 		// truth, and a placeholder is no version at all.
-		version = w.buildInfoVersion(prog)
+		version = buildInfoVersion(c.programPath())
 	}
 	if version == "" && res.ExitCode != 0 {
-		return "", fmt.Sprintf("%s %s exited with status %d: %s", prog, strings.Join(w.spec.versionArgs, " "), res.ExitCode, wrapStderrHead(res.Stderr)), false
+		return "", fmt.Sprintf("%s %s exited with status %d: %s", prog, strings.Join(v.args, " "), res.ExitCode, stderrHead(res.Stderr)), false
 	}
-	if w.spec.ready != nil {
-		if hint, ok := w.spec.ready(); !ok {
+	if t.db.env != "" {
+		if hint, ok := t.db.check(c.db); !ok {
+			return version, hint, false
+		}
+	}
+	if t.ready != nil {
+		if hint, ok := t.ready(c); !ok {
 			return version, hint, false
 		}
 	}
 	return version, "", true
 }
 
-func (w *wrapCLI) buildInfoVersion(prog string) string {
-	path := prog
-	if !strings.Contains(prog, "/") {
-		look := w.runner().LookPath
-		if look == nil {
-			look = exec.LookPath
-		}
-		p, err := look(prog)
-		if err != nil {
-			return ""
-		}
-		path = p
+// buildInfoVersion is the module version stamped into a Go binary; "" for
+// a missing file, a non-Go binary or a development build.
+func buildInfoVersion(path string) string {
+	if path == "" {
+		return ""
 	}
 	bi, err := buildinfo.ReadFile(path)
 	if err != nil || bi.Main.Version == "" || bi.Main.Version == "(devel)" {
@@ -156,30 +314,7 @@ func (w *wrapCLI) buildInfoVersion(prog string) string {
 	return strings.TrimPrefix(bi.Main.Version, "v")
 }
 
-// run executes the tool through the one runner with the scan's timeout.
-func (w *wrapCLI) run(ctx context.Context, dir string, env []string, args ...string) (scan.Result, error) {
-	res, err := w.runner().Run(ctx, scan.Cmd{Program: w.program(), Args: args, Dir: dir, Env: env})
-	if err != nil {
-		return res, err
-	}
-	r := w.runner()
-	if r.MaxStdout > 0 && res.Truncated && len(res.Stdout) >= r.MaxStdout {
-		return res, fmt.Errorf("%s wrote more than %d bytes of output; scan a smaller target", w.spec.name, r.MaxStdout)
-	}
-	return res, nil
-}
-
-// notReady is Scan's answer when Available would say no: the orchestrator
-// normally skips such a scanner, and this keeps a direct call from failing
-// later with a network timeout instead of saying what is missing.
-func (w *wrapCLI) notReady(ctx context.Context) error {
-	if _, hint, ok := w.Available(ctx); !ok {
-		return fmt.Errorf("%s: %s: %w", w.spec.name, hint, scan.ErrNotInstalled)
-	}
-	return nil
-}
-
-func wrapParseVersion(re *regexp.Regexp, outs ...[]byte) string {
+func parseVersion(re *regexp.Regexp, outs ...[]byte) string {
 	for _, out := range outs {
 		if re == nil {
 			continue
@@ -191,10 +326,130 @@ func wrapParseVersion(re *regexp.Regexp, outs ...[]byte) string {
 	return ""
 }
 
-// wrapAvailCache remembers one scanner's availability for wrapAvailTTL.
-// The lock is held during the probe so concurrent callers share one probe
-// instead of each spawning the tool.
-type wrapAvailCache struct {
+// notReady is Scan's answer when Available would say no: the orchestrator
+// normally skips such a scanner, and this keeps a direct call from failing
+// later with a network timeout instead of saying what is missing.
+func (w *cli) notReady(ctx context.Context) error {
+	if _, hint, ok := w.Available(ctx); !ok {
+		return fmt.Errorf("%s: %s: %w", w.tool.name, hint, scan.ErrNotInstalled)
+	}
+	return nil
+}
+
+// Scan validates the target, then runs the tool once, or once per
+// directory eachDirOf finds, and returns the findings of all runs.
+func (w *cli) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error) {
+	c := w.newCall()
+	target := w.tool.target
+	if target == nil {
+		target = pathTarget
+	}
+	if err := target(c, t); err != nil {
+		return nil, err
+	}
+	if err := w.notReady(ctx); err != nil {
+		return nil, err
+	}
+	runs := []call{*c}
+	if w.tool.eachDirOf != "" {
+		runs = nil
+		for _, f := range tree.FindFiles(c.root, skipForModules, w.tool.eachDirOf) {
+			r := *c
+			r.file, r.dir = f, filepath.Dir(f)
+			runs = append(runs, r)
+		}
+	}
+	var all []finding.Finding
+	for i := range runs {
+		fs, err := w.runOnce(ctx, &runs[i])
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, fs...)
+	}
+	return finish(w.cfg, w.tool.name, all), nil
+}
+
+// skipForModules keeps module discovery out of the directories no project
+// owns and out of testdata/, whose modules are fixtures, not the project.
+func skipForModules(name string) bool { return tree.SkipDir(name) || name == "testdata" }
+
+func (w *cli) runOnce(ctx context.Context, c *call) ([]finding.Finding, error) {
+	t := &w.tool
+	if t.reportFile != "" {
+		dir, err := os.MkdirTemp("", "scand-"+t.name+"-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(dir)
+		c.outDir = dir
+	}
+	args, err := t.args(c)
+	if err != nil {
+		return nil, err
+	}
+	res, err := w.run(ctx, c.dir, args)
+	if err != nil {
+		return nil, err
+	}
+	if slices.Contains(t.exits.nothing, res.ExitCode) || t.exits.nothingWhen != nil && t.exits.nothingWhen(res) {
+		return nil, nil
+	}
+	if !slices.Contains(t.exits.report, res.ExitCode) {
+		return nil, crash(t.name, res)
+	}
+	report := res.Stdout
+	if t.reportFile != "" {
+		if report, err = readReport(t.name, filepath.Join(c.outDir, t.reportFile)); err != nil {
+			return nil, err
+		}
+	}
+	fs, err := t.parse(c, report)
+	if err != nil {
+		if t.exits.unparsedIsCrash && res.ExitCode != 0 {
+			return nil, crash(t.name, res)
+		}
+		return nil, err
+	}
+	return fs, nil
+}
+
+// run executes the tool through the one runner with the scan's timeout.
+func (w *cli) run(ctx context.Context, dir string, args []string) (scan.Result, error) {
+	r := w.runner()
+	res, err := r.Run(ctx, scan.Cmd{Program: w.program(), Args: args, Dir: dir, Env: w.tool.env})
+	if err != nil {
+		return res, err
+	}
+	if r.MaxStdout > 0 && res.Truncated && len(res.Stdout) >= r.MaxStdout {
+		return res, fmt.Errorf("%s wrote more than %d bytes of output; scan a smaller target", w.tool.name, r.MaxStdout)
+	}
+	return res, nil
+}
+
+// readReport reads the report a tool wrote to a file.
+func readReport(tool, path string) ([]byte, error) {
+	b, err := tree.ReadCapped(path, maxFileRead)
+	switch {
+	case errors.Is(err, tree.ErrTooLarge):
+		return nil, fmt.Errorf("%s report is larger than %d bytes; scan a smaller target", tool, maxFileRead)
+	case err != nil:
+		return nil, fmt.Errorf("%s wrote no report: %w", tool, err)
+	}
+	return b, nil
+}
+
+func now(cfg scan.Config) time.Time {
+	if cfg.Now != nil {
+		return cfg.Now()
+	}
+	return time.Now()
+}
+
+// availCache remembers one scanner's availability for availTTL. The lock
+// is held during the probe so concurrent callers share one probe instead
+// of each spawning the tool.
+type availCache struct {
 	mu      sync.Mutex
 	at      time.Time
 	valid   bool
@@ -203,10 +458,10 @@ type wrapAvailCache struct {
 	ok      bool
 }
 
-func (c *wrapAvailCache) get(ctx context.Context, now time.Time, probe func() (string, string, bool)) (string, string, bool) {
+func (c *availCache) get(ctx context.Context, now time.Time, probe func() (string, string, bool)) (string, string, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.valid && now.Sub(c.at) < wrapAvailTTL && !now.Before(c.at) {
+	if c.valid && now.Sub(c.at) < availTTL && !now.Before(c.at) {
 		return c.version, c.hint, c.ok
 	}
 	version, hint, ok := probe()
@@ -219,34 +474,34 @@ func (c *wrapAvailCache) get(ctx context.Context, now time.Time, probe func() (s
 	return version, hint, ok
 }
 
-// wrapToolError is a wrapped tool's crash. Its text is what scanner.failed
+// toolError is a wrapped tool's crash. Its text is what scanner.failed
 // shows, so it is the informative part of stderr, at most 200 characters.
-type wrapToolError struct {
+type toolError struct {
 	Tool     string
 	ExitCode int
 	Stderr   string
 }
 
-func (e *wrapToolError) Error() string {
+func (e *toolError) Error() string {
 	if e.Stderr == "" {
 		return fmt.Sprintf("%s exited with status %d and printed nothing on stderr", e.Tool, e.ExitCode)
 	}
 	return e.Stderr
 }
 
-func wrapCrash(tool string, res scan.Result) error {
-	head := wrapStderrHead(res.Stderr)
+func crash(tool string, res scan.Result) error {
+	head := stderrHead(res.Stderr)
 	if head == "" {
 		// A tool silent on stderr may have said why on stdout.
-		head = wrapStderrHead(res.Stdout)
+		head = stderrHead(res.Stdout)
 	}
-	return &wrapToolError{Tool: tool, ExitCode: res.ExitCode, Stderr: head}
+	return &toolError{Tool: tool, ExitCode: res.ExitCode, Stderr: head}
 }
 
-// wrapStderrHead picks the first 200 characters of stderr, starting at the
-// first line that reads like an error: several tools log progress on stderr
-// before the line that says what went wrong.
-func wrapStderrHead(stderr []byte) string {
+// stderrHead picks the first 200 characters of stderr, starting at the
+// first line that reads like an error: several tools log progress on
+// stderr before the line that says what went wrong.
+func stderrHead(stderr []byte) string {
 	text := strings.ToValidUTF8(string(stderr), "?")
 	start := -1
 	offset := 0
@@ -262,25 +517,24 @@ func wrapStderrHead(stderr []byte) string {
 		text = text[start:]
 	}
 	text = strings.Join(strings.Fields(text), " ")
-	if utf8.RuneCountInString(text) > wrapErrHeadLen {
+	if utf8.RuneCountInString(text) > errHeadLen {
 		r := []rune(text)
-		text = string(r[:wrapErrHeadLen])
+		text = string(r[:errHeadLen])
 	}
 	return text
 }
 
-// wrapGoToolEnv keeps Go-based analyzers (gosec, govulncheck) offline: the
+// goToolEnv keeps Go-based analyzers (gosec, govulncheck) offline: the
 // `go` command they run to load packages may not fetch a module or a
 // toolchain, so a missing dependency is an error naming it, never a download.
-func wrapGoToolEnv() []string {
+func goToolEnv() []string {
 	return []string{"GOPROXY=off", "GOTOOLCHAIN=local", "GOWORK=off"}
 }
 
-// Target validation. Every value that becomes an argument is checked here
-// first, so no target can be read by a tool as an option.
-
-// wrapValidatePath accepts an absolute, existing directory.
-func wrapValidatePath(p string) error {
+// validateDir accepts an absolute, existing directory: every value that
+// becomes an argument is checked first, so no target can be read by a tool
+// as an option.
+func validateDir(p string) error {
 	if p == "" {
 		return errors.New("target_path is empty")
 	}
@@ -300,10 +554,10 @@ func wrapValidatePath(p string) error {
 	return nil
 }
 
-// wrapRelPath makes a path a tool reported relative to the scan's target,
+// relPath makes a path a tool reported relative to the scan's target,
 // slash-separated, so fingerprints do not depend on the checkout location.
 // Relative paths are taken relative to base (the directory the tool ran in).
-func wrapRelPath(root, base, p string) string {
+func relPath(root, base, p string) string {
 	if p == "" {
 		return ""
 	}
@@ -311,7 +565,7 @@ func wrapRelPath(root, base, p string) string {
 		p = filepath.Join(base, p)
 	}
 	p = filepath.Clean(p)
-	for _, r := range wrapRootForms(root) {
+	for _, r := range rootForms(root) {
 		if rel, err := filepath.Rel(r, p); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
 			return filepath.ToSlash(rel)
 		}
@@ -319,9 +573,9 @@ func wrapRelPath(root, base, p string) string {
 	return filepath.ToSlash(p)
 }
 
-// wrapRootForms lists root as given and with symlinks resolved: some tools
+// rootForms lists root as given and with symlinks resolved: some tools
 // report real paths, and /tmp is a symlink on some systems.
-func wrapRootForms(root string) []string {
+func rootForms(root string) []string {
 	forms := []string{filepath.Clean(root)}
 	if real, err := filepath.EvalSymlinks(root); err == nil && real != forms[0] {
 		forms = append(forms, real)
@@ -329,13 +583,13 @@ func wrapRootForms(root string) []string {
 	return forms
 }
 
-// wrapLineFinder finds the line of a manifest or lockfile (relative to the
+// lineFinder finds the line of a manifest or lockfile (relative to the
 // target) that declares a package; 0 when it cannot tell.
-type wrapLineFinder func(relFile, name, version string) int
+type lineFinder func(relFile, name, version string) int
 
-// wrapDeclLines returns a finder reading files under root. It remembers
-// each file's lines, so many findings in one lockfile read it once.
-func wrapDeclLines(root string) wrapLineFinder {
+// declLines returns a finder reading files under root. It remembers each
+// file's lines, so many findings in one lockfile read it once.
+func declLines(root string) lineFinder {
 	cache := map[string][]string{}
 	return func(relFile, name, version string) int {
 		if relFile == "" || name == "" {
@@ -343,21 +597,21 @@ func wrapDeclLines(root string) wrapLineFinder {
 		}
 		lines, ok := cache[relFile]
 		if !ok {
-			lines = wrapReadLines(filepath.Join(root, filepath.FromSlash(relFile)))
+			lines = readLines(filepath.Join(root, filepath.FromSlash(relFile)))
 			cache[relFile] = lines
 		}
-		return wrapFindDecl(filepath.Base(relFile), lines, name, version)
+		return findDecl(filepath.Base(relFile), lines, name, version)
 	}
 }
 
-func wrapReadLines(path string) []string {
+func readLines(path string) []string {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
 	var lines []string
-	sc := bufio.NewScanner(io.LimitReader(f, wrapMaxFileRead))
+	sc := bufio.NewScanner(io.LimitReader(f, maxFileRead))
 	sc.Buffer(make([]byte, 64<<10), 4<<20)
 	for sc.Scan() {
 		lines = append(lines, sc.Text())
@@ -365,8 +619,8 @@ func wrapReadLines(path string) []string {
 	return lines
 }
 
-// wrapFindDecl knows how the common manifests declare a dependency.
-func wrapFindDecl(base string, lines []string, name, version string) int {
+// findDecl knows how the common manifests declare a dependency.
+func findDecl(base string, lines []string, name, version string) int {
 	first := func(match func(string) bool) int {
 		for i, l := range lines {
 			if match(l) {
@@ -423,18 +677,18 @@ func wrapFindDecl(base string, lines []string, name, version string) int {
 	if n := first(func(l string) bool { return strings.Contains(l, quoted) }); n > 0 {
 		return n
 	}
-	return first(func(l string) bool { return wrapHasToken(l, name) })
+	return first(func(l string) bool { return hasToken(l, name) })
 }
 
-func wrapHasToken(line, tok string) bool {
+func hasToken(line, tok string) bool {
 	for i := 0; ; {
 		j := strings.Index(line[i:], tok)
 		if j < 0 {
 			return false
 		}
 		s, e := i+j, i+j+len(tok)
-		before := s == 0 || !wrapIsNameByte(line[s-1])
-		after := e == len(line) || !wrapIsNameByte(line[e])
+		before := s == 0 || !isNameByte(line[s-1])
+		after := e == len(line) || !isNameByte(line[e])
 		if before && after {
 			return true
 		}
@@ -442,29 +696,25 @@ func wrapHasToken(line, tok string) bool {
 	}
 }
 
-func wrapIsNameByte(b byte) bool {
+func isNameByte(b byte) bool {
 	return b == '-' || b == '_' || b == '.' || b == '/' || b == '@' ||
 		(b >= '0' && b <= '9') || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z')
 }
 
-// wrapCap keeps the wrapMaxFindings most severe findings, stable within a
+// capFindings keeps the maxFindings most severe findings, stable within a
 // severity so the tool's own order survives.
-func wrapCap(fs []finding.Finding) ([]finding.Finding, bool) {
-	if len(fs) <= wrapMaxFindings {
+func capFindings(fs []finding.Finding) ([]finding.Finding, bool) {
+	if len(fs) <= maxFindings {
 		return fs, false
 	}
 	sort.SliceStable(fs, func(i, j int) bool { return fs[i].Severity.Rank() > fs[j].Severity.Rank() })
-	return fs[:wrapMaxFindings], true
+	return fs[:maxFindings], true
 }
 
-// wrapFinish applies the cap and logs when it bit.
-func (w *wrapCLI) finish(fs []finding.Finding) []finding.Finding {
-	return wrapFinishLog(w.cfg, w.spec.name, fs)
-}
-
-func wrapFinishLog(cfg scan.Config, tool string, fs []finding.Finding) []finding.Finding {
+// finish applies the cap, logs when it bit, and never returns nil.
+func finish(cfg scan.Config, tool string, fs []finding.Finding) []finding.Finding {
 	total := len(fs)
-	fs, capped := wrapCap(fs)
+	fs, capped := capFindings(fs)
 	if capped && cfg.Logger != nil {
 		cfg.Logger.Warn("wrapped scanner reported too many findings; kept the most severe",
 			"scanner", tool, "reported", total, "kept", len(fs))
@@ -475,9 +725,9 @@ func wrapFinishLog(cfg scan.Config, tool string, fs []finding.Finding) []finding
 	return fs
 }
 
-// wrapCWE turns a tool's weakness id ("79", "CWE-79", 79) into finding.CWE;
+// cweOf turns a tool's weakness id ("79", "CWE-79", 79) into finding.CWE;
 // zero, negative and unparsable ids mean none.
-func wrapCWE(id string) finding.CWE {
+func cweOf(id string) finding.CWE {
 	id = strings.TrimSpace(id)
 	id = strings.TrimPrefix(strings.ToUpper(id), "CWE-")
 	n, err := strconv.Atoi(id)
@@ -487,43 +737,35 @@ func wrapCWE(id string) finding.CWE {
 	return finding.CWE("CWE-" + strconv.Itoa(n))
 }
 
-// wrapTrimJSON skips anything a tool printed before its JSON document (a
-// banner, a warning on stdout), so a stray line does not fail the scan.
-func wrapTrimJSON(out []byte) []byte {
-	out = bytes.TrimSpace(out)
-	if i := bytes.IndexAny(out, "{["); i > 0 {
-		return out[i:]
+// severityOf maps the severity words the tools print (CRITICAL, HIGH,
+// MEDIUM, LOW in any case) to a severity; any other word is unknown's.
+func severityOf(word string, unknown finding.Severity) finding.Severity {
+	switch strings.ToUpper(word) {
+	case "CRITICAL":
+		return finding.Critical
+	case "HIGH":
+		return finding.High
+	case "MEDIUM":
+		return finding.Medium
+	case "LOW":
+		return finding.Low
 	}
-	return out
+	return unknown
 }
 
-// wrapFindFiles lists files under root whose base name is one of names,
-// skipping directories no project owns (VCS metadata, vendored and
-// installed dependencies).
-func wrapFindFiles(root string, names ...string) []string {
-	want := map[string]bool{}
-	for _, n := range names {
-		want[n] = true
+// decodeJSON reads a tool's JSON report into v. Anything the tool printed
+// before the document (a banner, a warning on stdout) is skipped, so a
+// stray line does not fail the scan.
+func decodeJSON(tool string, out []byte, v any) error {
+	out = bytes.TrimSpace(out)
+	if i := bytes.IndexAny(out, "{["); i > 0 {
+		out = out[i:]
 	}
-	var found []string
-	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() {
-			switch d.Name() {
-			case ".git", ".hg", ".svn", "node_modules", "vendor", "testdata":
-				if p != root {
-					return filepath.SkipDir
-				}
-			}
-			return nil
-		}
-		if want[d.Name()] {
-			found = append(found, p)
-		}
-		return nil
-	})
-	sort.Strings(found)
-	return found
+	if len(out) == 0 {
+		return fmt.Errorf("%s printed no report", tool)
+	}
+	if err := json.Unmarshal(out, v); err != nil {
+		return fmt.Errorf("%s report is not valid JSON: %w", tool, err)
+	}
+	return nil
 }

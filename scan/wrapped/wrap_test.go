@@ -161,8 +161,8 @@ func TestWrapValidateURLAndPath(t *testing.T) {
 		filepath.Join(dir, "nope"): false,
 		"":                         false,
 	} {
-		if err := wrapValidatePath(p); (err == nil) != ok {
-			t.Errorf("wrapValidatePath(%q) = %v, want ok=%v", p, err, ok)
+		if err := validateDir(p); (err == nil) != ok {
+			t.Errorf("validateDir(%q) = %v, want ok=%v", p, err, ok)
 		}
 	}
 }
@@ -177,8 +177,8 @@ func TestWrapStderrHead(t *testing.T) {
 		{long, long[:200]},
 	}
 	for _, c := range cases {
-		if got := wrapStderrHead([]byte(c.in)); got != c.want {
-			t.Errorf("wrapStderrHead(%q) = %q, want %q", c.in, got, c.want)
+		if got := stderrHead([]byte(c.in)); got != c.want {
+			t.Errorf("stderrHead(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }
@@ -192,8 +192,8 @@ func TestWrapRelPath(t *testing.T) {
 		{root, "", ""},
 	}
 	for _, c := range cases {
-		if got := wrapRelPath(root, c.base, c.p); got != c.want {
-			t.Errorf("wrapRelPath(%q, %q) = %q, want %q", c.base, c.p, got, c.want)
+		if got := relPath(root, c.base, c.p); got != c.want {
+			t.Errorf("relPath(%q, %q) = %q, want %q", c.base, c.p, got, c.want)
 		}
 	}
 }
@@ -217,8 +217,8 @@ func TestWrapFindDecl(t *testing.T) {
 		{"package-lock.json", lock, "left-pad", "1.0.0", 0},
 	}
 	for _, c := range cases {
-		if got := wrapFindDecl(c.base, strings.Split(c.text, "\n"), c.name, c.version); got != c.want {
-			t.Errorf("wrapFindDecl(%s, %s) = %d, want %d", c.base, c.name, got, c.want)
+		if got := findDecl(c.base, strings.Split(c.text, "\n"), c.name, c.version); got != c.want {
+			t.Errorf("findDecl(%s, %s) = %d, want %d", c.base, c.name, got, c.want)
 		}
 	}
 }
@@ -252,7 +252,7 @@ func TestWrapAvailabilityCache(t *testing.T) {
 		t.Fatalf("8 concurrent Available calls probed %d times, want 1", calls())
 	}
 	mu.Lock()
-	now = now.Add(wrapAvailTTL + time.Second)
+	now = now.Add(availTTL + time.Second)
 	mu.Unlock()
 	s.Available(context.Background())
 	if calls() != 2 {
@@ -355,27 +355,26 @@ func TestWrapBuildInfoVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := newWrapCLI(wrapTestConfig(nil), wrapCLISpec{name: "x"})
-	if v := w.buildInfoVersion(exe); v != "" {
+	if v := buildInfoVersion(exe); v != "" {
 		t.Fatalf("buildInfoVersion(test binary) = %q, want \"\" for (devel)", v)
 	}
-	if v := w.buildInfoVersion("/nonexistent"); v != "" {
+	if v := buildInfoVersion("/nonexistent"); v != "" {
 		t.Fatalf("buildInfoVersion(missing) = %q", v)
 	}
 }
 
 func TestWrapCapKeepsMostSevere(t *testing.T) {
 	var fs []finding.Finding
-	for i := 0; i < wrapMaxFindings+500; i++ {
+	for i := 0; i < maxFindings+500; i++ {
 		sev := finding.Low
 		if i%1000 == 999 {
 			sev = finding.Critical
 		}
 		fs = append(fs, finding.Finding{Severity: sev, RuleID: fmt.Sprint(i)})
 	}
-	got, capped := wrapCap(fs)
-	if !capped || len(got) != wrapMaxFindings {
-		t.Fatalf("wrapCap kept %d (capped=%v), want %d", len(got), capped, wrapMaxFindings)
+	got, capped := capFindings(fs)
+	if !capped || len(got) != maxFindings {
+		t.Fatalf("capFindings kept %d (capped=%v), want %d", len(got), capped, maxFindings)
 	}
 	crit := 0
 	for _, f := range got {
@@ -383,8 +382,8 @@ func TestWrapCapKeepsMostSevere(t *testing.T) {
 			crit++
 		}
 	}
-	if crit != (wrapMaxFindings+500)/1000 {
-		t.Fatalf("kept %d critical findings, want all %d", crit, (wrapMaxFindings+500)/1000)
+	if crit != (maxFindings+500)/1000 {
+		t.Fatalf("kept %d critical findings, want all %d", crit, (maxFindings+500)/1000)
 	}
 }
 

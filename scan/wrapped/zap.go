@@ -40,7 +40,7 @@ import (
 // path, so a staging and a production host give the same fingerprints.
 type zapScanner struct {
 	cfg    scan.Config
-	avail  wrapAvailCache
+	avail  availCache
 	client *http.Client
 	// poll is the interval between status calls; tests shorten it.
 	poll time.Duration
@@ -66,13 +66,6 @@ func ZAP(cfg scan.Config) scan.Scanner {
 func (s *zapScanner) Name() string { return "zap" }
 func (s *zapScanner) Type() string { return scan.TypeDAST }
 
-func (s *zapScanner) now() time.Time {
-	if s.cfg.Now != nil {
-		return s.cfg.Now()
-	}
-	return time.Now()
-}
-
 func (s *zapScanner) base() (*url.URL, error) {
 	raw := strings.TrimSpace(s.cfg.Env("SVC_ZAP_URL"))
 	if raw == "" {
@@ -88,12 +81,12 @@ func (s *zapScanner) base() (*url.URL, error) {
 }
 
 func (s *zapScanner) Available(ctx context.Context) (string, string, bool) {
-	return s.avail.get(ctx, s.now(), func() (string, string, bool) {
+	return s.avail.get(ctx, now(s.cfg), func() (string, string, bool) {
 		base, err := s.base()
 		if err != nil {
 			return "", err.Error(), false
 		}
-		pctx, cancel := context.WithTimeout(ctx, wrapProbeTimeout)
+		pctx, cancel := context.WithTimeout(ctx, probeTimeout)
 		defer cancel()
 		var v struct {
 			Version string `json:"version"`
@@ -240,11 +233,11 @@ func (s *zapScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Finding
 			return fail("alerts", err)
 		}
 		alerts = append(alerts, got...)
-		if len(got) < zapPageSize || len(alerts) >= wrapMaxFindings {
+		if len(got) < zapPageSize || len(alerts) >= maxFindings {
 			break
 		}
 	}
-	return wrapFinishLog(s.cfg, "zap", zapFindings(alerts)), nil
+	return finish(s.cfg, "zap", zapFindings(alerts)), nil
 }
 
 // waitFor polls a status view until it reports want.
@@ -386,12 +379,12 @@ func zapFindings(alerts []zapAlert) []finding.Finding {
 		fs = append(fs, finding.Finding{
 			Scanner:     "zap",
 			ScanType:    scan.TypeDAST,
-			Severity:    zapSeverity(a.Risk),
+			Severity:    severityOf(strings.TrimSpace(a.Risk), finding.Info),
 			Title:       name,
 			Description: desc,
 			FilePath:    path,
 			RuleID:      a.PluginID,
-			CWE:         wrapCWE(a.CWEID),
+			CWE:         cweOf(a.CWEID),
 			Snippet:     strings.TrimSpace(a.Method + " " + path + " " + a.Param),
 			Metadata:    meta,
 		})
@@ -416,16 +409,4 @@ func zapEvidence(plugin, ev string) string {
 		return string(r[:zapMaxEvidence]) + "…"
 	}
 	return ev
-}
-
-func zapSeverity(risk string) finding.Severity {
-	switch strings.ToLower(strings.TrimSpace(risk)) {
-	case "high":
-		return finding.High
-	case "medium":
-		return finding.Medium
-	case "low":
-		return finding.Low
-	}
-	return finding.Info
 }

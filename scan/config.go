@@ -23,6 +23,15 @@ func (c Config) Env(key string) string {
 	return c.Getenv(key)
 }
 
+// Time is the current time on the injected clock; a Config without one
+// reads the wall clock.
+func (c Config) Time() time.Time {
+	if c.Now != nil {
+		return c.Now()
+	}
+	return time.Now()
+}
+
 // Log is the scanner's logger; a Config without one logs nowhere.
 func (c Config) Log() *slog.Logger {
 	if c.Logger != nil {

@@ -1,22 +1,23 @@
 package baseline
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"log/slog"
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
 
 	"scand/finding"
 	"scand/scan"
+	"scand/scan/rules"
 )
 
 // The baseline scanner (scan type baseline) audits a host's or a root
@@ -104,113 +105,95 @@ import (
 // drop-in names that contain a dot or end in ~ as sudo does.
 // BL001-BL003 have no CWE (they describe the scan, not a weakness).
 
-// baselineRule describes one rule.
-type baselineRule struct {
-	id, name string
-	severity finding.Severity
-	cwe      finding.CWE
-	title    string
-	fix      string
-}
-
 // baselineRules is the rule table; read-only.
-var baselineRules = []baselineRule{
-	{"BL001", "nothing-to-audit", finding.Info, "", "No host configuration files found to audit",
-		"Point the baseline scan at a root filesystem (a directory containing etc/), or at / for the host itself."},
-	{"BL002", "unreadable", finding.Info, "", "Configuration file could not be read",
-		"Run the scan with enough privileges to read this file (e.g. as root or with CAP_DAC_READ_SEARCH); until then its checks did not run."},
-	{"BL003", "probe-incomplete", finding.Info, "", "Baseline probe did not complete",
-		"Results for this probe are partial; re-run the scan, or audit this area by hand if it keeps happening."},
-	{"BL101", "ssh-root-login", finding.High, "CWE-250", "SSH allows root login with a password",
-		"Set `PermitRootLogin no` in sshd_config (or a drop-in read before the main file) and log in as an unprivileged user, escalating with sudo."},
-	{"BL102", "ssh-root-login-key-only", finding.Low, "CWE-250", "SSH allows root login with keys",
-		"Set `PermitRootLogin no`; direct root logins are not attributable to a person. Use an unprivileged account and sudo."},
-	{"BL103", "ssh-password-authentication", finding.Medium, "CWE-309", "SSH accepts password authentication",
-		"Set `PasswordAuthentication no` (and `KbdInteractiveAuthentication no`) and use keys or certificates; passwords can be guessed and phished."},
-	{"BL104", "ssh-permit-empty-passwords", finding.High, "CWE-258", "SSH accepts empty passwords",
-		"Set `PermitEmptyPasswords no`."},
-	{"BL105", "ssh-protocol-1", finding.High, "CWE-327", "SSH protocol 1 enabled",
-		"Remove the Protocol line (modern OpenSSH only speaks protocol 2) or set `Protocol 2`; protocol 1 is cryptographically broken."},
-	{"BL106", "ssh-x11-forwarding", finding.Low, "CWE-16", "SSH X11 forwarding enabled",
-		"Set `X11Forwarding no` unless users need remote X11; a forwarded display lets the server side read keystrokes of the client's X session."},
-	{"BL107", "ssh-max-auth-tries", finding.Low, "CWE-307", "SSH allows many authentication attempts per connection",
-		"Set `MaxAuthTries 4` or lower to slow down password and key guessing."},
-	{"BL108", "ssh-weak-ciphers", finding.Medium, "CWE-327", "SSH offers weak ciphers",
-		"Remove CBC-mode, 3DES, arcfour, blowfish and cast128 ciphers; e.g. `Ciphers chacha20-poly1305@openssh.com,aes256-gcm@openssh.com,aes128-gcm@openssh.com,aes256-ctr,aes192-ctr,aes128-ctr`."},
-	{"BL109", "ssh-weak-macs", finding.Medium, "CWE-327", "SSH offers weak MACs",
-		"Remove MD5, SHA-1, RIPEMD-160 and 64-bit UMAC MACs; e.g. `MACs hmac-sha2-512-etm@openssh.com,hmac-sha2-256-etm@openssh.com,umac-128-etm@openssh.com`."},
-	{"BL110", "ssh-weak-kex", finding.Medium, "CWE-327", "SSH offers weak key exchange algorithms",
-		"Remove SHA-1 Diffie-Hellman groups; e.g. `KexAlgorithms sntrup761x25519-sha512@openssh.com,curve25519-sha256,diffie-hellman-group16-sha512,diffie-hellman-group18-sha512`."},
-	{"BL201", "account-file-world-writable", finding.Critical, "CWE-732", "Account database writable by any user",
-		"Any local user can add a UID 0 account or change password hashes. Restore the mode: `chmod 644 /etc/passwd /etc/group; chmod 640 /etc/shadow /etc/gshadow` (root:shadow), and investigate how it changed."},
-	{"BL202", "account-file-group-writable", finding.High, "CWE-732", "Account database writable by its group",
-		"Remove group write: `chmod g-w <file>` (passwd/group 644, shadow/gshadow 640 or 600)."},
-	{"BL203", "shadow-readable-by-others", finding.High, "CWE-732", "Password hashes readable by any user",
-		"Any local user can copy the hashes for offline cracking. Run `chmod 640 <file>` with owner root and group root or shadow."},
-	{"BL204", "account-file-not-root-owned", finding.High, "CWE-732", "Account database not owned by root",
-		"The owner can rewrite accounts and password hashes. Run `chown root <file>`."},
-	{"BL205", "empty-password", finding.High, "CWE-258", "Account with an empty password",
-		"Anyone can log in as this account wherever password login is allowed. Lock it (`passwd -l <user>`) or set a password."},
-	{"BL206", "extra-uid-zero", finding.High, "CWE-269", "Account other than root has UID 0",
-		"A second UID 0 account is full root under another name, a classic backdoor. Remove it or give it its own UID; use sudo for delegated administration."},
-	{"BL301", "sudo-nopasswd", finding.Medium, "CWE-269", "sudo rule without password (NOPASSWD)",
-		"Anyone who gets a shell as this user can run these commands as root without knowing a password. Remove NOPASSWD, or limit it to commands that cannot be used to escalate (no editors, shells, interpreters or wildcards)."},
-	{"BL302", "sudo-nopasswd-all", finding.High, "CWE-269", "Passwordless sudo to every command",
-		"`NOPASSWD: ALL` makes the account equivalent to root for anyone who compromises it. Require the password, or list only the specific commands needed."},
-	{"BL303", "sudo-full-access-non-admin", finding.Low, "CWE-269", "Full sudo granted directly to a user or group",
-		"Grant full root through one admin group (%sudo, %wheel or %admin) so access is reviewed in one place, and give other principals only the commands they need."},
-	{"BL304", "sudo-authenticate-disabled", finding.High, "CWE-306", "sudo authentication disabled",
-		"`Defaults !authenticate` turns every sudo rule it covers into NOPASSWD. Remove it."},
-	{"BL305", "sudoers-file-permissions", finding.High, "CWE-732", "sudoers file writable by non-root",
-		"Whoever can write this file can grant themselves root. Run `chown root:root <file>; chmod 440 <file>`."},
-	{"BL401", "ip-forwarding-enabled", finding.Low, "CWE-16", "IP forwarding enabled",
-		"Set `net.ipv4.ip_forward = 0` in /etc/sysctl.d/ unless this host is a router or runs containers that need it."},
-	{"BL402", "icmp-redirects-accepted", finding.Medium, "CWE-16", "ICMP redirects accepted",
-		"Set accept_redirects = 0 for all and default (IPv4 and IPv6) in /etc/sysctl.d/; a forged redirect can reroute traffic through an attacker."},
-	{"BL403", "icmp-redirects-sent", finding.Low, "CWE-16", "ICMP redirects sent",
-		"Set `net.ipv4.conf.all.send_redirects = 0` and `net.ipv4.conf.default.send_redirects = 0` unless this host is a router."},
-	{"BL404", "source-routing-accepted", finding.Medium, "CWE-16", "Source-routed packets accepted",
-		"Set accept_source_route = 0 for all and default (IPv4 and IPv6); source routing lets a sender pick a path around filters."},
-	{"BL405", "reverse-path-filter-disabled", finding.Low, "CWE-16", "Reverse path filtering disabled",
-		"Set rp_filter = 1 (strict) or 2 (loose) for all and default, so packets with spoofed source addresses are dropped."},
-	{"BL406", "syn-cookies-disabled", finding.Medium, "CWE-400", "TCP SYN cookies disabled",
-		"Set `net.ipv4.tcp_syncookies = 1` so a SYN flood cannot exhaust the connection backlog."},
-	{"BL407", "aslr-weakened", finding.Medium, "CWE-16", "Address space layout randomization weakened",
-		"Set `kernel.randomize_va_space = 2`; without full ASLR memory-corruption exploits are much easier."},
-	{"BL408", "kernel-pointers-exposed", finding.Low, "CWE-200", "Kernel pointers exposed",
-		"Set `kernel.kptr_restrict = 1` (or 2) so kernel addresses do not leak to unprivileged users and help defeat KASLR."},
-	{"BL409", "dmesg-unrestricted", finding.Low, "CWE-200", "Kernel log readable by unprivileged users",
-		"Set `kernel.dmesg_restrict = 1`; the kernel log leaks addresses and hardware details."},
-	{"BL410", "link-protection-disabled", finding.Medium, "CWE-59", "Symlink or hardlink protection disabled",
-		"Set `fs.protected_symlinks = 1` and `fs.protected_hardlinks = 1`; without them, links in world-writable directories enable privilege-escalation races."},
-	{"BL411", "suid-core-dumps", finding.Low, "CWE-200", "Core dumps of setuid programs allowed",
-		"Set `fs.suid_dumpable = 0`; a core dump of a privileged process can expose secrets from its memory."},
-	{"BL501", "world-writable-system-file", finding.High, "CWE-732", "World-writable file in a system directory",
-		"Any local user can replace or modify it, and root runs or reads it. Remove the write bit for others (`chmod o-w <path>`) and check the file's integrity against the package manager (`dpkg --verify`, `rpm -V`)."},
-	{"BL601", "cleartext-service-listening", finding.High, "CWE-319", "Cleartext remote-login service listening on all interfaces",
-		"Telnet, FTP and the r-services send credentials in clear text. Stop and disable the service and use SSH/SFTP instead."},
-	{"BL602", "exposed-service-listening", finding.Medium, "CWE-1327", "Sensitive service listening on all interfaces",
-		"Bind the service to 127.0.0.1 or a private interface, and restrict access with a firewall; databases, caches, SMB, RDP and the Docker API should not face every network."},
-	{"BL701", "cron-writable", finding.High, "CWE-732", "cron configuration writable by non-root",
-		"Whoever can write cron configuration can run commands as root. Run `chmod go-w <path>` (crontab 600, cron directories 700 per CIS)."},
-	{"BL702", "cron-not-root-owned", finding.High, "CWE-732", "cron configuration not owned by root",
-		"The owner can schedule commands as root. Run `chown root:root <path>`."},
-	{"BL801", "password-max-age", finding.Low, "CWE-262", "Passwords never expire (PASS_MAX_DAYS)",
-		"Set PASS_MAX_DAYS to 365 or less in /etc/login.defs (and apply it to existing accounts with `chage --maxdays`), or rely on a documented policy that replaces expiry."},
-	{"BL802", "password-min-length", finding.Low, "CWE-521", "Minimum password length below 8 (PASS_MIN_LEN)",
-		"Set PASS_MIN_LEN 8 or more, and enforce length with pam_pwquality (minlen), which is what modern PAM stacks use."},
-	{"BL803", "permissive-umask", finding.Low, "CWE-276", "Default umask lets other users read new files",
-		"Set `UMASK 027` in /etc/login.defs so files created by users are not readable by everyone."},
-}
-
-func baselineRuleByID(id string) baselineRule {
-	for _, r := range baselineRules {
-		if r.id == id {
-			return r
-		}
-	}
-	panic("baseline: unknown rule " + id)
-}
+var baselineRules = rules.Table{Scanner: "baseline", ScanType: scan.TypeBaseline, Rules: []rules.Rule{
+	rules.New("BL001", "nothing-to-audit", finding.Info, "", "No host configuration files found to audit",
+		"Point the baseline scan at a root filesystem (a directory containing etc/), or at / for the host itself."),
+	rules.New("BL002", "unreadable", finding.Info, "", "Configuration file could not be read",
+		"Run the scan with enough privileges to read this file (e.g. as root or with CAP_DAC_READ_SEARCH); until then its checks did not run."),
+	rules.New("BL003", "probe-incomplete", finding.Info, "", "Baseline probe did not complete",
+		"Results for this probe are partial; re-run the scan, or audit this area by hand if it keeps happening."),
+	rules.New("BL101", "ssh-root-login", finding.High, "CWE-250", "SSH allows root login with a password",
+		"Set `PermitRootLogin no` in sshd_config (or a drop-in read before the main file) and log in as an unprivileged user, escalating with sudo."),
+	rules.New("BL102", "ssh-root-login-key-only", finding.Low, "CWE-250", "SSH allows root login with keys",
+		"Set `PermitRootLogin no`; direct root logins are not attributable to a person. Use an unprivileged account and sudo."),
+	rules.New("BL103", "ssh-password-authentication", finding.Medium, "CWE-309", "SSH accepts password authentication",
+		"Set `PasswordAuthentication no` (and `KbdInteractiveAuthentication no`) and use keys or certificates; passwords can be guessed and phished."),
+	rules.New("BL104", "ssh-permit-empty-passwords", finding.High, "CWE-258", "SSH accepts empty passwords",
+		"Set `PermitEmptyPasswords no`."),
+	rules.New("BL105", "ssh-protocol-1", finding.High, "CWE-327", "SSH protocol 1 enabled",
+		"Remove the Protocol line (modern OpenSSH only speaks protocol 2) or set `Protocol 2`; protocol 1 is cryptographically broken."),
+	rules.New("BL106", "ssh-x11-forwarding", finding.Low, "CWE-16", "SSH X11 forwarding enabled",
+		"Set `X11Forwarding no` unless users need remote X11; a forwarded display lets the server side read keystrokes of the client's X session."),
+	rules.New("BL107", "ssh-max-auth-tries", finding.Low, "CWE-307", "SSH allows many authentication attempts per connection",
+		"Set `MaxAuthTries 4` or lower to slow down password and key guessing."),
+	rules.New("BL108", "ssh-weak-ciphers", finding.Medium, "CWE-327", "SSH offers weak ciphers",
+		"Remove CBC-mode, 3DES, arcfour, blowfish and cast128 ciphers; e.g. `Ciphers chacha20-poly1305@openssh.com,aes256-gcm@openssh.com,aes128-gcm@openssh.com,aes256-ctr,aes192-ctr,aes128-ctr`."),
+	rules.New("BL109", "ssh-weak-macs", finding.Medium, "CWE-327", "SSH offers weak MACs",
+		"Remove MD5, SHA-1, RIPEMD-160 and 64-bit UMAC MACs; e.g. `MACs hmac-sha2-512-etm@openssh.com,hmac-sha2-256-etm@openssh.com,umac-128-etm@openssh.com`."),
+	rules.New("BL110", "ssh-weak-kex", finding.Medium, "CWE-327", "SSH offers weak key exchange algorithms",
+		"Remove SHA-1 Diffie-Hellman groups; e.g. `KexAlgorithms sntrup761x25519-sha512@openssh.com,curve25519-sha256,diffie-hellman-group16-sha512,diffie-hellman-group18-sha512`."),
+	rules.New("BL201", "account-file-world-writable", finding.Critical, "CWE-732", "Account database writable by any user",
+		"Any local user can add a UID 0 account or change password hashes. Restore the mode: `chmod 644 /etc/passwd /etc/group; chmod 640 /etc/shadow /etc/gshadow` (root:shadow), and investigate how it changed."),
+	rules.New("BL202", "account-file-group-writable", finding.High, "CWE-732", "Account database writable by its group",
+		"Remove group write: `chmod g-w <file>` (passwd/group 644, shadow/gshadow 640 or 600)."),
+	rules.New("BL203", "shadow-readable-by-others", finding.High, "CWE-732", "Password hashes readable by any user",
+		"Any local user can copy the hashes for offline cracking. Run `chmod 640 <file>` with owner root and group root or shadow."),
+	rules.New("BL204", "account-file-not-root-owned", finding.High, "CWE-732", "Account database not owned by root",
+		"The owner can rewrite accounts and password hashes. Run `chown root <file>`."),
+	rules.New("BL205", "empty-password", finding.High, "CWE-258", "Account with an empty password",
+		"Anyone can log in as this account wherever password login is allowed. Lock it (`passwd -l <user>`) or set a password."),
+	rules.New("BL206", "extra-uid-zero", finding.High, "CWE-269", "Account other than root has UID 0",
+		"A second UID 0 account is full root under another name, a classic backdoor. Remove it or give it its own UID; use sudo for delegated administration."),
+	rules.New("BL301", "sudo-nopasswd", finding.Medium, "CWE-269", "sudo rule without password (NOPASSWD)",
+		"Anyone who gets a shell as this user can run these commands as root without knowing a password. Remove NOPASSWD, or limit it to commands that cannot be used to escalate (no editors, shells, interpreters or wildcards)."),
+	rules.New("BL302", "sudo-nopasswd-all", finding.High, "CWE-269", "Passwordless sudo to every command",
+		"`NOPASSWD: ALL` makes the account equivalent to root for anyone who compromises it. Require the password, or list only the specific commands needed."),
+	rules.New("BL303", "sudo-full-access-non-admin", finding.Low, "CWE-269", "Full sudo granted directly to a user or group",
+		"Grant full root through one admin group (%sudo, %wheel or %admin) so access is reviewed in one place, and give other principals only the commands they need."),
+	rules.New("BL304", "sudo-authenticate-disabled", finding.High, "CWE-306", "sudo authentication disabled",
+		"`Defaults !authenticate` turns every sudo rule it covers into NOPASSWD. Remove it."),
+	rules.New("BL305", "sudoers-file-permissions", finding.High, "CWE-732", "sudoers file writable by non-root",
+		"Whoever can write this file can grant themselves root. Run `chown root:root <file>; chmod 440 <file>`."),
+	rules.New("BL401", "ip-forwarding-enabled", finding.Low, "CWE-16", "IP forwarding enabled",
+		"Set `net.ipv4.ip_forward = 0` in /etc/sysctl.d/ unless this host is a router or runs containers that need it."),
+	rules.New("BL402", "icmp-redirects-accepted", finding.Medium, "CWE-16", "ICMP redirects accepted",
+		"Set accept_redirects = 0 for all and default (IPv4 and IPv6) in /etc/sysctl.d/; a forged redirect can reroute traffic through an attacker."),
+	rules.New("BL403", "icmp-redirects-sent", finding.Low, "CWE-16", "ICMP redirects sent",
+		"Set `net.ipv4.conf.all.send_redirects = 0` and `net.ipv4.conf.default.send_redirects = 0` unless this host is a router."),
+	rules.New("BL404", "source-routing-accepted", finding.Medium, "CWE-16", "Source-routed packets accepted",
+		"Set accept_source_route = 0 for all and default (IPv4 and IPv6); source routing lets a sender pick a path around filters."),
+	rules.New("BL405", "reverse-path-filter-disabled", finding.Low, "CWE-16", "Reverse path filtering disabled",
+		"Set rp_filter = 1 (strict) or 2 (loose) for all and default, so packets with spoofed source addresses are dropped."),
+	rules.New("BL406", "syn-cookies-disabled", finding.Medium, "CWE-400", "TCP SYN cookies disabled",
+		"Set `net.ipv4.tcp_syncookies = 1` so a SYN flood cannot exhaust the connection backlog."),
+	rules.New("BL407", "aslr-weakened", finding.Medium, "CWE-16", "Address space layout randomization weakened",
+		"Set `kernel.randomize_va_space = 2`; without full ASLR memory-corruption exploits are much easier."),
+	rules.New("BL408", "kernel-pointers-exposed", finding.Low, "CWE-200", "Kernel pointers exposed",
+		"Set `kernel.kptr_restrict = 1` (or 2) so kernel addresses do not leak to unprivileged users and help defeat KASLR."),
+	rules.New("BL409", "dmesg-unrestricted", finding.Low, "CWE-200", "Kernel log readable by unprivileged users",
+		"Set `kernel.dmesg_restrict = 1`; the kernel log leaks addresses and hardware details."),
+	rules.New("BL410", "link-protection-disabled", finding.Medium, "CWE-59", "Symlink or hardlink protection disabled",
+		"Set `fs.protected_symlinks = 1` and `fs.protected_hardlinks = 1`; without them, links in world-writable directories enable privilege-escalation races."),
+	rules.New("BL411", "suid-core-dumps", finding.Low, "CWE-200", "Core dumps of setuid programs allowed",
+		"Set `fs.suid_dumpable = 0`; a core dump of a privileged process can expose secrets from its memory."),
+	rules.New("BL501", "world-writable-system-file", finding.High, "CWE-732", "World-writable file in a system directory",
+		"Any local user can replace or modify it, and root runs or reads it. Remove the write bit for others (`chmod o-w <path>`) and check the file's integrity against the package manager (`dpkg --verify`, `rpm -V`)."),
+	rules.New("BL601", "cleartext-service-listening", finding.High, "CWE-319", "Cleartext remote-login service listening on all interfaces",
+		"Telnet, FTP and the r-services send credentials in clear text. Stop and disable the service and use SSH/SFTP instead."),
+	rules.New("BL602", "exposed-service-listening", finding.Medium, "CWE-1327", "Sensitive service listening on all interfaces",
+		"Bind the service to 127.0.0.1 or a private interface, and restrict access with a firewall; databases, caches, SMB, RDP and the Docker API should not face every network."),
+	rules.New("BL701", "cron-writable", finding.High, "CWE-732", "cron configuration writable by non-root",
+		"Whoever can write cron configuration can run commands as root. Run `chmod go-w <path>` (crontab 600, cron directories 700 per CIS)."),
+	rules.New("BL702", "cron-not-root-owned", finding.High, "CWE-732", "cron configuration not owned by root",
+		"The owner can schedule commands as root. Run `chown root:root <path>`."),
+	rules.New("BL801", "password-max-age", finding.Low, "CWE-262", "Passwords never expire (PASS_MAX_DAYS)",
+		"Set PASS_MAX_DAYS to 365 or less in /etc/login.defs (and apply it to existing accounts with `chage --maxdays`), or rely on a documented policy that replaces expiry."),
+	rules.New("BL802", "password-min-length", finding.Low, "CWE-521", "Minimum password length below 8 (PASS_MIN_LEN)",
+		"Set PASS_MIN_LEN 8 or more, and enforce length with pam_pwquality (minlen), which is what modern PAM stacks use."),
+	rules.New("BL803", "permissive-umask", finding.Low, "CWE-276", "Default umask lets other users read new files",
+		"Set `UMASK 027` in /etc/login.defs so files created by users are not readable by everyone."),
+}}
 
 // Defaults for the probe bounds.
 const (
@@ -221,6 +204,7 @@ const (
 )
 
 type baselineScanner struct {
+	scan.Builtin
 	cfg scan.Config
 	// hostRoot and procRoot are where the host's filesystem and /proc are
 	// when the target is "/". Tests point them at fixture trees.
@@ -239,6 +223,7 @@ type baselineScanner struct {
 // New returns the built-in host configuration auditor.
 func New(cfg scan.Config) scan.Scanner {
 	return &baselineScanner{
+		Builtin:      scan.NewBuiltin("baseline", scan.TypeBaseline),
 		cfg:          cfg,
 		hostRoot:     "/",
 		procRoot:     "/proc",
@@ -246,19 +231,6 @@ func New(cfg scan.Config) scan.Scanner {
 		walkEntries:  baselineDefaultWalkEntries,
 		readFile:     func(fsys baselineFS, rel string) ([]byte, error) { return fsys.ReadFile(rel) },
 	}
-}
-
-func (s *baselineScanner) Name() string { return "baseline" }
-func (s *baselineScanner) Type() string { return scan.TypeBaseline }
-func (s *baselineScanner) Available(context.Context) (string, string, bool) {
-	return "builtin", "", true
-}
-
-func (s *baselineScanner) logger() *slog.Logger {
-	if s.cfg.Logger != nil {
-		return s.cfg.Logger
-	}
-	return slog.New(slog.DiscardHandler)
 }
 
 // baselineFS is the target's filesystem as the probes see it, with paths
@@ -273,6 +245,17 @@ type baselineFS interface {
 	FS() fs.FS
 }
 
+// baselineReadOpened reads at most baselineMaxFileSize bytes of a file
+// just opened: configuration files are small, and a huge one must not
+// exhaust memory.
+func baselineReadOpened(f *os.File, err error) ([]byte, error) {
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, baselineMaxFileSize))
+}
+
 // baselineDirFS is the host's filesystem (or a fixture standing in for
 // it): symlinks are followed wherever they point, as the host's own
 // programs would follow them.
@@ -281,12 +264,7 @@ type baselineDirFS struct{ dir string }
 func (d baselineDirFS) path(rel string) string { return filepath.Join(d.dir, filepath.FromSlash(rel)) }
 
 func (d baselineDirFS) ReadFile(rel string) ([]byte, error) {
-	f, err := os.Open(d.path(rel))
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, baselineMaxFileSize))
+	return baselineReadOpened(os.Open(d.path(rel)))
 }
 func (d baselineDirFS) Lstat(rel string) (fs.FileInfo, error)     { return os.Lstat(d.path(rel)) }
 func (d baselineDirFS) ReadDir(rel string) ([]fs.DirEntry, error) { return os.ReadDir(d.path(rel)) }
@@ -300,12 +278,7 @@ func (d baselineDirFS) FS() fs.FS                                 { return os.Di
 type baselineRootFS struct{ root *os.Root }
 
 func (r baselineRootFS) ReadFile(rel string) ([]byte, error) {
-	f, err := r.root.Open(filepath.FromSlash(rel))
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, baselineMaxFileSize))
+	return baselineReadOpened(r.root.Open(filepath.FromSlash(rel)))
 }
 func (r baselineRootFS) Lstat(rel string) (fs.FileInfo, error) {
 	return r.root.Lstat(filepath.FromSlash(rel))
@@ -338,46 +311,34 @@ type baselineReport struct {
 }
 
 func (r *baselineReport) add(id, file string, line int, detail, snippet string, meta map[string]any) {
-	rule := baselineRuleByID(id)
-	if meta == nil {
-		meta = map[string]any{}
-	}
-	meta["rule_name"] = rule.name
-	desc := rule.fix
-	if detail != "" {
-		desc = detail + " " + rule.fix
-	}
 	if snippet == "" {
 		snippet = file
 	}
-	r.findings = append(r.findings, finding.Finding{
-		Scanner:     "baseline",
-		ScanType:    scan.TypeBaseline,
-		Severity:    rule.severity,
-		Title:       rule.title,
-		Description: desc,
-		FilePath:    file,
-		Line:        line,
-		RuleID:      rule.id,
-		CWE:         rule.cwe,
-		Snippet:     snippet,
-		Metadata:    meta,
-	})
+	r.findings = append(r.findings, baselineRules.Finding(id, file, line, detail, snippet, meta))
 }
 
 // read returns a target file's content. ok is false when the file does
 // not exist or could not be read; the latter is reported as BL002.
 func (r *baselineReport) read(rel string) ([]byte, bool) {
 	data, err := r.env.s.readFile(r.env.fsys, rel)
+	if !r.reached(rel, err) {
+		return nil, false
+	}
+	return data, true
+}
+
+// reached notes that the probe found something to audit at rel, and
+// reports a failure other than not-exist as BL002.
+func (r *baselineReport) reached(rel string, err error) bool {
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			r.seen = true
 			r.unreadable(rel, err)
 		}
-		return nil, false
+		return false
 	}
 	r.seen = true
-	return data, true
+	return true
 }
 
 func (r *baselineReport) unreadable(rel string, err error) {
@@ -402,14 +363,9 @@ func baselineErrText(err error) string {
 // other than not-exist is reported as BL002.
 func (r *baselineReport) stat(rel string) (fs.FileInfo, bool) {
 	info, err := r.env.fsys.Lstat(rel)
-	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			r.seen = true
-			r.unreadable(rel, err)
-		}
+	if !r.reached(rel, err) {
 		return nil, false
 	}
-	r.seen = true
 	return info, true
 }
 
@@ -485,15 +441,8 @@ func (s *baselineScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Fi
 			map[string]any{"looked_for": looked})
 		out = r.findings
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.FilePath != b.FilePath {
-			return a.FilePath < b.FilePath
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.RuleID < b.RuleID
+	slices.SortStableFunc(out, func(a, b finding.Finding) int {
+		return cmp.Or(strings.Compare(a.FilePath, b.FilePath), cmp.Compare(a.Line, b.Line), strings.Compare(a.RuleID, b.RuleID))
 	})
 	if out == nil {
 		out = []finding.Finding{}
@@ -521,7 +470,7 @@ func (s *baselineScanner) runProbe(ctx context.Context, p baselineProbe, env *ba
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		s.logger().Warn("baseline: probe timed out", "probe", p.name, "timeout", s.probeTimeout)
+		s.cfg.Log().Warn("baseline: probe timed out", "probe", p.name, "timeout", s.probeTimeout)
 		r := &baselineReport{env: env, seen: true}
 		r.add("BL003", "", 0, fmt.Sprintf("The %s probe did not finish within %s.", p.name, s.probeTimeout), "probe "+p.name+" timed out",
 			map[string]any{"probe": p.name})

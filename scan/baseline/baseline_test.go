@@ -225,9 +225,9 @@ func TestBaselineRules(t *testing.T) {
 			}
 		})
 	}
-	for _, r := range baselineRules {
-		if !covered[r.id] {
-			t.Errorf("rule %s has no test case", r.id)
+	for _, r := range baselineRules.Rules {
+		if !covered[r.ID] {
+			t.Errorf("rule %s has no test case", r.ID)
 		}
 	}
 	// The hardened fixtures are the negative case of every rule at once.

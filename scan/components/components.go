@@ -2,6 +2,7 @@ package components
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,9 +12,12 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"scand/scan/tree"
 )
 
 // Component is one third-party package a target depends on, as declared by a
@@ -113,32 +117,11 @@ type compFile struct {
 // sibling reads a file next to f (package.json beside package-lock.json,
 // pyproject.toml beside poetry.lock, ...); nil when absent or too large.
 func (f compFile) sibling(name string) []byte {
-	b, err := compReadCapped(filepath.Join(filepath.Dir(f.abs), name), compMaxMetaBytes)
+	b, err := tree.ReadCapped(filepath.Join(filepath.Dir(f.abs), name), compMaxMetaBytes)
 	if err != nil {
 		return nil
 	}
 	return b
-}
-
-// compReadCapped reads a regular file of at most max bytes; symlinks are
-// refused so a target cannot make the daemon read outside itself.
-func compReadCapped(p string, max int64) ([]byte, error) {
-	fi, err := os.Lstat(p)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", p)
-	}
-	if fi.Size() > max {
-		return nil, fmt.Errorf("%s: %d bytes, over the %d-byte cap", p, fi.Size(), max)
-	}
-	fh, err := os.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	return io.ReadAll(io.LimitReader(fh, max+1))
 }
 
 // compDiscovery is the state of one Discover call.
@@ -270,7 +253,7 @@ func (d *compDiscovery) visit(ctx context.Context, p string, e fs.DirEntry, err 
 		return err
 	}
 	rel := d.rel(p)
-	data, err := compReadCapped(p, compMaxFileBytes)
+	data, err := tree.ReadCapped(p, compMaxFileBytes)
 	if err != nil {
 		d.errs = append(d.errs, fmt.Errorf("%s: skipped: %w", rel, err))
 		return nil
@@ -329,26 +312,18 @@ func compFinalize(comps []Component) []Component {
 		}
 		m.DependsOn = compUniqueSorted(append(m.DependsOn, c.DependsOn...))
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Ecosystem != b.Ecosystem {
-			return a.Ecosystem < b.Ecosystem
-		}
-		if a.Name != b.Name {
-			return a.Name < b.Name
-		}
-		if a.Version != b.Version {
-			return a.Version < b.Version
-		}
-		if a.Source != b.Source {
-			return a.Source < b.Source
-		}
-		return a.PURL < b.PURL
-	})
+	slices.SortStableFunc(out, Compare)
 	if out == nil {
 		out = []Component{}
 	}
 	return out
+}
+
+// Compare orders components by ecosystem, name, version, source and purl:
+// the order of Discover's result and of every SBOM.
+func Compare(a, b Component) int {
+	return cmp.Or(strings.Compare(a.Ecosystem, b.Ecosystem), strings.Compare(a.Name, b.Name),
+		strings.Compare(a.Version, b.Version), strings.Compare(a.Source, b.Source), strings.Compare(a.PURL, b.PURL))
 }
 
 func compUniqueSorted(in []string) []string {

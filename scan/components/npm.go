@@ -2,10 +2,14 @@ package components
 
 import (
 	"encoding/json"
+	"maps"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"scand/scan/tree"
 )
 
 // npm ecosystem: package-lock.json / npm-shrinkwrap.json (lockfile v1, v2,
@@ -229,11 +233,7 @@ func compNPMLockV1(f compFile, deps map[string]*compNPMLockDep, lines map[string
 	var nodes []*node
 	var walk func(m map[string]*compNPMLockDep, parent *node, prefix []string)
 	walk = func(m map[string]*compNPMLockDep, parent *node, prefix []string) {
-		names := make([]string, 0, len(m))
-		for n := range m {
-			names = append(names, n)
-		}
-		sort.Strings(names)
+		names := slices.Sorted(maps.Keys(m))
 		for _, n := range names {
 			d := m[n]
 			if d == nil {
@@ -406,7 +406,7 @@ func compParseYarnLock(f compFile) ([]Component, error) {
 				continue
 			}
 			pj := filepath.Join(filepath.Dir(f.abs), filepath.FromSlash(e.workspace), "package.json")
-			data, _ := compReadCapped(pj, compMaxMetaBytes)
+			data, _ := tree.ReadCapped(pj, compMaxMetaBytes)
 			manifest, _ := compReadPackageJSONDeps(data)
 			addRoots(e.deps, manifest)
 		}

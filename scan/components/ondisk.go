@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"scand/scan/spdx"
+	"scand/scan/tree"
 )
 
 // License data read from installed or vendored packages. Lockfiles name
@@ -132,34 +133,27 @@ func (d *compDiscovery) scanNodeModules(ctx context.Context, dir string, depth i
 		name := e.Name()
 		p := filepath.Join(dir, name)
 		switch {
-		case name == ".pnpm":
-			store, err := os.ReadDir(p)
+		case name == ".pnpm", strings.HasPrefix(name, "@"):
+			// Every folder of pnpm's store holds a node_modules of its own;
+			// every folder of an @scope is a package.
+			sub, err := os.ReadDir(p)
 			if err != nil {
 				continue
 			}
-			for _, s := range store {
+			for _, s := range sub {
 				if err := d.count(ctx); err != nil {
 					return err
 				}
-				if s.IsDir() {
-					if err := d.scanNodeModules(ctx, filepath.Join(p, s.Name(), "node_modules"), depth+1); err != nil {
-						return err
-					}
+				if !s.IsDir() {
+					continue
 				}
-			}
-		case strings.HasPrefix(name, "@"):
-			scoped, err := os.ReadDir(p)
-			if err != nil {
-				continue
-			}
-			for _, s := range scoped {
-				if err := d.count(ctx); err != nil {
+				if name == ".pnpm" {
+					err = d.scanNodeModules(ctx, filepath.Join(p, s.Name(), "node_modules"), depth+1)
+				} else {
+					err = d.scanNPMPackage(ctx, filepath.Join(p, s.Name()), depth)
+				}
+				if err != nil {
 					return err
-				}
-				if s.IsDir() {
-					if err := d.scanNPMPackage(ctx, filepath.Join(p, s.Name()), depth); err != nil {
-						return err
-					}
 				}
 			}
 		case strings.HasPrefix(name, "."):
@@ -175,7 +169,7 @@ func (d *compDiscovery) scanNodeModules(ctx context.Context, dir string, depth i
 
 func (d *compDiscovery) scanNPMPackage(ctx context.Context, dir string, depth int) error {
 	pj := filepath.Join(dir, "package.json")
-	if data, err := compReadCapped(pj, compMaxMetaBytes); err == nil {
+	if data, err := tree.ReadCapped(pj, compMaxMetaBytes); err == nil {
 		if name, version, info, ok := compNPMPackageJSONLicense(data, d.rel(pj)); ok {
 			d.licenses.add(EcoNPM, name, version, info)
 		}
@@ -275,7 +269,7 @@ func (d *compDiscovery) scanSitePackages(ctx context.Context, dir string) error 
 		default:
 			continue
 		}
-		data, err := compReadCapped(meta, compMaxMetaBytes)
+		data, err := tree.ReadCapped(meta, compMaxMetaBytes)
 		if err != nil {
 			continue
 		}
@@ -403,7 +397,7 @@ func compParsePythonMetadata(data []byte, rel string) (name, version string, inf
 // names the modules) and from `cargo vendor` output (one directory per crate
 // with its Cargo.toml).
 func (d *compDiscovery) scanVendor(ctx context.Context, dir string) error {
-	if data, err := compReadCapped(filepath.Join(dir, "modules.txt"), compMaxFileBytes); err == nil {
+	if data, err := tree.ReadCapped(filepath.Join(dir, "modules.txt"), compMaxFileBytes); err == nil {
 		for _, m := range compParseVendorModules(data) {
 			if err := d.count(ctx); err != nil {
 				return err
@@ -430,7 +424,7 @@ func (d *compDiscovery) scanVendor(ctx context.Context, dir string) error {
 		}
 		crateDir := filepath.Join(dir, e.Name())
 		ct := filepath.Join(crateDir, "Cargo.toml")
-		data, err := compReadCapped(ct, compMaxMetaBytes)
+		data, err := tree.ReadCapped(ct, compMaxMetaBytes)
 		if err != nil {
 			continue
 		}
@@ -455,7 +449,7 @@ func (d *compDiscovery) addCargoTomlLicense(crateDir, ct string, data []byte) {
 		info.licenses, info.line = []string{spdx.Normalize(kv.value.str)}, kv.line
 	} else if kv := pkg.get("license-file"); kv != nil && kv.value.str != "" {
 		lf := filepath.Join(crateDir, filepath.FromSlash(kv.value.str))
-		if text, err := compReadCapped(lf, compMaxMetaBytes); err == nil {
+		if text, err := tree.ReadCapped(lf, compMaxMetaBytes); err == nil {
 			info.source, info.line = d.rel(lf), 1
 			info.licenses = []string{compLicenseFromText(text)}
 		}
@@ -529,7 +523,7 @@ func (d *compDiscovery) licenseFromDir(dir string) (compLicenseInfo, bool) {
 		return cands[i] < cands[j]
 	})
 	p := filepath.Join(dir, cands[0])
-	text, err := compReadCapped(p, compMaxMetaBytes)
+	text, err := tree.ReadCapped(p, compMaxMetaBytes)
 	if err != nil {
 		return compLicenseInfo{}, false
 	}

@@ -2,7 +2,8 @@ package components
 
 import (
 	"encoding/json"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -278,11 +279,7 @@ func compPyProjectRoots(data []byte) (prod, dev []string) {
 	prod = append(prod, keys(poetry.table("dependencies"))...)
 	dev = append(dev, keys(poetry.table("dev-dependencies"))...)
 	if groups := poetry.table("group"); groups != nil {
-		names := make([]string, 0, len(groups.sub))
-		for n := range groups.sub {
-			names = append(names, n)
-		}
-		sort.Strings(names)
+		names := slices.Sorted(maps.Keys(groups.sub))
 		for _, n := range names {
 			if n == "main" {
 				prod = append(prod, keys(groups.sub[n].table("dependencies"))...)
@@ -345,11 +342,7 @@ func compParsePipfileLock(f compFile) ([]Component, error) {
 		if raw, ok := lock[sec]; !ok || json.Unmarshal(raw, &pkgs) != nil {
 			continue
 		}
-		names := make([]string, 0, len(pkgs))
-		for n := range pkgs {
-			names = append(names, n)
-		}
-		sort.Strings(names)
+		names := slices.Sorted(maps.Keys(pkgs))
 		for _, n := range names {
 			v := strings.TrimPrefix(strings.TrimPrefix(pkgs[n].Version, "==="), "==")
 			c := Component{Name: n, Version: v, Ecosystem: EcoPyPI, PURL: compPURL(EcoPyPI, n, v), Dev: sec == "develop", Source: f.rel, Line: lines[compJSONPath(sec, n)]}

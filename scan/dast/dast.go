@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -21,6 +20,7 @@ import (
 
 	"scand/finding"
 	"scand/scan"
+	"scand/scan/rules"
 )
 
 // The builtin_dast scanner (scan type dast) is a passive, low-volume check
@@ -90,75 +90,58 @@ const (
 	builtinDASTHSTSMinMaxAge = 15552000
 )
 
-// builtinDASTRule describes one rule.
-type builtinDASTRule struct {
-	id, name string
-	severity finding.Severity
-	cwe      finding.CWE
-	title    string
-	fix      string
-}
-
 // builtinDASTRules is the rule table; read-only.
-var builtinDASTRules = []builtinDASTRule{
-	{"DAST001", "missing-csp", finding.Medium, "CWE-693", "Content-Security-Policy header missing",
-		"Send a Content-Security-Policy that restricts script sources, e.g. `default-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'`, so an injected script cannot run."},
-	{"DAST002", "weak-csp", finding.Low, "CWE-693", "Content-Security-Policy allows unsafe script sources",
-		"Remove 'unsafe-inline', 'unsafe-eval' and wildcard or scheme-only sources from script-src/default-src; use nonces or hashes (with 'strict-dynamic') for inline scripts."},
-	{"DAST003", "missing-hsts", finding.Medium, "CWE-319", "Strict-Transport-Security header missing",
-		"Send `Strict-Transport-Security: max-age=31536000; includeSubDomains` on HTTPS responses so browsers never fall back to plain HTTP, where traffic can be intercepted."},
-	{"DAST004", "short-hsts", finding.Low, "CWE-319", "Strict-Transport-Security max-age too short",
-		"Use a max-age of at least 15552000 (180 days), ideally 31536000, so the protection survives between visits."},
-	{"DAST005", "missing-nosniff", finding.Low, "CWE-693", "X-Content-Type-Options: nosniff missing",
-		"Send `X-Content-Type-Options: nosniff` so browsers do not reinterpret uploaded or user-controlled content as script or HTML."},
-	{"DAST006", "missing-frame-protection", finding.Medium, "CWE-1021", "Page can be framed by any site (clickjacking)",
-		"Send `Content-Security-Policy: frame-ancestors 'none'` (or 'self') and, for older browsers, `X-Frame-Options: DENY` (or SAMEORIGIN)."},
-	{"DAST007", "missing-referrer-policy", finding.Low, "CWE-200", "Referrer-Policy missing or unsafe",
-		"Send `Referrer-Policy: strict-origin-when-cross-origin` (or no-referrer) so URLs with tokens or personal data are not leaked to other sites."},
-	{"DAST008", "missing-permissions-policy", finding.Info, "CWE-693", "Permissions-Policy header missing",
-		"Send a Permissions-Policy that disables features the site does not use, e.g. `Permissions-Policy: camera=(), microphone=(), geolocation=()`."},
-	{"DAST009", "cookie-without-secure", finding.Medium, "CWE-614", "Cookie without the Secure attribute",
-		"Set the Secure attribute on every cookie of an HTTPS site so it is never sent over plain HTTP."},
-	{"DAST010", "cookie-without-httponly", finding.Low, "CWE-1004", "Cookie without the HttpOnly attribute",
-		"Set HttpOnly on cookies that scripts do not need to read (session cookies above all) so an XSS cannot steal them."},
-	{"DAST011", "cookie-without-samesite", finding.Low, "CWE-1275", "Cookie without the SameSite attribute",
-		"Set `SameSite=Lax` (or Strict) explicitly so the cookie is not sent on cross-site requests, which limits CSRF."},
-	{"DAST012", "version-disclosure", finding.Low, "CWE-200", "Server software version disclosed",
-		"Remove version numbers from Server and X-Powered-By style headers (e.g. nginx `server_tokens off`, Apache `ServerTokens Prod`, PHP `expose_php = Off`, ASP.NET `enableVersionHeader=false`); they tell an attacker which exploits to try."},
-	{"DAST013", "technology-disclosure", finding.Info, "CWE-200", "Server technology disclosed",
-		"Consider removing Server and X-Powered-By style headers; they advertise the technology stack."},
-	{"DAST014", "cors-wildcard-credentials", finding.High, "CWE-942", "CORS allows any origin with credentials",
-		"Never combine `Access-Control-Allow-Origin: *` with `Access-Control-Allow-Credentials: true`; allow a fixed list of trusted origins instead."},
-	{"DAST015", "cors-reflected-credentials", finding.High, "CWE-942", "CORS reflects any origin with credentials",
-		"Any website can read authenticated responses of this site on behalf of its users. Check the Origin against an allow-list instead of echoing it."},
-	{"DAST016", "cors-reflected-origin", finding.Low, "CWE-942", "CORS reflects any origin",
-		"Check the Origin against an allow-list instead of echoing it; reflected origins expose content that relies on network position (intranet, IP allow-lists)."},
-	{"DAST017", "directory-listing", finding.Medium, "CWE-548", "Directory listing enabled",
-		"Disable automatic directory indexes (nginx `autoindex off`, Apache `Options -Indexes`, IIS directoryBrowse enabled=false) so file names and unlinked files are not exposed."},
-	{"DAST018", "error-disclosure", finding.Medium, "CWE-209", "Stack trace or debug page in error response",
-		"Disable debug mode in production (Django DEBUG=False, Flask/Werkzeug debugger off, ASP.NET customErrors On, PHP display_errors=Off, NODE_ENV=production) and return a generic error page; log details server-side."},
-	{"DAST019", "legacy-tls", finding.Medium, "CWE-327", "Server accepts TLS 1.0 or 1.1",
-		"Disable TLS 1.0 and 1.1 (deprecated by RFC 8996) and offer TLS 1.2 and 1.3 only."},
-	{"DAST020", "certificate-expired", finding.High, "CWE-295", "TLS certificate expired",
-		"Renew the certificate and automate renewal (e.g. ACME); browsers reject it and users learn to click through warnings."},
-	{"DAST021", "certificate-not-yet-valid", finding.High, "CWE-295", "TLS certificate not yet valid",
-		"Check the server clock and the certificate's NotBefore date; install a currently valid certificate."},
-	{"DAST022", "certificate-hostname-mismatch", finding.High, "CWE-295", "TLS certificate does not match the host name",
-		"Serve a certificate whose subjectAltName covers this host name."},
-	{"DAST023", "certificate-untrusted", finding.Medium, "CWE-295", "TLS certificate not trusted",
-		"Use a certificate issued by a CA that clients trust (a public CA, or an internal CA distributed to every client) and serve the full intermediate chain."},
-}
-
-func builtinDASTRuleByID(id string) builtinDASTRule {
-	for _, r := range builtinDASTRules {
-		if r.id == id {
-			return r
-		}
-	}
-	panic("builtin_dast: unknown rule " + id)
-}
+var builtinDASTRules = rules.Table{Scanner: "builtin_dast", ScanType: scan.TypeDAST, Rules: []rules.Rule{
+	rules.New("DAST001", "missing-csp", finding.Medium, "CWE-693", "Content-Security-Policy header missing",
+		"Send a Content-Security-Policy that restricts script sources, e.g. `default-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'`, so an injected script cannot run."),
+	rules.New("DAST002", "weak-csp", finding.Low, "CWE-693", "Content-Security-Policy allows unsafe script sources",
+		"Remove 'unsafe-inline', 'unsafe-eval' and wildcard or scheme-only sources from script-src/default-src; use nonces or hashes (with 'strict-dynamic') for inline scripts."),
+	rules.New("DAST003", "missing-hsts", finding.Medium, "CWE-319", "Strict-Transport-Security header missing",
+		"Send `Strict-Transport-Security: max-age=31536000; includeSubDomains` on HTTPS responses so browsers never fall back to plain HTTP, where traffic can be intercepted."),
+	rules.New("DAST004", "short-hsts", finding.Low, "CWE-319", "Strict-Transport-Security max-age too short",
+		"Use a max-age of at least 15552000 (180 days), ideally 31536000, so the protection survives between visits."),
+	rules.New("DAST005", "missing-nosniff", finding.Low, "CWE-693", "X-Content-Type-Options: nosniff missing",
+		"Send `X-Content-Type-Options: nosniff` so browsers do not reinterpret uploaded or user-controlled content as script or HTML."),
+	rules.New("DAST006", "missing-frame-protection", finding.Medium, "CWE-1021", "Page can be framed by any site (clickjacking)",
+		"Send `Content-Security-Policy: frame-ancestors 'none'` (or 'self') and, for older browsers, `X-Frame-Options: DENY` (or SAMEORIGIN)."),
+	rules.New("DAST007", "missing-referrer-policy", finding.Low, "CWE-200", "Referrer-Policy missing or unsafe",
+		"Send `Referrer-Policy: strict-origin-when-cross-origin` (or no-referrer) so URLs with tokens or personal data are not leaked to other sites."),
+	rules.New("DAST008", "missing-permissions-policy", finding.Info, "CWE-693", "Permissions-Policy header missing",
+		"Send a Permissions-Policy that disables features the site does not use, e.g. `Permissions-Policy: camera=(), microphone=(), geolocation=()`."),
+	rules.New("DAST009", "cookie-without-secure", finding.Medium, "CWE-614", "Cookie without the Secure attribute",
+		"Set the Secure attribute on every cookie of an HTTPS site so it is never sent over plain HTTP."),
+	rules.New("DAST010", "cookie-without-httponly", finding.Low, "CWE-1004", "Cookie without the HttpOnly attribute",
+		"Set HttpOnly on cookies that scripts do not need to read (session cookies above all) so an XSS cannot steal them."),
+	rules.New("DAST011", "cookie-without-samesite", finding.Low, "CWE-1275", "Cookie without the SameSite attribute",
+		"Set `SameSite=Lax` (or Strict) explicitly so the cookie is not sent on cross-site requests, which limits CSRF."),
+	rules.New("DAST012", "version-disclosure", finding.Low, "CWE-200", "Server software version disclosed",
+		"Remove version numbers from Server and X-Powered-By style headers (e.g. nginx `server_tokens off`, Apache `ServerTokens Prod`, PHP `expose_php = Off`, ASP.NET `enableVersionHeader=false`); they tell an attacker which exploits to try."),
+	rules.New("DAST013", "technology-disclosure", finding.Info, "CWE-200", "Server technology disclosed",
+		"Consider removing Server and X-Powered-By style headers; they advertise the technology stack."),
+	rules.New("DAST014", "cors-wildcard-credentials", finding.High, "CWE-942", "CORS allows any origin with credentials",
+		"Never combine `Access-Control-Allow-Origin: *` with `Access-Control-Allow-Credentials: true`; allow a fixed list of trusted origins instead."),
+	rules.New("DAST015", "cors-reflected-credentials", finding.High, "CWE-942", "CORS reflects any origin with credentials",
+		"Any website can read authenticated responses of this site on behalf of its users. Check the Origin against an allow-list instead of echoing it."),
+	rules.New("DAST016", "cors-reflected-origin", finding.Low, "CWE-942", "CORS reflects any origin",
+		"Check the Origin against an allow-list instead of echoing it; reflected origins expose content that relies on network position (intranet, IP allow-lists)."),
+	rules.New("DAST017", "directory-listing", finding.Medium, "CWE-548", "Directory listing enabled",
+		"Disable automatic directory indexes (nginx `autoindex off`, Apache `Options -Indexes`, IIS directoryBrowse enabled=false) so file names and unlinked files are not exposed."),
+	rules.New("DAST018", "error-disclosure", finding.Medium, "CWE-209", "Stack trace or debug page in error response",
+		"Disable debug mode in production (Django DEBUG=False, Flask/Werkzeug debugger off, ASP.NET customErrors On, PHP display_errors=Off, NODE_ENV=production) and return a generic error page; log details server-side."),
+	rules.New("DAST019", "legacy-tls", finding.Medium, "CWE-327", "Server accepts TLS 1.0 or 1.1",
+		"Disable TLS 1.0 and 1.1 (deprecated by RFC 8996) and offer TLS 1.2 and 1.3 only."),
+	rules.New("DAST020", "certificate-expired", finding.High, "CWE-295", "TLS certificate expired",
+		"Renew the certificate and automate renewal (e.g. ACME); browsers reject it and users learn to click through warnings."),
+	rules.New("DAST021", "certificate-not-yet-valid", finding.High, "CWE-295", "TLS certificate not yet valid",
+		"Check the server clock and the certificate's NotBefore date; install a currently valid certificate."),
+	rules.New("DAST022", "certificate-hostname-mismatch", finding.High, "CWE-295", "TLS certificate does not match the host name",
+		"Serve a certificate whose subjectAltName covers this host name."),
+	rules.New("DAST023", "certificate-untrusted", finding.Medium, "CWE-295", "TLS certificate not trusted",
+		"Use a certificate issued by a CA that clients trust (a public CA, or an internal CA distributed to every client) and serve the full intermediate chain."),
+}}
 
 type builtinDASTScanner struct {
+	scan.Builtin
 	cfg            scan.Config
 	requestTimeout time.Duration
 	overallTimeout time.Duration
@@ -170,27 +153,7 @@ type builtinDASTScanner struct {
 
 // New returns the built-in passive web scanner.
 func New(cfg scan.Config) scan.Scanner {
-	return &builtinDASTScanner{cfg: cfg, requestTimeout: 10 * time.Second, overallTimeout: 60 * time.Second, maxBody: 1 << 20}
-}
-
-func (s *builtinDASTScanner) Name() string { return "builtin_dast" }
-func (s *builtinDASTScanner) Type() string { return scan.TypeDAST }
-func (s *builtinDASTScanner) Available(context.Context) (string, string, bool) {
-	return "builtin", "", true
-}
-
-func (s *builtinDASTScanner) logger() *slog.Logger {
-	if s.cfg.Logger != nil {
-		return s.cfg.Logger
-	}
-	return slog.New(slog.DiscardHandler)
-}
-
-func (s *builtinDASTScanner) now() time.Time {
-	if s.cfg.Now != nil {
-		return s.cfg.Now()
-	}
-	return time.Now()
+	return &builtinDASTScanner{Builtin: scan.NewBuiltin("builtin_dast", scan.TypeDAST), cfg: cfg, requestTimeout: 10 * time.Second, overallTimeout: 60 * time.Second, maxBody: 1 << 20}
 }
 
 // builtinDASTResponse is what one request returned.
@@ -212,29 +175,11 @@ func (r *builtinDASTResult) add(id, at string, detail, snippet string, meta map[
 		return
 	}
 	r.seen[id+"|"+at] = true
-	rule := builtinDASTRuleByID(id)
 	if meta == nil {
 		meta = map[string]any{}
 	}
-	meta["rule_name"] = rule.name
 	meta["url"] = at
-	desc := rule.fix
-	if detail != "" {
-		desc = detail + " " + rule.fix
-	}
-	r.out = append(r.out, finding.Finding{
-		Scanner:     "builtin_dast",
-		ScanType:    scan.TypeDAST,
-		Severity:    rule.severity,
-		Title:       rule.title,
-		Description: desc,
-		FilePath:    at,
-		Line:        0,
-		RuleID:      rule.id,
-		CWE:         rule.cwe,
-		Snippet:     snippet,
-		Metadata:    meta,
-	})
+	r.out = append(r.out, builtinDASTRules.Finding(id, at, 0, detail, snippet, meta))
 }
 
 // Scan checks t.URL.
@@ -267,7 +212,7 @@ func (s *builtinDASTScanner) Scan(ctx context.Context, t scan.Target) ([]finding
 	}); err == nil {
 		s.checkCORS(res, at, http.MethodOptions, resp)
 	} else if ctx.Err() == nil {
-		s.logger().Info("builtin_dast: OPTIONS probe failed", "url", final.url.String(), "error", err)
+		s.cfg.Log().Info("builtin_dast: OPTIONS probe failed", "url", final.url.String(), "error", err)
 	}
 	if resp, err := s.do(ctx, client, http.MethodGet, final.url, origin); err == nil {
 		s.checkCORS(res, at, http.MethodGet, resp)
@@ -284,7 +229,7 @@ func (s *builtinDASTScanner) Scan(ctx context.Context, t scan.Target) ([]finding
 		}
 		resp, err := s.do(ctx, client, http.MethodGet, p, nil)
 		if err != nil {
-			s.logger().Info("builtin_dast: probe failed", "url", p.String(), "error", err)
+			s.cfg.Log().Info("builtin_dast: probe failed", "url", p.String(), "error", err)
 			continue
 		}
 		s.checkBody(res, p.String(), resp)
@@ -303,7 +248,7 @@ func (s *builtinDASTScanner) Scan(ctx context.Context, t scan.Target) ([]finding
 		return nil, err
 	}
 	if ctx.Err() != nil {
-		s.logger().Warn("builtin_dast: overall time limit reached, results are partial", "url", t.URL, "limit", s.overallTimeout)
+		s.cfg.Log().Warn("builtin_dast: overall time limit reached, results are partial", "url", t.URL, "limit", s.overallTimeout)
 	}
 	if res.out == nil {
 		res.out = []finding.Finding{}
@@ -378,7 +323,7 @@ func (s *builtinDASTScanner) follow(ctx context.Context, client *http.Client, u 
 		}
 		next, err := cur.Parse(loc)
 		if err != nil || !builtinDASTSameHost(cur, next) {
-			s.logger().Info("builtin_dast: redirect not followed", "from", cur.String(), "to", loc)
+			s.cfg.Log().Info("builtin_dast: redirect not followed", "from", cur.String(), "to", loc)
 			return chain, nil
 		}
 		cur = next
@@ -589,7 +534,7 @@ func builtinDASTWeakCSP(d map[string][]string) []string {
 // checkCookies reports the cookies of every response of the chain that
 // lack an attribute, one finding per attribute.
 func (s *builtinDASTScanner) checkCookies(res *builtinDASTResult, at string, chain []*builtinDASTResponse) {
-	now := s.now()
+	now := s.cfg.Time()
 	missing := map[string][]string{}
 	for _, r := range chain {
 		resp := &http.Response{Header: r.header}
@@ -733,7 +678,7 @@ func (s *builtinDASTScanner) checkTLS(ctx context.Context, res *builtinDASTResul
 
 	conn, err := dial(&tls.Config{InsecureSkipVerify: true, ServerName: serverName, MinVersion: tls.VersionTLS10}) // #nosec G402 -- verified below
 	if err != nil {
-		s.logger().Info("builtin_dast: TLS handshake failed", "addr", addr, "error", err)
+		s.cfg.Log().Info("builtin_dast: TLS handshake failed", "addr", addr, "error", err)
 	} else {
 		state := conn.ConnectionState()
 		_ = conn.Close()
@@ -760,7 +705,7 @@ func (s *builtinDASTScanner) checkCertificate(res *builtinDASTResult, at, host s
 		return
 	}
 	leaf := certs[0]
-	now := s.now()
+	now := s.cfg.Time()
 	meta := func() map[string]any {
 		return map[string]any{
 			"subject": leaf.Subject.String(), "issuer": leaf.Issuer.String(),

@@ -291,9 +291,9 @@ func TestBuiltinDASTRules(t *testing.T) {
 			}
 		})
 	}
-	for _, r := range builtinDASTRules {
-		if !covered[r.id] {
-			t.Errorf("rule %s has no case", r.id)
+	for _, r := range builtinDASTRules.Rules {
+		if !covered[r.ID] {
+			t.Errorf("rule %s has no case", r.ID)
 		}
 	}
 }

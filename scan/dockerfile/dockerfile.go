@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"log/slog"
 	"os"
 	"path"
 	"path/filepath"
@@ -13,17 +11,20 @@ import (
 
 	"scand/finding"
 	"scand/scan"
+	"scand/scan/rules"
+	"scand/scan/tree"
 )
 
 // The dockerfile scanner (scan type iac) audits every Dockerfile of a source
-// tree without a Docker engine: it parses each file (see dockerfile_parse.go)
-// and applies the rules below.
+// tree without a Docker engine: it parses each file (see parse.go) and
+// applies the rules below.
 //
 // Files: Dockerfile, Dockerfile.*, *.Dockerfile, *.dockerfile, Containerfile
 // and Containerfile.* (a Dockerfile.dockerignore is an ignore file, not a
-// Dockerfile). Directories .git, node_modules and vendor are skipped,
-// symlinks are not followed, and files over 1 MiB are skipped with a log
-// line. A file with no FROM is not a Dockerfile and yields nothing.
+// Dockerfile). The directories no project owns (tree.SkipDir: VCS
+// metadata, node_modules, vendor, virtualenvs, ...) are skipped, symlinks
+// are not followed, and files over 1 MiB are skipped with a log line. A
+// file with no FROM is not a Dockerfile and yields nothing.
 //
 // Lines: a finding points at the 1-based line of the offending word. Inside
 // an instruction continued over several lines that is the continuation line
@@ -86,101 +87,72 @@ import (
 // kilobytes, anything over a megabyte is not one worth parsing.
 const dockerfileMaxSize = 1 << 20
 
-// dockerfileRule describes one rule: its id, readable name, severity, CWE,
-// title and the fix the description ends with.
-type dockerfileRule struct {
-	id, name string
-	severity finding.Severity
-	cwe      finding.CWE
-	title    string
-	fix      string
-}
-
 // dockerfileRules is the rule table; read-only.
-var dockerfileRules = []dockerfileRule{
-	{"DF001", "latest-tag", finding.Medium, "CWE-1104", "Base image uses the mutable :latest tag",
-		"Pin the base image to a specific version tag (and ideally a digest: image:1.2.3@sha256:...) so builds are reproducible and an upstream change cannot silently alter the image."},
-	{"DF002", "untagged-base-image", finding.Medium, "CWE-1104", "Base image has no tag",
-		"An untagged image means :latest. Pin a specific version tag (and ideally a digest) so builds are reproducible."},
-	{"DF003", "base-image-not-pinned-by-digest", finding.Info, "CWE-829", "Base image is not pinned by digest",
-		"Tags can be re-pointed by whoever controls the registry. Append the digest (image:tag@sha256:...) and update it deliberately, e.g. with Dependabot or Renovate."},
-	{"DF004", "no-user-in-final-stage", finding.Medium, "CWE-250", "Final stage runs as root (no USER)",
-		"Create an unprivileged user and switch to it before the final CMD/ENTRYPOINT, e.g. `RUN useradd -r -u 10001 app` then `USER 10001`."},
-	{"DF005", "root-user-in-final-stage", finding.Medium, "CWE-250", "Final stage switches to the root user",
-		"End the final stage with `USER <non-root uid>`; do the root-only steps before it."},
-	{"DF006", "add-remote-url", finding.Medium, "CWE-494", "ADD downloads a remote file without integrity check",
-		"Use `ADD --checksum=sha256:<digest> <url> <dest>`, or download with curl/wget in a RUN and verify the checksum or signature before use."},
-	{"DF007", "add-instead-of-copy", finding.Low, "CWE-16", "ADD used where COPY suffices",
-		"ADD silently extracts archives and fetches URLs; use COPY for local files and directories so the instruction does only what it says."},
-	{"DF008", "remote-script-piped-to-shell", finding.High, "CWE-494", "Remote script piped into an interpreter",
-		"Download the script to a file, verify its checksum or signature, then run it; or install the software from a package manager or a pinned release artifact."},
-	{"DF009", "secret-in-env-or-arg", finding.High, "CWE-798", "Secret value in ENV or ARG",
-		"ENV and ARG values are stored in the image metadata and history, readable by anyone who can pull the image. Pass secrets at build time with `RUN --mount=type=secret` and at run time via environment or a secret store; rotate the exposed value."},
-	{"DF010", "apt-install-recommends", finding.Low, "CWE-16", "apt-get install without --no-install-recommends",
-		"Add --no-install-recommends so only the required packages (and their attack surface) end up in the image."},
-	{"DF011", "apt-lists-not-removed", finding.Low, "CWE-16", "APT package lists left in the image",
-		"End the same RUN with `&& rm -rf /var/lib/apt/lists/*` (or use a BuildKit cache mount for /var/lib/apt) so stale package indexes do not bloat the layer."},
-	{"DF012", "apt-upgrade", finding.Info, "CWE-16", "apt-get upgrade in the image build",
-		"Upgrading every package makes the build non-reproducible; rebuild from a newer, pinned base image instead, and install specific package versions where needed."},
-	{"DF013", "sudo-in-run", finding.Medium, "CWE-250", "sudo used in RUN",
-		"RUN already has the privileges of the current USER; switch with `USER root` for the steps that need it and back to the unprivileged user afterwards, and do not install sudo in the image."},
-	{"DF014", "ssh-port-exposed", finding.Medium, "CWE-16", "SSH port 22 exposed",
-		"Do not run an SSH daemon in a container; use `docker exec`/`kubectl exec` for debugging and remove EXPOSE 22."},
-	{"DF015", "world-writable-permissions", finding.Medium, "CWE-732", "World-writable file permissions",
-		"Grant only what is needed (e.g. 755 for directories, 644 for files) and give ownership to the runtime user with chown or COPY --chown instead of opening the file to everyone."},
-	{"DF016", "no-healthcheck", finding.Info, "CWE-16", "Final stage has no HEALTHCHECK",
-		"Add a HEALTHCHECK (e.g. `HEALTHCHECK CMD wget -qO- http://127.0.0.1:8080/healthz || exit 1`) so the runtime can detect a hung container; use `HEALTHCHECK NONE` to record a deliberate choice."},
-	{"DF017", "build-context-copied-without-ignore", finding.Medium, "CWE-538", "Whole build context copied without a .dockerignore",
-		"Add a .dockerignore next to the Dockerfile excluding .git, .env, credentials, keys and build output, or copy only the files the image needs."},
-	{"DF018", "apk-add-without-no-cache", finding.Low, "CWE-16", "apk add without --no-cache",
-		"Use `apk add --no-cache ...` so the package index is not stored in the layer."},
-	{"DF019", "pip-install-without-no-cache-dir", finding.Low, "CWE-16", "pip install without --no-cache-dir",
-		"Use `pip install --no-cache-dir ...` (or ENV PIP_NO_CACHE_DIR=1) so pip's download cache is not stored in the layer."},
-	{"DF020", "relative-workdir", finding.Low, "CWE-16", "WORKDIR uses a relative path",
-		"Use an absolute path; a relative WORKDIR depends on every earlier WORKDIR, including the base image's."},
-	{"DF021", "maintainer-deprecated", finding.Info, "CWE-477", "MAINTAINER is deprecated",
-		"Replace it with `LABEL org.opencontainers.image.authors=\"...\"`."},
-	{"DF022", "overridden-cmd-or-entrypoint", finding.Low, "CWE-1164", "CMD or ENTRYPOINT overridden later in the same stage",
-		"Only the last CMD and the last ENTRYPOINT of a stage take effect; remove the earlier one so the file says what the image does."},
-	{"DF023", "cd-in-run", finding.Info, "CWE-16", "cd used in RUN",
-		"Use WORKDIR to change directory; it is explicit, applies to later instructions and is easier to review."},
-	{"DF024", "tls-verification-disabled", finding.High, "CWE-295", "Download with TLS certificate verification disabled",
-		"Remove -k/--insecure/--no-check-certificate; if a private CA is needed, add it to the trust store (COPY ca.crt + update-ca-certificates) or pass --cacert."},
-	{"DF025", "plain-http-download", finding.Medium, "CWE-319", "Download over plain HTTP",
-		"Use https:// and verify a checksum or signature of what is downloaded; a network attacker can replace plain-HTTP content."},
-	{"DF026", "npm-unsafe-perm", finding.Medium, "CWE-250", "npm run with --unsafe-perm",
-		"--unsafe-perm runs package lifecycle scripts as root; install as an unprivileged USER instead, or use --ignore-scripts where possible."},
-	{"DF027", "shell-form-entrypoint", finding.Low, "CWE-16", "ENTRYPOINT in shell form",
-		"Shell form runs the program under /bin/sh -c, which does not forward SIGTERM, so the container cannot stop gracefully; use the exec form ENTRYPOINT [\"/app\", \"arg\"]."},
-}
-
-func dockerfileRuleByID(id string) dockerfileRule {
-	for _, r := range dockerfileRules {
-		if r.id == id {
-			return r
-		}
-	}
-	panic("dockerfile: unknown rule " + id)
-}
+var dockerfileRules = rules.Table{Scanner: "dockerfile", ScanType: scan.TypeIaC, Rules: []rules.Rule{
+	rules.New("DF001", "latest-tag", finding.Medium, "CWE-1104", "Base image uses the mutable :latest tag",
+		"Pin the base image to a specific version tag (and ideally a digest: image:1.2.3@sha256:...) so builds are reproducible and an upstream change cannot silently alter the image."),
+	rules.New("DF002", "untagged-base-image", finding.Medium, "CWE-1104", "Base image has no tag",
+		"An untagged image means :latest. Pin a specific version tag (and ideally a digest) so builds are reproducible."),
+	rules.New("DF003", "base-image-not-pinned-by-digest", finding.Info, "CWE-829", "Base image is not pinned by digest",
+		"Tags can be re-pointed by whoever controls the registry. Append the digest (image:tag@sha256:...) and update it deliberately, e.g. with Dependabot or Renovate."),
+	rules.New("DF004", "no-user-in-final-stage", finding.Medium, "CWE-250", "Final stage runs as root (no USER)",
+		"Create an unprivileged user and switch to it before the final CMD/ENTRYPOINT, e.g. `RUN useradd -r -u 10001 app` then `USER 10001`."),
+	rules.New("DF005", "root-user-in-final-stage", finding.Medium, "CWE-250", "Final stage switches to the root user",
+		"End the final stage with `USER <non-root uid>`; do the root-only steps before it."),
+	rules.New("DF006", "add-remote-url", finding.Medium, "CWE-494", "ADD downloads a remote file without integrity check",
+		"Use `ADD --checksum=sha256:<digest> <url> <dest>`, or download with curl/wget in a RUN and verify the checksum or signature before use."),
+	rules.New("DF007", "add-instead-of-copy", finding.Low, "CWE-16", "ADD used where COPY suffices",
+		"ADD silently extracts archives and fetches URLs; use COPY for local files and directories so the instruction does only what it says."),
+	rules.New("DF008", "remote-script-piped-to-shell", finding.High, "CWE-494", "Remote script piped into an interpreter",
+		"Download the script to a file, verify its checksum or signature, then run it; or install the software from a package manager or a pinned release artifact."),
+	rules.New("DF009", "secret-in-env-or-arg", finding.High, "CWE-798", "Secret value in ENV or ARG",
+		"ENV and ARG values are stored in the image metadata and history, readable by anyone who can pull the image. Pass secrets at build time with `RUN --mount=type=secret` and at run time via environment or a secret store; rotate the exposed value."),
+	rules.New("DF010", "apt-install-recommends", finding.Low, "CWE-16", "apt-get install without --no-install-recommends",
+		"Add --no-install-recommends so only the required packages (and their attack surface) end up in the image."),
+	rules.New("DF011", "apt-lists-not-removed", finding.Low, "CWE-16", "APT package lists left in the image",
+		"End the same RUN with `&& rm -rf /var/lib/apt/lists/*` (or use a BuildKit cache mount for /var/lib/apt) so stale package indexes do not bloat the layer."),
+	rules.New("DF012", "apt-upgrade", finding.Info, "CWE-16", "apt-get upgrade in the image build",
+		"Upgrading every package makes the build non-reproducible; rebuild from a newer, pinned base image instead, and install specific package versions where needed."),
+	rules.New("DF013", "sudo-in-run", finding.Medium, "CWE-250", "sudo used in RUN",
+		"RUN already has the privileges of the current USER; switch with `USER root` for the steps that need it and back to the unprivileged user afterwards, and do not install sudo in the image."),
+	rules.New("DF014", "ssh-port-exposed", finding.Medium, "CWE-16", "SSH port 22 exposed",
+		"Do not run an SSH daemon in a container; use `docker exec`/`kubectl exec` for debugging and remove EXPOSE 22."),
+	rules.New("DF015", "world-writable-permissions", finding.Medium, "CWE-732", "World-writable file permissions",
+		"Grant only what is needed (e.g. 755 for directories, 644 for files) and give ownership to the runtime user with chown or COPY --chown instead of opening the file to everyone."),
+	rules.New("DF016", "no-healthcheck", finding.Info, "CWE-16", "Final stage has no HEALTHCHECK",
+		"Add a HEALTHCHECK (e.g. `HEALTHCHECK CMD wget -qO- http://127.0.0.1:8080/healthz || exit 1`) so the runtime can detect a hung container; use `HEALTHCHECK NONE` to record a deliberate choice."),
+	rules.New("DF017", "build-context-copied-without-ignore", finding.Medium, "CWE-538", "Whole build context copied without a .dockerignore",
+		"Add a .dockerignore next to the Dockerfile excluding .git, .env, credentials, keys and build output, or copy only the files the image needs."),
+	rules.New("DF018", "apk-add-without-no-cache", finding.Low, "CWE-16", "apk add without --no-cache",
+		"Use `apk add --no-cache ...` so the package index is not stored in the layer."),
+	rules.New("DF019", "pip-install-without-no-cache-dir", finding.Low, "CWE-16", "pip install without --no-cache-dir",
+		"Use `pip install --no-cache-dir ...` (or ENV PIP_NO_CACHE_DIR=1) so pip's download cache is not stored in the layer."),
+	rules.New("DF020", "relative-workdir", finding.Low, "CWE-16", "WORKDIR uses a relative path",
+		"Use an absolute path; a relative WORKDIR depends on every earlier WORKDIR, including the base image's."),
+	rules.New("DF021", "maintainer-deprecated", finding.Info, "CWE-477", "MAINTAINER is deprecated",
+		"Replace it with `LABEL org.opencontainers.image.authors=\"...\"`."),
+	rules.New("DF022", "overridden-cmd-or-entrypoint", finding.Low, "CWE-1164", "CMD or ENTRYPOINT overridden later in the same stage",
+		"Only the last CMD and the last ENTRYPOINT of a stage take effect; remove the earlier one so the file says what the image does."),
+	rules.New("DF023", "cd-in-run", finding.Info, "CWE-16", "cd used in RUN",
+		"Use WORKDIR to change directory; it is explicit, applies to later instructions and is easier to review."),
+	rules.New("DF024", "tls-verification-disabled", finding.High, "CWE-295", "Download with TLS certificate verification disabled",
+		"Remove -k/--insecure/--no-check-certificate; if a private CA is needed, add it to the trust store (COPY ca.crt + update-ca-certificates) or pass --cacert."),
+	rules.New("DF025", "plain-http-download", finding.Medium, "CWE-319", "Download over plain HTTP",
+		"Use https:// and verify a checksum or signature of what is downloaded; a network attacker can replace plain-HTTP content."),
+	rules.New("DF026", "npm-unsafe-perm", finding.Medium, "CWE-250", "npm run with --unsafe-perm",
+		"--unsafe-perm runs package lifecycle scripts as root; install as an unprivileged USER instead, or use --ignore-scripts where possible."),
+	rules.New("DF027", "shell-form-entrypoint", finding.Low, "CWE-16", "ENTRYPOINT in shell form",
+		"Shell form runs the program under /bin/sh -c, which does not forward SIGTERM, so the container cannot stop gracefully; use the exec form ENTRYPOINT [\"/app\", \"arg\"]."),
+}}
 
 type dockerfileScanner struct {
+	scan.Builtin
 	cfg scan.Config
 }
 
 // New returns the built-in Dockerfile auditor.
-func New(cfg scan.Config) scan.Scanner { return &dockerfileScanner{cfg: cfg} }
-
-func (s *dockerfileScanner) Name() string { return "dockerfile" }
-func (s *dockerfileScanner) Type() string { return scan.TypeIaC }
-func (s *dockerfileScanner) Available(context.Context) (string, string, bool) {
-	return "builtin", "", true
-}
-
-func (s *dockerfileScanner) logger() *slog.Logger {
-	if s.cfg.Logger != nil {
-		return s.cfg.Logger
-	}
-	return slog.New(slog.DiscardHandler)
+func New(cfg scan.Config) scan.Scanner {
+	return &dockerfileScanner{Builtin: scan.NewBuiltin("dockerfile", scan.TypeIaC), cfg: cfg}
 }
 
 // Scan walks t.Path and audits every Dockerfile found.
@@ -190,51 +162,28 @@ func (s *dockerfileScanner) Scan(ctx context.Context, t scan.Target) ([]finding.
 		return nil, fmt.Errorf("dockerfile: %w", err)
 	}
 	out := []finding.Finding{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			return ctxErr
+	walk := tree.Walk{Unreadable: func(p string, err error) {
+		// An unreadable directory must not abort the whole scan.
+		s.cfg.Log().Warn("dockerfile: cannot read", "path", p, "error", err)
+	}}
+	err := walk.Files(ctx, root, func(abs, rel string) error {
+		name := filepath.Base(abs)
+		if !dockerfileIsDockerfileName(name) {
+			return nil
+		}
+		data, err := tree.ReadCapped(abs, dockerfileMaxSize)
+		if errors.Is(err, tree.ErrTooLarge) {
+			s.cfg.Log().Warn("dockerfile: file too large, skipped", "path", abs, "error", err)
+			return nil
 		}
 		if err != nil {
-			// An unreadable directory must not abort the whole scan.
-			s.logger().Warn("dockerfile: cannot read", "path", p, "error", err)
-			if d != nil && d.IsDir() {
-				return fs.SkipDir
-			}
+			s.cfg.Log().Warn("dockerfile: cannot read", "path", abs, "error", err)
 			return nil
 		}
-		if d.IsDir() {
-			switch d.Name() {
-			case ".git", "node_modules", "vendor":
-				if p != root {
-					return fs.SkipDir
-				}
-			}
-			return nil
-		}
-		if !d.Type().IsRegular() || !dockerfileIsDockerfileName(d.Name()) {
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil {
-			return nil
-		}
-		if info.Size() > dockerfileMaxSize {
-			s.logger().Warn("dockerfile: file too large, skipped", "path", p, "size", info.Size())
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			s.logger().Warn("dockerfile: cannot read", "path", p, "error", err)
-			return nil
-		}
-		rel, err := filepath.Rel(root, p)
-		if err != nil {
-			return nil
-		}
-		dir := filepath.Dir(p)
+		dir := filepath.Dir(abs)
 		hasIgnore := dockerfileFileExists(filepath.Join(dir, ".dockerignore")) ||
-			dockerfileFileExists(filepath.Join(dir, d.Name()+".dockerignore"))
-		out = append(out, dockerfileAnalyze(filepath.ToSlash(rel), dockerfileParse(string(data)), hasIgnore)...)
+			dockerfileFileExists(filepath.Join(dir, name+".dockerignore"))
+		out = append(out, dockerfileAnalyze(rel, dockerfileParse(string(data)), hasIgnore)...)
 		return nil
 	})
 	if err != nil {
@@ -320,31 +269,10 @@ type dockerfileAnalysis struct {
 }
 
 func (a *dockerfileAnalysis) add(id string, line int, detail string, snippet string, meta map[string]any) {
-	r := dockerfileRuleByID(id)
-	if meta == nil {
-		meta = map[string]any{}
-	}
-	meta["rule_name"] = r.name
 	if snippet == "" {
 		snippet = strings.TrimSpace(a.file.physical(line))
 	}
-	desc := r.fix
-	if detail != "" {
-		desc = detail + " " + r.fix
-	}
-	a.out = append(a.out, finding.Finding{
-		Scanner:     "dockerfile",
-		ScanType:    scan.TypeIaC,
-		Severity:    r.severity,
-		Title:       r.title,
-		Description: desc,
-		FilePath:    a.path,
-		Line:        line,
-		RuleID:      r.id,
-		CWE:         r.cwe,
-		Snippet:     snippet,
-		Metadata:    meta,
-	})
+	a.out = append(a.out, dockerfileRules.Finding(id, a.path, line, detail, snippet, meta))
 }
 
 // dockerfileAnalyze applies every rule to one parsed file.

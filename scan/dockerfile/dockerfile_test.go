@@ -108,9 +108,9 @@ func TestDockerfileRules(t *testing.T) {
 			}
 		})
 	}
-	for _, r := range dockerfileRules {
-		if !covered[r.id] {
-			t.Errorf("rule %s (%s) has no fixture case", r.id, r.name)
+	for _, r := range dockerfileRules.Rules {
+		if !covered[r.ID] {
+			t.Errorf("rule %s (%s) has no fixture case", r.ID, r.Name)
 		}
 	}
 }

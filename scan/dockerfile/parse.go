@@ -382,6 +382,25 @@ func dockerfileShellParse(t dockerfileText) []dockerfileShellCmd {
 			start = i
 		}
 	}
+	// substitute keeps the parenthesized command list that opens at s[at]
+	// ("$(" or "<(") in the word, records its inside (from s[inside]) to be
+	// parsed as commands too, and returns the index of the closing ')'.
+	substitute := func(at, inside int) int {
+		end := dockerfileMatchParen(s, inside)
+		nested = append(nested, [2]int{inside, end})
+		b.WriteString(s[at:min(end+1, len(s))])
+		return end
+	}
+	// backquoted does the same for `cmd`; an unclosed one runs to the end.
+	backquoted := func(at int) int {
+		end := strings.IndexByte(s[at+1:], '`')
+		if end < 0 {
+			end = len(s) - at - 1
+		}
+		nested = append(nested, [2]int{at + 1, at + 1 + end})
+		b.WriteString(s[at:min(at+2+end, len(s))])
+		return at + end + 1
+	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch c {
@@ -424,10 +443,7 @@ func dockerfileShellParse(t dockerfileText) []dockerfileShellCmd {
 			if (c == '(') && start >= 0 && i > 0 && (s[i-1] == '<' || s[i-1] == '>') {
 				// Process substitution <(cmd): keep it in the word, parse
 				// its inside as commands too.
-				end := dockerfileMatchParen(s, i+1)
-				nested = append(nested, [2]int{i + 1, end})
-				b.WriteString(s[i:min(end+1, len(s))])
-				i = end
+				i = substitute(i, i+1)
 				continue
 			}
 			flushCmd(false)
@@ -450,18 +466,9 @@ func dockerfileShellParse(t dockerfileText) []dockerfileShellCmd {
 					i++
 					b.WriteByte(s[i])
 				case s[i] == '$' && i+1 < len(s) && s[i+1] == '(':
-					end := dockerfileMatchParen(s, i+2)
-					nested = append(nested, [2]int{i + 2, end})
-					b.WriteString(s[i:min(end+1, len(s))])
-					i = end
+					i = substitute(i, i+2)
 				case s[i] == '`':
-					end := strings.IndexByte(s[i+1:], '`')
-					if end < 0 {
-						end = len(s) - i - 1
-					}
-					nested = append(nested, [2]int{i + 1, i + 1 + end})
-					b.WriteString(s[i:min(i+2+end, len(s))])
-					i += end + 1
+					i = backquoted(i)
 				default:
 					b.WriteByte(s[i])
 				}
@@ -486,22 +493,13 @@ func dockerfileShellParse(t dockerfileText) []dockerfileShellCmd {
 					i = end
 					continue
 				}
-				end := dockerfileMatchParen(s, i+2)
-				nested = append(nested, [2]int{i + 2, end})
-				b.WriteString(s[i:min(end+1, len(s))])
-				i = end
+				i = substitute(i, i+2)
 				continue
 			}
 			b.WriteByte(c)
 		case '`':
 			mark(i)
-			end := strings.IndexByte(s[i+1:], '`')
-			if end < 0 {
-				end = len(s) - i - 1
-			}
-			nested = append(nested, [2]int{i + 1, i + 1 + end})
-			b.WriteString(s[i:min(i+2+end, len(s))])
-			i += end + 1
+			i = backquoted(i)
 		default:
 			mark(i)
 			b.WriteByte(c)

@@ -2,12 +2,11 @@ package githygiene
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"log/slog"
 	"os"
 	"path"
 	"path/filepath"
@@ -190,7 +189,7 @@ func gitHygieneClassify(rel string, head func() ([]byte, bool)) (string, finding
 			return "private-key-file", finding.High, true
 		case bytes.Contains(data, []byte("PRIVATE KEY")):
 			return kind("private-key-file")
-		case ext == ".key" && bytes.IndexByte(data[:min(len(data), 8<<10)], 0) >= 0:
+		case ext == ".key" && tree.LooksBinary(data):
 			// A binary .key may be a DER-encoded key, or a Keynote file.
 			return "private-key-file", finding.Medium, true
 		}
@@ -239,15 +238,6 @@ func gitHygieneClassify(rel string, head func() ([]byte, bool)) (string, finding
 	return "", "", false
 }
 
-func gitHygieneInDependencyDir(rel string) bool {
-	for _, part := range strings.Split(path.Dir(rel), "/") {
-		if tree.SkipDir(part) {
-			return true
-		}
-	}
-	return false
-}
-
 // gitHygieneScanner is the built-in `git-hygiene` code scanner.
 type gitHygieneScanner struct {
 	cfg   scan.Config
@@ -262,13 +252,6 @@ func New(cfg scan.Config) scan.Scanner {
 
 func (s *gitHygieneScanner) Name() string { return "git-hygiene" }
 func (s *gitHygieneScanner) Type() string { return scan.TypeCode }
-
-func (s *gitHygieneScanner) logger() *slog.Logger {
-	if s.cfg.Logger != nil {
-		return s.cfg.Logger
-	}
-	return slog.New(slog.DiscardHandler)
-}
 
 func (s *gitHygieneScanner) runner() *scan.Runner {
 	var r scan.Runner
@@ -313,27 +296,19 @@ func (s *gitHygieneScanner) git(ctx context.Context, root string, stdin []byte, 
 
 func (s *gitHygieneScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error) {
 	root := t.Path
-	if st, err := os.Stat(root); err != nil {
+	if err := tree.CheckDir(root); err != nil {
 		return nil, fmt.Errorf("git-hygiene: %w", err)
-	} else if !st.IsDir() {
-		return nil, fmt.Errorf("git-hygiene: %s is not a directory", root)
 	}
 	out, err := s.scanRepo(ctx, root)
 	if errors.Is(err, errGitHygieneNotRepo) || errors.Is(err, scan.ErrNotInstalled) {
-		s.logger().Info("git-hygiene: not a git work tree; only checking files present on disk", "target", root, "reason", err.Error())
+		s.cfg.Log().Info("git-hygiene: not a git work tree; only checking files present on disk", "target", root, "reason", err.Error())
 		out, err = s.scanPlainTree(ctx, root)
 	}
 	if err != nil {
 		return nil, err
 	}
 	slices.SortFunc(out, func(a, b finding.Finding) int {
-		if c := strings.Compare(a.FilePath, b.FilePath); c != 0 {
-			return c
-		}
-		if c := strings.Compare(a.RuleID, b.RuleID); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Snippet, b.Snippet)
+		return cmp.Or(strings.Compare(a.FilePath, b.FilePath), strings.Compare(a.RuleID, b.RuleID), strings.Compare(a.Snippet, b.Snippet))
 	})
 	if out == nil {
 		out = []finding.Finding{}
@@ -424,7 +399,7 @@ func (s *gitHygieneScanner) scanRepo(ctx context.Context, root string) ([]findin
 
 	var out []finding.Finding
 	for _, e := range entries {
-		if e.mode == "160000" || e.mode == "120000" || gitHygieneInDependencyDir(e.path) {
+		if e.mode == "160000" || e.mode == "120000" || tree.UnderSkippedDir(e.path) {
 			continue // submodules, symlinks, third-party trees
 		}
 		id, sev, ok := gitHygieneClassify(e.path, func() ([]byte, bool) { return gitHygieneHead(root, e.path) })
@@ -454,7 +429,7 @@ func (s *gitHygieneScanner) scanRepo(ctx context.Context, root string) ([]findin
 	}
 	for _, p := range bytes.Split(untracked, []byte{0}) {
 		rel := string(p)
-		if rel == "" || gitHygieneInDependencyDir(rel) {
+		if rel == "" || tree.UnderSkippedDir(rel) {
 			continue
 		}
 		id, _, ok := gitHygieneClassify(rel, func() ([]byte, bool) { return gitHygieneHead(root, rel) })
@@ -517,7 +492,7 @@ func (s *gitHygieneScanner) largeBinaries(ctx context.Context, root string, entr
 // file missing from the work tree is judged by its extension.
 func gitHygieneIsBinary(root, rel string) bool {
 	if data, ok := gitHygieneHead(root, rel); ok {
-		return bytes.IndexByte(data[:min(len(data), 8<<10)], 0) >= 0
+		return tree.LooksBinary(data)
 	}
 	return tree.BinaryExt(strings.ToLower(path.Ext(rel)))
 }
@@ -582,33 +557,7 @@ func (s *gitHygieneScanner) ignoreFindings(ctx context.Context, root, toplevel s
 // tree: sensitive names among the files present.
 func (s *gitHygieneScanner) scanPlainTree(ctx context.Context, root string) ([]finding.Finding, error) {
 	var out []finding.Finding
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if cerr := ctx.Err(); cerr != nil {
-			return cerr
-		}
-		if err != nil {
-			if p == root {
-				return err
-			}
-			if d != nil && d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if d.IsDir() {
-			if p != root && tree.SkipDir(d.Name()) {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		rel, rerr := filepath.Rel(root, p)
-		if rerr != nil {
-			return nil
-		}
-		rel = filepath.ToSlash(rel)
+	err := tree.Walk{}.Files(ctx, root, func(_, rel string) error {
 		id, sev, ok := gitHygieneClassify(rel, func() ([]byte, bool) { return gitHygieneHead(root, rel) })
 		if !ok {
 			return nil

@@ -3,8 +3,9 @@ package licenses
 import (
 	"context"
 	"fmt"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 
 	"scand/finding"
@@ -51,17 +52,13 @@ import (
 // Permissive licenses (MIT, Apache-2.0, BSD-*, ISC, ...) raise nothing.
 // No rule has a CWE: a license is a legal, not a software, weakness.
 type licensesScanner struct {
+	scan.Builtin
 	cfg scan.Config
 }
 
 // New returns the built-in `licenses` scanner.
-func New(cfg scan.Config) scan.Scanner { return &licensesScanner{cfg: cfg} }
-
-func (s *licensesScanner) Name() string { return "licenses" }
-func (s *licensesScanner) Type() string { return scan.TypeDependency }
-
-func (s *licensesScanner) Available(context.Context) (string, string, bool) {
-	return "builtin", "", true
+func New(cfg scan.Config) scan.Scanner {
+	return &licensesScanner{Builtin: scan.NewBuiltin("licenses", scan.TypeDependency), cfg: cfg}
 }
 
 func (s *licensesScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error) {
@@ -278,11 +275,7 @@ func licenseFindings(comps []components.Component) []finding.Finding {
 		f.Title, f.Description = licenseText(class, decisive, ref, c)
 		out = append(out, f)
 	}
-	sources := make([]string, 0, len(unavailable))
-	for s := range unavailable {
-		sources = append(sources, s)
-	}
-	sort.Strings(sources)
+	sources := slices.Sorted(maps.Keys(unavailable))
 	for _, src := range sources {
 		cs := unavailable[src]
 		var purls []string

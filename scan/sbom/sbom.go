@@ -7,8 +7,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -43,15 +45,7 @@ func sbomTargetName(meta Meta) string {
 // order and the rendering does not depend on it.
 func sbomSorted(comps []components.Component) []components.Component {
 	out := append([]components.Component(nil), comps...)
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		for _, p := range [][2]string{{a.Ecosystem, b.Ecosystem}, {a.Name, b.Name}, {a.Version, b.Version}, {a.Source, b.Source}, {a.PURL, b.PURL}} {
-			if p[0] != p[1] {
-				return p[0] < p[1]
-			}
-		}
-		return false
-	})
+	slices.SortStableFunc(out, components.Compare)
 	return out
 }
 
@@ -496,11 +490,7 @@ func SPDXJSON(meta Meta, comps []components.Component) ([]byte, error) {
 			doc.Relationships = append(doc.Relationships, sbomSPDXRelation{SPDXElementID: g.refs[i], RelationshipType: "DEPENDS_ON", RelatedSPDXElement: to})
 		}
 	}
-	ids := make([]string, 0, len(extracted))
-	for id := range extracted {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
+	ids := slices.Sorted(maps.Keys(extracted))
 	for _, id := range ids {
 		doc.Extracted = append(doc.Extracted, extracted[id])
 	}

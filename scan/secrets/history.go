@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -89,7 +90,7 @@ func (s *secretsScanner) scanHistory(ctx context.Context, root string) ([]secret
 		Timeout: s.historyTimeout,
 	})
 	if errors.Is(err, scan.ErrNotInstalled) {
-		s.logger().Info("secrets: git not installed, history not scanned", "target", root)
+		s.cfg.Log().Info("secrets: git not installed, history not scanned", "target", root)
 		return nil, nil
 	}
 	if err != nil {
@@ -100,7 +101,7 @@ func (s *secretsScanner) scanHistory(ctx context.Context, root string) ([]secret
 	}
 	out := res.Stdout
 	if res.Truncated {
-		s.logger().Warn("secrets: git history output capped; oldest commits not scanned", "target", root, "cap_bytes", s.historyMaxBytes)
+		s.cfg.Log().Warn("secrets: git history output capped; oldest commits not scanned", "target", root, "cap_bytes", s.historyMaxBytes)
 		// The last line may be cut mid-way.
 		if i := bytes.LastIndexByte(out, '\n'); i >= 0 {
 			out = out[:i+1]
@@ -175,16 +176,8 @@ func (s *secretsScanner) parseHistory(ctx context.Context, out []byte) ([]secret
 		hits = append(hits, h)
 	}
 	slices.SortFunc(hits, func(a, b secretsHistoryHit) int {
-		if c := strings.Compare(a.path, b.path); c != 0 {
-			return c
-		}
-		if a.hit.line != b.hit.line {
-			return a.hit.line - b.hit.line
-		}
-		if c := a.hit.rule - b.hit.rule; c != 0 {
-			return c
-		}
-		return strings.Compare(a.commit, b.commit)
+		return cmp.Or(strings.Compare(a.path, b.path), cmp.Compare(a.hit.line, b.hit.line),
+			cmp.Compare(a.hit.rule, b.hit.rule), strings.Compare(a.commit, b.commit))
 	})
 	return hits, nil
 }

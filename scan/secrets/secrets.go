@@ -2,17 +2,15 @@ package secrets
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"log/slog"
 	"math/bits"
 	"os"
 	"path"
-	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
@@ -23,6 +21,7 @@ import (
 
 	"scand/finding"
 	"scand/scan"
+	"scand/scan/tree"
 )
 
 // What the secrets scanner reads, and why:
@@ -34,7 +33,7 @@ import (
 //     are known binary extensions (images, archives, objects, fonts) without
 //     being opened, minified bundles (*.min.js, *.min.css) and source maps
 //     (*.map): they repeat the real sources on kilobyte-long lines.
-//   - secretsSkipDir names are never entered: version-control metadata and
+//   - tree.SkipDir names are never entered: version-control metadata and
 //     third-party dependency trees (node_modules, vendor, site-packages, ...),
 //     whose secrets are upstream test fixtures the team cannot rotate.
 //     dist/ and build/ ARE scanned: bundlers inline API keys into them and
@@ -43,58 +42,25 @@ import (
 //     outside the target.
 const (
 	secretsMaxFileSize   = 2 << 20
-	secretsBinarySniff   = 8 << 10
 	secretsSnippetWindow = 240 // bytes kept on each side of the secret in a long line's snippet
 )
 
-// secretsSkipDir reports whether a directory name is never entered.
-func secretsSkipDir(name string) bool {
-	switch name {
-	case ".git", ".hg", ".svn", ".bzr",
-		"node_modules", "bower_components", "jspm_packages",
-		"vendor", "site-packages", "__pycache__",
-		".tox", ".nox", ".venv", ".mypy_cache", ".pytest_cache", ".gradle":
-		return true
-	}
-	return false
-}
-
-// secretsBinaryExt reports whether a (lowercase) extension marks a file
-// that is skipped without being opened.
-func secretsBinaryExt(ext string) bool {
-	switch ext {
-	case ".png", ".jpg", ".jpeg", ".gif", ".bmp", ".ico", ".webp", ".tif", ".tiff", ".psd",
-		".pdf", ".zip", ".gz", ".tgz", ".bz2", ".xz", ".zst", ".7z", ".rar",
-		".jar", ".war", ".ear", ".class", ".so", ".dll", ".dylib", ".exe", ".o", ".a",
-		".lib", ".obj", ".pyc", ".pyo", ".wasm", ".woff", ".woff2", ".ttf", ".otf", ".eot",
-		".mp3", ".mp4", ".m4a", ".wav", ".ogg", ".flac", ".avi", ".mov", ".mkv", ".webm",
-		".iso", ".dmg", ".deb", ".rpm", ".map":
-		return true
-	}
-	return false
-}
-
-// secretsSkipFile reports whether a file is skipped by name alone.
+// secretsSkipFile reports whether a file is skipped by name alone: known
+// binary extensions, source maps and minified bundles, which repeat the
+// real sources on kilobyte-long lines.
 func secretsSkipFile(rel string) bool {
 	base := strings.ToLower(path.Base(rel))
 	if strings.HasSuffix(base, ".min.js") || strings.HasSuffix(base, ".min.css") || strings.HasSuffix(base, ".min.mjs") {
 		return true
 	}
-	return secretsBinaryExt(path.Ext(base))
+	return tree.BinaryExt(path.Ext(base))
 }
 
-// secretsSkipPath applies secretsSkipDir and secretsSkipFile to a
+// secretsSkipPath applies tree.SkipDir and secretsSkipFile to a
 // slash-separated path relative to the target (used for history, where
 // there is no directory walk to prune).
 func secretsSkipPath(rel string) bool {
-	dir := path.Dir(rel)
-	for dir != "." && dir != "/" && dir != "" {
-		if secretsSkipDir(path.Base(dir)) {
-			return true
-		}
-		dir = path.Dir(dir)
-	}
-	return secretsSkipFile(rel)
+	return tree.UnderSkippedDir(rel) || secretsSkipFile(rel)
 }
 
 // secretsIsConfigFile reports whether unquoted values are literal values
@@ -447,7 +413,7 @@ type secretsScanner struct {
 	engine  *secretsEngine
 	workers int
 	history bool
-	// History bounds; the constants in secrets_history.go, except in tests.
+	// History bounds; the constants in history.go, except in tests.
 	historyMaxBytes   int
 	historyMaxCommits int
 	historyTimeout    time.Duration
@@ -456,7 +422,7 @@ type secretsScanner struct {
 // New returns the built-in secrets scanner. It scans the
 // working tree of the target and, when the target is the root of a git
 // repository and git is installed, the repository's history (see
-// secrets_history.go for its bounds). SVC_SECRETS_HISTORY=0 turns the
+// history.go for its bounds). SVC_SECRETS_HISTORY=0 turns the
 // history scan off.
 func New(cfg scan.Config) scan.Scanner {
 	h := strings.ToLower(strings.TrimSpace(cfg.Env("SVC_SECRETS_HISTORY")))
@@ -482,22 +448,13 @@ func (s *secretsScanner) Available(context.Context) (string, string, bool) {
 	return fmt.Sprintf("builtin (%d rules)", len(s.engine.rules)), "", true
 }
 
-func (s *secretsScanner) logger() *slog.Logger {
-	if s.cfg.Logger != nil {
-		return s.cfg.Logger
-	}
-	return slog.New(slog.DiscardHandler)
-}
-
 // Scan reports secrets in the working tree, then those that exist only in
 // git history. A secret present in both is reported once, for the working
 // tree, because that is where it must be removed.
 func (s *secretsScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error) {
 	root := t.Path
-	if st, err := os.Stat(root); err != nil {
+	if err := tree.CheckDir(root); err != nil {
 		return nil, fmt.Errorf("secrets: %w", err)
-	} else if !st.IsDir() {
-		return nil, fmt.Errorf("secrets: %s is not a directory", root)
 	}
 
 	var (
@@ -523,7 +480,7 @@ func (s *secretsScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Fin
 		}
 		// The working-tree result still stands; a repository git refuses
 		// (ownership, corruption) must not hide it.
-		s.logger().Warn("secrets: git history not scanned", "target", root, "error", histErr.Error())
+		s.cfg.Log().Warn("secrets: git history not scanned", "target", root, "error", histErr.Error())
 	}
 	out := tree
 	for _, h := range hist {
@@ -579,7 +536,7 @@ func (s *secretsScanner) scanTree(ctx context.Context, root string) ([]finding.F
 				}
 				data, err := s.readCandidate(job.abs, sc)
 				if err != nil {
-					s.logger().Debug("secrets: file not read", "file", job.rel, "error", err.Error())
+					s.cfg.Log().Debug("secrets: file not read", "file", job.rel, "error", err.Error())
 					continue
 				}
 				if data == nil {
@@ -594,39 +551,15 @@ func (s *secretsScanner) scanTree(ctx context.Context, root string) ([]finding.F
 		}(w)
 	}
 
-	walkErr := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if cerr := ctx.Err(); cerr != nil {
-			return cerr
-		}
-		if err != nil {
-			if p == root {
-				return err
-			}
-			s.logger().Debug("secrets: path not walked", "path", p, "error", err.Error())
-			if d != nil && d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if d.IsDir() {
-			if p != root && secretsSkipDir(d.Name()) {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		rel, rerr := filepath.Rel(root, p)
-		if rerr != nil {
-			return nil
-		}
-		rel = filepath.ToSlash(rel)
+	walk := tree.Walk{Unreadable: func(p string, err error) {
+		s.cfg.Log().Debug("secrets: path not walked", "path", p, "error", err.Error())
+	}}
+	walkErr := walk.Files(ctx, root, func(abs, rel string) error {
 		if secretsSkipFile(rel) {
 			return nil
 		}
 		select {
-		case jobs <- secretsFileJob{abs: p, rel: rel}:
+		case jobs <- secretsFileJob{abs: abs, rel: rel}:
 		case <-ctx.Done():
 			return ctx.Err()
 		}
@@ -653,16 +586,8 @@ func (s *secretsScanner) scanTree(ctx context.Context, root string) ([]finding.F
 }
 
 func secretsCompareFindings(a, b finding.Finding) int {
-	if c := strings.Compare(a.FilePath, b.FilePath); c != 0 {
-		return c
-	}
-	if a.Line != b.Line {
-		return a.Line - b.Line
-	}
-	if c := strings.Compare(a.RuleID, b.RuleID); c != 0 {
-		return c
-	}
-	return strings.Compare(a.Snippet, b.Snippet)
+	return cmp.Or(strings.Compare(a.FilePath, b.FilePath), cmp.Compare(a.Line, b.Line),
+		strings.Compare(a.RuleID, b.RuleID), strings.Compare(a.Snippet, b.Snippet))
 }
 
 // readCandidate reads a file into the worker's buffer, or returns nil data
@@ -690,12 +615,8 @@ func (s *secretsScanner) readCandidate(abs string, sc *secretsScratch) ([]byte, 
 		return nil, err
 	}
 	buf = buf[:n]
-	if secretsLooksBinary(buf) {
+	if tree.LooksBinary(buf) {
 		return nil, nil
 	}
 	return buf, nil
-}
-
-func secretsLooksBinary(b []byte) bool {
-	return bytes.IndexByte(b[:min(len(b), secretsBinarySniff)], 0) >= 0
 }

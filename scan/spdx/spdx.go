@@ -221,25 +221,17 @@ func (p *licenseExprParser) peekOp(op string) bool {
 	return p.i < len(p.toks) && strings.EqualFold(p.toks[p.i], op)
 }
 
-func (p *licenseExprParser) or() (*Expr, bool) {
-	l, ok := p.and()
-	for ok && p.peekOp("OR") {
-		p.i++
-		var r *Expr
-		if r, ok = p.and(); ok {
-			l = &Expr{Op: "OR", Left: l, Right: r}
-		}
-	}
-	return l, ok
-}
+// or and and parse left-associative chains; AND binds tighter than OR.
+func (p *licenseExprParser) or() (*Expr, bool)  { return p.chain("OR", p.and) }
+func (p *licenseExprParser) and() (*Expr, bool) { return p.chain("AND", p.atom) }
 
-func (p *licenseExprParser) and() (*Expr, bool) {
-	l, ok := p.atom()
-	for ok && p.peekOp("AND") {
+func (p *licenseExprParser) chain(op string, operand func() (*Expr, bool)) (*Expr, bool) {
+	l, ok := operand()
+	for ok && p.peekOp(op) {
 		p.i++
 		var r *Expr
-		if r, ok = p.atom(); ok {
-			l = &Expr{Op: "AND", Left: l, Right: r}
+		if r, ok = operand(); ok {
+			l = &Expr{Op: op, Left: l, Right: r}
 		}
 	}
 	return l, ok

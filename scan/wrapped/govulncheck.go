@@ -27,15 +27,10 @@ type govulncheckFrame struct {
 
 type govulncheckMessage struct {
 	OSV *struct {
-		ID       string   `json:"id"`
-		Aliases  []string `json:"aliases"`
-		Summary  string   `json:"summary"`
-		Details  string   `json:"details"`
-		Affected []struct {
-			Package struct {
-				Name string `json:"name"`
-			} `json:"package"`
-		} `json:"affected"`
+		ID               string   `json:"id"`
+		Aliases          []string `json:"aliases"`
+		Summary          string   `json:"summary"`
+		Details          string   `json:"details"`
 		DatabaseSpecific struct {
 			URL string `json:"url"`
 		} `json:"database_specific"`

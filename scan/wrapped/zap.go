@@ -81,7 +81,7 @@ func (s *zapScanner) base() (*url.URL, error) {
 }
 
 func (s *zapScanner) Available(ctx context.Context) (string, string, bool) {
-	return s.avail.get(ctx, now(s.cfg), func() (string, string, bool) {
+	return s.avail.get(ctx, s.cfg.Time(), func() (string, string, bool) {
 		base, err := s.base()
 		if err != nil {
 			return "", err.Error(), false
@@ -202,23 +202,13 @@ func (s *zapScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Finding
 		return nil, fmt.Errorf("zap %s: %w", step, err)
 	}
 
-	spiderID, err = s.callValue(runCtx, base, "spider/action/scan", "scan",
-		url.Values{"url": {turl}, "recurse": {"true"}, "subtreeOnly": {"true"}})
-	if err != nil {
-		return fail("spider", err)
-	}
-	if err := s.waitFor(runCtx, base, "spider/view/status", "status", url.Values{"scanId": {spiderID}}, "100"); err != nil {
+	if err := s.scanAndWait(runCtx, base, "spider", url.Values{"url": {turl}, "recurse": {"true"}, "subtreeOnly": {"true"}}, &spiderID); err != nil {
 		return fail("spider", err)
 	}
 	if err := s.waitFor(runCtx, base, "pscan/view/recordsToScan", "recordsToScan", nil, "0"); err != nil {
 		return fail("passive scan", err)
 	}
-	ascanID, err = s.callValue(runCtx, base, "ascan/action/scan", "scan",
-		url.Values{"url": {turl}, "recurse": {"true"}, "inScopeOnly": {"false"}})
-	if err != nil {
-		return fail("active scan", err)
-	}
-	if err := s.waitFor(runCtx, base, "ascan/view/status", "status", url.Values{"scanId": {ascanID}}, "100"); err != nil {
+	if err := s.scanAndWait(runCtx, base, "ascan", url.Values{"url": {turl}, "recurse": {"true"}, "inScopeOnly": {"false"}}, &ascanID); err != nil {
 		return fail("active scan", err)
 	}
 	var alerts []zapAlert
@@ -238,6 +228,18 @@ func (s *zapScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Finding
 		}
 	}
 	return finish(s.cfg, "zap", zapFindings(alerts)), nil
+}
+
+// scanAndWait starts a spider or active scan ({component}/action/scan) and
+// polls {component}/view/status until 100. The scan's id is stored first,
+// so a failure while waiting can still stop it.
+func (s *zapScanner) scanAndWait(ctx context.Context, base *url.URL, component string, q url.Values, id *string) error {
+	v, err := s.callValue(ctx, base, component+"/action/scan", "scan", q)
+	if err != nil {
+		return err
+	}
+	*id = v
+	return s.waitFor(ctx, base, component+"/view/status", "status", url.Values{"scanId": {v}}, "100")
 }
 
 // waitFor polls a status view until it reports want.

@@ -1,3 +1,8 @@
+// Package baseline is the built-in `baseline` scanner (scan type baseline):
+// a configuration audit of the host, when the target is "/", or of a root
+// filesystem image (sshd, accounts, sudoers, kernel parameters,
+// world-writable files, listening sockets, cron, login.defs). Its rule
+// table is the comment below; probes.go holds the probes.
 package baseline
 
 import (

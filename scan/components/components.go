@@ -1,3 +1,10 @@
+// Package components discovers the third-party components a source tree
+// declares, offline: the parsers of its lockfiles and manifests
+// (package-lock.json, yarn.lock, pnpm-lock.yaml, go.mod, requirements*.txt,
+// Pipfile.lock, poetry.lock, Cargo.lock, Gemfile.lock, composer.lock,
+// pom.xml), license data from what is installed or vendored on disk, and
+// the capture stored with each scan. The licenses scanner and
+// the SBOM writers (scan/sbom) read what it finds.
 package components
 
 import (

@@ -1,3 +1,7 @@
+// Package dast is the built-in `builtin_dast` scanner (scan type dast): a
+// passive, low-volume check of one URL (security headers, cookies, CORS,
+// disclosure, directory listings, TLS version and certificate). Its rule
+// table is the comment below.
 package dast
 
 import (

@@ -1,3 +1,7 @@
+// Package dockerfile is the built-in `dockerfile` scanner (scan type iac):
+// it finds the Dockerfiles and Containerfiles of a tree, parses them
+// without a Docker engine (parse.go) and applies the rule table in the
+// comment below.
 package dockerfile
 
 import (

@@ -1,3 +1,7 @@
+// Package githygiene is the built-in `git-hygiene` scanner (scan type
+// code): what a repository tracks or leaves unignored, through the git
+// CLI, rather than what files say (that is scan/secrets). Its checks are
+// the comment below.
 package githygiene
 
 import (

@@ -1,3 +1,6 @@
+// Package licenses is the built-in `licenses` scanner (scan type
+// dependency): the license policy applied to the components
+// scan/components discovers. The policy table is the comment below.
 package licenses
 
 import (
@@ -15,7 +18,7 @@ import (
 )
 
 // licensesScanner is the built-in `licenses` scanner: it discovers the
-// target's components (DiscoverComponents, offline) and reports the ones
+// target's components (components.Discover, offline) and reports the ones
 // whose license carries obligations or cannot be determined.
 //
 // Policy. A component's license is classified from its SPDX expression:

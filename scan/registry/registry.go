@@ -44,11 +44,11 @@ func All(cfg scan.Config) []scan.Scanner {
 	}
 }
 
-// InstallCommand is InstallRecipeFor shaped for the dashboard: ok is false
+// InstallCommand is installRecipeFor shaped for the dashboard: ok is false
 // when no recipe exists or this system lacks the package manager, so the
 // dashboard never offers an install that cannot work.
 func InstallCommand(name string) (program string, args []string, ok bool) {
-	r, ok := InstallRecipeFor(name)
+	r, ok := installRecipeFor(name)
 	if !ok {
 		return "", nil, false
 	}
@@ -58,21 +58,21 @@ func InstallCommand(name string) (program string, args []string, ok bool) {
 	return r.Manager, r.Args, true
 }
 
-// InstallRecipe is how POST /dashboard/install/{scanner} installs a tool
+// installRecipe is how POST /dashboard/install/{scanner} installs a tool
 // through the system package manager: a fixed argument list, never a
 // shell and never a name taken from the request.
-type InstallRecipe struct {
+type installRecipe struct {
 	Manager string
 	Args    []string
 }
 
-// InstallRecipeFor returns the recipe for scanners whose tool is a Debian
+// installRecipeFor returns the recipe for scanners whose tool is a Debian
 // package. The Go-built tools have none: installing them needs a module
 // proxy, which an air-gapped box does not have.
-func InstallRecipeFor(name string) (InstallRecipe, bool) {
+func installRecipeFor(name string) (installRecipe, bool) {
 	pkg := map[string]string{"bandit": "bandit", "nmap": "nmap", "git-hygiene": "git"}[name]
 	if pkg == "" {
-		return InstallRecipe{}, false
+		return installRecipe{}, false
 	}
-	return InstallRecipe{Manager: "apt-get", Args: []string{"install", "-y", pkg}}, true
+	return installRecipe{Manager: "apt-get", Args: []string{"install", "-y", pkg}}, true
 }

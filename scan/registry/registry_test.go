@@ -33,14 +33,14 @@ func TestRegistryOrderAndTypes(t *testing.T) {
 
 func TestInstallRecipeFor(t *testing.T) {
 	for name, pkg := range map[string]string{"bandit": "bandit", "nmap": "nmap", "git-hygiene": "git"} {
-		r, ok := InstallRecipeFor(name)
+		r, ok := installRecipeFor(name)
 		if !ok || r.Manager != "apt-get" || strings.Join(r.Args, " ") != "install -y "+pkg {
-			t.Errorf("InstallRecipeFor(%q) = %+v, %v", name, r, ok)
+			t.Errorf("installRecipeFor(%q) = %+v, %v", name, r, ok)
 		}
 	}
 	for _, name := range []string{"gosec", "trivy", "zap", "bandit; rm -rf /", ""} {
-		if _, ok := InstallRecipeFor(name); ok {
-			t.Errorf("InstallRecipeFor(%q) has a recipe", name)
+		if _, ok := installRecipeFor(name); ok {
+			t.Errorf("installRecipeFor(%q) has a recipe", name)
 		}
 	}
 }

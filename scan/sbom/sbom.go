@@ -1,3 +1,5 @@
+// Package sbom writes the SBOM of a scan's captured components as
+// CycloneDX 1.5 or SPDX 2.3 JSON.
 package sbom
 
 import (

@@ -1,3 +1,7 @@
+// Package secrets is the built-in `secrets` scanner (scan type code):
+// credentials in the working tree and in git history (history.go), found
+// by a keyword pass (keywords.go) that picks the lines a rule could match
+// and the rule table (rules.go, whose comment is the table).
 package secrets
 
 import (

@@ -1,3 +1,6 @@
+// Package spdx maps the license names package metadata uses onto SPDX
+// license ids and expressions, and parses those expressions. The license
+// lists (ids.go) are the ones the CycloneDX schema accepts.
 package spdx
 
 import (

@@ -396,3 +396,69 @@ func wrapTestWriteFile(t testing.TB, p, content string) {
 		t.Fatal(err)
 	}
 }
+
+// TestToolDeclaration runs a tool declared only as data through the
+// generic implementation: the program comes from SVC_<NAME>_PATH, the run
+// happens once per module, the report is read from the file the tool
+// wrote, and each exit status means what the declaration says.
+func TestToolDeclaration(t *testing.T) {
+	target := t.TempDir()
+	wrapTestWriteFile(t, filepath.Join(target, "a", "go.mod"), "module a\n")
+	wrapTestWriteFile(t, filepath.Join(target, "b", "go.mod"), "module b\n")
+	wrapTestWriteFile(t, filepath.Join(target, "node_modules", "c", "go.mod"), "module c\n")
+	// The fake tool writes "<its directory>" as its report into the -o
+	// folder and exits with the status named in $DEMO_EXIT of its dir.
+	fake := wrapTestScript(t, `#!/bin/sh
+[ "$1" = --version ] && { echo 'demo 3.1'; exit 0; }
+printf '%s' "$PWD" > "$2/out.txt"
+[ -f exit ] && exit $(cat exit)
+exit 0
+`)
+	declare := func(cfg scan.Config) scan.Scanner {
+		return newCLI(cfg, tool{name: "demo-tool", scanType: scan.TypeCode,
+			eachDirOf:  "go.mod",
+			reportFile: "out.txt",
+			args:       func(c *call) ([]string, error) { return []string{"-o", c.outDir}, nil },
+			exits:      exits{report: []int{0, 1}, nothing: []int{3}},
+			parse: func(c *call, report []byte) ([]finding.Finding, error) {
+				if string(report) != c.dir {
+					return nil, fmt.Errorf("report %q is not from %s", report, c.dir)
+				}
+				return []finding.Finding{{Scanner: "demo-tool", ScanType: scan.TypeCode, Severity: finding.Low,
+					Title: "t", RuleID: "R1", FilePath: c.rel(c.file)}}, nil
+			},
+			version:     probeVersion(`demo (\S+)`, "--version"),
+			installHint: "install demo",
+		})
+	}
+	s := declare(wrapTestConfig(map[string]string{"SVC_DEMO_TOOL_PATH": fake}))
+	if v, hint, ok := s.Available(context.Background()); !ok || v != "3.1" {
+		t.Fatalf("Available = %q %q %v", v, hint, ok)
+	}
+	fs, err := s.Scan(context.Background(), scan.Target{Path: target})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, f := range fs {
+		files = append(files, f.FilePath)
+	}
+	if strings.Join(files, " ") != "a/go.mod b/go.mod" {
+		t.Fatalf("findings in %v, want one per module outside node_modules", files)
+	}
+
+	wrapTestWriteFile(t, filepath.Join(target, "a", "exit"), "3")
+	if fs, err := s.Scan(context.Background(), scan.Target{Path: target}); err != nil || len(fs) != 1 {
+		t.Fatalf("exit 3 (nothing to scan) in one module: %d findings, %v", len(fs), err)
+	}
+	wrapTestWriteFile(t, filepath.Join(target, "a", "exit"), "2")
+	var te *toolError
+	if _, err := s.Scan(context.Background(), scan.Target{Path: target}); !errors.As(err, &te) || te.ExitCode != 2 {
+		t.Fatalf("exit 2 = %v, want a crash", err)
+	}
+
+	missing := declare(wrapTestConfig(map[string]string{"SVC_DEMO_TOOL_PATH": "/nonexistent/demo"}))
+	if _, err := missing.Scan(context.Background(), scan.Target{Path: target}); !errors.Is(err, scan.ErrNotInstalled) || !strings.Contains(err.Error(), "install demo") {
+		t.Fatalf("missing tool: %v", err)
+	}
+}

@@ -20,7 +20,7 @@ import (
 
 	"scand/api"
 	"scand/auth"
-	"scand/scan"
+	"scand/scan/registry"
 	"scand/sse"
 	"scand/store"
 )
@@ -193,7 +193,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		ScanRoots:     cfg.ScanRoots,
 		MaxHosts:      cfg.NmapMaxHosts,
 		Scanners:      app.registry,
-		InstallRecipe: scan.InstallCommand,
+		InstallRecipe: registry.InstallCommand,
 		Runner:        app.runner,
 		OutputNow:     outputClock(cfg.FakeNow),
 		PDFRenderer:   cfg.PDFRenderer,

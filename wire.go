@@ -8,6 +8,8 @@ import (
 	"scand/hook"
 	"scand/notify"
 	"scand/scan"
+	"scand/scan/components"
+	"scand/scan/registry"
 	"scand/scan/schedule"
 	"scand/sse"
 	"scand/store"
@@ -28,11 +30,11 @@ type app struct {
 
 func wire(ctx context.Context, cfg config, getenv func(string) string, st *store.Store, bus *sse.Bus, log *slog.Logger) (*app, error) {
 	scanCfg := scan.Config{Runner: scan.NewRunner(cfg.ScannerTimeout), Getenv: getenv, Now: time.Now, Logger: log.With("logger", "scand.scan")}
-	registry := scan.Registry(scanCfg)
+	scanners := registry.All(scanCfg)
 	orch := scan.NewOrchestrator(scan.OrchestratorOptions{
-		Store: st, Bus: bus, Scanners: registry, Log: log.With("logger", "scand.orchestrator"), Now: time.Now,
+		Store: st, Bus: bus, Scanners: scanners, Log: log.With("logger", "scand.orchestrator"), Now: time.Now,
 		MaxConcurrent:     cfg.MaxConcurrentScans,
-		CaptureComponents: scan.CaptureComponentsJSON,
+		CaptureComponents: components.CaptureJSON,
 	})
 	hooks := hook.New(hook.Config{Store: st, Log: log.With("logger", "scand.hook"), Now: time.Now, AllowPrivate: cfg.WebhookAllowPriv})
 	notes := notify.New(notify.Config{Store: st, Log: log.With("logger", "scand.notify"), Now: time.Now})
@@ -52,7 +54,7 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 	bus.AddSink("notifications", notes.Sink)
 	bus.AddSink("alerts", alerts.Sink)
 	bus.AddSink("retention", retention.Sink)
-	a := &app{orch: orch, hooks: hooks, schedules: sched, registry: registry, runner: scanCfg.Runner, ready: func() bool { return len(registry) > 0 }}
+	a := &app{orch: orch, hooks: hooks, schedules: sched, registry: scanners, runner: scanCfg.Runner, ready: func() bool { return len(scanners) > 0 }}
 	a.start = func(ctx context.Context) error {
 		// Sinks first, so the first scan's events are not refused; change
 		// alerts publish to the webhook and notification sinks.

@@ -6,7 +6,8 @@ import (
 	"time"
 
 	"scand/auth"
-	"scand/scan"
+	"scand/scan/components"
+	"scand/scan/sbom"
 	"scand/store"
 )
 
@@ -38,20 +39,20 @@ func (s *Server) handleSBOM(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var comps []scan.Component
+	var comps []components.Component
 	if len(raw) > 0 {
 		if err := json.Unmarshal(raw, &comps); err != nil {
 			return err
 		}
 	}
-	meta := scan.SBOMMeta{ScanID: sc.ID, TargetPath: sc.TargetPath, Timestamp: sbomTime(sc, s.OutputNow), ToolVersion: Version}
+	meta := sbom.Meta{ScanID: sc.ID, TargetPath: sc.TargetPath, Timestamp: sbomTime(sc, s.OutputNow), ToolVersion: Version}
 	var body []byte
 	ctype := "application/vnd.cyclonedx+json; version=1.5"
 	if format == "spdx" {
-		body, err = scan.SPDXJSON(meta, comps)
+		body, err = sbom.SPDXJSON(meta, comps)
 		ctype = "application/spdx+json"
 	} else {
-		body, err = scan.CycloneDXJSON(meta, comps)
+		body, err = sbom.CycloneDXJSON(meta, comps)
 	}
 	if err != nil {
 		return err

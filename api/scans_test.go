@@ -18,6 +18,7 @@ import (
 	"scand/auth"
 	"scand/finding"
 	"scand/scan"
+	"scand/scan/components"
 	"scand/sse"
 	"scand/store"
 )
@@ -109,7 +110,7 @@ func startScanHarness(t testing.TB, dbPath string, scanners []scan.Scanner, muta
 		t.Fatal(err)
 	}
 	bus := sse.NewBus(nil)
-	orch := scan.NewOrchestrator(scan.OrchestratorOptions{Store: st, Bus: bus, Scanners: scanners, MaxConcurrent: 2, CaptureComponents: scan.CaptureComponentsJSON})
+	orch := scan.NewOrchestrator(scan.OrchestratorOptions{Store: st, Bus: bus, Scanners: scanners, MaxConcurrent: 2, CaptureComponents: components.CaptureJSON})
 	d := Deps{Store: st, Auth: &auth.Authenticator{Store: st}, Limiter: auth.NewRateLimiter(60, 10, false), Bus: bus,
 		EventSecret: []byte("test-secret"), Scans: orch, KeepAlive: 200 * time.Millisecond}
 	if mutate != nil {

@@ -14,7 +14,8 @@ import (
 	"os"
 	"time"
 
-	"scand/scan"
+	"scand/scan/components"
+	"scand/scan/sbom"
 )
 
 func main() {
@@ -26,20 +27,20 @@ func main() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	comps, err := scan.DiscoverComponents(ctx, flag.Arg(0))
+	comps, err := components.Discover(ctx, flag.Arg(0))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "discovery:", err)
 		if comps == nil {
 			os.Exit(1)
 		}
 	}
-	meta := scan.SBOMMeta{ScanID: "bench", TargetPath: flag.Arg(0), Timestamp: time.Unix(0, 0), ToolVersion: "dev"}
+	meta := sbom.Meta{ScanID: "bench", TargetPath: flag.Arg(0), Timestamp: time.Unix(0, 0), ToolVersion: "dev"}
 	var out []byte
 	switch *format {
 	case "cyclonedx":
-		out, err = scan.CycloneDXJSON(meta, comps)
+		out, err = sbom.CycloneDXJSON(meta, comps)
 	case "spdx":
-		out, err = scan.SPDXJSON(meta, comps)
+		out, err = sbom.SPDXJSON(meta, comps)
 	case "components":
 		out, err = json.MarshalIndent(comps, "", "  ")
 	default:

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"scand/scan"
+	"scand/scan/secrets"
 )
 
 func main() {
@@ -50,7 +51,7 @@ func main() {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	start := time.Now()
-	fs, err := scan.NewSecretsScanner(cfg).Scan(ctx, scan.Target{Path: flag.Arg(0)})
+	fs, err := secrets.New(cfg).Scan(ctx, scan.Target{Path: flag.Arg(0)})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

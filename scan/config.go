@@ -15,9 +15,27 @@ type Config struct {
 	Logger *slog.Logger
 }
 
-func (c Config) env(key string) string {
+// Env reads one setting; a Config without Getenv has none set.
+func (c Config) Env(key string) string {
 	if c.Getenv == nil {
 		return ""
 	}
 	return c.Getenv(key)
+}
+
+// Time is the current time on the injected clock; a Config without one
+// reads the wall clock.
+func (c Config) Time() time.Time {
+	if c.Now != nil {
+		return c.Now()
+	}
+	return time.Now()
+}
+
+// Log is the scanner's logger; a Config without one logs nowhere.
+func (c Config) Log() *slog.Logger {
+	if c.Logger != nil {
+		return c.Logger
+	}
+	return slog.New(slog.DiscardHandler)
 }

@@ -1,5 +1,8 @@
-// Package scan owns the scan lifecycle: the orchestrator, the one subprocess
-// runner, the scanner registry, the fourteen scanners and SBOM capture.
+// Package scan is the seam between the orchestrator and the scanners: the
+// Scanner interface, Target, the six scan types and Config; target
+// validation; the one runner that starts processes; and the orchestrator
+// that runs scans in the background. It never names a concrete scanner:
+// scan/registry holds the ordered list and main's wiring hands it over.
 package scan
 
 import (
@@ -44,3 +47,16 @@ type Scanner interface {
 	// empty slice and a nil error.
 	Scan(ctx context.Context, t Target) ([]finding.Finding, error)
 }
+
+// Builtin is the Name, Type and Available of a scanner that needs nothing
+// installed, so it is always available: embed it and write Scan.
+type Builtin struct{ name, scanType string }
+
+// NewBuiltin names a built-in scanner and gives its scan type.
+func NewBuiltin(name, scanType string) Builtin { return Builtin{name: name, scanType: scanType} }
+
+func (b Builtin) Name() string { return b.name }
+func (b Builtin) Type() string { return b.scanType }
+
+// Available is always true; the version of a built-in is scand's own.
+func (b Builtin) Available(context.Context) (string, string, bool) { return "builtin", "", true }

@@ -28,6 +28,7 @@ import (
 	"scand/notify"
 	"scand/scan"
 	"scand/scan/schedule"
+	"scand/scan/secrets"
 	"scand/sse"
 	"scand/store"
 )
@@ -188,7 +189,7 @@ func (e *env) open(opts envOptions) {
 		return ""
 	}, Now: e.clock.Now}
 	e.orch = scan.NewOrchestrator(scan.OrchestratorOptions{Store: st, Bus: e.bus, Now: e.clock.Now, MaxConcurrent: 1,
-		Scanners: []scan.Scanner{scan.NewSecretsScanner(cfg), e.gate}})
+		Scanners: []scan.Scanner{secrets.New(cfg), e.gate}})
 	e.hooks = hook.New(hook.Config{Store: st, Now: e.clock.Now, AllowPrivate: true})
 	e.notes = notify.New(notify.Config{Store: st, Now: e.clock.Now})
 	e.alerts = schedule.NewAlerts(schedule.AlertOptions{Store: st, Bus: e.bus, Now: e.clock.Now, MinSeverity: "high"})

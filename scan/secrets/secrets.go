@@ -1,0 +1,626 @@
+// Package secrets is the built-in `secrets` scanner (scan type code):
+// credentials in the working tree and in git history (history.go), found
+// by a keyword pass (keywords.go) that picks the lines a rule could match
+// and the rule table (rules.go, whose comment is the table).
+package secrets
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"math/bits"
+	"os"
+	"path"
+	"regexp"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"scand/finding"
+	"scand/scan"
+	"scand/scan/tree"
+)
+
+// What the secrets scanner reads, and why:
+//   - Files larger than secretsMaxFileSize (2 MiB) are skipped: hand-written
+//     configuration and source that hold credentials are far smaller, and
+//     multi-megabyte text is data (fixtures, dumps, bundles) that would
+//     dominate the scan time. git-hygiene reports large committed files.
+//   - Files with a NUL byte in their first 8 KiB are binary and skipped, as
+//     are known binary extensions (images, archives, objects, fonts) without
+//     being opened, minified bundles (*.min.js, *.min.css) and source maps
+//     (*.map): they repeat the real sources on kilobyte-long lines.
+//   - tree.SkipDir names are never entered: version-control metadata and
+//     third-party dependency trees (node_modules, vendor, site-packages, ...),
+//     whose secrets are upstream test fixtures the team cannot rotate.
+//     dist/ and build/ ARE scanned: bundlers inline API keys into them and
+//     build directories hold generated configuration.
+//   - Symbolic links are not followed, so a link cannot lead the scan
+//     outside the target.
+const (
+	secretsMaxFileSize   = 2 << 20
+	secretsSnippetWindow = 240 // bytes kept on each side of the secret in a long line's snippet
+)
+
+// secretsSkipFile reports whether a file is skipped by name alone: known
+// binary extensions, source maps and minified bundles, which repeat the
+// real sources on kilobyte-long lines.
+func secretsSkipFile(rel string) bool {
+	base := strings.ToLower(path.Base(rel))
+	if strings.HasSuffix(base, ".min.js") || strings.HasSuffix(base, ".min.css") || strings.HasSuffix(base, ".min.mjs") {
+		return true
+	}
+	return tree.BinaryExt(path.Ext(base))
+}
+
+// secretsSkipPath applies tree.SkipDir and secretsSkipFile to a
+// slash-separated path relative to the target (used for history, where
+// there is no directory walk to prune).
+func secretsSkipPath(rel string) bool {
+	return tree.UnderSkippedDir(rel) || secretsSkipFile(rel)
+}
+
+// secretsIsConfigFile reports whether unquoted values are literal values
+// in this file (KEY=value, key: value), as they are in .env, INI, YAML,
+// TOML and properties files but not in source code.
+func secretsIsConfigFile(rel string) bool {
+	base := strings.ToLower(path.Base(rel))
+	if base == ".env" || strings.HasPrefix(base, ".env.") || strings.HasSuffix(base, ".env") {
+		return true
+	}
+	switch base {
+	case ".npmrc", ".pypirc", ".netrc", "_netrc", ".git-credentials", "credentials", ".s3cfg", ".pgpass", ".my.cnf":
+		return true
+	}
+	switch path.Ext(base) {
+	case ".ini", ".cfg", ".conf", ".cnf", ".properties", ".yaml", ".yml", ".toml":
+		return true
+	}
+	return false
+}
+
+// secretsEngine is the compiled rule set: keyword automaton plus rules.
+// It is immutable after construction and shared by all workers.
+type secretsEngine struct {
+	rules     []secretsRule
+	ruleIndex map[string]int
+	matcher   *secretsKeywordMatcher
+	kwRules   [][]int // keyword index → rules that list it
+	kwContext [][]int // keyword index → rules whose fileContext it satisfies
+	// fileScoped are rules with a file context but no line keyword: their
+	// value has no literal to look for (a Discord bot token is three
+	// base64url parts), so once the file mentions the context word the
+	// regexp runs over the whole file.
+	fileScoped []int
+}
+
+// secretsRuleSet is a bitset over rule indices; iteration in index order
+// is priority order.
+type secretsRuleSet [2]uint64
+
+func (s *secretsRuleSet) add(i int)      { s[i>>6] |= 1 << (i & 63) }
+func (s *secretsRuleSet) has(i int) bool { return s[i>>6]&(1<<(i&63)) != 0 }
+
+func newSecretsEngine() *secretsEngine {
+	e := &secretsEngine{rules: secretsRuleTable(), ruleIndex: map[string]int{}}
+	if len(e.rules) > len(secretsRuleSet{})*64 {
+		panic("secrets: too many rules for secretsRuleSet")
+	}
+	var kws []secretsKeyword
+	kwIndex := map[string]int{}
+	intern := func(k string, cs bool) int {
+		key := fmt.Sprint(cs, "\x00", k)
+		if !cs {
+			key = fmt.Sprint(cs, "\x00", strings.ToLower(k))
+		}
+		if i, ok := kwIndex[key]; ok {
+			return i
+		}
+		kws = append(kws, secretsKeyword{raw: []byte(k), caseSensitive: cs})
+		e.kwRules = append(e.kwRules, nil)
+		e.kwContext = append(e.kwContext, nil)
+		kwIndex[key] = len(kws) - 1
+		return len(kws) - 1
+	}
+	for i := range e.rules {
+		r := &e.rules[i]
+		if _, dup := e.ruleIndex[r.id]; dup {
+			panic("secrets: duplicate rule id " + r.id)
+		}
+		e.ruleIndex[r.id] = i
+		for _, k := range r.keywords {
+			ki := intern(k, false)
+			e.kwRules[ki] = append(e.kwRules[ki], i)
+		}
+		for _, k := range r.csKeywords {
+			ki := intern(k, true)
+			e.kwRules[ki] = append(e.kwRules[ki], i)
+		}
+		for _, k := range r.fileContext {
+			ki := intern(k, false)
+			e.kwContext[ki] = append(e.kwContext[ki], i)
+		}
+		if len(r.fileContext) > 0 && len(r.keywords)+len(r.csKeywords) == 0 {
+			e.fileScoped = append(e.fileScoped, i)
+		}
+		if r.pattern != "" {
+			r.re = regexp.MustCompile(r.pattern)
+			for g, name := range r.re.SubexpNames() {
+				if name == "secret" {
+					r.secretGroups = append(r.secretGroups, g)
+				}
+			}
+			if len(r.secretGroups) == 0 && r.re.NumSubexp() >= 1 {
+				r.secretGroups = []int{1}
+			}
+		}
+	}
+	e.matcher = newSecretsKeywordMatcher(kws)
+	return e
+}
+
+// secretsScratch is per-worker reusable memory.
+type secretsScratch struct {
+	buf   []byte
+	cands []secretsCand
+	lower []byte
+}
+
+type secretsCand struct {
+	start, end, line int
+	rules            secretsRuleSet
+}
+
+// secretsHit is one accepted secret, already redacted: nothing in it holds
+// the value.
+type secretsHit struct {
+	rule     int
+	line     int // 1-based, within the scanned content
+	snippet  string
+	redacted string
+	hash     [32]byte // SHA-256 of the value, to recognise it elsewhere
+}
+
+// lowerLine is the line in ASCII lower case, computed on first use into
+// the worker's scratch buffer.
+func (c *secretsMatchCtx) lowerLine() []byte {
+	if c.lower == nil {
+		c.lower = secretsLowerASCII(c.scratch.lower[:0], c.line)
+		c.scratch.lower = c.lower
+	}
+	return c.lower
+}
+
+// scanContent runs the rules over data (a file, or the added lines of one
+// file in one commit) and calls emit for each secret.
+func (e *secretsEngine) scanContent(data []byte, rel string, sc *secretsScratch, emit func(secretsHit)) {
+	cands := sc.cands[:0]
+	var contextOK secretsRuleSet
+	curEnd, counted, lineNo := -1, 0, 0
+	e.matcher.scan(data, func(k, end int) {
+		for _, r := range e.kwContext[k] {
+			contextOK.add(r)
+		}
+		rules := e.kwRules[k]
+		if len(rules) == 0 {
+			return
+		}
+		if end > curEnd {
+			ls := 0
+			if end >= 2 {
+				ls = bytes.LastIndexByte(data[:end-1], '\n') + 1
+			}
+			lineNo += bytes.Count(data[counted:ls], []byte{'\n'})
+			counted = ls
+			le := len(data)
+			if i := bytes.IndexByte(data[end-1:], '\n'); i >= 0 {
+				le = end - 1 + i
+			}
+			cands = append(cands, secretsCand{start: ls, end: le, line: lineNo + 1})
+			curEnd = le
+		}
+		c := &cands[len(cands)-1]
+		for _, r := range rules {
+			c.rules.add(r)
+		}
+	})
+	for _, r := range e.fileScoped {
+		if contextOK.has(r) {
+			cands = e.addFileScoped(data, r, cands)
+		}
+	}
+	sc.cands = cands
+	if len(cands) == 0 {
+		return
+	}
+	config := secretsIsConfigFile(rel)
+	var accepted []secretsSpan
+	for ci := range cands {
+		cand := &cands[ci]
+		line := data[cand.start:cand.end]
+		if n := len(line); n > 0 && line[n-1] == '\r' {
+			line = line[:n-1]
+		}
+		mc := secretsMatchCtx{data: data, lineStart: cand.start, lineEnd: cand.start + len(line), line: line,
+			configFile: config, engine: e, scratch: sc}
+		accepted = accepted[:0]
+		for w, word := range cand.rules {
+			for word != 0 {
+				r := w*64 + bits.TrailingZeros64(word)
+				word &= word - 1
+				rule := &e.rules[r]
+				if len(rule.fileContext) > 0 && !contextOK.has(r) {
+					continue
+				}
+				var spans []secretsSpan
+				if rule.find != nil {
+					spans = rule.find(&mc)
+				} else {
+					spans = e.matchPattern(r, &mc)
+				}
+				for _, sp := range spans {
+					if !secretsOverlaps(accepted, sp) {
+						accepted = append(accepted, sp)
+					}
+				}
+			}
+		}
+		if len(accepted) == 0 {
+			continue
+		}
+		slices.SortFunc(accepted, func(a, b secretsSpan) int { return a.matchStart - b.matchStart })
+		redactedLine, at := secretsRedactLine(line, accepted)
+		for i, sp := range accepted {
+			emit(secretsHit{
+				rule:     sp.rule,
+				line:     cand.line,
+				snippet:  secretsWindow(redactedLine, at[i]),
+				redacted: secretsRedact(sp.value),
+				hash:     sha256.Sum256(sp.value),
+			})
+		}
+	}
+}
+
+// addFileScoped runs a file-scoped rule's regexp over the whole content
+// and marks the lines it matches as candidates for that rule, keeping the
+// candidates in line order. Files that reach this are rare (they mention
+// the context word), so the line counting here need not be clever.
+func (e *secretsEngine) addFileScoped(data []byte, r int, cands []secretsCand) []secretsCand {
+	for _, m := range e.rules[r].re.FindAllIndex(data, -1) {
+		ls := bytes.LastIndexByte(data[:m[0]], '\n') + 1
+		i, found := slices.BinarySearchFunc(cands, ls, func(c secretsCand, start int) int { return c.start - start })
+		if !found {
+			le := len(data)
+			if j := bytes.IndexByte(data[ls:], '\n'); j >= 0 {
+				le = ls + j
+			}
+			cands = slices.Insert(cands, i, secretsCand{start: ls, end: le, line: bytes.Count(data[:ls], []byte{'\n'}) + 1})
+		}
+		cands[i].rules.add(r)
+	}
+	return cands
+}
+
+// matchPattern applies a regexp rule to the line and filters the values.
+func (e *secretsEngine) matchPattern(r int, c *secretsMatchCtx) []secretsSpan {
+	rule := &e.rules[r]
+	var spans []secretsSpan
+	for _, m := range rule.re.FindAllSubmatchIndex(c.line, -1) {
+		vs, ve := m[0], m[1]
+		// The first participating value group wins: alternations such as
+		// Twilio's carry one "secret" group per form.
+		for _, g := range rule.secretGroups {
+			if m[2*g] >= 0 {
+				vs, ve = m[2*g], m[2*g+1]
+				break
+			}
+		}
+		v := c.line[vs:ve]
+		if rule.minEntropy > 0 && secretsEntropy(v) < rule.minEntropy {
+			continue
+		}
+		if secretsLooksPlaceholder(v) {
+			continue
+		}
+		if rule.validate != nil && !rule.validate(v, c) {
+			continue
+		}
+		spans = append(spans, secretsSpan{rule: r, matchStart: m[0], matchEnd: m[1], start: vs, end: ve, value: v})
+	}
+	return spans
+}
+
+func secretsOverlaps(accepted []secretsSpan, sp secretsSpan) bool {
+	for _, a := range accepted {
+		if sp.matchStart < a.matchEnd && a.matchStart < sp.matchEnd {
+			return true
+		}
+	}
+	return false
+}
+
+// secretsRedactLine replaces every accepted value on the line with its
+// redacted form, so a finding's snippet never carries its own secret nor a
+// neighbour's. It returns where each span's redacted value starts.
+func secretsRedactLine(line []byte, spans []secretsSpan) (string, []int) {
+	var b strings.Builder
+	at := make([]int, len(spans))
+	pos := 0
+	for i, sp := range spans {
+		if sp.start < pos { // nested in a previous span: already masked
+			at[i] = b.Len()
+			continue
+		}
+		b.Write(line[pos:sp.start])
+		at[i] = b.Len()
+		if sp.end > sp.start {
+			b.WriteString(secretsRedact(line[sp.start:sp.end]))
+		}
+		pos = sp.end
+	}
+	b.Write(line[pos:])
+	return strings.ToValidUTF8(b.String(), "\uFFFD"), at
+}
+
+// secretsWindow trims a long line to the part around position at, on rune
+// boundaries, so snippets stay small and deterministic.
+func secretsWindow(line string, at int) string {
+	if len(line) <= 2*secretsSnippetWindow {
+		return line
+	}
+	lo, hi := max(0, at-secretsSnippetWindow), min(len(line), at+secretsSnippetWindow)
+	for lo > 0 && !utf8.RuneStart(line[lo]) {
+		lo--
+	}
+	for hi < len(line) && !utf8.RuneStart(line[hi]) {
+		hi++
+	}
+	return line[lo:hi]
+}
+
+// secretsRedactMaxMask caps the mask so a 3 KiB PEM body does not become a
+// 3 KiB row of stars.
+const secretsRedactMaxMask = 32
+
+// secretsRedact keeps a short prefix (at most 4 characters, and at most a
+// quarter of the value, so short passwords reveal little) and masks the
+// rest with one '*' per character: "AKIA****************". Past
+// secretsRedactMaxMask characters the mask is capped and an ellipsis
+// marks the cut: "MIIE…********************************".
+func secretsRedact(v []byte) string {
+	r := []rune(string(v))
+	keep := min(4, len(r)/4)
+	masked := len(r) - keep
+	var b strings.Builder
+	b.WriteString(string(r[:keep]))
+	if masked > secretsRedactMaxMask {
+		b.WriteString("…")
+		masked = secretsRedactMaxMask
+	}
+	b.WriteString(strings.Repeat("*", masked))
+	return b.String()
+}
+
+// ---- the scanner ----
+
+// secretsScanner is the built-in `secrets` code scanner.
+type secretsScanner struct {
+	cfg     scan.Config
+	engine  *secretsEngine
+	workers int
+	history bool
+	// History bounds; the constants in history.go, except in tests.
+	historyMaxBytes   int
+	historyMaxCommits int
+	historyTimeout    time.Duration
+}
+
+// New returns the built-in secrets scanner. It scans the
+// working tree of the target and, when the target is the root of a git
+// repository and git is installed, the repository's history (see
+// history.go for its bounds). SVC_SECRETS_HISTORY=0 turns the
+// history scan off.
+func New(cfg scan.Config) scan.Scanner {
+	h := strings.ToLower(strings.TrimSpace(cfg.Env("SVC_SECRETS_HISTORY")))
+	return &secretsScanner{
+		cfg:    cfg,
+		engine: newSecretsEngine(),
+		// GOMAXPROCS, not NumCPU: it honours the container's CPU quota.
+		workers: runtime.GOMAXPROCS(0),
+		history: h != "0" && h != "false" && h != "off" && h != "no",
+
+		historyMaxBytes:   secretsHistoryMaxBytes,
+		historyMaxCommits: secretsHistoryMaxCommits,
+		historyTimeout:    secretsHistoryTimeout,
+	}
+}
+
+func (s *secretsScanner) Name() string { return "secrets" }
+func (s *secretsScanner) Type() string { return scan.TypeCode }
+
+// Available is always true: the scanner is built in. The history scan
+// quietly does without git when git is missing.
+func (s *secretsScanner) Available(context.Context) (string, string, bool) {
+	return fmt.Sprintf("builtin (%d rules)", len(s.engine.rules)), "", true
+}
+
+// Scan reports secrets in the working tree, then those that exist only in
+// git history. A secret present in both is reported once, for the working
+// tree, because that is where it must be removed.
+func (s *secretsScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error) {
+	root := t.Path
+	if err := tree.CheckDir(root); err != nil {
+		return nil, fmt.Errorf("secrets: %w", err)
+	}
+
+	var (
+		hist    []secretsHistoryHit
+		histErr error
+		wg      sync.WaitGroup
+	)
+	if s.history && secretsIsRepoRoot(root) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			hist, histErr = s.scanHistory(ctx, root)
+		}()
+	}
+	tree, inTree, err := s.scanTree(ctx, root)
+	wg.Wait()
+	if err != nil {
+		return nil, err
+	}
+	if histErr != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		// The working-tree result still stands; a repository git refuses
+		// (ownership, corruption) must not hide it.
+		s.cfg.Log().Warn("secrets: git history not scanned", "target", root, "error", histErr.Error())
+	}
+	out := tree
+	for _, h := range hist {
+		if inTree[h.hit.hash] {
+			continue
+		}
+		out = append(out, s.historyFinding(h))
+	}
+	if out == nil {
+		out = []finding.Finding{}
+	}
+	return out, nil
+}
+
+func (s *secretsScanner) newFinding(rule *secretsRule, rel string, h secretsHit) finding.Finding {
+	return finding.Finding{
+		Scanner:     s.Name(),
+		ScanType:    scan.TypeCode,
+		Severity:    rule.severity,
+		Title:       rule.title,
+		Description: rule.title + " found. " + rule.remediation + secretsCommonRemediation,
+		FilePath:    rel,
+		Line:        h.line,
+		RuleID:      rule.id,
+		CWE:         rule.cwe,
+		Snippet:     h.snippet,
+		Metadata:    map[string]any{"redacted": h.redacted},
+	}
+}
+
+type secretsFileJob struct{ abs, rel string }
+
+// scanTree walks the target with one producer and GOMAXPROCS workers. It
+// returns the findings in file/line/rule order and the hashes of every
+// value found, to drop the same values from the history report.
+func (s *secretsScanner) scanTree(ctx context.Context, root string) ([]finding.Finding, map[[32]byte]bool, error) {
+	jobs := make(chan secretsFileJob, 256)
+	type result struct {
+		findings []finding.Finding
+		hashes   map[[32]byte]bool
+	}
+	results := make([]result, s.workers)
+	var wg sync.WaitGroup
+	for w := 0; w < s.workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			res := result{hashes: map[[32]byte]bool{}}
+			sc := &secretsScratch{}
+			for job := range jobs {
+				if ctx.Err() != nil {
+					continue // drain
+				}
+				data, err := s.readCandidate(job.abs, sc)
+				if err != nil {
+					s.cfg.Log().Debug("secrets: file not read", "file", job.rel, "error", err.Error())
+					continue
+				}
+				if data == nil {
+					continue
+				}
+				s.engine.scanContent(data, job.rel, sc, func(h secretsHit) {
+					res.findings = append(res.findings, s.newFinding(&s.engine.rules[h.rule], job.rel, h))
+					res.hashes[h.hash] = true
+				})
+			}
+			results[w] = res
+		}(w)
+	}
+
+	walk := tree.Walk{Unreadable: func(p string, err error) {
+		s.cfg.Log().Debug("secrets: path not walked", "path", p, "error", err.Error())
+	}}
+	walkErr := walk.Files(ctx, root, func(abs, rel string) error {
+		if secretsSkipFile(rel) {
+			return nil
+		}
+		select {
+		case jobs <- secretsFileJob{abs: abs, rel: rel}:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		return nil
+	})
+	close(jobs)
+	wg.Wait()
+	if walkErr != nil {
+		return nil, nil, fmt.Errorf("secrets: walk %s: %w", root, walkErr)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	var out []finding.Finding
+	inTree := map[[32]byte]bool{}
+	for _, r := range results {
+		out = append(out, r.findings...)
+		for h := range r.hashes {
+			inTree[h] = true
+		}
+	}
+	slices.SortFunc(out, secretsCompareFindings)
+	return out, inTree, nil
+}
+
+func secretsCompareFindings(a, b finding.Finding) int {
+	return cmp.Or(strings.Compare(a.FilePath, b.FilePath), cmp.Compare(a.Line, b.Line),
+		strings.Compare(a.RuleID, b.RuleID), strings.Compare(a.Snippet, b.Snippet))
+}
+
+// readCandidate reads a file into the worker's buffer, or returns nil data
+// when it is too large or binary.
+func (s *secretsScanner) readCandidate(abs string, sc *secretsScratch) ([]byte, error) {
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	size := st.Size()
+	if size == 0 || size > secretsMaxFileSize || !st.Mode().IsRegular() {
+		return nil, nil
+	}
+	if int64(cap(sc.buf)) < size {
+		sc.buf = make([]byte, size)
+	}
+	buf := sc.buf[:size]
+	n, err := io.ReadFull(f, buf)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return nil, err
+	}
+	buf = buf[:n]
+	if tree.LooksBinary(buf) {
+		return nil, nil
+	}
+	return buf, nil
+}

@@ -1,0 +1,553 @@
+package secrets
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"scand/finding"
+	"scand/scan"
+	"scand/scan/internal/scantest"
+)
+
+// secretsTestScanner returns the scanner as main.go would build it, with
+// the history scan switched on or off through its documented variable.
+func secretsTestScanner(t testing.TB, history bool) *secretsScanner {
+	t.Helper()
+	env := map[string]string{}
+	if !history {
+		env["SVC_SECRETS_HISTORY"] = "0"
+	}
+	s := New(scan.Config{
+		Runner: scan.NewRunner(time.Minute),
+		Getenv: func(k string) string { return env[k] },
+		Now:    time.Now,
+	})
+	return s.(*secretsScanner)
+}
+
+// secretsPositive lists every finding expected in
+// testdata/secrets/positive, with the value planted there (for private
+// keys, the first line of the key body).
+var secretsPositive = []struct {
+	file     string
+	line     int
+	rule     string
+	severity finding.Severity
+	cwe      finding.CWE
+	secret   string
+}{
+	{"private-key-rsa.go", 4, "private-key-rsa", finding.Critical, "CWE-321", "MIIEowJqXqIZslSjDdqlJbxmSAwt9KNm6uRu2laTKqrf3DX/zJFbOqccDwGn4s1Q"},
+	{"private-key-ec.pem", 1, "private-key-ec", finding.Critical, "CWE-321", "MHcCAQEEXusEmoqMWIDe7VUf2fcB9wqvWoa/dKYYBMO3MRCMxG9hel1HLpdMLOgm"},
+	{"private-key-dsa.yaml", 3, "private-key-dsa", finding.Critical, "CWE-321", "MIIBuwIBAAKBgQXi36qsrIl88RgyObRoOYkRjlM6JVJ10Uvyie7rr6cLnWRNn68a"},
+	{"private-key-openssh", 1, "private-key-openssh", finding.Critical, "CWE-321", "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABumN4grCPguiHUW2Cuf"},
+	{"private-key-pgp.asc", 1, "private-key-pgp", finding.Critical, "CWE-321", "lQOYBGTP7x/7KqhEJnKL2+xxlkb2vsoCcF90fdoj/S8dZyPDNl6f3BzLX5j08p03"},
+	{"private-key-pkcs8.json", 3, "private-key-pkcs8", finding.Critical, "CWE-321", "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC4Rh3lSkojR4DFMTQ3Ua5WUGVXNSpH/7L"},
+	{"private-key-encrypted.pem", 1, "private-key-encrypted", finding.Medium, "CWE-321", "MIIFHzBJBgkqhkiG9w0BBQ0wt3COO/Cjgxo4rnlRE0+ki71A1VQX32ves2r5j/tt"},
+	{"private-key-encrypted-legacy.pem", 1, "private-key-encrypted", finding.Medium, "CWE-321", "JlcqMprggZPpDyovrCVSQ9lU0HlEPmozhsMs9SoJyRANtG1BGPMBxeNNrGQBgcV3"},
+	{"private-key-encrypted-openssh", 1, "private-key-encrypted", finding.Medium, "CWE-321", "b3BlbnNzaC1rZXktdjEAAAAACmFlczI1Ni1jdHIAAAAGYmNyeXB0bAbShuO2RhkggyUwEZ"},
+	{"gcp-service-account-key.json", 5, "gcp-service-account-key", finding.Critical, "CWE-798", "MIIEvAIBADANBgkqhkiG9w0BAQEFAASCzZbaMmQb51aUUmy28Rzi2/FqsWOgXzok"},
+	{"aws-access-key-id.py", 2, "aws-access-key-id", finding.Critical, "CWE-798", "AKIARMASVGVIVCLYPIUW"},
+	{"aws-secret-access-key.ini", 3, "aws-access-key-id", finding.Critical, "CWE-798", "ASIAALKQHCJYQPLLJYHN"},
+	{"aws-secret-access-key.ini", 4, "aws-secret-access-key", finding.Critical, "CWE-798", "KxLTK9QxSt7fBqmKHxkUUTu2VyNGjkOQYpJ0SCmx"},
+	{"azure-storage-connection-string.json", 3, "azure-storage-connection-string", finding.Critical, "CWE-798", "t73Xi7RnEICp8j1vQ1pgu8uPPuxBy1oHHc9Tus3mSiR8Ixz+lbubpSV627x71X1NQTcejjFoU+iv/vS54KNkwu=="},
+	{"azure-storage-account-key.cs", 2, "azure-storage-account-key", finding.Critical, "CWE-798", "ugHvNxzbxKWaDXNkoxpMhNglFcOzfBQeYFPafmrVbe21siICbvzijbS1NTdHG5tpde8WPa6roIA/I93OVn9fBQ=="},
+	{"azure-shared-access-key.json", 2, "azure-shared-access-key", finding.Critical, "CWE-798", "Q/wBM89ULjPc/qTPNkbqPkKdVLNupzNLtEu5iJ3Htwb="},
+	{"digitalocean-token.tfvars", 2, "digitalocean-token", finding.Critical, "CWE-798", "dop_v1_ffa0896381e50dc86f2da77af9b05077317a1a02c475551d4b776513058164da"},
+	{"gcp-api-key.js", 2, "gcp-api-key", finding.High, "CWE-798", "AIzakFpvdZt2mUenFabzHf0Ej1jmw8afPQfKaCI"},
+	{"google-oauth-client-secret.json", 3, "google-oauth-client-secret", finding.High, "CWE-798", "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"},
+	{"stripe-live-secret-key.rb", 2, "stripe-live-secret-key", finding.Critical, "CWE-798", "sk_live_O3NYeIcP1wdBNRXSPjVVUvfs"},
+	{"stripe-restricted-key.env", 2, "stripe-restricted-key", finding.Critical, "CWE-798", "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"},
+	{"github-pat.sh", 2, "github-pat", finding.High, "CWE-798", "ghp_x423jAXT3vi7dHRCWVGNqkevtn0RKqoKaCmn"},
+	{"github-oauth-token.json", 1, "github-oauth-token", finding.High, "CWE-798", "gho_DyhFagrfxKOxWCg4hon8UAY7bVNCf5XNk613"},
+	{"github-user-token.txt", 1, "github-user-token", finding.High, "CWE-798", "ghu_LbP25IqywWqqyKyoJGF9zYz9FWl3EgnbDK9W"},
+	{"github-app-token.yaml", 2, "github-app-token", finding.High, "CWE-798", "ghs_odyQ1sgFmtAM6SKRX8XNhhyMAQdQgAwj0ghp"},
+	{"github-refresh-token.json", 2, "github-refresh-token", finding.High, "CWE-798", "ghr_J4LnETIuOM9GWfZ7cKSSkfuv2ACmceXStFMNeQWAXxHhDrdA9vN7H90YhwFMQUIYrxgFSsmGPQCh"},
+	{"github-fine-grained-pat.go", 3, "github-fine-grained-pat", finding.High, "CWE-798", "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"},
+	{"gitlab-pat.env", 2, "gitlab-pat", finding.High, "CWE-798", "glpat-GSGn79qNpoMxe0xgXqfm"},
+	{"gitlab-pipeline-trigger-token.sh", 1, "gitlab-pipeline-trigger-token", finding.High, "CWE-798", "glptt-916d189e438b2d68c6c55fd524012f3b724d1d5e"},
+	{"gitlab-runner-token.toml", 3, "gitlab-runner-token", finding.High, "CWE-798", "glrt-SHa_AdSr31h3YGZ1zZEx"},
+	{"gitlab-deploy-token.yml", 1, "gitlab-deploy-token", finding.High, "CWE-798", "gldt-YA3zexx_1zPIFlY2VeSC"},
+	{"bitbucket-app-password.py", 2, "bitbucket-app-password", finding.High, "CWE-798", "ATBBHMxsWqQGCKiAia4iemp8ADwmqXKBkvGP"},
+	{"bitbucket-access-token.txt", 1, "bitbucket-access-token", finding.High, "CWE-798", "ATCTT3xFfGN0C6meCfB118vx6fZFzheExWUgue_t5s8XYKV_xt2Bn7TZXnjgtq2aI_UbKgLNIL1396A75vWGs3z46C4AHf7aaBiIt7BYAD56TgvcvpYQ8NGBVeSlqDQioQUg7ZPA5Gf1Grb4ZCztTSkskNNRUiNIia-VTMNRtQrVYf9Yr4kD4M=B7C50CC0"},
+	{"atlassian-api-token.properties", 2, "atlassian-api-token", finding.High, "CWE-798", "ATATT3xFfGF0dusnTLhNaxmEhN6kLoseRxgYWM1V4HrEE2TVldSs3q-z1RQIGSBVuvOvuqj_KaqwBlyOR6fgxtOH-a5Yi2FHuaETysG99EdbjezwPNq2NKtSg_0jBM92l78awWKcPVfNOoRW1PqeWJfPlSYlNWf8kfYhIjUjGe-3a1392MR3E8=A09B2F98"},
+	{"npm-access-token.npmrc", 2, "npm-access-token", finding.High, "CWE-798", "npm_v09tRZa6snCnrRaegMpJsRbnBFtWZh81sFAF"},
+	{"npmrc-auth-token.txt", 2, "npmrc-auth-token", finding.High, "CWE-798", "0abfb268-b6fd-8946-1773-429971110523"},
+	{"pypi-upload-token.pypirc", 3, "pypi-upload-token", finding.High, "CWE-798", "pypi-AgEIcHlwaS5vcmcdlXCkmlpkSfLvsMGJmr982fU0sXPn1DKw-IhdYauLGsHc637gbd9qCMI_a1NjcfXvBaQoGFXcHdTrqWo-CglrVADd4Pf_dkvTIby-tyVp5ykyfx4Sd-YFZIXM-SFX5m9HqJnbXvyA9e3KHKskcmCg1"},
+	{"dockerhub-pat.sh", 1, "dockerhub-pat", finding.High, "CWE-798", "dckr_pat_WmzDtkKOOiuPLq2grD85-DUiU0J"},
+	{"slack-bot-token.py", 1, "slack-bot-token", finding.High, "CWE-798", "xoxb-177770214870-9671397820167-HVtiCzTFB13HRCkYL4s3IGz4"},
+	{"slack-user-token.js", 1, "slack-user-token", finding.High, "CWE-798", "xoxp-316973571613-401390014868-2397227759332-a4aa0d3777109fe88a76aad655c5f62e"},
+	{"slack-legacy-token.yaml", 2, "slack-legacy-token", finding.High, "CWE-798", "xoxs-1360335033-538623099605-4033662697948-5c6e8bc166b4a3a7e4edc534af7016354374fe4a65d816a70680adfc2a7f81bf"},
+	{"slack-app-token.env", 1, "slack-app-token", finding.High, "CWE-798", "xapp-1-AKNK3M0XUUD-8953157773475-48d8748e9884d0c2e540612851b826dd222a9001587329cf76b534a7e9ae5470"},
+	{"slack-webhook-url.json", 1, "slack-webhook-url", finding.Medium, "CWE-798", "TCROSY2ZZ/BSUOAD1REH9/bMDGC9Af1Q5GIch0EaTNoJQ4"},
+	{"discord-bot-token.py", 3, "discord-bot-token", finding.High, "CWE-798", "MTVlrL6OkEWgN_WoP0cXJkwqqi.MFTvIw.1E31VLzfQ8MWNhzY_7lI_-drGBbDYD65M39aTv"},
+	{"discord-webhook-url.yaml", 2, "discord-webhook-url", finding.Medium, "CWE-798", "2629556429047698621/I_l5LSmBtSDHxpXq1Y9o4Gt2Pu61ZppluDpqsb_keGSJ_T2iMMw4qgvXS2tkVcegL6wy"},
+	{"twilio-api-key.php", 2, "twilio-api-key", finding.High, "CWE-798", "SK4c393aff881cdae03b8b06373485ea2a"},
+	{"twilio-auth-token.env", 2, "twilio-auth-token", finding.High, "CWE-798", "93379399b585105aeac4477845dac468"},
+	{"twilio-auth-token-client.py", 2, "twilio-auth-token", finding.High, "CWE-798", "718b654ec8875de7e8307a400bf66d64"},
+	{"sendgrid-api-key.java", 2, "sendgrid-api-key", finding.High, "CWE-798", "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"},
+	{"mailgun-api-key.rb", 1, "mailgun-api-key", finding.High, "CWE-798", "key-8e3c694a73424b492e47cfa9c13f4838"},
+	{"shopify-access-token.ts", 1, "shopify-access-token", finding.High, "CWE-798", "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"},
+	{"anthropic-api-key.py", 2, "anthropic-api-key", finding.High, "CWE-798", "sk-ant-api03-1NOizNFNc89jPjR4qy0NP8pNRsJ0vwJS3qxA9Tt0b4iX0fFKe9bZ_ml0OnR3HGbTATi5jUI_FDVN0IrXi3WQGdhCRZCzMAA"},
+	{"openai-api-key.ipynb", 1, "openai-api-key", finding.High, "CWE-798", "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"},
+	{"openai-api-key-legacy.sh", 1, "openai-api-key", finding.High, "CWE-798", "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"},
+	{"huggingface-token.py", 2, "huggingface-token", finding.High, "CWE-798", "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"},
+	{"jwt.http", 2, "jwt", finding.Medium, "CWE-798", "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiAic3ZjLWJpbGxpbmciLCAicm9sZSI6ICJhZG1pbiIsICJpYXQiOiAxNzY3MjI1NjAwfQ.TLTciH127LgWxziMMzRM4QUoQKYbUva_fLt3Q217b6O"},
+	{"database-url-password.env", 1, "database-url-password", finding.High, "CWE-259", "MflVmi5COwB1yrDW"},
+	{"database-url-password.env", 2, "database-url-password", finding.High, "CWE-259", "hEVBUC3SunuCq6xl"},
+	{"database-url-password.env", 3, "database-url-password", finding.High, "CWE-259", "RTqM9dUzWvkRki48"},
+	{"database-url-password.env", 4, "database-url-password", finding.High, "CWE-259", "R9Zi2iEGTMvjA4oH"},
+	{"database-url-password.env", 5, "database-url-password", finding.High, "CWE-259", "YvxKb84IqJ1rCy6n"},
+	{"generic-password.yaml", 3, "generic-password", finding.Medium, "CWE-259", "zrr^IIevI^GEQ!1"},
+	{"generic-password.yaml", 4, "generic-password", finding.Medium, "CWE-259", "^94RBQ2nV%bnfM6"},
+	{"generic-password.go", 4, "generic-password", finding.Medium, "CWE-259", "IUL%jyspvm1FxV8"},
+	{"generic-password.env", 2, "generic-password", finding.Medium, "CWE-259", "yUJ4ksVyFIB6"},
+	{"generic-password.json", 1, "generic-password", finding.Medium, "CWE-259", "79neghU9g2@f7!3"},
+	{"generic-secret.py", 2, "generic-secret", finding.Medium, "CWE-798", "1r4NHi/iHCHlAOkfezkziSSEit/AipXbs7KErWrQ"},
+	{"generic-secret.ini", 3, "generic-secret", finding.Medium, "CWE-798", "3a6b8b9ee98ed74c4494f9b58730ca87800a3c84"},
+	{"generic-secret.ts", 1, "generic-secret", finding.Medium, "CWE-798", "p5KRa511nfitf78US5wE4TLZBYJh1yAb"},
+	{"generic-secret.go", 3, "generic-secret", finding.Medium, "CWE-798", "dzcm5occN_H3Fou27YL0n5lgsofBHGPqpaW4QSJyDBOR9CmR"},
+}
+
+func TestSecretsPositiveFixtures(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "secrets", "positive")
+	got := scantest.Scan(t, secretsTestScanner(t, false), dir)
+	type key struct {
+		file string
+		line int
+		rule string
+	}
+	byKey := map[key]finding.Finding{}
+	for _, f := range got {
+		k := key{f.FilePath, f.Line, f.RuleID}
+		if _, dup := byKey[k]; dup {
+			t.Errorf("duplicate finding %v", k)
+		}
+		byKey[k] = f
+	}
+	for _, want := range secretsPositive {
+		k := key{want.file, want.line, want.rule}
+		f, ok := byKey[k]
+		if !ok {
+			t.Errorf("missing %s at %s:%d", want.rule, want.file, want.line)
+			continue
+		}
+		delete(byKey, k)
+		if f.Severity != want.severity || f.CWE != want.cwe {
+			t.Errorf("%s at %s:%d: severity %s cwe %s, want %s %s", want.rule, want.file, want.line, f.Severity, f.CWE, want.severity, want.cwe)
+		}
+		if f.Scanner != "secrets" || f.ScanType != scan.TypeCode {
+			t.Errorf("%s: scanner %q type %q", want.rule, f.Scanner, f.ScanType)
+		}
+		if f.Title == "" || !strings.Contains(f.Description, "rotate") {
+			t.Errorf("%s: title %q / description without remediation: %q", want.rule, f.Title, f.Description)
+		}
+		if _, isHistory := f.Metadata["commit"]; isHistory {
+			t.Errorf("%s: working-tree finding has a commit", want.rule)
+		}
+	}
+	for k := range byKey {
+		t.Errorf("unexpected finding %s at %s:%d", k.rule, k.file, k.line)
+	}
+}
+
+func TestSecretsNegativeFixtures(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "secrets", "negative")
+	for _, f := range scantest.Scan(t, secretsTestScanner(t, false), dir) {
+		t.Errorf("false positive: %s at %s:%d (%v)", f.RuleID, f.FilePath, f.Line, f.Metadata["redacted"])
+	}
+}
+
+// Every rule must be exercised both ways: a positive row above and a
+// negative fixture named after the rule.
+func TestSecretsEveryRuleHasFixtures(t *testing.T) {
+	e := newSecretsEngine()
+	if len(e.rules) < 30 {
+		t.Errorf("only %d rules; the scanner promises at least 30 credential kinds", len(e.rules))
+	}
+	negatives, err := os.ReadDir(filepath.Join("..", "..", "testdata", "secrets", "negative"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	idRe := regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+	for _, r := range e.rules {
+		if !idRe.MatchString(r.id) {
+			t.Errorf("rule id %q is not kebab-case", r.id)
+		}
+		if !r.severity.Valid() || r.cwe == "" || r.title == "" || r.remediation == "" {
+			t.Errorf("rule %s: incomplete (severity %q, cwe %q)", r.id, r.severity, r.cwe)
+		}
+		if !slices.ContainsFunc(secretsPositive, func(p struct {
+			file     string
+			line     int
+			rule     string
+			severity finding.Severity
+			cwe      finding.CWE
+			secret   string
+		}) bool {
+			return p.rule == r.id
+		}) {
+			t.Errorf("rule %s has no positive fixture", r.id)
+		}
+		if !slices.ContainsFunc(negatives, func(d os.DirEntry) bool {
+			return strings.TrimSuffix(d.Name(), filepath.Ext(d.Name())) == r.id
+		}) {
+			t.Errorf("rule %s has no negative fixture testdata/secrets/negative/%s.*", r.id, r.id)
+		}
+	}
+}
+
+// secretsFixtureSecrets returns every value that must never leave the
+// scanner for a positive row: the planted value, and for key material every
+// base64 run of 40+ bytes in the fixture (each line of a PEM body).
+func secretsFixtureSecrets(t *testing.T, file, secret string) []string {
+	t.Helper()
+	out := []string{secret}
+	if !strings.HasPrefix(file, "private-key") && !strings.HasPrefix(file, "gcp-") {
+		return out
+	}
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "secrets", "positive", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, run := range regexp.MustCompile(`[A-Za-z0-9+/=]{40,}`).FindAll(bytes.ReplaceAll(data, []byte(`\n`), []byte("\n")), -1) {
+		out = append(out, string(run))
+	}
+	return out
+}
+
+// No finding may carry a secret: not in its JSON form (title,
+// description, metadata, ...) and not in the Snippet, which is kept out of
+// JSON but feeds the fingerprint and could be logged.
+func TestSecretsRedaction(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "secrets", "positive")
+	got := scantest.Scan(t, secretsTestScanner(t, false), dir)
+	for _, want := range secretsPositive {
+		i := slices.IndexFunc(got, func(f finding.Finding) bool {
+			return f.FilePath == want.file && f.Line == want.line && f.RuleID == want.rule
+		})
+		if i < 0 {
+			t.Errorf("missing %s at %s:%d", want.rule, want.file, want.line)
+			continue
+		}
+		f := got[i]
+		js, err := json.Marshal(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sec := range secretsFixtureSecrets(t, want.file, want.secret) {
+			// Check the value and, for long values, any 16-byte piece of
+			// it, so a partially masked value also fails.
+			pieces := []string{sec}
+			for k := 0; k+16 <= len(sec); k += 8 {
+				pieces = append(pieces, sec[k:k+16])
+			}
+			for _, p := range pieces {
+				if len(p) < 8 {
+					continue
+				}
+				if bytes.Contains(js, []byte(p)) {
+					t.Errorf("%s at %s:%d: JSON contains secret material %q", want.rule, want.file, want.line, p)
+				}
+				if strings.Contains(f.Snippet, p) {
+					t.Errorf("%s at %s:%d: Snippet contains secret material %q", want.rule, want.file, want.line, p)
+				}
+			}
+		}
+		red, _ := f.Metadata["redacted"].(string)
+		wantRed := secretsExpectedRedaction(want.secret)
+		if want.rule == "gcp-service-account-key" || want.rule == "private-key-pkcs8" && strings.HasSuffix(want.file, ".json") {
+			// The value on the line is the whole escaped PEM block; only
+			// the shape of the redaction is checked.
+			if !strings.Contains(red, "…") || strings.Count(red, "*") != secretsRedactMaxMask {
+				t.Errorf("%s: redacted %q", want.rule, red)
+			}
+			continue
+		}
+		if red != wantRed {
+			t.Errorf("%s at %s:%d: redacted %q, want %q", want.rule, want.file, want.line, red, wantRed)
+		}
+		if f.Snippet == "" {
+			t.Errorf("%s: empty snippet", want.rule)
+		}
+	}
+}
+
+// secretsExpectedRedaction spells out the documented redaction format
+// independently of secretsRedact.
+func secretsExpectedRedaction(v string) string {
+	keep := len(v) / 4
+	if keep > 4 {
+		keep = 4
+	}
+	mask := len(v) - keep
+	if mask > 32 {
+		return v[:keep] + "…" + strings.Repeat("*", 32)
+	}
+	return v[:keep] + strings.Repeat("*", mask)
+}
+
+func TestSecretsRedact(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"AKIAQWERTYUIOPASDFGH", "AKIA****************"},
+		{"hunter22", "hu******"},
+		{"abc", "***"},
+		{"", ""},
+		{strings.Repeat("Zq9", 30), "Zq9Z…" + strings.Repeat("*", 32)},
+		{"päss wörd ünïcode", "päss*************"},
+	} {
+		if got := secretsRedact([]byte(tc.in)); got != tc.want {
+			t.Errorf("secretsRedact(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// Two secrets on one line: each finding's snippet must mask both.
+func TestSecretsSnippetMasksNeighbours(t *testing.T) {
+	dir := t.TempDir()
+	id := "AKIA" + "Q2XW7RZK4PLM3VBN"
+	sk := "Hk3vP9qLw2Zr8TmXy5Bn7Cd4Fg6Jk1Lm0Np2Qr3S"
+	line := `{"aws_access_key_id": "` + id + `", "aws_secret_access_key": "` + sk + `"}`
+	if err := os.WriteFile(filepath.Join(dir, "creds.json"), []byte(line+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got := scantest.Scan(t, secretsTestScanner(t, false), dir)
+	if len(got) != 2 {
+		t.Fatalf("got %d findings, want 2: %+v", len(got), got)
+	}
+	for _, f := range got {
+		if strings.Contains(f.Snippet, id) || strings.Contains(f.Snippet, sk) {
+			t.Errorf("%s: snippet %q leaks a value", f.RuleID, f.Snippet)
+		}
+	}
+	if got[0].Snippet == got[1].Snippet {
+		// Same line, same redacted text: the fingerprint still differs by
+		// rule id, which is part of it.
+		if got[0].RuleID == got[1].RuleID {
+			t.Errorf("two findings with the same rule and snippet")
+		}
+	}
+}
+
+func TestSecretsGenericValueFilter(t *testing.T) {
+	for _, tc := range []struct {
+		value string
+		ok    bool
+	}{
+		{"Xk9#mP2vLq7!wZ", true},
+		{"hunter22", true},
+		{"aB3dE5gH7jK9mN1pQ3sT", true},
+		{"changeme", false},
+		{"CHANGEME123", false},
+		{"${DB_PASSWORD}", false},
+		{"$DB_PASSWORD", false},
+		{"%DB_PASSWORD%", false},
+		{"{{ .Values.password }}", false},
+		{"<your-key>", false},
+		{"xxxxxxxxxxxx", false},
+		{"****************", false},
+		{"example123456", false},
+		{"dummy-9f8e7d6c", false},
+		{"test_9f8e7d6c5b", false},
+		{"sample-9f8e7d6c", false},
+		{"placeholder1", false},
+		{"REDACTED-9f8e", false},
+		{"aaaaaaaa1", false},
+		{"abababab12", false},
+		{"AKIAIOSFODNN7EXAMPLE", false},
+		{"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", false},
+		{"Bearer", false},
+		{"refresh_token", false},
+		{"https://example.org/x9", false},
+		{"/etc/secret/key9", false},
+		{"secrets/app.json", false},
+		{"short1", false},
+		{"has space 123", false},
+		{"12345678", false},
+		{"0123456789abcdef", false},
+		{"%7v&1N^P2acRxN3", true}, // a password may start with '%'
+		{"*Zr8Tm!Xy5Bn7C", true},
+		{"@DB_PASSWORD@", false},
+	} {
+		got := secretsGenericValueOK([]byte(tc.value), []byte("password"), secretsPasswordEntropyFactor, secretsPasswordEntropyCap)
+		if got != tc.ok {
+			t.Errorf("secretsGenericValueOK(%q) = %v, want %v", tc.value, got, tc.ok)
+		}
+	}
+}
+
+func TestSecretsAssignmentForms(t *testing.T) {
+	v := "Zr8Tm!Xy5Bn7Cd4F"
+	for _, tc := range []struct {
+		file, line string
+		want       string // rule id, "" for none
+	}{
+		{"a.py", `password = "` + v + `"`, "generic-password"},
+		{"a.go", `dbPassword := "` + v + `"`, "generic-password"},
+		{"a.json", `{"password": "` + v + `"}`, "generic-password"},
+		{"a.yaml", `password: ` + v, "generic-password"},
+		{"a.yaml", `password: '` + v + `'`, "generic-password"},
+		{"a.ini", `password = ` + v, "generic-password"},
+		{".env", `DB_PASSWORD=` + v, "generic-password"},
+		{"a.rb", `:password => "` + v + `"`, "generic-password"},
+		{"a.php", `$db_pwd = '` + v + `';`, "generic-password"},
+		{"a.py", `PASSWD = b"` + v + `"`, "generic-password"},
+		{"a.py", `password = ` + v, ""},              // unquoted in code: an expression
+		{"a.go", `if password == "` + v + `" {`, ""}, // comparison, not assignment
+		{"a.go", `setPassword("` + v + `")`, ""},
+		{"a.go", `passwordHint := "` + v + `"`, ""},
+		{"a.yaml", `password: !vault ` + v, ""},
+		{"a.yaml", `password: *` + v, ""},
+		{"a.yaml", `password: "*` + v + `"`, "generic-password"},
+		{"a.ts", `const clientSecret = "` + v + `";`, "generic-secret"},
+		{"a.ts", `accessToken: "` + v + `",`, "generic-secret"},
+		{"a.ts", `tokenType: "` + v + `",`, ""},
+		{"a.toml", `api_key = "` + v + `"`, "generic-secret"},
+		{"a.properties", `app.api-key=` + v, "generic-secret"},
+		{"a.cs", `var AccessKey = "` + v + `";`, "generic-secret"},
+	} {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, tc.file), []byte("\n"+tc.line+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		got := scantest.Scan(t, secretsTestScanner(t, false), dir)
+		switch {
+		case tc.want == "" && len(got) != 0:
+			t.Errorf("%s %q: unexpected %s", tc.file, tc.line, got[0].RuleID)
+		case tc.want != "" && (len(got) != 1 || got[0].RuleID != tc.want || got[0].Line != 2):
+			t.Errorf("%s %q: got %+v, want one %s at line 2", tc.file, tc.line, got, tc.want)
+		}
+	}
+}
+
+// The automaton must report exactly what a naive search reports.
+func TestSecretsKeywordMatcher(t *testing.T) {
+	words := []string{"token", "ok", "AKIA", "kia", "secret", "sec", "hooks.slack.com", "-----begin", "a", "SK"}
+	var kws []secretsKeyword
+	for i, w := range words {
+		kws = append(kws, secretsKeyword{raw: []byte(w), caseSensitive: i%3 == 2})
+	}
+	m := newSecretsKeywordMatcher(kws)
+	rng := rand.New(rand.NewSource(1))
+	alphabet := []byte("tokenTOKENaskiASKIsecrtSECRT-.bghlmc \n")
+	for iter := 0; iter < 300; iter++ {
+		data := make([]byte, rng.Intn(400))
+		for i := range data {
+			data[i] = alphabet[rng.Intn(len(alphabet))]
+		}
+		var got []string
+		m.scan(data, func(k, end int) { got = append(got, fmt.Sprint(k, "@", end)) })
+		var want []string
+		lower := bytes.ToLower(data)
+		for end := 1; end <= len(data); end++ {
+			for k, kw := range kws {
+				n := len(kw.raw)
+				if end < n {
+					continue
+				}
+				hay := lower[end-n : end]
+				needle := bytes.ToLower(kw.raw)
+				if kw.caseSensitive {
+					hay, needle = data[end-n:end], kw.raw
+				}
+				if bytes.Equal(hay, needle) {
+					want = append(want, fmt.Sprint(k, "@", end))
+				}
+			}
+		}
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Fatalf("data %q:\n got  %v\n want %v", data, got, want)
+		}
+	}
+}
+
+// Files the scanner documents as skipped are not read: binary, over 2 MiB,
+// minified, inside dependency directories, and symbolic links.
+func TestSecretsSkips(t *testing.T) {
+	dir := t.TempDir()
+	secret := "ghp_" + "Vb2Xn8Lq4Rt6Yz1Wm3Kp5Hs7Jd9Fg0Ac2Ee4"
+	line := "token: " + secret + "\n"
+	write := func(rel string, data []byte) {
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("scanned.yml", []byte(line))
+	write("build/generated.yml", []byte(line)) // build/ is scanned on purpose
+	write("bin.dat", append([]byte("\x00\x01binary "), line...))
+	write("big.txt", append(bytes.Repeat([]byte("filler line\n"), (secretsMaxFileSize/12)+1), line...))
+	write("app.min.js", []byte("var t='"+secret+"';"))
+	write("node_modules/pkg/index.js", []byte(line))
+	write("vendor/lib/conf.yml", []byte(line))
+	write(".git/config", []byte(line))
+	write("logo.png", []byte(line))
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "creds.yml"), []byte(line), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "creds.yml"), filepath.Join(dir, "link.yml")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "linkdir")); err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, f := range scantest.Scan(t, secretsTestScanner(t, false), dir) {
+		files = append(files, f.FilePath)
+	}
+	slices.Sort(files)
+	if want := []string{"build/generated.yml", "scanned.yml"}; !slices.Equal(files, want) {
+		t.Errorf("findings in %v, want %v", files, want)
+	}
+}
+
+func TestSecretsLineNumbersAndCRLF(t *testing.T) {
+	dir := t.TempDir()
+	secret := "glpat-" + "Qw3Er5Ty7Ui9Op1As3Df"
+	content := "a\r\nb\r\n\r\nkey = \"" + secret + "\"\r\n"
+	if err := os.WriteFile(filepath.Join(dir, "w.cfg"), []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got := scantest.Scan(t, secretsTestScanner(t, false), dir)
+	if len(got) != 1 || got[0].Line != 4 || got[0].RuleID != "gitlab-pat" || strings.ContainsRune(got[0].Snippet, '\r') {
+		t.Fatalf("got %+v", got)
+	}
+}
+
+func TestSecretsCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := secretsTestScanner(t, false).Scan(ctx, scan.Target{Path: filepath.Join("..", "..", "testdata", "secrets", "positive")})
+	if err == nil {
+		t.Fatal("Scan with a cancelled context returned no error")
+	}
+}
+
+func TestSecretsScannerIdentity(t *testing.T) {
+	s := secretsTestScanner(t, false)
+	if s.Name() != "secrets" || s.Type() != scan.TypeCode {
+		t.Errorf("Name %q Type %q", s.Name(), s.Type())
+	}
+	v, hint, ok := s.Available(context.Background())
+	if !ok || v == "" || hint != "" {
+		t.Errorf("Available = %q %q %v", v, hint, ok)
+	}
+	if _, err := s.Scan(context.Background(), scan.Target{Path: filepath.Join(t.TempDir(), "missing")}); err == nil {
+		t.Error("Scan of a missing directory returned no error")
+	}
+}

@@ -1,0 +1,87 @@
+package tree
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// BinaryExt reports whether a lowercase extension marks a file that is
+// binary without opening it (images, archives, objects, fonts, media) or a
+// source map, which repeats the real sources on kilobyte-long lines.
+func BinaryExt(ext string) bool {
+	switch ext {
+	case ".png", ".jpg", ".jpeg", ".gif", ".bmp", ".ico", ".webp", ".tif", ".tiff", ".psd",
+		".pdf", ".zip", ".gz", ".tgz", ".bz2", ".xz", ".zst", ".7z", ".rar",
+		".jar", ".war", ".ear", ".class", ".so", ".dll", ".dylib", ".exe", ".o", ".a",
+		".lib", ".obj", ".pyc", ".pyo", ".wasm", ".woff", ".woff2", ".ttf", ".otf", ".eot",
+		".mp3", ".mp4", ".m4a", ".wav", ".ogg", ".flac", ".avi", ".mov", ".mkv", ".webm",
+		".iso", ".dmg", ".deb", ".rpm", ".map":
+		return true
+	}
+	return false
+}
+
+// BinarySniff is how much of a file LooksBinary inspects.
+const BinarySniff = 8 << 10
+
+// LooksBinary reports whether content is binary: a NUL byte in its first
+// BinarySniff bytes, which no text encoding a scanner reads produces.
+func LooksBinary(b []byte) bool {
+	return bytes.IndexByte(b[:min(len(b), BinarySniff)], 0) >= 0
+}
+
+// ErrTooLarge is what ReadCapped's error for a file over its cap matches.
+var ErrTooLarge = errors.New("file over the size cap")
+
+type tooLargeError struct {
+	path      string
+	size, max int64
+}
+
+func (e *tooLargeError) Error() string {
+	return fmt.Sprintf("%s: %d bytes, over the %d-byte cap", e.path, e.size, e.max)
+}
+
+func (e *tooLargeError) Is(target error) bool { return target == ErrTooLarge }
+
+// ReadCapped reads a regular file of at most max bytes. A symbolic link is
+// refused, so a target cannot make the daemon read outside itself, and the
+// read stays bounded even if the file grows after the size check.
+func ReadCapped(p string, max int64) ([]byte, error) {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", p)
+	}
+	if fi.Size() > max {
+		return nil, &tooLargeError{path: p, size: fi.Size(), max: max}
+	}
+	fh, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	b, err := io.ReadAll(io.LimitReader(fh, max+1))
+	if err == nil && int64(len(b)) > max {
+		return nil, &tooLargeError{path: p, size: int64(len(b)), max: max}
+	}
+	return b, err
+}
+
+// CheckDir reports whether root is an existing directory, following a
+// symbolic link: the one thing a scan of a tree needs before it starts.
+func CheckDir(root string) error {
+	st, err := os.Stat(root)
+	if err != nil {
+		return err
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("%s is not a directory", root)
+	}
+	return nil
+}

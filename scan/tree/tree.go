@@ -1,0 +1,116 @@
+// Package tree owns what the scanners share about reading a scanned source
+// tree: the one list of directories no project owns (version-control
+// metadata and installed third-party dependencies), the walk that applies
+// it, binary-file detection and capped reads. A scanned tree is hostile
+// input, so a fix here (a new dependency folder, a tighter cap) lands in
+// every scanner at once.
+package tree
+
+import (
+	"context"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"sort"
+)
+
+// SkipDir reports whether a directory name is never entered: version-control
+// metadata and third-party dependency trees (node_modules, vendor,
+// site-packages, virtualenvs, tool caches), whose files are upstream's, not
+// the team's. dist/ and build/ are NOT skipped: bundlers inline API keys
+// into them and build directories hold generated configuration.
+func SkipDir(name string) bool {
+	switch name {
+	case ".git", ".hg", ".svn", ".bzr",
+		"node_modules", "bower_components", "jspm_packages",
+		"vendor", "site-packages", "__pycache__",
+		".tox", ".nox", ".venv", ".mypy_cache", ".pytest_cache", ".gradle":
+		return true
+	}
+	return false
+}
+
+// UnderSkippedDir reports whether a slash-separated path relative to the
+// target lies inside a directory SkipDir names, for paths that do not come
+// from a walk (git's file lists, history).
+func UnderSkippedDir(rel string) bool {
+	for dir := path.Dir(rel); dir != "." && dir != "/" && dir != ""; dir = path.Dir(dir) {
+		if SkipDir(path.Base(dir)) {
+			return true
+		}
+	}
+	return false
+}
+
+// Walk is one walk over a target.
+type Walk struct {
+	// Skip names the directories not entered; nil means SkipDir. The root
+	// itself is always entered.
+	Skip func(name string) bool
+	// Unreadable hears of an entry below the root that could not be read;
+	// the walk skips it and goes on. Nil ignores them. An unreadable root
+	// fails the walk.
+	Unreadable func(path string, err error)
+}
+
+// Files calls visit for every regular file under root in lexical order,
+// with its absolute path and its slash-separated path relative to root.
+// Symbolic links are neither followed nor visited, so a link cannot lead a
+// scanner outside the target. It stops at the first error visit returns
+// and when ctx ends.
+func (w Walk) Files(ctx context.Context, root string, visit func(abs, rel string) error) error {
+	skip := w.Skip
+	if skip == nil {
+		skip = SkipDir
+	}
+	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
+		if err != nil {
+			if p == root {
+				return err
+			}
+			if w.Unreadable != nil {
+				w.Unreadable(p, err)
+			}
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			if p != root && skip(d.Name()) {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		rel, rerr := filepath.Rel(root, p)
+		if rerr != nil {
+			return nil
+		}
+		return visit(p, filepath.ToSlash(rel))
+	})
+}
+
+// FindFiles lists, sorted, the files under root whose base name is one of
+// names, outside the directories skip names (nil: SkipDir). A tree that
+// cannot be read yields what could be.
+func FindFiles(root string, skip func(name string) bool, names ...string) []string {
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	var found []string
+	_ = Walk{Skip: skip}.Files(context.Background(), root, func(abs, _ string) error {
+		if want[filepath.Base(abs)] {
+			found = append(found, abs)
+		}
+		return nil
+	})
+	sort.Strings(found)
+	return found
+}

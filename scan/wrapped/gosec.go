@@ -1,0 +1,111 @@
+package wrapped
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"scand/finding"
+	"scand/scan"
+)
+
+type gosecReport struct {
+	GolangErrors map[string]json.RawMessage `json:"Golang errors"`
+	Issues       []struct {
+		Severity   string `json:"severity"`
+		Confidence string `json:"confidence"`
+		CWE        struct {
+			ID string `json:"id"`
+		} `json:"cwe"`
+		RuleID  string `json:"rule_id"`
+		Details string `json:"details"`
+		File    string `json:"file"`
+		Line    string `json:"line"`
+		Column  string `json:"column"`
+		NoSec   bool   `json:"nosec"`
+	} `json:"Issues"`
+}
+
+// gosecParse turns one gosec report into findings relative to root; dir is
+// where gosec ran. It also returns how many files had type errors.
+func gosecParse(root, dir string, out []byte) ([]finding.Finding, int, error) {
+	var rep gosecReport
+	if err := decodeJSON("gosec", out, &rep); err != nil {
+		return nil, 0, err
+	}
+	fs := make([]finding.Finding, 0, len(rep.Issues))
+	for _, is := range rep.Issues {
+		if is.RuleID == "" || is.NoSec {
+			continue
+		}
+		fs = append(fs, finding.Finding{
+			Scanner:     "gosec",
+			ScanType:    scan.TypeCode,
+			Severity:    severityOf(is.Severity, finding.Info),
+			Title:       fmt.Sprintf("%s: %s", is.RuleID, strings.TrimSpace(is.Details)),
+			Description: strings.TrimSpace(is.Details),
+			FilePath:    relPath(root, dir, is.File),
+			Line:        gosecLine(is.Line),
+			RuleID:      is.RuleID,
+			CWE:         cweOf(is.CWE.ID),
+			Metadata: map[string]any{
+				"confidence": strings.ToLower(is.Confidence),
+				"column":     is.Column,
+			},
+		})
+	}
+	return fs, len(rep.GolangErrors), nil
+}
+
+// gosecLine reads "28" or a range "28-30" as its first line.
+func gosecLine(s string) int {
+	if i := strings.IndexByte(s, '-'); i > 0 {
+		s = s[:i]
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n
+}
+
+// Gosec wraps gosec, the Go static analyzer (scan type code).
+//
+// Run: `gosec -fmt json ./...` in every module root under the target (a
+// directory holding go.mod; directories no project owns, such as vendor/
+// and node_modules/, and testdata/ are not searched), because gosec loads
+// packages with the go command, which only works inside a module. The go
+// command runs with GOPROXY=off and GOTOOLCHAIN=local: a dependency missing
+// from the module cache or vendor/ becomes a "Golang errors" entry (logged)
+// and the rest is still analyzed. Exit 0 = clean, 1 = findings or type
+// errors; 1 with no report and "No packages found" on stderr is a module
+// without Go files.
+//
+// Severity: gosec's severity as is (HIGH/MEDIUM/LOW); confidence goes to
+// metadata. CWE: gosec's cwe.id.
+func Gosec(cfg scan.Config) scan.Scanner {
+	return newCLI(cfg, tool{name: "gosec", scanType: scan.TypeCode,
+		eachDirOf: "go.mod",
+		env:       goToolEnv(),
+		args:      func(*call) ([]string, error) { return []string{"-fmt", "json", "./..."}, nil },
+		exits: exits{
+			report: []int{0, 1},
+			nothingWhen: func(res scan.Result) bool {
+				return len(bytes.TrimSpace(res.Stdout)) == 0 && res.ExitCode == 1 && bytes.Contains(res.Stderr, []byte("No packages found"))
+			},
+			unparsedIsCrash: true,
+		},
+		parse: func(c *call, out []byte) ([]finding.Finding, error) {
+			fs, typeErrs, err := gosecParse(c.root, c.dir, out)
+			if err == nil && typeErrs > 0 {
+				c.cfg.Log().Warn("gosec could not type-check some files; findings that need types may be missing",
+					"module", c.rel(c.dir), "files", typeErrs)
+			}
+			return fs, err
+		},
+		version:     probeVersion(`Version: v?(\S+)`, "-version"),
+		installHint: "go install github.com/securego/gosec/v2/cmd/gosec@v2.29.0 (from a module mirror or a copied module cache), or copy the gosec binary onto PATH or SVC_GOSEC_PATH; the go command must be on PATH",
+	})
+}

@@ -1,0 +1,160 @@
+package wrapped
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"scand/finding"
+	"scand/scan"
+)
+
+// kicsQueriesDir is SVC_KICS_QUERIES, else assets/queries beside the binary.
+func kicsQueriesDir(c *call) string {
+	if q := strings.TrimSpace(c.cfg.Env("SVC_KICS_QUERIES")); q != "" {
+		return q
+	}
+	prog := c.programPath()
+	if prog == "" {
+		return ""
+	}
+	if real, err := filepath.EvalSymlinks(prog); err == nil {
+		prog = real
+	}
+	return filepath.Join(filepath.Dir(prog), "assets", "queries")
+}
+
+func kicsQueriesReady(c *call) (string, bool) {
+	q := kicsQueriesDir(c)
+	if q == "" {
+		return "set SVC_KICS_QUERIES to the assets/queries folder of the KICS release you installed", false
+	}
+	if !filepath.IsAbs(q) {
+		return fmt.Sprintf("SVC_KICS_QUERIES=%s must be an absolute path", q), false
+	}
+	for _, d := range []string{q, kicsLibraries(q)} {
+		if st, err := os.Stat(d); err != nil || !st.IsDir() {
+			return fmt.Sprintf("KICS query library %s is missing: copy the assets/ folder of the KICS module (queries/ and libraries/) there, or set SVC_KICS_QUERIES", d), false
+		}
+	}
+	return "", true
+}
+
+func kicsLibraries(queries string) string {
+	return filepath.Join(filepath.Dir(filepath.Clean(queries)), "libraries")
+}
+
+type kicsReport struct {
+	Queries []struct {
+		QueryName   string `json:"query_name"`
+		QueryID     string `json:"query_id"`
+		QueryURL    string `json:"query_url"`
+		Severity    string `json:"severity"`
+		Platform    string `json:"platform"`
+		CWE         string `json:"cwe"`
+		Category    string `json:"category"`
+		Description string `json:"description"`
+		Files       []struct {
+			FileName      string `json:"file_name"`
+			Line          int    `json:"line"`
+			ResourceType  string `json:"resource_type"`
+			ResourceName  string `json:"resource_name"`
+			IssueType     string `json:"issue_type"`
+			SearchKey     string `json:"search_key"`
+			ExpectedValue string `json:"expected_value"`
+			ActualValue   string `json:"actual_value"`
+		} `json:"files"`
+	} `json:"queries"`
+}
+
+// kicsParse turns a KICS JSON report into findings relative to root.
+func kicsParse(root string, out []byte) ([]finding.Finding, error) {
+	if len(bytes.TrimSpace(out)) == 0 {
+		return nil, errors.New("kics report is empty")
+	}
+	var rep kicsReport
+	if err := decodeJSON("kics", out, &rep); err != nil {
+		return nil, err
+	}
+	var fs []finding.Finding
+	for _, q := range rep.Queries {
+		if q.QueryID == "" {
+			continue
+		}
+		for _, f := range q.Files {
+			desc := strings.TrimSpace(q.Description)
+			if f.ExpectedValue != "" || f.ActualValue != "" {
+				desc += fmt.Sprintf("\nExpected: %s\nActual: %s", f.ExpectedValue, f.ActualValue)
+			}
+			line := f.Line
+			if line < 0 {
+				line = 0
+			}
+			meta := map[string]any{
+				"query_name": q.QueryName,
+				"platform":   q.Platform,
+				"category":   q.Category,
+				"query_url":  q.QueryURL,
+				"issue_type": f.IssueType,
+				"search_key": f.SearchKey,
+			}
+			if f.ResourceType != "" {
+				meta["resource_type"] = f.ResourceType
+				meta["resource_name"] = f.ResourceName
+			}
+			fs = append(fs, finding.Finding{
+				Scanner:     "kics",
+				ScanType:    scan.TypeIaC,
+				Severity:    severityOf(q.Severity, finding.Info),
+				Title:       q.QueryName,
+				Description: desc,
+				FilePath:    relPath(root, root, f.FileName),
+				Line:        line,
+				RuleID:      q.QueryID,
+				CWE:         cweOf(q.CWE),
+				Metadata:    meta,
+			})
+		}
+	}
+	return fs, nil
+}
+
+// Kics wraps KICS, the infrastructure-as-code analyzer (Terraform,
+// Kubernetes, Dockerfile, CloudFormation, Ansible, ...; scan type iac).
+//
+// Run: `kics scan -p <target> -q <queries> --libraries-path <libraries>
+// --report-formats json -o <tempdir> --output-name results --no-progress
+// --disable-secrets --ignore-on-exit results --no-color --silent`, run in
+// the target. The query library is SVC_KICS_QUERIES (its sibling
+// libraries/ folder is used too), else the assets/queries folder beside the
+// kics binary. Secrets detection is off: the built-in secrets scanner owns
+// it, and KICS would put the secret's value into actual_value. With
+// --ignore-on-exit results, findings exit 0; KICS's own codes for results
+// (20 info … 60 critical) are accepted too in case an operator's config
+// overrides it; anything else (126 = bad arguments or assets) is a crash.
+//
+// A kics built with `go install` never calls home; a release binary checks
+// GitHub for a newer version once per run (20 s timeout, then it carries on).
+//
+// Severity: KICS's as is (CRITICAL, HIGH, MEDIUM, LOW; INFO and TRACE →
+// info). CWE: the query's cwe. rule_id: the query id (a UUID, stable across
+// KICS releases; the title carries the query name).
+func Kics(cfg scan.Config) scan.Scanner {
+	return newCLI(cfg, tool{name: "kics", scanType: scan.TypeIaC,
+		reportFile: "results.json",
+		args: func(c *call) ([]string, error) {
+			q := kicsQueriesDir(c)
+			return []string{"scan", "-p", c.root, "-q", q, "--libraries-path", kicsLibraries(q),
+				"--report-formats", "json", "-o", c.outDir, "--output-name", "results",
+				"--no-progress", "--disable-secrets", "--ignore-on-exit", "results", "--no-color", "--silent"}, nil
+		},
+		exits:       exits{report: []int{0, 20, 30, 40, 50, 60}},
+		parse:       func(c *call, report []byte) ([]finding.Finding, error) { return kicsParse(c.root, report) },
+		ready:       kicsQueriesReady,
+		version:     probeVersion(`(?:Keeping Infrastructure as Code Secure|KICS|kics)\s+v?(\d+\.\d+\.\d+\S*|development)`, "version"),
+		installHint: "go install github.com/Checkmarx/kics/v2/cmd/console@v2.2.0 and rename it to kics, then copy the module's assets/ folder beside it or to SVC_KICS_QUERIES (…/assets/queries); or set SVC_KICS_PATH",
+	})
+}

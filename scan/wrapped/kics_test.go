@@ -1,0 +1,130 @@
+package wrapped
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"scand/finding"
+	"scand/scan"
+)
+
+func TestKicsParse(t *testing.T) {
+	full := wrapTestRead(t, "kics/findings.json")
+	fs, err := kicsParse(wrapRecordedRoot, full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrapTestCheckFindings(t, "kics", scan.TypeIaC, fs)
+	if len(fs) != 38 {
+		t.Fatalf("%d findings, want the 38 KICS counted", len(fs))
+	}
+	cases := []struct {
+		rule, file string
+		line       int
+		sev        finding.Severity
+		cwe        finding.CWE
+		title      string
+	}{
+		{"38c5ee0d-7f22-4260-ab72-5073048df100", "infra/main.tf", 3, finding.Critical, "CWE-732", "S3 Bucket ACL Allows Read Or Write to All Users"},
+		{"dd29336b-fe57-445b-a26e-e6aa867ae609", "infra/k8s/deployment.yaml", 19, finding.High, "CWE-269", "Container Is Privileged"},
+		{"fd54f200-402c-4333-a5a4-36ef6709af2f", "Dockerfile", 1, finding.High, "CWE-250", "Missing User Instruction"},
+	}
+	for _, c := range cases {
+		f := wrapTestFind(fs, c.rule, c.file)
+		if f == nil {
+			t.Errorf("no %s (%s) in %s", c.title, c.rule, c.file)
+			continue
+		}
+		if f.Line != c.line || f.Severity != c.sev || f.CWE != c.cwe || f.Title != c.title {
+			t.Errorf("%s: %q line %d %s %q", c.rule, f.Title, f.Line, f.Severity, f.CWE)
+		}
+	}
+	if fs, err := kicsParse(wrapRecordedRoot, wrapTestRead(t, "kics/empty.json")); err != nil || len(fs) != 0 {
+		t.Errorf("recorded clean run = %d findings, %v", len(fs), err)
+	}
+	for name, out := range map[string][]byte{"empty": nil, "truncated": full[:len(full)/2]} {
+		if _, err := kicsParse(wrapRecordedRoot, out); err == nil {
+			t.Errorf("%s report parsed without error", name)
+		}
+	}
+}
+
+// wrapTestFakeKics stands in for kics: it writes report (a fixture) as
+// results.json into the -o directory and prints stderr, then exits code.
+func wrapTestFakeKics(t *testing.T, report, stderr string, code int) string {
+	t.Helper()
+	abs := func(rel string) string {
+		if rel == "" {
+			return "/dev/null"
+		}
+		p, _ := filepath.Abs(filepath.Join(wrapTestData, rel))
+		return p
+	}
+	copyReport := ""
+	if report != "" {
+		copyReport = fmt.Sprintf("cp %q \"$out/results.json\"\n", abs(report))
+	}
+	return wrapTestScript(t, fmt.Sprintf(`#!/bin/sh
+[ "$1" = version ] && { echo 'Keeping Infrastructure as Code Secure v2.2.0'; exit 0; }
+out=""
+while [ $# -gt 0 ]; do [ "$1" = -o ] && out="$2"; shift; done
+%scat %q >&2
+exit %d
+`, copyReport, abs(stderr), code))
+}
+
+func TestKicsScanExitCodes(t *testing.T) {
+	assets := t.TempDir()
+	wrapTestWriteFile(t, filepath.Join(assets, "queries", "q"), "")
+	wrapTestWriteFile(t, filepath.Join(assets, "libraries", "l"), "")
+	cases := []struct {
+		name, report, stderr string
+		code                 int
+		wantErr              string
+		findings             int
+	}{
+		{"results ignored on exit", "kics/findings.json", "", 0, "", 38},
+		{"results exit 60", "kics/findings.json", "", 60, "", 38},
+		{"bad assets exit 126", "", "kics/crash.stderr", 126, "stat /nonexistent/queries", 0},
+		{"no report", "", "", 0, "kics wrote no report", 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tool := wrapTestFakeKics(t, c.report, c.stderr, c.code)
+			s := Kics(wrapTestConfig(map[string]string{"SVC_KICS_PATH": tool, "SVC_KICS_QUERIES": filepath.Join(assets, "queries")}))
+			if v, hint, ok := s.Available(context.Background()); !ok || v != "2.2.0" {
+				t.Fatalf("Available = %q %q %v", v, hint, ok)
+			}
+			fs, err := s.Scan(context.Background(), scan.Target{Path: t.TempDir()})
+			if c.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+					t.Fatalf("err = %v, want %q", err, c.wantErr)
+				}
+				return
+			}
+			if err != nil || len(fs) != c.findings {
+				t.Fatalf("Scan = %d findings, %v; want %d", len(fs), err, c.findings)
+			}
+		})
+	}
+}
+
+func FuzzKicsParse(f *testing.F) {
+	f.Add(wrapTestRead(f, "kics/findings.json"))
+	f.Add(wrapTestRead(f, "kics/empty.json"))
+	f.Add([]byte(`{"queries":[{"query_name":"q","query_id":"id","severity":"HIGH","cwe":"22","files":[{"file_name":"a.tf","line":3,"expected_value":"e","actual_value":"a"}]}]}`))
+	f.Fuzz(func(t *testing.T, out []byte) {
+		fs, err := kicsParse(wrapRecordedRoot, out)
+		if err != nil {
+			return
+		}
+		for _, x := range fs {
+			if !x.Severity.Valid() || x.RuleID == "" || x.Line < 0 {
+				t.Fatalf("invalid finding %+v", x)
+			}
+		}
+	})
+}

@@ -1,0 +1,171 @@
+package wrapped
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"scand/finding"
+	"scand/scan"
+)
+
+type trivyReport struct {
+	Results []struct {
+		Target          string `json:"Target"`
+		Type            string `json:"Type"`
+		Vulnerabilities []struct {
+			VulnerabilityID  string   `json:"VulnerabilityID"`
+			VendorIDs        []string `json:"VendorIDs"`
+			PkgName          string   `json:"PkgName"`
+			InstalledVersion string   `json:"InstalledVersion"`
+			FixedVersion     string   `json:"FixedVersion"`
+			Status           string   `json:"Status"`
+			Severity         string   `json:"Severity"`
+			SeveritySource   string   `json:"SeveritySource"`
+			Title            string   `json:"Title"`
+			Description      string   `json:"Description"`
+			CweIDs           []string `json:"CweIDs"`
+			PrimaryURL       string   `json:"PrimaryURL"`
+			References       []string `json:"References"`
+			DataSource       *struct {
+				Name string `json:"Name"`
+			} `json:"DataSource"`
+		} `json:"Vulnerabilities"`
+	} `json:"Results"`
+}
+
+var trivyAliasRe = regexp.MustCompile(`\b(GHSA(?:-[23456789cfghjmpqrvwx]{4}){3}|CVE-\d{4}-\d{4,}|GO-\d{4}-\d{4,})\b`)
+
+// trivyParse turns Trivy's JSON report into findings relative to root.
+func trivyParse(root string, out []byte, lines lineFinder) ([]finding.Finding, error) {
+	var rep trivyReport
+	if err := decodeJSON("trivy", out, &rep); err != nil {
+		return nil, err
+	}
+	var fs []finding.Finding
+	for _, r := range rep.Results {
+		rel := relPath(root, root, r.Target)
+		for _, v := range r.Vulnerabilities {
+			if v.VulnerabilityID == "" {
+				continue
+			}
+			aliases := trivyAliases(v.VulnerabilityID, v.VendorIDs, append([]string{v.PrimaryURL}, v.References...))
+			var cwe finding.CWE
+			if len(v.CweIDs) > 0 {
+				cwe = cweOf(v.CweIDs[0])
+			}
+			title := v.Title
+			if title == "" {
+				title = fmt.Sprintf("vulnerability in %s", v.PkgName)
+			}
+			line := 0
+			if lines != nil {
+				line = lines(rel, v.PkgName, v.InstalledVersion)
+			}
+			fixed := trivyFixedVersion(v.InstalledVersion, v.FixedVersion)
+			meta := map[string]any{
+				"package":        v.PkgName,
+				"version":        v.InstalledVersion,
+				"ecosystem":      r.Type,
+				"fixed_version":  fixed,
+				"fixed_versions": v.FixedVersion,
+				"aliases":        aliases,
+				"cwe_ids":        v.CweIDs,
+				"status":         v.Status,
+			}
+			if v.PrimaryURL != "" {
+				meta["url"] = v.PrimaryURL
+			}
+			if v.DataSource != nil && v.DataSource.Name != "" {
+				meta["data_source"] = v.DataSource.Name
+			}
+			fs = append(fs, finding.Finding{
+				Scanner:     "trivy",
+				ScanType:    scan.TypeDependency,
+				Severity:    severityOf(v.Severity, finding.Medium),
+				Title:       fmt.Sprintf("%s: %s", v.VulnerabilityID, title),
+				Description: osvDescription(v.PkgName, v.InstalledVersion, r.Type, fixed, aliases, v.Description),
+				FilePath:    rel,
+				Line:        line,
+				RuleID:      v.VulnerabilityID,
+				CWE:         cwe,
+				Metadata:    meta,
+			})
+		}
+	}
+	return fs, nil
+}
+
+// trivyFixedVersion picks, from Trivy's list of fixed versions ("0.2.4,
+// 1.2.6": one per release line), the lowest above the installed version.
+func trivyFixedVersion(installed, fixed string) string {
+	best := ""
+	for _, f := range strings.Split(fixed, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" || !osvVersionLess(installed, f) {
+			continue
+		}
+		if best == "" || osvVersionLess(f, best) {
+			best = f
+		}
+	}
+	if best == "" {
+		return strings.TrimSpace(fixed)
+	}
+	return best
+}
+
+// trivyAliases gathers the other ids of a vulnerability: Trivy keys GHSA
+// advisories by CVE and names the GHSA only in its URLs.
+func trivyAliases(id string, vendor, urls []string) []string {
+	seen := map[string]bool{id: true}
+	var out []string
+	add := func(a string) {
+		if a != "" && !seen[a] {
+			seen[a] = true
+			out = append(out, a)
+		}
+	}
+	for _, v := range vendor {
+		add(v)
+	}
+	for _, u := range urls {
+		for _, m := range trivyAliasRe.FindAllString(u, -1) {
+			add(m)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Trivy wraps Trivy's filesystem vulnerability scanner (scan type
+// dependency).
+//
+// Run: `trivy fs --scanners vuln --format json --quiet --cache-dir
+// <SVC_TRIVY_CACHE> --skip-db-update --skip-java-db-update --offline-scan
+// --skip-version-check --disable-telemetry <target>`: every flag that would
+// reach the network is off, and the database is <cache>/db/trivy.db with
+// its db/metadata.json, copied from a connected machine. Trivy exits 0
+// with or without vulnerabilities (no --exit-code); anything else is an
+// error.
+//
+// Severity: Trivy's (CRITICAL, HIGH, MEDIUM, LOW); UNKNOWN → medium, as for
+// osv-scanner: a known vulnerability without a score is not hidden.
+func Trivy(cfg scan.Config) scan.Scanner {
+	return newCLI(cfg, tool{name: "trivy", scanType: scan.TypeDependency,
+		args: func(c *call) ([]string, error) {
+			return []string{"fs", "--scanners", "vuln", "--format", "json", "--quiet",
+				"--cache-dir", c.db, "--skip-db-update", "--skip-java-db-update",
+				"--offline-scan", "--skip-version-check", "--disable-telemetry", c.root}, nil
+		},
+		exits: exits{report: []int{0}},
+		parse: func(c *call, out []byte) ([]finding.Finding, error) { return trivyParse(c.root, out, c.lines) },
+		db: offlineDB{env: "SVC_TRIVY_CACHE",
+			unset:   "SVC_TRIVY_CACHE is not set: copy a Trivy cache directory holding db/trivy.db and db/metadata.json (trivy --download-db-only on a connected machine) onto this host and set SVC_TRIVY_CACHE to it",
+			needs:   []string{"db/trivy.db", "db/metadata.json"},
+			missing: "has no %s: copy the whole db/ folder of a Trivy cache there"},
+		version:     probeVersion(`(?m)^Version: v?(\S+)`, "--version"),
+		installHint: "build trivy v0.74.0 from its module (go mod download github.com/aquasecurity/trivy@v0.74.0, then GOEXPERIMENT=jsonv2 go build ./cmd/trivy in a copy of its directory) or copy a trivy binary onto PATH or SVC_TRIVY_PATH",
+	})
+}

@@ -1,0 +1,542 @@
+// Package wrapped runs the third-party scanners scand wraps: the
+// command-line tools bandit, gosec, osv-scanner, govulncheck, trivy, kics
+// and nmap, and a ZAP daemon.
+//
+// A command-line tool is a declaration, a tool value: how to find and
+// version it, what offline data it needs, how to build its arguments from
+// the target, what its exit codes mean and which parser reads its report.
+// One generic implementation (cli) runs every declaration: availability
+// with its cache, target validation, the run through the one runner,
+// exit-code handling, crash text, the finding cap and relative paths.
+// Adding a tool is one constructor holding its declaration, one parser,
+// and their tests. ZAP is a service, not a command: zap.go reuses the same
+// pieces around HTTP calls.
+package wrapped
+
+import (
+	"context"
+	"debug/buildinfo"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"scand/finding"
+	"scand/scan"
+	"scand/scan/tree"
+)
+
+// availTTL bounds how stale /dashboard/status may be after an operator
+// installs or removes a tool, while keeping a busy orchestrator from
+// spawning `tool --version` for every scan.
+const availTTL = 30 * time.Second
+
+// probeTimeout bounds one availability probe (`--version`, ZAP's
+// core/view/version). It is not a scan timeout: scans use cfg.Runner's.
+const probeTimeout = 15 * time.Second
+
+// maxFindings caps what one wrapped tool can add to a scan. A tool that
+// reports more than this is almost always scanning something it should not
+// (a vendored tree, a generated bundle); the most severe are kept.
+const maxFindings = 10000
+
+// maxFileRead caps how much of a manifest or report file is read.
+const maxFileRead = 64 << 20
+
+// errHeadLen is SPEC.md's limit for a scanner.failed error text.
+const errHeadLen = 200
+
+// tool declares one wrapped command-line scanner: data, plus the few
+// functions that really differ from tool to tool. Fields are in reading
+// order: what it is, what it runs on, how a run goes, how it is installed.
+type tool struct {
+	// name is the scanner's name, in findings and errors, and the program
+	// looked up on PATH; SVC_<NAME>_PATH, an absolute path, wins over PATH.
+	name     string
+	scanType string
+
+	// target validates the scan's target before anything runs and points
+	// c at it; nil means pathTarget.
+	target func(c *call, t scan.Target) error
+	// eachDirOf, when set, runs the tool once in the directory of every
+	// file of that name under the target instead of once in the target
+	// (tools that load Go packages work only inside a module).
+	eachDirOf string
+	// env is added to the runner's minimal environment.
+	env []string
+	// reportFile, when set, is the file the tool writes its report to in
+	// c.outDir, a fresh temporary directory; otherwise stdout is the report.
+	reportFile string
+	// args builds one run's argument list.
+	args  func(c *call) ([]string, error)
+	exits exits
+	// parse turns one run's report into findings.
+	parse func(c *call, report []byte) ([]finding.Finding, error)
+
+	// db is the offline database the tool reads, if any; c.db is its folder.
+	db offlineDB
+	// ready checks anything else the tool needs besides its binary (a
+	// query library); nil means nothing.
+	ready   func(c *call) (hint string, ok bool)
+	version versionProbe
+	// installHint tells an operator on an air-gapped box what to install.
+	installHint string
+}
+
+// offlineDB is a folder of offline data a tool reads, named by a setting.
+// A tool whose data is missing is reported unavailable with a hint, never
+// run: it would reach for the network or fail obscurely.
+type offlineDB struct {
+	env     string // the setting naming the folder; "" means no database
+	fileURL bool   // the setting may be a file:// URL of the folder
+	unset   string // the hint when the setting is empty
+	// needs are paths under the folder (glob patterns allowed) that must
+	// exist. missing is the hint's tail after "<env>=<dir> " when one does
+	// not; a %s in it stands for the path.
+	needs   []string
+	missing string
+}
+
+// dir is the folder the setting names.
+func (d offlineDB) dir(cfg scan.Config) string {
+	dir := strings.TrimSpace(cfg.Env(d.env))
+	if d.fileURL {
+		dir = strings.TrimPrefix(dir, "file://")
+	}
+	return dir
+}
+
+// check reports whether the folder holds what the tool needs.
+func (d offlineDB) check(dir string) (string, bool) {
+	if dir == "" {
+		return d.unset, false
+	}
+	if !filepath.IsAbs(dir) {
+		return fmt.Sprintf("%s=%s must be an absolute path", d.env, dir), false
+	}
+	for _, need := range d.needs {
+		p := filepath.Join(dir, need)
+		found := false
+		if strings.ContainsAny(need, "*?[") {
+			m, _ := filepath.Glob(p)
+			found = len(m) > 0
+		} else {
+			_, err := os.Stat(p)
+			found = err == nil
+		}
+		if !found {
+			tail := d.missing
+			if strings.Contains(tail, "%s") {
+				tail = fmt.Sprintf(tail, need)
+			}
+			return fmt.Sprintf("%s=%s %s", d.env, dir, tail), false
+		}
+	}
+	return "", true
+}
+
+// versionProbe is how a tool tells its version: the arguments that make
+// it print it, and a regexp whose first group captures it.
+type versionProbe struct {
+	args []string
+	re   *regexp.Regexp
+}
+
+func probeVersion(re string, args ...string) versionProbe {
+	return versionProbe{args: args, re: regexp.MustCompile(re)}
+}
+
+// exits says what a tool's exit status means; any status not listed is a
+// crash.
+type exits struct {
+	// report lists the statuses after which the report is read: a clean
+	// run, and findings.
+	report []int
+	// nothing lists the statuses that mean there was nothing to scan.
+	nothing []int
+	// nothingWhen recognizes "nothing to scan" where the status alone
+	// cannot tell it from findings.
+	nothingWhen func(res scan.Result) bool
+	// unparsedIsCrash reports a report that does not parse after a
+	// non-zero status as the crash it is, with the tool's own words.
+	unparsedIsCrash bool
+}
+
+// call is what a declaration's functions see of one run.
+type call struct {
+	cfg     scan.Config
+	program string // SVC_<TOOL>_PATH or the tool's name
+	db      string // the offline database's folder
+	look    func(string) (string, error)
+	root    string     // the target directory; "" for a host target
+	host    string     // the target host of a network tool
+	dir     string     // where this run executes; "" inherits scand's
+	file    string     // the file eachDirOf found for this run
+	outDir  string     // where reportFile is written
+	lines   lineFinder // declaration lines under root, shared by all runs
+}
+
+// rel makes a path the tool reported relative to the target.
+func (c *call) rel(p string) string { return relPath(c.root, c.dir, p) }
+
+// programPath resolves the program to a file; "" when it is not found.
+func (c *call) programPath() string {
+	if strings.Contains(c.program, "/") {
+		return c.program
+	}
+	p, err := c.look(c.program)
+	if err != nil {
+		return ""
+	}
+	return p
+}
+
+// pathTarget accepts an absolute, existing directory and runs in it.
+func pathTarget(c *call, t scan.Target) error {
+	if err := validateDir(t.Path); err != nil {
+		return err
+	}
+	c.root, c.dir = t.Path, t.Path
+	c.lines = declLines(t.Path)
+	return nil
+}
+
+// cli is the one implementation of every command-line tool.
+type cli struct {
+	tool  tool
+	cfg   scan.Config
+	avail availCache
+}
+
+func newCLI(cfg scan.Config, t tool) *cli { return &cli{cfg: cfg, tool: t} }
+
+func (w *cli) Name() string { return w.tool.name }
+func (w *cli) Type() string { return w.tool.scanType }
+
+// pathEnv is the setting that overrides where the program is:
+// SVC_OSV_SCANNER_PATH for osv-scanner.
+func (w *cli) pathEnv() string {
+	return "SVC_" + strings.ToUpper(strings.ReplaceAll(w.tool.name, "-", "_")) + "_PATH"
+}
+
+// program is the executable to run: the SVC_<TOOL>_PATH override when set,
+// else the tool's name resolved on PATH by the runner.
+func (w *cli) program() string {
+	if p := strings.TrimSpace(w.cfg.Env(w.pathEnv())); p != "" {
+		return p
+	}
+	return w.tool.name
+}
+
+func (w *cli) runner() *scan.Runner {
+	if w.cfg.Runner != nil {
+		return w.cfg.Runner
+	}
+	return scan.NewRunner(0)
+}
+
+func (w *cli) newCall() *call {
+	look := w.runner().LookPath
+	if look == nil {
+		look = exec.LookPath
+	}
+	return &call{cfg: w.cfg, program: w.program(), look: look, db: w.tool.db.dir(w.cfg)}
+}
+
+// Available reports the tool's version, or why it cannot run here.
+func (w *cli) Available(ctx context.Context) (string, string, bool) {
+	return w.avail.get(ctx, w.cfg.Time(), func() (string, string, bool) { return w.probe(ctx) })
+}
+
+func (w *cli) probe(ctx context.Context) (string, string, bool) {
+	c := w.newCall()
+	prog, t, v := c.program, &w.tool, w.tool.version
+	if prog != t.name && !filepath.IsAbs(prog) {
+		return "", fmt.Sprintf("%s=%s must be an absolute path", w.pathEnv(), prog), false
+	}
+	res, err := w.runner().Run(ctx, scan.Cmd{Program: prog, Args: v.args, Timeout: probeTimeout})
+	if errors.Is(err, scan.ErrNotInstalled) {
+		if prog != t.name {
+			return "", fmt.Sprintf("%s=%s is not an executable file; %s", w.pathEnv(), prog, t.installHint), false
+		}
+		return "", t.installHint, false
+	}
+	if err != nil {
+		return "", fmt.Sprintf("%s did not answer %s: %v; %s", prog, strings.Join(v.args, " "), err, t.installHint), false
+	}
+	version := parseVersion(v.re, res.Stdout, res.Stderr)
+	switch version {
+	case "", "dev", "development", "(devel)":
+		// Tools installed with `go install` print a placeholder: the
+		// module version the Go toolchain stamped into the binary is the
+		// truth, and a placeholder is no version at all.
+		version = buildInfoVersion(c.programPath())
+	}
+	if version == "" && res.ExitCode != 0 {
+		return "", fmt.Sprintf("%s %s exited with status %d: %s", prog, strings.Join(v.args, " "), res.ExitCode, stderrHead(res.Stderr)), false
+	}
+	if t.db.env != "" {
+		if hint, ok := t.db.check(c.db); !ok {
+			return version, hint, false
+		}
+	}
+	if t.ready != nil {
+		if hint, ok := t.ready(c); !ok {
+			return version, hint, false
+		}
+	}
+	return version, "", true
+}
+
+// buildInfoVersion is the module version stamped into a Go binary; "" for
+// a missing file, a non-Go binary or a development build.
+func buildInfoVersion(path string) string {
+	if path == "" {
+		return ""
+	}
+	bi, err := buildinfo.ReadFile(path)
+	if err != nil || bi.Main.Version == "" || bi.Main.Version == "(devel)" {
+		return ""
+	}
+	return strings.TrimPrefix(bi.Main.Version, "v")
+}
+
+func parseVersion(re *regexp.Regexp, outs ...[]byte) string {
+	for _, out := range outs {
+		if re == nil {
+			continue
+		}
+		if m := re.FindSubmatch(out); m != nil {
+			return strings.TrimPrefix(string(m[1]), "v")
+		}
+	}
+	return ""
+}
+
+// notReady is Scan's answer when Available would say no: the orchestrator
+// normally skips such a scanner, and this keeps a direct call from failing
+// later with a network timeout instead of saying what is missing.
+func (w *cli) notReady(ctx context.Context) error {
+	if _, hint, ok := w.Available(ctx); !ok {
+		return fmt.Errorf("%s: %s: %w", w.tool.name, hint, scan.ErrNotInstalled)
+	}
+	return nil
+}
+
+// Scan validates the target, then runs the tool once, or once per
+// directory eachDirOf finds, and returns the findings of all runs.
+func (w *cli) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error) {
+	c := w.newCall()
+	target := w.tool.target
+	if target == nil {
+		target = pathTarget
+	}
+	if err := target(c, t); err != nil {
+		return nil, err
+	}
+	if err := w.notReady(ctx); err != nil {
+		return nil, err
+	}
+	runs := []call{*c}
+	if w.tool.eachDirOf != "" {
+		runs = nil
+		for _, f := range tree.FindFiles(c.root, skipForModules, w.tool.eachDirOf) {
+			r := *c
+			r.file, r.dir = f, filepath.Dir(f)
+			runs = append(runs, r)
+		}
+	}
+	var all []finding.Finding
+	for i := range runs {
+		fs, err := w.runOnce(ctx, &runs[i])
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, fs...)
+	}
+	return finish(w.cfg, w.tool.name, all), nil
+}
+
+// skipForModules keeps module discovery out of the directories no project
+// owns and out of testdata/, whose modules are fixtures, not the project.
+func skipForModules(name string) bool { return tree.SkipDir(name) || name == "testdata" }
+
+func (w *cli) runOnce(ctx context.Context, c *call) ([]finding.Finding, error) {
+	t := &w.tool
+	if t.reportFile != "" {
+		dir, err := os.MkdirTemp("", "scand-"+t.name+"-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(dir)
+		c.outDir = dir
+	}
+	args, err := t.args(c)
+	if err != nil {
+		return nil, err
+	}
+	res, err := w.run(ctx, c.dir, args)
+	if err != nil {
+		return nil, err
+	}
+	if slices.Contains(t.exits.nothing, res.ExitCode) || t.exits.nothingWhen != nil && t.exits.nothingWhen(res) {
+		return nil, nil
+	}
+	if !slices.Contains(t.exits.report, res.ExitCode) {
+		return nil, crash(t.name, res)
+	}
+	report := res.Stdout
+	if t.reportFile != "" {
+		if report, err = readReport(t.name, filepath.Join(c.outDir, t.reportFile)); err != nil {
+			return nil, err
+		}
+	}
+	fs, err := t.parse(c, report)
+	if err != nil {
+		if t.exits.unparsedIsCrash && res.ExitCode != 0 {
+			return nil, crash(t.name, res)
+		}
+		return nil, err
+	}
+	return fs, nil
+}
+
+// run executes the tool through the one runner with the scan's timeout.
+func (w *cli) run(ctx context.Context, dir string, args []string) (scan.Result, error) {
+	r := w.runner()
+	res, err := r.Run(ctx, scan.Cmd{Program: w.program(), Args: args, Dir: dir, Env: w.tool.env})
+	if err != nil {
+		return res, err
+	}
+	if r.MaxStdout > 0 && res.Truncated && len(res.Stdout) >= r.MaxStdout {
+		return res, fmt.Errorf("%s wrote more than %d bytes of output; scan a smaller target", w.tool.name, r.MaxStdout)
+	}
+	return res, nil
+}
+
+// readReport reads the report a tool wrote to a file.
+func readReport(tool, path string) ([]byte, error) {
+	b, err := tree.ReadCapped(path, maxFileRead)
+	switch {
+	case errors.Is(err, tree.ErrTooLarge):
+		return nil, fmt.Errorf("%s report is larger than %d bytes; scan a smaller target", tool, maxFileRead)
+	case err != nil:
+		return nil, fmt.Errorf("%s wrote no report: %w", tool, err)
+	}
+	return b, nil
+}
+
+// availCache remembers one scanner's availability for availTTL. The lock
+// is held during the probe so concurrent callers share one probe instead
+// of each spawning the tool.
+type availCache struct {
+	mu      sync.Mutex
+	at      time.Time
+	valid   bool
+	version string
+	hint    string
+	ok      bool
+}
+
+func (c *availCache) get(ctx context.Context, now time.Time, probe func() (string, string, bool)) (string, string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.valid && now.Sub(c.at) < availTTL && !now.Before(c.at) {
+		return c.version, c.hint, c.ok
+	}
+	version, hint, ok := probe()
+	// A probe cut short by its caller's cancellation says nothing about
+	// the tool; the next caller probes again.
+	if ctx.Err() == nil {
+		c.version, c.hint, c.ok = version, hint, ok
+		c.at, c.valid = now, true
+	}
+	return version, hint, ok
+}
+
+// toolError is a wrapped tool's crash. Its text is what scanner.failed
+// shows, so it is the informative part of stderr, at most 200 characters.
+type toolError struct {
+	Tool     string
+	ExitCode int
+	Stderr   string
+}
+
+func (e *toolError) Error() string {
+	if e.Stderr == "" {
+		return fmt.Sprintf("%s exited with status %d and printed nothing on stderr", e.Tool, e.ExitCode)
+	}
+	return e.Stderr
+}
+
+func crash(tool string, res scan.Result) error {
+	head := stderrHead(res.Stderr)
+	if head == "" {
+		// A tool silent on stderr may have said why on stdout.
+		head = stderrHead(res.Stdout)
+	}
+	return &toolError{Tool: tool, ExitCode: res.ExitCode, Stderr: head}
+}
+
+// stderrHead picks the first 200 characters of stderr, starting at the
+// first line that reads like an error: several tools log progress on
+// stderr before the line that says what went wrong.
+func stderrHead(stderr []byte) string {
+	text := strings.ToValidUTF8(string(stderr), "?")
+	start := -1
+	offset := 0
+	for _, line := range strings.SplitAfter(text, "\n") {
+		l := strings.ToLower(line)
+		if strings.Contains(l, "error") || strings.Contains(l, "fatal") || strings.Contains(l, "panic") {
+			start = offset
+			break
+		}
+		offset += len(line)
+	}
+	if start > 0 {
+		text = text[start:]
+	}
+	text = strings.Join(strings.Fields(text), " ")
+	if utf8.RuneCountInString(text) > errHeadLen {
+		r := []rune(text)
+		text = string(r[:errHeadLen])
+	}
+	return text
+}
+
+// goToolEnv keeps Go-based analyzers (gosec, govulncheck) offline: the
+// `go` command they run to load packages may not fetch a module or a
+// toolchain, so a missing dependency is an error naming it, never a download.
+func goToolEnv() []string {
+	return []string{"GOPROXY=off", "GOTOOLCHAIN=local", "GOWORK=off"}
+}
+
+// validateDir accepts an absolute, existing directory: every value that
+// becomes an argument is checked first, so no target can be read by a tool
+// as an option.
+func validateDir(p string) error {
+	if p == "" {
+		return errors.New("target_path is empty")
+	}
+	if !filepath.IsAbs(p) {
+		return fmt.Errorf("target_path %q is not absolute", p)
+	}
+	if strings.ContainsRune(p, 0) {
+		return errors.New("target_path contains a NUL byte")
+	}
+	st, err := os.Stat(p)
+	if err != nil {
+		return fmt.Errorf("target_path: %w", err)
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("target_path %q is not a directory", p)
+	}
+	return nil
+}

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"scand/api/ui"
@@ -35,7 +36,7 @@ func (s *Server) newConsole() http.Handler {
 	}
 	c, err := ui.New(ui.Config{
 		Data:             ui.NewStoreData(s.Store),
-		Actions:          consoleActions{s},
+		Actions:          &consoleActions{s: s},
 		Auth:             s.Auth,
 		Secret:           s.EventSecret,
 		Now:              s.Now,
@@ -94,9 +95,21 @@ func (e *httpError) Problems() []string {
 }
 
 // consoleActions is the API side of ui.Actions.
-type consoleActions struct{ s *Server }
+type consoleActions struct {
+	s *Server
 
-func (a consoleActions) ScopeOf(route string) (auth.Scope, bool) {
+	// The overview shows scanner availability on every load; probing
+	// starts tools, so the last answer is kept and refreshed in the
+	// background once it is older than scannersFresh.
+	scannersMu         sync.Mutex
+	scanners           []ui.ScannerState
+	scannersAt         time.Time
+	scannersRefreshing bool
+}
+
+const scannersFresh = 30 * time.Second
+
+func (a *consoleActions) ScopeOf(route string) (auth.Scope, bool) {
 	method, path, ok := strings.Cut(route, " ")
 	if !ok {
 		return "", false
@@ -109,7 +122,7 @@ func (a consoleActions) ScopeOf(route string) (auth.Scope, bool) {
 	return "", false
 }
 
-func (a consoleActions) StartScan(ctx context.Context, p auth.Principal, remoteAddr string, in ui.ScanRequest) (store.Scan, error) {
+func (a *consoleActions) StartScan(ctx context.Context, p auth.Principal, remoteAddr string, in ui.ScanRequest) (store.Scan, error) {
 	r := (&http.Request{RemoteAddr: remoteAddr}).WithContext(ctx)
 	if d, limited := a.s.takeToken(p, r); limited && !d.Allowed {
 		retry := max(int(d.RetryAfter/time.Second), 1)
@@ -126,63 +139,63 @@ func (a consoleActions) StartScan(ctx context.Context, p auth.Principal, remoteA
 	return a.s.startScan(ctx, p, req)
 }
 
-func (a consoleActions) CancelScan(ctx context.Context, id string) (store.Scan, error) {
+func (a *consoleActions) CancelScan(ctx context.Context, id string) (store.Scan, error) {
 	return a.s.cancelScan(ctx, id)
 }
 
-func (a consoleActions) DeleteScan(ctx context.Context, id string) error {
+func (a *consoleActions) DeleteScan(ctx context.Context, id string) error {
 	return a.s.deleteScan(ctx, id)
 }
 
-func (a consoleActions) SetTriage(ctx context.Context, p auth.Principal, fingerprint, status, note string) (store.TriageState, error) {
+func (a *consoleActions) SetTriage(ctx context.Context, p auth.Principal, fingerprint, status, note string) (store.TriageState, error) {
 	return a.s.setTriage(ctx, p, fingerprint, TriageRequest{Status: status, Note: &note})
 }
 
-func (a consoleActions) AddComment(ctx context.Context, p auth.Principal, fingerprint, text string) (store.Comment, error) {
+func (a *consoleActions) AddComment(ctx context.Context, p auth.Principal, fingerprint, text string) (store.Comment, error) {
 	return a.s.addComment(ctx, p, fingerprint, CommentRequest{Text: text})
 }
 
-func (a consoleActions) DeleteComment(ctx context.Context, fingerprint, id string) error {
+func (a *consoleActions) DeleteComment(ctx context.Context, fingerprint, id string) error {
 	return a.s.deleteComment(ctx, fingerprint, id)
 }
 
-func (a consoleActions) CreateKey(ctx context.Context, p auth.Principal, name string, scopes []string) (store.APIKey, string, error) {
+func (a *consoleActions) CreateKey(ctx context.Context, p auth.Principal, name string, scopes []string) (store.APIKey, string, error) {
 	sc := append([]string{}, scopes...)
 	return a.s.createKey(ctx, p, CreateKeyRequest{Name: name, Scopes: &sc})
 }
 
-func (a consoleActions) RevokeKey(ctx context.Context, p auth.Principal, id string) error {
+func (a *consoleActions) RevokeKey(ctx context.Context, p auth.Principal, id string) error {
 	return a.s.revokeKey(ctx, p, id)
 }
 
-func (a consoleActions) CreateWebhook(ctx context.Context, p auth.Principal, in ui.WebhookInput) (store.Webhook, string, error) {
+func (a *consoleActions) CreateWebhook(ctx context.Context, p auth.Principal, in ui.WebhookInput) (store.Webhook, string, error) {
 	enabled := in.Enabled
 	return a.s.createWebhook(ctx, p, CreateWebhookRequest{Name: in.Name, URL: in.URL, EventFilter: append([]string{}, in.EventFilter...), Enabled: &enabled}, validation{})
 }
 
-func (a consoleActions) UpdateWebhook(ctx context.Context, p auth.Principal, id string, in ui.WebhookEdit) (store.Webhook, error) {
+func (a *consoleActions) UpdateWebhook(ctx context.Context, p auth.Principal, id string, in ui.WebhookEdit) (store.Webhook, error) {
 	return a.s.updateWebhook(ctx, p, id, UpdateWebhookRequest{Name: in.Name, URL: in.URL, EventFilter: in.EventFilter, Enabled: in.Enabled}, validation{})
 }
 
-func (a consoleActions) DeleteWebhook(ctx context.Context, p auth.Principal, id string) error {
+func (a *consoleActions) DeleteWebhook(ctx context.Context, p auth.Principal, id string) error {
 	return a.s.deleteWebhook(ctx, p, id)
 }
 
-func (a consoleActions) TestWebhook(ctx context.Context, id string) (string, error) {
+func (a *consoleActions) TestWebhook(ctx context.Context, id string) (string, error) {
 	d, err := a.s.testWebhook(ctx, id)
 	return d.ID, err
 }
 
-func (a consoleActions) MarkNotificationRead(ctx context.Context, id string) error {
+func (a *consoleActions) MarkNotificationRead(ctx context.Context, id string) error {
 	_, err := a.s.markNotificationRead(ctx, id)
 	return err
 }
 
-func (a consoleActions) MarkAllNotificationsRead(ctx context.Context) (int, error) {
+func (a *consoleActions) MarkAllNotificationsRead(ctx context.Context) (int, error) {
 	return a.s.Store.MarkAllNotificationsRead(ctx, a.s.Now())
 }
 
-func (a consoleActions) Browse(ctx context.Context, path string) (ui.Listing, error) {
+func (a *consoleActions) Browse(ctx context.Context, path string) (ui.Listing, error) {
 	l, err := a.s.browse(path)
 	if err != nil {
 		return ui.Listing{}, err
@@ -197,7 +210,36 @@ func (a consoleActions) Browse(ctx context.Context, path string) (ui.Listing, er
 	return out, nil
 }
 
-func (a consoleActions) Scanners(ctx context.Context) []ui.ScannerState {
+func (a *consoleActions) Scanners(ctx context.Context) []ui.ScannerState {
+	a.scannersMu.Lock()
+	cached, at := a.scanners, a.scannersAt
+	stale := cached != nil && a.s.Now().Sub(at) >= scannersFresh
+	if stale && !a.scannersRefreshing {
+		a.scannersRefreshing = true
+		go func() {
+			// Not the request's context: the refresh outlives the page
+			// that noticed the answer was stale (probeScanners bounds it).
+			a.storeScanners(a.probeScanners(context.Background()))
+		}()
+	}
+	a.scannersMu.Unlock()
+	if cached != nil {
+		return cached
+	}
+	fresh := a.probeScanners(ctx)
+	if ctx.Err() == nil {
+		a.storeScanners(fresh)
+	}
+	return fresh
+}
+
+func (a *consoleActions) storeScanners(v []ui.ScannerState) {
+	a.scannersMu.Lock()
+	a.scanners, a.scannersAt, a.scannersRefreshing = v, a.s.Now(), false
+	a.scannersMu.Unlock()
+}
+
+func (a *consoleActions) probeScanners(ctx context.Context) []ui.ScannerState {
 	st := a.s.scannerStatus(ctx)
 	out := make([]ui.ScannerState, 0, len(st.Scanners))
 	for _, sc := range st.Scanners {
@@ -210,21 +252,7 @@ func (a consoleActions) Scanners(ctx context.Context) []ui.ScannerState {
 	return out
 }
 
-func (a consoleActions) Trends(ctx context.Context, days int) ([]ui.TrendDay, error) {
-	tr, err := a.s.dashboardTrends(ctx, days, a.s.Now())
-	if err != nil {
-		return nil, err
-	}
-	out := make([]ui.TrendDay, 0, len(tr.Data))
-	for _, d := range tr.Data {
-		c := d.FindingsBySeverity
-		out = append(out, ui.TrendDay{Date: d.Date, ScansStarted: d.ScansStarted, RiskScore: d.RiskScore,
-			Findings: c.Critical + c.High + c.Medium + c.Low + c.Info})
-	}
-	return out, nil
-}
-
-func (a consoleActions) EventStream(ctx context.Context, p auth.Principal, scanID string) (string, error) {
+func (a *consoleActions) EventStream(ctx context.Context, p auth.Principal, scanID string) (string, error) {
 	tok, err := a.s.mintEventToken(ctx, p, scanID)
 	if err != nil {
 		return "", err
@@ -234,7 +262,7 @@ func (a consoleActions) EventStream(ctx context.Context, p auth.Principal, scanI
 
 // Export runs a GET route's handler for p as if p had called it with a
 // key; only routes whose scope p holds run.
-func (a consoleActions) Export(w http.ResponseWriter, r *http.Request, p auth.Principal, route string) error {
+func (a *consoleActions) Export(w http.ResponseWriter, r *http.Request, p auth.Principal, route string) error {
 	method, path, _ := strings.Cut(route, " ")
 	for _, rt := range a.s.routes {
 		if rt.Public || rt.Method != method || rt.Path != path || method != http.MethodGet {

@@ -11,7 +11,9 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"sort"
 	"strings"
+	"time"
 )
 
 // ConsoleFindingQuery narrows and pages a scan's findings for the console.
@@ -48,17 +50,13 @@ type OrderedFinding struct {
 	FindingWithState
 }
 
-// asciiLower folds only ASCII letters, as SQLite's lower() does, so the
-// needle and the haystack are folded the same way.
-func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
-}
+// likeEscaper makes a search text match literally inside a LIKE pattern.
+var likeEscaper = strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`)
+
+// jsonEscaped are the characters a stored JSON body spells differently
+// from the text (Go's encoder escapes <, > and & too), plus the control
+// characters, for which the raw-body prefilter would be unsound.
+const jsonEscaped = "<>&\"\\\x00\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0b\x0c\r\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\u2028\u2029"
 
 // consoleFindingWhere renders q's filters (not its bounds) as SQL over
 // findings f LEFT JOIN triage_states t.
@@ -92,9 +90,19 @@ func consoleFindingWhere(scanID string, q ConsoleFindingQuery) (string, []any) {
 		}
 	}
 	if q.Text != "" {
-		needle := asciiLower(q.Text)
-		where += " AND (instr(lower(f.file_path), ?) > 0 OR instr(lower(f.rule_id), ?) > 0 OR instr(lower(json_extract(f.body, '$.title')), ?) > 0)"
-		args = append(args, needle, needle, needle)
+		// LIKE is case-insensitive for ASCII, as asciiLower is. The title
+		// lives in the JSON body: a LIKE over the raw body first rules out
+		// most rows without parsing them, which is only sound when the
+		// needle has no character JSON encoding changes.
+		pattern := "%" + likeEscaper.Replace(q.Text) + "%"
+		title := "json_extract(f.body, '$.title') LIKE ? ESCAPE '\\'"
+		targs := []any{pattern}
+		if !strings.ContainsAny(q.Text, jsonEscaped) {
+			title = "(f.body LIKE ? ESCAPE '\\' AND " + title + ")"
+			targs = []any{pattern, pattern}
+		}
+		where += " AND (f.file_path LIKE ? ESCAPE '\\' OR f.rule_id LIKE ? ESCAPE '\\' OR " + title + ")"
+		args = append(append(args, pattern, pattern), targs...)
 	}
 	return where, args
 }
@@ -135,11 +143,12 @@ func (s *Store) ConsoleFindings(ctx context.Context, scanID string, q ConsoleFin
 	return out, nil
 }
 
-// CountConsoleFindings counts a scan's findings that match q's filters.
-func (s *Store) CountConsoleFindings(ctx context.Context, scanID string, q ConsoleFindingQuery) (int, error) {
+// CountConsoleFindings counts a scan's findings that match q's filters,
+// stopping at upTo: past that, a page only needs to say "more than".
+func (s *Store) CountConsoleFindings(ctx context.Context, scanID string, q ConsoleFindingQuery, upTo int) (int, error) {
 	where, args := consoleFindingWhere(scanID, q)
 	var n int
-	err := s.db.QueryRowContext(ctx, "SELECT count(*)"+consoleFindingFrom+where, args...).Scan(&n)
+	err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM (SELECT 1"+consoleFindingFrom+where+" LIMIT ?)", append(args, upTo)...).Scan(&n)
 	return n, err
 }
 
@@ -370,6 +379,81 @@ func (s *Store) CurrentFindingClasses(ctx context.Context, hidden []string) ([]S
 		out = append(out, c)
 	}
 	return out, rows.Err()
+}
+
+// ConsoleDay is one UTC day of the overview's trend.
+type ConsoleDay struct {
+	Day          string
+	ScansStarted int
+	// RiskScore is the risk score of the scan completed last that day;
+	// nil when none completed.
+	RiskScore *int
+	// Findings sums the findings of the scans completed that day.
+	Findings int
+}
+
+// ConsoleActivity returns the days in [from, to) that saw a scan start or
+// complete, oldest first. It reads only the scans table: the findings of
+// a completed scan are counted at ingest (findings_count), so the trend
+// never touches the findings of every scan of the month.
+func (s *Store) ConsoleActivity(ctx context.Context, from, to time.Time) ([]ConsoleDay, error) {
+	lo, hi := formatTime(from), formatTime(to)
+	days := map[string]*ConsoleDay{}
+	day := func(d string) *ConsoleDay {
+		if a, ok := days[d]; ok {
+			return a
+		}
+		a := &ConsoleDay{Day: d}
+		days[d] = a
+		return a
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT substr(started_at, 1, 10), count(*) FROM scans
+		WHERE started_at >= ? AND started_at < ? GROUP BY 1`, lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var d string
+		var n int
+		if err := rows.Scan(&d, &n); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		day(d).ScansStarted = n
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows, err = s.db.QueryContext(ctx, `SELECT d, risk_score, total FROM (
+			SELECT substr(completed_at, 1, 10) AS d, risk_score,
+				sum(findings_count) OVER (PARTITION BY substr(completed_at, 1, 10)) AS total,
+				row_number() OVER (PARTITION BY substr(completed_at, 1, 10) ORDER BY completed_at DESC, seq DESC) AS rn
+			FROM scans WHERE status = 'completed' AND completed_at >= ? AND completed_at < ?)
+		WHERE rn = 1`, lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var d string
+		var score, total int
+		if err := rows.Scan(&d, &score, &total); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		a := day(d)
+		a.RiskScore, a.Findings = &score, total
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]ConsoleDay, 0, len(days))
+	for _, a := range days {
+		out = append(out, *a)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Day < out[j].Day })
+	return out, nil
 }
 
 // prefixedRow scans leading columns into head, the rest as the caller asks,

@@ -317,7 +317,9 @@ func (c *Console) csrfOK(r *http.Request, rq *request) bool {
 	if r.Header.Get("Sec-Fetch-Site") == "cross-site" {
 		return false
 	}
-	if o := r.Header.Get("Origin"); o != "" {
+	// Under Referrer-Policy: no-referrer browsers send "Origin: null" on
+	// form posts, so only a real origin can be checked; the token decides.
+	if o := r.Header.Get("Origin"); o != "" && o != "null" {
 		u, err := url.Parse(o)
 		if err != nil || u.Host != r.Host {
 			return false

@@ -1023,3 +1023,46 @@ func TestConsoleStartScanIsRateLimitedLikeTheAPI(t *testing.T) {
 		t.Fatal("120 starts in a row were never limited (burst is 100)")
 	}
 }
+
+// TestOverviewTrendMatchesTheAPI: the overview's trend reads the scans
+// table only; it must say what the API's /dashboard/trends says.
+func TestOverviewTrendMatchesTheAPI(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	seedFixture(t, e)
+	e.seedScan("/srv/other", []finding.Finding{mkFinding("x1", finding.Low, "secrets", "r", "a", 1)})
+	status, body := e.apiDo("GET", "/api/v1/dashboard/trends?days=30", "", "")
+	if status != 200 {
+		t.Fatalf("trends: %d %s", status, body)
+	}
+	var api struct {
+		Data []struct {
+			Date               string         `json:"date"`
+			ScansStarted       int            `json:"scans_started"`
+			RiskScore          *int           `json:"risk_score"`
+			FindingsBySeverity map[string]int `json:"findings_by_severity"`
+		} `json:"data"`
+	}
+	decodeJSON(t, body, &api)
+	page := e.client(t).get("/ui/")
+	rows := regexp.MustCompile(`<tr><td>(\d{4}-\d\d-\d\d)</td><td class="num">(\d+)</td><td class="num">([^<]*)</td><td class="num">(\d+)</td></tr>`).FindAllStringSubmatch(page.body, -1)
+	if len(rows) != 30 || len(api.Data) != 30 {
+		t.Fatalf("%d rows in the page's table, %d days from the API", len(rows), len(api.Data))
+	}
+	for i, d := range api.Data {
+		total := 0
+		for _, n := range d.FindingsBySeverity {
+			total += n
+		}
+		risk := "—"
+		if d.RiskScore != nil {
+			risk = strconv.Itoa(*d.RiskScore)
+		}
+		want := []string{d.Date, strconv.Itoa(d.ScansStarted), risk, strconv.Itoa(total)}
+		if got := rows[i][1:]; strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("day %d: page %v, API %v", i, got, want)
+		}
+	}
+	if last := rows[29]; last[2] != "3" || last[4] != "7" {
+		t.Errorf("today: %v, want 3 scans started and 7 findings", last)
+	}
+}

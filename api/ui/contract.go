@@ -51,8 +51,6 @@ type Actions interface {
 	Browse(ctx context.Context, path string) (Listing, error)
 	// Scanners reports every scanner in registry order.
 	Scanners(ctx context.Context) []ScannerState
-	// Trends is the API's per-day series ending today, oldest first.
-	Trends(ctx context.Context, days int) ([]TrendDay, error)
 	// EventStream returns the URL of the API's event stream of a scan with
 	// an event token minted for p, for the live-progress script.
 	EventStream(ctx context.Context, p auth.Principal, scanID string) (string, error)

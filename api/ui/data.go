@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"strconv"
+	"time"
 
 	"scand/store"
 )
@@ -31,6 +32,9 @@ type Data interface {
 	// CurrentFindings classifies the open findings (latest completed scan
 	// of each target) by severity: live, suppressed, or a hidden verdict.
 	CurrentFindings(ctx context.Context, hidden []string) ([]store.SeverityClassCount, error)
+	// Activity lists the UTC days in [from, to) with scans started or
+	// completed, oldest first.
+	Activity(ctx context.Context, from, to time.Time) ([]store.ConsoleDay, error)
 
 	Notifications(ctx context.Context, unreadOnly bool, limit int) ([]store.Notification, error)
 	UnreadNotifications(ctx context.Context) (int, error)
@@ -56,14 +60,20 @@ type FindingQuery struct {
 }
 
 // FindingPage is one page of findings with the cursors of its neighbours
-// ("" when there is none). Total counts every match, or is -1 when the
-// query has no filter (the scan's findings count is the total then).
+// ("" when there is none). Total counts the matches up to CountCap (More
+// says there are more), or is -1 when the query has no filter (the scan's
+// findings count is the total then).
 type FindingPage struct {
 	Findings []store.FindingWithState
 	Next     string
 	Prev     string
 	Total    int
+	More     bool
 }
+
+// CountCap is where counting a filtered page's matches stops: counting
+// every match of a broad filter over a huge scan costs a full pass.
+const CountCap = 10000
 
 // ComparePage is the counts of a compare and one page of one kind.
 type ComparePage struct {
@@ -157,9 +167,11 @@ func (d storeData) Findings(ctx context.Context, scanID string, q FindingQuery) 
 		page.Findings[i] = r.FindingWithState
 	}
 	if sq.Filtered() {
-		if page.Total, err = d.st.CountConsoleFindings(ctx, scanID, sq); err != nil {
+		n, err := d.st.CountConsoleFindings(ctx, scanID, sq, CountCap+1)
+		if err != nil {
 			return FindingPage{}, err
 		}
+		page.Total, page.More = min(n, CountCap), n > CountCap
 	}
 	return page, nil
 }
@@ -211,6 +223,10 @@ func (d storeData) Compare(ctx context.Context, a, b, kind, cursor string, limit
 
 func (d storeData) CurrentFindings(ctx context.Context, hidden []string) ([]store.SeverityClassCount, error) {
 	return d.st.CurrentFindingClasses(ctx, hidden)
+}
+
+func (d storeData) Activity(ctx context.Context, from, to time.Time) ([]store.ConsoleDay, error) {
+	return d.st.ConsoleActivity(ctx, from, to)
 }
 
 func (d storeData) Notifications(ctx context.Context, unreadOnly bool, limit int) ([]store.Notification, error) {

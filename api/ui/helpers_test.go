@@ -63,6 +63,7 @@ type envOptions struct {
 type env struct {
 	t     testing.TB
 	st    *store.Store
+	h     http.Handler
 	srv   *httptest.Server
 	authn *auth.Authenticator
 	logs  *syncBuffer
@@ -107,7 +108,8 @@ func newEnv(t testing.TB, o envOptions) *env {
 	srv := api.New(api.Deps{Store: st, Auth: authn, Limiter: auth.NewRateLimiter(600, 100, true), Bus: bus, Log: log, Now: now,
 		EventSecret: []byte("ui-test-secret"), Hooks: hooks, Ready: func() bool { return true }, Scans: orch, Scanners: registry,
 		ScanRoots: o.ScanRoots, MaxHosts: 256, Runner: scan.NewRunner(60 * time.Second), KeepAlive: 200 * time.Millisecond})
-	ts := httptest.NewServer(srv.Handler())
+	h := srv.Handler()
+	ts := httptest.NewServer(h)
 	if err := hooks.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +123,7 @@ func newEnv(t testing.TB, o envOptions) *env {
 		hooks.Stop()
 		st.Close()
 	})
-	return &env{t: t, st: st, srv: ts, authn: authn, logs: logs}
+	return &env{t: t, st: st, h: h, srv: ts, authn: authn, logs: logs}
 }
 
 // issueKey stores a DB key as POST /keys does.

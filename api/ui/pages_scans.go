@@ -88,7 +88,7 @@ func (c *Console) overview(w http.ResponseWriter, r *http.Request, rq *request) 
 	if v.ScanCounts, err = c.cfg.Data.ScanCounts(ctx); err != nil {
 		return err
 	}
-	days, err := c.cfg.Actions.Trends(ctx, 30)
+	days, err := c.trend(r, trendDays)
 	if err != nil {
 		return err
 	}
@@ -140,6 +140,32 @@ type trendBar struct {
 type trendPoint struct {
 	X, Y  int
 	Title string
+}
+
+// trendDays is the overview's window, as the API's trends default.
+const trendDays = 30
+
+// trend is one entry per UTC day ending today, days without activity
+// present with zeros, as the API's /dashboard/trends series is.
+func (c *Console) trend(r *http.Request, days int) ([]TrendDay, error) {
+	now := c.cfg.Now().UTC()
+	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	from := today.AddDate(0, 0, -(days - 1))
+	activity, err := c.cfg.Data.Activity(r.Context(), from, today.AddDate(0, 0, 1))
+	if err != nil {
+		return nil, err
+	}
+	byDay := map[string]store.ConsoleDay{}
+	for _, a := range activity {
+		byDay[a.Day] = a
+	}
+	out := make([]TrendDay, 0, days)
+	for d := from; !d.After(today); d = d.AddDate(0, 0, 1) {
+		key := d.Format(time.DateOnly)
+		a := byDay[key]
+		out = append(out, TrendDay{Date: key, ScansStarted: a.ScansStarted, RiskScore: a.RiskScore, Findings: a.Findings})
+	}
+	return out, nil
 }
 
 func buildTrend(days []TrendDay) trendChart {
@@ -385,6 +411,7 @@ type scanDetailView struct {
 	Filter     findingFilter
 	Findings   []store.FindingWithState
 	Total      int
+	More       bool
 	Filtered   bool
 	FirstURL   string
 	PrevURL    string
@@ -435,11 +462,16 @@ func (c *Console) scanDetail(w http.ResponseWriter, r *http.Request, rq *request
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
+	if v.Active {
+		// Findings are stored when the scan completes.
+		c.render(w, r, rq, http.StatusOK, "scan", "Scan "+short(sc.ID), "scans", v)
+		return nil
+	}
 	page, err := c.cfg.Data.Findings(ctx, sc.ID, v.Filter.query(q.Get("after"), q.Get("before")))
 	if err != nil {
 		return err
 	}
-	v.Findings, v.Total = page.Findings, page.Total
+	v.Findings, v.Total, v.More = page.Findings, page.Total, page.More
 	v.Filtered = page.Total >= 0
 	if !v.Filtered {
 		v.Total = sc.FindingsCount

@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"scand/api/ui"
@@ -95,19 +94,7 @@ func (e *httpError) Problems() []string {
 }
 
 // consoleActions is the API side of ui.Actions.
-type consoleActions struct {
-	s *Server
-
-	// The overview shows scanner availability on every load; probing
-	// starts tools, so the last answer is kept and refreshed in the
-	// background once it is older than scannersFresh.
-	scannersMu         sync.Mutex
-	scanners           []ui.ScannerState
-	scannersAt         time.Time
-	scannersRefreshing bool
-}
-
-const scannersFresh = 30 * time.Second
+type consoleActions struct{ s *Server }
 
 func (a *consoleActions) ScopeOf(route string) (auth.Scope, bool) {
 	method, path, ok := strings.Cut(route, " ")
@@ -211,35 +198,6 @@ func (a *consoleActions) Browse(ctx context.Context, path string) (ui.Listing, e
 }
 
 func (a *consoleActions) Scanners(ctx context.Context) []ui.ScannerState {
-	a.scannersMu.Lock()
-	cached, at := a.scanners, a.scannersAt
-	stale := cached != nil && a.s.Now().Sub(at) >= scannersFresh
-	if stale && !a.scannersRefreshing {
-		a.scannersRefreshing = true
-		go func() {
-			// Not the request's context: the refresh outlives the page
-			// that noticed the answer was stale (probeScanners bounds it).
-			a.storeScanners(a.probeScanners(context.Background()))
-		}()
-	}
-	a.scannersMu.Unlock()
-	if cached != nil {
-		return cached
-	}
-	fresh := a.probeScanners(ctx)
-	if ctx.Err() == nil {
-		a.storeScanners(fresh)
-	}
-	return fresh
-}
-
-func (a *consoleActions) storeScanners(v []ui.ScannerState) {
-	a.scannersMu.Lock()
-	a.scanners, a.scannersAt, a.scannersRefreshing = v, a.s.Now(), false
-	a.scannersMu.Unlock()
-}
-
-func (a *consoleActions) probeScanners(ctx context.Context) []ui.ScannerState {
 	st := a.s.scannerStatus(ctx)
 	out := make([]ui.ScannerState, 0, len(st.Scanners))
 	for _, sc := range st.Scanners {

@@ -18,6 +18,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -53,12 +54,16 @@ type Config struct {
 
 // Console serves every /ui/ route.
 type Console struct {
-	cfg    Config
-	sess   *sessions
-	mux    *http.ServeMux
-	tmpl   *templates
-	static *staticFiles
-	scopes map[string]auth.Scope
+	cfg      Config
+	sess     *sessions
+	mux      *http.ServeMux
+	tmpl     *templates
+	static   *staticFiles
+	scopes   map[string]auth.Scope
+	scanners scannerCache
+	// signIns limits sign-in attempts per client address: an issued key
+	// cannot be guessed, but SVC_API_KEY is whatever the operator chose.
+	signIns *auth.RateLimiter
 }
 
 type handlerFunc func(w http.ResponseWriter, r *http.Request, rq *request) error
@@ -112,7 +117,8 @@ func New(cfg Config) (*Console, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Console{cfg: cfg, sess: newSessions(cfg.Secret), mux: http.NewServeMux(), tmpl: tmpl, static: static, scopes: map[string]auth.Scope{}}
+	c := &Console{cfg: cfg, sess: newSessions(cfg.Secret), mux: http.NewServeMux(), tmpl: tmpl, static: static, scopes: map[string]auth.Scope{},
+		signIns: auth.NewRateLimiter(signInsPerMinute, signInsPerMinute, true)}
 	for _, rt := range c.routes() {
 		if !rt.Public {
 			scope, ok := cfg.Actions.ScopeOf(rt.API)
@@ -184,6 +190,8 @@ const (
 	contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
 		"object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 	maxFormBytes = 256 << 10
+	// signInsPerMinute is the sign-in attempts one client address gets.
+	signInsPerMinute = 10
 )
 
 // ServeHTTP serves /ui and everything under it.
@@ -502,7 +510,8 @@ func localTarget(next string) string {
 	if !strings.HasPrefix(next, "/ui/") || strings.HasPrefix(next, "//") || strings.ContainsAny(next, "\\\r\n") {
 		return "/ui/"
 	}
-	if u, err := url.Parse(next); err != nil || u.Host != "" || u.Scheme != "" {
+	u, err := url.Parse(next)
+	if err != nil || u.Host != "" || u.Scheme != "" || !strings.HasPrefix(path.Clean(u.Path)+"/", "/ui/") {
 		return "/ui/"
 	}
 	return next

@@ -258,7 +258,7 @@ func TestSignInAndOut(t *testing.T) {
 	}
 
 	// Open redirects are refused: next must stay on the console.
-	for _, next := range []string{"https://evil.example/", "//evil.example/ui/", "/ui/\\evil", "/api/v1/keys"} {
+	for _, next := range []string{"https://evil.example/", "//evil.example/ui/", "/ui/\\evil", "/api/v1/keys", "/ui/../api/v1/keys"} {
 		c2 := e.client(t)
 		c2.get("/ui/login")
 		p := c2.post("/ui/login", url.Values{"key": {key}, "next": {next}})
@@ -1064,5 +1064,32 @@ func TestOverviewTrendMatchesTheAPI(t *testing.T) {
 	}
 	if last := rows[29]; last[2] != "3" || last[4] != "7" {
 		t.Errorf("today: %v, want 3 scans started and 7 findings", last)
+	}
+}
+
+func TestSignInAttemptsAreLimited(t *testing.T) {
+	e := newEnv(t, envOptions{AuthRequired: true, EnvKey: "short"})
+	c := e.client(t)
+	c.get("/ui/login")
+	refused := 0
+	for i := 0; i < 12; i++ {
+		p := c.post("/ui/login", url.Values{"key": {"guess-" + strconv.Itoa(i)}})
+		switch p.status {
+		case http.StatusUnauthorized:
+		case http.StatusTooManyRequests:
+			refused++
+			if !strings.Contains(p.body, "Too many sign-in attempts") {
+				t.Fatalf("429 page:\n%s", p.body)
+			}
+		default:
+			t.Fatalf("attempt %d: %d", i, p.status)
+		}
+	}
+	if refused != 2 {
+		t.Fatalf("%d of 12 attempts refused, want the 2 beyond the 10 a minute", refused)
+	}
+	// Even the right key waits: the limit is on attempts, not failures.
+	if p := c.post("/ui/login", url.Values{"key": {"short"}}); p.status != http.StatusTooManyRequests {
+		t.Fatalf("right key during the limit: %d", p.status)
 	}
 }

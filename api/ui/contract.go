@@ -49,7 +49,8 @@ type Actions interface {
 	// Browse lists a directory for the scan-target picker, confined to the
 	// scan roots exactly as the API's browse route is.
 	Browse(ctx context.Context, path string) (Listing, error)
-	// Scanners reports every scanner in registry order.
+	// Scanners probes every scanner, in registry order (the console keeps
+	// the answer for a while).
 	Scanners(ctx context.Context) []ScannerState
 	// EventStream returns the URL of the API's event stream of a scan with
 	// an event token minted for p, for the live-progress script.

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"net"
 	"net/http"
 	"strings"
 
@@ -57,6 +58,12 @@ func (c *Console) login(w http.ResponseWriter, r *http.Request, rq *request) err
 		c.showLogin(w, r, rq, http.StatusUnprocessableEntity, loginView{Next: next, Error: "Enter an API key."})
 		return nil
 	}
+	if d := c.signIns.Allow(clientAddr(r), c.cfg.Now()); !d.Allowed {
+		c.cfg.Log.WarnContext(ctx, "console sign-in rate limited", "request_id", c.cfg.RequestID(ctx))
+		c.showLogin(w, r, rq, http.StatusTooManyRequests, loginView{Next: next,
+			Error: "Too many sign-in attempts from this address; wait a minute and try again."})
+		return nil
+	}
 	p, err := c.cfg.Auth.Authenticate(ctx, key, true)
 	if errors.Is(err, auth.ErrUnauthorized) {
 		c.cfg.Log.InfoContext(ctx, "console sign-in refused", "request_id", c.cfg.RequestID(ctx))
@@ -82,4 +89,12 @@ func (c *Console) logout(w http.ResponseWriter, r *http.Request, rq *request) er
 	clearCookie(w, r)
 	c.cfg.Log.InfoContext(r.Context(), "console sign-out", "request_id", c.cfg.RequestID(r.Context()), "key_id", rq.sess.KeyID)
 	return redirect(w, r, "/ui/login?done=out")
+}
+
+// clientAddr is the client's IP address without the port.
+func clientAddr(r *http.Request) string {
+	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		return host
+	}
+	return r.RemoteAddr
 }

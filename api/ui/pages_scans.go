@@ -96,7 +96,7 @@ func (c *Console) overview(w http.ResponseWriter, r *http.Request, rq *request) 
 	if v.Latest, _, err = c.cfg.Data.Scans(ctx, store.ScanFilter{Limit: 10}); err != nil {
 		return err
 	}
-	for _, s := range c.cfg.Actions.Scanners(ctx) {
+	for _, s := range c.scannerStates(ctx) {
 		v.Scanners++
 		if s.Available {
 			v.Available++
@@ -451,7 +451,7 @@ func (c *Console) scanDetail(w http.ResponseWriter, r *http.Request, rq *request
 		if v.Events, err = c.cfg.Actions.EventStream(ctx, rq.p, sc.ID); err != nil {
 			return err
 		}
-		for _, s := range c.cfg.Actions.Scanners(ctx) {
+		for _, s := range c.scannerStates(ctx) {
 			if slices.Contains(sc.ScanTypes, s.ScanType) {
 				v.Expected++
 			}

@@ -110,8 +110,7 @@ func (a *consoleActions) ScopeOf(route string) (auth.Scope, bool) {
 }
 
 func (a *consoleActions) StartScan(ctx context.Context, p auth.Principal, remoteAddr string, in ui.ScanRequest) (store.Scan, error) {
-	r := (&http.Request{RemoteAddr: remoteAddr}).WithContext(ctx)
-	if d, limited := a.s.takeToken(p, r); limited && !d.Allowed {
+	if d, limited := a.s.takeToken(p, remoteAddr); limited && !d.Allowed {
 		retry := max(int(d.RetryAfter/time.Second), 1)
 		return store.Scan{}, errStatus(http.StatusTooManyRequests, "Rate limit exceeded: "+strconv.Itoa(d.Limit)+" scans per minute; try again in "+strconv.Itoa(retry)+" s")
 	}

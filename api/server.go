@@ -347,7 +347,7 @@ func (s *Server) authenticateEventToken(r *http.Request, tok string) (auth.Princ
 
 // rateLimit applies the caller's bucket; it writes the 429 itself.
 func (s *Server) rateLimit(w http.ResponseWriter, r *http.Request, p auth.Principal) bool {
-	d, limited := s.takeToken(p, r)
+	d, limited := s.takeToken(p, r.RemoteAddr)
 	if !limited {
 		return true
 	}
@@ -371,13 +371,13 @@ func (s *Server) rateLimit(w http.ResponseWriter, r *http.Request, p auth.Princi
 // shared environment key's, or the client address's in dev mode. limited
 // is false when no limiter applies. The console's scan form draws from the
 // same bucket as the API.
-func (s *Server) takeToken(p auth.Principal, r *http.Request) (d auth.RateDecision, limited bool) {
+func (s *Server) takeToken(p auth.Principal, remoteAddr string) (d auth.RateDecision, limited bool) {
 	if s.Limiter == nil || !s.Limiter.Enabled() {
 		return d, false
 	}
 	owner := p.ID
 	if p.Source == auth.SourceDev {
-		owner = "ip:" + clientIP(r)
+		owner = "ip:" + clientIP(remoteAddr)
 	}
 	return s.Limiter.Allow(owner, s.Now()), true
 }
@@ -390,8 +390,8 @@ func ceilUnix(t time.Time) int64 {
 	return u
 }
 
-func clientIP(r *http.Request) string {
-	host := r.RemoteAddr
+func clientIP(remoteAddr string) string {
+	host := remoteAddr
 	if i := strings.LastIndexByte(host, ':'); i >= 0 {
 		host = host[:i]
 	}

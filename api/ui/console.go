@@ -301,10 +301,13 @@ func (c *Console) signIn(w http.ResponseWriter, r *http.Request, rq *request) bo
 		c.sess.setCookie(w, r, rq.sess, now)
 		return true
 	}
-	if errors.Is(err, errSessionExpired) || (err == nil && ss.KeyID == auth.DevKeyID) {
+	if errors.Is(err, errSessionExpired) || errors.Is(err, errSessionEnded) || (err == nil && ss.KeyID == auth.DevKeyID) {
 		clearCookie(w, r)
 		msg := "Your session has expired (sessions last 12 hours). Sign in again."
-		if err == nil {
+		switch {
+		case errors.Is(err, errSessionEnded):
+			msg = "This session was signed out. Sign in again."
+		case err == nil:
 			msg = "scand has left dev mode: API keys now protect it. Sign in with a key."
 		}
 		c.renderError(w, r, rq, &pageError{status: http.StatusUnauthorized, title: "Session ended", signIn: true, msgs: []string{msg}})

@@ -58,6 +58,8 @@ type envOptions struct {
 	// Clock pins the server's clock; nil is the real clock (scans and
 	// webhooks need real time to run).
 	Clock *testClock
+	// RatePerMin and RateBurst set the start-scan bucket (default 600, 100).
+	RatePerMin, RateBurst int
 }
 
 type env struct {
@@ -105,7 +107,10 @@ func newEnv(t testing.TB, o envOptions) *env {
 	hooks := hook.New(hook.Config{Store: st, Now: time.Now, AllowPrivate: true})
 	bus.AddSink("webhooks", hooks.Sink)
 	authn := &auth.Authenticator{Store: st, EnvKey: o.EnvKey, AuthRequired: o.AuthRequired}
-	srv := api.New(api.Deps{Store: st, Auth: authn, Limiter: auth.NewRateLimiter(600, 100, true), Bus: bus, Log: log, Now: now,
+	if o.RatePerMin == 0 {
+		o.RatePerMin, o.RateBurst = 600, 100
+	}
+	srv := api.New(api.Deps{Store: st, Auth: authn, Limiter: auth.NewRateLimiter(o.RatePerMin, o.RateBurst, true), Bus: bus, Log: log, Now: now,
 		EventSecret: []byte("ui-test-secret"), Hooks: hooks, Ready: func() bool { return true }, Scans: orch, Scanners: registry,
 		ScanRoots: o.ScanRoots, MaxHosts: 256, Runner: scan.NewRunner(60 * time.Second), KeepAlive: 200 * time.Millisecond})
 	h := srv.Handler()

@@ -29,6 +29,7 @@ const (
 var (
 	errNoSession      = errors.New("no session")
 	errSessionExpired = errors.New("session expired")
+	errSessionEnded   = errors.New("session signed out")
 	errSessionInvalid = errors.New("session invalid")
 )
 
@@ -87,8 +88,8 @@ func (s *sessions) mac(body string) []byte {
 }
 
 // decode verifies a cookie value. A forged or malformed value is
-// errSessionInvalid; a genuine one past its expiry, or one logged out, is
-// errSessionExpired.
+// errSessionInvalid; a genuine one past its expiry is errSessionExpired,
+// one signed out errSessionEnded.
 func (s *sessions) decode(v string, now time.Time) (session, error) {
 	parts := strings.Split(v, ".")
 	if len(parts) != 5 || parts[0] != sessionVersion {
@@ -104,8 +105,11 @@ func (s *sessions) decode(v string, now time.Time) (session, error) {
 		return session{}, errSessionInvalid
 	}
 	ss := session{KeyID: string(keyID), Nonce: parts[2], Expires: time.Unix(exp, 0)}
-	if !now.Before(ss.Expires) || s.isEnded(ss.Nonce, now) {
+	if !now.Before(ss.Expires) {
 		return ss, errSessionExpired
+	}
+	if s.isEnded(ss.Nonce, now) {
+		return ss, errSessionEnded
 	}
 	return ss, nil
 }

@@ -208,7 +208,14 @@ func (s *Server) installRecipe(name string) (string, []string, bool) {
 }
 
 func (s *Server) handleDashboardStatus(w http.ResponseWriter, r *http.Request) error {
-	probes := s.probeScanners(r.Context())
+	writeJSON(w, http.StatusOK, s.scannerStatus(r.Context()))
+	return nil
+}
+
+// scannerStatus probes every scanner of the registry, in registry order;
+// the dashboard route and the console's overview show it.
+func (s *Server) scannerStatus(ctx context.Context) DashboardStatus {
+	probes := s.probeScanners(ctx)
 	body := DashboardStatus{Scanners: make([]ScannerStatus, 0, len(s.Scanners)), Total: len(s.Scanners)}
 	for i, sc := range s.Scanners {
 		p := probes[i]
@@ -225,8 +232,7 @@ func (s *Server) handleDashboardStatus(w http.ResponseWriter, r *http.Request) e
 		_, _, st.Installable = s.installRecipe(sc.Name())
 		body.Scanners = append(body.Scanners, st)
 	}
-	writeJSON(w, http.StatusOK, body)
-	return nil
+	return body
 }
 
 func (s *Server) handleDashboardStats(w http.ResponseWriter, r *http.Request) error {
@@ -366,8 +372,18 @@ func dashboardWithinAny(p string, roots []string) bool {
 // the roots learns nothing about what exists there) and after resolving
 // symlinks (so a link inside a root cannot lead out of it).
 func (s *Server) handleDashboardBrowse(w http.ResponseWriter, r *http.Request) error {
+	body, err := s.browse(r.URL.Query().Get("path"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, body)
+	return nil
+}
+
+// browse lists one directory for a scan-target picker, confined as
+// handleDashboardBrowse describes; the console's picker uses it too.
+func (s *Server) browse(raw string) (BrowseListing, error) {
 	roots := s.dashboardRoots()
-	raw := r.URL.Query().Get("path")
 	if raw == "" {
 		raw = "/"
 		if len(roots) > 0 {
@@ -375,16 +391,16 @@ func (s *Server) handleDashboardBrowse(w http.ResponseWriter, r *http.Request) e
 		}
 	}
 	if !filepath.IsAbs(raw) {
-		return invalid("value_error", "path must be absolute", raw, "query", "path")
+		return BrowseListing{}, invalid("value_error", "path must be absolute", raw, "query", "path")
 	}
 	p := filepath.Clean(raw)
 	outside := errStatus(http.StatusForbidden, "Path is outside the configured scan roots (SVC_SCAN_ROOTS: "+strings.Join(roots, ":")+")")
 	if len(roots) > 0 && !dashboardWithinAny(p, roots) {
-		return outside
+		return BrowseListing{}, outside
 	}
 	resolved, err := filepath.EvalSymlinks(p)
 	if err != nil {
-		return dashboardFSError(err, p)
+		return BrowseListing{}, dashboardFSError(err, p)
 	}
 	var resolvedRoots []string
 	if len(roots) > 0 {
@@ -394,19 +410,19 @@ func (s *Server) handleDashboardBrowse(w http.ResponseWriter, r *http.Request) e
 			}
 		}
 		if !dashboardWithinAny(resolved, resolvedRoots) {
-			return errStatus(http.StatusForbidden, "Path resolves (through a symlink) to "+resolved+", outside the configured scan roots (SVC_SCAN_ROOTS: "+strings.Join(roots, ":")+")")
+			return BrowseListing{}, errStatus(http.StatusForbidden, "Path resolves (through a symlink) to "+resolved+", outside the configured scan roots (SVC_SCAN_ROOTS: "+strings.Join(roots, ":")+")")
 		}
 	}
 	info, err := os.Stat(resolved)
 	if err != nil {
-		return dashboardFSError(err, p)
+		return BrowseListing{}, dashboardFSError(err, p)
 	}
 	if !info.IsDir() {
-		return invalid("value_error", "path is not a directory", raw, "query", "path")
+		return BrowseListing{}, invalid("value_error", "path is not a directory", raw, "query", "path")
 	}
 	dirents, err := os.ReadDir(resolved)
 	if err != nil {
-		return dashboardFSError(err, p)
+		return BrowseListing{}, dashboardFSError(err, p)
 	}
 
 	entries := make([]BrowseEntry, 0, min(len(dirents), dashboardBrowseMax))
@@ -458,8 +474,7 @@ func (s *Server) handleDashboardBrowse(w http.ResponseWriter, r *http.Request) e
 		parent := filepath.Dir(p)
 		body.Parent = &parent
 	}
-	writeJSON(w, http.StatusOK, body)
-	return nil
+	return body, nil
 }
 
 // dashboardFSError maps a file-system error on a browse path to a status.

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strings"
@@ -55,6 +56,18 @@ func (s *Server) handleCreateKey(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeBody(r, &req); err != nil {
 		return err
 	}
+	k, plaintext, err := s.createKey(r.Context(), PrincipalFrom(r.Context()), req)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusCreated, APIKeyCreated{APIKeyView: keyView(k), Key: plaintext})
+	return nil
+}
+
+// createKey validates a key request and issues the key; the plaintext it
+// returns is never stored. API and console share it.
+func (s *Server) createKey(ctx context.Context, p auth.Principal, req CreateKeyRequest) (store.APIKey, string, error) {
 	var v validation
 	name := strings.TrimSpace(req.Name)
 	if name == "" || len(name) > 200 {
@@ -79,17 +92,15 @@ func (s *Server) handleCreateKey(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	if err := v.err(); err != nil {
-		return err
+		return store.APIKey{}, "", err
 	}
 	id, plaintext := auth.NewKey()
-	k, err := s.Store.CreateAPIKey(r.Context(), store.APIKey{ID: id, Name: name, Prefix: auth.DisplayPrefix(id), Hash: auth.HashKey(plaintext), Scopes: scopes})
+	k, err := s.Store.CreateAPIKey(ctx, store.APIKey{ID: id, Name: name, Prefix: auth.DisplayPrefix(id), Hash: auth.HashKey(plaintext), Scopes: scopes})
 	if err != nil {
-		return err
+		return store.APIKey{}, "", err
 	}
-	s.log.InfoContext(r.Context(), "api key issued", "key_id", k.ID, "scopes", scopes, "by", PrincipalFrom(r.Context()).ID)
-	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusCreated, APIKeyCreated{APIKeyView: keyView(k), Key: plaintext})
-	return nil
+	s.log.InfoContext(ctx, "api key issued", "key_id", k.ID, "scopes", scopes, "by", p.ID)
+	return k, plaintext, nil
 }
 
 func (s *Server) handleListKeys(w http.ResponseWriter, r *http.Request) error {
@@ -125,8 +136,17 @@ func (s *Server) handleKeyMe(w http.ResponseWriter, r *http.Request) error {
 const lockoutDetail = "Cannot revoke last admin key without an env-var fallback"
 
 func (s *Server) handleRevokeKey(w http.ResponseWriter, r *http.Request) error {
+	if err := s.revokeKey(r.Context(), PrincipalFrom(r.Context()), r.PathValue("id")); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// revokeKey revokes a key under lockout protection (API and console).
+func (s *Server) revokeKey(ctx context.Context, p auth.Principal, id string) error {
 	guard := s.Auth.AuthRequired && s.Auth.EnvKey == ""
-	err := s.Store.RevokeAPIKey(r.Context(), r.PathValue("id"), guard)
+	err := s.Store.RevokeAPIKey(ctx, id, guard)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return errNotFound("API key not found")
@@ -135,7 +155,6 @@ func (s *Server) handleRevokeKey(w http.ResponseWriter, r *http.Request) error {
 	case err != nil:
 		return err
 	}
-	s.log.InfoContext(r.Context(), "api key revoked", "key_id", r.PathValue("id"), "by", PrincipalFrom(r.Context()).ID)
-	w.WriteHeader(http.StatusNoContent)
+	s.log.InfoContext(ctx, "api key revoked", "key_id", id, "by", p.ID)
 	return nil
 }

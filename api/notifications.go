@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"math"
 	"net/http"
@@ -89,15 +90,21 @@ func (s *Server) handleUnreadCount(w http.ResponseWriter, r *http.Request) error
 }
 
 func (s *Server) handleMarkNotificationRead(w http.ResponseWriter, r *http.Request) error {
-	n, err := s.Store.MarkNotificationRead(r.Context(), r.PathValue("id"), s.Now())
-	if errors.Is(err, store.ErrNotFound) {
-		return errNotFound("Notification not found")
-	}
+	n, err := s.markNotificationRead(r.Context(), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
 	writeJSON(w, http.StatusOK, notificationView(n))
 	return nil
+}
+
+// markNotificationRead marks one notification read (API and console).
+func (s *Server) markNotificationRead(ctx context.Context, id string) (store.Notification, error) {
+	n, err := s.Store.MarkNotificationRead(ctx, id, s.Now())
+	if errors.Is(err, store.ErrNotFound) {
+		return n, errNotFound("Notification not found")
+	}
+	return n, err
 }
 
 func (s *Server) handleMarkAllNotificationsRead(w http.ResponseWriter, r *http.Request) error {

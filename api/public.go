@@ -14,6 +14,7 @@ type RootInfo struct {
 	Status  string `json:"status"`
 	Docs    string `json:"docs"`
 	Health  string `json:"health"`
+	UI      string `json:"ui" doc:"the web console"`
 }
 
 // Health is the body of GET /health.
@@ -47,7 +48,7 @@ func (s *Server) publicRoutes() []Route {
 }
 
 func (s *Server) handleRoot(w http.ResponseWriter, r *http.Request) error {
-	writeJSON(w, http.StatusOK, RootInfo{Name: "scand", Version: Version, Status: "ok", Docs: "/docs", Health: "/health"})
+	writeJSON(w, http.StatusOK, RootInfo{Name: "scand", Version: Version, Status: "ok", Docs: "/docs", Health: "/health", UI: consolePrefix + "/"})
 	return nil
 }
 

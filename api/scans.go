@@ -127,25 +127,35 @@ func (s *Server) handleStartScan(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeBody(r, &req); err != nil {
 		return err
 	}
+	sc, err := s.startScan(r.Context(), PrincipalFrom(r.Context()), req)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, scanView(sc))
+	return nil
+}
+
+// startScan validates and confines a scan request, stores the scan and
+// queues it. The API and the web console both start scans through it.
+func (s *Server) startScan(ctx context.Context, p auth.Principal, req StartScanRequest) (store.Scan, error) {
 	types := defaultScanTypes
 	if req.ScanTypes != nil {
 		types = *req.ScanTypes
 	}
 	checked, probs, err := s.targetPolicy().Check(scan.Request{TargetPath: req.TargetPath, ScanTypes: types, TargetURL: req.TargetURL, TargetHost: req.TargetHost})
 	if len(probs) > 0 {
-		return problemsError("body", probs)
+		return store.Scan{}, problemsError("body", probs)
 	}
 	if errors.Is(err, scan.ErrOutsideRoots) {
-		return errStatus(http.StatusForbidden, err.Error())
+		return store.Scan{}, errStatus(http.StatusForbidden, err.Error())
 	}
-	sc, err := s.Store.CreateScan(r.Context(), store.Scan{ID: store.NewID(), TargetPath: checked.TargetPath, ScanTypes: checked.ScanTypes,
-		TargetURL: checked.TargetURL, TargetHost: checked.TargetHost, StartedAt: s.Now().UTC().Truncate(time.Microsecond), CreatedBy: PrincipalFrom(r.Context()).ID})
+	sc, err := s.Store.CreateScan(ctx, store.Scan{ID: store.NewID(), TargetPath: checked.TargetPath, ScanTypes: checked.ScanTypes,
+		TargetURL: checked.TargetURL, TargetHost: checked.TargetHost, StartedAt: s.Now().UTC().Truncate(time.Microsecond), CreatedBy: p.ID})
 	if err != nil {
-		return err
+		return store.Scan{}, err
 	}
 	s.Scans.Submit(sc.ID)
-	writeJSON(w, http.StatusOK, scanView(sc))
-	return nil
+	return sc, nil
 }
 
 // targetPolicy is the confinement of every scan target (SVC_SCAN_ROOTS,
@@ -225,31 +235,44 @@ func (s *Server) handleGetScan(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) handleDeleteScan(w http.ResponseWriter, r *http.Request) error {
-	err := s.Store.DeleteScan(r.Context(), r.PathValue("id"))
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		return errNotFound("Scan not found")
-	case errors.Is(err, store.ErrConflict):
-		return errConflict("Scan is pending or running; cancel it before deleting")
-	case err != nil:
+	if err := s.deleteScan(r.Context(), r.PathValue("id")); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
 
-func (s *Server) handleCancelScan(w http.ResponseWriter, r *http.Request) error {
-	sc, err := s.Scans.Cancel(r.Context(), r.PathValue("id"))
+// deleteScan deletes a finished scan (API and console).
+func (s *Server) deleteScan(ctx context.Context, id string) error {
+	err := s.Store.DeleteScan(ctx, id)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return errNotFound("Scan not found")
 	case errors.Is(err, store.ErrConflict):
-		return errConflict("Scan already finished; only pending or running scans can be cancelled")
-	case err != nil:
+		return errConflict("Scan is pending or running; cancel it before deleting")
+	}
+	return err
+}
+
+func (s *Server) handleCancelScan(w http.ResponseWriter, r *http.Request) error {
+	sc, err := s.cancelScan(r.Context(), r.PathValue("id"))
+	if err != nil {
 		return err
 	}
 	writeJSON(w, http.StatusOK, scanView(sc))
 	return nil
+}
+
+// cancelScan cancels a pending or running scan (API and console).
+func (s *Server) cancelScan(ctx context.Context, id string) (store.Scan, error) {
+	sc, err := s.Scans.Cancel(ctx, id)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return sc, errNotFound("Scan not found")
+	case errors.Is(err, store.ErrConflict):
+		return sc, errConflict("Scan already finished; only pending or running scans can be cancelled")
+	}
+	return sc, err
 }
 
 func (s *Server) handleFindings(w http.ResponseWriter, r *http.Request) error {
@@ -358,13 +381,22 @@ func (s *Server) handleCompare(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) handleEventToken(w http.ResponseWriter, r *http.Request) error {
-	sc, err := s.loadScan(r.Context(), r.PathValue("id"))
+	tok, err := s.mintEventToken(r.Context(), PrincipalFrom(r.Context()), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
-	p := PrincipalFrom(r.Context())
-	tok, exp := auth.MintEventToken(s.EventSecret, sc.ID, p.ID, s.Now())
 	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusOK, EventToken{Token: tok, ExpiresAt: exp})
+	writeJSON(w, http.StatusOK, tok)
 	return nil
+}
+
+// mintEventToken mints p's token for one scan's event stream; the console
+// embeds one in a running scan's page for its live progress.
+func (s *Server) mintEventToken(ctx context.Context, p auth.Principal, scanID string) (EventToken, error) {
+	sc, err := s.loadScan(ctx, scanID)
+	if err != nil {
+		return EventToken{}, err
+	}
+	tok, exp := auth.MintEventToken(s.EventSecret, sc.ID, p.ID, s.Now())
+	return EventToken{Token: tok, ExpiresAt: exp}, nil
 }

@@ -79,6 +79,9 @@ type Server struct {
 	streams      context.Context
 	closeStreams context.CancelFunc
 
+	// console is the web console under /ui/.
+	console http.Handler
+
 	openapiOnce sync.Once
 	openapiBody []byte
 	openapiErr  error
@@ -154,6 +157,7 @@ func New(d Deps) *Server {
 	for _, rt := range s.routes {
 		s.mount(rt)
 	}
+	s.console = s.newConsole()
 	return s
 }
 
@@ -217,6 +221,12 @@ func (s *Server) Handler() http.Handler {
 // route dispatches through the mux but renders its 404 and 405 as JSON,
 // and treats "/x/" like "/x" so collection routes answer either way.
 func (s *Server) route(w http.ResponseWriter, r *http.Request) {
+	if isConsolePath(r.URL.Path) {
+		// The console renders its own HTML pages, errors included, and
+		// caps its own form bodies.
+		s.console.ServeHTTP(w, r)
+		return
+	}
 	if p := r.URL.Path; len(p) > 1 && strings.HasSuffix(p, "/") {
 		r.URL.Path = strings.TrimRight(p, "/")
 		if r.URL.Path == "" {
@@ -352,14 +362,10 @@ func (s *Server) authenticateEventToken(r *http.Request, tok string) (auth.Princ
 
 // rateLimit applies the caller's bucket; it writes the 429 itself.
 func (s *Server) rateLimit(w http.ResponseWriter, r *http.Request, p auth.Principal) bool {
-	if s.Limiter == nil || !s.Limiter.Enabled() {
+	d, limited := s.takeToken(p, r.RemoteAddr)
+	if !limited {
 		return true
 	}
-	owner := p.ID
-	if p.Source == auth.SourceDev {
-		owner = "ip:" + clientIP(r)
-	}
-	d := s.Limiter.Allow(owner, s.Now())
 	h := w.Header()
 	h.Set("X-RateLimit-Limit", itoa64(int64(d.Limit)))
 	h.Set("X-RateLimit-Remaining", itoa64(int64(d.Remaining)))
@@ -376,6 +382,21 @@ func (s *Server) rateLimit(w http.ResponseWriter, r *http.Request, p auth.Princi
 	return false
 }
 
+// takeToken draws from the caller's start-scan bucket: the key's own, the
+// shared environment key's, or the client address's in dev mode. limited
+// is false when no limiter applies. The console's scan form draws from the
+// same bucket as the API.
+func (s *Server) takeToken(p auth.Principal, remoteAddr string) (d auth.RateDecision, limited bool) {
+	if s.Limiter == nil || !s.Limiter.Enabled() {
+		return d, false
+	}
+	owner := p.ID
+	if p.Source == auth.SourceDev {
+		owner = "ip:" + clientIP(remoteAddr)
+	}
+	return s.Limiter.Allow(owner, s.Now()), true
+}
+
 func ceilUnix(t time.Time) int64 {
 	u := t.Unix()
 	if t.Nanosecond() > 0 {
@@ -384,8 +405,8 @@ func ceilUnix(t time.Time) int64 {
 	return u
 }
 
-func clientIP(r *http.Request) string {
-	host := r.RemoteAddr
+func clientIP(remoteAddr string) string {
+	host := remoteAddr
 	if i := strings.LastIndexByte(host, ':'); i >= 0 {
 		host = host[:i]
 	}

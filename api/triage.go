@@ -69,11 +69,21 @@ func (s *Server) knownFingerprint(ctx context.Context, fp string) error {
 }
 
 func (s *Server) handleSetTriage(w http.ResponseWriter, r *http.Request) error {
-	fp := r.PathValue("fingerprint")
 	var req TriageRequest
 	if err := decodeBody(r, &req); err != nil {
 		return err
 	}
+	st, err := s.setTriage(r.Context(), PrincipalFrom(r.Context()), r.PathValue("fingerprint"), req)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, st)
+	return nil
+}
+
+// setTriage applies the triage rules (status, note and author limits, a
+// known fingerprint) and stores the verdict; API and console share it.
+func (s *Server) setTriage(ctx context.Context, p auth.Principal, fp string, req TriageRequest) (store.TriageState, error) {
 	var v validation
 	if !slices.Contains(store.TriageStatuses, req.Status) {
 		v.add("enum", "status must be one of "+strings.Join(store.TriageStatuses, ", "), req.Status, "body", "status")
@@ -85,7 +95,7 @@ func (s *Server) handleSetTriage(w http.ResponseWriter, r *http.Request) error {
 			v.add("string_too_long", "note must be at most 10000 characters", nil, "body", "note")
 		}
 	}
-	by := PrincipalFrom(r.Context()).ID
+	by := p.ID
 	if req.UpdatedBy != nil && strings.TrimSpace(*req.UpdatedBy) != "" {
 		by = strings.TrimSpace(*req.UpdatedBy)
 		if utf8.RuneCountInString(by) > 200 {
@@ -93,17 +103,12 @@ func (s *Server) handleSetTriage(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	if err := v.err(); err != nil {
-		return err
+		return store.TriageState{}, err
 	}
-	if err := s.knownFingerprint(r.Context(), fp); err != nil {
-		return err
+	if err := s.knownFingerprint(ctx, fp); err != nil {
+		return store.TriageState{}, err
 	}
-	st, err := s.Store.SetTriage(r.Context(), store.TriageState{Fingerprint: fp, Status: req.Status, Note: note, UpdatedBy: by})
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, st)
-	return nil
+	return s.Store.SetTriage(ctx, store.TriageState{Fingerprint: fp, Status: req.Status, Note: note, UpdatedBy: by})
 }
 
 func (s *Server) handleTriageHistory(w http.ResponseWriter, r *http.Request) error {
@@ -133,29 +138,11 @@ func (s *Server) handleListComments(w http.ResponseWriter, r *http.Request) erro
 }
 
 func (s *Server) handleAddComment(w http.ResponseWriter, r *http.Request) error {
-	fp := r.PathValue("fingerprint")
 	var req CommentRequest
 	if err := decodeBody(r, &req); err != nil {
 		return err
 	}
-	var v validation
-	if n := utf8.RuneCountInString(req.Text); strings.TrimSpace(req.Text) == "" || n > maxCommentChars {
-		v.add("string_length", "text must be 1 to 10000 characters", nil, "body", "text")
-	}
-	author := PrincipalFrom(r.Context()).ID
-	if req.Author != nil && strings.TrimSpace(*req.Author) != "" {
-		author = strings.TrimSpace(*req.Author)
-		if utf8.RuneCountInString(author) > 200 {
-			v.add("string_too_long", "author must be at most 200 characters", nil, "body", "author")
-		}
-	}
-	if err := v.err(); err != nil {
-		return err
-	}
-	if err := s.knownFingerprint(r.Context(), fp); err != nil {
-		return err
-	}
-	c, err := s.Store.AddComment(r.Context(), store.Comment{Fingerprint: fp, Text: req.Text, Author: author})
+	c, err := s.addComment(r.Context(), PrincipalFrom(r.Context()), r.PathValue("fingerprint"), req)
 	if err != nil {
 		return err
 	}
@@ -163,14 +150,41 @@ func (s *Server) handleAddComment(w http.ResponseWriter, r *http.Request) error 
 	return nil
 }
 
-func (s *Server) handleDeleteComment(w http.ResponseWriter, r *http.Request) error {
-	err := s.Store.DeleteComment(r.Context(), r.PathValue("fingerprint"), r.PathValue("comment_id"))
-	if errors.Is(err, store.ErrNotFound) {
-		return errNotFound("Comment not found")
+// addComment validates and stores a comment (API and console).
+func (s *Server) addComment(ctx context.Context, p auth.Principal, fp string, req CommentRequest) (store.Comment, error) {
+	var v validation
+	if n := utf8.RuneCountInString(req.Text); strings.TrimSpace(req.Text) == "" || n > maxCommentChars {
+		v.add("string_length", "text must be 1 to 10000 characters", nil, "body", "text")
 	}
-	if err != nil {
+	author := p.ID
+	if req.Author != nil && strings.TrimSpace(*req.Author) != "" {
+		author = strings.TrimSpace(*req.Author)
+		if utf8.RuneCountInString(author) > 200 {
+			v.add("string_too_long", "author must be at most 200 characters", nil, "body", "author")
+		}
+	}
+	if err := v.err(); err != nil {
+		return store.Comment{}, err
+	}
+	if err := s.knownFingerprint(ctx, fp); err != nil {
+		return store.Comment{}, err
+	}
+	return s.Store.AddComment(ctx, store.Comment{Fingerprint: fp, Text: req.Text, Author: author})
+}
+
+func (s *Server) handleDeleteComment(w http.ResponseWriter, r *http.Request) error {
+	if err := s.deleteComment(r.Context(), r.PathValue("fingerprint"), r.PathValue("comment_id")); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
+}
+
+// deleteComment removes one comment of a fingerprint (API and console).
+func (s *Server) deleteComment(ctx context.Context, fp, id string) error {
+	err := s.Store.DeleteComment(ctx, fp, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return errNotFound("Comment not found")
+	}
+	return err
 }

@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -189,25 +190,36 @@ func (s *Server) handleCreateWebhook(w http.ResponseWriter, r *http.Request) err
 	if err := decodeBody(r, &req); err != nil {
 		return err
 	}
+	wh, secret, err := s.createWebhook(r.Context(), PrincipalFrom(r.Context()), req, v)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusCreated, WebhookCreated{WebhookView: webhookView(wh), Secret: secret})
+	return nil
+}
+
+// createWebhook validates a subscription (name, URL rules, event filter),
+// adds its problems to those v already holds, and stores it with a fresh
+// secret. API and console share it.
+func (s *Server) createWebhook(ctx context.Context, p auth.Principal, req CreateWebhookRequest, v validation) (store.Webhook, string, error) {
 	name := validateWebhookName(&v, req.Name)
 	validateWebhookURL(&v, req.URL)
 	filter := validateEventFilter(&v, req.EventFilter)
 	if err := v.err(); err != nil {
-		return err
+		return store.Webhook{}, "", err
 	}
 	enabled := true
 	if req.Enabled != nil {
 		enabled = *req.Enabled
 	}
 	secret := hook.NewSecret()
-	wh, err := s.Store.CreateWebhook(r.Context(), store.Webhook{ID: store.NewID(), Name: name, URL: req.URL, Secret: secret, EventFilter: filter, Enabled: enabled})
+	wh, err := s.Store.CreateWebhook(ctx, store.Webhook{ID: store.NewID(), Name: name, URL: req.URL, Secret: secret, EventFilter: filter, Enabled: enabled})
 	if err != nil {
-		return err
+		return store.Webhook{}, "", err
 	}
-	s.log.InfoContext(r.Context(), "webhook created", "webhook_id", wh.ID, "event_filter", filter, "enabled", enabled, "by", PrincipalFrom(r.Context()).ID)
-	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusCreated, WebhookCreated{WebhookView: webhookView(wh), Secret: secret})
-	return nil
+	s.log.InfoContext(ctx, "webhook created", "webhook_id", wh.ID, "event_filter", filter, "enabled", enabled, "by", p.ID)
+	return wh, secret, nil
 }
 
 func (s *Server) handleListWebhooks(w http.ResponseWriter, r *http.Request) error {
@@ -247,6 +259,17 @@ func (s *Server) handleUpdateWebhook(w http.ResponseWriter, r *http.Request) err
 	if err := decodeBody(r, &req); err != nil {
 		return err
 	}
+	wh, err := s.updateWebhook(r.Context(), PrincipalFrom(r.Context()), r.PathValue("id"), req, v)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, webhookView(wh))
+	return nil
+}
+
+// updateWebhook validates and applies an edit; re-enabling a subscription
+// releases the deliveries it held. API and console share it.
+func (s *Server) updateWebhook(ctx context.Context, p auth.Principal, id string, req UpdateWebhookRequest, v validation) (store.Webhook, error) {
 	var patch store.WebhookPatch
 	if req.Name != nil {
 		name := validateWebhookName(&v, *req.Name)
@@ -262,34 +285,41 @@ func (s *Server) handleUpdateWebhook(w http.ResponseWriter, r *http.Request) err
 	}
 	patch.Enabled = req.Enabled
 	if err := v.err(); err != nil {
-		return err
+		return store.Webhook{}, err
 	}
-	wh, err := s.Store.UpdateWebhook(r.Context(), r.PathValue("id"), patch)
+	wh, err := s.Store.UpdateWebhook(ctx, id, patch)
 	if errors.Is(err, store.ErrNotFound) {
-		return errNotFound("Webhook not found")
+		return wh, errNotFound("Webhook not found")
 	}
 	if err != nil {
-		return err
+		return wh, err
 	}
 	if wh.Enabled && s.Hooks != nil {
 		// Deliveries held while it was disabled go out now.
 		s.Hooks.Kick(wh.ID)
 	}
-	s.log.InfoContext(r.Context(), "webhook updated", "webhook_id", wh.ID, "event_filter", wh.EventFilter, "enabled", wh.Enabled, "by", PrincipalFrom(r.Context()).ID)
-	writeJSON(w, http.StatusOK, webhookView(wh))
-	return nil
+	s.log.InfoContext(ctx, "webhook updated", "webhook_id", wh.ID, "event_filter", wh.EventFilter, "enabled", wh.Enabled, "by", p.ID)
+	return wh, nil
 }
 
 func (s *Server) handleDeleteWebhook(w http.ResponseWriter, r *http.Request) error {
-	err := s.Store.DeleteWebhook(r.Context(), r.PathValue("id"))
+	if err := s.deleteWebhook(r.Context(), PrincipalFrom(r.Context()), r.PathValue("id")); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// deleteWebhook removes a subscription and its deliveries (API and console).
+func (s *Server) deleteWebhook(ctx context.Context, p auth.Principal, id string) error {
+	err := s.Store.DeleteWebhook(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return errNotFound("Webhook not found")
 	}
 	if err != nil {
 		return err
 	}
-	s.log.InfoContext(r.Context(), "webhook deleted", "webhook_id", r.PathValue("id"), "by", PrincipalFrom(r.Context()).ID)
-	w.WriteHeader(http.StatusNoContent)
+	s.log.InfoContext(ctx, "webhook deleted", "webhook_id", id, "by", p.ID)
 	return nil
 }
 
@@ -311,18 +341,26 @@ func (s *Server) handleWebhookDeliveries(w http.ResponseWriter, r *http.Request)
 }
 
 func (s *Server) handleTestWebhook(w http.ResponseWriter, r *http.Request) error {
-	if s.Hooks == nil {
-		return errors.New("webhook dispatcher not wired")
-	}
-	d, err := s.Hooks.Test(r.Context(), r.PathValue("id"))
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		return errNotFound("Webhook not found")
-	case errors.Is(err, store.ErrConflict):
-		return errConflict("Webhook is disabled; enable it to send a test delivery")
-	case err != nil:
+	d, err := s.testWebhook(r.Context(), r.PathValue("id"))
+	if err != nil {
 		return err
 	}
 	writeJSON(w, http.StatusAccepted, WebhookTestQueued{DeliveryID: d.ID})
 	return nil
+}
+
+// testWebhook queues a webhook.test delivery through the normal delivery
+// path (API and console).
+func (s *Server) testWebhook(ctx context.Context, id string) (store.Delivery, error) {
+	if s.Hooks == nil {
+		return store.Delivery{}, errors.New("webhook dispatcher not wired")
+	}
+	d, err := s.Hooks.Test(ctx, id)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return d, errNotFound("Webhook not found")
+	case errors.Is(err, store.ErrConflict):
+		return d, errConflict("Webhook is disabled; enable it to send a test delivery")
+	}
+	return d, err
 }

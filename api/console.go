@@ -1,0 +1,235 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"scand/api/ui"
+	"scand/auth"
+	"scand/hook"
+	"scand/scan"
+	"scand/store"
+)
+
+// The web console (package ui) is mounted on the same mux as the API but
+// outside the route table: its pages are not API routes, so they are not
+// in /openapi.json. It acts through consoleActions, which calls the very
+// functions the API handlers call.
+
+// consolePrefix is where the console lives.
+const consolePrefix = "/ui"
+
+// newConsole builds the console. Without an authenticator or a secret to
+// sign sessions with (test servers built for other purposes) it answers
+// 503; main.go always provides both.
+func (s *Server) newConsole() http.Handler {
+	if s.Auth == nil || len(s.EventSecret) == 0 {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Error(w, "The web console is not configured in this server.", http.StatusServiceUnavailable)
+		})
+	}
+	c, err := ui.New(ui.Config{
+		Data:             ui.NewStoreData(s.Store),
+		Actions:          &consoleActions{s: s},
+		Auth:             s.Auth,
+		Secret:           s.EventSecret,
+		Now:              s.Now,
+		Log:              s.Log.With("logger", "scand.ui"),
+		RequestID:        requestID,
+		ScanTypes:        scan.ScanTypes,
+		DefaultScanTypes: defaultScanTypes,
+		WebhookEvents:    hook.Events,
+		HiddenTriage:     hiddenTriageStatuses(),
+		Version:          Version,
+	})
+	if err != nil {
+		// The console's routes name API routes; a mismatch is a defect of
+		// the build that every test catches, not a runtime condition.
+		panic(err)
+	}
+	return c
+}
+
+func hiddenTriageStatuses() []string {
+	var out []string
+	for _, st := range store.TriageStatuses {
+		if reportHiddenTriage[st] {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+// isConsolePath reports whether the console serves a path.
+func isConsolePath(p string) bool {
+	return p == consolePrefix || strings.HasPrefix(p, consolePrefix+"/")
+}
+
+// HTTPStatus and Problems let the console show an API error as the API
+// would have answered it.
+func (e *httpError) HTTPStatus() int { return e.status }
+
+func (e *httpError) Problems() []string {
+	var out []string
+	for _, f := range e.fields {
+		var loc []string
+		for _, l := range f.Loc {
+			if l == "body" || l == "query" {
+				continue
+			}
+			loc = append(loc, fmt.Sprint(l))
+		}
+		msg := f.Msg
+		if len(loc) > 0 {
+			msg = strings.Join(loc, ".") + ": " + msg
+		}
+		out = append(out, msg)
+	}
+	return out
+}
+
+// consoleActions is the API side of ui.Actions.
+type consoleActions struct{ s *Server }
+
+func (a *consoleActions) ScopeOf(route string) (auth.Scope, bool) {
+	method, path, ok := strings.Cut(route, " ")
+	if !ok {
+		return "", false
+	}
+	for _, rt := range a.s.routes {
+		if !rt.Public && rt.Method == method && rt.Path == path {
+			return rt.Scope, true
+		}
+	}
+	return "", false
+}
+
+func (a *consoleActions) StartScan(ctx context.Context, p auth.Principal, remoteAddr string, in ui.ScanRequest) (store.Scan, error) {
+	if d, limited := a.s.takeToken(p, remoteAddr); limited && !d.Allowed {
+		retry := max(int(d.RetryAfter/time.Second), 1)
+		return store.Scan{}, errStatus(http.StatusTooManyRequests, "Rate limit exceeded: "+strconv.Itoa(d.Limit)+" scans per minute; try again in "+strconv.Itoa(retry)+" s")
+	}
+	types := append([]string{}, in.ScanTypes...)
+	req := StartScanRequest{TargetPath: in.TargetPath, ScanTypes: &types}
+	if in.TargetURL != "" {
+		req.TargetURL = &in.TargetURL
+	}
+	if in.TargetHost != "" {
+		req.TargetHost = &in.TargetHost
+	}
+	return a.s.startScan(ctx, p, req)
+}
+
+func (a *consoleActions) CancelScan(ctx context.Context, id string) (store.Scan, error) {
+	return a.s.cancelScan(ctx, id)
+}
+
+func (a *consoleActions) DeleteScan(ctx context.Context, id string) error {
+	return a.s.deleteScan(ctx, id)
+}
+
+func (a *consoleActions) SetTriage(ctx context.Context, p auth.Principal, fingerprint, status, note string) (store.TriageState, error) {
+	return a.s.setTriage(ctx, p, fingerprint, TriageRequest{Status: status, Note: &note})
+}
+
+func (a *consoleActions) AddComment(ctx context.Context, p auth.Principal, fingerprint, text string) (store.Comment, error) {
+	return a.s.addComment(ctx, p, fingerprint, CommentRequest{Text: text})
+}
+
+func (a *consoleActions) DeleteComment(ctx context.Context, fingerprint, id string) error {
+	return a.s.deleteComment(ctx, fingerprint, id)
+}
+
+func (a *consoleActions) CreateKey(ctx context.Context, p auth.Principal, name string, scopes []string) (store.APIKey, string, error) {
+	sc := append([]string{}, scopes...)
+	return a.s.createKey(ctx, p, CreateKeyRequest{Name: name, Scopes: &sc})
+}
+
+func (a *consoleActions) RevokeKey(ctx context.Context, p auth.Principal, id string) error {
+	return a.s.revokeKey(ctx, p, id)
+}
+
+func (a *consoleActions) CreateWebhook(ctx context.Context, p auth.Principal, in ui.WebhookInput) (store.Webhook, string, error) {
+	enabled := in.Enabled
+	return a.s.createWebhook(ctx, p, CreateWebhookRequest{Name: in.Name, URL: in.URL, EventFilter: append([]string{}, in.EventFilter...), Enabled: &enabled}, validation{})
+}
+
+func (a *consoleActions) UpdateWebhook(ctx context.Context, p auth.Principal, id string, in ui.WebhookEdit) (store.Webhook, error) {
+	return a.s.updateWebhook(ctx, p, id, UpdateWebhookRequest{Name: in.Name, URL: in.URL, EventFilter: in.EventFilter, Enabled: in.Enabled}, validation{})
+}
+
+func (a *consoleActions) DeleteWebhook(ctx context.Context, p auth.Principal, id string) error {
+	return a.s.deleteWebhook(ctx, p, id)
+}
+
+func (a *consoleActions) TestWebhook(ctx context.Context, id string) (string, error) {
+	d, err := a.s.testWebhook(ctx, id)
+	return d.ID, err
+}
+
+func (a *consoleActions) MarkNotificationRead(ctx context.Context, id string) error {
+	_, err := a.s.markNotificationRead(ctx, id)
+	return err
+}
+
+func (a *consoleActions) MarkAllNotificationsRead(ctx context.Context) (int, error) {
+	return a.s.Store.MarkAllNotificationsRead(ctx, a.s.Now())
+}
+
+func (a *consoleActions) Browse(ctx context.Context, path string) (ui.Listing, error) {
+	l, err := a.s.browse(path)
+	if err != nil {
+		return ui.Listing{}, err
+	}
+	out := ui.Listing{Path: l.Path, Roots: l.Roots, Truncated: l.Truncated}
+	if l.Parent != nil {
+		out.Parent = *l.Parent
+	}
+	for _, e := range l.Entries {
+		out.Entries = append(out.Entries, ui.ListingEntry{Name: e.Name, Path: e.Path, Dir: e.Type == "dir", Symlink: e.Symlink})
+	}
+	return out, nil
+}
+
+func (a *consoleActions) Scanners(ctx context.Context) []ui.ScannerState {
+	st := a.s.scannerStatus(ctx)
+	out := make([]ui.ScannerState, 0, len(st.Scanners))
+	for _, sc := range st.Scanners {
+		s := ui.ScannerState{Name: sc.Name, ScanType: sc.ScanType, Available: sc.Available, Hint: sc.InstallHint}
+		if sc.Version != nil {
+			s.Version = *sc.Version
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func (a *consoleActions) EventStream(ctx context.Context, p auth.Principal, scanID string) (string, error) {
+	tok, err := a.s.mintEventToken(ctx, p, scanID)
+	if err != nil {
+		return "", err
+	}
+	return prefixV1 + "/scans/" + url.PathEscape(scanID) + "/events?" + url.Values{"event_token": {tok.Token}}.Encode(), nil
+}
+
+// Export runs a GET route's handler for p as if p had called it with a
+// key; only routes whose scope p holds run.
+func (a *consoleActions) Export(w http.ResponseWriter, r *http.Request, p auth.Principal, route string) error {
+	method, path, _ := strings.Cut(route, " ")
+	for _, rt := range a.s.routes {
+		if rt.Public || rt.Method != method || rt.Path != path || method != http.MethodGet {
+			continue
+		}
+		if !p.Has(rt.Scope) {
+			return errStatus(http.StatusForbidden, "API key lacks the required scope: "+string(rt.Scope))
+		}
+		r = r.WithContext(context.WithValue(r.Context(), ctxPrincipal, p))
+		return rt.Handler(w, r)
+	}
+	return fmt.Errorf("console export: no GET route %q", route)
+}

@@ -1,0 +1,118 @@
+package ui_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"testing"
+	"time"
+
+	"scand/finding"
+	"scand/store"
+)
+
+// Benchmarks for the console's bars (figures go in the issue note, never
+// in a timed test):
+//
+//	go test ./api/ui -run '^$' -bench 'ScanPage100k|Overview10kScans' -benchtime 50x
+//
+// Server time is measured on the handler itself (the API's full
+// middleware chain, the console, a real SQLite file), without a network.
+
+var benchSevs = []finding.Severity{finding.Critical, finding.High, finding.Medium, finding.Low, finding.Info}
+
+func benchFinding(i int) finding.Finding {
+	f := mkFinding("b"+strconv.Itoa(i), benchSevs[i*5/100000%5], []string{"secrets", "dockerfile", "bandit", "gosec"}[i%4],
+		"rule-"+strconv.Itoa(i%97), fmt.Sprintf("src/pkg%03d/file%05d.go", i%500, i), i%400+1)
+	f.Title = "Hard-coded credential in configuration loader number " + strconv.Itoa(i)
+	f.Description = "A credential-like value is assigned in source. Move it to the environment or a secret manager and rotate it."
+	return f
+}
+
+// serve runs one request through the handler and fails on a non-200.
+func serve(b *testing.B, h http.Handler, path string) int {
+	req := httptest.NewRequest("GET", path, nil)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK {
+		b.Fatalf("%s: %d %s", path, rec.Code, rec.Body.String())
+	}
+	return rec.Body.Len()
+}
+
+func BenchmarkScanPage100k(b *testing.B) {
+	e := newEnv(b, envOptions{})
+	fs := make([]finding.Finding, 100000)
+	for i := range fs {
+		fs[i] = benchFinding(i)
+	}
+	sc := e.seedScan("/srv/monorepo", fs)
+	ctx := context.Background()
+	for i := 0; i < 100000; i += 50 {
+		if _, err := e.st.SetTriage(ctx, store.TriageState{Fingerprint: fs[i].Fingerprint, Status: "triaged", UpdatedBy: "b"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	base := "/ui/scans/" + sc.ID
+	for _, c := range []struct{ name, query string }{
+		{"first", ""},
+		{"deep", "?after=99000"},
+		{"deep-back", "?before=60000"},
+		{"filter-severity", "?severity=high&scanner=gosec"},
+		{"filter-triage", "?triage=triaged"},
+		{"search", "?q=file04242"},
+		{"page-200", "?limit=200&after=50000"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			size := serve(b, e.h, base+c.query)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				serve(b, e.h, base+c.query)
+			}
+			b.ReportMetric(float64(size)/1024, "KiB/page")
+		})
+	}
+}
+
+func BenchmarkOverview10kScans(b *testing.B) {
+	e := newEnv(b, envOptions{})
+	ctx := context.Background()
+	start := time.Now().Add(-29 * 24 * time.Hour)
+	for i := 0; i < 10000; i++ {
+		sc, err := e.st.CreateScan(ctx, store.Scan{ID: store.NewID(), TargetPath: fmt.Sprintf("/srv/repo%03d", i%100), ScanTypes: []string{"code"},
+			StartedAt: start.Add(time.Duration(i) * 4 * time.Minute).UTC()})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := e.st.MarkScanRunning(ctx, sc.ID); err != nil {
+			b.Fatal(err)
+		}
+		fs := make([]finding.Finding, 10)
+		for j := range fs {
+			fs[j] = benchFinding(i*10 + j)
+			fs[j].Fingerprint = fp(fmt.Sprintf("r%d-%d", i%100, j+i%3))
+		}
+		if err := e.st.CompleteScan(ctx, sc.ID, store.ScanResult{Findings: fs, ScannersRun: []string{"secrets"}, RiskScore: finding.RiskScore(fs),
+			SeverityCounts: map[string]int{"high": 10}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	serve(b, e.h, "/ui/") // fills the scanner-availability cache
+	for _, c := range []struct{ name, path string }{
+		{"overview", "/ui/"},
+		{"scans-first", "/ui/scans"},
+		{"scans-page-150", "/ui/scans?page=150"},
+		{"scans-one-target", "/ui/scans?target=%2Fsrv%2Frepo042&status=completed"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			size := serve(b, e.h, c.path)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				serve(b, e.h, c.path)
+			}
+			b.ReportMetric(float64(size)/1024, "KiB/page")
+		})
+	}
+}

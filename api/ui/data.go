@@ -1,0 +1,250 @@
+package ui
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"scand/store"
+)
+
+// Data is every read the console makes. Pages depend on this interface
+// only, so when the store's findings reads change (cursors, iterators,
+// ingest-time aggregates) only the adapter below changes.
+type Data interface {
+	Scan(ctx context.Context, id string) (store.Scan, error)
+	// Scans lists scans newest first with the number f selects unpaged.
+	Scans(ctx context.Context, f store.ScanFilter) ([]store.Scan, int, error)
+	ScanCounts(ctx context.Context) (map[string]int, error)
+	ScanTargets(ctx context.Context) ([]string, error)
+	// PreviousScan is the completed scan of the same target before id.
+	PreviousScan(ctx context.Context, id string) (store.Scan, error)
+
+	Findings(ctx context.Context, scanID string, q FindingQuery) (FindingPage, error)
+	// Finding is one occurrence of a fingerprint: in scanID, or the newest.
+	Finding(ctx context.Context, fingerprint, scanID string) (store.FindingWithState, store.Scan, error)
+	FingerprintKnown(ctx context.Context, fingerprint string) (bool, error)
+	TriageState(ctx context.Context, fingerprint string) (*store.TriageState, error)
+	TriageHistory(ctx context.Context, fingerprint string) ([]store.TriageState, error)
+	Comments(ctx context.Context, fingerprint string) ([]store.Comment, error)
+	ScansWithFingerprint(ctx context.Context, fingerprint string, limit int) ([]store.Scan, error)
+	Compare(ctx context.Context, a, b, kind, cursor string, limit int) (ComparePage, error)
+	// CurrentFindings classifies the open findings (latest completed scan
+	// of each target) by severity: live, suppressed, or a hidden verdict.
+	CurrentFindings(ctx context.Context, hidden []string) ([]store.SeverityClassCount, error)
+	// Activity lists the UTC days in [from, to) with scans started or
+	// completed, oldest first.
+	Activity(ctx context.Context, from, to time.Time) ([]store.ConsoleDay, error)
+
+	Notifications(ctx context.Context, unreadOnly bool, limit int) ([]store.Notification, error)
+	UnreadNotifications(ctx context.Context) (int, error)
+	APIKeys(ctx context.Context) ([]store.APIKey, error)
+	Webhooks(ctx context.Context) ([]store.Webhook, error)
+	Webhook(ctx context.Context, id string) (store.Webhook, error)
+	Deliveries(ctx context.Context, webhookID string, limit int) ([]store.Delivery, error)
+}
+
+// FindingQuery filters and pages a scan's findings. After and Before are
+// cursors from a FindingPage, opaque to the pages.
+type FindingQuery struct {
+	Severities []string
+	ScanTypes  []string
+	Scanners   []string
+	Compliance []string
+	Triage     []string
+	Suppressed *bool
+	Text       string
+	After      string
+	Before     string
+	Limit      int
+}
+
+// FindingPage is one page of findings with the cursors of its neighbours
+// ("" when there is none). Total counts the matches up to CountCap (More
+// says there are more), or is -1 when the query has no filter (the scan's
+// findings count is the total then).
+type FindingPage struct {
+	Findings []store.FindingWithState
+	Next     string
+	Prev     string
+	Total    int
+	More     bool
+}
+
+// CountCap is where counting a filtered page's matches stops: counting
+// every match of a broad filter over a huge scan costs a full pass.
+const CountCap = 10000
+
+// ComparePage is the counts of a compare and one page of one kind.
+type ComparePage struct {
+	Counts   map[string]int
+	Findings []store.FindingWithState
+	Next     string
+}
+
+// storeData reads today's store.Store. Cursors are canonical positions.
+type storeData struct{ st *store.Store }
+
+// NewStoreData adapts a store to Data.
+func NewStoreData(st *store.Store) Data { return storeData{st} }
+
+func (d storeData) Scan(ctx context.Context, id string) (store.Scan, error) {
+	return d.st.ScanByID(ctx, id)
+}
+
+func (d storeData) Scans(ctx context.Context, f store.ScanFilter) ([]store.Scan, int, error) {
+	n, err := d.st.CountScans(ctx, f)
+	if err != nil {
+		return nil, 0, err
+	}
+	if n == 0 || f.Offset >= n {
+		return []store.Scan{}, n, nil
+	}
+	scans, err := d.st.Scans(ctx, f)
+	return scans, n, err
+}
+
+func (d storeData) ScanCounts(ctx context.Context) (map[string]int, error) {
+	return d.st.ScanCountsByStatus(ctx)
+}
+
+func (d storeData) ScanTargets(ctx context.Context) ([]string, error) {
+	return d.st.ScanTargets(ctx, 500)
+}
+
+func (d storeData) PreviousScan(ctx context.Context, id string) (store.Scan, error) {
+	return d.st.PreviousCompletedScan(ctx, id)
+}
+
+// cursorOrd reads a cursor; anything that is not one means "no bound".
+func cursorOrd(c string) int {
+	n, err := strconv.Atoi(c)
+	if err != nil || n < 0 {
+		return -1
+	}
+	return n
+}
+
+func (d storeData) Findings(ctx context.Context, scanID string, q FindingQuery) (FindingPage, error) {
+	sq := store.ConsoleFindingQuery{Severities: q.Severities, ScanTypes: q.ScanTypes, Scanners: q.Scanners, Compliance: q.Compliance,
+		Triage: q.Triage, Suppressed: q.Suppressed, Text: q.Text, After: cursorOrd(q.After), Before: cursorOrd(q.Before), Limit: q.Limit + 1}
+	if sq.After >= 0 {
+		sq.Before = -1
+	}
+	rows, err := d.st.ConsoleFindings(ctx, scanID, sq)
+	if err != nil {
+		return FindingPage{}, err
+	}
+	page := FindingPage{Total: -1}
+	more := len(rows) > q.Limit
+	backwards := sq.After < 0 && sq.Before >= 0
+	if more {
+		if backwards {
+			rows = rows[1:]
+		} else {
+			rows = rows[:q.Limit]
+		}
+	}
+	if len(rows) > 0 {
+		first, last := strconv.Itoa(rows[0].Ord), strconv.Itoa(rows[len(rows)-1].Ord)
+		switch {
+		case backwards:
+			page.Next = last
+			if more {
+				page.Prev = first
+			}
+		default:
+			if more {
+				page.Next = last
+			}
+			if sq.After >= 0 {
+				page.Prev = first
+			}
+		}
+	}
+	page.Findings = make([]store.FindingWithState, len(rows))
+	for i, r := range rows {
+		page.Findings[i] = r.FindingWithState
+	}
+	if sq.Filtered() {
+		n, err := d.st.CountConsoleFindings(ctx, scanID, sq, CountCap+1)
+		if err != nil {
+			return FindingPage{}, err
+		}
+		page.Total, page.More = min(n, CountCap), n > CountCap
+	}
+	return page, nil
+}
+
+func (d storeData) Finding(ctx context.Context, fingerprint, scanID string) (store.FindingWithState, store.Scan, error) {
+	return d.st.FindingOccurrence(ctx, fingerprint, scanID)
+}
+
+func (d storeData) FingerprintKnown(ctx context.Context, fingerprint string) (bool, error) {
+	return d.st.FingerprintKnown(ctx, fingerprint)
+}
+
+func (d storeData) TriageState(ctx context.Context, fingerprint string) (*store.TriageState, error) {
+	return d.st.TriageStateOf(ctx, fingerprint)
+}
+
+func (d storeData) TriageHistory(ctx context.Context, fingerprint string) ([]store.TriageState, error) {
+	return d.st.TriageHistory(ctx, fingerprint)
+}
+
+func (d storeData) Comments(ctx context.Context, fingerprint string) ([]store.Comment, error) {
+	return d.st.Comments(ctx, fingerprint)
+}
+
+func (d storeData) ScansWithFingerprint(ctx context.Context, fingerprint string, limit int) ([]store.Scan, error) {
+	return d.st.ScansWithFingerprint(ctx, fingerprint, limit)
+}
+
+func (d storeData) Compare(ctx context.Context, a, b, kind, cursor string, limit int) (ComparePage, error) {
+	counts, err := d.st.CompareCounts(ctx, a, b)
+	if err != nil {
+		return ComparePage{}, err
+	}
+	rows, err := d.st.CompareFindings(ctx, a, b, kind, cursorOrd(cursor), limit+1)
+	if err != nil {
+		return ComparePage{}, err
+	}
+	page := ComparePage{Counts: counts}
+	if len(rows) > limit {
+		rows = rows[:limit]
+		page.Next = strconv.Itoa(rows[len(rows)-1].Ord)
+	}
+	page.Findings = make([]store.FindingWithState, len(rows))
+	for i, r := range rows {
+		page.Findings[i] = r.FindingWithState
+	}
+	return page, nil
+}
+
+func (d storeData) CurrentFindings(ctx context.Context, hidden []string) ([]store.SeverityClassCount, error) {
+	return d.st.CurrentFindingClasses(ctx, hidden)
+}
+
+func (d storeData) Activity(ctx context.Context, from, to time.Time) ([]store.ConsoleDay, error) {
+	return d.st.ConsoleActivity(ctx, from, to)
+}
+
+func (d storeData) Notifications(ctx context.Context, unreadOnly bool, limit int) ([]store.Notification, error) {
+	return d.st.Notifications(ctx, unreadOnly, limit)
+}
+
+func (d storeData) UnreadNotifications(ctx context.Context) (int, error) {
+	return d.st.UnreadNotificationCount(ctx)
+}
+
+func (d storeData) APIKeys(ctx context.Context) ([]store.APIKey, error) { return d.st.APIKeys(ctx) }
+
+func (d storeData) Webhooks(ctx context.Context) ([]store.Webhook, error) { return d.st.Webhooks(ctx) }
+
+func (d storeData) Webhook(ctx context.Context, id string) (store.Webhook, error) {
+	return d.st.WebhookByID(ctx, id)
+}
+
+func (d storeData) Deliveries(ctx context.Context, webhookID string, limit int) ([]store.Delivery, error) {
+	return d.st.DeliveriesByWebhook(ctx, webhookID, limit)
+}

@@ -1,0 +1,672 @@
+package ui
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"scand/auth"
+	"scand/finding"
+	"scand/store"
+)
+
+// flashes are the fixed confirmations a redirect may ask a page to show;
+// the query names one, it never carries text.
+var flashes = map[string]string{
+	"triage": "Verdict saved.", "comment": "Comment added.", "comment-deleted": "Comment deleted.",
+	"cancelled": "Scan cancelled.", "deleted": "Scan deleted.", "revoked": "Key revoked.",
+	"updated": "Webhook saved.", "enabled": "Webhook enabled.", "disabled": "Webhook disabled.",
+	"tested": "Test delivery queued; it appears in the log below once sent.", "webhook-deleted": "Webhook deleted.",
+	"read": "Notification marked read.", "all-read": "All notifications marked read.", "started": "Scan queued.",
+}
+
+func flash(r *http.Request) string { return flashes[r.URL.Query().Get("done")] }
+
+// severityRow is one severity of the overview's breakdown.
+type severityRow struct {
+	Severity   string
+	Live       int
+	Suppressed int
+	Hidden     int
+}
+
+type overviewView struct {
+	Severities  []severityRow
+	Live        int
+	Suppressed  int
+	Hidden      int
+	ScanCounts  map[string]int
+	Statuses    []string
+	Trend       trendChart
+	Latest      []store.Scan
+	Unavailable []ScannerState
+	Available   int
+	Scanners    int
+	Unread      []store.Notification
+	UnreadCount int
+}
+
+var scanStatuses = []string{store.StatusPending, store.StatusRunning, store.StatusCompleted, store.StatusFailed, store.StatusCancelled}
+
+func (c *Console) overview(w http.ResponseWriter, r *http.Request, rq *request) error {
+	ctx := r.Context()
+	classes, err := c.cfg.Data.CurrentFindings(ctx, c.cfg.HiddenTriage)
+	if err != nil {
+		return err
+	}
+	v := overviewView{Statuses: scanStatuses}
+	bySev := map[string]*severityRow{}
+	for _, s := range finding.Severities {
+		row := &severityRow{Severity: string(s)}
+		bySev[string(s)] = row
+		v.Severities = append(v.Severities, *row)
+	}
+	for _, cc := range classes {
+		row := bySev[cc.Severity]
+		if row == nil {
+			continue
+		}
+		switch cc.Class {
+		case store.FindingSuppressed:
+			row.Suppressed += cc.Count
+			v.Suppressed += cc.Count
+		case store.FindingHidden:
+			row.Hidden += cc.Count
+			v.Hidden += cc.Count
+		default:
+			row.Live += cc.Count
+			v.Live += cc.Count
+		}
+	}
+	for i := range v.Severities {
+		v.Severities[i] = *bySev[v.Severities[i].Severity]
+	}
+	if v.ScanCounts, err = c.cfg.Data.ScanCounts(ctx); err != nil {
+		return err
+	}
+	days, err := c.trend(r, trendDays)
+	if err != nil {
+		return err
+	}
+	v.Trend = buildTrend(days)
+	if v.Latest, _, err = c.cfg.Data.Scans(ctx, store.ScanFilter{Limit: 10}); err != nil {
+		return err
+	}
+	for _, s := range c.scannerStates(ctx) {
+		v.Scanners++
+		if s.Available {
+			v.Available++
+		} else {
+			v.Unavailable = append(v.Unavailable, s)
+		}
+	}
+	if rq.Can("GET /notifications") {
+		if v.Unread, err = c.cfg.Data.Notifications(ctx, true, 5); err != nil {
+			return err
+		}
+		if v.UnreadCount, err = c.cfg.Data.UnreadNotifications(ctx); err != nil {
+			return err
+		}
+	}
+	c.render(w, r, rq, http.StatusOK, "overview", "Overview", "overview", v)
+	return nil
+}
+
+// trendChart is the overview's 30-day chart in SVG user units: a bar per
+// day for the scans started, a line through the risk score of the days
+// that completed a scan.
+type trendChart struct {
+	Width, Height int
+	PlotTop       int
+	PlotBottom    int
+	Bars          []trendBar
+	Line          string
+	Points        []trendPoint
+	MaxScans      int
+	Days          []TrendDay
+	FirstLabel    string
+	LastLabel     string
+}
+
+type trendBar struct {
+	X, Y, W, H int
+	Title      string
+}
+
+type trendPoint struct {
+	X, Y  int
+	Title string
+}
+
+// trendDays is the overview's window, as the API's trends default.
+const trendDays = 30
+
+// trend is one entry per UTC day ending today, days without activity
+// present with zeros, as the API's /dashboard/trends series is.
+func (c *Console) trend(r *http.Request, days int) ([]TrendDay, error) {
+	now := c.cfg.Now().UTC()
+	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	from := today.AddDate(0, 0, -(days - 1))
+	activity, err := c.cfg.Data.Activity(r.Context(), from, today.AddDate(0, 0, 1))
+	if err != nil {
+		return nil, err
+	}
+	byDay := map[string]store.ConsoleDay{}
+	for _, a := range activity {
+		byDay[a.Day] = a
+	}
+	out := make([]TrendDay, 0, days)
+	for d := from; !d.After(today); d = d.AddDate(0, 0, 1) {
+		key := d.Format(time.DateOnly)
+		a := byDay[key]
+		out = append(out, TrendDay{Date: key, ScansStarted: a.ScansStarted, RiskScore: a.RiskScore, Findings: a.Findings})
+	}
+	return out, nil
+}
+
+func buildTrend(days []TrendDay) trendChart {
+	const width, height, left, right, top, bottom = 640, 170, 36, 8, 10, 140
+	ch := trendChart{Width: width, Height: height, PlotTop: top, PlotBottom: bottom, Days: days}
+	if len(days) == 0 {
+		return ch
+	}
+	ch.FirstLabel, ch.LastLabel = days[0].Date, days[len(days)-1].Date
+	for _, d := range days {
+		ch.MaxScans = max(ch.MaxScans, d.ScansStarted)
+	}
+	slot := (width - left - right) / len(days)
+	plot := bottom - top
+	var line []string
+	for i, d := range days {
+		x := left + i*slot
+		h := 0
+		if ch.MaxScans > 0 {
+			h = d.ScansStarted * plot / ch.MaxScans
+		}
+		if d.ScansStarted > 0 && h < 2 {
+			h = 2
+		}
+		ch.Bars = append(ch.Bars, trendBar{X: x + 1, Y: bottom - h, W: max(slot-2, 1), H: h,
+			Title: d.Date + ": " + strconv.Itoa(d.ScansStarted) + " scans started, " + strconv.Itoa(d.Findings) + " findings in completed scans"})
+		if d.RiskScore != nil {
+			px, py := x+slot/2, bottom-*d.RiskScore*plot/100
+			line = append(line, strconv.Itoa(px)+","+strconv.Itoa(py))
+			ch.Points = append(ch.Points, trendPoint{X: px, Y: py, Title: d.Date + ": risk score " + strconv.Itoa(*d.RiskScore)})
+		}
+	}
+	ch.Line = strings.Join(line, " ")
+	return ch
+}
+
+// startForm is the start-scan form, pre-filled from the query (the
+// directory picker sends the chosen path back here).
+type startForm struct {
+	TargetPath string
+	ScanTypes  []string
+	Selected   []string
+	TargetURL  string
+	TargetHost string
+}
+
+type scanListView struct {
+	Scans    []store.Scan
+	Total    int
+	Statuses []string
+	Selected []string
+	Target   string
+	Targets  []string
+	Page     int
+	Pages    int
+	PrevURL  string
+	NextURL  string
+	Form     startForm
+	Flash    string
+}
+
+const scansPerPage = 50
+
+func (c *Console) scanList(w http.ResponseWriter, r *http.Request, rq *request) error {
+	q := r.URL.Query()
+	v := scanListView{Statuses: scanStatuses, Target: q.Get("target"), Flash: flash(r)}
+	for _, s := range splitValues(q["status"]) {
+		if slices.Contains(scanStatuses, s) && !slices.Contains(v.Selected, s) {
+			v.Selected = append(v.Selected, s)
+		}
+	}
+	v.Page = 1
+	if n, err := strconv.Atoi(q.Get("page")); err == nil && n > 1 {
+		v.Page = n
+	}
+	var err error
+	v.Scans, v.Total, err = c.cfg.Data.Scans(r.Context(), store.ScanFilter{Statuses: v.Selected, TargetPath: v.Target,
+		Limit: scansPerPage, Offset: (v.Page - 1) * scansPerPage})
+	if err != nil {
+		return err
+	}
+	v.Pages = max(1, (v.Total+scansPerPage-1)/scansPerPage)
+	link := func(page int) string {
+		vals := url.Values{"status": v.Selected, "page": {strconv.Itoa(page)}}
+		if v.Target != "" {
+			vals.Set("target", v.Target)
+		}
+		return "/ui/scans?" + vals.Encode()
+	}
+	if v.Page > 1 {
+		v.PrevURL = link(v.Page - 1)
+	}
+	if v.Page < v.Pages {
+		v.NextURL = link(v.Page + 1)
+	}
+	if v.Targets, err = c.cfg.Data.ScanTargets(r.Context()); err != nil {
+		return err
+	}
+	v.Form = startForm{TargetPath: q.Get("target_path"), ScanTypes: c.cfg.ScanTypes, Selected: c.cfg.DefaultScanTypes}
+	c.render(w, r, rq, http.StatusOK, "scans", "Scans", "scans", v)
+	return nil
+}
+
+// splitValues accepts repeated parameters and comma-separated lists alike.
+func splitValues(vals []string) []string {
+	var out []string
+	for _, v := range vals {
+		for _, p := range strings.Split(v, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+func (c *Console) startScan(w http.ResponseWriter, r *http.Request, rq *request) error {
+	f := r.PostForm
+	in := ScanRequest{TargetPath: strings.TrimSpace(f.Get("target_path")), ScanTypes: f["scan_types"],
+		TargetURL: strings.TrimSpace(f.Get("target_url")), TargetHost: strings.TrimSpace(f.Get("target_host"))}
+	if in.ScanTypes == nil {
+		in.ScanTypes = []string{}
+	}
+	sc, err := c.cfg.Actions.StartScan(r.Context(), rq.p, r.RemoteAddr, in)
+	if err != nil {
+		return withBack(err, "/ui/scans?"+url.Values{"target_path": {in.TargetPath}}.Encode()+"#start")
+	}
+	return redirect(w, r, scanURL(sc.ID))
+}
+
+// findingFilter is the findings table's filter form as the page shows it.
+type findingFilter struct {
+	Severities []string
+	ScanTypes  []string
+	Scanners   []string
+	Triage     []string
+	Suppressed string // "", "only", "exclude"
+	Compliance string
+	Text       string
+	Limit      int
+}
+
+func (ff findingFilter) values() url.Values {
+	v := url.Values{}
+	for k, vals := range map[string][]string{"severity": ff.Severities, "scan_type": ff.ScanTypes, "scanner": ff.Scanners, "triage": ff.Triage} {
+		if len(vals) > 0 {
+			v[k] = vals
+		}
+	}
+	if ff.Suppressed != "" {
+		v.Set("suppressed", ff.Suppressed)
+	}
+	if ff.Compliance != "" {
+		v.Set("compliance", ff.Compliance)
+	}
+	if ff.Text != "" {
+		v.Set("q", ff.Text)
+	}
+	if ff.Limit != defaultPageSize {
+		v.Set("limit", strconv.Itoa(ff.Limit))
+	}
+	return v
+}
+
+var pageSizes = []int{25, 50, 100, 200}
+
+const (
+	defaultPageSize = 50
+	maxSearchChars  = 200
+)
+
+var severityNames = []string{"critical", "high", "medium", "low", "info"}
+
+// parseFindingFilter reads the table's filters, keeping only values that
+// can match (a stray value is dropped rather than echoed back).
+func (c *Console) parseFindingFilter(q url.Values) findingFilter {
+	keep := func(vals []string, allowed []string) []string {
+		var out []string
+		for _, v := range splitValues(vals) {
+			if (allowed == nil || slices.Contains(allowed, v)) && !slices.Contains(out, v) {
+				out = append(out, v)
+			}
+		}
+		return out
+	}
+	ff := findingFilter{
+		Severities: keep(q["severity"], severityNames),
+		ScanTypes:  keep(q["scan_type"], c.cfg.ScanTypes),
+		Scanners:   keep(q["scanner"], nil),
+		Triage:     keep(q["triage"], store.TriageStatuses),
+		Compliance: strings.TrimSpace(q.Get("compliance")),
+		Text:       strings.TrimSpace(q.Get("q")),
+		Limit:      defaultPageSize,
+	}
+	if len(ff.Scanners) > 20 {
+		ff.Scanners = ff.Scanners[:20]
+	}
+	if s := q.Get("suppressed"); s == "only" || s == "exclude" {
+		ff.Suppressed = s
+	}
+	if n, err := strconv.Atoi(q.Get("limit")); err == nil && slices.Contains(pageSizes, n) {
+		ff.Limit = n
+	}
+	if r := []rune(ff.Text); len(r) > maxSearchChars {
+		ff.Text = string(r[:maxSearchChars])
+	}
+	if r := []rune(ff.Compliance); len(r) > maxSearchChars {
+		ff.Compliance = string(r[:maxSearchChars])
+	}
+	return ff
+}
+
+func (ff findingFilter) query(after, before string) FindingQuery {
+	fq := FindingQuery{Severities: ff.Severities, ScanTypes: ff.ScanTypes, Scanners: ff.Scanners, Triage: ff.Triage,
+		Text: ff.Text, After: after, Before: before, Limit: ff.Limit}
+	if ff.Compliance != "" {
+		fq.Compliance = []string{ff.Compliance}
+	}
+	switch ff.Suppressed {
+	case "only":
+		t := true
+		fq.Suppressed = &t
+	case "exclude":
+		f := false
+		fq.Suppressed = &f
+	}
+	return fq
+}
+
+type sevCount struct {
+	Severity string
+	Count    int
+}
+
+type scanDetailView struct {
+	Scan       store.Scan
+	Active     bool
+	Events     string
+	Expected   int
+	Duration   string
+	Counts     []sevCount
+	Previous   *store.Scan
+	Filter     findingFilter
+	Findings   []store.FindingWithState
+	Total      int
+	More       bool
+	Filtered   bool
+	FirstURL   string
+	PrevURL    string
+	NextURL    string
+	FilterURL  string
+	ScanTypes  []string
+	Scanners   []string
+	Statuses   []string
+	Severities []string
+	PageSizes  []int
+	Flash      string
+}
+
+// refresh reloads a running scan's page every few seconds for a browser
+// without script; with script, the event stream updates it instead.
+func (v scanDetailView) refresh() bool { return v.Active }
+
+func (c *Console) scanDetail(w http.ResponseWriter, r *http.Request, rq *request) error {
+	ctx := r.Context()
+	sc, err := c.cfg.Data.Scan(ctx, r.PathValue("id"))
+	if errors.Is(err, store.ErrNotFound) {
+		return notFound("No scan has this id; it may have been deleted.")
+	}
+	if err != nil {
+		return err
+	}
+	q := r.URL.Query()
+	v := scanDetailView{Scan: sc, Active: !store.TerminalStatus(sc.Status), Filter: c.parseFindingFilter(q),
+		ScanTypes: sc.ScanTypes, Scanners: sc.ScannersRun, Statuses: store.TriageStatuses, Severities: severityNames, PageSizes: pageSizes, Flash: flash(r)}
+	if sc.CompletedAt != nil {
+		v.Duration = sc.CompletedAt.Sub(sc.StartedAt).Round(time.Second).String()
+	}
+	for _, s := range severityNames {
+		v.Counts = append(v.Counts, sevCount{Severity: s, Count: sc.SeverityCounts[s]})
+	}
+	if v.Active {
+		if v.Events, err = c.cfg.Actions.EventStream(ctx, rq.p, sc.ID); err != nil {
+			return err
+		}
+		for _, s := range c.scannerStates(ctx) {
+			if slices.Contains(sc.ScanTypes, s.ScanType) {
+				v.Expected++
+			}
+		}
+	}
+	if prev, err := c.cfg.Data.PreviousScan(ctx, sc.ID); err == nil {
+		v.Previous = &prev
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	if v.Active {
+		// Findings are stored when the scan completes.
+		c.render(w, r, rq, http.StatusOK, "scan", "Scan "+short(sc.ID), "scans", v)
+		return nil
+	}
+	page, err := c.cfg.Data.Findings(ctx, sc.ID, v.Filter.query(q.Get("after"), q.Get("before")))
+	if err != nil {
+		return err
+	}
+	v.Findings, v.Total, v.More = page.Findings, page.Total, page.More
+	v.Filtered = page.Total >= 0
+	if !v.Filtered {
+		v.Total = sc.FindingsCount
+	}
+	base := scanURL(sc.ID)
+	link := func(k, cursor string) string {
+		vals := v.Filter.values()
+		if k != "" {
+			vals.Set(k, cursor)
+		}
+		if len(vals) == 0 {
+			return base + "#findings"
+		}
+		return base + "?" + vals.Encode() + "#findings"
+	}
+	v.FilterURL = base
+	if q.Get("after") != "" || q.Get("before") != "" {
+		v.FirstURL = link("", "")
+	}
+	if page.Prev != "" {
+		v.PrevURL = link("before", page.Prev)
+	}
+	if page.Next != "" {
+		v.NextURL = link("after", page.Next)
+	}
+	c.render(w, r, rq, http.StatusOK, "scan", "Scan "+short(sc.ID), "scans", v)
+	return nil
+}
+
+func (c *Console) cancelScan(w http.ResponseWriter, r *http.Request, rq *request) error {
+	id := r.PathValue("id")
+	if _, err := c.cfg.Actions.CancelScan(r.Context(), id); err != nil {
+		return withBack(err, scanURL(id))
+	}
+	return redirect(w, r, scanURL(id)+"?done=cancelled")
+}
+
+func (c *Console) deleteScan(w http.ResponseWriter, r *http.Request, rq *request) error {
+	id := r.PathValue("id")
+	if err := c.cfg.Actions.DeleteScan(r.Context(), id); err != nil {
+		return withBack(err, scanURL(id))
+	}
+	return redirect(w, r, "/ui/scans?done=deleted")
+}
+
+// export proxies a download route of the API. The console never lets the
+// API accept its cookie; it serves the same bytes itself, as an
+// attachment under the console's own security headers.
+func (c *Console) export(apiRoute string) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, rq *request) error {
+		return withBack(c.cfg.Actions.Export(&downloadWriter{ResponseWriter: w}, r, rq.p, apiRoute), scanURL(r.PathValue("id")))
+	}
+}
+
+// downloadWriter makes every proxied response an attachment with the
+// console's headers: the HTML report keeps its own stricter styling needs
+// out of the console's origin by being saved, not rendered.
+type downloadWriter struct {
+	http.ResponseWriter
+	wrote bool
+}
+
+func (d *downloadWriter) WriteHeader(code int) {
+	if !d.wrote {
+		d.wrote = true
+		h := d.Header()
+		h.Set("Content-Security-Policy", contentSecurityPolicy)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Cache-Control", "no-store")
+		if cd := h.Get("Content-Disposition"); cd == "" {
+			h.Set("Content-Disposition", "attachment")
+		} else if strings.HasPrefix(cd, "inline") {
+			h.Set("Content-Disposition", "attachment"+strings.TrimPrefix(cd, "inline"))
+		}
+	}
+	d.ResponseWriter.WriteHeader(code)
+}
+
+func (d *downloadWriter) Write(b []byte) (int, error) {
+	if !d.wrote {
+		d.WriteHeader(http.StatusOK)
+	}
+	return d.ResponseWriter.Write(b)
+}
+
+type browseView struct {
+	Listing Listing
+}
+
+func (c *Console) browse(w http.ResponseWriter, r *http.Request, rq *request) error {
+	l, err := c.cfg.Actions.Browse(r.Context(), r.URL.Query().Get("path"))
+	if err != nil {
+		return withBack(err, "/ui/browse")
+	}
+	c.render(w, r, rq, http.StatusOK, "browse", "Choose a scan target", "scans", browseView{Listing: l})
+	return nil
+}
+
+type compareView struct {
+	A, B          *store.Scan
+	Kind          string
+	Kinds         []string
+	Counts        map[string]int
+	Findings      []store.FindingWithState
+	NextURL       string
+	KindURLs      map[string]string
+	Choices       []store.Scan
+	TargetsDiffer bool
+	Scanned       string
+}
+
+const compareRows = 100
+
+func (c *Console) compare(w http.ResponseWriter, r *http.Request, rq *request) error {
+	ctx := r.Context()
+	q := r.URL.Query()
+	v := compareView{Kinds: []string{store.CompareNew, store.CompareFixed, store.CompareUnchanged}, Kind: q.Get("show")}
+	if !slices.Contains(v.Kinds, v.Kind) {
+		v.Kind = store.CompareNew
+	}
+	var err error
+	if v.Choices, _, err = c.cfg.Data.Scans(ctx, store.ScanFilter{Statuses: []string{store.StatusCompleted}, Limit: 200}); err != nil {
+		return err
+	}
+	load := func(id string) (*store.Scan, error) {
+		if id == "" {
+			return nil, nil
+		}
+		sc, err := c.cfg.Data.Scan(ctx, id)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, notFound("No scan has the id " + id + ".")
+		}
+		return &sc, err
+	}
+	if v.B, err = load(q.Get("b")); err != nil {
+		return err
+	}
+	if v.A, err = load(q.Get("a")); err != nil {
+		return err
+	}
+	if v.A == nil && v.B != nil {
+		// The natural question: what changed since the previous scan of
+		// the same target?
+		if prev, err := c.cfg.Data.PreviousScan(ctx, v.B.ID); err == nil {
+			v.A = &prev
+		} else if !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+	}
+	if v.A != nil && v.B != nil {
+		v.TargetsDiffer = v.A.TargetPath != v.B.TargetPath || ptrString(v.A.TargetURL) != ptrString(v.B.TargetURL) || ptrString(v.A.TargetHost) != ptrString(v.B.TargetHost)
+		page, err := c.cfg.Data.Compare(ctx, v.A.ID, v.B.ID, v.Kind, q.Get("after"), compareRows)
+		if err != nil {
+			return err
+		}
+		v.Counts, v.Findings = page.Counts, page.Findings
+		link := func(kind, after string) string {
+			vals := url.Values{"a": {v.A.ID}, "b": {v.B.ID}, "show": {kind}}
+			if after != "" {
+				vals.Set("after", after)
+			}
+			return "/ui/compare?" + vals.Encode() + "#results"
+		}
+		v.KindURLs = map[string]string{}
+		for _, k := range v.Kinds {
+			v.KindURLs[k] = link(k, "")
+		}
+		if page.Next != "" {
+			v.NextURL = link(v.Kind, page.Next)
+		}
+		// New and unchanged rows come from the newer scan, fixed ones from
+		// the older: finding links open the occurrence the row is.
+		v.Scanned = v.B.ID
+		if v.Kind == store.CompareFixed {
+			v.Scanned = v.A.ID
+		}
+	}
+	c.render(w, r, rq, http.StatusOK, "compare", "Compare scans", "compare", v)
+	return nil
+}
+
+func ptrString(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// principalLabel names a caller for people.
+func principalLabel(p auth.Principal) string {
+	switch p.Source {
+	case auth.SourceEnv:
+		return "environment key (SVC_API_KEY)"
+	case auth.SourceDev:
+		return "dev mode"
+	}
+	return "key " + p.ID
+}

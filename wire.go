@@ -35,6 +35,7 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 		Store: st, Bus: bus, Scanners: scanners, Log: log.With("logger", "scand.orchestrator"), Now: time.Now,
 		MaxConcurrent:     cfg.MaxConcurrentScans,
 		CaptureComponents: components.CaptureJSON,
+		ScanRoots:         cfg.ScanRoots,
 	})
 	hooks := hook.New(hook.Config{Store: st, Log: log.With("logger", "scand.hook"), Now: time.Now, AllowPrivate: cfg.WebhookAllowPriv})
 	notes := notify.New(notify.Config{Store: st, Log: log.With("logger", "scand.notify"), Now: time.Now})

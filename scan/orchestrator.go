@@ -30,6 +30,7 @@ type Orchestrator struct {
 	now      func() time.Time
 	max      int
 	capture  func(ctx context.Context, root string) ([]byte, error)
+	roots    []string
 
 	mu      sync.Mutex
 	queue   []string
@@ -52,6 +53,9 @@ type OrchestratorOptions struct {
 	// CaptureComponents records the target's components for the SBOM at
 	// scan time; nil skips the capture.
 	CaptureComponents func(ctx context.Context, root string) ([]byte, error)
+	// ScanRoots (SVC_SCAN_ROOTS) are checked again when a scan starts:
+	// the tree may have moved since the API accepted it.
+	ScanRoots []string
 }
 
 // interruptedReason is what a scan left running by a crash is failed with.
@@ -69,7 +73,7 @@ func NewOrchestrator(o OrchestratorOptions) *Orchestrator {
 		o.MaxConcurrent = 2
 	}
 	return &Orchestrator{store: o.Store, bus: o.Bus, scanners: o.Scanners, log: o.Log, now: o.Now, max: o.MaxConcurrent,
-		capture: o.CaptureComponents, running: map[string]context.CancelFunc{}, wake: make(chan struct{}, 1)}
+		capture: o.CaptureComponents, roots: o.ScanRoots, running: map[string]context.CancelFunc{}, wake: make(chan struct{}, 1)}
 }
 
 // Scanners returns the registry in run order.
@@ -238,8 +242,17 @@ func (o *Orchestrator) runScan(ctx context.Context, id string) {
 		target.Host = *sc.TargetHost
 	}
 
-	if o.capture != nil && sc.TargetPath != "/" {
-		if comps, err := o.capture(ctx, sc.TargetPath); err != nil {
+	readsTree := ReadsTree(sc.ScanTypes)
+	if readsTree {
+		real, err := o.confine(id, sc.TargetPath)
+		if err != nil {
+			o.fail(bg, id, sc.TargetPath, run, skipped, err)
+			return
+		}
+		target.Path = real
+	}
+	if o.capture != nil && readsTree && target.Path != "/" {
+		if comps, err := o.capture(ctx, target.Path); err != nil {
 			o.log.Warn("component capture failed; the SBOM of this scan will be empty", "scan_id", id, "error", err.Error())
 		} else if err := o.store.SetScanComponents(bg, id, comps); err != nil {
 			o.fail(bg, id, sc.TargetPath, run, skipped, fmt.Errorf("store components: %w", err))

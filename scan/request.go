@@ -15,6 +15,12 @@ type Request struct {
 	ScanTypes  []string
 	TargetURL  *string
 	TargetHost *string
+	// ScanPath is set by Check: the path a scan of this request stores and
+	// reads. With scan roots it is the resolved real path that was
+	// confined, so re-pointing a symlink in TargetPath after the check
+	// cannot move the scan; without roots it is TargetPath, cleaned, as
+	// the client gave it.
+	ScanPath string
 }
 
 // TargetPolicy confines scan targets: SVC_SCAN_ROOTS and
@@ -75,6 +81,10 @@ func (p TargetPolicy) Check(r Request) (Request, []Problem, error) {
 		}
 	}
 	out := Request{TargetPath: filepath.Clean(r.TargetPath), ScanTypes: types}
+	out.ScanPath = out.TargetPath
+	if len(p.Roots) > 0 && real != "" {
+		out.ScanPath = real
+	}
 	if r.TargetURL != nil && *r.TargetURL != "" {
 		out.TargetURL = r.TargetURL
 		if _, err := ValidateTargetURL(*r.TargetURL); err != nil {

@@ -27,6 +27,14 @@ const confineToken = "ghp_x423jAXT3vi7dHRCWVGNqkevtn0RKqoKaCmn"
 // moment a scan is accepted and the moment it runs.
 func newConfinedHarness(t *testing.T, roots []string) *scanHarness {
 	t.Helper()
+	return newUnstartedHarness(t, scan.OrchestratorOptions{Scanners: []scan.Scanner{secrets.New(scan.Config{})}, MaxConcurrent: 1,
+		CaptureComponents: components.CaptureJSON, ScanRoots: roots})
+}
+
+// newUnstartedHarness serves the API over a real store and an orchestrator
+// built from o (its Store and Bus filled in) that the test starts itself.
+func newUnstartedHarness(t *testing.T, o scan.OrchestratorOptions) *scanHarness {
+	t.Helper()
 	ctx := context.Background()
 	dbPath := filepath.Join(t.TempDir(), "scand.db")
 	st, err := store.Open(ctx, dbPath, time.Now)
@@ -34,11 +42,10 @@ func newConfinedHarness(t *testing.T, roots []string) *scanHarness {
 		t.Fatal(err)
 	}
 	bus := sse.NewBus(nil)
-	scanners := []scan.Scanner{secrets.New(scan.Config{})}
-	orch := scan.NewOrchestrator(scan.OrchestratorOptions{Store: st, Bus: bus, Scanners: scanners, MaxConcurrent: 1,
-		CaptureComponents: components.CaptureJSON, ScanRoots: roots})
+	o.Store, o.Bus = st, bus
+	orch := scan.NewOrchestrator(o)
 	d := Deps{Store: st, Auth: &auth.Authenticator{Store: st}, Limiter: auth.NewRateLimiter(60, 10, false), Bus: bus,
-		EventSecret: []byte("test-secret"), Scans: orch, KeepAlive: 200 * time.Millisecond, ScanRoots: roots}
+		EventSecret: []byte("test-secret"), Scans: orch, KeepAlive: 200 * time.Millisecond, ScanRoots: o.ScanRoots}
 	h := &scanHarness{t: t, srv: httptest.NewServer(New(d).Handler()), store: st, orch: orch, bus: bus, dbPath: dbPath}
 	t.Cleanup(h.close)
 	return h

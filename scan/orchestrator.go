@@ -221,9 +221,14 @@ func (o *Orchestrator) runScan(ctx context.Context, id string) {
 	}
 	sc, err := o.store.ScanByID(bg, id)
 	if err != nil {
+		o.log.Error("cannot load scan", "scan_id", id, "error", err.Error())
 		o.fail(bg, id, "", nil, nil, fmt.Errorf("load scan: %w", err))
 		return
 	}
+	// Registered first so it runs last, after a panic has failed the scan.
+	start := o.now()
+	o.logStart(sc)
+	defer o.logEnd(bg, id, start)
 	var run []string
 	var skipped []store.SkippedScanner
 	defer func() {
@@ -232,7 +237,6 @@ func (o *Orchestrator) runScan(ctx context.Context, id string) {
 			o.fail(bg, id, sc.TargetPath, run, skipped, fmt.Errorf("internal error: %v", r))
 		}
 	}()
-	start := o.now()
 	o.publish(bg, id, sse.ScanStart, sse.ScanStartData{ScanID: id, ScanTypes: sc.ScanTypes, TargetPath: sc.TargetPath})
 	target := Target{ScanID: id, Path: sc.TargetPath}
 	if sc.TargetURL != nil {
@@ -309,8 +313,9 @@ func (o *Orchestrator) interrupted(ctx context.Context, id, targetPath string, r
 	}
 }
 
+// fail records a failed scan; the scan's end line (logEnd) carries the
+// cause into the log.
 func (o *Orchestrator) fail(ctx context.Context, id, targetPath string, run []string, skipped []store.SkippedScanner, cause error) {
-	o.log.Error("scan failed", "scan_id", id, "error", cause.Error())
 	if err := o.store.FinishScan(ctx, id, store.StatusFailed, truncate(cause.Error(), 1000), run, skipped); err != nil {
 		if !errors.Is(err, store.ErrConflict) {
 			o.log.Error("cannot record failed scan", "scan_id", id, "error", err.Error())

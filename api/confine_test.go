@@ -3,16 +3,19 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"scand/auth"
 	"scand/scan"
 	"scand/scan/components"
+	"scand/scan/dast"
 	"scand/scan/secrets"
 	"scand/sse"
 	"scand/store"
@@ -150,5 +153,61 @@ func TestConfinementRecheckedAtScanStart(t *testing.T) {
 	h.assertNoToken(v.ID)
 	if end.Status != "failed" || end.Error == nil || !strings.Contains(*end.Error, "outside the allowed scan roots") {
 		t.Fatalf("scan ended %s (%v), want failed saying the target left the scan roots", end.Status, end.Error)
+	}
+}
+
+// TestOnlyTreeScansWalkTheTree: a dast-only scan names a target_path but
+// must not walk it (component capture walked /tmp for a minute before);
+// it runs even when the path is gone. A code scan of the same tree still
+// captures its components.
+func TestOnlyTreeScansWalkTheTree(t *testing.T) {
+	var mu sync.Mutex
+	var walked []string
+	capture := func(ctx context.Context, root string) ([]byte, error) {
+		mu.Lock()
+		walked = append(walked, root)
+		mu.Unlock()
+		return components.CaptureJSON(ctx, root)
+	}
+	web := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		w.Write([]byte("ok"))
+	}))
+	defer web.Close()
+	h := newUnstartedHarness(t, scan.OrchestratorOptions{Scanners: []scan.Scanner{dast.New(scan.Config{}), secrets.New(scan.Config{})},
+		MaxConcurrent: 1, CaptureComponents: capture})
+	lock, err := os.ReadFile(filepath.Join("..", "testdata", "components", "npm-v3", "package-lock.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := writeTree(t, map[string]string{"package-lock.json": string(lock)})
+	gone := writeTree(t, map[string]string{"package-lock.json": string(lock)})
+	dastOnly := h.startScan(map[string]any{"target_path": tree, "scan_types": []string{"dast"}, "target_url": web.URL})
+	dastGone := h.startScan(map[string]any{"target_path": gone, "scan_types": []string{"dast"}, "target_url": web.URL})
+	code := h.startScan(map[string]any{"target_path": tree, "scan_types": []string{"code"}})
+	if err := os.RemoveAll(gone); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.orch.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{dastOnly.ID, dastGone.ID, code.ID} {
+		if v := h.waitTerminal(id); v.Status != "completed" {
+			t.Errorf("scan %s ended %s (%v), want completed", id, v.Status, v.Error)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(walked) != 1 || walked[0] != tree {
+		t.Fatalf("component capture walked %q, want only the code scan's tree", walked)
+	}
+	for id, want := range map[string]bool{dastOnly.ID: false, code.ID: true} {
+		comps, err := h.store.ScanComponents(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(string(comps), `"name"`); got != want {
+			t.Errorf("scan %s stored components %s, want components=%v", id, comps, want)
+		}
 	}
 }

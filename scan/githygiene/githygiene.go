@@ -348,12 +348,7 @@ func (s *gitHygieneScanner) newFinding(kindID string, sev finding.Severity, rel,
 // gitHygieneHead reads the first bytes of a regular file under root,
 // without following a symbolic link out of the tree.
 func gitHygieneHead(root, rel string) ([]byte, bool) {
-	p := filepath.Join(root, filepath.FromSlash(rel))
-	st, err := os.Lstat(p)
-	if err != nil || !st.Mode().IsRegular() {
-		return nil, false
-	}
-	f, err := os.Open(p)
+	f, err := tree.OpenFile(filepath.Join(root, filepath.FromSlash(rel)))
 	if err != nil {
 		return nil, false
 	}

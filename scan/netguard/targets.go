@@ -133,8 +133,11 @@ func (e *RefusedError) Error() string {
 	if !e.Addr.IsValid() {
 		return fmt.Sprintf("refused to scan %s: %s", e.Host, e.Reason)
 	}
-	if a, ok := ParseHost(e.Host); ok && a == e.Addr {
-		return fmt.Sprintf("refused to scan %s: %s", e.Host, e.Reason)
+	if _, ok := ParseHost(e.Host); ok {
+		if strings.Trim(e.Host, "[]") == e.Addr.String() {
+			return fmt.Sprintf("refused to scan %s: %s", e.Host, e.Reason)
+		}
+		return fmt.Sprintf("refused to scan %s (%s): %s", e.Host, e.Addr, e.Reason)
 	}
 	return fmt.Sprintf("refused to scan %s: it resolves to %s, %s", e.Host, e.Addr, e.Reason)
 }

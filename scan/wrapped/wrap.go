@@ -64,7 +64,7 @@ type tool struct {
 
 	// target validates the scan's target before anything runs and points
 	// c at it; nil means pathTarget.
-	target func(c *call, t scan.Target) error
+	target func(ctx context.Context, c *call, t scan.Target) error
 	// noFollow records that the tool was seen not to follow symbolic links
 	// in the target (trivy fs, osv-scanner). Every other tool with a
 	// target directory is refused a tree holding a link to a file outside
@@ -183,12 +183,15 @@ type call struct {
 	program string // SVC_<TOOL>_PATH or the tool's name
 	db      string // the offline database's folder
 	look    func(string) (string, error)
-	root    string     // the target directory; "" for a host target
-	host    string     // the target host of a network tool
-	dir     string     // where this run executes; "" inherits scand's
-	file    string     // the file eachDirOf found for this run
-	outDir  string     // where reportFile is written
-	lines   lineFinder // declaration lines under root, shared by all runs
+	root    string // the target directory; "" for a host target
+	host    string // the target host of a network tool, as the tool gets it
+	// hostName is the name the scan targets when host is the address it
+	// was resolved to and checked as; "" otherwise.
+	hostName string
+	dir      string     // where this run executes; "" inherits scand's
+	file     string     // the file eachDirOf found for this run
+	outDir   string     // where reportFile is written
+	lines    lineFinder // declaration lines under root, shared by all runs
 }
 
 // rel makes a path the tool reported relative to the target.
@@ -207,7 +210,7 @@ func (c *call) programPath() string {
 }
 
 // pathTarget accepts an absolute, existing directory and runs in it.
-func pathTarget(c *call, t scan.Target) error {
+func pathTarget(_ context.Context, c *call, t scan.Target) error {
 	if err := validateDir(t.Path); err != nil {
 		return err
 	}
@@ -346,7 +349,7 @@ func (w *cli) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error
 	if target == nil {
 		target = pathTarget
 	}
-	if err := target(c, t); err != nil {
+	if err := target(ctx, c, t); err != nil {
 		return nil, err
 	}
 	if err := w.notReady(ctx); err != nil {

@@ -366,6 +366,10 @@ type gitHygieneEntry struct {
 }
 
 func (s *gitHygieneScanner) scanRepo(ctx context.Context, root string) ([]finding.Finding, error) {
+	if tree.GitDirLeavesTree(root) {
+		// Another repository's index must not be reported as this tree's.
+		return nil, fmt.Errorf("%w: its .git leads outside the target", errGitHygieneNotRepo)
+	}
 	top, err := s.git(ctx, root, nil, nil, "rev-parse", "--show-toplevel")
 	if err != nil {
 		if errors.Is(err, scan.ErrNotInstalled) || ctx.Err() != nil {

@@ -52,3 +52,44 @@ func LinkOut(ctx context.Context, root string) (string, error) {
 	})
 	return found, err
 }
+
+// GitDirLeavesTree reports whether root's own .git entry would make git
+// read a repository outside root: .git is a symbolic link, or a gitfile
+// ("gitdir: <path>", what linked worktrees and submodules have) whose
+// directory resolves outside root. A scanner that runs git on a target
+// treats such a tree as no repository, so a hostile tree cannot have
+// another repository's history or index read and reported as its own.
+// A missing .git, or a .git directory, stays inside.
+func GitDirLeavesTree(root string) bool {
+	p := filepath.Join(root, ".git")
+	fi, err := os.Lstat(p)
+	switch {
+	case err != nil || fi.IsDir():
+		return false
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return true
+	case !fi.Mode().IsRegular():
+		return true
+	}
+	b, err := ReadCapped(p, 4<<10)
+	if err != nil {
+		return true
+	}
+	dir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
+	if !ok {
+		return false // not a gitfile: git refuses it, nothing is read through it
+	}
+	dir = strings.TrimSpace(dir)
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(root, dir)
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return true
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return false // a gitdir that does not exist: git fails, nothing is read
+	}
+	return real != realRoot && !strings.HasPrefix(real, strings.TrimSuffix(realRoot, string(filepath.Separator))+string(filepath.Separator))
+}

@@ -63,3 +63,42 @@ func TestLinkOut(t *testing.T) {
 		})
 	}
 }
+
+func TestGitDirLeavesTree(t *testing.T) {
+	base := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(base, "other", ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		build func(root string)
+		want  bool
+	}{
+		{"no .git", func(string) {}, false},
+		{".git directory", func(root string) { os.Mkdir(filepath.Join(root, ".git"), 0o755) }, false},
+		{".git symlink", func(root string) { os.Symlink(filepath.Join(base, "other", ".git"), filepath.Join(root, ".git")) }, true},
+		{"gitfile out", func(root string) {
+			writeFile(t, filepath.Join(root, ".git"), "gitdir: "+filepath.Join(base, "other", ".git")+"\n")
+		}, true},
+		{"relative gitfile out", func(root string) {
+			rel, _ := filepath.Rel(root, filepath.Join(base, "other", ".git"))
+			writeFile(t, filepath.Join(root, ".git"), "gitdir: "+rel+"\n")
+		}, true},
+		{"gitfile inside", func(root string) {
+			os.MkdirAll(filepath.Join(root, ".repo", "git"), 0o755)
+			writeFile(t, filepath.Join(root, ".git"), "gitdir: .repo/git\n")
+		}, false},
+		{"gitfile to nowhere", func(root string) { writeFile(t, filepath.Join(root, ".git"), "gitdir: /nonexistent/x\n") }, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := filepath.Join(t.TempDir(), "target")
+			if err := os.MkdirAll(root, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			tc.build(root)
+			if got := GitDirLeavesTree(root); got != tc.want {
+				t.Fatalf("GitDirLeavesTree = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"scand/scan/netguard"
 )
 
 // config is everything scand reads at startup. Each field comes from its
@@ -31,6 +33,7 @@ type config struct {
 	MaxConcurrentScans int
 	ScannerTimeout     time.Duration
 	WebhookAllowPriv   bool
+	TargetAllow        netguard.Allow
 	NmapMaxHosts       int
 	PDFRenderer        string
 	AlertMinSeverity   string
@@ -62,6 +65,7 @@ var settings = []setting{
 	{"SVC_NMAP_MAX_HOSTS", "nmap-max-hosts", "256", "largest CIDR range (in addresses) a network scan may target"},
 	{"SVC_PDF_RENDERER", "pdf-renderer", "", "Chromium/Chrome binary for PDF reports (default: chromium, chromium-browser or google-chrome on PATH)"},
 	{"SVC_WEBHOOK_ALLOW_PRIVATE", "webhook-allow-private", "1", "0 refuses webhook receivers on loopback and private addresses"},
+	{"SVC_TARGET_ALLOW", "target-allow", "", "comma-separated CIDR ranges, addresses and host names (*.example.com) DAST and network scans may target (empty = any but metadata and link-local)"},
 	{"SVC_ALERT_MIN_SEVERITY", "alert-min-severity", "high", "a new finding at or above this severity makes a notification (schedules may set their own)"},
 	{"SVC_RETENTION_DAYS", "retention-days", "0", "delete completed scans older than this many days, never a target's newest (0 = keep all)"},
 	{"SVC_SCHEDULER_FAKE_START", "scheduler-fake-start", "", "testing aid: RFC 3339 time the scheduler's clock starts at (then advances in real time)"},
@@ -190,6 +194,9 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 			}
 			c.ScanRoots = append(c.ScanRoots, root)
 		}
+	}
+	if c.TargetAllow, err = netguard.ParseAllow(values["SVC_TARGET_ALLOW"]); err != nil {
+		bad("SVC_TARGET_ALLOW", err.Error())
 	}
 	if len(problems) > 0 {
 		return c, &usageError{"invalid configuration: " + strings.Join(problems, "; ")}

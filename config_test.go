@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"scand/scan/netguard"
 )
 
 func envMap(m map[string]string) func(string) string {
@@ -38,7 +40,8 @@ func configEqual(a, b config) bool {
 		a.RateLimitBurst == b.RateLimitBurst && a.RateLimitEnabled == b.RateLimitEnabled && a.FakeNow.Equal(b.FakeNow) &&
 		a.LogLevel == b.LogLevel && slices.Equal(a.ScanRoots, b.ScanRoots) && a.MaxConcurrentScans == b.MaxConcurrentScans &&
 		a.ScannerTimeout == b.ScannerTimeout && a.WebhookAllowPriv == b.WebhookAllowPriv && a.LogFormat == b.LogFormat &&
-		a.AlertMinSeverity == b.AlertMinSeverity && a.RetentionDays == b.RetentionDays && a.SchedulerFakeStart.Equal(b.SchedulerFakeStart)
+		a.AlertMinSeverity == b.AlertMinSeverity && a.RetentionDays == b.RetentionDays && a.SchedulerFakeStart.Equal(b.SchedulerFakeStart) &&
+		a.TargetAllow.String() == b.TargetAllow.String()
 }
 
 func TestLoadConfigFromEnvAndFlags(t *testing.T) {
@@ -49,6 +52,7 @@ func TestLoadConfigFromEnvAndFlags(t *testing.T) {
 		"SVC_SCAN_ROOTS": "/srv:/home/ci:", "SVC_MAX_CONCURRENT_SCANS": "4", "SVC_SCANNER_TIMEOUT": "30",
 		"SVC_WEBHOOK_ALLOW_PRIVATE": "0", "SVC_ALERT_MIN_SEVERITY": "Medium", "SVC_RETENTION_DAYS": "90",
 		"SVC_SCHEDULER_FAKE_START": "2026-03-08T01:59:55-05:00", "SVC_LOG_FORMAT": "Text",
+		"SVC_TARGET_ALLOW": "10.0.0.0/8, App.Corp.Example",
 	}
 	c, err := loadConfig(nil, envMap(env), io.Discard)
 	if err != nil {
@@ -59,7 +63,7 @@ func TestLoadConfigFromEnvAndFlags(t *testing.T) {
 		RateLimitPerMin: 120, RateLimitBurst: 5, RateLimitEnabled: false, FakeNow: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
 		LogLevel: slog.LevelDebug, LogFormat: "text", ScanRoots: []string{"/srv", "/home/ci"}, MaxConcurrentScans: 4,
 		ScannerTimeout: 30 * time.Second, WebhookAllowPriv: false, AlertMinSeverity: "medium", RetentionDays: 90,
-		SchedulerFakeStart: time.Date(2026, 3, 8, 6, 59, 55, 0, time.UTC),
+		SchedulerFakeStart: time.Date(2026, 3, 8, 6, 59, 55, 0, time.UTC), TargetAllow: mustAllow(t, "10.0.0.0/8,app.corp.example"),
 	}
 	if !configEqual(c, want) {
 		t.Fatalf("from env = %+v\nwant       %+v", c, want)
@@ -115,6 +119,8 @@ func TestLoadConfigRejectsBadValues(t *testing.T) {
 		{"SVC_MAX_CONCURRENT_SCANS", "65"},
 		{"SVC_SCANNER_TIMEOUT", "10m"},
 		{"SVC_WEBHOOK_ALLOW_PRIVATE", "2"},
+		{"SVC_TARGET_ALLOW", "10.0.0.0/33"},
+		{"SVC_TARGET_ALLOW", "10.0.0.0/8,not a host"},
 		{"SVC_ALERT_MIN_SEVERITY", "severe"},
 		{"SVC_RETENTION_DAYS", "-1"},
 		{"SVC_RETENTION_DAYS", "1.5"},
@@ -219,4 +225,13 @@ func TestREADMEDocumentsEverySetting(t *testing.T) {
 	for env := range rows {
 		t.Errorf("README.md documents %s, which config.go does not read", env)
 	}
+}
+
+func mustAllow(t *testing.T, s string) netguard.Allow {
+	t.Helper()
+	a, err := netguard.ParseAllow(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
 }

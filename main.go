@@ -20,6 +20,7 @@ import (
 
 	"scand/api"
 	"scand/auth"
+	"scand/scan/netguard"
 	"scand/scan/registry"
 	"scand/sse"
 	"scand/store"
@@ -192,6 +193,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		Scans:         app.orch,
 		ScanRoots:     cfg.ScanRoots,
 		MaxHosts:      cfg.NmapMaxHosts,
+		Targets:       netguard.Targets{Allow: cfg.TargetAllow},
 		Scanners:      app.registry,
 		InstallRecipe: registry.InstallCommand,
 		Runner:        app.runner,

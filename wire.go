@@ -9,6 +9,7 @@ import (
 	"scand/notify"
 	"scand/scan"
 	"scand/scan/components"
+	"scand/scan/netguard"
 	"scand/scan/registry"
 	"scand/scan/schedule"
 	"scand/sse"
@@ -29,12 +30,15 @@ type app struct {
 }
 
 func wire(ctx context.Context, cfg config, getenv func(string) string, st *store.Store, bus *sse.Bus, log *slog.Logger) (*app, error) {
-	scanCfg := scan.Config{Runner: scan.NewRunner(cfg.ScannerTimeout), Getenv: getenv, Now: time.Now, Logger: log.With("logger", "scand.scan")}
+	targets := netguard.Targets{Allow: cfg.TargetAllow}
+	scanCfg := scan.Config{Runner: scan.NewRunner(cfg.ScannerTimeout), Getenv: getenv, Now: time.Now, Logger: log.With("logger", "scand.scan"),
+		Targets: targets}
 	scanners := registry.All(scanCfg)
 	orch := scan.NewOrchestrator(scan.OrchestratorOptions{
 		Store: st, Bus: bus, Scanners: scanners, Log: log.With("logger", "scand.orchestrator"), Now: time.Now,
 		MaxConcurrent:     cfg.MaxConcurrentScans,
 		CaptureComponents: components.CaptureJSON,
+		ScanRoots:         cfg.ScanRoots,
 	})
 	hooks := hook.New(hook.Config{Store: st, Log: log.With("logger", "scand.hook"), Now: time.Now, AllowPrivate: cfg.WebhookAllowPriv})
 	notes := notify.New(notify.Config{Store: st, Log: log.With("logger", "scand.notify"), Now: time.Now})
@@ -46,7 +50,7 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 			cfg.SchedulerFakeStart.Format(time.RFC3339) + " and runs from there; a testing aid, unset it in production")
 	}
 	sched := schedule.New(schedule.Options{Store: st, Submit: orch.Submit, Now: schedNow, Log: log.With("logger", "scand.scheduler"),
-		Policy: scan.TargetPolicy{Roots: cfg.ScanRoots, MaxHosts: cfg.NmapMaxHosts}})
+		Policy: scan.TargetPolicy{Roots: cfg.ScanRoots, MaxHosts: cfg.NmapMaxHosts, Targets: targets}})
 	alerts := schedule.NewAlerts(schedule.AlertOptions{Store: st, Bus: bus, Log: log.With("logger", "scand.alerts"), Now: time.Now, MinSeverity: cfg.AlertMinSeverity})
 	retention := schedule.NewRetention(schedule.RetentionOptions{Store: st, Log: log.With("logger", "scand.retention"), Now: time.Now,
 		MaxAge: time.Duration(cfg.RetentionDays) * 24 * time.Hour})

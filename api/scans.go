@@ -149,7 +149,7 @@ func (s *Server) startScan(ctx context.Context, p auth.Principal, req StartScanR
 	if errors.Is(err, scan.ErrOutsideRoots) {
 		return store.Scan{}, errStatus(http.StatusForbidden, err.Error())
 	}
-	sc, err := s.Store.CreateScan(ctx, store.Scan{ID: store.NewID(), TargetPath: checked.TargetPath, ScanTypes: checked.ScanTypes,
+	sc, err := s.Store.CreateScan(ctx, store.Scan{ID: store.NewID(), TargetPath: checked.ScanPath, ScanTypes: checked.ScanTypes,
 		TargetURL: checked.TargetURL, TargetHost: checked.TargetHost, StartedAt: s.Now().UTC().Truncate(time.Microsecond), CreatedBy: p.ID})
 	if err != nil {
 		return store.Scan{}, err
@@ -161,7 +161,7 @@ func (s *Server) startScan(ctx context.Context, p auth.Principal, req StartScanR
 // targetPolicy is the confinement of every scan target (SVC_SCAN_ROOTS,
 // SVC_NMAP_MAX_HOSTS), shared with the scheduler.
 func (s *Server) targetPolicy() scan.TargetPolicy {
-	return scan.TargetPolicy{Roots: s.ScanRoots, MaxHosts: s.MaxHosts}
+	return scan.TargetPolicy{Roots: s.ScanRoots, MaxHosts: s.MaxHosts, Targets: s.Targets}
 }
 
 // problemsError renders field problems as one 422, each loc under prefix.

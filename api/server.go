@@ -16,6 +16,7 @@ import (
 	"scand/auth"
 	"scand/hook"
 	"scand/scan"
+	"scand/scan/netguard"
 	"scand/scan/schedule"
 	"scand/sse"
 	"scand/store"
@@ -40,6 +41,9 @@ type Deps struct {
 	Scans *scan.Orchestrator
 	// MaxHosts bounds a network target's CIDR size (SVC_NMAP_MAX_HOSTS).
 	MaxHosts int
+	// Targets refuses DAST and network targets (metadata services,
+	// SVC_TARGET_ALLOW) before a scan or schedule is stored.
+	Targets netguard.Targets
 	// KeepAlive is the SSE keepalive interval (15 s when zero).
 	KeepAlive time.Duration
 	// Test adds routes only tests mount (for example a rate-limited probe).
@@ -148,7 +152,7 @@ func New(d Deps) *Server {
 		d.Now = time.Now
 	}
 	if d.Schedules == nil {
-		d.Schedules = schedule.New(schedule.Options{Store: d.Store, Policy: scan.TargetPolicy{Roots: d.ScanRoots, MaxHosts: d.MaxHosts}, Now: d.Now})
+		d.Schedules = schedule.New(schedule.Options{Store: d.Store, Policy: scan.TargetPolicy{Roots: d.ScanRoots, MaxHosts: d.MaxHosts, Targets: d.Targets}, Now: d.Now})
 	}
 	s := &Server{Deps: d, log: d.Log.With("logger", "scand.api"), access: d.Log.With("logger", "scand.access")}
 	s.streams, s.closeStreams = context.WithCancel(context.Background())

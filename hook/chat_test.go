@@ -249,6 +249,11 @@ func TestWebhookValidateURL(t *testing.T) {
 		{"http://169.254.169.254/latest/meta-data/", false},
 		{"http://[fe80::1]/", false},
 		{"http://100.100.100.200/", false},
+		{"http://0xa9fea9fe/", false},
+		{"http://2852039166/latest/", false},
+		{"http://[::ffff:a9fe:a9fe]/", false},
+		{"http://metadata.google.internal/computeMetadata/v1/", false},
+		{"http://2130706433:8080/hook", true}, // 127.0.0.1: private stays the daemon's setting
 		{"https://receiver.example/" + strings.Repeat("a", MaxURLLen), false},
 	}
 	for _, tc := range cases {

@@ -7,11 +7,11 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
-	"net/netip"
 	"net/url"
 	"slices"
 	"strings"
 
+	"scand/scan/netguard"
 	"scand/sse"
 )
 
@@ -61,12 +61,16 @@ func ValidateURL(raw string) error {
 	if u.User != nil {
 		return errors.New("url must not contain credentials; authenticate receivers with the signature instead")
 	}
-	if addr, err := netip.ParseAddr(u.Hostname()); err == nil {
-		// Only the always-refused ranges: private ones depend on the
-		// daemon's setting, which may change before delivery.
+	// Only the always-refused ranges, in any spelling of an address:
+	// private ones depend on the daemon's setting, which may change
+	// before delivery.
+	if addr, ok := netguard.ParseHost(u.Hostname()); ok {
 		if err := (AddressPolicy{AllowPrivate: true}).Check(addr); err != nil {
 			return errors.New("url " + err.Error())
 		}
+	}
+	if netguard.MetadataName(u.Hostname()) {
+		return errors.New("url names a cloud metadata service; webhook receivers may never use it")
 	}
 	return nil
 }

@@ -3,6 +3,8 @@ package scan
 import (
 	"log/slog"
 	"time"
+
+	"scand/scan/netguard"
 )
 
 // Config is what scanners get from main.go: no scanner reads the process
@@ -13,6 +15,10 @@ type Config struct {
 	Getenv func(string) string
 	Now    func() time.Time
 	Logger *slog.Logger
+	// Targets is what DAST and network scanners may connect to
+	// (SVC_TARGET_ALLOW); the zero value refuses only the always-blocked
+	// addresses, metadata services first.
+	Targets netguard.Targets
 }
 
 // Env reads one setting; a Config without Getenv has none set.

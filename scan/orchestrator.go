@@ -30,6 +30,7 @@ type Orchestrator struct {
 	now      func() time.Time
 	max      int
 	capture  func(ctx context.Context, root string) ([]byte, error)
+	roots    []string
 
 	mu      sync.Mutex
 	queue   []string
@@ -52,6 +53,9 @@ type OrchestratorOptions struct {
 	// CaptureComponents records the target's components for the SBOM at
 	// scan time; nil skips the capture.
 	CaptureComponents func(ctx context.Context, root string) ([]byte, error)
+	// ScanRoots (SVC_SCAN_ROOTS) are checked again when a scan starts:
+	// the tree may have moved since the API accepted it.
+	ScanRoots []string
 }
 
 // interruptedReason is what a scan left running by a crash is failed with.
@@ -69,7 +73,7 @@ func NewOrchestrator(o OrchestratorOptions) *Orchestrator {
 		o.MaxConcurrent = 2
 	}
 	return &Orchestrator{store: o.Store, bus: o.Bus, scanners: o.Scanners, log: o.Log, now: o.Now, max: o.MaxConcurrent,
-		capture: o.CaptureComponents, running: map[string]context.CancelFunc{}, wake: make(chan struct{}, 1)}
+		capture: o.CaptureComponents, roots: o.ScanRoots, running: map[string]context.CancelFunc{}, wake: make(chan struct{}, 1)}
 }
 
 // Scanners returns the registry in run order.
@@ -217,9 +221,14 @@ func (o *Orchestrator) runScan(ctx context.Context, id string) {
 	}
 	sc, err := o.store.ScanByID(bg, id)
 	if err != nil {
+		o.log.Error("cannot load scan", "scan_id", id, "error", err.Error())
 		o.fail(bg, id, "", nil, nil, fmt.Errorf("load scan: %w", err))
 		return
 	}
+	// Registered first so it runs last, after a panic has failed the scan.
+	start := o.now()
+	o.logStart(sc)
+	defer o.logEnd(bg, id, start)
 	var run []string
 	var skipped []store.SkippedScanner
 	defer func() {
@@ -228,7 +237,6 @@ func (o *Orchestrator) runScan(ctx context.Context, id string) {
 			o.fail(bg, id, sc.TargetPath, run, skipped, fmt.Errorf("internal error: %v", r))
 		}
 	}()
-	start := o.now()
 	o.publish(bg, id, sse.ScanStart, sse.ScanStartData{ScanID: id, ScanTypes: sc.ScanTypes, TargetPath: sc.TargetPath})
 	target := Target{ScanID: id, Path: sc.TargetPath}
 	if sc.TargetURL != nil {
@@ -238,8 +246,17 @@ func (o *Orchestrator) runScan(ctx context.Context, id string) {
 		target.Host = *sc.TargetHost
 	}
 
-	if o.capture != nil && sc.TargetPath != "/" {
-		if comps, err := o.capture(ctx, sc.TargetPath); err != nil {
+	readsTree := ReadsTree(sc.ScanTypes)
+	if readsTree {
+		real, err := o.confine(id, sc.TargetPath)
+		if err != nil {
+			o.fail(bg, id, sc.TargetPath, run, skipped, err)
+			return
+		}
+		target.Path = real
+	}
+	if o.capture != nil && readsTree && target.Path != "/" {
+		if comps, err := o.capture(ctx, target.Path); err != nil {
 			o.log.Warn("component capture failed; the SBOM of this scan will be empty", "scan_id", id, "error", err.Error())
 		} else if err := o.store.SetScanComponents(bg, id, comps); err != nil {
 			o.fail(bg, id, sc.TargetPath, run, skipped, fmt.Errorf("store components: %w", err))
@@ -296,8 +313,9 @@ func (o *Orchestrator) interrupted(ctx context.Context, id, targetPath string, r
 	}
 }
 
+// fail records a failed scan; the scan's end line (logEnd) carries the
+// cause into the log.
 func (o *Orchestrator) fail(ctx context.Context, id, targetPath string, run []string, skipped []store.SkippedScanner, cause error) {
-	o.log.Error("scan failed", "scan_id", id, "error", cause.Error())
 	if err := o.store.FinishScan(ctx, id, store.StatusFailed, truncate(cause.Error(), 1000), run, skipped); err != nil {
 		if !errors.Is(err, store.ErrConflict) {
 			o.log.Error("cannot record failed scan", "scan_id", id, "error", err.Error())

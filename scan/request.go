@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"scand/scan/netguard"
 )
 
 // Request is what a scan starts from: the body of POST /scans, or a
@@ -15,6 +17,12 @@ type Request struct {
 	ScanTypes  []string
 	TargetURL  *string
 	TargetHost *string
+	// ScanPath is set by Check: the path a scan of this request stores and
+	// reads. With scan roots it is the resolved real path that was
+	// confined, so re-pointing a symlink in TargetPath after the check
+	// cannot move the scan; without roots it is TargetPath, cleaned, as
+	// the client gave it.
+	ScanPath string
 }
 
 // TargetPolicy confines scan targets: SVC_SCAN_ROOTS and
@@ -26,6 +34,10 @@ type TargetPolicy struct {
 	// anywhere.
 	Roots    []string
 	MaxHosts int
+	// Targets refuses DAST and network targets that may never be scanned
+	// (metadata services, SVC_TARGET_ALLOW); the API checks what it can
+	// without resolving names, the scanners check again when they connect.
+	Targets netguard.Targets
 }
 
 // Problem is one thing wrong with a request field. Loc is relative to the
@@ -75,9 +87,15 @@ func (p TargetPolicy) Check(r Request) (Request, []Problem, error) {
 		}
 	}
 	out := Request{TargetPath: filepath.Clean(r.TargetPath), ScanTypes: types}
+	out.ScanPath = out.TargetPath
+	if len(p.Roots) > 0 && real != "" {
+		out.ScanPath = real
+	}
 	if r.TargetURL != nil && *r.TargetURL != "" {
 		out.TargetURL = r.TargetURL
-		if _, err := ValidateTargetURL(*r.TargetURL); err != nil {
+		if u, err := ValidateTargetURL(*r.TargetURL); err != nil {
+			add("value_error", "target_url: "+err.Error(), *r.TargetURL, "target_url")
+		} else if err := p.Targets.CheckStatic(u.Hostname()); err != nil {
 			add("value_error", "target_url: "+err.Error(), *r.TargetURL, "target_url")
 		}
 	} else if slices.Contains(types, TypeDAST) {
@@ -86,6 +104,8 @@ func (p TargetPolicy) Check(r Request) (Request, []Problem, error) {
 	if r.TargetHost != nil && *r.TargetHost != "" {
 		out.TargetHost = r.TargetHost
 		if err := ValidateTargetHost(*r.TargetHost, p.MaxHosts); err != nil {
+			add("value_error", "target_host: "+err.Error(), *r.TargetHost, "target_host")
+		} else if err := CheckTargetHost(p.Targets, *r.TargetHost); err != nil {
 			add("value_error", "target_host: "+err.Error(), *r.TargetHost, "target_host")
 		}
 	} else if slices.Contains(types, TypeNetwork) {

@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"math/big"
 	"net"
+	"net/netip"
 	"net/url"
 	"strings"
+
+	"scand/scan/netguard"
 )
 
 // DefaultMaxHosts bounds a network target's CIDR size (SVC_NMAP_MAX_HOSTS).
@@ -77,4 +80,20 @@ func ValidateTargetHost(h string, maxHosts int) error {
 		}
 	}
 	return nil
+}
+
+// CheckTargetHost applies the target policy to a valid network target
+// without resolving names: a CIDR range may not overlap the always-blocked
+// ranges and must lie in SVC_TARGET_ALLOW; an address (in any spelling) or
+// a name is checked as netguard.Targets.CheckStatic does. The scanner
+// resolves and checks names again before handing them to nmap.
+func CheckTargetHost(t netguard.Targets, host string) error {
+	if strings.Contains(host, "/") {
+		p, err := netip.ParsePrefix(host)
+		if err != nil {
+			return fmt.Errorf("not a valid CIDR range: %v", err)
+		}
+		return t.CheckPrefix(p)
+	}
+	return t.CheckStatic(host)
 }

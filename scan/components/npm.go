@@ -8,8 +8,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-
-	"scand/scan/tree"
 )
 
 // npm ecosystem: package-lock.json / npm-shrinkwrap.json (lockfile v1, v2,
@@ -406,7 +404,7 @@ func compParseYarnLock(f compFile) ([]Component, error) {
 				continue
 			}
 			pj := filepath.Join(filepath.Dir(f.abs), filepath.FromSlash(e.workspace), "package.json")
-			data, _ := tree.ReadCapped(pj, compMaxMetaBytes)
+			data, _ := readWithin(filepath.Dir(f.abs), pj) // the lockfile names it: never outside the project
 			manifest, _ := compReadPackageJSONDeps(data)
 			addRoots(e.deps, manifest)
 		}

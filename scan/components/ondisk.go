@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -403,6 +404,9 @@ func (d *compDiscovery) scanVendor(ctx context.Context, dir string) error {
 				return err
 			}
 			modDir := filepath.Join(dir, filepath.FromSlash(m.path))
+			if !tree.Within(dir, modDir) {
+				continue // modules.txt is the tree's word: "../" or a link must not lead out
+			}
 			if info, ok := d.licenseFromDir(modDir); ok {
 				d.licenses.add(EcoGolang, m.path, m.version, info)
 				if m.replVersion != "" {
@@ -449,7 +453,8 @@ func (d *compDiscovery) addCargoTomlLicense(crateDir, ct string, data []byte) {
 		info.licenses, info.line = []string{spdx.Normalize(kv.value.str)}, kv.line
 	} else if kv := pkg.get("license-file"); kv != nil && kv.value.str != "" {
 		lf := filepath.Join(crateDir, filepath.FromSlash(kv.value.str))
-		if text, err := tree.ReadCapped(lf, compMaxMetaBytes); err == nil {
+		// A license-file naming a path outside the target is not read.
+		if text, err := readWithin(d.root, lf); err == nil {
 			info.source, info.line = d.rel(lf), 1
 			info.licenses = []string{compLicenseFromText(text)}
 		}
@@ -491,6 +496,15 @@ func compParseVendorModules(data []byte) []compVendorModule {
 
 // compLicenseFileNames are the names a license file goes by, best first.
 var compLicenseFilePrefixes = []string{"LICENSE", "LICENCE", "COPYING", "UNLICENSE"}
+
+// readWithin reads a metadata file a tree names itself, only when it lies
+// within root (tree.Within).
+func readWithin(root, p string) ([]byte, error) {
+	if !tree.Within(root, p) {
+		return nil, fmt.Errorf("%s: outside the target, not read", p)
+	}
+	return tree.ReadCapped(p, compMaxMetaBytes)
+}
 
 // licenseFromDir identifies the license file at the root of a vendored
 // module. The text alone decides; an unrecognized text is reported as such

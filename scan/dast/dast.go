@@ -192,6 +192,11 @@ func (s *builtinDASTScanner) Scan(ctx context.Context, t scan.Target) ([]finding
 	if err != nil {
 		return nil, fmt.Errorf("builtin_dast: target URL %q: %w", t.URL, err)
 	}
+	// Refused up front with a clear error; every connection below is
+	// checked again when it is dialled (redirects, DNS rebinding).
+	if _, err := s.cfg.Targets.Resolve(ctx, target.Hostname()); err != nil {
+		return nil, fmt.Errorf("builtin_dast: %w", err)
+	}
 	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, s.overallTimeout)
 	defer cancel()
@@ -264,12 +269,14 @@ func (s *builtinDASTScanner) Scan(ctx context.Context, t scan.Target) ([]finding
 // reports certificate problems as findings, and the headers of a site with
 // a bad certificate still deserve an audit), accepts TLS 1.0 for the same
 // reason, never follows redirects on its own, keeps no cookies and ignores
-// proxy environment variables.
+// proxy environment variables (a proxy would make the connection the
+// target policy must check). Every connection goes through the target
+// policy's dialer: the address checked is the address dialled.
 func (s *builtinDASTScanner) client() *http.Client {
 	return &http.Client{
 		Transport: &http.Transport{
 			Proxy:                 nil,
-			DialContext:           (&net.Dialer{Timeout: s.requestTimeout}).DialContext,
+			DialContext:           s.dial,
 			TLSClientConfig:       &tls.Config{InsecureSkipVerify: true, MinVersion: tls.VersionTLS10}, // #nosec G402 -- audit client; certificate checked in checkTLS
 			TLSHandshakeTimeout:   s.requestTimeout,
 			ResponseHeaderTimeout: s.requestTimeout,
@@ -278,6 +285,11 @@ func (s *builtinDASTScanner) client() *http.Client {
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		Timeout:       s.requestTimeout,
 	}
+}
+
+// dial connects to a target address through the target policy.
+func (s *builtinDASTScanner) dial(ctx context.Context, network, addr string) (net.Conn, error) {
+	return s.cfg.Targets.DialContext(&net.Dialer{Timeout: s.requestTimeout})(ctx, network, addr)
 }
 
 // do sends one request and reads at most maxBody bytes of the answer.
@@ -672,12 +684,16 @@ func (s *builtinDASTScanner) checkTLS(ctx context.Context, res *builtinDASTResul
 	dial := func(cfg *tls.Config) (*tls.Conn, error) {
 		dctx, cancel := context.WithTimeout(ctx, s.requestTimeout)
 		defer cancel()
-		d := &tls.Dialer{NetDialer: &net.Dialer{Timeout: s.requestTimeout}, Config: cfg}
-		c, err := d.DialContext(dctx, "tcp", addr)
+		raw, err := s.dial(dctx, "tcp", addr)
 		if err != nil {
 			return nil, err
 		}
-		return c.(*tls.Conn), nil
+		c := tls.Client(raw, cfg)
+		if err := c.HandshakeContext(dctx); err != nil {
+			_ = raw.Close()
+			return nil, err
+		}
+		return c, nil
 	}
 
 	conn, err := dial(&tls.Config{InsecureSkipVerify: true, ServerName: serverName, MinVersion: tls.VersionTLS10}) // #nosec G402 -- verified below

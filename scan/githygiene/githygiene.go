@@ -348,12 +348,7 @@ func (s *gitHygieneScanner) newFinding(kindID string, sev finding.Severity, rel,
 // gitHygieneHead reads the first bytes of a regular file under root,
 // without following a symbolic link out of the tree.
 func gitHygieneHead(root, rel string) ([]byte, bool) {
-	p := filepath.Join(root, filepath.FromSlash(rel))
-	st, err := os.Lstat(p)
-	if err != nil || !st.Mode().IsRegular() {
-		return nil, false
-	}
-	f, err := os.Open(p)
+	f, err := tree.OpenFile(filepath.Join(root, filepath.FromSlash(rel)))
 	if err != nil {
 		return nil, false
 	}
@@ -371,6 +366,10 @@ type gitHygieneEntry struct {
 }
 
 func (s *gitHygieneScanner) scanRepo(ctx context.Context, root string) ([]finding.Finding, error) {
+	if tree.GitDirLeavesTree(root) {
+		// Another repository's index must not be reported as this tree's.
+		return nil, fmt.Errorf("%w: its .git leads outside the target", errGitHygieneNotRepo)
+	}
 	top, err := s.git(ctx, root, nil, nil, "rev-parse", "--show-toplevel")
 	if err != nil {
 		if errors.Is(err, scan.ErrNotInstalled) || ctx.Err() != nil {

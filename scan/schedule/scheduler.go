@@ -239,7 +239,7 @@ func (s *Scheduler) runOne(ctx context.Context, sc store.Schedule, now time.Time
 		rec.Run.Outcome, rec.Run.Reason = store.RunFailed, "target no longer valid: "+err.Error()
 	default:
 		rec.Run.Outcome = store.RunStarted
-		rec.Scan = &store.Scan{ID: store.NewID(), TargetPath: req.TargetPath, ScanTypes: req.ScanTypes, TargetURL: req.TargetURL,
+		rec.Scan = &store.Scan{ID: store.NewID(), TargetPath: req.ScanPath, ScanTypes: req.ScanTypes, TargetURL: req.TargetURL,
 			TargetHost: req.TargetHost, CreatedBy: sc.CreatedBy}
 	}
 	return s.record(ctx, sc, rec)

@@ -15,6 +15,7 @@ import (
 
 	"scand/finding"
 	"scand/scan"
+	"scand/scan/tree"
 )
 
 // Bounds of the history scan. `git log -p` over a large, old repository can
@@ -51,10 +52,13 @@ type secretsHistoryHit struct {
 }
 
 // secretsIsRepoRoot reports whether dir is the top of a git work tree (.git
-// is a directory, or a file for linked worktrees and submodules).
+// is a directory, or a file for linked worktrees and submodules) whose
+// repository lies inside dir: a .git that leads out (a symbolic link, a
+// gitfile naming another directory) would have git read, and scand report,
+// another repository's history.
 func secretsIsRepoRoot(dir string) bool {
 	_, err := os.Lstat(filepath.Join(dir, ".git"))
-	return err == nil
+	return err == nil && !tree.GitDirLeavesTree(dir)
 }
 
 // secretsHistoryArgs is the git command line. Every option that user or

@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
-	"os"
 	"path"
 	"regexp"
 	"runtime"
@@ -597,7 +596,7 @@ func secretsCompareFindings(a, b finding.Finding) int {
 // readCandidate reads a file into the worker's buffer, or returns nil data
 // when it is too large or binary.
 func (s *secretsScanner) readCandidate(abs string, sc *secretsScratch) ([]byte, error) {
-	f, err := os.Open(abs)
+	f, err := tree.OpenFile(abs)
 	if err != nil {
 		return nil, err
 	}

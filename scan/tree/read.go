@@ -5,7 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
 )
 
 // BinaryExt reports whether a lowercase extension marks a file that is
@@ -51,26 +55,46 @@ func (e *tooLargeError) Is(target error) bool { return target == ErrTooLarge }
 // refused, so a target cannot make the daemon read outside itself, and the
 // read stays bounded even if the file grows after the size check.
 func ReadCapped(p string, max int64) ([]byte, error) {
-	fi, err := os.Lstat(p)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", p)
-	}
-	if fi.Size() > max {
-		return nil, &tooLargeError{path: p, size: fi.Size(), max: max}
-	}
-	fh, err := os.Open(p)
+	fh, err := OpenFile(p)
 	if err != nil {
 		return nil, err
 	}
 	defer fh.Close()
+	fi, err := fh.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if fi.Size() > max {
+		return nil, &tooLargeError{path: p, size: fi.Size(), max: max}
+	}
 	b, err := io.ReadAll(io.LimitReader(fh, max+1))
 	if err == nil && int64(len(b)) > max {
 		return nil, &tooLargeError{path: p, size: int64(len(b)), max: max}
 	}
 	return b, err
+}
+
+// OpenFile opens a regular file of a scanned tree for reading. A final
+// symbolic link is refused by the kernel (O_NOFOLLOW), not by a check that
+// a swap could race; a FIFO or device is refused without blocking on it.
+func OpenFile(p string) (*os.File, error) {
+	fh, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, fmt.Errorf("%s: a symbolic link, not followed", p)
+		}
+		return nil, err
+	}
+	fi, err := fh.Stat()
+	if err != nil {
+		fh.Close()
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		fh.Close()
+		return nil, fmt.Errorf("%s: not a regular file", p)
+	}
+	return fh, nil
 }
 
 // CheckDir reports whether root is an existing directory, following a
@@ -84,4 +108,25 @@ func CheckDir(root string) error {
 		return fmt.Errorf("%s is not a directory", root)
 	}
 	return nil
+}
+
+// Within reports whether p lies under root and is reached from root
+// through no symbolic link, so opening p cannot leave root. Paths a tree
+// names itself (a module path in vendor/modules.txt, a Cargo license-file,
+// a yarn workspace) pass through it before they are read: "../" and
+// symlinked directories in them are the attacker's way out.
+func Within(root, p string) bool {
+	rel, err := filepath.Rel(root, p)
+	if err != nil || !filepath.IsLocal(rel) {
+		return false
+	}
+	cur := root
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		cur = filepath.Join(cur, part)
+		fi, err := os.Lstat(cur)
+		if err != nil || fi.Mode()&fs.ModeSymlink != 0 {
+			return false
+		}
+	}
+	return true
 }

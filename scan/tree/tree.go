@@ -9,6 +9,7 @@ package tree
 import (
 	"context"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -56,23 +57,31 @@ type Walk struct {
 // Files calls visit for every regular file under root in lexical order,
 // with its absolute path and its slash-separated path relative to root.
 // Symbolic links are neither followed nor visited, so a link cannot lead a
-// scanner outside the target. It stops at the first error visit returns
-// and when ctx ends.
+// scanner outside the target, and directories are listed through an
+// os.Root opened on root: a directory swapped for a symlink while the walk
+// runs cannot take the listing outside the target either. It stops at the
+// first error visit returns and when ctx ends.
 func (w Walk) Files(ctx context.Context, root string, visit func(abs, rel string) error) error {
 	skip := w.Skip
 	if skip == nil {
 		skip = SkipDir
 	}
-	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	return fs.WalkDir(r.FS(), ".", func(rel string, d fs.DirEntry, err error) error {
 		if cerr := ctx.Err(); cerr != nil {
 			return cerr
 		}
+		abs := filepath.Join(root, filepath.FromSlash(rel))
 		if err != nil {
-			if p == root {
+			if rel == "." {
 				return err
 			}
 			if w.Unreadable != nil {
-				w.Unreadable(p, err)
+				w.Unreadable(abs, err)
 			}
 			if d != nil && d.IsDir() {
 				return fs.SkipDir
@@ -80,7 +89,7 @@ func (w Walk) Files(ctx context.Context, root string, visit func(abs, rel string
 			return nil
 		}
 		if d.IsDir() {
-			if p != root && skip(d.Name()) {
+			if rel != "." && skip(d.Name()) {
 				return fs.SkipDir
 			}
 			return nil
@@ -88,11 +97,7 @@ func (w Walk) Files(ctx context.Context, root string, visit func(abs, rel string
 		if !d.Type().IsRegular() {
 			return nil
 		}
-		rel, rerr := filepath.Rel(root, p)
-		if rerr != nil {
-			return nil
-		}
-		return visit(p, filepath.ToSlash(rel))
+		return visit(abs, rel)
 	})
 }
 

@@ -2,9 +2,11 @@ package wrapped
 
 import (
 	"bytes"
+	"context"
 	"encoding/xml"
 	"fmt"
 	"net"
+	"net/netip"
 	"regexp"
 	"sort"
 	"strconv"
@@ -12,6 +14,7 @@ import (
 
 	"scand/finding"
 	"scand/scan"
+	"scand/scan/netguard"
 )
 
 var nmapPortsRe = regexp.MustCompile(`^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$`)
@@ -19,21 +22,68 @@ var nmapPortsRe = regexp.MustCompile(`^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$`)
 // nmapTarget accepts a host, an address or a CIDR range of at most
 // SVC_NMAP_MAX_HOSTS addresses, and a valid SVC_NMAP_PORTS, before the
 // tool is even probed: both are the operator's to fix. nmap runs wherever
-// scand runs; it reads no files.
-func nmapTarget(c *call, t scan.Target) error {
+// scand runs; it reads no files. The target policy (netguard.Targets) is
+// applied here, before nmap sees the host: a range may not overlap the
+// metadata and other always-blocked ranges, and a name or an address in
+// any spelling is resolved and checked, then nmap gets the checked
+// address itself, so it cannot resolve the name to something else.
+func nmapTarget(ctx context.Context, c *call, t scan.Target) error {
 	// Unset or unparsable means the seam's default, one /24.
 	maxHosts, _ := strconv.Atoi(strings.TrimSpace(c.cfg.Env("SVC_NMAP_MAX_HOSTS")))
 	if err := scan.ValidateTargetHost(t.Host, maxHosts); err != nil {
 		return err
 	}
-	c.host = t.Host
+	if strings.Contains(t.Host, "/") {
+		if err := scan.CheckTargetHost(c.cfg.Targets, t.Host); err != nil {
+			return err
+		}
+		c.host = t.Host
+	} else {
+		addrs, err := c.cfg.Targets.Resolve(ctx, t.Host)
+		if err != nil {
+			return err
+		}
+		c.host = nmapPick(addrs).String()
+		if _, isAddr := netguard.ParseHost(t.Host); !isAddr {
+			c.hostName = t.Host
+		}
+	}
 	_, err := nmapArgs(c.host, c.cfg.Env("SVC_NMAP_PORTS"))
 	return err
+}
+
+// nmapPick is the address nmap scans for a name: the first IPv4 one, as
+// nmap itself would pick without -6, else the first.
+func nmapPick(addrs []netip.Addr) netip.Addr {
+	for _, a := range addrs {
+		if a.Is4() {
+			return a
+		}
+	}
+	return addrs[0]
+}
+
+// nmapParseCall parses a run's report and puts back the name the scan
+// targeted, which nmap never saw (it was given the checked address).
+func nmapParseCall(c *call, out []byte) ([]finding.Finding, error) {
+	fs, err := nmapParse(out)
+	if err != nil || c.hostName == "" {
+		return fs, err
+	}
+	for i := range fs {
+		if _, ok := fs[i].Metadata["hostname"]; !ok {
+			fs[i].Metadata["hostname"] = c.hostName
+		}
+	}
+	return fs, nil
 }
 
 // nmapArgs builds the argument list; the host was validated before.
 func nmapArgs(host, ports string) ([]string, error) {
 	args := []string{"-sT", "-sV", "-n", "--open", "-oX", "-"}
+	if strings.Contains(host, ":") {
+		args = append(args, "-6") // nmap scans IPv6 only when told
+	}
 	if !strings.Contains(host, "/") {
 		args = append(args, "-Pn")
 	}
@@ -240,7 +290,7 @@ func Nmap(cfg scan.Config) scan.Scanner {
 		target:      nmapTarget,
 		args:        func(c *call) ([]string, error) { return nmapArgs(c.host, c.cfg.Env("SVC_NMAP_PORTS")) },
 		exits:       exits{report: []int{0}},
-		parse:       func(_ *call, out []byte) ([]finding.Finding, error) { return nmapParse(out) },
+		parse:       nmapParseCall,
 		version:     probeVersion(`Nmap version v?(\d+\.\d+(?:\.\d+)?)`, "--version"),
 		installHint: "install the Debian package nmap (apt-get install -y nmap, from a local mirror when offline) or set SVC_NMAP_PATH",
 	})

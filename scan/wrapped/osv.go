@@ -218,6 +218,7 @@ func osvVersionLess(a, b string) bool {
 //	otherwise medium: a known vulnerability without a score is not hidden as info
 func OSV(cfg scan.Config) scan.Scanner {
 	return newCLI(cfg, tool{name: "osv-scanner", scanType: scan.TypeDependency,
+		noFollow: true, // seen not to read symlinked lockfiles or descend into symlinked directories
 		args: func(c *call) ([]string, error) {
 			return []string{"scan", "source", "--offline", "--local-db-path", c.db, "--format", "json", "-r", c.root}, nil
 		},

@@ -154,6 +154,7 @@ func trivyAliases(id string, vendor, urls []string) []string {
 // osv-scanner: a known vulnerability without a score is not hidden.
 func Trivy(cfg scan.Config) scan.Scanner {
 	return newCLI(cfg, tool{name: "trivy", scanType: scan.TypeDependency,
+		noFollow: true, // seen not to read symlinked lockfiles or descend into symlinked directories
 		args: func(c *call) ([]string, error) {
 			return []string{"fs", "--scanners", "vuln", "--format", "json", "--quiet",
 				"--cache-dir", c.db, "--skip-db-update", "--skip-java-db-update",

@@ -64,7 +64,15 @@ type tool struct {
 
 	// target validates the scan's target before anything runs and points
 	// c at it; nil means pathTarget.
-	target func(c *call, t scan.Target) error
+	target func(ctx context.Context, c *call, t scan.Target) error
+	// noFollow records that the tool was seen not to follow symbolic links
+	// in the target (trivy fs, osv-scanner). Every other tool with a
+	// target directory is refused a tree holding a link to a file outside
+	// it (tree.LinkOut): bandit, gosec, govulncheck and kics read such a
+	// link's file and report it, and none has a flag to stop that. The
+	// zero value is the safe one, so a new tool is checked until someone
+	// proves it need not be.
+	noFollow bool
 	// eachDirOf, when set, runs the tool once in the directory of every
 	// file of that name under the target instead of once in the target
 	// (tools that load Go packages work only inside a module).
@@ -175,12 +183,15 @@ type call struct {
 	program string // SVC_<TOOL>_PATH or the tool's name
 	db      string // the offline database's folder
 	look    func(string) (string, error)
-	root    string     // the target directory; "" for a host target
-	host    string     // the target host of a network tool
-	dir     string     // where this run executes; "" inherits scand's
-	file    string     // the file eachDirOf found for this run
-	outDir  string     // where reportFile is written
-	lines   lineFinder // declaration lines under root, shared by all runs
+	root    string // the target directory; "" for a host target
+	host    string // the target host of a network tool, as the tool gets it
+	// hostName is the name the scan targets when host is the address it
+	// was resolved to and checked as; "" otherwise.
+	hostName string
+	dir      string     // where this run executes; "" inherits scand's
+	file     string     // the file eachDirOf found for this run
+	outDir   string     // where reportFile is written
+	lines    lineFinder // declaration lines under root, shared by all runs
 }
 
 // rel makes a path the tool reported relative to the target.
@@ -199,7 +210,7 @@ func (c *call) programPath() string {
 }
 
 // pathTarget accepts an absolute, existing directory and runs in it.
-func pathTarget(c *call, t scan.Target) error {
+func pathTarget(_ context.Context, c *call, t scan.Target) error {
 	if err := validateDir(t.Path); err != nil {
 		return err
 	}
@@ -338,10 +349,13 @@ func (w *cli) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error
 	if target == nil {
 		target = pathTarget
 	}
-	if err := target(c, t); err != nil {
+	if err := target(ctx, c, t); err != nil {
 		return nil, err
 	}
 	if err := w.notReady(ctx); err != nil {
+		return nil, err
+	}
+	if err := w.refuseLinksOut(ctx, c.root); err != nil {
 		return nil, err
 	}
 	runs := []call{*c}
@@ -362,6 +376,23 @@ func (w *cli) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error
 		all = append(all, fs...)
 	}
 	return finish(w.cfg, w.tool.name, all), nil
+}
+
+// refuseLinksOut fails a tool that follows symbolic links when the target
+// holds one to a file outside it: the tool would read that file and scand
+// would report its content as the target's.
+func (w *cli) refuseLinksOut(ctx context.Context, root string) error {
+	if root == "" || w.tool.noFollow {
+		return nil
+	}
+	link, err := tree.LinkOut(ctx, root)
+	if err != nil {
+		return fmt.Errorf("%s: checking the target for symbolic links: %w", w.tool.name, err)
+	}
+	if link != "" {
+		return fmt.Errorf("%s not run: it follows symbolic links and the target holds one to a file outside it (remove the link or scan where it points): %s", w.tool.name, link)
+	}
+	return nil
 }
 
 // skipForModules keeps module discovery out of the directories no project

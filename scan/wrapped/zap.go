@@ -30,7 +30,9 @@ import (
 //  3. ascan/action/scan on target_url, polled with ascan/view/status;
 //  4. core/view/alerts for target_url, paged.
 //
-// The whole scan is bounded by cfg.Runner's timeout; on that timeout or a
+// The target's host is resolved and checked against the target policy
+// (netguard.Targets: never a metadata service, SVC_TARGET_ALLOW) before
+// ZAP gets the URL. The whole scan is bounded by cfg.Runner's timeout; on that timeout or a
 // cancel, the spider and active scan are stopped (spider/action/stop,
 // ascan/action/stop) so ZAP does not keep attacking the target.
 //
@@ -174,6 +176,11 @@ func (s *zapScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Finding
 	target, err := scan.ValidateTargetURL(t.URL)
 	if err != nil {
 		return nil, err
+	}
+	// ZAP resolves and connects by itself: the target is checked when it
+	// is handed over, not on every connection ZAP makes (README).
+	if _, err := s.cfg.Targets.Resolve(ctx, target.Hostname()); err != nil {
+		return nil, fmt.Errorf("zap: %w", err)
 	}
 	base, err := s.base()
 	if err != nil {

@@ -1,0 +1,60 @@
+package scan
+
+import (
+	"context"
+	"log/slog"
+	"net/url"
+	"time"
+
+	"scand/store"
+)
+
+// logStart is the one log line an operator sees when a scan starts.
+func (o *Orchestrator) logStart(sc store.Scan) {
+	o.log.Info("scan started", append([]any{"scan_id", sc.ID, "scan_types", sc.ScanTypes}, targetAttrs(sc)...)...)
+}
+
+// logEnd is the one log line when a scan ends, whatever ended it: it reads
+// the outcome back from the store, so every path that finishes a scan
+// (completion, failure, cancellation, shutdown, a panic) is covered.
+func (o *Orchestrator) logEnd(ctx context.Context, id string, start time.Time) {
+	dur := o.now().Sub(start)
+	sc, err := o.store.ScanByID(ctx, id)
+	if err != nil {
+		o.log.Error("scan ended; its outcome cannot be read", "scan_id", id, "duration_ms", dur.Milliseconds(), "error", err.Error())
+		return
+	}
+	args := append([]any{"scan_id", sc.ID, "scan_types", sc.ScanTypes}, targetAttrs(sc)...)
+	args = append(args, "status", sc.Status, "findings", sc.FindingsCount,
+		slog.Group("severity_counts", "critical", sc.SeverityCounts["critical"], "high", sc.SeverityCounts["high"],
+			"medium", sc.SeverityCounts["medium"], "low", sc.SeverityCounts["low"], "info", sc.SeverityCounts["info"]),
+		"scanners_run", len(sc.ScannersRun), "scanners_skipped", len(sc.ScannersSkipped), "duration_ms", dur.Milliseconds())
+	level := slog.LevelInfo
+	if sc.Status == store.StatusFailed {
+		level = slog.LevelError
+		args = append(args, "error", sc.Error)
+	}
+	o.log.Log(ctx, level, "scan finished", args...)
+}
+
+// targetAttrs names what a scan points at. A target URL is logged without
+// its user information, query and fragment: they are where credentials
+// and tokens hide.
+func targetAttrs(sc store.Scan) []any {
+	out := []any{"target_path", sc.TargetPath}
+	if sc.TargetURL != nil {
+		out = append(out, "target_url", logSafeURL(*sc.TargetURL))
+	}
+	if sc.TargetHost != nil {
+		out = append(out, "target_host", *sc.TargetHost)
+	}
+	return out
+}
+
+func logSafeURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparsable)"
+	}
+	return (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String()
+}

@@ -13,6 +13,11 @@ type Config struct {
 	Getenv func(string) string
 	Now    func() time.Time
 	Logger *slog.Logger
+	// VulnDBDir is the offline advisory data `scand vulndb import` keeps
+	// (SVC_VULNDB_DIR, default beside the database): osv/, govulndb/ and
+	// trivy/. A wrapped tool whose own variable (SVC_OSV_DB, ...) is unset
+	// reads its database there. Empty means none.
+	VulnDBDir string
 }
 
 // Env reads one setting; a Config without Getenv has none set.

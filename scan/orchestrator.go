@@ -252,13 +252,11 @@ func (o *Orchestrator) runScan(ctx context.Context, id string) {
 		if ctx.Err() != nil {
 			break
 		}
-		fs, ran, skip := o.runScanner(ctx, id, s, target)
+		fs, ran, skips := o.runScanner(ctx, id, s, target)
 		if ctx.Err() != nil {
 			break
 		}
-		if skip != nil {
-			skipped = append(skipped, *skip)
-		}
+		skipped = append(skipped, skips...)
 		if ran {
 			run = append(run, s.Name())
 			raw = append(raw, fs...)
@@ -308,14 +306,16 @@ func (o *Orchestrator) fail(ctx context.Context, id, targetPath string, run []st
 }
 
 // runScanner runs one scanner and reports its findings, whether it ran,
-// and the skipped entry when it did not run (not installed) or failed.
-func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner, t Target) (fs []finding.Finding, ran bool, skip *store.SkippedScanner) {
+// and the skipped entries: the scanner when it did not run (not installed,
+// database not configured) or failed, the parts of the target it left out
+// when it ran on the rest (PartialSkip).
+func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner, t Target) (fs []finding.Finding, ran bool, skips []store.SkippedScanner) {
 	bg := context.WithoutCancel(ctx)
 	name := s.Name()
 	if _, hint, ok := s.Available(ctx); !ok {
-		entry := store.SkippedScanner{Name: name, Reason: "not installed", InstallHint: hint}
+		entry := store.SkippedScanner{Name: name, Reason: SkipReasonOf(ctx, s), InstallHint: hint}
 		o.publish(bg, scanID, sse.ScannerSkipped, sse.ScannerSkippedData{ScanID: scanID, Name: name, Reason: entry.Reason, InstallHint: hint})
-		return nil, false, &entry
+		return nil, false, []store.SkippedScanner{entry}
 	}
 	o.publish(bg, scanID, sse.ScannerStart, sse.ScannerStartData{ScanID: scanID, Name: name})
 	start := o.now()
@@ -323,19 +323,32 @@ func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner,
 	if ctx.Err() != nil {
 		return nil, false, nil
 	}
-	if errors.Is(err, ErrNotInstalled) {
+	if errors.Is(err, ErrNotInstalled) || errors.Is(err, ErrDatabaseNotConfigured) {
 		// The tool or its offline database went missing after the
 		// availability probe: that is a skip with a hint, not a crash.
 		hint := truncate(err.Error(), 500)
-		entry := store.SkippedScanner{Name: name, Reason: "not installed", InstallHint: hint}
+		reason := SkipNotInstalled
+		if errors.Is(err, ErrDatabaseNotConfigured) {
+			reason = SkipDatabaseNotConfigured
+		}
+		entry := store.SkippedScanner{Name: name, Reason: reason, InstallHint: hint}
 		o.publish(bg, scanID, sse.ScannerSkipped, sse.ScannerSkippedData{ScanID: scanID, Name: name, Reason: entry.Reason, InstallHint: hint})
-		return nil, false, &entry
+		return nil, false, []store.SkippedScanner{entry}
+	}
+	var partial *PartialSkip
+	if errors.As(err, &partial) {
+		for _, p := range partial.Parts {
+			entry := store.SkippedScanner{Name: name + " (" + p.Part + ")", Reason: p.Reason, InstallHint: truncate(p.Hint, 500)}
+			skips = append(skips, entry)
+			o.publish(bg, scanID, sse.ScannerSkipped, sse.ScannerSkippedData{ScanID: scanID, Name: entry.Name, Reason: entry.Reason, InstallHint: entry.InstallHint})
+		}
+		err = nil
 	}
 	if err != nil {
 		msg := truncate(err.Error(), 200)
 		o.log.Warn("scanner failed", "scan_id", scanID, "scanner", name, "error", msg)
 		o.publish(bg, scanID, sse.ScannerFailed, sse.ScannerFailedData{ScanID: scanID, Name: name, Error: msg})
-		return nil, false, &store.SkippedScanner{Name: name, Reason: "failed: " + msg}
+		return nil, false, []store.SkippedScanner{{Name: name, Reason: "failed: " + msg}}
 	}
 	for i := range fs {
 		if fs[i].Scanner == "" {
@@ -346,7 +359,7 @@ func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner,
 		}
 	}
 	o.publish(bg, scanID, sse.ScannerComplete, sse.ScannerCompleteData{ScanID: scanID, Name: name, DurationS: roundSeconds(o.now().Sub(start)), FindingsCount: len(fs)})
-	return fs, true, nil
+	return fs, true, skips
 }
 
 // safeScan turns a scanner panic into that scanner's error.

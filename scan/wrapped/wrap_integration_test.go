@@ -3,6 +3,7 @@ package wrapped
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -191,5 +192,37 @@ func TestWrappersIntegrationNmap(t *testing.T) {
 	}
 	if f.Severity != finding.High || f.CWE != "CWE-319" || f.Metadata["product"] != "vsftpd" {
 		t.Errorf("ftp finding = %s %s %v, want high CWE-319 vsftpd", f.Severity, f.CWE, f.Metadata["product"])
+	}
+}
+
+// The real osv-scanner on the NodeGoat-like fixture, with a requirements.txt
+// beside it whose PyPI database is missing: the npm lockfile is still
+// checked, the PyPI part is a skipped part, and after Prepare there is one
+// finding per (package, installed version, advisory) the tool reported.
+func TestWrappersIntegrationOSVNodeGoat(t *testing.T) {
+	s, v := wrapIntegrationScanner(t, OSV, nil)
+	dir := t.TempDir()
+	src, err := filepath.Abs(filepath.Join("..", "..", "testdata", "projects", "nodegoat"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	wrapTestWriteFile(t, filepath.Join(dir, "scripts", "requirements.txt"), "requests==2.19.0\n")
+	start := time.Now()
+	fs, err := s.Scan(context.Background(), scan.Target{Path: dir})
+	var partial *scan.PartialSkip
+	if !errors.As(err, &partial) || len(partial.Parts) != 1 || partial.Parts[0].Part != "PyPI" {
+		t.Fatalf("err = %v, want the PyPI part skipped", err)
+	}
+	t.Logf("wrapper-integration tool=osv-scanner(nodegoat) version=%s findings=%d wall=%s", v, len(fs), time.Since(start).Round(10*time.Millisecond))
+	triples := map[string]bool{}
+	for _, f := range fs {
+		triples[f.Metadata["package"].(string)+"@"+f.Metadata["version"].(string)+" "+f.RuleID] = true
+	}
+	prepared := finding.Prepare("s", fs, nil, nil)
+	if len(triples) != 10 || len(prepared) != len(triples) {
+		t.Errorf("%d findings after Prepare for %d (package, version, advisory) triples, want 10", len(prepared), len(triples))
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"scand/finding"
+	"scand/scan/vulndb"
 	"scand/sse"
 	"scand/store"
 )
@@ -30,6 +31,8 @@ type Orchestrator struct {
 	now      func() time.Time
 	max      int
 	capture  func(ctx context.Context, root string) ([]byte, error)
+	// maxDataAge is SVC_VULNDB_MAX_AGE_DAYS (dataage.go).
+	maxDataAge time.Duration
 
 	mu      sync.Mutex
 	queue   []string
@@ -52,6 +55,9 @@ type OrchestratorOptions struct {
 	// CaptureComponents records the target's components for the SBOM at
 	// scan time; nil skips the capture.
 	CaptureComponents func(ctx context.Context, root string) ([]byte, error)
+	// MaxDataAge is the age past which offline advisory data makes a
+	// scan's warning (SVC_VULNDB_MAX_AGE_DAYS); zero means DefaultMaxDataAge.
+	MaxDataAge time.Duration
 }
 
 // interruptedReason is what a scan left running by a crash is failed with.
@@ -69,7 +75,7 @@ func NewOrchestrator(o OrchestratorOptions) *Orchestrator {
 		o.MaxConcurrent = 2
 	}
 	return &Orchestrator{store: o.Store, bus: o.Bus, scanners: o.Scanners, log: o.Log, now: o.Now, max: o.MaxConcurrent,
-		capture: o.CaptureComponents, running: map[string]context.CancelFunc{}, wake: make(chan struct{}, 1)}
+		capture: o.CaptureComponents, running: map[string]context.CancelFunc{}, wake: make(chan struct{}, 1), maxDataAge: o.MaxDataAge}
 }
 
 // Scanners returns the registry in run order.
@@ -248,6 +254,7 @@ func (o *Orchestrator) runScan(ctx context.Context, id string) {
 	}
 
 	var raw []finding.Finding
+	var dataSources []vulndb.Info // offline advisory data the scanners that ran read
 	for _, s := range ExpandScanTypes(o.scanners, sc.ScanTypes) {
 		if ctx.Err() != nil {
 			break
@@ -260,6 +267,7 @@ func (o *Orchestrator) runScan(ctx context.Context, id string) {
 		if ran {
 			run = append(run, s.Name())
 			raw = append(raw, fs...)
+			dataSources = append(dataSources, dataSourcesOf(ctx, s)...)
 		}
 	}
 	if ctx.Err() != nil {
@@ -267,6 +275,7 @@ func (o *Orchestrator) runScan(ctx context.Context, id string) {
 		return
 	}
 
+	staleNames, staleWarnings := o.recordDataAge(bg, id, dataSources)
 	prepared := finding.Prepare(id, raw, newLineSource(sc.TargetPath), store.NewID)
 	counts := severityCounts(prepared)
 	risk := finding.RiskScore(prepared)
@@ -281,6 +290,7 @@ func (o *Orchestrator) runScan(ctx context.Context, id string) {
 	}
 	o.publish(bg, id, sse.ScanComplete, sse.ScanCompleteData{ScanID: id, TargetPath: sc.TargetPath, FindingsCount: len(prepared),
 		RiskScore: risk, SeverityCounts: counts, DurationS: roundSeconds(o.now().Sub(start))})
+	o.warnStaleData(bg, id, sc.TargetPath, staleNames, staleWarnings)
 }
 
 // interrupted handles a scan whose context ended: either Cancel already

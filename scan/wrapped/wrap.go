@@ -31,6 +31,7 @@ import (
 	"scand/finding"
 	"scand/scan"
 	"scand/scan/tree"
+	"scand/scan/vulndb"
 )
 
 // availTTL bounds how stale /dashboard/status may be after an operator
@@ -361,6 +362,23 @@ func (w *cli) SkipReason(ctx context.Context) string {
 		return scan.SkipDatabaseNotConfigured
 	}
 	return scan.SkipNotInstalled
+}
+
+// DataSources lists the offline databases the tool reads, with their build
+// dates (scan.DataSourcer): recorded with every scan it runs in.
+func (w *cli) DataSources(context.Context) []vulndb.Info {
+	if w.tool.db.env == "" {
+		return nil
+	}
+	c := w.newCall()
+	if c.db == "" {
+		return nil
+	}
+	source := w.tool.db.env
+	if strings.TrimSpace(w.cfg.Env(w.tool.db.env)) == "" {
+		source = "imported"
+	}
+	return vulndb.Describe(w.tool.name, c.db, source, w.cfg.VulnDBDir)
 }
 
 // errNothingToScan is what a declaration's args returns when the target

@@ -1,6 +1,7 @@
 package wrapped
 
 import (
+	"archive/zip"
 	"bufio"
 	"context"
 	"errors"
@@ -15,6 +16,7 @@ import (
 
 	"scand/finding"
 	"scand/scan"
+	"scand/scan/vulndb"
 )
 
 // The TestWrappersIntegration tests run the real tools, offline, on the
@@ -224,5 +226,80 @@ func TestWrappersIntegrationOSVNodeGoat(t *testing.T) {
 	prepared := finding.Prepare("s", fs, nil, nil)
 	if len(triples) != 10 || len(prepared) != len(triples) {
 		t.Errorf("%d findings after Prepare for %d (package, version, advisory) triples, want 10", len(prepared), len(triples))
+	}
+}
+
+// Archives imported with vulndb (as `scand vulndb import` does) are what
+// osv-scanner and govulncheck read when their own variables are unset, and
+// every scanner reports the data it read with its build date.
+func TestWrappersIntegrationImportedVulnDB(t *testing.T) {
+	if _, _, ok := OSV(wrapTestConfig(map[string]string{"SVC_OSV_DB": os.Getenv("SVC_OSV_DB")})).Available(context.Background()); !ok && os.Getenv("CI") != "true" {
+		t.Skip("osv-scanner is not available here")
+	}
+	dir := t.TempDir()
+	im := vulndb.Importer{Dir: dir}
+	for _, z := range []struct{ src, prefix string }{
+		{filepath.Join(wrapTestData, "vulndb", "osv", "npm"), ""},
+		{filepath.Join(wrapTestData, "vulndb", "govulndb"), ""},
+	} {
+		p := filepath.Join(t.TempDir(), "archive.zip")
+		f, err := os.Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zw := zip.NewWriter(f)
+		err = filepath.WalkDir(z.src, func(path string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			rel, _ := filepath.Rel(z.src, path)
+			w, err := zw.Create(filepath.ToSlash(rel))
+			if err != nil {
+				return err
+			}
+			b, err := os.ReadFile(path)
+			w.Write(b)
+			return err
+		})
+		zw.Close()
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := im.Import(context.Background(), vulndb.Archive{Path: p}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := wrapTestConfig(map[string]string{"PATH": os.Getenv("PATH")})
+	cfg.Getenv = func(k string) string {
+		switch k {
+		case "SVC_OSV_DB", "SVC_GOVULN_DB", "SVC_TRIVY_CACHE":
+			return ""
+		}
+		return os.Getenv(k)
+	}
+	cfg.VulnDBDir = dir
+	s := OSV(cfg)
+	if _, hint, ok := s.Available(context.Background()); !ok {
+		t.Fatalf("osv-scanner with the imported database: %s", hint)
+	}
+	// Only npm's OSV zip was imported: go.mod is a skipped part, the npm
+	// lockfile's four findings stand.
+	fs, err := s.Scan(context.Background(), scan.Target{Path: wrapIntegrationTree(t)})
+	var partial *scan.PartialSkip
+	if !errors.As(err, &partial) || partial.Parts[0].Part != "Go" || len(fs) != 4 {
+		t.Fatalf("osv-scanner on the imported database: %d findings, %v", len(fs), err)
+	}
+	srcs := s.(scan.DataSourcer).DataSources(context.Background())
+	if len(srcs) != 1 || srcs[0].Name != "osv/npm" || srcs[0].Source != "imported" || srcs[0].BuiltAt == nil || srcs[0].ImportedAt == nil {
+		t.Errorf("data sources = %+v", srcs)
+	}
+	g := Govulncheck(cfg)
+	if _, hint, ok := g.Available(context.Background()); !ok {
+		t.Fatalf("govulncheck with the imported database: %s", hint)
+	}
+	gs := g.(scan.DataSourcer).DataSources(context.Background())
+	if len(gs) != 1 || gs[0].Name != "govulndb" || gs[0].BuiltAt.Format("2006-01-02") != "2024-05-20" {
+		t.Errorf("govulncheck data sources = %+v", gs)
 	}
 }

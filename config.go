@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"scand/scan/netguard"
+	"scand/scan/vulndb"
 )
 
 // config is everything scand reads at startup. Each field comes from its
@@ -39,6 +40,9 @@ type config struct {
 	AlertMinSeverity   string
 	RetentionDays      int
 	SchedulerFakeStart time.Time
+	VulnDBDir          string
+	VulnDBMaxAgeDays   int
+	VulnDBMaxUploadMB  int
 }
 
 type setting struct {
@@ -69,6 +73,9 @@ var settings = []setting{
 	{"SVC_ALERT_MIN_SEVERITY", "alert-min-severity", "high", "a new finding at or above this severity makes a notification (schedules may set their own)"},
 	{"SVC_RETENTION_DAYS", "retention-days", "0", "delete completed scans older than this many days, never a target's newest (0 = keep all)"},
 	{"SVC_SCHEDULER_FAKE_START", "scheduler-fake-start", "", "testing aid: RFC 3339 time the scheduler's clock starts at (then advances in real time)"},
+	{"SVC_VULNDB_DIR", "vulndb-dir", "", "directory of imported advisory databases (default: vulndb/ beside SVC_DB)"},
+	{"SVC_VULNDB_MAX_AGE_DAYS", "vulndb-max-age-days", "7", "advisory data older than this many days makes a scan warning and a notification"},
+	{"SVC_VULNDB_MAX_UPLOAD_MB", "vulndb-max-upload-mb", "1024", "largest archive POST /vulndb/import accepts, in MiB"},
 }
 
 // usageError marks a configuration problem: exit code 2.
@@ -103,7 +110,7 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 		return config{}, &usageError{err.Error()}
 	}
 	if fs.NArg() > 0 {
-		return config{}, &usageError{fmt.Sprintf("unexpected argument %q (commands: version)", fs.Arg(0))}
+		return config{}, &usageError{fmt.Sprintf("unexpected argument %q (commands: version, vulndb, status)", fs.Arg(0))}
 	}
 
 	var c config
@@ -150,6 +157,12 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 	c.NmapMaxHosts = intIn("SVC_NMAP_MAX_HOSTS", 1, 65536)
 	c.ScannerTimeout = time.Duration(intIn("SVC_SCANNER_TIMEOUT", 1, 86400)) * time.Second
 	c.RetentionDays = intIn("SVC_RETENTION_DAYS", 0, 36500)
+	c.VulnDBMaxAgeDays = intIn("SVC_VULNDB_MAX_AGE_DAYS", 1, 3650)
+	c.VulnDBMaxUploadMB = intIn("SVC_VULNDB_MAX_UPLOAD_MB", 1, 65536)
+	c.VulnDBDir = strings.TrimSpace(values["SVC_VULNDB_DIR"])
+	if c.VulnDBDir == "" && c.DB != "" {
+		c.VulnDBDir = vulndb.DefaultDir(c.DB)
+	}
 	switch c.AlertMinSeverity = strings.ToLower(strings.TrimSpace(values["SVC_ALERT_MIN_SEVERITY"])); c.AlertMinSeverity {
 	case "critical", "high", "medium", "low", "info":
 	default:

@@ -113,6 +113,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintf(stdout, "scand %s (%s %s/%s)\n", api.Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 		return nil
 	}
+	if len(args) > 0 && (args[0] == "vulndb" || args[0] == "status") {
+		return runVulnDBCommand(ctx, args, getenv, stdout, stderr) // cmd_vulndb.go
+	}
 	cfg, err := loadConfig(args, getenv, stderr)
 	if err != nil {
 		if !errors.Is(err, flag.ErrHelp) {
@@ -200,6 +203,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		OutputNow:     outputClock(cfg.FakeNow),
 		PDFRenderer:   cfg.PDFRenderer,
 		Schedules:     app.schedules,
+		VulnDB: api.VulnDBConfig{Dir: cfg.VulnDBDir, MaxUpload: int64(cfg.VulnDBMaxUploadMB) << 20,
+			MaxAge: time.Duration(cfg.VulnDBMaxAgeDays) * 24 * time.Hour, Getenv: getenv},
 	})
 
 	ln, err := net.Listen("tcp", cfg.Addr)

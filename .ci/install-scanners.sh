@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Installs the seven wrapped scanners this machine's registries can provide
+# Installs the eight wrapped scanners this machine's registries can provide
 # (bandit and nmap from Debian; gosec, osv-scanner, govulncheck, kics and
-# trivy through the Go module proxy), builds the tiny offline vulnerability
+# trivy through the Go module proxy; eslint and its plugins from npm), builds the tiny offline vulnerability
 # databases from the fixtures under testdata/wrappers/, and writes the
 # environment the integration tests need:
 #
@@ -24,6 +24,9 @@ BIN=$TOOLS/bin
 DBS=$TOOLS/offline-dbs
 ENV_OUT=${1:-}
 
+# ESLint 9 and the rule sets the eslint scanner loads (scan/wrapped/eslint.go
+# lists the same pins; a test keeps the two in step).
+ESLINT_PACKAGES="eslint@9.39.5 eslint-plugin-security@4.1.0 eslint-plugin-no-unsanitized@4.1.5 @microsoft/eslint-plugin-sdl@1.1.0 @typescript-eslint/parser@8.73.0 typescript@5.9.3"
 GOSEC_VERSION=v2.29.0
 OSV_VERSION=v2.5.0
 GOVULNCHECK_VERSION=v1.8.0
@@ -123,6 +126,22 @@ if [ ! -x "$TRIVY_DIR/trivy" ]; then
 fi
 ln -sf "$TRIVY_DIR/trivy" "$BIN/trivy"
 
+# --- ESLint (npm) -----------------------------------------------------------
+# Installed into its own folder, keyed by the package list, with install
+# scripts off; the eslint scanner loads its plugins from this folder only.
+command -v npm >/dev/null || die "npm is needed to install eslint and its security plugins"
+ESLINT_DIR=$TOOLS/eslint-$(printf '%s' "$ESLINT_PACKAGES" | sha256sum | cut -c1-16)
+if [ ! -x "$ESLINT_DIR/node_modules/.bin/eslint" ]; then
+	log "npm install $ESLINT_PACKAGES"
+	rm -rf "$ESLINT_DIR.tmp"
+	# shellcheck disable=SC2086 # one word per package
+	npm install --prefix "$ESLINT_DIR.tmp" --no-audit --no-fund --ignore-scripts --loglevel=error $ESLINT_PACKAGES >&2 ||
+		die "npm install of eslint and its plugins failed"
+	rm -rf "$ESLINT_DIR"
+	mv "$ESLINT_DIR.tmp" "$ESLINT_DIR"
+fi
+ln -sf "$ESLINT_DIR/node_modules/.bin/eslint" "$BIN/eslint"
+
 # Every tool must answer its version flag, or CI stops here with the reason.
 check() {
 	local out
@@ -136,6 +155,7 @@ check "$BIN/osv-scanner" --version
 check "$BIN/govulncheck" -version
 check "$BIN/kics" version
 check "$BIN/trivy" --version
+check "$BIN/eslint" --version
 
 # --- Offline databases from the committed fixtures -------------------------
 VULNDB=$ROOT/testdata/wrappers/vulndb
@@ -179,6 +199,7 @@ export SVC_OSV_DB="$DBS/osv"
 export SVC_GOVULN_DB="$DBS/govulndb"
 export SVC_TRIVY_CACHE="$DBS/trivy"
 export SVC_KICS_QUERIES="$KICS_DIR/assets/queries"
+export SVC_ESLINT_MODULES="$ESLINT_DIR/node_modules"
 EOF
 }
 if [ -n "$ENV_OUT" ]; then

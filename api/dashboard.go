@@ -17,6 +17,7 @@ import (
 
 	"scand/auth"
 	"scand/scan"
+	"scand/scan/vulndb"
 	"scand/sse"
 	"scand/store"
 )
@@ -36,6 +37,9 @@ type DashboardStatus struct {
 	Scanners  []ScannerStatus `json:"scanners" doc:"Every scanner, in registry (run) order"`
 	Available int             `json:"available"`
 	Total     int             `json:"total"`
+	// VulnDB is additive (issue 16): the offline advisory databases and
+	// their age, as GET /vulndb lists them.
+	VulnDB []vulndb.Info `json:"vulndb" doc:"Offline advisory databases the dependency scanners read, with build date, age and staleness"`
 }
 
 // DashboardScanCounts counts scans per status.
@@ -208,7 +212,9 @@ func (s *Server) installRecipe(name string) (string, []string, bool) {
 }
 
 func (s *Server) handleDashboardStatus(w http.ResponseWriter, r *http.Request) error {
-	writeJSON(w, http.StatusOK, s.scannerStatus(r.Context()))
+	body := s.scannerStatus(r.Context())
+	body.VulnDB = s.vulndbInventory(r.Context())
+	writeJSON(w, http.StatusOK, body)
 	return nil
 }
 

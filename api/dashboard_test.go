@@ -18,6 +18,7 @@ import (
 	"scand/auth"
 	"scand/finding"
 	"scand/scan"
+	"scand/scan/vulndb"
 	"scand/sse"
 	"scand/store"
 )
@@ -58,7 +59,7 @@ func TestDashboardStatus(t *testing.T) {
 		{Name: "licenses", ScanType: "dependency", Available: true},
 		{Name: "nmap", ScanType: "network", InstallHint: "apt-get install nmap", Installable: true},
 		{Name: "broken", ScanType: "dast", InstallHint: "availability probe failed; see the service log"},
-	}}
+	}, VulnDB: []vulndb.Info{}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v\nwant %+v", got, want)
 	}

@@ -95,6 +95,7 @@ var tagDescriptions = map[string]string{
 	"webhooks":      "Signed webhook subscriptions and their deliveries.",
 	"notifications": "In-app notifications raised by scan events.",
 	"schedules":     "Recurring scans on a cron expression, with their run history.",
+	"vulndb":        "Offline advisory databases of the dependency scanners: their age, and importing new archives.",
 }
 
 // documentTags lists every tag an operation uses, in first-use order, with
@@ -148,6 +149,12 @@ func (g *schemaGen) operation(rt Route) map[string]any {
 		op["requestBody"] = map[string]any{
 			"required": true,
 			"content":  map[string]any{"application/json": map[string]any{"schema": g.schemaOf(reflect.TypeOf(rt.Request))}},
+		}
+	}
+	if rt.RawRequest != "" {
+		op["requestBody"] = map[string]any{
+			"required": true,
+			"content":  map[string]any{rt.RawRequest: map[string]any{"schema": map[string]any{"type": "string", "format": "binary"}}},
 		}
 	}
 	responses := map[string]any{}

@@ -31,7 +31,9 @@ import (
 //go:embed assets/report.html
 var reportTemplateText string
 
-var reportTemplate = template.Must(template.New("report").Parse(reportTemplateText))
+var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
+	"deref": func(f *float64) float64 { return *f },
+}).Parse(reportTemplateText))
 
 // reportCSP tells a browser the page loads nothing, which also makes any
 // future slip (an external font, a tracking pixel) fail loudly in testing.
@@ -99,6 +101,10 @@ func (s *Server) handleReport(w http.ResponseWriter, r *http.Request, pdfSlot ch
 	if err != nil {
 		return err
 	}
+	data, err := s.Store.ScanDataSources(ctx, sc.ID)
+	if err != nil {
+		return err
+	}
 
 	h := w.Header()
 	// Reports list weaknesses of the target: no shared cache keeps them.
@@ -115,7 +121,7 @@ func (s *Server) handleReport(w http.ResponseWriter, r *http.Request, pdfSlot ch
 		w.Write(body)
 		return nil
 	case "pdf":
-		page, err := renderReportHTML(sc, findings, s.outputNow())
+		page, err := renderReportHTML(sc, findings, s.outputNow(), data...)
 		if err != nil {
 			return err
 		}
@@ -135,7 +141,7 @@ func (s *Server) handleReport(w http.ResponseWriter, r *http.Request, pdfSlot ch
 		w.Write(pdf)
 		return nil
 	}
-	page, err := renderReportHTML(sc, findings, s.outputNow())
+	page, err := renderReportHTML(sc, findings, s.outputNow(), data...)
 	if err != nil {
 		return err
 	}
@@ -187,9 +193,13 @@ type reportView struct {
 	Groups      []reportGroup
 	ScannersRun string
 	Skipped     []store.SkippedScanner
-	Compliance  []reportTagCount
-	GeneratedAt string
-	Version     string
+	// DataSources is the offline advisory data the scan used, and
+	// DataWarnings the stale ones' warnings.
+	DataSources  []store.ScanDataSource
+	DataWarnings []string
+	Compliance   []reportTagCount
+	GeneratedAt  string
+	Version      string
 }
 
 type reportCount struct {
@@ -247,21 +257,23 @@ const reportTimeLayout = "2006-01-02 15:04:05 UTC"
 // renderReportHTML renders the report of a completed scan. Everything in it
 // comes from the stored scan plus generatedAt, so with SVC_FAKE_NOW pinning
 // generatedAt two renders of one scan are byte-identical.
-func renderReportHTML(sc store.Scan, findings []store.FindingWithState, generatedAt time.Time) ([]byte, error) {
+func renderReportHTML(sc store.Scan, findings []store.FindingWithState, generatedAt time.Time, data ...store.ScanDataSource) ([]byte, error) {
 	v := reportView{
-		Title:       "Security scan report: " + sc.TargetPath,
-		ScanID:      sc.ID,
-		Target:      sc.TargetPath,
-		ScanTypes:   strings.Join(sc.ScanTypes, ", "),
-		Started:     sc.StartedAt.UTC().Format(reportTimeLayout),
-		Completed:   "not completed",
-		Duration:    "unknown",
-		RiskScore:   sc.RiskScore,
-		Total:       len(findings),
-		ScannersRun: strings.Join(sc.ScannersRun, ", "),
-		Skipped:     sc.ScannersSkipped,
-		GeneratedAt: generatedAt.UTC().Format(reportTimeLayout),
-		Version:     Version,
+		DataSources:  data,
+		DataWarnings: dataWarnings(data),
+		Title:        "Security scan report: " + sc.TargetPath,
+		ScanID:       sc.ID,
+		Target:       sc.TargetPath,
+		ScanTypes:    strings.Join(sc.ScanTypes, ", "),
+		Started:      sc.StartedAt.UTC().Format(reportTimeLayout),
+		Completed:    "not completed",
+		Duration:     "unknown",
+		RiskScore:    sc.RiskScore,
+		Total:        len(findings),
+		ScannersRun:  strings.Join(sc.ScannersRun, ", "),
+		Skipped:      sc.ScannersSkipped,
+		GeneratedAt:  generatedAt.UTC().Format(reportTimeLayout),
+		Version:      Version,
 	}
 	if sc.TargetURL != nil {
 		v.TargetURL = *sc.TargetURL

@@ -57,6 +57,9 @@ type sarifRun struct {
 	OriginalURIBaseIDs map[string]sarifArtifactLocation `json:"originalUriBaseIds"`
 	Taxonomies         []sarifToolComponent             `json:"taxonomies,omitempty"`
 	Results            []sarifResult                    `json:"results"`
+	// Properties holds "scand/vulndb": the offline advisory data this tool
+	// read for the scan, with its build date and age.
+	Properties map[string]any `json:"properties,omitempty"`
 }
 
 type sarifTool struct {
@@ -348,6 +351,10 @@ func (s *Server) buildSARIF(ctx context.Context, sc store.Scan, findings []store
 		byScanner[f.Scanner] = append(byScanner[f.Scanner], f)
 	}
 
+	data, err := s.Store.ScanDataSources(ctx, sc.ID)
+	if err != nil {
+		return nil, err
+	}
 	log := sarifLog{Schema: sarifSchemaURI, Version: sarifVersion, Runs: []sarifRun{}}
 	for _, name := range order {
 		var version string
@@ -355,7 +362,9 @@ func (s *Server) buildSARIF(ctx context.Context, sc store.Scan, findings []store
 		if sn != nil {
 			version, _, _ = sn.Available(ctx)
 		}
-		log.Runs = append(log.Runs, sarifBuildRun(sc, name, version, sarifInformationURI(sn, name), byScanner[name]))
+		run := sarifBuildRun(sc, name, version, sarifInformationURI(sn, name), byScanner[name])
+		run.Properties = sarifDataProperties(name, data)
+		log.Runs = append(log.Runs, run)
 	}
 	body, err := json.MarshalIndent(log, "", "  ")
 	if err != nil {

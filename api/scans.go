@@ -66,6 +66,10 @@ type ScanSummary struct {
 	StartedAt       time.Time              `json:"started_at"`
 	CompletedAt     *time.Time             `json:"completed_at"`
 	DurationS       *float64               `json:"duration_s"`
+	// VulnDB and Warnings: the offline advisory data the scan used (issue
+	// 16, additive); see vulndb.go.
+	VulnDB   []store.ScanDataSource `json:"vulndb" doc:"Offline advisory data the dependency scanners read: build date and age at scan time"`
+	Warnings []string               `json:"warnings" doc:"Why the result may be incomplete, e.g. advisory data older than SVC_VULNDB_MAX_AGE_DAYS"`
 }
 
 // CompareResult is the body of GET /scans/compare.
@@ -314,7 +318,12 @@ func (s *Server) handleSummary(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, summaryOf(sc))
+	sum := summaryOf(sc)
+	if sum.VulnDB, err = s.Store.ScanDataSources(r.Context(), sc.ID); err != nil {
+		return err
+	}
+	sum.Warnings = dataWarnings(sum.VulnDB)
+	writeJSON(w, http.StatusOK, sum)
 	return nil
 }
 

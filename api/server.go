@@ -68,6 +68,8 @@ type Deps struct {
 	// Schedules creates, edits and deletes schedules on the scheduler's
 	// clock and wakes it. nil gets one that is never started (tests).
 	Schedules *schedule.Scheduler
+	// VulnDB is the offline advisory data scand imports and reports on.
+	VulnDB VulnDBConfig
 }
 
 // Server holds the dependencies and the route table.
@@ -85,6 +87,9 @@ type Server struct {
 
 	// console is the web console under /ui/.
 	console http.Handler
+	// bodyLimits holds the mux patterns of routes whose body cap is not
+	// maxBodyBytes (an archive upload).
+	bodyLimits map[string]int64
 
 	openapiOnce sync.Once
 	openapiBody []byte
@@ -133,7 +138,13 @@ type Route struct {
 	// ErrorBodies gives the body type of an error status whose body is not
 	// ErrorBody (for example /ready's 503, which keeps the readiness shape).
 	ErrorBodies map[int]any
-	Handler     func(http.ResponseWriter, *http.Request) error
+	// RawRequest is the media type of a body that is not JSON (an uploaded
+	// archive), documented as binary; "" for none.
+	RawRequest string
+	// MaxBody overrides maxBodyBytes for this route's body; -1 means the
+	// archive upload limit (VulnDBConfig.MaxUpload).
+	MaxBody int64
+	Handler func(http.ResponseWriter, *http.Request) error
 }
 
 func (rt Route) successStatus() int {
@@ -158,8 +169,15 @@ func New(d Deps) *Server {
 	s.streams, s.closeStreams = context.WithCancel(context.Background())
 	s.routes = s.routeTable()
 	s.mux = http.NewServeMux()
+	s.bodyLimits = map[string]int64{}
 	for _, rt := range s.routes {
 		s.mount(rt)
+		if limit := rt.MaxBody; limit != 0 {
+			if limit < 0 {
+				limit = max(d.VulnDB.MaxUpload, maxBodyBytes)
+			}
+			s.bodyLimits[rt.Pattern(prefixV1)], s.bodyLimits[rt.Pattern(prefixLegacy)] = limit, limit
+		}
 	}
 	s.console = s.newConsole()
 	return s
@@ -179,6 +197,7 @@ func (s *Server) routeTable() []Route {
 	rs = append(rs, s.webhookRoutes()...)
 	rs = append(rs, s.scheduleRoutes()...)
 	rs = append(rs, s.notificationRoutes()...)
+	rs = append(rs, s.vulndbRoutes()...)
 	rs = append(rs, s.TestRoutes...)
 	return rs
 }
@@ -237,8 +256,12 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 			r.URL.Path = "/"
 		}
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, maxBodyBytes)
 	h, pattern := s.mux.Handler(r)
+	limit := int64(maxBodyBytes)
+	if l, ok := s.bodyLimits[pattern]; ok {
+		limit = l
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, limit)
 	if pattern != "" {
 		// Dispatch through the mux itself: Handler only finds the route,
 		// ServeHTTP also sets the {id} path values handlers read.

@@ -6,6 +6,9 @@
 // lines from secrets-driver.go, gitleaks' JSON report.
 //
 // Usage: go run ./bench/secrets-score.go -planted P -scand S -gitleaks G -tree TREE
+//
+//	or -labels testdata/secrets/corpus/LABELS.tsv instead of -planted, to
+//	score the labeled corpus (bench/secrets-corpus.sh).
 package main
 
 import (
@@ -44,6 +47,33 @@ func readPlanted(p string) map[loc]string {
 			die(err)
 		}
 		out[loc{pl.File, pl.Line}] = pl.Kind
+	}
+	return out
+}
+
+// readLabels reads the labeled corpus's LABELS.tsv (file, line, family)
+// as a planted set.
+func readLabels(p string) map[loc]string {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		die(err)
+	}
+	out := map[loc]string{}
+	for _, l := range strings.Split(string(data), "\n") {
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		var f, fam string
+		var n int
+		parts := strings.Split(l, "\t")
+		if len(parts) != 3 {
+			die(fmt.Errorf("bad label line %q", l))
+		}
+		f, fam = parts[0], parts[2]
+		if _, err := fmt.Sscan(parts[1], &n); err != nil {
+			die(err)
+		}
+		out[loc{f, n}] = fam
 	}
 	return out
 }
@@ -127,11 +157,17 @@ func die(err error) {
 
 func main() {
 	plantedPath := flag.String("planted", "", "planted.jsonl")
+	labelsPath := flag.String("labels", "", "LABELS.tsv of the labeled corpus (instead of -planted)")
 	scandPath := flag.String("scand", "", "scand findings (JSON lines)")
 	gitleaksPath := flag.String("gitleaks", "", "gitleaks JSON report (optional)")
 	tree := flag.String("tree", "", "scanned tree (to relativize gitleaks paths)")
 	flag.Parse()
-	plant := readPlanted(*plantedPath)
+	var plant map[loc]string
+	if *labelsPath != "" {
+		plant = readLabels(*labelsPath)
+	} else {
+		plant = readPlanted(*plantedPath)
+	}
 	score("scand", plant, readScand(*scandPath))
 	if *gitleaksPath != "" {
 		score("gitleaks", plant, readGitleaks(*gitleaksPath, *tree))

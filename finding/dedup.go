@@ -48,6 +48,11 @@ const (
 //     A finding merges only with a kept finding, never through a chain,
 //     and a merged group holds at most one finding per scanner: two rules
 //     of one scanner are two findings.
+//  3. Then findings of different scanners that the equivalence table
+//     calls the same problem (EquivalenceKeys: Dockerfile rules and KICS
+//     queries, secrets and git-hygiene on the same file, secrets and
+//     bandit/gosec hard-coded credential rules on the same line) merge the
+//     same way, whatever their CWEs and titles.
 func Dedup(fs []Finding) []Finding {
 	return dedupOwned(slices.Clone(fs))
 }
@@ -60,7 +65,95 @@ func dedupOwned(work []Finding) []Finding {
 	}
 	Sort(work)
 	work = collapseSameFingerprint(work)
-	return mergeAcrossScanners(work)
+	return mergeEquivalent(mergeAcrossScanners(work))
+}
+
+// mergeEquivalent is step 3 of Dedup on findings in canonical order: each
+// finding merges into the first kept finding that shares an equivalence
+// key with it (and its suppression state), unless that group already holds
+// its scanner.
+func mergeEquivalent(kept []Finding) []Finding {
+	type keyState struct {
+		key        string
+		suppressed bool
+	}
+	primaryOf := map[keyState]int{}
+	groupScanners := map[int][]string{}
+	acc := map[int]*absorbed{}
+	dropped := make([]bool, len(kept))
+	any := false
+	for i := range kept {
+		f := &kept[i]
+		keys := EquivalenceKeys(*f)
+		if len(keys) == 0 {
+			continue
+		}
+		sup := IsSuppressed(*f)
+		own := append([]string{f.Scanner}, metaStrings(f.Metadata[MetaAlsoReportedBy])...)
+		target := -1
+		for _, k := range keys {
+			p, ok := primaryOf[keyState{k, sup}]
+			if !ok {
+				continue
+			}
+			if !slices.ContainsFunc(own, func(s string) bool { return slices.Contains(groupScanners[p], s) }) {
+				target = p
+				break
+			}
+		}
+		if target < 0 {
+			for _, k := range keys {
+				if _, taken := primaryOf[keyState{k, sup}]; !taken {
+					primaryOf[keyState{k, sup}] = i
+				}
+			}
+			groupScanners[i] = own
+			continue
+		}
+		any = true
+		keep, drop := target, i
+		if kept[target].Line == 0 && f.Line > 0 && kept[target].Severity == f.Severity {
+			// Equally severe: keep the one that says which line it is
+			// (secrets' key line over git-hygiene's whole-file finding).
+			keep, drop = i, target
+			for k, p := range primaryOf {
+				if p == target {
+					primaryOf[k] = i
+				}
+			}
+			acc[i], groupScanners[i] = acc[target], groupScanners[target]
+			delete(acc, target)
+			delete(groupScanners, target)
+		}
+		d := &kept[drop]
+		dropped[drop] = true
+		groupScanners[keep] = append(groupScanners[keep], own...)
+		a := acc[keep]
+		if a == nil {
+			a = &absorbed{}
+			acc[keep] = a
+		}
+		a.scanners = append(a.scanners, d.Scanner)
+		a.scanners = append(a.scanners, metaStrings(d.Metadata[MetaAlsoReportedBy])...)
+		a.fingerprints = append(a.fingerprints, metaStrings(d.Metadata[MetaMergedFingerprints])...)
+		if d.Fingerprint != "" {
+			a.fingerprints = append(a.fingerprints, d.Fingerprint)
+		}
+	}
+	if !any {
+		return kept
+	}
+	for p, a := range acc {
+		applyAbsorbed(&kept[p], a)
+	}
+	out := kept[:0]
+	for i := range kept {
+		if !dropped[i] {
+			out = append(out, kept[i])
+		}
+	}
+	clear(kept[len(out):])
+	return out
 }
 
 // absorbed accumulates what a kept finding takes over from dropped ones.

@@ -255,3 +255,55 @@ func TestDedupLeavesInputAlone(t *testing.T) {
 		}
 	}
 }
+
+// The equivalence table merges what CWE and title cannot: a test key that
+// secrets and git-hygiene both report is one finding (kept at the key's
+// line), a Dockerfile rule and its KICS query are one finding even at a
+// continuation line, and a bandit hard-coded password is the secret on the
+// same line.
+func TestDedupEquivalenceTable(t *testing.T) {
+	key := Finding{Scanner: "secrets", RuleID: "private-key-rsa", FilePath: "tests/certs/server.key", Line: 1, Severity: High,
+		CWE: "CWE-321", Title: "RSA private key", Fingerprint: "fp-secret", Metadata: map[string]any{"redacted": "MIIE****"}}
+	file := Finding{Scanner: "git-hygiene", RuleID: "private-key-file", FilePath: "tests/certs/server.key", Line: 0, Severity: High,
+		CWE: "CWE-522", Title: "Private key file tracked in git", Fingerprint: "fp-file", Metadata: map[string]any{}}
+	df := Finding{Scanner: "dockerfile", RuleID: "DF018", FilePath: "Dockerfile", Line: 4, Severity: Low, CWE: "CWE-16",
+		Title: "apk add without --no-cache", Fingerprint: "fp-df", Metadata: map[string]any{MetaInstructionLine: 2}}
+	kics := Finding{Scanner: "kics", RuleID: "ae9c56a6-3ed1-4ac0-9b54-31267f51151d", FilePath: "Dockerfile", Line: 2, Severity: Info,
+		CWE: "CWE-459", Title: "Apk Add Using Local Cache Path", Fingerprint: "fp-kics", Metadata: map[string]any{}}
+	bandit := Finding{Scanner: "bandit", RuleID: "B105", FilePath: "app/settings.py", Line: 7, Severity: Low, CWE: "CWE-259",
+		Title: "Possible hardcoded password", Fingerprint: "fp-b105", Metadata: map[string]any{}}
+	secret := Finding{Scanner: "secrets", RuleID: "stripe-live-secret-key", FilePath: "app/settings.py", Line: 7, Severity: Critical,
+		CWE: "CWE-798", Title: "Stripe live secret key", Fingerprint: "fp-stripe", Metadata: map[string]any{}}
+	unrelated := Finding{Scanner: "kics", RuleID: "fd54f200-402c-4333-a5a4-36ef6709af2f", FilePath: "Dockerfile", Line: 9, Severity: High,
+		CWE: "CWE-250", Title: "Missing User Instruction", Fingerprint: "fp-user", Metadata: map[string]any{}}
+
+	for _, order := range [][]Finding{{key, file, df, kics, bandit, secret, unrelated}, {unrelated, secret, bandit, kics, df, file, key}} {
+		out := Dedup(order)
+		if len(out) != 4 {
+			t.Fatalf("got %d findings, want 4: %+v", len(out), out)
+		}
+		byScanner := map[string]Finding{}
+		for _, f := range out {
+			byScanner[f.Scanner+"/"+f.RuleID] = f
+		}
+		k, ok := byScanner["secrets/private-key-rsa"]
+		if !ok || k.Line != 1 || !slices.Equal(metaStrings(k.Metadata[MetaAlsoReportedBy]), []string{"git-hygiene"}) ||
+			!slices.Contains(metaStrings(k.Metadata[MetaMergedFingerprints]), "fp-file") {
+			t.Errorf("test key: want the secrets finding at line 1 also reported by git-hygiene, got %+v", k)
+		}
+		d, ok := byScanner["dockerfile/DF018"]
+		if !ok || !slices.Equal(metaStrings(d.Metadata[MetaAlsoReportedBy]), []string{"kics"}) {
+			t.Errorf("DF018 and its KICS query did not merge: %+v", out)
+		}
+		s, ok := byScanner["secrets/stripe-live-secret-key"]
+		if !ok || !slices.Equal(metaStrings(s.Metadata[MetaAlsoReportedBy]), []string{"bandit"}) {
+			t.Errorf("bandit B105 did not merge into the secret on its line: %+v", out)
+		}
+		if _, ok := byScanner["kics/fd54f200-402c-4333-a5a4-36ef6709af2f"]; !ok {
+			t.Errorf("an unrelated KICS finding was merged away")
+		}
+	}
+	if Equivalent(df, unrelated) || !Equivalent(df, kics) || Equivalent(key, key) {
+		t.Errorf("Equivalent disagrees with the table")
+	}
+}

@@ -36,6 +36,8 @@ type LineSource func(filePath string, line int) (current, previous string, ok bo
 //     original_severity; the CWE is normalized to "CWE-<n>" ("79",
 //     "cwe-079" accepted), an unreadable one (e.g. "NVD-CWE-Other")
 //     dropped and kept in metadata original_cwe.
+//     Then ApplyTestContext: a finding in test code keeps its place with
+//     metadata context "test" and one severity level less.
 //  2. Line context: NormalizeLineContext of the finding's Snippet, or of
 //     the current line from src when the scanner gave none.
 //  3. Fingerprint, suppression (metadata suppressed_by, from the source
@@ -50,6 +52,7 @@ func Prepare(scanID string, raw []Finding, src LineSource, newID func() string) 
 	for i := range raw {
 		f := raw[i]
 		cleanFinding(&f)
+		ApplyTestContext(&f)
 
 		var cur, prev string
 		haveLines := false

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"log/slog"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -117,7 +118,8 @@ func (s *Service) Sink(_ context.Context, ev sse.Event) error {
 }
 
 func relevant(name string) bool {
-	return name == sse.ScanComplete || name == sse.ScanFailed || name == sse.ScannerFailed || name == sse.ScanNewFindings
+	return name == sse.ScanComplete || name == sse.ScanFailed || name == sse.ScannerFailed || name == sse.ScanNewFindings ||
+		name == sse.ScanStaleData
 }
 
 func (s *Service) loop(ctx context.Context) {
@@ -175,6 +177,9 @@ type facts struct {
 	New              sse.SeverityCounts `json:"new"`
 	FixedCount       int                `json:"fixed_count"`
 	AlertMinSeverity string             `json:"alert_min_severity"`
+	// scan.stale_data
+	Databases []string `json:"databases"`
+	Warnings  []string `json:"warnings"`
 }
 
 // Build returns the notification ev calls for; ok is false when it calls
@@ -258,6 +263,14 @@ func Build(ev sse.Event) (n store.Notification, ok bool, err error) {
 			n.Body += "; " + plural(f.FixedCount, "finding") + " no longer reported"
 		}
 		n.Body += "."
+	case sse.ScanStaleData:
+		if len(f.Warnings) == 0 {
+			return n, false, nil
+		}
+		n.Severity = "medium"
+		n.Title = "Stale advisory data in the scan of " + target
+		n.Body = "Scan " + f.ScanID + " of " + target + " checked dependencies against old offline data: " +
+			strings.Join(f.Warnings, "; ") + "."
 	}
 	return n, true, nil
 }

@@ -54,6 +54,10 @@ func TestNotificationRules(t *testing.T) {
 			New: counts(0, 0, 5, 0, 0)}}, false, "", nil},
 		{"new findings, critical over a critical threshold", sse.Event{Name: sse.ScanNewFindings, Data: sse.ScanNewFindingsData{ScanID: "s4", PreviousScanID: "s3",
 			New: counts(1, 0, 0, 0, 0), AlertMinSeverity: "critical"}}, true, "critical", nil},
+		{"stale advisory data", sse.Event{Name: sse.ScanStaleData, Data: sse.ScanStaleDataData{ScanID: "s5", TargetPath: "/repo",
+			Databases: []string{"trivy"}, Warnings: []string{"trivy data of trivy is 330 days old"}}},
+			true, "medium", []string{"Stale advisory data", "/repo", "330 days old"}},
+		{"no stale data", sse.Event{Name: sse.ScanStaleData, Data: sse.ScanStaleDataData{ScanID: "s5"}}, false, "", nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -19,6 +19,11 @@ type Config struct {
 	// (SVC_TARGET_ALLOW); the zero value refuses only the always-blocked
 	// addresses, metadata services first.
 	Targets netguard.Targets
+	// VulnDBDir is the offline advisory data `scand vulndb import` keeps
+	// (SVC_VULNDB_DIR, default beside the database): osv/, govulndb/ and
+	// trivy/. A wrapped tool whose own variable (SVC_OSV_DB, ...) is unset
+	// reads its database there. Empty means none.
+	VulnDBDir string
 }
 
 // Env reads one setting; a Config without Getenv has none set.

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"scand/finding"
+	"scand/scan/vulndb"
 	"scand/sse"
 	"scand/store"
 )
@@ -31,6 +32,8 @@ type Orchestrator struct {
 	max      int
 	capture  func(ctx context.Context, root string) ([]byte, error)
 	roots    []string
+	// maxDataAge is SVC_VULNDB_MAX_AGE_DAYS (dataage.go).
+	maxDataAge time.Duration
 
 	mu      sync.Mutex
 	queue   []string
@@ -56,6 +59,9 @@ type OrchestratorOptions struct {
 	// ScanRoots (SVC_SCAN_ROOTS) are checked again when a scan starts:
 	// the tree may have moved since the API accepted it.
 	ScanRoots []string
+	// MaxDataAge is the age past which offline advisory data makes a
+	// scan's warning (SVC_VULNDB_MAX_AGE_DAYS); zero means DefaultMaxDataAge.
+	MaxDataAge time.Duration
 }
 
 // interruptedReason is what a scan left running by a crash is failed with.
@@ -73,7 +79,7 @@ func NewOrchestrator(o OrchestratorOptions) *Orchestrator {
 		o.MaxConcurrent = 2
 	}
 	return &Orchestrator{store: o.Store, bus: o.Bus, scanners: o.Scanners, log: o.Log, now: o.Now, max: o.MaxConcurrent,
-		capture: o.CaptureComponents, roots: o.ScanRoots, running: map[string]context.CancelFunc{}, wake: make(chan struct{}, 1)}
+		capture: o.CaptureComponents, roots: o.ScanRoots, running: map[string]context.CancelFunc{}, wake: make(chan struct{}, 1), maxDataAge: o.MaxDataAge}
 }
 
 // Scanners returns the registry in run order.
@@ -265,20 +271,20 @@ func (o *Orchestrator) runScan(ctx context.Context, id string) {
 	}
 
 	var raw []finding.Finding
+	var dataSources []vulndb.Info // offline advisory data the scanners that ran read
 	for _, s := range ExpandScanTypes(o.scanners, sc.ScanTypes) {
 		if ctx.Err() != nil {
 			break
 		}
-		fs, ran, skip := o.runScanner(ctx, id, s, target)
+		fs, ran, skips := o.runScanner(ctx, id, s, target)
 		if ctx.Err() != nil {
 			break
 		}
-		if skip != nil {
-			skipped = append(skipped, *skip)
-		}
+		skipped = append(skipped, skips...)
 		if ran {
 			run = append(run, s.Name())
 			raw = append(raw, fs...)
+			dataSources = append(dataSources, dataSourcesOf(ctx, s)...)
 		}
 	}
 	if ctx.Err() != nil {
@@ -286,6 +292,7 @@ func (o *Orchestrator) runScan(ctx context.Context, id string) {
 		return
 	}
 
+	staleNames, staleWarnings := o.recordDataAge(bg, id, dataSources)
 	prepared := finding.Prepare(id, raw, newLineSource(sc.TargetPath), store.NewID)
 	counts := severityCounts(prepared)
 	risk := finding.RiskScore(prepared)
@@ -300,6 +307,7 @@ func (o *Orchestrator) runScan(ctx context.Context, id string) {
 	}
 	o.publish(bg, id, sse.ScanComplete, sse.ScanCompleteData{ScanID: id, TargetPath: sc.TargetPath, FindingsCount: len(prepared),
 		RiskScore: risk, SeverityCounts: counts, DurationS: roundSeconds(o.now().Sub(start))})
+	o.warnStaleData(bg, id, sc.TargetPath, staleNames, staleWarnings)
 }
 
 // interrupted handles a scan whose context ended: either Cancel already
@@ -326,14 +334,16 @@ func (o *Orchestrator) fail(ctx context.Context, id, targetPath string, run []st
 }
 
 // runScanner runs one scanner and reports its findings, whether it ran,
-// and the skipped entry when it did not run (not installed) or failed.
-func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner, t Target) (fs []finding.Finding, ran bool, skip *store.SkippedScanner) {
+// and the skipped entries: the scanner when it did not run (not installed,
+// database not configured) or failed, the parts of the target it left out
+// when it ran on the rest (PartialSkip).
+func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner, t Target) (fs []finding.Finding, ran bool, skips []store.SkippedScanner) {
 	bg := context.WithoutCancel(ctx)
 	name := s.Name()
 	if _, hint, ok := s.Available(ctx); !ok {
-		entry := store.SkippedScanner{Name: name, Reason: "not installed", InstallHint: hint}
+		entry := store.SkippedScanner{Name: name, Reason: SkipReasonOf(ctx, s), InstallHint: hint}
 		o.publish(bg, scanID, sse.ScannerSkipped, sse.ScannerSkippedData{ScanID: scanID, Name: name, Reason: entry.Reason, InstallHint: hint})
-		return nil, false, &entry
+		return nil, false, []store.SkippedScanner{entry}
 	}
 	o.publish(bg, scanID, sse.ScannerStart, sse.ScannerStartData{ScanID: scanID, Name: name})
 	start := o.now()
@@ -341,19 +351,32 @@ func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner,
 	if ctx.Err() != nil {
 		return nil, false, nil
 	}
-	if errors.Is(err, ErrNotInstalled) {
+	if errors.Is(err, ErrNotInstalled) || errors.Is(err, ErrDatabaseNotConfigured) {
 		// The tool or its offline database went missing after the
 		// availability probe: that is a skip with a hint, not a crash.
 		hint := truncate(err.Error(), 500)
-		entry := store.SkippedScanner{Name: name, Reason: "not installed", InstallHint: hint}
+		reason := SkipNotInstalled
+		if errors.Is(err, ErrDatabaseNotConfigured) {
+			reason = SkipDatabaseNotConfigured
+		}
+		entry := store.SkippedScanner{Name: name, Reason: reason, InstallHint: hint}
 		o.publish(bg, scanID, sse.ScannerSkipped, sse.ScannerSkippedData{ScanID: scanID, Name: name, Reason: entry.Reason, InstallHint: hint})
-		return nil, false, &entry
+		return nil, false, []store.SkippedScanner{entry}
+	}
+	var partial *PartialSkip
+	if errors.As(err, &partial) {
+		for _, p := range partial.Parts {
+			entry := store.SkippedScanner{Name: name + " (" + p.Part + ")", Reason: p.Reason, InstallHint: truncate(p.Hint, 500)}
+			skips = append(skips, entry)
+			o.publish(bg, scanID, sse.ScannerSkipped, sse.ScannerSkippedData{ScanID: scanID, Name: entry.Name, Reason: entry.Reason, InstallHint: entry.InstallHint})
+		}
+		err = nil
 	}
 	if err != nil {
 		msg := truncate(err.Error(), 200)
 		o.log.Warn("scanner failed", "scan_id", scanID, "scanner", name, "error", msg)
 		o.publish(bg, scanID, sse.ScannerFailed, sse.ScannerFailedData{ScanID: scanID, Name: name, Error: msg})
-		return nil, false, &store.SkippedScanner{Name: name, Reason: "failed: " + msg}
+		return nil, false, []store.SkippedScanner{{Name: name, Reason: "failed: " + msg}}
 	}
 	for i := range fs {
 		if fs[i].Scanner == "" {
@@ -364,7 +387,7 @@ func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner,
 		}
 	}
 	o.publish(bg, scanID, sse.ScannerComplete, sse.ScannerCompleteData{ScanID: scanID, Name: name, DurationS: roundSeconds(o.now().Sub(start)), FindingsCount: len(fs)})
-	return fs, true, nil
+	return fs, true, skips
 }
 
 // safeScan turns a scanner panic into that scanner's error.

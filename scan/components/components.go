@@ -62,6 +62,10 @@ type Component struct {
 	// DependsOn lists the PURLs of the components this one requires, as
 	// resolved inside the same lockfile.
 	DependsOn []string `json:"depends_on"`
+	// VersionRange is set when Version is the range a manifest declares
+	// ("^4.13.4") because no lockfile pins it: which version is installed
+	// is unknown (see manifest.go).
+	VersionRange bool `json:"version_range,omitempty"`
 }
 
 // Component scopes.
@@ -252,6 +256,10 @@ func (d *compDiscovery) visit(ctx context.Context, p string, e fs.DirEntry, err 
 	parse := compLockfileParsers[name]
 	if parse == nil && compIsRequirementsFile(name) {
 		parse = compParseRequirements
+	}
+	if name == "package.json" {
+		root := d.root
+		parse = func(f compFile) ([]Component, error) { return compParsePackageJSONRanges(f, root), nil }
 	}
 	if parse == nil {
 		return nil

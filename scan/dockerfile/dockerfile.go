@@ -73,11 +73,22 @@ import (
 //	DF025 plain-http-download                 medium CWE-319   curl/wget/ADD of an http:// URL (loopback excepted)
 //	DF026 npm-unsafe-perm                     medium CWE-250   npm ... --unsafe-perm
 //	DF027 shell-form-entrypoint               low    CWE-16    ENTRYPOINT in shell form (signals do not reach the app)
+//	DF028 apt-package-not-pinned              low    CWE-1357  apt-get/apt install of a package without =version
+//	DF029 apk-package-not-pinned              low    CWE-1357  apk add of a package without =version (or ~, <, >)
+//	DF030 pip-package-not-pinned              low    CWE-1357  pip install of a package without ==version (requirements/constraints files exempt)
+//	DF031 npm-package-not-pinned              low    CWE-1357  npm install/add of a named package without @version
+//	DF032 gem-package-not-pinned              low    CWE-1357  gem install without -v/--version or name:version
+//	DF033 pipe-without-pipefail               low    CWE-754   RUN with a pipe and no `set -o pipefail` (or SHELL with -o pipefail) before it
+//	DF034 rpm-cache-not-cleaned               low    CWE-16    yum/dnf/zypper install without yum/dnf clean all, zypper clean, or removing the cache in the same RUN
+//	DF035 rpm-install-interactive             low    CWE-16    yum/dnf install without -y, zypper install without -n/--non-interactive or -y
+//	DF036 rpm-package-not-pinned              low    CWE-1357  yum/dnf install without name-version, zypper install without =version
 //
 // Exceptions that keep the noise down, each for a documented reason:
 // DF001-DF003 skip `scratch` and references that stay unresolved after ARG
 // substitution; DF004 skips base images whose reference says "nonroot"
-// (distroless, Chainguard), which set a non-root USER themselves; DF009
+// (distroless, Chainguard), which set a non-root USER themselves, and
+// images built FROM scratch, which have no users at all (a static binary
+// chosen by whoever builds it); DF009
 // skips names ending in _FILE, _PATH, _DIR, ... (they point at a secret,
 // they are not one), values that are a variable reference and booleans; its
 // snippet and metadata carry only a redacted value. DF010 is not raised when
@@ -86,6 +97,17 @@ import (
 // DF019 not when the stage sets PIP_NO_CACHE_DIR. DF017 accepts either
 // .dockerignore or <dockerfile name>.dockerignore in the Dockerfile's
 // directory (the build context is assumed to be that directory).
+// DF028-DF032 and DF036 report once per command, listing the unpinned
+// packages in metadata.packages, and skip arguments that are options,
+// variables, local files or URLs; DF028-DF030 also skip packages installed
+// from a requirements or constraints file, which pins them there. DF033 is
+// not raised when the stage's SHELL sets -o pipefail, nor for a shell that
+// lacks the option (a RUN's script is read as POSIX sh, so the fix is
+// `SHELL ["/bin/bash", "-o", "pipefail", "-c"]` or `set -o pipefail`).
+//
+// Findings carry metadata.instruction_line, the line of the instruction a
+// continuation line belongs to, which is where KICS reports the same
+// problem: the equivalence table in package finding merges the two.
 
 // dockerfileMaxSize bounds what is read of one file: a Dockerfile is a few
 // kilobytes, anything over a megabyte is not one worth parsing.
@@ -147,6 +169,24 @@ var dockerfileRules = rules.Table{Scanner: "dockerfile", ScanType: scan.TypeIaC,
 		"--unsafe-perm runs package lifecycle scripts as root; install as an unprivileged USER instead, or use --ignore-scripts where possible."),
 	rules.New("DF027", "shell-form-entrypoint", finding.Low, "CWE-16", "ENTRYPOINT in shell form",
 		"Shell form runs the program under /bin/sh -c, which does not forward SIGTERM, so the container cannot stop gracefully; use the exec form ENTRYPOINT [\"/app\", \"arg\"]."),
+	rules.New("DF028", "apt-package-not-pinned", finding.Low, "CWE-1357", "apt package installed without a pinned version",
+		"Pin the versions you tested (`apt-get install -y --no-install-recommends curl=8.5.0-2ubuntu10.6`) so a rebuild cannot pull a different, possibly compromised or broken, package."),
+	rules.New("DF029", "apk-package-not-pinned", finding.Low, "CWE-1357", "apk package installed without a pinned version",
+		"Pin the versions you tested (`apk add --no-cache curl=8.5.0-r0`) so a rebuild cannot pull a different package."),
+	rules.New("DF030", "pip-package-not-pinned", finding.Low, "CWE-1357", "pip package installed without a pinned version",
+		"Pin exact versions (`pip install flask==3.0.3`), or install from a requirements file with pinned versions and hashes (`pip install --require-hashes -r requirements.txt`)."),
+	rules.New("DF031", "npm-package-not-pinned", finding.Low, "CWE-1357", "npm package installed without a pinned version",
+		"Pin the version (`npm install -g typescript@5.4.5`), or install the project's dependencies from its lockfile with `npm ci`."),
+	rules.New("DF032", "gem-package-not-pinned", finding.Low, "CWE-1357", "gem installed without a pinned version",
+		"Pin the version (`gem install bundler -v 2.5.9` or `bundler:2.5.9`), or install from a Gemfile.lock with `bundle install`."),
+	rules.New("DF033", "pipe-without-pipefail", finding.Low, "CWE-754", "RUN pipes a command without pipefail",
+		"A pipe's status is its last command's, so `curl ... | tar x` succeeds when the download fails. Set `SHELL [\"/bin/bash\", \"-o\", \"pipefail\", \"-c\"]` before the RUN, or start the script with `set -o pipefail`."),
+	rules.New("DF034", "rpm-cache-not-cleaned", finding.Low, "CWE-16", "yum/dnf/zypper cache left in the image",
+		"End the same RUN with `&& yum clean all` (`dnf clean all`, `zypper clean -a`) or remove /var/cache/yum (dnf, zypp), so package metadata does not bloat the layer."),
+	rules.New("DF035", "rpm-install-interactive", finding.Low, "CWE-16", "yum/dnf/zypper install without automatic confirmation",
+		"Add -y (yum, dnf) or -n/--non-interactive (zypper): a build waiting for an answer fails or hangs."),
+	rules.New("DF036", "rpm-package-not-pinned", finding.Low, "CWE-1357", "yum/dnf/zypper package installed without a pinned version",
+		"Pin the versions you tested (`yum install -y httpd-2.4.57`, `zypper install -y curl=8.6.0`) so a rebuild cannot pull a different package."),
 }}
 
 type dockerfileScanner struct {
@@ -270,11 +310,23 @@ type dockerfileAnalysis struct {
 	// aptNoRecommendsConfigured is set when the file writes an APT config
 	// that disables recommends, which makes DF010 moot.
 	aptNoRecommendsConfigured bool
+	// cur is the instruction being checked: a finding on one of its
+	// continuation lines records the instruction's own line.
+	cur *dockerfileInstruction
 }
 
 func (a *dockerfileAnalysis) add(id string, line int, detail string, snippet string, meta map[string]any) {
 	if snippet == "" {
 		snippet = strings.TrimSpace(a.file.physical(line))
+	}
+	if meta == nil {
+		meta = map[string]any{}
+	}
+	if _, set := meta[finding.MetaInstructionLine]; !set {
+		meta[finding.MetaInstructionLine] = line
+		if a.cur != nil && line >= a.cur.line {
+			meta[finding.MetaInstructionLine] = a.cur.line
+		}
 	}
 	a.out = append(a.out, dockerfileRules.Finding(id, a.path, line, detail, snippet, meta))
 }
@@ -291,6 +343,7 @@ func dockerfileAnalyze(relPath string, f *dockerfileFile, hasIgnore bool) []find
 	var stages []*dockerfileStage
 	var cur *dockerfileStage
 	for _, in := range f.instructions {
+		a.cur = in
 		if in.keyword == "FROM" {
 			cur = a.newStage(in, len(stages), stages, globalArgs)
 			stages = append(stages, cur)
@@ -320,6 +373,7 @@ func dockerfileAnalyze(relPath string, f *dockerfileFile, hasIgnore bool) []find
 	for _, st := range stages {
 		a.checkStageCommands(st)
 	}
+	a.cur = nil
 	a.checkFinalStage(stages[len(stages)-1])
 	return a.out
 }
@@ -762,6 +816,7 @@ func dockerfileAtoi(s string) int {
 func (a *dockerfileAnalysis) checkStageCommands(st *dockerfileStage) {
 	var lastCmd, lastEntrypoint *dockerfileInstruction
 	for _, in := range st.body {
+		a.cur = in
 		switch in.keyword {
 		case "CMD", "ENTRYPOINT":
 			prev := &lastCmd
@@ -863,6 +918,11 @@ func (a *dockerfileAnalysis) checkRun(st *dockerfileStage, in *dockerfileInstruc
 	aptListsRemoved, apkCacheRemoved := false, false
 	sawCd := false
 	pipNoCache := a.stageSetsEnv(st, "PIP_NO_CACHE_DIR", in)
+	// DF033: a SHELL with -o pipefail, or `set -o pipefail` earlier in
+	// this RUN, makes pipes safe.
+	pipefail, reportedPipe := a.stageShellPipefail(st, in), false
+	var rpmInstall *dockerfileWord
+	rpmCacheCleaned := false
 	for i, c := range cmds {
 		// DF013: the first real word being sudo means the step escalates.
 		for _, w := range c.words {
@@ -932,6 +992,9 @@ func (a *dockerfileAnalysis) checkRun(st *dockerfileStage, in *dockerfileInstruc
 					w := prog
 					aptInstall = &w
 				}
+				a.unpinned("DF028", prog, dockerfilePackageArgs(c, sub, dockerfileAptValueFlags), func(p string) bool {
+					return strings.Contains(p, "=") || strings.HasSuffix(p, ".deb")
+				}, meta())
 				if !c.hasArg("--no-install-recommends") && !a.aptNoRecommendsConfigured {
 					a.add("DF010", prog.line, "", "", meta())
 				}
@@ -943,6 +1006,23 @@ func (a *dockerfileAnalysis) checkRun(st *dockerfileStage, in *dockerfileInstruc
 				w := prog
 				apkAdd = &w
 			}
+			if sub, ok := c.subcommand(); ok && sub.text == "add" {
+				a.unpinned("DF029", prog, dockerfilePackageArgs(c, sub, dockerfileApkValueFlags), func(p string) bool {
+					return strings.ContainsAny(p, "=~<>")
+				}, meta())
+			}
+		case name == "yum" || name == "dnf" || name == "microdnf" || name == "zypper":
+			if sub, ok := c.subcommand(); ok && (sub.text == "clean" || sub.text == "cc") {
+				rpmCacheCleaned = true
+			}
+			rpmInstall = a.checkRPM(c, prog, name, rpmInstall, meta)
+		case name == "gem":
+			if sub, ok := c.subcommand(); ok && sub.text == "install" && !c.hasArg("-v", "--version") {
+				a.unpinned("DF032", prog, dockerfilePackageArgs(c, sub, dockerfileGemValueFlags), func(p string) bool {
+					return strings.Contains(p, ":") || strings.HasSuffix(p, ".gem")
+				}, meta())
+			}
+
 		case name == "rm":
 			for _, w := range c.args() {
 				if strings.HasPrefix(w.text, "/var/lib/apt/lists") {
@@ -950,6 +1030,9 @@ func (a *dockerfileAnalysis) checkRun(st *dockerfileStage, in *dockerfileInstruc
 				}
 				if strings.HasPrefix(w.text, "/var/cache/apk") {
 					apkCacheRemoved = true
+				}
+				if strings.HasPrefix(w.text, "/var/cache/yum") || strings.HasPrefix(w.text, "/var/cache/dnf") || strings.HasPrefix(w.text, "/var/cache/zypp") {
+					rpmCacheCleaned = true
 				}
 			}
 		case name == "chmod":
@@ -968,8 +1051,35 @@ func (a *dockerfileAnalysis) checkRun(st *dockerfileStage, in *dockerfileInstruc
 				a.add("DF023", prog.line, "", "", meta())
 			}
 		}
+		if name == "npm" && dockerfileNPMInstalls(c) {
+			sub, _ := c.subcommand()
+			a.unpinned("DF031", prog, dockerfilePackageArgs(c, sub, dockerfileNPMValueFlags), func(p string) bool {
+				at := strings.LastIndexByte(p, '@')
+				return at > 0 || strings.HasPrefix(p, ".") || strings.HasPrefix(p, "/") || strings.Contains(p, ":") || strings.HasSuffix(p, ".tgz")
+			}, meta())
+		}
 		if dockerfileIsPipInstall(c) && !c.hasArg("--no-cache-dir") && !pipNoCache && !dockerfileCacheMount(in, "pip") {
 			a.add("DF019", prog.line, "", "", meta())
+		}
+		if dockerfileIsPipInstall(c) && !c.hasArg("-r", "--requirement", "-c", "--constraint") {
+			a.unpinned("DF030", prog, dockerfilePipPackages(c), func(p string) bool {
+				return strings.Contains(p, "==") || strings.Contains(p, " @ ") || strings.Contains(p, "://") ||
+					strings.HasPrefix(p, ".") || strings.HasPrefix(p, "/") || strings.HasSuffix(p, ".whl") || strings.HasSuffix(p, ".tar.gz")
+			}, meta())
+		}
+		if c.pipeNext && !pipefail && !reportedPipe && a.stageShellIsPOSIX(st) {
+			reportedPipe = true
+			a.add("DF033", prog.line, fmt.Sprintf("%s's output is piped without pipefail, so its failure is ignored.", name), "", meta())
+		}
+		if name == "set" && dockerfileSetsPipefail(c) {
+			pipefail = true
+		}
+	}
+	if rpmInstall != nil {
+		cleaned := rpmCacheCleaned || dockerfileCacheMount(in, "/var/cache/yum") || dockerfileCacheMount(in, "/var/cache/dnf") ||
+			dockerfileCacheMount(in, "/var/cache/zypp")
+		if !cleaned {
+			a.add("DF034", rpmInstall.line, "", "", meta())
 		}
 	}
 	if aptInstall != nil && !aptListsRemoved && !dockerfileCacheMount(in, "/var/lib/apt") {
@@ -1069,7 +1179,7 @@ func (a *dockerfileAnalysis) checkFinalStage(st *dockerfileStage) {
 				a.add("DF005", user.line, fmt.Sprintf("The last USER of the final stage is %s.", words[0].text), "", meta())
 			}
 		}
-	} else if !st.windows && baseImage != "" && !strings.Contains(baseImage, "nonroot") {
+	} else if !st.windows && baseImage != "" && baseImage != "scratch" && !strings.Contains(baseImage, "nonroot") {
 		a.add("DF004", st.from.line, "No USER instruction in the final stage, so the container runs as the base image's user, usually root.", "", meta())
 	}
 	if st.inherited("HEALTHCHECK") == nil {

@@ -74,6 +74,15 @@ func TestDockerfileRules(t *testing.T) {
 		{"DF025", finding.Medium, "CWE-319", []int{2, 3, 4}},
 		{"DF026", finding.Medium, "CWE-250", []int{2, 3}},
 		{"DF027", finding.Low, "CWE-16", []int{2}},
+		{"DF028", finding.Low, "CWE-1357", []int{2, 4}},
+		{"DF029", finding.Low, "CWE-1357", []int{2, 3}},
+		{"DF030", finding.Low, "CWE-1357", []int{2, 3}},
+		{"DF031", finding.Low, "CWE-1357", []int{2, 3}},
+		{"DF032", finding.Low, "CWE-1357", []int{2, 3}},
+		{"DF033", finding.Low, "CWE-754", []int{2, 4}},
+		{"DF034", finding.Low, "CWE-16", []int{2, 3, 5}},
+		{"DF035", finding.Low, "CWE-16", []int{2, 3}},
+		{"DF036", finding.Low, "CWE-1357", []int{2, 3}},
 	}
 	covered := map[string]bool{}
 	for _, c := range cases {
@@ -375,5 +384,24 @@ func TestDockerfileScannerContract(t *testing.T) {
 	cancel()
 	if _, err := s.Scan(ctx, scan.Target{Path: dockerfileTestdata}); err == nil {
 		t.Error("cancelled context: want error")
+	}
+}
+
+// A finding on a continuation line records the instruction's first line,
+// where KICS reports the same problem.
+func TestDockerfileInstructionLine(t *testing.T) {
+	dir := t.TempDir()
+	src := "FROM alpine:3.20\nRUN echo hi && \\\n    apk add \\\n      curl\nUSER 1000\n"
+	if err := os.WriteFile(filepath.Join(dir, "Dockerfile"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := dockerfileByRule(dockerfileScanDir(t, dir), "DF018")
+	if len(got) != 1 || got[0].Line != 3 || got[0].Metadata[finding.MetaInstructionLine] != 2 {
+		t.Fatalf("DF018 = %+v, want line 3 with instruction_line 2", got)
+	}
+	for _, f := range dockerfileScanDir(t, dir) {
+		if _, ok := f.Metadata[finding.MetaInstructionLine]; !ok {
+			t.Errorf("%s at line %d has no instruction_line", f.RuleID, f.Line)
+		}
 	}
 }

@@ -42,6 +42,11 @@ import (
 //     .git/info/exclude still counts; git offers no switch for it;
 //   - binary files larger than gitHygieneLargeFileBytes (5 MiB) committed.
 //
+// Only the target's own subtree is looked at: for a target inside a larger
+// repository, tracked and unignored files are those under the target, and
+// the .gitignore checks (which are about the repository as a whole, whose
+// .gitignore lies outside the target) are left to a scan of its root.
+//
 // When the target is not a git work tree (or git cannot read it), only the
 // first check runs, on the files present on disk, and findings say
 // "present" instead of "tracked"; ignore rules and commits do not apply,
@@ -345,6 +350,18 @@ func (s *gitHygieneScanner) newFinding(kindID string, sev finding.Severity, rel,
 	}
 }
 
+// gitHygieneSameDir reports whether the target is its repository's top
+// level (comparing real paths: git prints the top level with symlinks
+// resolved).
+func gitHygieneSameDir(root, toplevel string) bool {
+	a, errA := filepath.EvalSymlinks(root)
+	b, errB := filepath.EvalSymlinks(toplevel)
+	if errA != nil || errB != nil {
+		return filepath.Clean(root) == filepath.Clean(toplevel)
+	}
+	return a == b
+}
+
 // gitHygieneHead reads the first bytes of a regular file under root,
 // without following a symbolic link out of the tree.
 func gitHygieneHead(root, rel string) ([]byte, bool) {
@@ -420,11 +437,16 @@ func (s *gitHygieneScanner) scanRepo(ctx context.Context, root string) ([]findin
 	}
 	out = append(out, large...)
 
-	ignore, err := s.ignoreFindings(ctx, root, toplevel, tracked)
-	if err != nil {
-		return nil, err
+	if gitHygieneSameDir(root, toplevel) {
+		ignore, err := s.ignoreFindings(ctx, root, tracked)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ignore...)
+	} else {
+		s.cfg.Log().Info("git-hygiene: target is a subdirectory of its repository; the repository's ignore rules are checked when its root is scanned",
+			"target", root, "repository", toplevel)
 	}
-	out = append(out, ignore...)
 
 	untracked, err := s.git(ctx, root, nil, nil, "ls-files", "-z", "--others", "--exclude-standard")
 	if err != nil {
@@ -501,7 +523,7 @@ func gitHygieneIsBinary(root, rel string) bool {
 }
 
 // ignoreFindings checks the repository's ignore rules with probe paths.
-func (s *gitHygieneScanner) ignoreFindings(ctx context.Context, root, toplevel string, tracked []string) ([]finding.Finding, error) {
+func (s *gitHygieneScanner) ignoreFindings(ctx context.Context, root string, tracked []string) ([]finding.Finding, error) {
 	var probes []gitHygieneIgnoreProbe
 	var stdin bytes.Buffer
 	for _, p := range gitHygieneIgnoreProbes {
@@ -536,10 +558,8 @@ func (s *gitHygieneScanner) ignoreFindings(ctx context.Context, root, toplevel s
 			break
 		}
 	}
-	for _, dir := range []string{root, toplevel} {
-		if _, err := os.Lstat(filepath.Join(dir, ".gitignore")); err == nil {
-			hasGitignore = true
-		}
+	if _, err := os.Lstat(filepath.Join(root, ".gitignore")); err == nil {
+		hasGitignore = true
 	}
 	if !hasGitignore && len(missing) == len(probes) {
 		k := s.kinds["gitignore-missing"]

@@ -257,6 +257,31 @@ func TestGitHygieneSubdirectory(t *testing.T) {
 	gitHygieneCheck(t, got, []gitHygieneWant{{".env.production", "env-file", finding.High, "CWE-538", ""}})
 }
 
+// Only the target's subtree is looked at: a subdirectory target of a
+// repository whose .gitignore misses patterns (or that has none) gets no
+// finding about that .gitignore, which lies outside the target, and no
+// finding about files outside the subdirectory.
+func TestGitHygieneSubtreeOnly(t *testing.T) {
+	r := scantest.NewGitRepo(t)
+	r.Write("id_rsa", "-----BEGIN OPENSSH PRIVATE KEY-----\n")
+	r.Write("infra/main.tf", "resource \"x\" \"y\" {}\n")
+	r.Write("app/main.go", "package main\n")
+	r.Commit()
+	for _, f := range scantest.Scan(t, gitHygieneTestScanner(), filepath.Join(r.Dir, "app")) {
+		t.Errorf("subdirectory target got %s on %s", f.RuleID, f.FilePath)
+	}
+	// The repository root still gets the whole picture.
+	got := scantest.Scan(t, gitHygieneTestScanner(), r.Dir)
+	var rules []string
+	for _, f := range got {
+		rules = append(rules, f.RuleID+":"+f.FilePath)
+	}
+	slices.Sort(rules)
+	if !slices.Contains(rules, "gitignore-missing:.gitignore") || !slices.Contains(rules, "ssh-private-key-file:id_rsa") {
+		t.Errorf("repository root findings = %v", rules)
+	}
+}
+
 func TestGitHygieneClassifyContent(t *testing.T) {
 	for _, tc := range []struct {
 		path, content string

@@ -48,6 +48,9 @@ import (
 //	license-data-unavailable   | one per manifest: its components have no metadata  | info    | info
 //	                           | on disk (nothing installed or vendored), so their  |         |
 //	                           | licenses were not checked                          |         |
+//	dependency-versions-       | one per manifest without a lockfile (package.json  | info    | info
+//	unresolved                 | alone): its components are version ranges, so no   |         |
+//	                           | advisory can be matched to them                    |         |
 //
 // "dev-only" means the lockfile marks the component as a development
 // dependency (npm dev, Pipfile develop, poetry dev group, Maven test scope):
@@ -300,6 +303,42 @@ func licenseFindings(comps []components.Component) []finding.Finding {
 			FilePath: src,
 			RuleID:   "license-data-unavailable",
 			Metadata: map[string]any{"components": len(cs), "purls": purls},
+		})
+	}
+	return append(out, unresolvedVersionFindings(comps)...)
+}
+
+// unresolvedVersionFindings is one info finding per manifest whose
+// components have only version ranges because no lockfile pins them: no
+// scanner can match their installed versions against advisories, and the
+// scan should not look clean because of that.
+func unresolvedVersionFindings(comps []components.Component) []finding.Finding {
+	ranged := map[string][]string{}
+	for _, c := range comps {
+		if c.VersionRange {
+			ranged[c.Source] = append(ranged[c.Source], c.Name+"@"+c.Version)
+		}
+	}
+	var out []finding.Finding
+	for _, src := range slices.Sorted(maps.Keys(ranged)) {
+		pkgs := ranged[src]
+		slices.Sort(pkgs)
+		shown := pkgs
+		if len(shown) > licenseUnavailableListCap {
+			shown = shown[:licenseUnavailableListCap]
+		}
+		out = append(out, finding.Finding{
+			Scanner:  "licenses",
+			ScanType: scan.TypeDependency,
+			Severity: finding.Info,
+			Title:    fmt.Sprintf("Dependency versions unresolved: %s has no lockfile", src),
+			Description: fmt.Sprintf("%s declares %d package(s) by version range and no lockfile (package-lock.json, "+
+				"yarn.lock, pnpm-lock.yaml) pins them, so which versions get installed, and which known vulnerabilities "+
+				"they have, cannot be determined; the SBOM lists them with their ranges. Commit the lockfile "+
+				"(or scan a tree where the dependencies are installed) so vulnerability scanners can check them.", src, len(pkgs)),
+			FilePath: src,
+			RuleID:   "dependency-versions-unresolved",
+			Metadata: map[string]any{"components": len(pkgs), "packages": shown},
 		})
 	}
 	return out

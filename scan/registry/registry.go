@@ -26,6 +26,7 @@ func All(cfg scan.Config) []scan.Scanner {
 		githygiene.New(cfg),
 		wrapped.Bandit(cfg),
 		wrapped.Gosec(cfg),
+		wrapped.ESLint(cfg),
 		// dependency
 		licenses.New(cfg),
 		wrapped.OSV(cfg),

@@ -15,7 +15,9 @@ func TestRegistryOrderAndTypes(t *testing.T) {
 	for _, s := range reg {
 		got = append(got, s.Type()+":"+s.Name())
 	}
-	want := "code:secrets code:git-hygiene code:bandit code:gosec dependency:licenses dependency:osv-scanner dependency:govulncheck dependency:trivy iac:dockerfile iac:kics baseline:baseline dast:builtin_dast dast:zap network:nmap"
+	// SPEC's "code: 4 scanners" plus eslint (issue 16), after the other
+	// code wrappers: an added scanner is additive.
+	want := "code:secrets code:git-hygiene code:bandit code:gosec code:eslint dependency:licenses dependency:osv-scanner dependency:govulncheck dependency:trivy iac:dockerfile iac:kics baseline:baseline dast:builtin_dast dast:zap network:nmap"
 	if strings.Join(got, " ") != want {
 		t.Fatalf("registry\n got %s\nwant %s", strings.Join(got, " "), want)
 	}

@@ -263,6 +263,10 @@ func CycloneDXJSON(meta Meta, comps []components.Component) ([]byte, error) {
 		if c.Scope != "" {
 			cc.Properties = append(cc.Properties, sbomCDXProperty{Name: "scand:dependency", Value: c.Scope})
 		}
+		if c.VersionRange {
+			// No lockfile pins it: version is the declared range.
+			cc.Properties = append(cc.Properties, sbomCDXProperty{Name: "scand:version_range", Value: "true"})
+		}
 		bom.Components = append(bom.Components, cc)
 	}
 	if len(g.rootDeps) > 0 {
@@ -506,6 +510,9 @@ func sbomSourceInfo(c components.Component) string {
 	}
 	if c.LicenseSource != "" && len(c.Licenses) > 0 {
 		s += "; license from " + c.LicenseSource
+	}
+	if c.VersionRange {
+		s += "; version is the declared range, no lockfile pins it"
 	}
 	return s
 }

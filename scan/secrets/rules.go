@@ -5,15 +5,35 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"math"
+	"net/url"
 	"path"
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"scand/finding"
 )
 
-// secretsRule is one kind of credential the secrets scanner knows.
+// secretsRule is one kind of credential the secrets scanner knows. The
+// table is secretsRuleTable, in priority order (the first rule to claim a
+// span of a line wins): the specific rules (private keys, cloud, source
+// hosting, registries, chat, payment, AI), then secretsVendorRules (one or
+// two rules per credential family gitleaks documents, written from each
+// vendor's published format: a prefixed token anywhere, or a bare value
+// assigned next to the vendor's name), then secretsStructuredRules (any
+// URL's user:password, curl -u, HTTP authentication headers, Kubernetes
+// Secret data decoded from base64, base64-wrapped JWTs, PKCS#12 files),
+// then the generic password/secret assignments.
+//
+// What is not reported: placeholders and documentation values (the markers
+// in secretsPlaceholderMarkers, the exact dictionary
+// secretsWeakPasswordPlaceholders, vendors' documented example keys,
+// template references such as ${VAR}); unsigned JWTs; certificates and
+// public keys; generic assignments in translation catalogues
+// (secretsIsTranslationFile) or whose value is natural language.
+// Passwords in configuration and IaC files need no entropy (a weak
+// password is still a password); in source code they do.
 //
 // Severity policy (a security team reads these as "how fast must we act"):
 //   - critical: live cloud-provider and payment credentials and unencrypted
@@ -64,6 +84,10 @@ type secretsRule struct {
 	validate func(value []byte, c *secretsMatchCtx) bool
 	// find replaces pattern for rules that need more than a regexp.
 	find func(c *secretsMatchCtx) []secretsSpan
+	// modeWords marks formats whose prefix names a mode (sk_test_,
+	// duffel_live_, FLWSECK_TEST-): "test" there is the vendor's word, not
+	// a sign of a placeholder, so the placeholder check skips it.
+	modeWords bool
 
 	re           *regexp.Regexp
 	secretGroups []int
@@ -75,6 +99,9 @@ type secretsMatchCtx struct {
 	lineStart, lineEnd int    // the line is data[lineStart:lineEnd], without '\n'
 	line               []byte
 	configFile         bool   // unquoted values count (.env, .ini, YAML, ...)
+	iacFile            bool   // Terraform, HCL, Bicep, ...: values are deployed as written
+	translation        bool   // an i18n catalogue: values are natural language
+	k8sSecret          bool   // the file declares a Kubernetes Secret: kubernetes-secret judges its data
 	lower              []byte // see lowerLine
 	scratch            *secretsScratch
 	engine             *secretsEngine
@@ -104,7 +131,7 @@ func secretsRuleTable() []secretsRule {
 	)
 	crit, high, med := finding.Critical, finding.High, finding.Medium
 	const cwe798, cwe321, cwe259 = finding.CWE("CWE-798"), finding.CWE("CWE-321"), finding.CWE("CWE-259")
-	return []secretsRule{
+	rules := []secretsRule{
 		// A service-account JSON file holds a PKCS#8 key: claim it before the
 		// private-key finder does, since the fix is in IAM, not in a key store.
 		{id: "gcp-service-account-key", title: "Google Cloud service-account key", severity: crit, cwe: cwe798,
@@ -127,11 +154,13 @@ func secretsRuleTable() []secretsRule {
 			remediation: "Revoke the key with its revocation certificate, publish the revocation, and create a new key."},
 		{id: "private-key-pkcs8", title: "PKCS#8 private key", severity: crit, cwe: cwe321,
 			remediation: "Generate a new key pair, deploy the new public key or certificate, and revoke the old one."},
+		{id: "private-key-other", title: "Private key", severity: crit, cwe: cwe321,
+			remediation: "Generate a new key pair, deploy the new public key, and remove the old one from wherever it is trusted."},
 
 		// ---- cloud providers ----
 		{id: "aws-access-key-id", title: "AWS access key ID", severity: crit, cwe: cwe798,
 			remediation: "Deactivate and delete the access key in IAM (and its secret), review CloudTrail for its use, and switch to roles or short-lived credentials.",
-			csKeywords:  []string{"AKIA", "ASIA"}, pattern: `\b((?:AKIA|ASIA)[A-Z2-7]{16})\b`, validate: secretsValidateNotAWSExample},
+			csKeywords:  []string{"AKIA", "ASIA", "ABIA", "ACCA"}, pattern: `\b((?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})\b`, validate: secretsValidateNotAWSExample},
 		{id: "aws-secret-access-key", title: "AWS secret access key", severity: crit, cwe: cwe798,
 			remediation: "Deactivate and delete the access key in IAM, review CloudTrail for its use, and switch to roles or short-lived credentials.",
 			keywords:    []string{"secret_access_key", "secretaccesskey", "secret-access-key", "aws_secret", "awssecret"},
@@ -222,7 +251,10 @@ func secretsRuleTable() []secretsRule {
 		// ---- chat ----
 		{id: "slack-bot-token", title: "Slack bot token", severity: high, cwe: cwe798,
 			remediation: "Revoke it (auth.revoke or reinstall the app after regenerating tokens under OAuth & Permissions).",
-			keywords:    []string{"xoxb-"}, pattern: `\b(xoxb-[0-9]{10,13}-[0-9]{10,13}-` + base62 + `{24,34})\b`, minEntropy: 3},
+			keywords:    []string{"xoxb-"}, pattern: `\b(xoxb-[0-9]{10,13}-[0-9]{10,13}-` + base62 + `{24,34}|xoxb-[0-9]{8,14}-` + base62 + `{18,26})\b`, minEntropy: 3},
+		{id: "slack-config-token", title: "Slack app configuration token", severity: high, cwe: cwe798,
+			remediation: "Revoke it with tooling.tokens.rotate or regenerate it under Your Apps > App configuration tokens.",
+			keywords:    []string{"xoxe"}, pattern: `\b(xoxe\.xox[bp]-[0-9]-[A-Za-z0-9]{163,166}|xoxe-[0-9]-[A-Za-z0-9]{146})\b`, minEntropy: 3},
 		{id: "slack-user-token", title: "Slack user token", severity: high, cwe: cwe798,
 			remediation: "Revoke it with auth.revoke and review the workspace's access logs.",
 			keywords:    []string{"xoxp-"}, pattern: `\b(xoxp-[0-9]{10,13}-[0-9]{10,13}-[0-9]{10,13}-[a-f0-9]{32})\b`, minEntropy: 3},
@@ -284,7 +316,13 @@ func secretsRuleTable() []secretsRule {
 			keywords:    []string{"postgres", "mysql", "mariadb", "mongodb", "redis", "amqp", "mssql", "sqlserver"},
 			pattern:     `(?i)\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver)://[^:@/\s"'<>]*:(?P<secret>[^@/\s"'<>]+)@[^\s"'<>/]+`,
 			validate:    secretsValidateURLPassword},
-
+	}
+	// Vendor tokens next, then the structured forms (URLs, HTTP auth,
+	// Kubernetes Secrets), then the heuristics, so that the most specific
+	// rule claims a line first.
+	rules = append(rules, secretsVendorRules()...)
+	rules = append(rules, secretsStructuredRules()...)
+	return append(rules, []secretsRule{
 		// ---- heuristics, last so that any specific rule claims the line first ----
 		{id: "generic-password", title: "Hard-coded password", severity: med, cwe: cwe259,
 			remediation: "Change the password wherever it is used and read it from the environment or a secret manager.",
@@ -292,7 +330,7 @@ func secretsRuleTable() []secretsRule {
 		{id: "generic-secret", title: "Hard-coded secret or API token", severity: med, cwe: cwe798,
 			remediation: "Rotate the secret at its issuer and read it from the environment or a secret manager.",
 			keywords:    secretsSecretKeywords, find: secretsFindSecretAssignments},
-	}
+	}...)
 }
 
 // Literals that start the generic assignment rules, and the identifier
@@ -316,14 +354,29 @@ const (
 	secretsSecretEntropyCap      = 3.5
 )
 
+// secretsFindPasswordAssignments is generic-password. In configuration
+// and IaC files (where `password = "..."` is a value someone will deploy)
+// a password needs no entropy: "Aa12345678" in a Terraform file is a weak
+// password, and weak is worse, not better. There only placeholders (the
+// exact dictionary secretsWeakPasswordPlaceholders and the template
+// markers) are skipped. Translation files are never searched: their
+// "password" entries are labels in natural language.
 func secretsFindPasswordAssignments(c *secretsMatchCtx) []secretsSpan {
+	if c.translation || c.inK8sSecretData() {
+		return nil
+	}
 	return secretsFindAssignments(c, secretsPasswordKeywords, secretsPasswordSuffixes, "generic-password",
-		secretsPasswordEntropyFactor, secretsPasswordEntropyCap)
+		secretsPasswordEntropyFactor, secretsPasswordEntropyCap, c.configFile || c.iacFile)
 }
 
+// secretsFindSecretAssignments is generic-secret; like generic-password it
+// skips translation files.
 func secretsFindSecretAssignments(c *secretsMatchCtx) []secretsSpan {
+	if c.translation || c.inK8sSecretData() {
+		return nil
+	}
 	return secretsFindAssignments(c, secretsSecretKeywords, secretsSecretSuffixes, "generic-secret",
-		secretsSecretEntropyFactor, secretsSecretEntropyCap)
+		secretsSecretEntropyFactor, secretsSecretEntropyCap, false)
 }
 
 func secretsIdentByte(b byte) bool {
@@ -336,7 +389,7 @@ func secretsIdentByte(b byte) bool {
 // any file; unquoted values only in configuration files (.env, .ini, YAML,
 // TOML, properties), where they are the norm, because in source code an
 // unquoted right-hand side is an expression, not a literal.
-func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, ruleID string, entropyFactor, entropyCap float64) []secretsSpan {
+func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, ruleID string, entropyFactor, entropyCap float64, weakOK bool) []secretsSpan {
 	line, lower := c.line, c.lowerLine()
 	var spans []secretsSpan
 	var seen []int // identifier starts already judged (db_secret_token holds two keywords)
@@ -372,7 +425,7 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 			if vs > 0 && !secretsIsQuote(line[vs-1]) && (v[0] == '!' || v[0] == '&' || v[0] == '*') {
 				continue // unquoted YAML tag, anchor or alias: `password: !vault |`
 			}
-			if !secretsGenericValueOK(v, lower[s:e], entropyFactor, entropyCap) {
+			if !secretsGenericValueOK(v, lower[s:e], entropyFactor, entropyCap, weakOK) {
 				continue
 			}
 			spans = append(spans, secretsSpan{rule: c.engine.ruleIndex[ruleID], matchStart: s, matchEnd: ve, start: vs, end: ve, value: v})
@@ -473,7 +526,7 @@ func secretsIsQuote(b byte) bool { return b == '"' || b == '\'' || b == '`' }
 // placeholder. Values made only of letters are rejected (identifiers such
 // as "Bearer" or "refresh_token"), which also skips pass-phrases made only
 // of words: an accepted false negative, documented.
-func secretsGenericValueOK(v, ident []byte, entropyFactor, entropyCap float64) bool {
+func secretsGenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, weakOK bool) bool {
 	if len(v) < secretsGenericMinLen || len(v) > secretsGenericMaxLen {
 		return false
 	}
@@ -481,6 +534,10 @@ func secretsGenericValueOK(v, ident []byte, entropyFactor, entropyCap float64) b
 	for _, b := range v {
 		switch {
 		case b <= ' ' || b == 0x7f:
+			return false
+		case b >= 0x80:
+			// Non-ASCII: natural language ("请输入密码", "Passwörter"),
+			// which machine-made secrets never contain.
 			return false
 		case 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || b == '_' || b == '-' || b == '.':
 			letters++
@@ -504,11 +561,14 @@ func secretsGenericValueOK(v, ident []byte, entropyFactor, entropyCap float64) b
 	case ".pem", ".key", ".json", ".txt", ".yaml", ".yml", ".crt", ".p12", ".pfx", ".env", ".conf", ".cfg", ".ini", ".xml", ".jks", ".toml", ".properties":
 		return false
 	}
-	if secretsLooksPlaceholder(v) {
-		return false
-	}
 	if lv == secretsStripSeparators(ident) {
 		return false // password: "password", apiKey: "api_key"
+	}
+	if weakOK {
+		return !secretsWeakPasswordPlaceholders[lv] && !secretsLooksTemplate(v)
+	}
+	if secretsLooksPlaceholder(v) {
+		return false
 	}
 	bar := math.Min(entropyCap, entropyFactor*math.Log2(float64(len(v))))
 	return secretsEntropy(v) >= bar
@@ -530,8 +590,15 @@ var secretsPlaceholderMarkers = []string{
 	"changeme", "change_me", "change-me", "changeit", "example", "dummy", "test", "sample",
 	"placeholder", "redacted", "your", "xxxx", "****", "....", "fake", "replace", "insert",
 	"todo", "fixme", "notreal", "not_real", "not-real", "<", ">", "${", "{{", "}}", "$(", "%(",
-	"#{", "%s", "%v", "%d", "12345678", "abcdefgh", "qwerty",
+	"#{", "%s", "%v", "%d",
 }
+
+// secretsSequenceMarkers are keyboard and counting runs. In a value they
+// usually mean an example ("abcdefgh12345678"), except in a password of a
+// configuration or IaC file, where a weak password such as "Aa12345678" is
+// still a real password: there only the exact dictionary
+// (secretsWeakPasswordPlaceholders) decides.
+var secretsSequenceMarkers = []string{"12345678", "abcdefgh", "qwerty"}
 
 // secretsDocumentedExamples are credentials published in vendor
 // documentation: AWS's example key pair and the Azure Storage emulator
@@ -545,6 +612,18 @@ var secretsDocumentedExamples = []string{
 // secretsLooksPlaceholder reports whether v is a template reference, a
 // documentation value or a repeated-character filler.
 func secretsLooksPlaceholder(v []byte) bool {
+	lv := strings.ToLower(string(v))
+	for _, m := range secretsSequenceMarkers {
+		if strings.Contains(lv, m) {
+			return true
+		}
+	}
+	return secretsLooksTemplate(v)
+}
+
+// secretsLooksTemplate is secretsLooksPlaceholder without the sequence
+// markers.
+func secretsLooksTemplate(v []byte) bool {
 	lv := strings.ToLower(string(v))
 	for _, m := range secretsPlaceholderMarkers {
 		if strings.Contains(lv, m) {
@@ -678,7 +757,7 @@ func secretsIsBase64Byte(b byte) bool {
 	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b == '+' || b == '/' || b == '='
 }
 
-var secretsPEMHeaderRe = regexp.MustCompile(`-----BEGIN ((?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?)-----`)
+var secretsPEMHeaderRe = regexp.MustCompile(`-----BEGIN ((?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?)-----`)
 
 // secretsFindPrivateKeys finds PEM/armored private-key headers that are
 // followed by a key body, and classifies them. A header alone (a constant
@@ -715,8 +794,10 @@ func secretsFindPrivateKeys(c *secretsMatchCtx) []secretsSpan {
 			id = "private-key-pgp"
 		case kind == "PRIVATE KEY":
 			id = "private-key-pkcs8"
+		case strings.Contains(kind, "ENCRYPTED"):
+			id = "private-key-encrypted"
 		default:
-			continue
+			id = "private-key-other" // SSH2, X25519, ...
 		}
 		sp := secretsSpan{rule: c.engine.ruleIndex[id], matchStart: m[0], matchEnd: m[1], start: m[1], end: m[1], value: body}
 		if bodyOnLine {
@@ -748,6 +829,14 @@ func secretsPEMBody(data []byte, from, lineEnd int) (body []byte, onLine bool, e
 			next, adv = pos+i, 2
 		}
 		seg := bytes.Trim(rest[pos:next], " \t\r\"'`+,;()")
+		// An escaped CRLF ("\r\n") leaves a literal \r on each piece.
+		for bytes.HasSuffix(seg, []byte(`\r`)) {
+			seg = bytes.Trim(seg[:len(seg)-2], " \t\r\"'`+,;()")
+		}
+		// A key flattened onto one line with spaces: its first run.
+		if f := bytes.Fields(seg); len(f) > 1 && !bytes.HasPrefix(seg, []byte("-----")) && bytes.IndexByte(f[0], ':') < 0 {
+			seg = f[0]
+		}
 		segOnLine := from+pos < lineEnd
 		pos = next + adv
 		if len(seg) == 0 {
@@ -773,4 +862,563 @@ func secretsPEMBody(data []byte, from, lineEnd int) (body []byte, onLine bool, e
 		return seg, segOnLine, encrypted
 	}
 	return nil, false, false
+}
+
+// Pattern pieces of the vendor rules.
+const (
+	// secretsTokEnd ends a token: the next byte cannot continue it.
+	secretsTokEnd = `(?:[^A-Za-z0-9_-]|$)`
+	// secretsNearGap joins a vendor's name to the value assigned to it: the
+	// rest of the identifier (DATADOG_API_KEY, adafruitKey, cf.api-token),
+	// a closing quote or bracket, an assignment, an opening quote.
+	secretsNearGap = `[\w.-]{0,32}?["'\x60]?\]?[ \t]{0,3}(?::=|=>|\?=|=|:|,)[ \t]{0,3}["'\x60]?`
+	// secretsNearEnd is what may follow such a value: a delimiter, an
+	// escaped newline or the end of the line, never more value characters.
+	secretsNearEnd = `(?:["'\x60\s;,)}\]<&]|\\[nrt]|$)`
+	secretsUUID    = `[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`
+)
+
+// secretsRevokeIn is the remediation of a vendor token: where to revoke it.
+func secretsRevokeIn(where string) string {
+	return "Revoke or regenerate it in " + where + ", then update whatever used it."
+}
+
+// secretsTok is a rule for a token whose own prefix names its issuer
+// (AGE-SECRET-KEY-1…, pplx-…, dapi…): the prefixes are its case-sensitive
+// keywords and the value pattern starts at a word boundary.
+func secretsTok(id, title string, sev finding.Severity, where string, prefixes []string, value string) secretsRule {
+	return secretsRule{id: id, title: title, severity: sev, cwe: "CWE-798", remediation: secretsRevokeIn(where),
+		csKeywords: prefixes, pattern: `\b(` + value + `)` + secretsTokEnd, minEntropy: 3, modeWords: true}
+}
+
+// secretsNear is a rule for a value that only means something next to its
+// vendor's name (a 32-character hex string is a Datadog API key only in
+// DATADOG_API_KEY=…): the names are its keywords and must precede the
+// value in the same assignment.
+func secretsNear(id, title string, sev finding.Severity, where string, vendors []string, value string) secretsRule {
+	return secretsRule{id: id, title: title, severity: sev, cwe: "CWE-798", remediation: secretsRevokeIn(where),
+		keywords: vendors, pattern: secretsNearPattern(vendors, value), minEntropy: 3, modeWords: true}
+}
+
+func secretsNearPattern(vendors []string, value string) string {
+	quoted := make([]string, len(vendors))
+	for i, v := range vendors {
+		quoted[i] = regexp.QuoteMeta(v)
+	}
+	return `(?i:` + strings.Join(quoted, "|") + `)` + secretsNearGap + `(?P<secret>` + value + `)` + secretsNearEnd
+}
+
+// secretsTokOrNear is a rule with both forms: a prefixed token anywhere,
+// or a bare value next to the vendor's name.
+func secretsTokOrNear(id, title string, sev finding.Severity, where string, prefixes []string, tok string, vendors []string, value string) secretsRule {
+	r := secretsNear(id, title, sev, where, vendors, value)
+	r.csKeywords = prefixes
+	r.pattern = `\b(?P<secret>` + tok + `)` + secretsTokEnd + `|` + r.pattern
+	return r
+}
+
+// secretsVendorRules are the credentials of one vendor each: the families
+// gitleaks documents, written from each vendor's published token format.
+// Severity follows the policy above: critical for cloud, payment, crypto
+// exchange and secret-store credentials; high for API tokens within one
+// service; medium for read-only or webhook-like tokens.
+// All are CWE-798 except the age identity (CWE-321).
+func secretsVendorRules() []secretsRule {
+	crit, high, med := finding.Critical, finding.High, finding.Medium
+	tok, near, both := secretsTok, secretsNear, secretsTokOrNear
+	uuid := secretsUUID
+	age := tok("age-secret-key", "age encryption identity (secret key)", crit, "your key store: generate a new identity with age-keygen, re-encrypt the files to its recipient",
+		[]string{"AGE-SECRET-KEY-1"}, `AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}`)
+	age.cwe = "CWE-321"
+	return []secretsRule{
+		// ---- secret stores, identity and cloud ----
+		tok("onepassword-secret-key", "1Password account Secret Key", crit, "1Password (Profile > Regenerate Secret Key)",
+			[]string{"A3-"}, `A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}`),
+		tok("onepassword-service-account-token", "1Password service account token", crit, "1Password (Developer > Service Accounts)",
+			[]string{"ops_eyJ"}, `ops_eyJ[A-Za-z0-9+/_-]{100,}={0,2}`),
+		age,
+		both("vault-token", "HashiCorp Vault token", crit, "Vault (vault token revoke) and review the audit log",
+			[]string{"hvs.", "hvb.", "hvr."}, `hv[sbr]\.[A-Za-z0-9_-]{90,400}`, []string{"vault"}, `s\.[A-Za-z0-9]{24}`),
+		tok("hashicorp-terraform-token", "Terraform Cloud / Enterprise API token", high, "Terraform Cloud (User settings > Tokens)",
+			[]string{".atlasv1."}, `[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}`),
+		tok("doppler-token", "Doppler token", crit, "the Doppler dashboard (Access > Tokens)",
+			[]string{"dp.pt.", "dp.st.", "dp.ct.", "dp.sa.", "dp.scim.", "dp.audit."}, `dp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,44}`),
+		{id: "azure-ad-client-secret", title: "Microsoft Entra ID (Azure AD) client secret", severity: crit, cwe: "CWE-798",
+			remediation: secretsRevokeIn("the Azure portal (App registrations > Certificates & secrets) and prefer managed identities or certificates"),
+			csKeywords:  []string{"Q~"}, pattern: `(?:^|[^A-Za-z0-9_~.-])(?P<secret>[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34})(?:[^A-Za-z0-9_~.-]|$)`,
+			minEntropy: 3.5},
+		tok("alibaba-access-key-id", "Alibaba Cloud AccessKey ID", crit, "the Alibaba Cloud RAM console (AccessKey management)",
+			[]string{"LTAI"}, `LTAI[A-Za-z0-9]{12,20}`),
+		near("alibaba-secret-key", "Alibaba Cloud AccessKey secret", crit, "the Alibaba Cloud RAM console (AccessKey management)",
+			[]string{"alibaba", "aliyun", "alicloud"}, `[A-Za-z0-9]{30}`),
+		both("yandex-cloud-key", "Yandex Cloud credential", crit, "the Yandex Cloud console (service account keys)",
+			[]string{"AQVN", "t1."}, `AQVN[A-Za-z0-9_-]{35,38}|t1\.[A-Za-z0-9_-]+={0,2}\.[A-Za-z0-9_-]{86}={0,2}`,
+			[]string{"yandex"}, `YC[A-Za-z0-9_-]{38}`),
+		tok("databricks-token", "Databricks personal access token", high, "the Databricks workspace (User settings > Developer > Access tokens)",
+			[]string{"dapi"}, `dapi[a-f0-9]{32}(?:-[0-9])?`),
+		both("cloudflare-api-key", "Cloudflare API token or key", crit, "the Cloudflare dashboard (My Profile > API Tokens)",
+			[]string{"v1.0-"}, `v1\.0-[a-f0-9]{24}-[a-f0-9]{146}`,
+			[]string{"cloudflare", "cf_api", "cf-api"}, `[a-f0-9]{37}|[A-Za-z0-9_-]{40}`),
+		tok("openshift-user-token", "OpenShift user token", high, "OpenShift (oc delete oauthaccesstoken)",
+			[]string{"sha256~"}, `sha256~[A-Za-z0-9_-]{43}`),
+		tok("flyio-token", "Fly.io access token", high, "Fly.io (fly tokens revoke)",
+			[]string{"fo1_", "fm1_", "fm2_", "fm1a_", "fm1r_", "fm2a_", "fm2r_"}, `fo1_[A-Za-z0-9_-]{43}|fm[12][ar]?_[A-Za-z0-9+/]{100,}={0,3}`),
+		both("heroku-api-key", "Heroku API key", high, "Heroku (Account settings > API Key > Regenerate)",
+			[]string{"HRKU-AA"}, `HRKU-AA[0-9A-Za-z_-]{58}`, []string{"heroku"}, uuid),
+		both("netlify-token", "Netlify access token", high, "Netlify (User settings > Applications > Personal access tokens)",
+			[]string{"nfp_"}, `nfp_[A-Za-z0-9]{36}`, []string{"netlify"}, `[A-Za-z0-9_=-]{40,46}`),
+		tok("pulumi-token", "Pulumi access token", high, "Pulumi Cloud (Personal access tokens)", []string{"pul-"}, `pul-[a-f0-9]{40}`),
+		tok("scalingo-token", "Scalingo API token", high, "Scalingo (User settings > API tokens)", []string{"tk-us-"}, `tk-us-[A-Za-z0-9_-]{48}`),
+		tok("defined-networking-token", "Defined Networking API token", high, "the Defined Networking admin panel", []string{"dnkey-"}, `dnkey-[a-z0-9=_-]{26}-[a-z0-9=_-]{52}`),
+		tok("planetscale-token", "PlanetScale token or password", high, "PlanetScale (Organization settings > Service tokens / branch passwords)",
+			[]string{"pscale_tkn_", "pscale_oauth_", "pscale_pw_"}, `pscale_(?:tkn|oauth|pw)_[A-Za-z0-9_=.-]{32,64}`),
+		tok("prefect-api-key", "Prefect Cloud API key", high, "Prefect Cloud (Profile > API keys)", []string{"pnu_"}, `pnu_[A-Za-z0-9]{36}`),
+		tok("harness-token", "Harness API token", high, "Harness (My profile > API keys)", []string{"pat.", "sat."},
+			`(?:pat|sat)\.[A-Za-z0-9_-]{22}\.[0-9a-f]{24}\.[A-Za-z0-9]{20}`),
+		tok("dynatrace-token", "Dynatrace API token", high, "Dynatrace (Access tokens)", []string{"dt0c01."}, `dt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}`),
+		{id: "clickhouse-cloud-api-secret", title: "ClickHouse Cloud API key secret", severity: high, cwe: "CWE-798",
+			remediation: secretsRevokeIn("the ClickHouse Cloud console (Organization > API keys)"),
+			csKeywords:  []string{"4b1d"}, pattern: `\b(4b1d[A-Za-z0-9]{38})` + secretsTokEnd, minEntropy: 3.5, validate: secretsValidateNotHex},
+		tok("settlemint-token", "SettleMint access token", high, "the SettleMint console (API keys)",
+			[]string{"sm_aat_", "sm_pat_", "sm_sat_"}, `sm_(?:aat|pat|sat)_[A-Za-z0-9]{16}`),
+		{id: "authress-access-key", title: "Authress service client access key", severity: high, cwe: "CWE-798",
+			remediation: secretsRevokeIn("the Authress management portal (Service clients)"),
+			csKeywords:  []string{".acc_", ".acc-"}, pattern: `\b((?:sc|ext|scauth|authress)_[a-z0-9]{5,30}\.[a-z0-9]{4,6}\.acc[_-][a-z0-9-]{10,32}\.[a-z0-9+/_=-]{30,120})` + secretsTokEnd, minEntropy: 3.5},
+
+		// ---- source hosting, CI and package registries ----
+		tok("gitlab-token", "GitLab token (CI job, feed, mail, agent, OAuth, SCIM, runner registration)", high, "GitLab (the token's settings page) and review the audit events",
+			[]string{"glcbt-", "glffct-", "glft-", "glimt-", "glagent-", "gloas-", "glsoat-", "GR1348941"},
+			`glcbt-[0-9A-Za-z]{1,5}_[0-9A-Za-z_-]{20}|glffct-[0-9A-Za-z_-]{20}|glft-[0-9A-Za-z_-]{20}|glimt-[0-9A-Za-z_-]{25}|glagent-[0-9A-Za-z_-]{50}|gloas-[0-9A-Za-z_-]{64}|glsoat-[0-9A-Za-z_-]{20}|GR1348941[0-9A-Za-z_-]{20}`),
+		{id: "gitlab-session-cookie", title: "GitLab session cookie", severity: high, cwe: "CWE-798",
+			remediation: "Sign the session out (User settings > Active sessions > Revoke).",
+			keywords:    []string{"_gitlab_session"}, pattern: `_gitlab_session=([0-9a-z]{32})\b`, minEntropy: 3},
+		near("bitbucket-client-secret", "Bitbucket OAuth consumer secret", high, "Bitbucket (Workspace settings > OAuth consumers)",
+			[]string{"bitbucket"}, `[A-Za-z0-9=_-]{64}`),
+		near("atlassian-api-token-legacy", "Atlassian / Jira / Confluence API token", high, "id.atlassian.com (Security > API tokens)",
+			[]string{"atlassian", "confluence", "jira"}, `[A-Za-z0-9]{24}`),
+		tok("sourcegraph-token", "Sourcegraph access token", high, "Sourcegraph (Settings > Access tokens)",
+			[]string{"sgp_"}, `sgp_(?:[a-f0-9]{16}|local)_[a-f0-9]{40}|sgp_[a-f0-9]{40}`),
+		both("sonar-token", "SonarQube / SonarCloud token", high, "SonarQube (My Account > Security)",
+			[]string{"squ_", "sqp_", "sqa_"}, `sq[upa]_[a-f0-9]{40}`, []string{"sonar"}, `[a-f0-9]{40}`),
+		near("snyk-token", "Snyk API token", high, "Snyk (Account settings > Auth Token > Revoke & Regenerate)", []string{"snyk"}, uuid),
+		near("codecov-token", "Codecov upload token", med, "Codecov (repository settings > Regenerate token)", []string{"codecov"}, uuid+`|[a-f0-9]{32}`),
+		near("droneci-token", "Drone CI token", high, "Drone (Account settings > Reset token)", []string{"drone"}, `[A-Za-z0-9]{32}`),
+		near("travisci-token", "Travis CI token", high, "Travis CI (Settings > API authentication)", []string{"travis"}, `[A-Za-z0-9]{22}`),
+		tok("artifactory-api-key", "JFrog Artifactory API key", high, "JFrog (Edit profile > API key)", []string{"AKCp"}, `AKCp[A-Za-z0-9]{69}`),
+		tok("artifactory-reference-token", "JFrog reference token", high, "JFrog (Edit profile > Identity tokens)", []string{"cmVmdGtu"}, `cmVmdGtu[A-Za-z0-9]{56}`),
+		near("jfrog-identity-token", "JFrog identity token", high, "JFrog (Edit profile > Identity tokens)",
+			[]string{"jfrog", "artifactory", "bintray", "xray"}, `[A-Za-z0-9]{64}`),
+		tok("clojars-token", "Clojars deploy token", high, "Clojars (Deploy tokens)", []string{"CLOJARS_"}, `CLOJARS_[a-z0-9]{60}`),
+		tok("rubygems-api-key", "RubyGems API key", high, "rubygems.org (Settings > API keys)", []string{"rubygems_"}, `rubygems_[a-f0-9]{48}`),
+		{id: "nuget-api-key", title: "NuGet API key", severity: high, cwe: "CWE-798",
+			remediation: secretsRevokeIn("nuget.org (API Keys) and check recent package pushes"),
+			csKeywords:  []string{"oy2"}, pattern: `\b(oy2[a-z0-9]{43})\b`, minEntropy: 3.5, validate: secretsValidateNotHex},
+		{id: "nuget-config-password", title: "Clear-text password in NuGet configuration", severity: high, cwe: "CWE-259",
+			remediation: "Change the feed password or token and store it encrypted (nuget sources add -StorePasswordInClearText is the problem) or in an environment variable referenced from NuGet.Config.",
+			keywords:    []string{"cleartextpassword"}, pattern: `(?i)key\s*=\s*"ClearTextPassword"\s+value\s*=\s*"([^"]{4,})"`, validate: secretsValidateNotPlaceholderPassword},
+		tok("readme-api-key", "ReadMe API key", high, "ReadMe (API keys)", []string{"rdme_"}, `rdme_[a-z0-9]{70}`),
+		tok("postman-api-key", "Postman API key", high, "Postman (Settings > API keys)", []string{"PMAK-"}, `PMAK-[a-f0-9]{24}-[a-f0-9]{34}`),
+		tok("octopus-deploy-api-key", "Octopus Deploy API key", high, "Octopus Deploy (Profile > My API keys)", []string{"API-"}, `API-[A-Z0-9]{26}`),
+		tok("infracost-api-key", "Infracost API key", med, "Infracost Cloud (Org settings > API key)", []string{"ico-"}, `ico-[A-Za-z0-9]{32}`),
+		tok("typeform-token", "Typeform personal access token", high, "Typeform (Account > Personal tokens)", []string{"tfp_"}, `tfp_[A-Za-z0-9_.=-]{59}`),
+
+		// ---- monitoring and operations ----
+		near("datadog-api-key", "Datadog API or application key", high, "Datadog (Organization settings > API / Application keys)",
+			[]string{"datadog", "dd_api", "dd_app", "dd-api", "dd-app"}, `[a-f0-9]{40}|[a-f0-9]{32}`),
+		both("sentry-token", "Sentry auth token", high, "Sentry (User settings > Auth tokens, or Organization tokens)",
+			[]string{"sntryu_", "sntrys_"}, `sntryu_[a-f0-9]{64}|sntrys_eyJ[A-Za-z0-9+/=_-]{80,}`, []string{"sentry"}, `[a-f0-9]{64}`),
+		both("grafana-token", "Grafana API key, Cloud or service account token", high, "Grafana (Administration > Service accounts / API keys)",
+			[]string{"eyJrIjoi", "glc_", "glsa_"}, `eyJrIjoi[A-Za-z0-9]{70,400}={0,3}|glc_[A-Za-z0-9+/]{32,400}={0,3}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}`,
+			[]string{"grafana"}, `glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}`),
+		tok("new-relic-key", "New Relic API, insert, browser or license key", high, "New Relic (API keys)",
+			[]string{"NRAK-", "NRII-", "NRJS-", "NRAL"}, `NRAK-[A-Z0-9]{27}|NRII-[A-Za-z0-9_-]{32}|NRJS-[a-f0-9]{19}|[a-f0-9]{36}NRAL`),
+		near("sumologic-token", "Sumo Logic access key", high, "Sumo Logic (Preferences > Access keys)", []string{"sumo"}, `[A-Za-z0-9]{64}`),
+		near("cisco-meraki-api-key", "Cisco Meraki API key", high, "the Meraki dashboard (My profile > API access)", []string{"meraki"}, `[0-9a-f]{40}`),
+		near("okta-api-token", "Okta API token", high, "the Okta admin console (Security > API > Tokens)", []string{"okta"}, `00[A-Za-z0-9_=-]{40}`),
+		near("launchdarkly-key", "LaunchDarkly SDK or API key", high, "LaunchDarkly (Account settings > Authorization / Projects > Environments)",
+			[]string{"launchdarkly", "ld_sdk", "ld_api", "ld_access", "ld-sdk"}, `(?:api|sdk|mob)-`+uuid),
+		near("mattermost-token", "Mattermost access token", high, "Mattermost (Profile > Security > Personal access tokens)", []string{"mattermost"}, `[a-z0-9]{26}`),
+		tok("microsoft-teams-webhook", "Microsoft Teams incoming webhook URL", med, "the Teams channel (Connectors > Incoming Webhook > Remove), then create a new one",
+			[]string{"webhook.office.com"}, `https://[a-z0-9-]+\.webhook\.office\.com/webhookb2/[a-z0-9-]{36}@[a-z0-9-]{36}/IncomingWebhook/[a-z0-9]{32}/[a-z0-9-]{36}(?:/[A-Za-z0-9_-]+)?`),
+		tok("maxmind-license-key", "MaxMind license key", med, "MaxMind (Manage license keys)", []string{"_mmk"}, `[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk`),
+		tok("intra42-client-secret", "42 Intra API client secret", med, "the 42 Intra applications page", []string{"s-s4t2"}, `s-s4t2(?:ud|af)-[a-f0-9]{64}`),
+		near("privateai-api-key", "Private AI API key", med, "the Private AI portal", []string{"privateai", "private_ai", "private-ai"}, `[A-Za-z0-9]{32}`),
+
+		// ---- communication, productivity and content APIs ----
+		both("notion-token", "Notion integration token", high, "Notion (Settings > Connections > Develop or manage integrations)",
+			[]string{"ntn_"}, `ntn_[0-9]{11}[A-Za-z0-9]{35}`, []string{"notion"}, `secret_[A-Za-z0-9]{43}`),
+		both("linear-api-key", "Linear API key", high, "Linear (Settings > API)",
+			[]string{"lin_api_", "lin_oauth_"}, `lin_api_[A-Za-z0-9]{40}|lin_oauth_[a-f0-9]{64}`, []string{"linear_client_secret", "linear-client-secret"}, `[a-f0-9]{32}`),
+		near("asana-token", "Asana personal access token or client secret", high, "Asana (My settings > Apps > Developer apps)",
+			[]string{"asana"}, `[0-9]/[0-9]{10,20}(?:/[0-9]{10,20})?:[a-f0-9]{32}|[A-Za-z0-9]{32}`),
+		near("airtable-api-key", "Airtable API key or personal access token", high, "Airtable (Developer hub > Personal access tokens)",
+			[]string{"airtable"}, `pat[A-Za-z0-9]{14}\.[a-f0-9]{64}|key[A-Za-z0-9]{14}`),
+		near("algolia-api-key", "Algolia admin API key", high, "the Algolia dashboard (Settings > API keys)", []string{"algolia"}, `[a-f0-9]{32}`),
+		near("contentful-token", "Contentful API token", med, "Contentful (Settings > API keys)", []string{"contentful"}, `[A-Za-z0-9=_-]{43}`),
+		near("discord-client-secret", "Discord client secret or API token", high, "the Discord Developer Portal (OAuth2 > Reset Secret)",
+			[]string{"discord"}, `[a-f0-9]{64}|[A-Za-z0-9_-]{32}`),
+		both("telegram-bot-token", "Telegram bot token", high, "@BotFather (/revoke)",
+			[]string{":AA"}, `[0-9]{5,16}:AA[A-Za-z0-9_-]{33}`, []string{"telegram", "tgbot"}, `[0-9]{5,16}:A[A-Za-z0-9_-]{34}`),
+		near("messagebird-api-key", "MessageBird API key", high, "the MessageBird dashboard (Developers > API access)",
+			[]string{"messagebird", "message-bird", "message_bird"}, `[A-Za-z0-9]{25}`),
+		near("sendbird-token", "Sendbird API token", high, "the Sendbird dashboard (Settings > General > API tokens)", []string{"sendbird"}, `[a-f0-9]{40}`),
+		tok("brevo-api-key", "Brevo (Sendinblue) API or SMTP key", high, "Brevo (SMTP & API > API keys)",
+			[]string{"xkeysib-", "xsmtpsib-"}, `x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}`),
+		{id: "mailchimp-api-key", title: "Mailchimp API key", severity: high, cwe: "CWE-798",
+			remediation: secretsRevokeIn("Mailchimp (Profile > Extras > API keys)"),
+			csKeywords:  []string{"-us1", "-us2", "-us3", "-us4", "-us5", "-us6", "-us7", "-us8", "-us9"},
+			pattern:     `\b([a-f0-9]{32}-us[0-9]{1,2})\b`, minEntropy: 3},
+		near("mailgun-signing-key", "Mailgun webhook signing key", high, "Mailgun (Sending > Webhooks > HTTP webhook signing key)",
+			[]string{"mailgun"}, `[a-h0-9]{32}-[a-h0-9]{8}-[a-h0-9]{8}`),
+		near("intercom-token", "Intercom access token", high, "the Intercom developer hub (Authentication)", []string{"intercom"}, `[A-Za-z0-9=_-]{60}`),
+		near("zendesk-token", "Zendesk API token", high, "Zendesk (Admin Center > Apps and integrations > Zendesk API)", []string{"zendesk"}, `[A-Za-z0-9]{40}`),
+		near("freshbooks-token", "FreshBooks access token", high, "FreshBooks (Developer portal)", []string{"freshbooks"}, `[a-z0-9]{64}`),
+		near("gitter-token", "Gitter access token", med, "Gitter (developer apps)", []string{"gitter"}, `[a-f0-9]{40}`),
+		near("beamer-api-token", "Beamer API key", high, "Beamer (Settings > API)", []string{"beamer"}, `b_[A-Za-z0-9=_-]{44}`),
+		tok("frameio-token", "Frame.io developer token", high, "Frame.io (Developer > Tokens)", []string{"fio-u-"}, `fio-u-[A-Za-z0-9_=-]{64}`),
+		near("squarespace-token", "Squarespace API key", high, "Squarespace (Settings > Developer API keys)", []string{"squarespace"}, uuid),
+		near("twitch-token", "Twitch API token or client secret", high, "the Twitch developer console", []string{"twitch"}, `[a-z0-9]{30}`),
+		near("twitter-token", "Twitter / X API key, secret or token", high, "the X developer portal (Keys and tokens > Regenerate)",
+			[]string{"twitter"}, `A{22}[A-Za-z0-9%]{80,100}|[0-9]{15,25}-[A-Za-z0-9]{20,40}|[A-Za-z0-9]{50}|[A-Za-z0-9]{45}|[A-Za-z0-9]{35}|[A-Za-z0-9]{25}`),
+		both("facebook-token", "Facebook / Meta access token or app secret", high, "Meta for Developers (App settings > Basic > App secret reset; Access token debugger)",
+			[]string{"EAAB", "EAAC", "EAAD", "EAAG", "EAAM", "EAAU"}, `EAA[BCDGMU][A-Za-z0-9]{80,}`,
+			[]string{"facebook", "fb_app_secret", "fb_secret", "fb-app-secret"}, `[a-f0-9]{32}`),
+		near("linkedin-client-secret", "LinkedIn client secret", med, "the LinkedIn developer portal (Auth > Generate a new client secret)", []string{"linkedin"}, `[A-Za-z0-9]{16}`),
+		near("etsy-api-key", "Etsy API key", high, "Etsy (Your apps)", []string{"etsy"}, `[a-z0-9]{24}`),
+		near("finnhub-token", "Finnhub API token", med, "Finnhub (Dashboard)", []string{"finnhub"}, `[a-z0-9]{20}`),
+		near("flickr-token", "Flickr API key", med, "Flickr (The App Garden)", []string{"flickr"}, `[a-z0-9]{32}`),
+		near("nytimes-token", "New York Times API key", med, "the NYT developer portal (Apps)", []string{"nytimes", "new-york-times", "newyorktimes"}, `[A-Za-z0-9=_-]{32}`),
+		near("rapidapi-key", "RapidAPI key", high, "RapidAPI (Apps > Security)", []string{"rapidapi"}, `[A-Za-z0-9_-]{50}`),
+		near("dropbox-token", "Dropbox access token", high, "the Dropbox App Console (Generated access token / revoke)",
+			[]string{"dropbox"}, `sl\.[A-Za-z0-9_=-]{130,}|[a-z0-9]{11}AAAAAAAAAA[A-Za-z0-9_=-]{43}`),
+		near("fastly-token", "Fastly API token", high, "Fastly (Account > API tokens)", []string{"fastly"}, `[A-Za-z0-9_-]{32}`),
+		near("adafruit-io-key", "Adafruit IO key", med, "Adafruit IO (My Key > Regenerate key)", []string{"adafruit"}, `aio_[A-Za-z0-9]{28}|[a-f0-9]{32}`),
+		tok("adobe-client-secret", "Adobe client secret", high, "the Adobe Developer Console (Credentials > Retrieve client secret > Rotate)", []string{"p8e-"}, `p8e-[A-Za-z0-9-]{32}`),
+
+		// ---- AI APIs ----
+		tok("perplexity-api-key", "Perplexity API key", high, "Perplexity (Settings > API)", []string{"pplx-"}, `pplx-[A-Za-z0-9]{48}`),
+		near("cohere-api-key", "Cohere API key", high, "the Cohere dashboard (API keys)", []string{"cohere", "co_api_key"}, `[A-Za-z0-9]{40}`),
+		tok("huggingface-org-token", "Hugging Face organization API token", high, "Hugging Face (Organization settings > API tokens)", []string{"api_org_"}, `api_org_[A-Za-z]{34}`),
+
+		// ---- payment, commerce and crypto exchanges ----
+		tok("flutterwave-secret-key", "Flutterwave secret or encryption key", high, "the Flutterwave dashboard (Settings > API keys > Regenerate)",
+			[]string{"FLWSECK"}, `FLWSECK(?:_TEST)?-[a-h0-9]{32}-X|FLWSECK_TEST[a-h0-9]{12}`),
+		both("square-token", "Square access token or OAuth secret", crit, "the Square Developer Dashboard (Credentials)",
+			[]string{"sq0atp-", "sq0csp-", "EAAA"}, `sq0atp-[0-9A-Za-z_-]{22}|sq0csp-[0-9A-Za-z_-]{43}|EAAA[A-Za-z0-9_-]{60}`, []string{"square"}, `EAAA[A-Za-z0-9_-]{60}`),
+		both("plaid-token", "Plaid access token or secret", crit, "the Plaid dashboard (Team settings > Keys) and rotate the item's access token",
+			[]string{"access-sandbox-", "access-development-", "access-production-"}, `access-(?:sandbox|development|production)-`+uuid,
+			[]string{"plaid"}, `[a-f0-9]{30}`),
+		tok("shippo-token", "Shippo API token", high, "Shippo (Settings > API)", []string{"shippo_live_", "shippo_test_"}, `shippo_(?:live|test)_[a-f0-9]{40}`),
+		tok("easypost-api-key", "EasyPost API key", high, "EasyPost (Account settings > API keys)", []string{"EZAK", "EZTK"}, `EZ[AT]K[A-Za-z0-9]{54}`),
+		tok("duffel-token", "Duffel access token", high, "the Duffel dashboard (Developers > Access tokens)", []string{"duffel_test_", "duffel_live_"}, `duffel_(?:test|live)_[A-Za-z0-9_=-]{43}`),
+		{id: "lob-api-key", title: "Lob API key", severity: high, cwe: "CWE-798",
+			remediation: secretsRevokeIn("the Lob dashboard (Settings > API keys)"),
+			csKeywords:  []string{"live_", "test_"}, pattern: secretsNearPattern([]string{"lob_", "lob-", "lob.", "lobkey", "lobapi", `"lob"`, "lob:", "lob="}, `(?:live|test)_(?:pub_)?[a-f0-9]{31,35}`),
+			minEntropy: 3, modeWords: true},
+		near("gocardless-token", "GoCardless access token", crit, "GoCardless (Developers > Access tokens)", []string{"gocardless"}, `live_[A-Za-z0-9_=-]{40}`),
+		near("finicity-token", "Finicity API token or secret", high, "the Finicity developer dashboard", []string{"finicity"}, `[a-f0-9]{32}|[A-Za-z0-9]{20}`),
+		near("coinbase-token", "Coinbase access token", crit, "Coinbase (Settings > API)", []string{"coinbase"}, `[A-Za-z0-9_-]{64}`),
+		near("kraken-api-key", "Kraken API key or secret", crit, "Kraken (Security > API)", []string{"kraken"}, `[A-Za-z0-9/=_+-]{80,90}`),
+		near("kucoin-api-key", "KuCoin API key or secret", crit, "KuCoin (API management)", []string{"kucoin"}, uuid+`|[a-f0-9]{24}`),
+		near("bittrex-api-key", "Bittrex API key or secret", crit, "Bittrex (API keys)", []string{"bittrex"}, `[a-z0-9]{32}`),
+		near("sidekiq-credentials", "Sidekiq Pro/Enterprise gem server credentials", high, "Contributed Systems (ask for new credentials)",
+			[]string{"contribsys"}, `[a-f0-9]{8}:[a-f0-9]{8}`),
+		tok("mapbox-secret-token", "Mapbox secret access token", high, "Mapbox (Account > Access tokens)", []string{"sk.eyJ", "tk.eyJ"}, `[st]k\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}`),
+	}
+}
+
+// secretsStructuredRules find credentials by the shape around them rather
+// than by the token: any URL's user:password, curl's -u, HTTP
+// authentication headers, Kubernetes Secret data, base64-wrapped JWTs and
+// PKCS#12 key stores.
+func secretsStructuredRules() []secretsRule {
+	high, med := finding.High, finding.Medium
+	return []secretsRule{
+		{id: "url-credentials", title: "Credentials embedded in a URL", severity: high, cwe: "CWE-259",
+			remediation: "Change the password or token, and pass credentials to the client separately (a credential helper, .netrc outside the repository, environment variables) instead of in the URL.",
+			keywords:    []string{"://"}, find: secretsFindURLCredentials},
+		{id: "curl-basic-auth", title: "Credentials passed to curl -u", severity: high, cwe: "CWE-259",
+			remediation: "Change the password, and let curl read it from a .netrc outside the repository (--netrc-file) or from the environment instead of the command line.",
+			keywords:    []string{"curl"},
+			pattern:     `(?i)\bcurl\b[^\n]*?\s(?:-u[ \t]*|--user(?:[ \t]+|=))["']?[^\s"':]*:(?P<secret>[^\s"']+)`,
+			validate:    secretsValidateNotPlaceholderPassword},
+		{id: "http-auth-header", title: "Credential in an HTTP authentication header", severity: high, cwe: "CWE-798",
+			remediation: "Revoke the token or change the password it encodes, and add the header at run time from the environment or a secret manager.",
+			keywords:    []string{"authorization", "api-key", "x-auth-token", "private-token", "x-access-token"},
+			pattern: `(?i)\b(?:proxy-)?authorization["'\]]?[ \t]*[:,=][ \t]*["']?(?:(?:bearer|token|basic|apikey|api-key|sso-key)[ \t]+)?(?P<secret>[A-Za-z0-9._~+/=:-]{12,})` + secretsNearEnd +
+				`|(?i)\b(?:x-)?(?:api-key|auth-token|access-token|private-token)["'\]]?[ \t]*[:,=][ \t]*["']?(?P<secret>[A-Za-z0-9._~+/=-]{16,})` + secretsNearEnd,
+			validate: secretsValidateHeaderCredential},
+		{id: "kubernetes-secret", title: "Value in a Kubernetes Secret manifest", severity: high, cwe: "CWE-798",
+			remediation: "Rotate the value, and keep Secret manifests out of the repository: create them at deploy time, or commit them encrypted (Sealed Secrets, SOPS) or as references to an external secret store.",
+			fileContext: []string{"kind: secret", `kind: "secret"`, "kind: 'secret'"},
+			pattern:     `(?m)^[ \t]+[A-Za-z0-9._-]+:[ \t]*["']?([^\s"'#]{4,})["']?[ \t]*\r?$`,
+			validate:    secretsValidateKubernetesSecret},
+		{id: "jwt-base64", title: "Base64-encoded JSON Web Token", severity: med, cwe: "CWE-798",
+			remediation: "Invalidate it (rotate the signing key or revoke the session) if it has not expired, and never commit bearer tokens.",
+			csKeywords:  []string{"ZXlK"}, pattern: `\b(ZXlK[A-Za-z0-9+/]{40,}={0,2})`, validate: secretsValidateBase64JWT},
+		// Produced by the walk from the file name alone (the file is binary).
+		{id: "pkcs12-file", title: "PKCS#12 key store (.p12/.pfx)", severity: high, cwe: "CWE-321",
+			remediation: "A PKCS#12 file holds a private key behind a password that can be attacked offline. Replace the key and certificate it holds, remove the file and purge it from history, and inject it at deploy time."},
+	}
+}
+
+// secretsPKCS12File reports the key-store file names the pkcs12-file rule
+// stands for.
+func secretsPKCS12File(rel string) bool {
+	ext := strings.ToLower(path.Ext(rel))
+	return ext == ".p12" || ext == ".pfx"
+}
+
+// secretsValidateNotHex rejects values made only of hex digits, for
+// formats whose body is base62: a hex run there is a hash or a test
+// vector that happens to start with the prefix.
+func secretsValidateNotHex(v []byte, _ *secretsMatchCtx) bool {
+	for _, b := range v {
+		if !('0' <= b && b <= '9' || 'a' <= b && b <= 'f' || 'A' <= b && b <= 'F') {
+			return true
+		}
+	}
+	return false
+}
+
+// secretsWeakPasswordPlaceholders are whole values that stand for "put
+// your password here" in documentation and templates. They are compared
+// exactly (case-insensitively), unlike the markers: "Aa12345678" in a
+// Terraform file is a real, weak password; "12345678" is a placeholder.
+var secretsWeakPasswordPlaceholders = map[string]bool{
+	"password": true, "password1": true, "password123": true, "passw0rd": true, "p@ssw0rd": true, "p@ssword": true,
+	"pass": true, "passwd": true, "pwd": true, "pw": true, "secret": true, "secret123": true, "mysecret": true, "mypassword": true,
+	"123456": true, "1234567": true, "12345678": true, "123456789": true, "1234567890": true, "qwerty": true, "qwerty123": true,
+	"abc123": true, "abcdef": true, "abcdefgh": true, "letmein": true, "admin": true, "admin123": true, "root": true, "toor": true,
+	"changeit": true, "foobar": true, "hunter2": true, "test123": true, "pass123": true, "default": true, "guest": true,
+	"user": true, "username": true, "token": true, "opensesame": true, "open sesame": true,
+	"aladdin:opensesame": true, "aladdin:open sesame": true, "apikey": true, "api_key": true, "none": true, "null": true, "nil": true, "empty": true, "true": true, "false": true,
+}
+
+// secretsValidateNotPlaceholderPassword accepts a password that is not a
+// reference ($VAR, %VAR%), not a placeholder and at least 4 bytes long.
+func secretsValidateNotPlaceholderPassword(v []byte, _ *secretsMatchCtx) bool {
+	if len(v) < 4 || v[0] == '$' || v[0] == '%' || v[0] == '{' || v[0] == '<' {
+		return false
+	}
+	return !secretsWeakPasswordPlaceholders[strings.ToLower(string(v))] && !secretsLooksPlaceholder(v)
+}
+
+// secretsValidateHeaderCredential accepts what follows an authentication
+// header: Basic credentials (base64 of user:password, whose password must
+// be real) or a token with enough entropy to be machine-made.
+func secretsValidateHeaderCredential(v []byte, c *secretsMatchCtx) bool {
+	if secretsLooksPlaceholder(v) {
+		return false
+	}
+	if bytes.HasPrefix(v, []byte("eyJ")) && bytes.Count(v, []byte(".")) == 2 {
+		return secretsValidateJWT(v, c) // an unsigned JWT is no credential
+	}
+	basic := bytes.Contains(c.lowerLine(), []byte("basic "+strings.ToLower(string(v))))
+	if dec, err := base64.StdEncoding.DecodeString(string(v)); err == nil && utf8.Valid(dec) {
+		if user, pw, ok := strings.Cut(string(dec), ":"); ok && user != "" {
+			return !secretsWeakPasswordPlaceholders[strings.ToLower(user+":"+pw)] && secretsValidateNotPlaceholderPassword([]byte(pw), c)
+		}
+	}
+	if basic {
+		return false // Basic credentials that do not decode to user:password are no credentials
+	}
+	if user, pw, ok := bytes.Cut(v, []byte(":")); ok && len(user) > 0 && len(pw) > 0 {
+		return secretsValidateNotPlaceholderPassword(pw, c)
+	}
+	letters, digits := 0, 0
+	for _, b := range v {
+		switch {
+		case 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z':
+			letters++
+		case '0' <= b && b <= '9':
+			digits++
+		}
+	}
+	return letters > 0 && digits > 0 && secretsEntropy(v) >= 3.3
+}
+
+// secretsValidateBase64JWT decodes a base64-wrapped token and applies the
+// JWT rule's check to what is inside.
+func secretsValidateBase64JWT(v []byte, c *secretsMatchCtx) bool {
+	dec, err := base64.StdEncoding.DecodeString(string(v))
+	if err != nil {
+		dec, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(string(v), "="))
+	}
+	if err != nil || !bytes.HasPrefix(dec, []byte("eyJ")) || bytes.Count(dec, []byte(".")) != 2 {
+		return false
+	}
+	return secretsValidateJWT(bytes.TrimSpace(dec), c)
+}
+
+// secretsK8sNonSecretKeys are data keys of a Secret that name rather than
+// hold a credential, and public material that Secrets often carry.
+var secretsK8sNonSecretKeys = map[string]bool{
+	"username": true, "user": true, "host": true, "hostname": true, "port": true, "database": true, "db": true,
+	"dbname": true, "namespace": true, "region": true, "url": true, "endpoint": true, "ca.crt": true, "tls.crt": true,
+	"ca-bundle.crt": true, "service-ca.crt": true, "email": true, "login": true, "name": true,
+}
+
+// secretsValidateKubernetesSecret accepts the value of a data or
+// stringData entry of a `kind: Secret` document: data values are decoded
+// from base64 first. Placeholders, certificates and the entries that name
+// rather than hold a credential (username, host, ...) are not reported.
+func secretsValidateKubernetesSecret(v []byte, c *secretsMatchCtx) bool {
+	key, block := secretsYAMLParent(c.data, c.lineStart)
+	if block != "data" && block != "stringData" {
+		return false
+	}
+	if secretsK8sNonSecretKeys[strings.ToLower(key)] || !secretsYAMLDocIsSecret(c.data, c.lineStart) {
+		return false
+	}
+	value := v
+	if block == "data" {
+		dec, err := base64.StdEncoding.DecodeString(string(v))
+		if err != nil {
+			return false
+		}
+		value = bytes.TrimSpace(dec)
+	}
+	if len(value) < 6 || bytes.HasPrefix(value, []byte("-----BEGIN CERTIFICATE")) || bytes.HasPrefix(value, []byte("-----BEGIN PUBLIC KEY")) {
+		return false
+	}
+	if bytes.HasPrefix(value, []byte("$")) || bytes.HasPrefix(value, []byte("{{")) {
+		return false
+	}
+	return !secretsWeakPasswordPlaceholders[strings.ToLower(string(value))] && !secretsLooksPlaceholder(value)
+}
+
+// secretsYAMLParent returns, for the YAML line starting at lineStart, its
+// key and the key of the nearest less-indented line above it (the block it
+// belongs to).
+func secretsYAMLParent(data []byte, lineStart int) (key, parent string) {
+	line := data[lineStart:]
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	indent := len(line) - len(bytes.TrimLeft(line, " \t"))
+	k, _, _ := bytes.Cut(bytes.TrimSpace(line), []byte(":"))
+	key = strings.Trim(string(k), `"'`)
+	for end := lineStart - 1; end > 0; {
+		start := bytes.LastIndexByte(data[:end], '\n') + 1
+		prev := data[start:end]
+		end = start - 1
+		t := bytes.TrimSpace(prev)
+		if len(t) == 0 || t[0] == '#' {
+			continue
+		}
+		if bytes.Equal(t, []byte("---")) {
+			return key, ""
+		}
+		if pi := len(prev) - len(bytes.TrimLeft(prev, " \t")); pi < indent {
+			pk, _, _ := bytes.Cut(t, []byte(":"))
+			return key, string(pk)
+		}
+		if start == 0 {
+			break
+		}
+	}
+	return key, ""
+}
+
+// secretsYAMLDocIsSecret reports whether the YAML document (between ---
+// separators) holding the line at pos declares kind: Secret.
+func secretsYAMLDocIsSecret(data []byte, pos int) bool {
+	start := 0
+	if i := bytes.LastIndex(data[:pos], []byte("\n---")); i >= 0 {
+		start = i + 4
+	}
+	end := len(data)
+	if i := bytes.Index(data[pos:], []byte("\n---")); i >= 0 {
+		end = pos + i
+	}
+	for _, l := range bytes.Split(data[start:end], []byte("\n")) {
+		k, v, ok := bytes.Cut(bytes.TrimSpace(l), []byte(":"))
+		if ok && len(l) > 0 && l[0] != ' ' && string(k) == "kind" {
+			return strings.Trim(strings.TrimSpace(string(v)), `"'`) == "Secret"
+		}
+	}
+	return false
+}
+
+// inK8sSecretData reports whether the line is an entry of a Kubernetes
+// Secret's data or stringData, where a base64 value looks random whatever
+// it encodes: the kubernetes-secret rule decodes and judges it instead.
+func (c *secretsMatchCtx) inK8sSecretData() bool {
+	if !c.k8sSecret {
+		return false
+	}
+	_, block := secretsYAMLParent(c.data, c.lineStart)
+	return (block == "data" || block == "stringData") && secretsYAMLDocIsSecret(c.data, c.lineStart)
+}
+
+// secretsURLPlaceholderHosts are documentation hosts: credentials in a URL
+// to them are examples.
+func secretsURLPlaceholderHost(host string) bool {
+	host = strings.ToLower(host)
+	for _, m := range []string{"example", "dummy", "fake", "placeholder", "your"} {
+		if strings.Contains(host, m) {
+			return true
+		}
+	}
+	for _, h := range []string{"host", "hostname", "server", "domain.com", "foo.com", "bar.com", "foo.bar", "invalid", "test"} {
+		if host == h || strings.HasSuffix(host, "."+h) {
+			return true
+		}
+	}
+	return false
+}
+
+// secretsFindURLCredentials finds scheme://user:password@host for every
+// scheme (https, git, ftp, smtp, a package index in pip --index-url, ...).
+// Database schemes are claimed first by database-url-password.
+func secretsFindURLCredentials(c *secretsMatchCtx) []secretsSpan {
+	line := c.line
+	var spans []secretsSpan
+	for off := 0; ; {
+		i := bytes.Index(line[off:], []byte("://"))
+		if i < 0 {
+			return spans
+		}
+		i += off
+		off = i + 3
+		s := i
+		for s > 0 && (secretsIsAlnum(line[s-1]) || line[s-1] == '+' || line[s-1] == '.' || line[s-1] == '-') {
+			s--
+		}
+		if s == i || !('a' <= line[s]|32 && line[s]|32 <= 'z') {
+			continue
+		}
+		authEnd := off
+		for authEnd < len(line) && !bytes.ContainsRune([]byte("/?#\"'`<> \t\\)"), rune(line[authEnd])) {
+			authEnd++
+		}
+		auth := line[off:authEnd]
+		at := bytes.LastIndexByte(auth, '@')
+		if at < 0 {
+			continue
+		}
+		user, pw, ok := bytes.Cut(auth[:at], []byte(":"))
+		host := auth[at+1:]
+		if !ok || len(pw) == 0 || len(host) == 0 || secretsURLPlaceholderHost(string(bytes.Split(host, []byte(":"))[0])) {
+			continue
+		}
+		if len(user) > 0 && (user[0] == '$' || user[0] == '%' || user[0] == '{' || user[0] == '<') {
+			continue
+		}
+		plain := pw
+		if dec, err := url.PathUnescape(string(pw)); err == nil {
+			plain = []byte(dec)
+		}
+		if bytes.ContainsAny(plain, " ^") || !secretsValidateURLPassword(plain, c) || !secretsValidateNotPlaceholderPassword(plain, c) {
+			continue
+		}
+		pwStart := off + len(user) + 1
+		spans = append(spans, secretsSpan{rule: c.engine.ruleIndex["url-credentials"], matchStart: s, matchEnd: authEnd,
+			start: pwStart, end: pwStart + len(pw), value: pw})
+	}
+}
+
+func secretsIsAlnum(b byte) bool {
+	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9'
 }

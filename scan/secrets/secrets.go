@@ -85,6 +85,73 @@ func secretsIsConfigFile(rel string) bool {
 	return false
 }
 
+// secretsIsIaCFile reports infrastructure-as-code files, whose quoted
+// values are what gets deployed (password = "..." in Terraform).
+func secretsIsIaCFile(rel string) bool {
+	switch path.Ext(strings.ToLower(rel)) {
+	case ".tf", ".tfvars", ".hcl", ".bicep", ".pkr", ".nomad":
+		return true
+	}
+	return strings.HasSuffix(strings.ToLower(rel), ".tf.json")
+}
+
+// secretsTranslationDirs are directory names that hold message catalogues.
+var secretsTranslationDirs = map[string]bool{
+	"i18n": true, "l10n": true, "locale": true, "locales": true, "lang": true, "langs": true,
+	"languages": true, "translations": true, "translation": true,
+}
+
+// secretsIsTranslationFile reports i18n catalogues: gettext .po/.pot,
+// XLIFF, Apple .strings, Flutter .arb, Java messages_<locale>.properties,
+// and JSON/YAML/properties files named after a locale (de_DE.json,
+// pt-BR.yml) or kept in a translations directory (assets/i18n/, locales/).
+// Their values are natural language, so the generic assignment rules never
+// read them; the vendor rules still do (a real token is a token anywhere).
+func secretsIsTranslationFile(rel string) bool {
+	lower := strings.ToLower(rel)
+	base := path.Base(lower)
+	ext := path.Ext(base)
+	switch ext {
+	case ".po", ".pot", ".xliff", ".xlf", ".strings", ".arb":
+		return true
+	case ".json", ".yaml", ".yml", ".properties", ".toml", ".ini":
+	default:
+		return false
+	}
+	stem := strings.TrimSuffix(base, ext)
+	if ext == ".properties" && (stem == "messages" || strings.HasPrefix(stem, "messages_")) {
+		return true
+	}
+	if secretsIsLocaleName(stem) {
+		return true
+	}
+	for dir := path.Dir(lower); dir != "." && dir != "/" && dir != ""; dir = path.Dir(dir) {
+		if secretsTranslationDirs[path.Base(dir)] {
+			return true
+		}
+	}
+	return false
+}
+
+// secretsIsLocaleName matches en, de_DE, pt-BR, zh-Hant-TW, sr_Latn.
+func secretsIsLocaleName(s string) bool {
+	parts := strings.FieldsFunc(s, func(r rune) bool { return r == '_' || r == '-' })
+	if len(parts) == 0 || len(parts) > 3 || len(parts[0]) < 2 || len(parts[0]) > 3 || len(s) != len(strings.Join(parts, "_")) {
+		return false
+	}
+	for _, p := range parts {
+		if len(p) < 2 || len(p) > 4 {
+			return false
+		}
+		for _, r := range p {
+			if r < 'a' || r > 'z' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // secretsEngine is the compiled rule set: keyword automaton plus rules.
 // It is immutable after construction and shared by all workers.
 type secretsEngine struct {
@@ -98,11 +165,14 @@ type secretsEngine struct {
 	// base64url parts), so once the file mentions the context word the
 	// regexp runs over the whole file.
 	fileScoped []int
+	// k8sSecretRule is kubernetes-secret's index: its file context tells the
+	// generic rules to leave a Secret's data alone.
+	k8sSecretRule int
 }
 
 // secretsRuleSet is a bitset over rule indices; iteration in index order
 // is priority order.
-type secretsRuleSet [2]uint64
+type secretsRuleSet [4]uint64
 
 func (s *secretsRuleSet) add(i int)      { s[i>>6] |= 1 << (i & 63) }
 func (s *secretsRuleSet) has(i int) bool { return s[i>>6]&(1<<(i&63)) != 0 }
@@ -162,6 +232,7 @@ func newSecretsEngine() *secretsEngine {
 		}
 	}
 	e.matcher = newSecretsKeywordMatcher(kws)
+	e.k8sSecretRule = e.ruleIndex["kubernetes-secret"]
 	return e
 }
 
@@ -239,7 +310,7 @@ func (e *secretsEngine) scanContent(data []byte, rel string, sc *secretsScratch,
 	if len(cands) == 0 {
 		return
 	}
-	config := secretsIsConfigFile(rel)
+	config, iac, translation := secretsIsConfigFile(rel), secretsIsIaCFile(rel), secretsIsTranslationFile(rel)
 	var accepted []secretsSpan
 	for ci := range cands {
 		cand := &cands[ci]
@@ -248,7 +319,8 @@ func (e *secretsEngine) scanContent(data []byte, rel string, sc *secretsScratch,
 			line = line[:n-1]
 		}
 		mc := secretsMatchCtx{data: data, lineStart: cand.start, lineEnd: cand.start + len(line), line: line,
-			configFile: config, engine: e, scratch: sc}
+			configFile: config, iacFile: iac, translation: translation, k8sSecret: contextOK.has(e.k8sSecretRule),
+			engine: e, scratch: sc}
 		accepted = accepted[:0]
 		for w, word := range cand.rules {
 			for word != 0 {
@@ -326,7 +398,7 @@ func (e *secretsEngine) matchPattern(r int, c *secretsMatchCtx) []secretsSpan {
 		if rule.minEntropy > 0 && secretsEntropy(v) < rule.minEntropy {
 			continue
 		}
-		if secretsLooksPlaceholder(v) {
+		if secretsLooksPlaceholder(secretsWithoutModeWords(v, rule.modeWords)) {
 			continue
 		}
 		if rule.validate != nil && !rule.validate(v, c) {
@@ -335,6 +407,26 @@ func (e *secretsEngine) matchPattern(r int, c *secretsMatchCtx) []secretsSpan {
 		spans = append(spans, secretsSpan{rule: r, matchStart: m[0], matchEnd: m[1], start: vs, end: ve, value: v})
 	}
 	return spans
+}
+
+// secretsWithoutModeWords drops the vendor's mode word (test, live) from
+// the first 24 bytes of a token whose format has one, so that sk_test_…
+// is judged by its random part like sk_live_… is.
+func secretsWithoutModeWords(v []byte, modeWords bool) []byte {
+	if !modeWords {
+		return v
+	}
+	head := v[:min(len(v), 24)]
+	for _, w := range []string{"test", "TEST", "live", "LIVE"} {
+		if i := bytes.Index(head, []byte(w)); i >= 0 && (i == 0 || !secretsIsAlnum(head[i-1])) {
+			j := i + len(w)
+			if j == len(v) || !secretsIsAlnum(v[j]) || w == "TEST" {
+				out := append(append([]byte{}, v[:i]...), v[j:]...)
+				return out
+			}
+		}
+	}
+	return v
 }
 
 func secretsOverlaps(accepted []secretsSpan, sp secretsSpan) bool {
@@ -557,7 +649,16 @@ func (s *secretsScanner) scanTree(ctx context.Context, root string) ([]finding.F
 	walk := tree.Walk{Unreadable: func(p string, err error) {
 		s.cfg.Log().Debug("secrets: path not walked", "path", p, "error", err.Error())
 	}}
+	var keyStores []finding.Finding // the walk calls back on one goroutine
 	walkErr := walk.Files(ctx, root, func(abs, rel string) error {
+		if secretsPKCS12File(rel) {
+			// Binary, so never read: the name is the finding.
+			rule := &s.engine.rules[s.engine.ruleIndex["pkcs12-file"]]
+			f := s.newFinding(rule, rel, secretsHit{snippet: path.Base(rel)})
+			f.Metadata = map[string]any{"redacted": "(binary key store)"}
+			keyStores = append(keyStores, f)
+			return nil
+		}
 		if secretsSkipFile(rel) {
 			return nil
 		}
@@ -576,7 +677,7 @@ func (s *secretsScanner) scanTree(ctx context.Context, root string) ([]finding.F
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
-	var out []finding.Finding
+	out := keyStores
 	inTree := map[[32]byte]bool{}
 	for _, r := range results {
 		out = append(out, r.findings...)

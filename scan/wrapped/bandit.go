@@ -25,7 +25,22 @@ type banditReport struct {
 		MoreInfo   string `json:"more_info"`
 		TestID     string `json:"test_id"`
 		TestName   string `json:"test_name"`
+		Code       string `json:"code"`
 	} `json:"results"`
+}
+
+// banditStale reports results that older bandit releases (Debian 12 ships
+// 1.6.2) raise and current ones do not: B322 (input() is only unsafe on
+// Python 2; removed in bandit 1.7) and weak-hash calls that declare
+// usedforsecurity=False (Python 3.9+), which bandit 1.7.4 stopped flagging.
+func banditStale(testID, code string) bool {
+	switch testID {
+	case "B322":
+		return true
+	case "B303", "B324":
+		return strings.Contains(strings.ReplaceAll(code, " ", ""), "usedforsecurity=False")
+	}
+	return false
 }
 
 // banditParse turns bandit's JSON report into findings with paths relative
@@ -37,7 +52,7 @@ func banditParse(root string, out []byte) ([]finding.Finding, error) {
 	}
 	fs := make([]finding.Finding, 0, len(rep.Results))
 	for _, r := range rep.Results {
-		if r.TestID == "" {
+		if r.TestID == "" || banditStale(r.TestID, r.Code) {
 			continue
 		}
 		cwe := banditCWE[r.TestID]

@@ -171,3 +171,19 @@ func FuzzBanditParse(f *testing.F) {
 		}
 	})
 }
+
+// Old bandit's stale results are dropped: B322 (Python 2's input) and a
+// weak hash declared usedforsecurity=False; a plain md5 stays.
+func TestBanditStaleResults(t *testing.T) {
+	fs, err := banditParse("/src", []byte(`{"results":[
+		{"filename":"/src/a.py","test_id":"B322","test_name":"blacklist","issue_severity":"HIGH","line_number":1,"code":"1 x = input()"},
+		{"filename":"/src/a.py","test_id":"B303","test_name":"blacklist","issue_severity":"MEDIUM","line_number":2,"code":"2 h = hashlib.md5(b, usedforsecurity = False)"},
+		{"filename":"/src/a.py","test_id":"B324","test_name":"hashlib","issue_severity":"HIGH","line_number":3,"code":"3 h = hashlib.new('md5', usedforsecurity=False)"},
+		{"filename":"/src/a.py","test_id":"B303","test_name":"blacklist","issue_severity":"MEDIUM","line_number":4,"code":"4 h = hashlib.md5(b)"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fs) != 1 || fs[0].Line != 4 {
+		t.Errorf("got %+v, want only the plain md5 on line 4", fs)
+	}
+}

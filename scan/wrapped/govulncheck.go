@@ -235,7 +235,7 @@ func Govulncheck(cfg scan.Config) scan.Scanner {
 		parse: func(c *call, out []byte) ([]finding.Finding, error) {
 			return govulncheckParse(c.rel(c.file), out, c.lines)
 		},
-		db: offlineDB{env: "SVC_GOVULN_DB", fileURL: true,
+		db: offlineDB{env: "SVC_GOVULN_DB", fileURL: true, imported: "govulndb",
 			unset:   "SVC_GOVULN_DB is not set: copy a Go vulnerability database (the index/ and ID/ folders served by vuln.go.dev) onto this host and set SVC_GOVULN_DB to its absolute path",
 			needs:   []string{"index/db.json", "index/modules.json"},
 			missing: "has no %s: copy the whole Go vulnerability database (index/ and ID/) there"},

@@ -1,12 +1,18 @@
 package wrapped
 
 import (
+	"context"
 	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
 	"scand/finding"
 	"scand/scan"
+	"scand/scan/tree"
 )
 
 // osvRecord is the part of an OSV record the findings use; govulncheck's
@@ -96,12 +102,16 @@ func osvParse(root string, out []byte, lines lineFinder) ([]finding.Finding, err
 					Scanner:     "osv-scanner",
 					ScanType:    scan.TypeDependency,
 					Severity:    sev,
-					Title:       fmt.Sprintf("%s: %s", id, title),
+					Title:       fmt.Sprintf("%s: %s %s: %s", id, p.Package.Name, p.Package.Version, title),
 					Description: osvDescription(p.Package.Name, p.Package.Version, p.Package.Ecosystem, fixed, aliases, rec.Details),
 					FilePath:    rel,
 					Line:        line,
 					RuleID:      id,
 					CWE:         cwe,
+					// The installed package, not the lockfile line, tells
+					// one (package, version, advisory) from another: a
+					// package installed at two versions may share a line.
+					Snippet: p.Package.Name + "@" + p.Package.Version,
 					Metadata: map[string]any{
 						"package":       p.Package.Name,
 						"version":       p.Package.Version,
@@ -204,31 +214,118 @@ func osvVersionLess(a, b string) bool {
 // OSV wraps osv-scanner, which matches lockfiles and manifests against OSV
 // records (scan type dependency).
 //
-// Run: `osv-scanner scan source --offline --local-db-path <SVC_OSV_DB>
-// --format json -r <target>`. --offline disables every network feature;
-// the database is read from <SVC_OSV_DB>/osv-scalibr/<ecosystem>/all.zip.
-// Exit 0 = clean, 1 = vulnerabilities, 128 = no lockfile found (a clean
-// result), 127 and anything else = error.
+// Run: `osv-scanner scan source --offline --local-db-path <db> --format
+// json -L <lockfile>...` over the lockfiles of the target (osvEcosystemOf
+// lists the names; dependency folders such as node_modules are not
+// searched) whose ecosystem's database is present. --offline disables every
+// network feature; the database is read from
+// <db>/osv-scalibr/<ecosystem>/all.zip, <db> being SVC_OSV_DB or the
+// imported copy under SVC_VULNDB_DIR. osv-scanner fails outright when one
+// lockfile's database is missing, so a lockfile without its ecosystem's
+// zip is not passed: it is reported as a skipped part ("osv-scanner
+// (PyPI)", reason "database not configured", the files and the zip to
+// copy in the hint) and the other lockfiles are still checked. Exit 0 =
+// clean, 1 = vulnerabilities, 128 = no lockfile found (a clean result),
+// 127 and anything else = error.
 //
-// One finding per vulnerability group (osv-scanner groups records that are
-// aliases of each other) per package per lockfile. Severity, first match:
+// One finding per (package, installed version, advisory) per lockfile: an
+// advisory is a vulnerability group (osv-scanner groups records that are
+// aliases of each other), a package installed at three versions gives three
+// findings, each with the lowest fixed version above its own version and
+// pointing at its own lockfile entry. The fingerprint's line context is
+// "<package>@<version>", so two versions never collapse into one finding.
+// Severity, first match:
 //
 //	the group's max_severity (a CVSS base score): ≥ 9 critical, ≥ 7 high, ≥ 4 medium, > 0 low
 //	the record's database_specific.severity (GHSA): CRITICAL, HIGH, MODERATE → medium, LOW
 //	otherwise medium: a known vulnerability without a score is not hidden as info
 func OSV(cfg scan.Config) scan.Scanner {
 	return newCLI(cfg, tool{name: "osv-scanner", scanType: scan.TypeDependency,
-		noFollow: true, // seen not to read symlinked lockfiles or descend into symlinked directories
-		args: func(c *call) ([]string, error) {
-			return []string{"scan", "source", "--offline", "--local-db-path", c.db, "--format", "json", "-r", c.root}, nil
-		},
-		exits: exits{report: []int{0, 1}, nothing: []int{128}},
-		parse: func(c *call, out []byte) ([]finding.Finding, error) { return osvParse(c.root, out, c.lines) },
-		db: offlineDB{env: "SVC_OSV_DB",
+		noFollow: true, // seen not to read symlinked lockfiles or descend into symlinked directories; osvArgs lists regular files only
+		args:     osvArgs,
+		exits:    exits{report: []int{0, 1}, nothing: []int{128}},
+		parse:    func(c *call, out []byte) ([]finding.Finding, error) { return osvParse(c.root, out, c.lines) },
+		db: offlineDB{env: "SVC_OSV_DB", imported: "osv",
 			unset:   "SVC_OSV_DB is not set: copy OSV databases (<ecosystem>/all.zip from the OSV bucket, e.g. npm/all.zip, Go/all.zip, PyPI/all.zip) to <dir>/osv-scalibr/ on this host and set SVC_OSV_DB=<dir>",
 			needs:   []string{"osv-scalibr/*/all.zip"},
 			missing: "holds no osv-scalibr/<ecosystem>/all.zip: copy the OSV database zips of the ecosystems you scan there"},
 		version:     probeVersion(`osv-scanner version: v?(\S+)`, "--version"),
 		installHint: "go install github.com/google/osv-scanner/v2/cmd/osv-scanner@v2.5.0 (from a module mirror or a copied module cache), or copy the osv-scanner binary onto PATH or SVC_OSV_SCANNER_PATH",
 	})
+}
+
+// osvEcosystemOf is the OSV database folder (osv-scalibr/<ecosystem>/)
+// that a lockfile osv-scanner reads needs; "" for other files.
+func osvEcosystemOf(name string) string {
+	switch name {
+	case "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock":
+		return "npm"
+	case "go.mod":
+		return "Go"
+	case "poetry.lock", "Pipfile.lock", "pdm.lock", "uv.lock", "pylock.toml":
+		return "PyPI"
+	case "Cargo.lock":
+		return "crates.io"
+	case "Gemfile.lock", "gems.locked":
+		return "RubyGems"
+	case "composer.lock":
+		return "Packagist"
+	case "pom.xml", "gradle.lockfile", "buildscript-gradle.lockfile":
+		return "Maven"
+	case "packages.lock.json":
+		return "NuGet"
+	case "pubspec.lock":
+		return "Pub"
+	case "mix.lock":
+		return "Hex"
+	case "renv.lock":
+		return "CRAN"
+	}
+	if strings.HasPrefix(name, "requirements") && strings.HasSuffix(name, ".txt") {
+		return "PyPI"
+	}
+	return ""
+}
+
+// osvArgs passes osv-scanner the lockfiles whose ecosystem database is
+// present and records the others as skipped parts.
+func osvArgs(c *call) ([]string, error) {
+	args := []string{"scan", "source", "--offline", "--local-db-path", c.db, "--format", "json"}
+	missing := map[string][]string{}
+	var eco []string
+	_ = tree.Walk{}.Files(context.Background(), c.root, func(abs, rel string) error {
+		e := osvEcosystemOf(path.Base(rel))
+		if e == "" {
+			return nil
+		}
+		if strings.Contains(abs, ":") {
+			// -L reads "<parser>:<path>"; such a path cannot be passed.
+			c.cfg.Log().Warn("osv-scanner: lockfile path holds a colon and is not scanned", "file", rel)
+			return nil
+		}
+		if _, err := os.Stat(filepath.Join(c.db, "osv-scalibr", e, "all.zip")); err != nil {
+			if len(missing[e]) == 0 {
+				eco = append(eco, e)
+			}
+			missing[e] = append(missing[e], rel)
+			return nil
+		}
+		args = append(args, "-L", abs)
+		return nil
+	})
+	slices.Sort(eco)
+	for _, e := range eco {
+		files := missing[e]
+		shown := files
+		if len(shown) > 5 {
+			shown = append(slices.Clone(shown[:5]), fmt.Sprintf("and %d more", len(files)-5))
+		}
+		c.skipped = append(c.skipped, scan.SkippedPart{Part: e, Reason: scan.SkipDatabaseNotConfigured,
+			Hint: fmt.Sprintf("%s not checked: the OSV database has no %s data; copy OSV's %s/all.zip to %s/osv-scalibr/%s/all.zip (SVC_OSV_DB) or import it with `scand vulndb import`",
+				strings.Join(shown, ", "), e, e, c.db, e)})
+	}
+	if !slices.Contains(args, "-L") {
+		return nil, errNothingToScan
+	}
+	return args, nil
 }

@@ -2,7 +2,10 @@ package wrapped
 
 import (
 	"context"
+	"errors"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -140,7 +143,9 @@ func TestOSVScanExitCodes(t *testing.T) {
 			if v, hint, ok := s.Available(context.Background()); !ok || v != "2.5.0" {
 				t.Fatalf("Available = %q %q %v", v, hint, ok)
 			}
-			fs, err := s.Scan(context.Background(), scan.Target{Path: t.TempDir()})
+			target := t.TempDir()
+			wrapTestWriteFile(t, filepath.Join(target, "package-lock.json"), "{}")
+			fs, err := s.Scan(context.Background(), scan.Target{Path: target})
 			if c.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
 					t.Fatalf("err = %v, want %q", err, c.wantErr)
@@ -169,4 +174,122 @@ func FuzzOSVParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// osvTriples counts the distinct (lockfile, package, version, advisory)
+// of an osv-scanner report: what the tool itself says is vulnerable.
+func osvTriples(t *testing.T, report []byte) int {
+	t.Helper()
+	var rep osvReport
+	if err := decodeJSON("osv-scanner", report, &rep); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, r := range rep.Results {
+		for _, p := range r.Packages {
+			for _, g := range p.Groups {
+				seen[r.Source.Path+"\x00"+p.Package.Name+"\x00"+p.Package.Version+"\x00"+g.IDs[0]] = true
+			}
+		}
+	}
+	return len(seen)
+}
+
+// A package installed at several versions (NodeGoat's nested minimist and
+// lodash) is one finding per (package, version, advisory), each pointing
+// at its own lockfile entry with its own fixed version, and they survive
+// the fingerprint collapse of Prepare.
+func TestOSVOneFindingPerPackageVersionAdvisory(t *testing.T) {
+	report := wrapTestRead(t, "osv-scanner/multi-version.json")
+	root, err := filepath.Abs(filepath.Join("..", "..", "testdata", "projects", "nodegoat"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, err := osvParse("/srv/scan/nodegoat", report, declLines(root))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prepared := finding.Prepare("s", fs, nil, nil)
+	if want := osvTriples(t, report); want != 10 || len(prepared) != want {
+		t.Fatalf("%d findings after Prepare, the tool reports %d (package, version, advisory) triples (want 10)", len(prepared), want)
+	}
+	type key struct{ version, rule string }
+	got := map[key]finding.Finding{}
+	for _, f := range prepared {
+		if f.Metadata["package"] == "minimist" {
+			got[key{f.Metadata["version"].(string), f.RuleID}] = f
+		}
+	}
+	for _, c := range []struct {
+		version, rule, fixed string
+		line                 int
+	}{
+		{"0.0.8", "GHSA-xvch-5gv4-984h", "0.2.4", 44},
+		{"0.0.10", "GHSA-xvch-5gv4-984h", "0.2.4", 55},
+		{"1.2.0", "GHSA-xvch-5gv4-984h", "1.2.6", 33},
+		{"1.2.0", "GHSA-vh95-rmgr-6w4m", "1.2.3", 33},
+	} {
+		f, ok := got[key{c.version, c.rule}]
+		if !ok {
+			t.Errorf("no finding for minimist %s %s", c.version, c.rule)
+			continue
+		}
+		if f.Metadata["fixed_version"] != c.fixed || f.Line != c.line || !strings.Contains(f.Title, "minimist "+c.version) {
+			t.Errorf("minimist %s %s: fixed %v line %d title %q; want fixed %s line %d", c.version, c.rule, f.Metadata["fixed_version"], f.Line, f.Title, c.fixed, c.line)
+		}
+	}
+}
+
+// Issue 12 item 6: osv-scanner runs only over the lockfiles whose
+// ecosystem database is present; the others are skipped parts with a hint,
+// so a missing PyPI database never loses the npm results.
+func TestOSVNarrowsToEcosystemsWithData(t *testing.T) {
+	db := t.TempDir()
+	wrapTestWriteFile(t, filepath.Join(db, "osv-scalibr", "npm", "all.zip"), "zip")
+	target := t.TempDir()
+	wrapTestWriteFile(t, filepath.Join(target, "web", "package-lock.json"), "{}")
+	wrapTestWriteFile(t, filepath.Join(target, "api", "requirements.txt"), "flask==0.12\n")
+	wrapTestWriteFile(t, filepath.Join(target, "api", "requirements-dev.txt"), "pytest\n")
+	wrapTestWriteFile(t, filepath.Join(target, "node_modules", "x", "package-lock.json"), "{}")
+	argsFile := filepath.Join(t.TempDir(), "args")
+	report, err := filepath.Abs(filepath.Join(wrapTestData, "osv-scanner", "findings.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool := wrapTestScript(t, "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'osv-scanner version: 2.5.0'; exit 0; fi\n"+
+		"printf '%s\\n' \"$@\" > "+argsFile+"\ncat "+report+"\nexit 1\n")
+	s := OSV(wrapTestConfig(map[string]string{"SVC_OSV_SCANNER_PATH": tool, "SVC_OSV_DB": db}))
+	fs, err := s.Scan(context.Background(), scan.Target{Path: target})
+	var partial *scan.PartialSkip
+	if !errors.As(err, &partial) || len(partial.Parts) != 1 {
+		t.Fatalf("err = %v, want one skipped part", err)
+	}
+	p := partial.Parts[0]
+	if p.Part != "PyPI" || p.Reason != scan.SkipDatabaseNotConfigured ||
+		!strings.Contains(p.Hint, "api/requirements-dev.txt, api/requirements.txt") || !strings.Contains(p.Hint, "PyPI/all.zip") {
+		t.Errorf("skipped part = %+v", p)
+	}
+	if len(fs) != 6 {
+		t.Errorf("the npm results were lost: %d findings", len(fs))
+	}
+	args, err := os.ReadFile(argsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Fields(string(args))
+	if !slices.Contains(got, filepath.Join(target, "web", "package-lock.json")) || slices.Contains(got, "-r") ||
+		strings.Contains(string(args), "requirements") || strings.Contains(string(args), "node_modules") {
+		t.Errorf("osv-scanner ran with %q", got)
+	}
+	// Nothing with data to check: no run, only the skipped part.
+	only := t.TempDir()
+	wrapTestWriteFile(t, filepath.Join(only, "requirements.txt"), "flask\n")
+	os.Remove(argsFile)
+	fs, err = s.Scan(context.Background(), scan.Target{Path: only})
+	if !errors.As(err, &partial) || len(fs) != 0 {
+		t.Errorf("PyPI-only target: %d findings, %v", len(fs), err)
+	}
+	if _, err := os.Stat(argsFile); err == nil {
+		t.Error("osv-scanner ran although no lockfile had its database")
+	}
 }

@@ -97,8 +97,25 @@ func findDecl(base string, lines []string, name, version string) int {
 	quoted := strconv.Quote(name)
 	switch base {
 	case "package-lock.json", "npm-shrinkwrap.json":
-		// lockfileVersion 2/3 key packages by install path; the shallowest
-		// entry is the one the project declares.
+		// lockfileVersion 2/3 key packages by install path; a package
+		// installed at several versions has one entry per version
+		// (node_modules/mkdirp/node_modules/minimist), so the entry whose
+		// version matches is the one, else the shallowest.
+		isEntry := func(l string) bool {
+			return strings.Contains(l, `"node_modules/`+name+`"`) || strings.Contains(l, `/node_modules/`+name+`"`)
+		}
+		if version != "" {
+			for i, l := range lines {
+				if !isEntry(l) {
+					continue
+				}
+				for j := i + 1; j < len(lines) && j <= i+4; j++ {
+					if strings.Contains(lines[j], `"version": "`+version+`"`) || strings.Contains(lines[j], `"version":"`+version+`"`) {
+						return i + 1
+					}
+				}
+			}
+		}
 		if n := first(func(l string) bool {
 			return strings.Contains(l, `"node_modules/`+name+`"`)
 		}); n > 0 {

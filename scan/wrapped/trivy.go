@@ -162,7 +162,7 @@ func Trivy(cfg scan.Config) scan.Scanner {
 		},
 		exits: exits{report: []int{0}},
 		parse: func(c *call, out []byte) ([]finding.Finding, error) { return trivyParse(c.root, out, c.lines) },
-		db: offlineDB{env: "SVC_TRIVY_CACHE",
+		db: offlineDB{env: "SVC_TRIVY_CACHE", imported: "trivy",
 			unset:   "SVC_TRIVY_CACHE is not set: copy a Trivy cache directory holding db/trivy.db and db/metadata.json (trivy --download-db-only on a connected machine) onto this host and set SVC_TRIVY_CACHE to it",
 			needs:   []string{"db/trivy.db", "db/metadata.json"},
 			missing: "has no %s: copy the whole db/ folder of a Trivy cache there"},

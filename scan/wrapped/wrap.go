@@ -31,6 +31,7 @@ import (
 	"scand/finding"
 	"scand/scan"
 	"scand/scan/tree"
+	"scand/scan/vulndb"
 )
 
 // availTTL bounds how stale /dashboard/status may be after an operator
@@ -104,7 +105,10 @@ type tool struct {
 type offlineDB struct {
 	env     string // the setting naming the folder; "" means no database
 	fileURL bool   // the setting may be a file:// URL of the folder
-	unset   string // the hint when the setting is empty
+	// imported is the folder under scan.Config.VulnDBDir that `scand
+	// vulndb import` fills for this tool; it is used when env is unset.
+	imported string
+	unset    string // the hint when neither is there
 	// needs are paths under the folder (glob patterns allowed) that must
 	// exist. missing is the hint's tail after "<env>=<dir> " when one does
 	// not; a %s in it stands for the path.
@@ -112,11 +116,18 @@ type offlineDB struct {
 	missing string
 }
 
-// dir is the folder the setting names.
+// dir is the folder the setting names, else the imported copy under
+// scand's vulndb directory when there is one.
 func (d offlineDB) dir(cfg scan.Config) string {
 	dir := strings.TrimSpace(cfg.Env(d.env))
 	if d.fileURL {
 		dir = strings.TrimPrefix(dir, "file://")
+	}
+	if dir == "" && d.imported != "" && cfg.VulnDBDir != "" {
+		p := filepath.Join(cfg.VulnDBDir, d.imported)
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
 	}
 	return dir
 }
@@ -124,7 +135,7 @@ func (d offlineDB) dir(cfg scan.Config) string {
 // check reports whether the folder holds what the tool needs.
 func (d offlineDB) check(dir string) (string, bool) {
 	if dir == "" {
-		return d.unset, false
+		return d.unset + "; or import the archives with `scand vulndb import FILE...` (kept under SVC_VULNDB_DIR)", false
 	}
 	if !filepath.IsAbs(dir) {
 		return fmt.Sprintf("%s=%s must be an absolute path", d.env, dir), false
@@ -192,6 +203,9 @@ type call struct {
 	file     string     // the file eachDirOf found for this run
 	outDir   string     // where reportFile is written
 	lines    lineFinder // declaration lines under root, shared by all runs
+	// skipped lists the parts of the target this run left out (args may
+	// add to it); Scan reports them as a scan.PartialSkip.
+	skipped []scan.SkippedPart
 }
 
 // rel makes a path the tool reported relative to the target.
@@ -336,10 +350,52 @@ func parseVersion(re *regexp.Regexp, outs ...[]byte) string {
 // later with a network timeout instead of saying what is missing.
 func (w *cli) notReady(ctx context.Context) error {
 	if _, hint, ok := w.Available(ctx); !ok {
+		if w.SkipReason(ctx) == scan.SkipDatabaseNotConfigured {
+			return fmt.Errorf("%s: %s: %w", w.tool.name, hint, scan.ErrDatabaseNotConfigured)
+		}
 		return fmt.Errorf("%s: %s: %w", w.tool.name, hint, scan.ErrNotInstalled)
 	}
 	return nil
 }
+
+// SkipReason tells "the tool is missing" from "the tool is here but its
+// offline database is not" for a scanner Available said no to: the second
+// is fixed by a setting (or `scand vulndb import`), not by an install.
+func (w *cli) SkipReason(ctx context.Context) string {
+	if w.tool.db.env == "" {
+		return scan.SkipNotInstalled
+	}
+	c := w.newCall()
+	if c.programPath() == "" {
+		return scan.SkipNotInstalled
+	}
+	if _, ok := w.tool.db.check(c.db); !ok {
+		return scan.SkipDatabaseNotConfigured
+	}
+	return scan.SkipNotInstalled
+}
+
+// DataSources lists the offline databases the tool reads, with their build
+// dates (scan.DataSourcer): recorded with every scan it runs in.
+func (w *cli) DataSources(context.Context) []vulndb.Info {
+	if w.tool.db.env == "" {
+		return nil
+	}
+	c := w.newCall()
+	if c.db == "" {
+		return nil
+	}
+	source := w.tool.db.env
+	if strings.TrimSpace(w.cfg.Env(w.tool.db.env)) == "" {
+		source = "imported"
+	}
+	return vulndb.Describe(w.tool.name, c.db, source, w.cfg.VulnDBDir)
+}
+
+// errNothingToScan is what a declaration's args returns when the target
+// holds nothing the tool can check (every lockfile's database is missing):
+// the run is skipped, which is not an error.
+var errNothingToScan = errors.New("nothing to scan")
 
 // Scan validates the target, then runs the tool once, or once per
 // directory eachDirOf finds, and returns the findings of all runs.
@@ -368,12 +424,17 @@ func (w *cli) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error
 		}
 	}
 	var all []finding.Finding
+	var skipped []scan.SkippedPart
 	for i := range runs {
 		fs, err := w.runOnce(ctx, &runs[i])
 		if err != nil {
 			return nil, err
 		}
 		all = append(all, fs...)
+		skipped = append(skipped, runs[i].skipped...)
+	}
+	if len(skipped) > 0 {
+		return finish(w.cfg, w.tool.name, all), &scan.PartialSkip{Parts: skipped}
 	}
 	return finish(w.cfg, w.tool.name, all), nil
 }
@@ -410,6 +471,9 @@ func (w *cli) runOnce(ctx context.Context, c *call) ([]finding.Finding, error) {
 		c.outDir = dir
 	}
 	args, err := t.args(c)
+	if errors.Is(err, errNothingToScan) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -1,8 +1,10 @@
 package wrapped
 
 import (
+	"archive/zip"
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -14,6 +16,7 @@ import (
 
 	"scand/finding"
 	"scand/scan"
+	"scand/scan/vulndb"
 )
 
 // The TestWrappersIntegration tests run the real tools, offline, on the
@@ -191,5 +194,112 @@ func TestWrappersIntegrationNmap(t *testing.T) {
 	}
 	if f.Severity != finding.High || f.CWE != "CWE-319" || f.Metadata["product"] != "vsftpd" {
 		t.Errorf("ftp finding = %s %s %v, want high CWE-319 vsftpd", f.Severity, f.CWE, f.Metadata["product"])
+	}
+}
+
+// The real osv-scanner on the NodeGoat-like fixture, with a requirements.txt
+// beside it whose PyPI database is missing: the npm lockfile is still
+// checked, the PyPI part is a skipped part, and after Prepare there is one
+// finding per (package, installed version, advisory) the tool reported.
+func TestWrappersIntegrationOSVNodeGoat(t *testing.T) {
+	s, v := wrapIntegrationScanner(t, OSV, nil)
+	dir := t.TempDir()
+	src, err := filepath.Abs(filepath.Join("..", "..", "testdata", "projects", "nodegoat"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	wrapTestWriteFile(t, filepath.Join(dir, "scripts", "requirements.txt"), "requests==2.19.0\n")
+	start := time.Now()
+	fs, err := s.Scan(context.Background(), scan.Target{Path: dir})
+	var partial *scan.PartialSkip
+	if !errors.As(err, &partial) || len(partial.Parts) != 1 || partial.Parts[0].Part != "PyPI" {
+		t.Fatalf("err = %v, want the PyPI part skipped", err)
+	}
+	t.Logf("wrapper-integration tool=osv-scanner(nodegoat) version=%s findings=%d wall=%s", v, len(fs), time.Since(start).Round(10*time.Millisecond))
+	triples := map[string]bool{}
+	for _, f := range fs {
+		triples[f.Metadata["package"].(string)+"@"+f.Metadata["version"].(string)+" "+f.RuleID] = true
+	}
+	prepared := finding.Prepare("s", fs, nil, nil)
+	if len(triples) != 10 || len(prepared) != len(triples) {
+		t.Errorf("%d findings after Prepare for %d (package, version, advisory) triples, want 10", len(prepared), len(triples))
+	}
+}
+
+// Archives imported with vulndb (as `scand vulndb import` does) are what
+// osv-scanner and govulncheck read when their own variables are unset, and
+// every scanner reports the data it read with its build date.
+func TestWrappersIntegrationImportedVulnDB(t *testing.T) {
+	if _, _, ok := OSV(wrapTestConfig(map[string]string{"SVC_OSV_DB": os.Getenv("SVC_OSV_DB")})).Available(context.Background()); !ok && os.Getenv("CI") != "true" {
+		t.Skip("osv-scanner is not available here")
+	}
+	dir := t.TempDir()
+	im := vulndb.Importer{Dir: dir}
+	for _, z := range []struct{ src, prefix string }{
+		{filepath.Join(wrapTestData, "vulndb", "osv", "npm"), ""},
+		{filepath.Join(wrapTestData, "vulndb", "govulndb"), ""},
+	} {
+		p := filepath.Join(t.TempDir(), "archive.zip")
+		f, err := os.Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zw := zip.NewWriter(f)
+		err = filepath.WalkDir(z.src, func(path string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			rel, _ := filepath.Rel(z.src, path)
+			w, err := zw.Create(filepath.ToSlash(rel))
+			if err != nil {
+				return err
+			}
+			b, err := os.ReadFile(path)
+			w.Write(b)
+			return err
+		})
+		zw.Close()
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := im.Import(context.Background(), vulndb.Archive{Path: p}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := wrapTestConfig(map[string]string{"PATH": os.Getenv("PATH")})
+	cfg.Getenv = func(k string) string {
+		switch k {
+		case "SVC_OSV_DB", "SVC_GOVULN_DB", "SVC_TRIVY_CACHE":
+			return ""
+		}
+		return os.Getenv(k)
+	}
+	cfg.VulnDBDir = dir
+	s := OSV(cfg)
+	if _, hint, ok := s.Available(context.Background()); !ok {
+		t.Fatalf("osv-scanner with the imported database: %s", hint)
+	}
+	// Only npm's OSV zip was imported: go.mod is a skipped part, the npm
+	// lockfile's four findings stand.
+	fs, err := s.Scan(context.Background(), scan.Target{Path: wrapIntegrationTree(t)})
+	var partial *scan.PartialSkip
+	if !errors.As(err, &partial) || partial.Parts[0].Part != "Go" || len(fs) != 4 {
+		t.Fatalf("osv-scanner on the imported database: %d findings, %v", len(fs), err)
+	}
+	srcs := s.(scan.DataSourcer).DataSources(context.Background())
+	if len(srcs) != 1 || srcs[0].Name != "osv/npm" || srcs[0].Source != "imported" || srcs[0].BuiltAt == nil || srcs[0].ImportedAt == nil {
+		t.Errorf("data sources = %+v", srcs)
+	}
+	g := Govulncheck(cfg)
+	if _, hint, ok := g.Available(context.Background()); !ok {
+		t.Fatalf("govulncheck with the imported database: %s", hint)
+	}
+	gs := g.(scan.DataSourcer).DataSources(context.Background())
+	if len(gs) != 1 || gs[0].Name != "govulndb" || gs[0].BuiltAt.Format("2006-01-02") != "2024-05-20" {
+		t.Errorf("govulncheck data sources = %+v", gs)
 	}
 }

@@ -308,7 +308,9 @@ func TestWrapAvailabilityNotInstalled(t *testing.T) {
 }
 
 // TestWrapDatabaseNotConfigured: a dependency scanner whose offline
-// database is missing is skipped with a hint saying so, never run.
+// database is missing is skipped with the reason "database not configured"
+// and a hint naming the variable, never run; a tool that is missing
+// altogether stays "not installed".
 func TestWrapDatabaseNotConfigured(t *testing.T) {
 	empty := t.TempDir()
 	cases := []struct {
@@ -340,8 +342,15 @@ func TestWrapDatabaseNotConfigured(t *testing.T) {
 				t.Fatalf("Available = %q, %v; want a hint containing %q", hint, ok, c.hint)
 			}
 			_, err := s.Scan(context.Background(), scan.Target{Path: t.TempDir()})
-			if !errors.Is(err, scan.ErrNotInstalled) {
-				t.Fatalf("Scan error = %v, want ErrNotInstalled", err)
+			want, reason := scan.ErrDatabaseNotConfigured, scan.SkipDatabaseNotConfigured
+			if c.mk == nil || c.name == "kics missing" {
+				want, reason = scan.ErrNotInstalled, scan.SkipNotInstalled
+			}
+			if !errors.Is(err, want) {
+				t.Fatalf("Scan error = %v, want %v", err, want)
+			}
+			if got := scan.SkipReasonOf(context.Background(), s); got != reason {
+				t.Fatalf("skip reason %q, want %q", got, reason)
 			}
 		})
 	}

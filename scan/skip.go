@@ -1,0 +1,66 @@
+package scan
+
+import (
+	"context"
+	"errors"
+	"strings"
+)
+
+// Reasons a scanners_skipped entry gives.
+const (
+	// SkipNotInstalled: the tool itself is missing.
+	SkipNotInstalled = "not installed"
+	// SkipDatabaseNotConfigured: the tool is installed but the offline
+	// data it reads is not there; the hint names the variable to set.
+	SkipDatabaseNotConfigured = "database not configured"
+)
+
+// ErrDatabaseNotConfigured is returned (wrapped, with the hint) by a
+// scanner whose offline database went missing after the availability
+// probe; the orchestrator records a skip, not a crash.
+var ErrDatabaseNotConfigured = errors.New(SkipDatabaseNotConfigured)
+
+// SkipReasoner is implemented by scanners that can be unavailable for
+// another reason than a missing tool. The orchestrator asks it when
+// Available says no; scanners without it are "not installed".
+type SkipReasoner interface {
+	SkipReason(ctx context.Context) string
+}
+
+// SkipReasonOf is why s cannot run here, for a scanner whose Available
+// said no.
+func SkipReasonOf(ctx context.Context, s Scanner) string {
+	if r, ok := s.(SkipReasoner); ok {
+		if reason := r.SkipReason(ctx); reason != "" {
+			return reason
+		}
+	}
+	return SkipNotInstalled
+}
+
+// SkippedPart is a part of the target a scanner could not scan while it
+// scanned the rest (osv-scanner without the PyPI database still checks the
+// npm lockfiles).
+type SkippedPart struct {
+	Part   string // what was left out, e.g. an ecosystem: "PyPI"
+	Reason string // SkipDatabaseNotConfigured, ...
+	Hint   string // what to install or configure, and which files it concerns
+}
+
+// PartialSkip is the error a scanner returns beside its findings when it
+// scanned only part of the target: the findings stand, and each part is
+// recorded as skipped (scanners_skipped: "<scanner> (<part>)").
+type PartialSkip struct {
+	Parts []SkippedPart
+}
+
+func (p *PartialSkip) Error() string {
+	var b strings.Builder
+	for i, s := range p.Parts {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(s.Part + ": " + s.Reason)
+	}
+	return "partly skipped: " + b.String()
+}

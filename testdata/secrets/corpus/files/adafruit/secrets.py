@@ -1,0 +1,1 @@
+ADAFRUIT_IO_KEY = "aio_xjfgzwZQZPZ5URC58uXdvJ07cNmJ"

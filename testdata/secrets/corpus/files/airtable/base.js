@@ -1,0 +1,1 @@
+const AIRTABLE_TOKEN = "patisQwn2G7aqZAF7.0a44c0f9dfd0da776e6e8eb5f56aea1b82b275bc42f69de17edd4bf4d20e194b";

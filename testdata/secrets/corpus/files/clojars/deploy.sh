@@ -1,0 +1,1 @@
+export CLOJARS_PASSWORD=CLOJARS_ud1dcq3dnpv0erll2yijb778h3q3rz9tuz5ulgd01fa5lqz2mjqv073fc5yp

@@ -1,0 +1,1 @@
+cloudflare_global_api_key = "b361e3b04164ce58bd3a09fe8d9d9d27b93cc"

@@ -1,0 +1,1 @@
+COHERE_API_KEY = "OXdxiauoypFXsXbiER5TLKh9DUWn3vBBcTol4kN3"

@@ -1,0 +1,1 @@
+const jwtSecret = "BMmVq9qZGRgzX97dwNYMxpshVcUbylP9";

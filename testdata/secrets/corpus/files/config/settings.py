@@ -1,0 +1,1 @@
+DATABASES = {"default": {"PASSWORD": "fgyRa7eusn!9"}}

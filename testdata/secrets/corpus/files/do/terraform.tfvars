@@ -1,0 +1,1 @@
+do_token = "dop_v1_8de8ca074198809d2a303796f05b7bdb49fa94b2b19f308da22d3354eaac1e58"

@@ -1,0 +1,1 @@
+EasyPost.api_key = "EZAKxWkbaDvhwPQGPw3yY1NBEsO625SNwjk1VegJeYAwwT7izveFu63D2G"

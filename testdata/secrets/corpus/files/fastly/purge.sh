@@ -1,0 +1,1 @@
+FASTLY_API_TOKEN=Pro3nPsSkEeuOd8rxTLfSX0Gh391lquz fastly purge --all

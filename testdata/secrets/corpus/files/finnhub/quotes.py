@@ -1,0 +1,1 @@
+FINNHUB_TOKEN = "r000w3pqecdcc4c580d2"

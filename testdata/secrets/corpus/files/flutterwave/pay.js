@@ -1,0 +1,1 @@
+const encryptionKey = "FLWSECK_TEST965d2chg5a68";

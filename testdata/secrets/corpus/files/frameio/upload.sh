@@ -1,0 +1,1 @@
+FRAMEIO_TOKEN=fio-u-mjPy59-fa2tZ5dGCIWfqDGFBxEd7q6j8NOT0MaFojysJGuGAc1rsbX1hScWf7Bgd

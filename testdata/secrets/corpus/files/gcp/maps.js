@@ -1,0 +1,1 @@
+const mapsKey = "AIzajouVpbxDKpZ-vUd8LA6bIGpAEuZYKE7iYmj";

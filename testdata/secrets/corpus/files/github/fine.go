@@ -1,0 +1,3 @@
+package github
+
+var ghToken = "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"

@@ -1,0 +1,1 @@
+login(token="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")

@@ -1,0 +1,3 @@
+resource "aws_db_instance" "app" {
+  password = "Winter2024!"
+}

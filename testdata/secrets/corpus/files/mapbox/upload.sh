@@ -1,0 +1,1 @@
+MAPBOX_ACCESS_TOKEN=sk.eyJQc6BbXCOAflazfUgek77pWmYRo1Nt9tdPpkb-MNjg4J3d3X1LouXzWQnjPsb.WNmxrAH8_F-8gH31T-c-op

@@ -1,0 +1,1 @@
+$messagebird_key = "CaJxtagXnbux5uGLA9fdZnIAD";

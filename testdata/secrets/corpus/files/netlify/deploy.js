@@ -1,0 +1,1 @@
+const netlifyToken = "NIW1BmZpdQeCiFS05HS_EImtsN0hcVABVPP20525c8o";

@@ -1,0 +1,1 @@
+notion_secret = "secret_ZFBZYbibXTrpW5cgykf34e8nUKzSDJebDV06atRDvpQ"

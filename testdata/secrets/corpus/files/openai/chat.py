@@ -1,0 +1,1 @@
+client = OpenAI(api_key="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")

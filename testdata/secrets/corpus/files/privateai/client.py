@@ -1,0 +1,1 @@
+PRIVATE_AI_API_KEY = "yDlnURTktgxC0Rs0uDvy1qJ1rN1D9Wly"

@@ -1,0 +1,1 @@
+SQUARE_OAUTH_SECRET = "sq0csp-MFhXpLZ2abA6ie25lDVPXq46tgdZCuhQuavf9DLeOIb"

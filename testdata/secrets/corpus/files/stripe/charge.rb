@@ -1,0 +1,1 @@
+Stripe.api_key = "sk_live_Zc9ycDxnVKqugjGRBgMcHoaX"

@@ -1,0 +1,1 @@
+curl -H 'Content-Type: application/json' -d '{"text":"deployed"}' https://contoso.webhook.office.com/webhookb2/f9fc883d-5aee-17a3-59c2-e1f599fe23aa@df259200-6550-2f7f-1155-5fa86a52f2cf/IncomingWebhook/0vfn01mkejgba6tz9zhviabs18x82bm1/4717c48d-9be5-b019-cca8-fbd527b7bfee

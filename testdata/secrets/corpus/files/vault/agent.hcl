@@ -1,0 +1,1 @@
+token = "hvs.fkXZKDq7du0ItaKV0wNPAnY6EqutyFbyiGNtyhNBTy-f0xWetiERVnWfwJLXimQ3UgngOB0ovYlWldxvh4AGDPRiQ6LcHJ"

@@ -1,0 +1,1 @@
+yandex_api_key = "AQVNRLGuewxBY_PEdby45qAAg6FbEcN1pzDO4qVD"

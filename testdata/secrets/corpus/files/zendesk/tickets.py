@@ -1,0 +1,1 @@
+ZENDESK_API_TOKEN = "QMTKyBed3P4QHjSlbhDjufLNjknclFGDzZlZacDO"

@@ -153,6 +153,38 @@ func (in *Ingest) flushLocked(ctx context.Context) error {
 	return tx.Commit()
 }
 
+// Mark returns a position in the findings added so far; Rollback takes
+// back everything added after it (a scanner that failed half-way).
+func (in *Ingest) Mark() (int64, error) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.err != nil {
+		return 0, in.err
+	}
+	if err := in.flushLocked(context.Background()); err != nil {
+		in.err = err
+		return 0, err
+	}
+	var last sql.NullInt64
+	err := in.sc.db.QueryRow("SELECT max(rowid) FROM raw").Scan(&last)
+	return last.Int64, err
+}
+
+// Rollback drops the findings added after mark.
+func (in *Ingest) Rollback(mark int64) error {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.err != nil {
+		return in.err
+	}
+	if err := in.flushLocked(context.Background()); err != nil {
+		in.err = err
+		return err
+	}
+	_, err := in.sc.db.Exec("DELETE FROM raw WHERE rowid > ?", mark)
+	return err
+}
+
 // IngestSummary is what a finished ingest stored.
 type IngestSummary struct {
 	Findings int

@@ -1,13 +1,12 @@
 package store
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -23,14 +22,16 @@ import (
 //
 // How the work is split:
 //  1. Add appends to a scratch database (see scratch.go): no lock of the
-//     daemon's database is taken while scanners run.
+//     daemon's database is taken while scanners run. A finding is stored
+//     as columns, its description (the same long remediation text for
+//     every finding of a rule) as a number into an in-memory dictionary.
 //  2. Finish finds the files where Dedup can change anything (a fingerprint
 //     seen twice, or two scanners on one line) and runs finding.Dedup on
 //     those files only, one file at a time: Dedup never groups findings of
 //     different files, so this equals Dedup over the whole scan.
 //  3. The scratch's sorter returns everything in canonical order; ids are
 //     assigned in that order and rows go to the database in chunks sized
-//     to keep each write transaction near 100 ms.
+//     to keep each write transaction near 80 ms.
 //  4. The fingerprint index and the per-facet counts are written in
 //     fingerprint order (appends, not random inserts), then the scan flips.
 type Ingest struct {
@@ -39,32 +40,70 @@ type Ingest struct {
 	sc   *scratch
 	// newID names each stored finding (store.NewID in production).
 	newID func() string
+	texts textDict
 
-	mu       sync.Mutex
-	batch    []any
-	rows     int
-	scanners map[string]bool
-	err      error
+	mu    sync.Mutex
+	batch []any
+	// hot lists files where Dedup may change something, found while
+	// adding: a fingerprint seen before, or a line another scanner hit.
+	hot                   map[string]bool
+	fps, locs, locScanner *seenSet
+	err                   error
 }
 
 // ingestBatchRows is how many findings Add buffers before writing them to
-// the scratch file in one statement group.
-const ingestBatchRows = 500
+// the scratch file.
+const ingestBatchRows = 2000
 
-const scratchColumns = `rank, severity, scanner, rule_id, file_path, line, title, fingerprint, scan_type, cwe, suppressed, tags, body, snippet`
-
-const scratchSchema = `
-CREATE TABLE raw (rank INTEGER NOT NULL, severity TEXT NOT NULL, scanner TEXT NOT NULL, rule_id TEXT NOT NULL,
-	file_path TEXT NOT NULL, line INTEGER NOT NULL, title TEXT NOT NULL, fingerprint TEXT NOT NULL,
-	scan_type TEXT NOT NULL, cwe TEXT NOT NULL, suppressed INTEGER NOT NULL, tags TEXT NOT NULL,
-	body BLOB NOT NULL, snippet TEXT NOT NULL);
-CREATE TABLE deduped (rank INTEGER NOT NULL, severity TEXT NOT NULL, scanner TEXT NOT NULL, rule_id TEXT NOT NULL,
-	file_path TEXT NOT NULL, line INTEGER NOT NULL, title TEXT NOT NULL, fingerprint TEXT NOT NULL,
-	scan_type TEXT NOT NULL, cwe TEXT NOT NULL, suppressed INTEGER NOT NULL, tags TEXT NOT NULL,
-	body BLOB NOT NULL, snippet TEXT NOT NULL);
+const scratchSchema = `CREATE TABLE raw (key BLOB NOT NULL, file_path TEXT NOT NULL, rec BLOB NOT NULL);
+CREATE TABLE deduped (key BLOB NOT NULL, file_path TEXT NOT NULL, rec BLOB NOT NULL);
 CREATE TABLE hot (file_path TEXT PRIMARY KEY) WITHOUT ROWID;
-CREATE TABLE fps (fingerprint TEXT NOT NULL, ord INTEGER NOT NULL, severity TEXT NOT NULL, scanner TEXT NOT NULL,
-	scan_type TEXT NOT NULL, suppressed INTEGER NOT NULL, tagset INTEGER NOT NULL);`
+CREATE TABLE fps (fingerprint TEXT NOT NULL, rec BLOB NOT NULL);`
+
+// textDict numbers the long texts (descriptions) an ingest sees, so each
+// is kept once. It is bounded: past textDictMax distinct texts the rest
+// are stored inline, whatever a scanner reports.
+type textDict struct {
+	mu    sync.Mutex
+	ids   map[string]int
+	texts []string
+}
+
+const (
+	textDictMax = 20000
+	// textMinLen is the shortest text worth a dictionary entry.
+	textMinLen = 48
+)
+
+// id returns the text's number (from 1), or 0 when it stays inline.
+func (d *textDict) id(text string) int {
+	if len(text) < textMinLen {
+		return 0
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if id, ok := d.ids[text]; ok {
+		return id
+	}
+	if len(d.texts) >= textDictMax {
+		return 0
+	}
+	if d.ids == nil {
+		d.ids = map[string]int{}
+	}
+	d.texts = append(d.texts, text)
+	d.ids[text] = len(d.texts)
+	return len(d.texts)
+}
+
+func (d *textDict) text(id int, inline string) string {
+	if id == 0 {
+		return inline
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.texts[id-1]
+}
 
 // BeginIngest starts storing the findings of a running scan.
 func (s *Store) BeginIngest(ctx context.Context, scanID string) (*Ingest, error) {
@@ -80,10 +119,10 @@ func (s *Store) BeginIngest(ctx context.Context, scanID string) (*Ingest, error)
 		scr.close()
 		return nil, fmt.Errorf("scratch schema: %w", err)
 	}
-	return &Ingest{s: s, scan: sc, sc: scr, newID: NewID, scanners: map[string]bool{}}, nil
+	return &Ingest{s: s, scan: sc, sc: scr, newID: NewID, hot: map[string]bool{}, fps: newSeenSet(), locs: newSeenSet(), locScanner: newSeenSet()}, nil
 }
 
-// scanForWrite loads a scan including hidden ones' absence check.
+// scanForWrite loads a scan that is not deleted, through the writer.
 func (s *Store) scanForWrite(ctx context.Context, id string) (Scan, error) {
 	return scanScan(s.w.QueryRowContext(ctx, "SELECT "+scanColumns+" FROM scans WHERE id = ? AND hidden = 0", id))
 }
@@ -100,35 +139,45 @@ func (in *Ingest) Close() {
 	}
 }
 
+// scratchRow renders f as the values of one scratch row: sort key, file
+// and record.
+func (in *Ingest) scratchRow(f finding.Finding, snippet string) ([]any, error) {
+	fj, _, err := findingFields(f)
+	if err != nil {
+		return nil, err
+	}
+	fj.ID, fj.ScanID = "", ""
+	r := scratchRecord{f: fj, suppressed: finding.IsSuppressed(f), snippet: snippet}
+	if r.textID = in.texts.id(fj.Description); r.textID != 0 {
+		r.f.Description = ""
+	}
+	key := canonicalKey(make([]byte, 0, 128), f.Severity, f.Scanner, f.RuleID, f.FilePath, f.Line, f.Title, f.Fingerprint)
+	return []any{key, f.FilePath, r.encode(make([]byte, 0, 256))}, nil
+}
+
 // Add queues one prepared finding (PrepareOne: fingerprint, suppression,
 // tags and scan_id set; no id yet). It may be called from several
 // goroutines.
 func (in *Ingest) Add(f finding.Finding) error {
-	f.ID = ""
-	f.ScanID = in.scan.ID
-	f.ComplianceTags = nonNilStrings(f.ComplianceTags)
-	body, err := json.Marshal(f)
+	row, err := in.scratchRow(f, f.Snippet)
 	if err != nil {
 		return err
 	}
-	tags, err := json.Marshal(f.ComplianceTags)
-	if err != nil {
-		return err
-	}
-	suppressed := 0
-	if finding.IsSuppressed(f) {
-		suppressed = 1
-	}
+	line := strconv.Itoa(f.Line)
+	fpHash, locHash, lsHash := in.fps.hash(f.Fingerprint), in.locs.hash(f.FilePath, line), in.locScanner.hash(f.FilePath, line, f.Scanner)
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	if in.err != nil {
 		return in.err
 	}
-	in.scanners[f.Scanner] = true
-	in.batch = append(in.batch, f.Severity.Rank(), string(f.Severity), f.Scanner, f.RuleID, f.FilePath, f.Line, f.Title,
-		f.Fingerprint, f.ScanType, string(f.CWE), suppressed, string(tags), body, f.Snippet)
-	in.rows++
-	if len(in.batch) >= ingestBatchRows*14 {
+	dupFingerprint := in.fps.testAndAdd(fpHash)
+	seenLine := in.locs.testAndAdd(locHash)
+	seenByScanner := in.locScanner.testAndAdd(lsHash)
+	if dupFingerprint || (seenLine && !seenByScanner) {
+		in.hot[f.FilePath] = true
+	}
+	in.batch = append(in.batch, row...)
+	if len(in.batch) >= ingestBatchRows*3 {
 		in.err = in.flushLocked(context.Background())
 	}
 	return in.err
@@ -146,10 +195,20 @@ func (in *Ingest) flushLocked(ctx context.Context) error {
 		return err
 	}
 	defer tx.Rollback()
-	if err := insertMany(ctx, tx, "INSERT INTO raw ("+scratchColumns+") VALUES ", 14, in.batch); err != nil {
+	if err := insertMany(ctx, tx, nil, "INSERT INTO raw (key, file_path, rec) VALUES ", 3, in.batch); err != nil {
 		return fmt.Errorf("scratch insert: %w", err)
 	}
 	in.batch = in.batch[:0]
+	if len(in.hot) > 0 {
+		var files []any
+		for f := range in.hot {
+			files = append(files, f)
+		}
+		if err := insertMany(ctx, tx, nil, "INSERT OR IGNORE INTO hot (file_path) VALUES ", 1, files); err != nil {
+			return err
+		}
+		clear(in.hot)
+	}
 	return tx.Commit()
 }
 
@@ -217,39 +276,34 @@ func (in *Ingest) Finish(ctx context.Context, meta IngestMeta) (IngestSummary, e
 	if err != nil {
 		return IngestSummary{}, err
 	}
-	w := in.s.newWriter(in.scan, writerIngest)
 	tx, err := in.sc.db.BeginTx(ctx, nil)
 	if err != nil {
 		return IngestSummary{}, err
 	}
 	defer tx.Rollback()
-	w.sx = tx
-	q := "SELECT " + scratchColumns + " FROM raw"
+	w := in.s.newWriter(in.scan, writerIngest, tx)
+	defer w.closeScratchStmts()
+	// Rows are read and prepared here while the previous chunk is written
+	// on a second goroutine.
+	pipe := startPipeline(ctx, w.writeChunk)
+	w.sink = func(_ context.Context, c writeChunk) error { return pipe.send(c) }
+	q := "SELECT rec FROM raw"
 	if hot {
-		q = "SELECT " + scratchColumns + " FROM raw WHERE file_path NOT IN (SELECT file_path FROM hot) UNION ALL SELECT " + scratchColumns + " FROM deduped"
+		q = "SELECT key, rec FROM raw WHERE file_path NOT IN (SELECT file_path FROM hot) UNION ALL SELECT key, rec FROM deduped"
+		q = "SELECT rec FROM (" + q + ") ORDER BY key"
+	} else {
+		q += " ORDER BY key"
 	}
-	rows, err := tx.QueryContext(ctx, q+" ORDER BY rank DESC, severity, scanner, rule_id, file_path, line, title, fingerprint")
-	if err != nil {
+	if err := in.writeSorted(ctx, tx, q, w); err != nil {
+		pipe.abort()
 		return IngestSummary{}, err
 	}
-	for rows.Next() {
-		var r writeRow
-		var rank, line, suppressed int
-		var file, title, snippet string
-		if err := rows.Scan(&rank, &r.severity, &r.scanner, &r.ruleID, &file, &line, &title, &r.fingerprint, &r.scanType,
-			&r.cwe, &suppressed, &r.tags, &r.body, &snippet); err != nil {
-			rows.Close()
-			return IngestSummary{}, err
-		}
-		r.suppressed = suppressed == 1
-		r.newID = in.newID
-		if err := w.add(ctx, r); err != nil {
-			rows.Close()
-			return IngestSummary{}, err
-		}
+	if err := w.emit(ctx); err != nil {
+		pipe.abort()
+		return IngestSummary{}, err
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	w.sink = nil
+	if err := pipe.close(); err != nil {
 		return IngestSummary{}, err
 	}
 	sum := w.summary()
@@ -258,21 +312,44 @@ func (in *Ingest) Finish(ctx context.Context, meta IngestMeta) (IngestSummary, e
 	return sum, err
 }
 
+func (in *Ingest) writeSorted(ctx context.Context, tx *sql.Tx, q string, w *findingWriter) error {
+	rows, err := tx.QueryContext(ctx, q)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var rec sql.RawBytes
+	for rows.Next() {
+		if err := rows.Scan(&rec); err != nil {
+			return err
+		}
+		r, err := in.record(rec)
+		if err != nil {
+			return err
+		}
+		if err := w.add(ctx, writeRow{f: r.f, suppressed: r.suppressed, tags: string(r.f.ComplianceTags), newID: in.newID}); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// record decodes a scratch record and fills in what the ingest keeps
+// apart (scan id, dictionary description).
+func (in *Ingest) record(b []byte) (scratchRecord, error) {
+	r, err := decodeRecord(b)
+	if err != nil {
+		return r, err
+	}
+	r.f.ScanID = in.scan.ID
+	r.f.Description = in.texts.text(r.textID, r.f.Description)
+	return r, nil
+}
+
 // dedupHotFiles runs finding.Dedup on every file where it can change
 // something and reports whether there was any.
 func (in *Ingest) dedupHotFiles(ctx context.Context) (bool, error) {
 	db := in.sc.db
-	// Same fingerprint twice (same scanner, rule, file, context): collapse.
-	if _, err := db.ExecContext(ctx, `INSERT OR IGNORE INTO hot SELECT file_path FROM raw GROUP BY fingerprint HAVING count(*) > 1`); err != nil {
-		return false, err
-	}
-	// Two scanners on one line of one file: a cross-scanner merge may apply.
-	if len(in.scanners) > 1 {
-		if _, err := db.ExecContext(ctx, `INSERT OR IGNORE INTO hot SELECT file_path FROM raw GROUP BY file_path, line
-			HAVING min(scanner) <> max(scanner)`); err != nil {
-			return false, err
-		}
-	}
 	var n int
 	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM hot").Scan(&n); err != nil {
 		return false, err
@@ -285,35 +362,30 @@ func (in *Ingest) dedupHotFiles(ctx context.Context) (bool, error) {
 		return false, err
 	}
 	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `SELECT file_path, body, snippet FROM raw WHERE file_path IN (SELECT file_path FROM hot) ORDER BY file_path, rowid`)
+	rows, err := tx.QueryContext(ctx, "SELECT rec FROM raw WHERE file_path IN (SELECT file_path FROM hot) ORDER BY file_path, rowid")
 	if err != nil {
 		return false, err
 	}
 	var group []finding.Finding
-	var groupFile string
 	var out []any
+	stmts := map[string]*sql.Stmt{}
+	defer func() {
+		for _, st := range stmts {
+			st.Close()
+		}
+	}()
 	flushGroup := func() error {
 		if len(group) == 0 {
 			return nil
 		}
 		for _, f := range finding.Dedup(group) {
-			f.ComplianceTags = nonNilStrings(f.ComplianceTags)
-			body, err := json.Marshal(f)
+			row, err := in.scratchRow(f, "")
 			if err != nil {
 				return err
 			}
-			tags, err := json.Marshal(f.ComplianceTags)
-			if err != nil {
-				return err
-			}
-			suppressed := 0
-			if finding.IsSuppressed(f) {
-				suppressed = 1
-			}
-			out = append(out, f.Severity.Rank(), string(f.Severity), f.Scanner, f.RuleID, f.FilePath, f.Line, f.Title,
-				f.Fingerprint, f.ScanType, string(f.CWE), suppressed, string(tags), body, "")
-			if len(out) >= ingestBatchRows*14 {
-				if err := insertMany(ctx, tx, "INSERT INTO deduped ("+scratchColumns+") VALUES ", 14, out); err != nil {
+			out = append(out, row...)
+			if len(out) >= ingestBatchRows*3 {
+				if err := insertMany(ctx, tx, stmts, "INSERT INTO deduped (key, file_path, rec) VALUES ", 3, out); err != nil {
 					return err
 				}
 				out = out[:0]
@@ -323,25 +395,28 @@ func (in *Ingest) dedupHotFiles(ctx context.Context) (bool, error) {
 		return nil
 	}
 	for rows.Next() {
-		var file, snippet string
-		var body []byte
-		if err := rows.Scan(&file, &body, &snippet); err != nil {
+		var rec []byte
+		if err := rows.Scan(&rec); err != nil {
 			rows.Close()
 			return false, err
 		}
-		if file != groupFile {
-			if err := flushGroup(); err != nil {
-				rows.Close()
-				return false, err
-			}
-			groupFile = file
-		}
-		f, err := decodeStoredFinding(body)
+		r, err := in.record(rec)
 		if err != nil {
 			rows.Close()
 			return false, err
 		}
-		f.Snippet = snippet
+		if len(group) > 0 && group[0].FilePath != r.f.FilePath {
+			if err := flushGroup(); err != nil {
+				rows.Close()
+				return false, err
+			}
+		}
+		f, err := r.f.finding()
+		if err != nil {
+			rows.Close()
+			return false, err
+		}
+		f.Snippet = r.snippet
 		group = append(group, f)
 	}
 	rows.Close()
@@ -351,43 +426,45 @@ func (in *Ingest) dedupHotFiles(ctx context.Context) (bool, error) {
 	if err := flushGroup(); err != nil {
 		return false, err
 	}
-	if err := insertMany(ctx, tx, "INSERT INTO deduped ("+scratchColumns+") VALUES ", 14, out); err != nil {
+	if err := insertMany(ctx, tx, stmts, "INSERT INTO deduped (key, file_path, rec) VALUES ", 3, out); err != nil {
 		return false, err
 	}
 	return true, tx.Commit()
 }
 
-// decodeStoredFinding reads a finding back from its canonical JSON.
-// Numbers stay json.Number, so re-encoding gives the same digits.
-func decodeStoredFinding(body []byte) (finding.Finding, error) {
-	var f finding.Finding
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	if err := dec.Decode(&f); err != nil {
-		return f, fmt.Errorf("decode stored finding: %w", err)
-	}
-	return f, nil
-}
-
 // insertMany inserts rows of cols values each (args holds them back to
 // back) with multi-row INSERT statements, which cost a fraction of one
-// statement per row.
-func insertMany(ctx context.Context, tx *sql.Tx, prefix string, cols int, args []any) error {
+// statement per row. The full-size statement is prepared once per
+// transaction: stmts (nil: none) keeps it for a transaction that calls
+// insertMany many times.
+func insertMany(ctx context.Context, tx *sql.Tx, stmts map[string]*sql.Stmt, prefix string, cols int, args []any) error {
 	const maxRows = 100
-	var full string
+	if stmts == nil {
+		stmts = map[string]*sql.Stmt{}
+		defer func() {
+			for _, st := range stmts {
+				st.Close()
+			}
+		}()
+	}
 	for len(args) > 0 {
 		n := min(len(args)/cols, maxRows)
-		var q string
-		if n == maxRows && full != "" {
-			q = full
-		} else {
-			q = prefix + valuesList(n, cols)
-			if n == maxRows {
-				full = q
+		if n < maxRows {
+			if _, err := tx.ExecContext(ctx, prefix+valuesList(n, cols), args[:n*cols]...); err != nil {
+				return err
 			}
-		}
-		if _, err := tx.ExecContext(ctx, q, args[:n*cols]...); err != nil {
-			return err
+		} else {
+			st := stmts[prefix]
+			if st == nil {
+				var err error
+				if st, err = tx.PrepareContext(ctx, prefix+valuesList(maxRows, cols)); err != nil {
+					return err
+				}
+				stmts[prefix] = st
+			}
+			if _, err := st.ExecContext(ctx, args[:n*cols]...); err != nil {
+				return err
+			}
 		}
 		args = args[n*cols:]
 	}
@@ -436,28 +513,21 @@ func (s *Store) CompleteScan(ctx context.Context, id string, r ScanResult) error
 		return err
 	}
 	defer tx.Rollback()
-	w := s.newWriter(sc, writerComplete)
-	w.sx = tx
+	w := s.newWriter(sc, writerComplete, tx)
+	defer w.closeScratchStmts()
 	for _, f := range r.Findings {
 		f.ScanID = id
-		f.ComplianceTags = nonNilStrings(f.ComplianceTags)
-		body, err := json.Marshal(f)
+		fj, tags, err := findingFields(f)
 		if err != nil {
 			return err
 		}
-		tags, err := json.Marshal(f.ComplianceTags)
-		if err != nil {
-			return err
-		}
-		if err := w.add(ctx, writeRow{severity: string(f.Severity), scanner: f.Scanner, scanType: f.ScanType, ruleID: f.RuleID,
-			cwe: string(f.CWE), fingerprint: f.Fingerprint, suppressed: finding.IsSuppressed(f), tags: string(tags), body: body}); err != nil {
+		if err := w.add(ctx, writeRow{f: fj, suppressed: finding.IsSuppressed(f), tags: tags}); err != nil {
 			return err
 		}
 	}
 	counts := r.SeverityCounts
 	if counts == nil {
-		a := w.all
-		counts = map[string]int{"critical": a.Critical, "high": a.High, "medium": a.Medium, "low": a.Low, "info": a.Info}
+		counts = countsMap(w.all)
 	}
 	return w.finish(ctx, flipMeta{run: r.ScannersRun, skipped: r.Skipped, risk: r.RiskScore, severityCounts: counts})
 }

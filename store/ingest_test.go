@@ -530,7 +530,7 @@ func TestCancelledIngestLeavesNothing(t *testing.T) {
 // findings move to the new tables, byte for byte, with their aggregates.
 func TestBackfillFrom0001(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "old.db")
-	old, err := sql.Open("sqlite", dsn(path))
+	old, err := sql.Open("sqlite", dsn(path, writerCacheKiB))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"scand/finding"
 )
 
 // Background upkeep: the findings of deleted, cancelled and failed scans
@@ -45,6 +47,7 @@ func (s *Store) RunMaintenance(ctx context.Context, interval time.Duration, logf
 	}
 	t := time.NewTicker(interval)
 	defer t.Stop()
+	go s.checkpointLoop(ctx, time.Second, logf)
 	batch := purgeFirstBatch
 	for {
 		for ctx.Err() == nil {
@@ -67,6 +70,25 @@ func (s *Store) RunMaintenance(ctx context.Context, interval time.Duration, logf
 			return
 		case <-t.C:
 		case <-s.wake:
+		}
+	}
+}
+
+// checkpointLoop copies the WAL back into the database every period from
+// a reader connection. A PASSIVE checkpoint takes no write lock and waits
+// for nobody, so writers keep writing while it runs; done here, it keeps
+// the WAL short without a writer paying for it at commit.
+func (s *Store) checkpointLoop(ctx context.Context, period time.Duration, logf func(string, error)) {
+	t := time.NewTicker(period)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if _, err := s.db.ExecContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)"); err != nil && ctx.Err() == nil {
+			logf("WAL checkpoint failed", err)
 		}
 	}
 }
@@ -114,7 +136,7 @@ func (s *Store) purgeStep(ctx context.Context, batch *int) (bool, error) {
 			return nil
 		}
 		for _, q := range []string{"DELETE FROM finding_counts WHERE scan_seq = ?", "DELETE FROM finding_blocks WHERE scan_seq = ?",
-			"DELETE FROM finding_rules WHERE scan_seq = ?"} {
+			"DELETE FROM finding_rules WHERE scan_seq = ?", "DELETE FROM finding_texts WHERE scan_seq = ?"} {
 			if _, err := tx.ExecContext(ctx, q, seq); err != nil {
 				return err
 			}
@@ -214,8 +236,8 @@ func (s *Store) backfillScan(ctx context.Context, id string) error {
 		return err
 	}
 	defer sx.Rollback()
-	w := s.newWriter(sc, writerBackfill)
-	w.sx = sx
+	w := s.newWriter(sc, writerBackfill, sx)
+	defer w.closeScratchStmts()
 	// Read in pages: the writer needs the writer connection between them.
 	last := -1
 	for {
@@ -275,10 +297,10 @@ func backfillRow(body []byte) (writeRow, error) {
 	if err != nil {
 		return writeRow{}, err
 	}
-	r := writeRow{severity: f.Severity, scanner: f.Scanner, scanType: f.ScanType, ruleID: f.RuleID, fingerprint: f.Fingerprint,
+	r := writeRow{f: findingJSON{Severity: f.Severity, Scanner: f.Scanner, ScanType: f.ScanType, RuleID: f.RuleID, Fingerprint: f.Fingerprint},
 		tags: string(tags), body: append([]byte(nil), body...)}
 	if f.CWE != nil {
-		r.cwe = *f.CWE
+		r.f.CWE = finding.CWE(*f.CWE)
 	}
 	switch v := f.Metadata.SuppressedBy.(type) {
 	case nil:

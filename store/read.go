@@ -1,10 +1,12 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"iter"
 	"slices"
 	"strconv"
@@ -296,7 +298,77 @@ func (s *Store) CountFindings(ctx context.Context, sc Scan, q FindingQuery) (int
 	return p.total, nil
 }
 
-const findingRowColumns = `f.k, f.fingerprint, f.body, t.status, t.note, t.updated_at, t.updated_by`
+const findingRowColumns = `f.k, f.fingerprint, f.body, x.text, t.status, t.note, t.updated_at, t.updated_by`
+
+// findingRowJoins complete a row: the description kept apart (?1 is the
+// scan's seq) and the triage verdict.
+const findingRowJoins = ` LEFT JOIN finding_texts x ON x.scan_seq = ?1 AND x.id = f.text_id
+	LEFT JOIN triage_states t ON t.fingerprint = f.fingerprint`
+
+// decodeStoredFinding reads a finding back from its canonical JSON.
+// Numbers stay json.Number, so re-encoding gives the same digits.
+func decodeStoredFinding(body []byte) (finding.Finding, error) {
+	var f finding.Finding
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if err := dec.Decode(&f); err != nil {
+		return f, fmt.Errorf("decode stored finding: %w", err)
+	}
+	return f, nil
+}
+
+// spliceText puts a description kept apart back into its body; buf is
+// reused for the result.
+func spliceText(buf, body, text []byte) ([]byte, error) {
+	i := bytes.Index(body, descriptionKey)
+	if i < 0 || !bytes.HasPrefix(body[i+len(descriptionKey):], []byte(`"`)) {
+		return buf, errors.New("stored finding body has no empty description to fill")
+	}
+	at := i + len(descriptionKey)
+	buf = append(buf[:0], body[:at]...)
+	buf = append(buf, text...)
+	return append(buf, body[at:]...), nil
+}
+
+// queryFindingRows runs q (selecting findingRowColumns with
+// findingRowJoins, args[0] the scan's seq) and yields each row. It returns
+// how many it yielded and false when iteration must stop.
+func queryFindingRows(ctx context.Context, tx *sql.Tx, q string, args []any, yield func(FindingRow, error) bool) (int, bool) {
+	rows, err := tx.QueryContext(ctx, q, args...)
+	if err != nil {
+		return 0, yield(FindingRow{}, err)
+	}
+	defer rows.Close()
+	n := 0
+	var body, text sql.RawBytes
+	var buf []byte
+	for rows.Next() {
+		var k int64
+		var fp string
+		var tStatus, tNote, tAt, tBy sql.NullString
+		if err := rows.Scan(&k, &fp, &body, &text, &tStatus, &tNote, &tAt, &tBy); err != nil {
+			return n, yield(FindingRow{}, err)
+		}
+		row := FindingRow{Ord: int(k & 0xffffffff), Fingerprint: fp, Body: body}
+		if text != nil {
+			if buf, err = spliceText(buf, body, text); err != nil {
+				return n, yield(FindingRow{}, err)
+			}
+			row.Body = buf
+		}
+		if tStatus.Valid {
+			row.State = &TriageState{Fingerprint: fp, Status: tStatus.String, Note: tNote.String, UpdatedAt: parseTime(tAt.String), UpdatedBy: tBy.String}
+		}
+		n++
+		if !yield(row, nil) {
+			return n, false
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return n, yield(FindingRow{}, err)
+	}
+	return n, true
+}
 
 // FindingRows iterates the findings a query selects, in canonical order,
 // reading one bounded batch at a time inside one read transaction (a
@@ -370,8 +442,8 @@ func (p *plan) run(ctx context.Context, tx *sql.Tx, yield func(FindingRow, error
 // iteration must stop.
 func (p *plan) runBlock(ctx context.Context, tx *sql.Tx, b plannedBlock, lo, limit, offset int, yield func(FindingRow, error) bool) (int, int, bool) {
 	from := "findings f NOT INDEXED"
-	where := []string{"f.k BETWEEN ? AND ?"}
-	args := []any{findingKey(p.seq, lo), findingKey(p.seq, b.Last)}
+	where := []string{"f.k BETWEEN ?2 AND ?3"}
+	args := []any{p.seq, findingKey(p.seq, lo), findingKey(p.seq, b.Last)}
 	if p.residual != "" {
 		where = append(where, p.residual)
 		args = append(args, p.residualArgs...)
@@ -383,7 +455,8 @@ func (p *plan) runBlock(ctx context.Context, tx *sql.Tx, b plannedBlock, lo, lim
 		// knows how much is left to skip.
 		var n int
 		err := tx.QueryRowContext(ctx, "SELECT count(*) FROM (SELECT 1 FROM "+from+
-			" LEFT JOIN triage_states t ON t.fingerprint = f.fingerprint WHERE "+strings.Join(where, " AND ")+" LIMIT ?)", append(args, offset)...).Scan(&n)
+			" LEFT JOIN triage_states t ON t.fingerprint = f.fingerprint WHERE ?1 = ?1 AND "+strings.Join(where, " AND ")+
+			" LIMIT "+strconv.Itoa(offset)+")", args...).Scan(&n)
 		if err != nil {
 			return 0, 0, yield(FindingRow{}, err)
 		}
@@ -392,35 +465,10 @@ func (p *plan) runBlock(ctx context.Context, tx *sql.Tx, b plannedBlock, lo, lim
 			return 0, skipped, true
 		}
 	}
-	q := "SELECT " + findingRowColumns + " FROM " + from + " LEFT JOIN triage_states t ON t.fingerprint = f.fingerprint WHERE " +
-		strings.Join(where, " AND ") + " ORDER BY f.k LIMIT ? OFFSET ?"
-	rows, err := tx.QueryContext(ctx, q, append(args, limit, offset)...)
-	if err != nil {
-		return 0, skipped, yield(FindingRow{}, err)
-	}
-	defer rows.Close()
-	n := 0
-	var body sql.RawBytes
-	for rows.Next() {
-		var k int64
-		var fp string
-		var tStatus, tNote, tAt, tBy sql.NullString
-		if err := rows.Scan(&k, &fp, &body, &tStatus, &tNote, &tAt, &tBy); err != nil {
-			return n, skipped, yield(FindingRow{}, err)
-		}
-		row := FindingRow{Ord: int(k & 0xffffffff), Fingerprint: fp, Body: body}
-		if tStatus.Valid {
-			row.State = &TriageState{Fingerprint: fp, Status: tStatus.String, Note: tNote.String, UpdatedAt: parseTime(tAt.String), UpdatedBy: tBy.String}
-		}
-		n++
-		if !yield(row, nil) {
-			return n, skipped, false
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return n, skipped, yield(FindingRow{}, err)
-	}
-	return n, skipped, true
+	q := "SELECT " + findingRowColumns + " FROM " + from + findingRowJoins + " WHERE " + strings.Join(where, " AND ") +
+		" ORDER BY f.k LIMIT " + strconv.Itoa(limit) + " OFFSET " + strconv.Itoa(offset)
+	n, ok := queryFindingRows(ctx, tx, q, args, yield)
+	return n, skipped, ok
 }
 
 // driver picks how to walk a block under row filters. Walking the range
@@ -620,35 +668,16 @@ func compareMembership(ctx context.Context, tx *sql.Tx, a, b Scan) (inB, inA bit
 
 // readRange yields the rows lo..hi of a scan in order.
 func readRange(ctx context.Context, tx *sql.Tx, seq int64, lo, hi int, yield func(FindingRow) bool, fail func(error)) bool {
-	rows, err := tx.QueryContext(ctx, "SELECT "+findingRowColumns+` FROM findings f NOT INDEXED
-		LEFT JOIN triage_states t ON t.fingerprint = f.fingerprint WHERE f.k BETWEEN ? AND ? ORDER BY f.k`, findingKey(seq, lo), findingKey(seq, hi))
-	if err != nil {
-		fail(err)
-		return false
-	}
-	defer rows.Close()
-	var body sql.RawBytes
-	for rows.Next() {
-		var k int64
-		var fp string
-		var tStatus, tNote, tAt, tBy sql.NullString
-		if err := rows.Scan(&k, &fp, &body, &tStatus, &tNote, &tAt, &tBy); err != nil {
-			fail(err)
-			return false
-		}
-		row := FindingRow{Ord: int(k & 0xffffffff), Fingerprint: fp, Body: body}
-		if tStatus.Valid {
-			row.State = &TriageState{Fingerprint: fp, Status: tStatus.String, Note: tNote.String, UpdatedAt: parseTime(tAt.String), UpdatedBy: tBy.String}
-		}
-		if !yield(row) {
-			return false
-		}
-	}
-	if err := rows.Err(); err != nil {
-		fail(err)
-		return false
-	}
-	return true
+	_, ok := queryFindingRows(ctx, tx, "SELECT "+findingRowColumns+" FROM findings f NOT INDEXED"+findingRowJoins+
+		" WHERE f.k BETWEEN ?2 AND ?3 ORDER BY f.k", []any{seq, findingKey(seq, lo), findingKey(seq, hi)},
+		func(r FindingRow, err error) bool {
+			if err != nil {
+				fail(err)
+				return false
+			}
+			return yield(r)
+		})
+	return ok
 }
 
 // ControlFingerprints iterates, in order and without repeats, the
@@ -703,8 +732,9 @@ func (s *Store) ScanRules(ctx context.Context, sc Scan) ([]RuleSummary, error) {
 	if sc.Status != StatusCompleted {
 		return nil, nil
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT r.scanner, r.rule_id, r.worst, r.cwes, r.tags, f.body
+	rows, err := s.db.QueryContext(ctx, `SELECT r.scanner, r.rule_id, r.worst, r.cwes, r.tags, f.body, x.text
 		FROM finding_rules r JOIN findings f ON f.k = r.scan_seq * 4294967296 + r.first_ord
+		LEFT JOIN finding_texts x ON x.scan_seq = r.scan_seq AND x.id = f.text_id
 		WHERE r.scan_seq = ? ORDER BY r.scanner, r.rule_id`, sc.Seq)
 	if err != nil {
 		return nil, err
@@ -714,8 +744,8 @@ func (s *Store) ScanRules(ctx context.Context, sc Scan) ([]RuleSummary, error) {
 	for rows.Next() {
 		var r RuleSummary
 		var worst, cwes, tags string
-		var body []byte
-		if err := rows.Scan(&r.Scanner, &r.RuleID, &worst, &cwes, &tags, &body); err != nil {
+		var body, text []byte
+		if err := rows.Scan(&r.Scanner, &r.RuleID, &worst, &cwes, &tags, &body, &text); err != nil {
 			return nil, err
 		}
 		r.Worst = finding.Severity(worst)
@@ -724,6 +754,11 @@ func (s *Store) ScanRules(ctx context.Context, sc Scan) ([]RuleSummary, error) {
 		}
 		if err := json.Unmarshal([]byte(tags), &r.Tags); err != nil {
 			return nil, err
+		}
+		if text != nil {
+			if body, err = spliceText(nil, body, text); err != nil {
+				return nil, err
+			}
 		}
 		if r.First, err = decodeStoredFinding(body); err != nil {
 			return nil, err

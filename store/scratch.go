@@ -48,7 +48,7 @@ func (s *Store) openScratch() (*scratch, error) {
 	q := url.Values{}
 	q.Add("_pragma", "journal_mode(OFF)")
 	q.Add("_pragma", "synchronous(OFF)")
-	q.Add("_pragma", "cache_size(-16384)")
+	q.Add("_pragma", "cache_size(-8192)")
 	q.Add("_pragma", "temp_store(FILE)")
 	db, err := sql.Open("sqlite", "file:"+p+"?"+q.Encode())
 	if err != nil {

@@ -86,14 +86,14 @@ func Open(ctx context.Context, path string, now func() time.Time) (*Store, error
 	if now == nil {
 		now = time.Now
 	}
-	db, err := sql.Open("sqlite", dsn(path))
+	db, err := sql.Open("sqlite", dsn(path, readerCacheKiB))
 	if err != nil {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
 	db.SetMaxOpenConns(8)
 	db.SetMaxIdleConns(8)
 	db.SetConnMaxIdleTime(5 * time.Minute)
-	w, err := sql.Open("sqlite", dsn(path))
+	w, err := sql.Open("sqlite", dsn(path, writerCacheKiB))
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open database %s: %w", path, err)
@@ -141,19 +141,31 @@ func (s *Store) ensureIncrementalVacuum(ctx context.Context) error {
 	return nil
 }
 
+// Page cache per connection. Readers mostly walk ranges once (the OS
+// page cache serves re-reads), so a small cache each keeps eight busy
+// readers well inside the daemon's memory budget; the writer keeps the
+// right edge of every B-tree it appends to.
+const (
+	readerCacheKiB = 4 << 10
+	writerCacheKiB = 16 << 10
+)
+
 // dsn sets the pragmas on every connection the pool opens, not just the
 // first: foreign keys and busy_timeout are per-connection in SQLite.
-func dsn(path string) string {
+func dsn(path string, cacheKiB int) string {
 	q := url.Values{}
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "busy_timeout(10000)")
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_pragma", "synchronous(NORMAL)")
-	// 32 MiB of page cache per connection, allocated only as used.
-	q.Add("_pragma", "cache_size(-32768)")
+	q.Add("_pragma", "cache_size(-"+strconv.Itoa(cacheKiB)+")")
 	// After a checkpoint resets the WAL, its file is cut back to this size:
 	// one large ingest must not leave a gigabyte-sized WAL behind.
 	q.Add("_pragma", "journal_size_limit(67108864)")
+	// The daemon checkpoints from a reader connection every second
+	// (RunMaintenance), so a writer rarely pays for a checkpoint inside its
+	// transaction; this is the backstop when nothing runs maintenance.
+	q.Add("_pragma", "wal_autocheckpoint(16384)")
 	q.Set("_txlock", "immediate")
 	return "file:" + path + "?" + q.Encode()
 }

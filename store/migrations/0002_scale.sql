@@ -34,7 +34,8 @@ CREATE TABLE findings (
     fingerprint  TEXT    NOT NULL,
     suppressed   INTEGER NOT NULL,               -- 1: metadata.suppressed_by is set
     tagset       INTEGER NOT NULL,               -- tagsets.id of compliance_tags
-    body         TEXT    NOT NULL                -- canonical JSON, served as is
+    text_id      INTEGER,                        -- finding_texts.id of the description left out of body
+    body         TEXT    NOT NULL                -- canonical JSON (description spliced back when text_id is set)
 );
 -- Both indexes end in the implied rowid k, so a filter walks them in
 -- canonical order within one scan's range.
@@ -52,6 +53,16 @@ CREATE TABLE finding_fps (
     tagset       INTEGER NOT NULL,
     suppressed   INTEGER NOT NULL,
     PRIMARY KEY (scan_seq, fingerprint, ord)
+) WITHOUT ROWID;
+
+-- A scan's long descriptions, once each: a rule's remediation text is the
+-- same in every one of its findings and would be half of each row. text
+-- is the JSON-escaped string without its quotes, spliced in on read.
+CREATE TABLE finding_texts (
+    scan_seq  INTEGER NOT NULL,
+    id        INTEGER NOT NULL,
+    text      TEXT    NOT NULL,
+    PRIMARY KEY (scan_seq, id)
 ) WITHOUT ROWID;
 
 -- A finding's compliance tags as a set id: findings carry few distinct

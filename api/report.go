@@ -339,6 +339,7 @@ func writeReport(w io.Writer, sc store.Scan, t *reportTally, generatedAt time.Ti
 		return fmt.Errorf("render report: %w", err)
 	}
 	n := 0
+	var buf []byte
 	for _, c := range v.Counts {
 		if c.Count == 0 {
 			continue
@@ -351,8 +352,10 @@ func writeReport(w io.Writer, sc store.Scan, t *reportTally, generatedAt time.Ti
 				return err
 			}
 			n++
-			if err := reportTemplate.ExecuteTemplate(w, "finding", reportFindingView(sc, f, n, c.Color)); err != nil {
-				return fmt.Errorf("render report: %w", err)
+			rf := reportFindingView(sc, f, n, c.Color)
+			buf = appendReportFinding(buf[:0], &rf)
+			if _, err := w.Write(buf); err != nil {
+				return err
 			}
 		}
 		if err := reportTemplate.ExecuteTemplate(w, "group-end", nil); err != nil {
@@ -409,7 +412,11 @@ func (s *Server) writeStoredReport(ctx context.Context, w io.Writer, sc store.Sc
 	})
 }
 
-// decodedRows decodes each row of a store iterator.
+// exportMetadata are the metadata keys the reports read.
+var exportMetadata = []string{"suppressed_by", "url"}
+
+// decodedRows decodes each row of a store iterator, keeping only the
+// metadata the reports read.
 func decodedRows(rows iter.Seq2[store.FindingRow, error]) iter.Seq2[store.FindingWithState, error] {
 	return func(yield func(store.FindingWithState, error) bool) {
 		for row, err := range rows {
@@ -417,7 +424,7 @@ func decodedRows(rows iter.Seq2[store.FindingRow, error]) iter.Seq2[store.Findin
 				yield(store.FindingWithState{}, err)
 				return
 			}
-			fw, err := row.Decode()
+			fw, err := row.DecodeMeta(exportMetadata...)
 			if !yield(fw, err) || err != nil {
 				return
 			}

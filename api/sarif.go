@@ -615,18 +615,18 @@ func sarifWriteRun(w io.Writer, sc store.Scan, name, version, infoURI string, ru
 	}
 	io.WriteString(w, `"results": [`)
 	n := 0
+	var b []byte
 	for f, err := range rows {
 		if err != nil {
 			return err
 		}
-		b, err := json.MarshalIndent(sarifResultOf(sc, f, ruleIndex, firstDescription), "        ", "  ")
-		if err != nil {
-			return err
-		}
+		res := sarifResultOf(sc, f, ruleIndex, firstDescription)
+		b = b[:0]
 		if n > 0 {
-			io.WriteString(w, ",")
+			b = append(b, ',')
 		}
-		io.WriteString(w, "\n        ")
+		b = append(b, "\n        "...)
+		b = appendSARIFResult(b, &res, "        ")
 		if _, err := w.Write(b); err != nil {
 			return err
 		}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"hash/maphash"
 	"strconv"
-	"unicode/utf8"
 
 	"scand/finding"
 )
@@ -171,33 +170,33 @@ func (s *seenSet) bloomBit(h, i uint64) uint64 {
 // values are copied as they are; they come from encoding/json.
 func appendFindingJSON(b []byte, f *findingJSON) []byte {
 	b = append(b, `{"id":`...)
-	b = appendJSONString(b, f.ID)
+	b = finding.AppendJSONString(b, f.ID)
 	b = append(b, `,"scan_id":`...)
-	b = appendJSONString(b, f.ScanID)
+	b = finding.AppendJSONString(b, f.ScanID)
 	b = append(b, `,"scanner":`...)
-	b = appendJSONString(b, f.Scanner)
+	b = finding.AppendJSONString(b, f.Scanner)
 	b = append(b, `,"scan_type":`...)
-	b = appendJSONString(b, f.ScanType)
+	b = finding.AppendJSONString(b, f.ScanType)
 	b = append(b, `,"severity":`...)
-	b = appendJSONString(b, f.Severity)
+	b = finding.AppendJSONString(b, f.Severity)
 	b = append(b, `,"title":`...)
-	b = appendJSONString(b, f.Title)
+	b = finding.AppendJSONString(b, f.Title)
 	b = append(b, `,"description":`...)
-	b = appendJSONString(b, f.Description)
+	b = finding.AppendJSONString(b, f.Description)
 	b = append(b, `,"file_path":`...)
-	b = appendJSONString(b, f.FilePath)
+	b = finding.AppendJSONString(b, f.FilePath)
 	b = append(b, `,"line":`...)
 	b = strconv.AppendInt(b, int64(f.Line), 10)
 	b = append(b, `,"rule_id":`...)
-	b = appendJSONString(b, f.RuleID)
+	b = finding.AppendJSONString(b, f.RuleID)
 	b = append(b, `,"cwe":`...)
 	if f.CWE == "" {
 		b = append(b, "null"...)
 	} else {
-		b = appendJSONString(b, string(f.CWE))
+		b = finding.AppendJSONString(b, string(f.CWE))
 	}
 	b = append(b, `,"fingerprint":`...)
-	b = appendJSONString(b, f.Fingerprint)
+	b = finding.AppendJSONString(b, f.Fingerprint)
 	b = append(b, `,"compliance_tags":`...)
 	b = appendRaw(b, f.ComplianceTags)
 	b = append(b, `,"metadata":`...)
@@ -210,61 +209,4 @@ func appendRaw(b []byte, raw []byte) []byte {
 		return append(b, "null"...)
 	}
 	return append(b, raw...)
-}
-
-const lowerHex = "0123456789abcdef"
-
-// appendJSONString is encoding/json's string encoding with HTML escaping:
-// <, > and & as \u003c..., control characters short or as \u00XX, invalid
-// UTF-8 as \ufffd, and U+2028/U+2029 escaped.
-func appendJSONString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', lowerHex[c>>4], lowerHex[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', lowerHex[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }

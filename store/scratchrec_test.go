@@ -10,28 +10,6 @@ import (
 	"scand/finding"
 )
 
-// TestAppendJSONStringMatchesEncodingJSON: the hand-written encoder must
-// give encoding/json's bytes for any string, or stored bodies would differ
-// from what the API promised before.
-func TestAppendJSONStringMatchesEncodingJSON(t *testing.T) {
-	cases := []string{"", "plain", `q"uote\back`, "<a href='x'>&amp;</a>", "\x00\x01\b\f\n\r\t\x1f\x7f", "é日本\U0001F600",
-		"bad\xffutf8\xc3", "sep\u2028para\u2029end", "\xed\xa0\x80 surrogate"}
-	rng := rand.New(rand.NewSource(1))
-	for i := 0; i < 2000; i++ {
-		b := make([]byte, rng.Intn(40))
-		for j := range b {
-			b[j] = byte(rng.Intn(256))
-		}
-		cases = append(cases, string(b))
-	}
-	for _, s := range cases {
-		want, _ := json.Marshal(s)
-		if got := appendJSONString(nil, s); !bytes.Equal(got, want) {
-			t.Fatalf("%q: got %s want %s", s, got, want)
-		}
-	}
-}
-
 func TestAppendFindingJSONMatchesEncodingJSON(t *testing.T) {
 	for _, f := range []finding.Finding{
 		{},
@@ -106,5 +84,52 @@ func TestSeenSetHasNoFalseNegatives(t *testing.T) {
 	}
 	if s.bloom == nil {
 		t.Fatal("the set never switched to its bounded form")
+	}
+}
+
+// TestFastDecodeMatchesEncodingJSON: exports decode stored bodies with a
+// hand-written reader; encoding/json is its specification.
+func TestFastDecodeMatchesEncodingJSON(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	alphabet := []string{"a", " ", "<", "&", "\"", "\\", "\x00", "\n", "é", "\u2028", "\xff", "\U0001F600", "/"}
+	str := func() string {
+		var b bytes.Buffer
+		for j := rng.Intn(8); j > 0; j-- {
+			b.WriteString(alphabet[rng.Intn(len(alphabet))])
+		}
+		return b.String()
+	}
+	for i := 0; i < 500; i++ {
+		f := finding.Finding{ID: str(), ScanID: str(), Scanner: str(), ScanType: str(), Severity: finding.Severity(str()), Title: str(),
+			Description: str(), FilePath: str(), Line: rng.Intn(1000), RuleID: str(), CWE: finding.CWE(str()), Fingerprint: str()}
+		if i%2 == 0 {
+			f.ComplianceTags = []string{str(), str()}
+		}
+		if i%3 != 0 {
+			f.Metadata = map[string]any{"suppressed_by": nil, "url": str(), "n": 3.25, "list": []any{str(), map[string]any{"k": str()}}, str(): str()}
+		}
+		body, _ := json.Marshal(f)
+		want, err := decodeStoredFinding(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := decodeFindingFast(body, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gb, _ := json.Marshal(got)
+		wb, _ := json.Marshal(want)
+		if !bytes.Equal(gb, wb) {
+			t.Fatalf("body %s:\nfast     %s\nreflect  %s", body, gb, wb)
+		}
+		some, err := decodeFindingFast(body, []string{"url"})
+		if err != nil || len(some.Metadata) > 1 || (f.Metadata != nil && some.Metadata["url"] != want.Metadata["url"]) {
+			t.Fatalf("selected metadata %v, %v", some.Metadata, err)
+		}
+	}
+	// Not the stored layout: still decoded, by encoding/json.
+	got, err := decodeFindingFast([]byte(`{"title":"t","extra":{"a":[1,2]},"line":4}`), nil)
+	if err != nil || got.Title != "t" || got.Line != 4 {
+		t.Fatalf("fallback: %+v %v", got, err)
 	}
 }

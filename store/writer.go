@@ -192,7 +192,7 @@ func (w *findingWriter) add(ctx context.Context, r writeRow) error {
 			if id == 0 {
 				id = int64(len(w.texts) + 1)
 				w.texts[f.Description] = id
-				enc := appendJSONString(nil, f.Description)
+				enc := finding.AppendJSONString(nil, f.Description)
 				w.pending.texts = append(w.pending.texts, w.scan.Seq, id, string(enc[1:len(enc)-1]))
 			}
 			textID, f.Description = id, ""

@@ -1,0 +1,393 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"slices"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"scand/finding"
+)
+
+// Exports (SARIF, HTML) decode every stored finding; encoding/json's
+// reflection made that the larger part of their cost. decodeFindingFast
+// reads the JSON a finding is stored as, field by field, and keeps only
+// the metadata keys the caller asks for. Anything it does not expect
+// (another writer's body, a corrupt row) falls back to encoding/json, so
+// it is an optimization, never a second definition of the format.
+
+var errFastJSON = errors.New("not the stored finding layout")
+
+type jsonReader struct {
+	b []byte
+	i int
+}
+
+func (r *jsonReader) ws() {
+	for r.i < len(r.b) {
+		switch r.b[r.i] {
+		case ' ', '\t', '\n', '\r':
+			r.i++
+		default:
+			return
+		}
+	}
+}
+
+func (r *jsonReader) expect(c byte) error {
+	r.ws()
+	if r.i >= len(r.b) || r.b[r.i] != c {
+		return errFastJSON
+	}
+	r.i++
+	return nil
+}
+
+func (r *jsonReader) peek() byte {
+	r.ws()
+	if r.i >= len(r.b) {
+		return 0
+	}
+	return r.b[r.i]
+}
+
+// str reads a JSON string.
+func (r *jsonReader) str() (string, error) {
+	if err := r.expect('"'); err != nil {
+		return "", err
+	}
+	start := r.i
+	for r.i < len(r.b) {
+		c := r.b[r.i]
+		if c == '"' {
+			s := string(r.b[start:r.i])
+			r.i++
+			if !utf8.ValidString(s) {
+				return "", errFastJSON // encoding/json would replace bytes; let it
+			}
+			return s, nil
+		}
+		if c == '\\' {
+			return r.strSlow(start)
+		}
+		if c < 0x20 {
+			return "", errFastJSON
+		}
+		r.i++
+	}
+	return "", errFastJSON
+}
+
+func (r *jsonReader) strSlow(start int) (string, error) {
+	out := append([]byte(nil), r.b[start:r.i]...)
+	for r.i < len(r.b) {
+		c := r.b[r.i]
+		switch {
+		case c == '"':
+			r.i++
+			if !utf8.Valid(out) {
+				return "", errFastJSON
+			}
+			return string(out), nil
+		case c < 0x20:
+			return "", errFastJSON
+		case c != '\\':
+			out = append(out, c)
+			r.i++
+			continue
+		}
+		if r.i+1 >= len(r.b) {
+			return "", errFastJSON
+		}
+		e := r.b[r.i+1]
+		r.i += 2
+		switch e {
+		case '"', '\\', '/':
+			out = append(out, e)
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			c1, ok := r.hex4()
+			if !ok {
+				return "", errFastJSON
+			}
+			if utf16.IsSurrogate(c1) {
+				if r.i+1 < len(r.b) && r.b[r.i] == '\\' && r.b[r.i+1] == 'u' {
+					save := r.i
+					r.i += 2
+					if c2, ok := r.hex4(); ok {
+						if d := utf16.DecodeRune(c1, c2); d != utf8.RuneError {
+							out = utf8.AppendRune(out, d)
+							continue
+						}
+					}
+					r.i = save
+				}
+				c1 = utf8.RuneError
+			}
+			out = utf8.AppendRune(out, c1)
+		default:
+			return "", errFastJSON
+		}
+	}
+	return "", errFastJSON
+}
+
+func (r *jsonReader) hex4() (rune, bool) {
+	if r.i+4 > len(r.b) {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(string(r.b[r.i:r.i+4]), 16, 32)
+	if err != nil {
+		return 0, false
+	}
+	r.i += 4
+	return rune(n), true
+}
+
+func (r *jsonReader) literal(word string) bool {
+	r.ws()
+	if r.i+len(word) <= len(r.b) && string(r.b[r.i:r.i+len(word)]) == word {
+		r.i += len(word)
+		return true
+	}
+	return false
+}
+
+// skip passes over one value of any kind and returns its bytes.
+func (r *jsonReader) skip() ([]byte, error) {
+	r.ws()
+	start := r.i
+	depth := 0
+	for r.i < len(r.b) {
+		switch c := r.b[r.i]; c {
+		case '"':
+			if _, err := r.str(); err != nil {
+				return nil, err
+			}
+			if depth == 0 {
+				return r.b[start:r.i], nil
+			}
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth < 0 {
+				return nil, errFastJSON
+			}
+			if depth == 0 {
+				r.i++
+				return r.b[start:r.i], nil
+			}
+		case ',', ':', ' ', '\t', '\n', '\r':
+			if depth == 0 {
+				return r.b[start:r.i], nil
+			}
+		}
+		r.i++
+	}
+	if depth == 0 && r.i > start {
+		return r.b[start:r.i], nil
+	}
+	return nil, errFastJSON
+}
+
+// decodeFindingFast decodes a stored finding; its metadata holds only the
+// keys in metaKeys (all of them when metaKeys is nil).
+func decodeFindingFast(body []byte, metaKeys []string) (finding.Finding, error) {
+	f, err := decodeFindingLayout(body, metaKeys)
+	if err == nil {
+		return f, nil
+	}
+	f, err = decodeStoredFinding(body)
+	if err != nil || metaKeys == nil {
+		return f, err
+	}
+	for k := range f.Metadata {
+		if !slices.Contains(metaKeys, k) {
+			delete(f.Metadata, k)
+		}
+	}
+	return f, nil
+}
+
+func decodeFindingLayout(body []byte, metaKeys []string) (finding.Finding, error) {
+	var f finding.Finding
+	r := &jsonReader{b: body}
+	if err := r.expect('{'); err != nil {
+		return f, err
+	}
+	for first := true; ; first = false {
+		if r.peek() == '}' {
+			r.i++
+			break
+		}
+		if !first {
+			if err := r.expect(','); err != nil {
+				return f, err
+			}
+		}
+		key, err := r.str()
+		if err != nil {
+			return f, err
+		}
+		if err := r.expect(':'); err != nil {
+			return f, err
+		}
+		var s string
+		switch key {
+		case "id", "scan_id", "scanner", "scan_type", "severity", "title", "description", "file_path", "rule_id", "fingerprint":
+			if s, err = r.str(); err != nil {
+				return f, err
+			}
+			switch key {
+			case "id":
+				f.ID = s
+			case "scan_id":
+				f.ScanID = s
+			case "scanner":
+				f.Scanner = s
+			case "scan_type":
+				f.ScanType = s
+			case "severity":
+				f.Severity = finding.Severity(s)
+			case "title":
+				f.Title = s
+			case "description":
+				f.Description = s
+			case "file_path":
+				f.FilePath = s
+			case "rule_id":
+				f.RuleID = s
+			case "fingerprint":
+				f.Fingerprint = s
+			}
+		case "line":
+			raw, err := r.skip()
+			if err != nil {
+				return f, err
+			}
+			if f.Line, err = strconv.Atoi(string(raw)); err != nil {
+				return f, errFastJSON
+			}
+		case "cwe":
+			if r.literal("null") {
+				continue
+			}
+			if s, err = r.str(); err != nil {
+				return f, err
+			}
+			f.CWE = finding.CWE(s)
+		case "compliance_tags":
+			if r.literal("null") {
+				continue
+			}
+			if err := r.expect('['); err != nil {
+				return f, err
+			}
+			f.ComplianceTags = []string{}
+			for i := 0; r.peek() != ']'; i++ {
+				if i > 0 {
+					if err := r.expect(','); err != nil {
+						return f, err
+					}
+				}
+				if s, err = r.str(); err != nil {
+					return f, err
+				}
+				f.ComplianceTags = append(f.ComplianceTags, s)
+			}
+			r.i++
+		case "metadata":
+			if r.literal("null") {
+				continue
+			}
+			if f.Metadata, err = r.metadata(metaKeys); err != nil {
+				return f, err
+			}
+		default:
+			return f, errFastJSON
+		}
+	}
+	r.ws()
+	if r.i != len(r.b) {
+		return f, errFastJSON
+	}
+	return f, nil
+}
+
+func (r *jsonReader) metadata(keys []string) (map[string]any, error) {
+	if err := r.expect('{'); err != nil {
+		return nil, err
+	}
+	md := map[string]any{}
+	for first := true; ; first = false {
+		if r.peek() == '}' {
+			r.i++
+			return md, nil
+		}
+		if !first {
+			if err := r.expect(','); err != nil {
+				return nil, err
+			}
+		}
+		key, err := r.str()
+		if err != nil {
+			return nil, err
+		}
+		if err := r.expect(':'); err != nil {
+			return nil, err
+		}
+		want := keys == nil || slices.Contains(keys, key)
+		switch c := r.peek(); {
+		case c == '"':
+			s, err := r.str()
+			if err != nil {
+				return nil, err
+			}
+			if want {
+				md[key] = s
+			}
+		case r.literal("null"):
+			if want {
+				md[key] = nil
+			}
+		default:
+			raw, err := r.skip()
+			if err != nil {
+				return nil, err
+			}
+			if want {
+				var v any
+				if err := json.Unmarshal(raw, &v); err != nil {
+					return nil, errFastJSON
+				}
+				md[key] = v
+			}
+		}
+	}
+}
+
+// DecodeMeta is Decode keeping only the named metadata keys, several
+// times faster: what an export that reads every finding needs.
+func (r FindingRow) DecodeMeta(keys ...string) (FindingWithState, error) {
+	f, err := decodeFindingFast(r.Body, keys)
+	if err != nil {
+		return FindingWithState{}, err
+	}
+	if f.ComplianceTags == nil {
+		f.ComplianceTags = []string{}
+	}
+	return FindingWithState{Finding: f, State: r.State}, nil
+}

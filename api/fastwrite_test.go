@@ -95,3 +95,70 @@ func TestFastReportFindingMatchesTemplate(t *testing.T) {
 		}
 	}
 }
+
+// TestRawExportPathsMatchDecoded: SARIF results and report entries copied
+// from the stored tokens equal the ones built from the decoded finding.
+func TestRawExportPathsMatchDecoded(t *testing.T) {
+	rng := rand.New(rand.NewSource(6))
+	strs := hostileStrings(rng, 300)
+	plain := []string{"src/app.go", "GitHub token", "rule-1", "a b", "x/y z.conf", "CWE-798", "Überweisung 日本"}
+	pick := func() string {
+		if rng.Intn(2) == 0 {
+			return plain[rng.Intn(len(plain))]
+		}
+		return strs[rng.Intn(len(strs))]
+	}
+	fast := 0
+	for i := 0; i < 600; i++ {
+		f := finding.Finding{ID: pick(), ScanID: "s", Scanner: pick(), ScanType: pick(), Severity: finding.Severities[i%5], Title: pick(),
+			Description: pick(), FilePath: pick(), Line: rng.Intn(3), RuleID: pick(), CWE: finding.CWE(pick()), Fingerprint: pick()}
+		if i%2 == 0 {
+			f.ComplianceTags = []string{pick(), pick()}
+		}
+		switch i % 5 {
+		case 0:
+			f.Metadata = map[string]any{"suppressed_by": pick(), "redacted": pick(), "url": pick()}
+		case 1:
+			f.Metadata = map[string]any{"suppressed_by": map[string]any{"rule": pick()}}
+		case 2:
+			f.Metadata = map[string]any{"suppressed_by": nil}
+		}
+		var state *store.TriageState
+		if i%4 == 0 {
+			state = &store.TriageState{Status: store.TriageStatuses[i%6], Note: pick(), UpdatedBy: pick(), UpdatedAt: time.Unix(int64(i), 0)}
+		}
+		body, _ := json.Marshal(f)
+		row := store.FindingRow{Body: body, State: state}
+		raw, ok := row.Raw(nil)
+		if !ok {
+			t.Fatalf("finding %d: stored layout not recognized: %s", i, body)
+		}
+		fw, err := row.DecodeMeta(exportMetadata...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := store.Scan{ID: "s", TargetPath: "/t"}
+		first := map[string]string{fw.RuleID: pick()}
+		if i%3 == 0 {
+			first[fw.RuleID] = fw.Description
+		}
+		firstRaw := map[string][]byte{fw.RuleID: jsonInner(finding.AppendJSONString(nil, first[fw.RuleID]))}
+		index := map[string]int{fw.RuleID: i}
+		if got, ok := appendSARIFResultRaw(nil, "        ", &raw, state, index, firstRaw); ok {
+			fast++
+			res := sarifResultOf(sc, fw, index, first)
+			if want := appendSARIFResult(nil, &res, "        "); !bytes.Equal(got, want) {
+				t.Fatalf("SARIF %d:\nraw     %s\ndecoded %s", i, got, want)
+			}
+		}
+		if got, ok := appendReportFindingRaw(nil, &raw, state, i, "#991b1b"); ok {
+			rf := reportFindingView(sc, fw, i, "#991b1b")
+			if want := appendReportFinding(nil, &rf); !bytes.Equal(got, want) {
+				t.Fatalf("report %d:\nraw     %q\ndecoded %q", i, got, want)
+			}
+		}
+	}
+	if fast < 50 {
+		t.Errorf("the raw SARIF path was taken %d times of 600", fast)
+	}
+}

@@ -330,16 +330,24 @@ func reportHeader(sc store.Scan, t *reportTally, generatedAt time.Time) reportVi
 	return v
 }
 
+// reportEntry is one finding to write: a stored row (written from its
+// tokens when it can be) or a finding held in memory.
+type reportEntry struct {
+	row *store.FindingRow
+	fw  store.FindingWithState
+}
+
 // writeReport writes the report page: the header, then for each severity
 // group in order the findings that group yields (in canonical order).
 func writeReport(w io.Writer, sc store.Scan, t *reportTally, generatedAt time.Time,
-	group func(sev finding.Severity) iter.Seq2[store.FindingWithState, error]) error {
+	group func(sev finding.Severity) iter.Seq2[reportEntry, error]) error {
 	v := reportHeader(sc, t, generatedAt)
 	if err := reportTemplate.ExecuteTemplate(w, "head", v); err != nil {
 		return fmt.Errorf("render report: %w", err)
 	}
 	n := 0
 	var buf []byte
+	var tags [][]byte
 	for _, c := range v.Counts {
 		if c.Count == 0 {
 			continue
@@ -347,13 +355,28 @@ func writeReport(w io.Writer, sc store.Scan, t *reportTally, generatedAt time.Ti
 		if err := reportTemplate.ExecuteTemplate(w, "group-start", reportGroup{Severity: c.Severity, Label: c.Label, Color: c.Color, Count: c.Count}); err != nil {
 			return fmt.Errorf("render report: %w", err)
 		}
-		for f, err := range group(finding.Severity(c.Severity)) {
+		for e, err := range group(finding.Severity(c.Severity)) {
 			if err != nil {
 				return err
 			}
 			n++
-			rf := reportFindingView(sc, f, n, c.Color)
-			buf = appendReportFinding(buf[:0], &rf)
+			ok := false
+			if e.row != nil {
+				var raw store.RawFinding
+				if raw, ok = e.row.Raw(tags); ok {
+					tags = raw.Tags
+					buf, ok = appendReportFindingRaw(buf[:0], &raw, e.row.State, n, c.Color)
+				}
+				if !ok {
+					if e.fw, err = e.row.DecodeMeta(exportMetadata...); err != nil {
+						return err
+					}
+				}
+			}
+			if !ok {
+				rf := reportFindingView(sc, e.fw, n, c.Color)
+				buf = appendReportFinding(buf[:0], &rf)
+			}
 			if _, err := w.Write(buf); err != nil {
 				return err
 			}
@@ -407,30 +430,19 @@ func (s *Server) writeStoredReport(ctx context.Context, w io.Writer, sc store.Sc
 	for _, f := range facets {
 		t.add(finding.Severity(f.Severity), f.Suppressed, reportHiddenTriage[f.Triage], f.Tags, f.N)
 	}
-	return writeReport(w, sc, t, s.outputNow(), func(sev finding.Severity) iter.Seq2[store.FindingWithState, error] {
-		return decodedRows(s.Store.FindingRows(ctx, sc, store.FindingQuery{Severities: []string{string(sev)}}))
+	return writeReport(w, sc, t, s.outputNow(), func(sev finding.Severity) iter.Seq2[reportEntry, error] {
+		return func(yield func(reportEntry, error) bool) {
+			for row, err := range s.Store.FindingRows(ctx, sc, store.FindingQuery{Severities: []string{string(sev)}}) {
+				if !yield(reportEntry{row: &row}, err) || err != nil {
+					return
+				}
+			}
+		}
 	})
 }
 
 // exportMetadata are the metadata keys the reports read.
 var exportMetadata = []string{"suppressed_by", "url"}
-
-// decodedRows decodes each row of a store iterator, keeping only the
-// metadata the reports read.
-func decodedRows(rows iter.Seq2[store.FindingRow, error]) iter.Seq2[store.FindingWithState, error] {
-	return func(yield func(store.FindingWithState, error) bool) {
-		for row, err := range rows {
-			if err != nil {
-				yield(store.FindingWithState{}, err)
-				return
-			}
-			fw, err := row.DecodeMeta(exportMetadata...)
-			if !yield(fw, err) || err != nil {
-				return
-			}
-		}
-	}
-}
 
 // renderReportHTML renders the report of findings held in memory; the
 // page is the one writeStoredReport streams. Everything in it comes from
@@ -442,10 +454,10 @@ func renderReportHTML(sc store.Scan, findings []store.FindingWithState, generate
 		t.add(f.Severity, reportSuppressedBy(f.Metadata) != "", f.State != nil && reportHiddenTriage[f.State.Status], f.ComplianceTags, 1)
 	}
 	var buf bytes.Buffer
-	err := writeReport(&buf, sc, t, generatedAt, func(sev finding.Severity) iter.Seq2[store.FindingWithState, error] {
-		return func(yield func(store.FindingWithState, error) bool) {
+	err := writeReport(&buf, sc, t, generatedAt, func(sev finding.Severity) iter.Seq2[reportEntry, error] {
+		return func(yield func(reportEntry, error) bool) {
 			for _, f := range findings {
-				if f.Severity == sev && !yield(f, nil) {
+				if f.Severity == sev && !yield(reportEntry{fw: f}, nil) {
 					return
 				}
 			}

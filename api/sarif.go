@@ -292,16 +292,20 @@ func sarifSuppressions(f store.FindingWithState) []sarifSuppression {
 		out = append(out, sarifSuppression{Kind: "inSource", Status: "accepted", Justification: "Suppressed in source by " + by})
 	}
 	if f.State != nil && reportHiddenTriage[f.State.Status] {
-		j := "Triaged as " + f.State.Status
-		if f.State.UpdatedBy != "" {
-			j += " by " + f.State.UpdatedBy
-		}
-		if f.State.Note != "" {
-			j += ": " + f.State.Note
-		}
-		out = append(out, sarifSuppression{Kind: "external", Status: "accepted", Justification: j})
+		out = append(out, sarifSuppression{Kind: "external", Status: "accepted", Justification: sarifTriageJustification(f.State)})
 	}
 	return out
+}
+
+func sarifTriageJustification(st *store.TriageState) string {
+	j := "Triaged as " + st.Status
+	if st.UpdatedBy != "" {
+		j += " by " + st.UpdatedBy
+	}
+	if st.Note != "" {
+		j += ": " + st.Note
+	}
+	return j
 }
 
 func sarifLocations(sc store.Scan, f finding.Finding) []sarifLocation {
@@ -391,7 +395,7 @@ func (s *Server) streamSARIF(ctx context.Context, w http.ResponseWriter, sc stor
 			sw.WriteByte(',')
 		}
 		sw.WriteString("\n    ")
-		rows := decodedRows(s.Store.FindingRows(ctx, sc, store.FindingQuery{Scanners: []string{name}}))
+		rows := s.Store.FindingRows(ctx, sc, store.FindingQuery{Scanners: []string{name}})
 		if err := sarifWriteRun(sw, sc, name, versions[i], sarifInformationURI(registry[name], name), byScanner[name], rows); err != nil {
 			return sw.fail(err)
 		}
@@ -597,11 +601,17 @@ func sarifBuildRun(sc store.Scan, name, version, infoURI string, rules []store.R
 }
 
 // sarifWriteRun writes one run at the indentation of a runs element: the
-// run marshalled without results, then each result marshalled at its own
-// depth, which together are the bytes MarshalIndent of the whole run gives.
+// run marshalled without results, then each result at its own depth,
+// which together are the bytes MarshalIndent of the whole run gives. A
+// result is copied through from the stored tokens when it can be
+// (appendSARIFResultRaw), else decoded.
 func sarifWriteRun(w io.Writer, sc store.Scan, name, version, infoURI string, rules []store.RuleSummary,
-	rows iter.Seq2[store.FindingWithState, error]) error {
+	rows iter.Seq2[store.FindingRow, error]) error {
 	run, ruleIndex, firstDescription := sarifRunHeader(sc, name, version, infoURI, rules)
+	firstRaw := map[string][]byte{}
+	for id, d := range firstDescription {
+		firstRaw[id] = jsonInner(finding.AppendJSONString(nil, d))
+	}
 	head, err := json.MarshalIndent(run, "    ", "  ")
 	if err != nil {
 		return err
@@ -616,17 +626,29 @@ func sarifWriteRun(w io.Writer, sc store.Scan, name, version, infoURI string, ru
 	io.WriteString(w, `"results": [`)
 	n := 0
 	var b []byte
-	for f, err := range rows {
+	var tags [][]byte
+	for row, err := range rows {
 		if err != nil {
 			return err
 		}
-		res := sarifResultOf(sc, f, ruleIndex, firstDescription)
 		b = b[:0]
 		if n > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, "\n        "...)
-		b = appendSARIFResult(b, &res, "        ")
+		raw, ok := row.Raw(tags)
+		tags = raw.Tags
+		if ok {
+			b, ok = appendSARIFResultRaw(b, "        ", &raw, row.State, ruleIndex, firstRaw)
+		}
+		if !ok {
+			f, err := row.DecodeMeta(exportMetadata...)
+			if err != nil {
+				return err
+			}
+			res := sarifResultOf(sc, f, ruleIndex, firstDescription)
+			b = appendSARIFResult(b, &res, "        ")
+		}
 		if _, err := w.Write(b); err != nil {
 			return err
 		}

@@ -172,7 +172,7 @@ func (r *jsonReader) skip() ([]byte, error) {
 	for r.i < len(r.b) {
 		switch c := r.b[r.i]; c {
 		case '"':
-			if _, err := r.str(); err != nil {
+			if _, err := r.rawStr(); err != nil {
 				return nil, err
 			}
 			if depth == 0 {
@@ -182,10 +182,14 @@ func (r *jsonReader) skip() ([]byte, error) {
 		case '{', '[':
 			depth++
 		case '}', ']':
-			depth--
-			if depth < 0 {
-				return nil, errFastJSON
+			if depth == 0 {
+				// the end of the enclosing container ends a bare value
+				if r.i == start {
+					return nil, errFastJSON
+				}
+				return r.b[start:r.i], nil
 			}
+			depth--
 			if depth == 0 {
 				r.i++
 				return r.b[start:r.i], nil
@@ -390,4 +394,162 @@ func (r FindingRow) DecodeMeta(keys ...string) (FindingWithState, error) {
 		f.ComplianceTags = []string{}
 	}
 	return FindingWithState{Finding: f, State: r.State}, nil
+}
+
+// RawFinding is a stored finding's fields as the JSON tokens they are
+// stored as (strings with their quotes, escaped as encoding/json escapes
+// them), pointing into the row: no value is decoded or copied. An export
+// whose output escapes strings the same way copies them through; only
+// valid until the iteration continues.
+type RawFinding struct {
+	ID, ScanID, Scanner, ScanType, Severity, Title, Description, FilePath, RuleID, CWE, Fingerprint []byte
+	Line                                                                                            int
+	Tags                                                                                            [][]byte
+	// SuppressedBy and URL are metadata values (any JSON); nil when absent.
+	SuppressedBy, URL []byte
+}
+
+// rawStr returns the next string token, quotes included.
+func (r *jsonReader) rawStr() ([]byte, error) {
+	r.ws()
+	if r.i >= len(r.b) || r.b[r.i] != '"' {
+		return nil, errFastJSON
+	}
+	start := r.i
+	for r.i++; r.i < len(r.b); r.i++ {
+		switch c := r.b[r.i]; {
+		case c == '\\':
+			r.i++
+		case c == '"':
+			r.i++
+			return r.b[start:r.i], nil
+		case c < 0x20:
+			return nil, errFastJSON
+		}
+	}
+	return nil, errFastJSON
+}
+
+// Raw parses the row's body into token spans; ok is false when the body
+// is not in the stored layout (the caller then decodes it).
+func (row FindingRow) Raw(tags [][]byte) (RawFinding, bool) {
+	f := RawFinding{Tags: tags[:0]}
+	r := &jsonReader{b: row.Body}
+	if r.expect('{') != nil {
+		return f, false
+	}
+	for first := true; ; first = false {
+		if r.peek() == '}' {
+			r.i++
+			break
+		}
+		if !first && r.expect(',') != nil {
+			return f, false
+		}
+		key, err := r.rawStr()
+		if err != nil || r.expect(':') != nil {
+			return f, false
+		}
+		var dst *[]byte
+		switch string(key) {
+		case `"id"`:
+			dst = &f.ID
+		case `"scan_id"`:
+			dst = &f.ScanID
+		case `"scanner"`:
+			dst = &f.Scanner
+		case `"scan_type"`:
+			dst = &f.ScanType
+		case `"severity"`:
+			dst = &f.Severity
+		case `"title"`:
+			dst = &f.Title
+		case `"description"`:
+			dst = &f.Description
+		case `"file_path"`:
+			dst = &f.FilePath
+		case `"rule_id"`:
+			dst = &f.RuleID
+		case `"fingerprint"`:
+			dst = &f.Fingerprint
+		case `"cwe"`:
+			if r.literal("null") {
+				f.CWE = []byte("null")
+				continue
+			}
+			dst = &f.CWE
+		case `"line"`:
+			raw, err := r.skip()
+			if err != nil {
+				return f, false
+			}
+			if f.Line, err = strconv.Atoi(string(raw)); err != nil {
+				return f, false
+			}
+			continue
+		case `"compliance_tags"`:
+			if r.literal("null") {
+				continue
+			}
+			if r.expect('[') != nil {
+				return f, false
+			}
+			for i := 0; r.peek() != ']'; i++ {
+				if i > 0 && r.expect(',') != nil {
+					return f, false
+				}
+				t, err := r.rawStr()
+				if err != nil {
+					return f, false
+				}
+				f.Tags = append(f.Tags, t)
+			}
+			r.i++
+			continue
+		case `"metadata"`:
+			if r.literal("null") {
+				continue
+			}
+			if !r.rawMetadata(&f) {
+				return f, false
+			}
+			continue
+		default:
+			return f, false
+		}
+		if *dst, err = r.rawStr(); err != nil {
+			return f, false
+		}
+	}
+	r.ws()
+	return f, r.i == len(r.b)
+}
+
+func (r *jsonReader) rawMetadata(f *RawFinding) bool {
+	if r.expect('{') != nil {
+		return false
+	}
+	for first := true; ; first = false {
+		if r.peek() == '}' {
+			r.i++
+			return true
+		}
+		if !first && r.expect(',') != nil {
+			return false
+		}
+		key, err := r.rawStr()
+		if err != nil || r.expect(':') != nil {
+			return false
+		}
+		val, err := r.skip()
+		if err != nil {
+			return false
+		}
+		switch string(key) {
+		case `"suppressed_by"`:
+			f.SuppressedBy = val
+		case `"url"`:
+			f.URL = val
+		}
+	}
 }

@@ -119,21 +119,26 @@ func (s *Store) purgeStep(ctx context.Context, batch *int) (bool, error) {
 	}
 	start := time.Now()
 	err = s.inTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM findings WHERE k IN (SELECT k FROM findings NOT INDEXED WHERE k BETWEEN ? AND ? LIMIT ?)`,
-			findingKey(seq, 0), findingKey(seq, 0xffffffff), *batch)
-		if err != nil {
+		// Each batch is a key range: its end is found by walking the
+		// primary key, then one range delete removes it.
+		lo, hi := findingKey(seq, 0), findingKey(seq, 0xffffffff)
+		var end sql.NullInt64
+		if err := tx.QueryRowContext(ctx, `SELECT max(k) FROM (SELECT k FROM findings NOT INDEXED WHERE k BETWEEN ? AND ? ORDER BY k LIMIT ?)`,
+			lo, hi, *batch).Scan(&end); err != nil {
 			return err
 		}
-		if n, _ := res.RowsAffected(); n > 0 {
-			return nil
-		}
-		res, err = tx.ExecContext(ctx, `DELETE FROM finding_fps WHERE scan_seq = ?1 AND fingerprint IN
-			(SELECT fingerprint FROM finding_fps WHERE scan_seq = ?1 ORDER BY fingerprint LIMIT ?2)`, seq, *batch)
-		if err != nil {
+		if end.Valid {
+			_, err := tx.ExecContext(ctx, "DELETE FROM findings WHERE k BETWEEN ? AND ?", lo, end.Int64)
 			return err
 		}
-		if n, _ := res.RowsAffected(); n > 0 {
-			return nil
+		var last sql.NullString
+		if err := tx.QueryRowContext(ctx, `SELECT max(fingerprint) FROM (SELECT fingerprint FROM finding_fps WHERE scan_seq = ?
+			ORDER BY fingerprint LIMIT ?)`, seq, *batch).Scan(&last); err != nil {
+			return err
+		}
+		if last.Valid {
+			_, err := tx.ExecContext(ctx, "DELETE FROM finding_fps WHERE scan_seq = ? AND fingerprint <= ?", seq, last.String)
+			return err
 		}
 		for _, q := range []string{"DELETE FROM finding_counts WHERE scan_seq = ?", "DELETE FROM finding_blocks WHERE scan_seq = ?",
 			"DELETE FROM finding_rules WHERE scan_seq = ?", "DELETE FROM finding_texts WHERE scan_seq = ?"} {
@@ -150,7 +155,7 @@ func (s *Store) purgeStep(ctx context.Context, batch *int) (bool, error) {
 	})
 	switch d := time.Since(start); {
 	case d < purgeTargetTx/2 && *batch < purgeMaxBatch:
-		*batch *= 2
+		*batch = min(*batch*2, purgeMaxBatch)
 	case d > purgeTargetTx*2 && *batch > 100:
 		*batch /= 2
 	}

@@ -174,7 +174,16 @@ type plan struct {
 	// residual is the SQL (and args) every row must also satisfy.
 	residual     string
 	residualArgs []any
+	// verdictOrds, when not nil, are the sorted positions of every finding
+	// whose verdict the triage filter selects: the filter only names
+	// verdicts people set (not "new"), which are few, so these rows are
+	// read directly instead of scanning for them.
+	verdictOrds []int
 }
+
+// verdictDriverMax bounds the positions a triage filter collects; past it
+// the filter scans like any other.
+const verdictDriverMax = 200000
 
 type plannedBlock struct {
 	Block
@@ -276,7 +285,41 @@ func (s *Store) plan(ctx context.Context, tx querier, sc Scan, q FindingQuery) (
 	}
 	p.residual = strings.Join(where, " AND ")
 	p.residualArgs = args
+	if len(q.Triage) > 0 && !slices.Contains(q.Triage, "new") && p.total > 0 {
+		if err := p.collectVerdicts(ctx, tx); err != nil {
+			return nil, err
+		}
+	}
 	return p, nil
+}
+
+func (p *plan) collectVerdicts(ctx context.Context, tx querier) error {
+	var n int
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM triage_states WHERE status IN ("+placeholders(len(p.q.Triage))+")",
+		anySlice(p.q.Triage)...).Scan(&n); err != nil {
+		return err
+	}
+	if n > verdictDriverMax {
+		return nil
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT p.ord FROM triage_states t INDEXED BY triage_states_status CROSS JOIN finding_fps p
+		WHERE t.status IN (`+placeholders(len(p.q.Triage))+`) AND p.scan_seq = ? AND p.fingerprint = t.fingerprint`,
+		append(anySlice(p.q.Triage), p.seq)...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	ords := []int{}
+	for rows.Next() {
+		var o int
+		if err := rows.Scan(&o); err != nil {
+			return err
+		}
+		ords = append(ords, o)
+	}
+	slices.Sort(ords)
+	p.verdictOrds = ords
+	return rows.Err()
 }
 
 func anySlice(v []string) []any {
@@ -441,6 +484,9 @@ func (p *plan) run(ctx context.Context, tx *sql.Tx, yield func(FindingRow, error
 // returns the rows yielded, the rows an SQL offset skipped, and false when
 // iteration must stop.
 func (p *plan) runBlock(ctx context.Context, tx *sql.Tx, b plannedBlock, lo, limit, offset int, yield func(FindingRow, error) bool) (int, int, bool) {
+	if p.verdictOrds != nil {
+		return p.runVerdictBlock(ctx, tx, b, lo, limit, offset, yield)
+	}
 	from := "findings f NOT INDEXED"
 	where := []string{"f.k BETWEEN ?2 AND ?3"}
 	args := []any{p.seq, findingKey(p.seq, lo), findingKey(p.seq, b.Last)}
@@ -469,6 +515,44 @@ func (p *plan) runBlock(ctx context.Context, tx *sql.Tx, b plannedBlock, lo, lim
 		" ORDER BY f.k LIMIT " + strconv.Itoa(limit) + " OFFSET " + strconv.Itoa(offset)
 	n, ok := queryFindingRows(ctx, tx, q, args, yield)
 	return n, skipped, ok
+}
+
+// runVerdictBlock is runBlock reading only the rows whose positions the
+// triage filter collected, a batch of positions at a time.
+func (p *plan) runVerdictBlock(ctx context.Context, tx *sql.Tx, b plannedBlock, lo, limit, offset int, yield func(FindingRow, error) bool) (int, int, bool) {
+	i, _ := slices.BinarySearch(p.verdictOrds, lo)
+	n, skipped := 0, 0
+	const batch = 500
+	for i < len(p.verdictOrds) && p.verdictOrds[i] <= b.Last && (limit < 0 || n < limit) {
+		j := i
+		keys := make([]string, 0, batch)
+		for ; j < len(p.verdictOrds) && p.verdictOrds[j] <= b.Last && len(keys) < batch; j++ {
+			keys = append(keys, strconv.FormatInt(findingKey(p.seq, p.verdictOrds[j]), 10))
+		}
+		i = j
+		q := "SELECT " + findingRowColumns + " FROM findings f NOT INDEXED" + findingRowJoins + " WHERE f.k IN (" + strings.Join(keys, ",") +
+			") AND ?1 = ?1 AND " + p.residual + " ORDER BY f.k"
+		stop := false
+		_, ok := queryFindingRows(ctx, tx, q, append([]any{p.seq}, p.residualArgs...), func(r FindingRow, err error) bool {
+			if err != nil {
+				return yield(r, err)
+			}
+			if skipped < offset {
+				skipped++
+				return true
+			}
+			if limit >= 0 && n >= limit {
+				stop = true
+				return false
+			}
+			n++
+			return yield(r, nil)
+		})
+		if !ok && !stop {
+			return n, skipped, false
+		}
+	}
+	return n, skipped, true
 }
 
 // driver picks how to walk a block under row filters. Walking the range

@@ -340,7 +340,7 @@ func (w *findingWriter) writeTx(ctx context.Context, fn func(*sql.Tx) error) err
 	chunk := w.chunk.Load()
 	switch d := time.Since(start); {
 	case d < writerTargetTx/2 && chunk < writerMaxChunk:
-		w.chunk.Store(chunk * 2)
+		w.chunk.Store(min(chunk*2, writerMaxChunk))
 	case d > writerTargetTx*2 && chunk > writerMinChunk:
 		w.chunk.Store(chunk / 2)
 	}

@@ -169,7 +169,9 @@ func appendSARIFResult(b []byte, res *sarifResult, prefix string) []byte {
 
 // htmlText appends s escaped as html/template escapes text in a text node
 // or a quoted attribute.
-func htmlText(b []byte, s string) []byte {
+func htmlText(b []byte, s string) []byte { return htmlEscape(b, s) }
+
+func htmlEscape[T string | []byte](b []byte, s T) []byte {
 	start := 0
 	for i := 0; i < len(s); i++ {
 		var repl string
@@ -288,7 +290,7 @@ func htmlFromJSON(b, inner []byte) []byte {
 			for j < len(inner) && inner[j] != '\\' {
 				j++
 			}
-			b = htmlText(b, string(inner[i:j]))
+			b = htmlEscape(b, inner[i:j])
 			i = j
 			continue
 		}

@@ -31,7 +31,7 @@ import (
 //     different files, so this equals Dedup over the whole scan.
 //  3. The scratch's sorter returns everything in canonical order; ids are
 //     assigned in that order and rows go to the database in chunks sized
-//     to keep each write transaction near 80 ms.
+//     to keep each write transaction near 60 ms.
 //  4. The fingerprint index and the per-facet counts are written in
 //     fingerprint order (appends, not random inserts), then the scan flips.
 type Ingest struct {

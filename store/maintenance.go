@@ -23,7 +23,10 @@ const (
 	purgeTargetTx   = 80 * time.Millisecond
 	purgeFirstBatch = 2000
 	purgeMaxBatch   = 50000
-	vacuumPages     = 2048
+	vacuumPages     = 4096
+	// purgeVacuumAt is the free-page count at which a purge gives space
+	// back between its batches.
+	purgeVacuumAt = 4096
 	// MaintenanceInterval is how often RunMaintenance looks for work
 	// without being woken.
 	MaintenanceInterval = time.Minute
@@ -52,6 +55,11 @@ func (s *Store) RunMaintenance(ctx context.Context, interval time.Duration, logf
 	for {
 		for ctx.Err() == nil {
 			more, err := s.purgeStep(ctx, &batch)
+			if err == nil && more {
+				// Give space back while purging, not only after: a large
+				// scan's pages are freed a batch at a time.
+				err = s.vacuumStep(ctx, purgeVacuumAt)
+			}
 			if err != nil {
 				if ctx.Err() == nil {
 					logf("purge of deleted findings failed", err)
@@ -160,6 +168,20 @@ func (s *Store) purgeStep(ctx context.Context, batch *int) (bool, error) {
 		*batch /= 2
 	}
 	return err == nil, err
+}
+
+// vacuumStep returns up to vacuumPages free pages to the file system when
+// at least threshold pages are free.
+func (s *Store) vacuumStep(ctx context.Context, threshold int) error {
+	var free int
+	if err := s.w.QueryRowContext(ctx, "PRAGMA freelist_count").Scan(&free); err != nil {
+		return err
+	}
+	if free < max(threshold, 1) {
+		return nil
+	}
+	_, err := s.w.ExecContext(ctx, fmt.Sprintf("PRAGMA incremental_vacuum(%d)", min(free, vacuumPages)))
+	return err
 }
 
 // reclaim returns free pages to the file system in bounded steps and

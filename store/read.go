@@ -619,7 +619,7 @@ func (s *Store) Compare(ctx context.Context, a, b Scan) iter.Seq2[CompareRow, er
 			return
 		}
 		defer tx.Rollback()
-		inB, inA, err := compareMembership(ctx, tx, a, b)
+		inB, inA, err := s.compareMembership(ctx, tx, a, b)
 		if err != nil {
 			yield(CompareRow{}, err)
 			return
@@ -679,8 +679,11 @@ func (b bitset) runs(want bool) iter.Seq2[int, int] {
 }
 
 // compareMembership merges the fingerprint indexes of a and b: inB marks
-// a's findings whose fingerprint b has, inA b's findings that a has.
-func compareMembership(ctx context.Context, tx *sql.Tx, a, b Scan) (inB, inA bitset, err error) {
+// a's findings whose fingerprint b has, inA b's findings that a has. a's
+// index is read on a second connection and goroutine while b's is read
+// here: a completed scan's fingerprints never change, so the two reads
+// need no common snapshot.
+func (s *Store) compareMembership(ctx context.Context, tx *sql.Tx, a, b Scan) (inB, inA bitset, err error) {
 	na, nb := 0, 0
 	if a.Status == StatusCompleted {
 		na = a.FindingsCount
@@ -692,60 +695,109 @@ func compareMembership(ctx context.Context, tx *sql.Tx, a, b Scan) (inB, inA bit
 	if na == 0 || nb == 0 {
 		return inB, inA, nil
 	}
-	open := func(seq int64) (*sql.Rows, error) {
-		return tx.QueryContext(ctx, "SELECT fingerprint, ord FROM finding_fps WHERE scan_seq = ? ORDER BY fingerprint, ord", seq)
+	type fpOrd struct {
+		fp  string
+		ord int
 	}
-	ra, err := open(a.Seq)
-	if err != nil {
-		return inB, inA, err
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	batches := make(chan []fpOrd, 2)
+	var readErr error
+	go func() {
+		defer close(batches)
+		rows, err := s.db.QueryContext(ctx, "SELECT fingerprint, ord FROM finding_fps WHERE scan_seq = ? ORDER BY fingerprint, ord", a.Seq)
+		if err != nil {
+			readErr = err
+			return
+		}
+		defer rows.Close()
+		batch := make([]fpOrd, 0, 4096)
+		for rows.Next() {
+			var r fpOrd
+			if err := rows.Scan(&r.fp, &r.ord); err != nil {
+				readErr = err
+				return
+			}
+			if batch = append(batch, r); len(batch) == cap(batch) {
+				select {
+				case batches <- batch:
+				case <-ctx.Done():
+					return
+				}
+				batch = make([]fpOrd, 0, 4096)
+			}
+		}
+		readErr = rows.Err()
+		if len(batch) > 0 && readErr == nil {
+			select {
+			case batches <- batch:
+			case <-ctx.Done():
+			}
+		}
+	}()
+	var cur []fpOrd
+	nextA := func() (fpOrd, bool) {
+		for len(cur) == 0 {
+			b, ok := <-batches
+			if !ok {
+				return fpOrd{}, false
+			}
+			cur = b
+		}
+		r := cur[0]
+		cur = cur[1:]
+		return r, true
 	}
-	defer ra.Close()
-	rb, err := open(b.Seq)
+	rb, err := tx.QueryContext(ctx, "SELECT fingerprint, ord FROM finding_fps WHERE scan_seq = ? ORDER BY fingerprint, ord", b.Seq)
 	if err != nil {
 		return inB, inA, err
 	}
 	defer rb.Close()
-	type cur struct {
-		rows *sql.Rows
-		fp   string
-		ord  int
-		ok   bool
-	}
-	next := func(c *cur) error {
-		c.ok = c.rows.Next()
-		if !c.ok {
-			return c.rows.Err()
-		}
-		return c.rows.Scan(&c.fp, &c.ord)
-	}
-	ca, cb := &cur{rows: ra}, &cur{rows: rb}
-	if err := next(ca); err != nil {
-		return inB, inA, err
-	}
-	if err := next(cb); err != nil {
-		return inB, inA, err
-	}
-	for ca.ok && cb.ok {
-		switch c := strings.Compare(ca.fp, cb.fp); {
-		case c < 0:
-			err = next(ca)
-		case c > 0:
-			err = next(cb)
-		default:
-			// Every row of either scan with this fingerprint matches.
-			fp := ca.fp
-			for ca.ok && ca.fp == fp && err == nil {
-				inB.set(ca.ord)
-				err = next(ca)
-			}
-			for cb.ok && cb.fp == fp && err == nil {
-				inA.set(cb.ord)
-				err = next(cb)
-			}
-		}
-		if err != nil {
+	var rowB fpOrd
+	okB := rb.Next()
+	if okB {
+		if err := rb.Scan(&rowB.fp, &rowB.ord); err != nil {
 			return inB, inA, err
 		}
+	}
+	rowA, okA := nextA()
+	for okA && okB {
+		switch c := strings.Compare(rowA.fp, rowB.fp); {
+		case c < 0:
+			rowA, okA = nextA()
+		case c > 0:
+			if okB = rb.Next(); okB {
+				if err := rb.Scan(&rowB.fp, &rowB.ord); err != nil {
+					return inB, inA, err
+				}
+			}
+		default:
+			// Every row of either scan with this fingerprint matches.
+			fp := rowA.fp
+			for okA && rowA.fp == fp {
+				inB.set(rowA.ord)
+				rowA, okA = nextA()
+			}
+			for okB && rowB.fp == fp {
+				inA.set(rowB.ord)
+				if okB = rb.Next(); okB {
+					if err := rb.Scan(&rowB.fp, &rowB.ord); err != nil {
+						return inB, inA, err
+					}
+				}
+			}
+		}
+	}
+	if err := rb.Err(); err != nil {
+		return inB, inA, err
+	}
+	// When b ran out first, a's reader is stopped and what it says after
+	// that does not matter; when a ran out, its reader's error is real.
+	cancel()
+	for range batches {
+	}
+	if !okA && readErr != nil {
+		return inB, inA, readErr
 	}
 	return inB, inA, nil
 }

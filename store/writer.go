@@ -144,7 +144,7 @@ const (
 	writerFirstChunk = 1000
 	writerMinChunk   = 100
 	writerMaxChunk   = 10000
-	writerTargetTx   = 80 * time.Millisecond
+	writerTargetTx   = 60 * time.Millisecond
 	writerFindingCol = 9
 )
 

@@ -397,7 +397,7 @@ func appendCanonical(b, inner []byte) []byte {
 // read as stored tokens, copying strings through. It reports false (and
 // appends nothing) when the finding needs the general path: no file
 // location, a title that may be blank, a structured suppressed_by.
-func appendSARIFResultRaw(b []byte, prefix string, f *store.RawFinding, state *store.TriageState, ruleIndex map[string]int,
+func appendSARIFResultRaw(b []byte, prefix string, f *finding.RawFinding, state *store.TriageState, ruleIndex map[string]int,
 	firstDescription map[string][]byte) ([]byte, bool) {
 	file, rule, title := jsonInner(f.FilePath), jsonInner(f.RuleID), jsonInner(f.Title)
 	if len(file) == 0 || bytes.IndexByte(file, '\\') >= 0 || bytes.IndexByte(rule, '\\') >= 0 || len(f.Severity) < 2 ||
@@ -498,7 +498,7 @@ func appendSARIFResultRaw(b []byte, prefix string, f *store.RawFinding, state *s
 // finding read as stored tokens. It reports false (appending nothing) when
 // the finding needs the general path: no file location or a structured
 // suppressed_by.
-func appendReportFindingRaw(b []byte, f *store.RawFinding, state *store.TriageState, n int, color string) ([]byte, bool) {
+func appendReportFindingRaw(b []byte, f *finding.RawFinding, state *store.TriageState, n int, color string) ([]byte, bool) {
 	file := jsonInner(f.FilePath)
 	if len(file) == 0 || (f.SuppressedBy != nil && f.SuppressedBy[0] != '"' && string(f.SuppressedBy) != "null") {
 		return b, false

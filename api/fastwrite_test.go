@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/rand"
+	"net/url"
+	"strings"
 	"testing"
 	"time"
 
@@ -160,5 +162,30 @@ func TestRawExportPathsMatchDecoded(t *testing.T) {
 	}
 	if fast < 50 {
 		t.Errorf("the raw SARIF path was taken %d times of 600", fast)
+	}
+}
+
+func TestSARIFURIPlainPathUnchanged(t *testing.T) {
+	slow := func(p string) string {
+		segs := strings.Split(strings.TrimPrefix(p, "/"), "/")
+		for i, s := range segs {
+			segs[i] = url.PathEscape(s)
+		}
+		out := strings.Join(segs, "/")
+		if first, _, _ := strings.Cut(out, "/"); strings.Contains(first, ":") {
+			out = "./" + out
+		}
+		return out
+	}
+	rng := rand.New(rand.NewSource(7))
+	alphabet := "aZ09-._~/ :%+?#é"
+	for i := 0; i < 5000; i++ {
+		b := make([]byte, rng.Intn(12))
+		for j := range b {
+			b[j] = alphabet[rng.Intn(len(alphabet))]
+		}
+		if got, want := sarifURI(string(b)), slow(string(b)); got != want {
+			t.Fatalf("sarifURI(%q) = %q, want %q", b, got, want)
+		}
 	}
 }

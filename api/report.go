@@ -362,7 +362,7 @@ func writeReport(w io.Writer, sc store.Scan, t *reportTally, generatedAt time.Ti
 			n++
 			ok := false
 			if e.row != nil {
-				var raw store.RawFinding
+				var raw finding.RawFinding
 				if raw, ok = e.row.Raw(tags); ok {
 					tags = raw.Tags
 					buf, ok = appendReportFindingRaw(buf[:0], &raw, e.row.State, n, c.Color)

@@ -271,10 +271,29 @@ func sarifCWEID(c finding.CWE) string {
 	return s
 }
 
+// sarifPlainPath reports whether p is already a URI reference that
+// sarifURI would return unchanged: relative, only unreserved characters
+// and slashes, no empty first segment.
+func sarifPlainPath(p string) bool {
+	if p == "" || p[0] == '/' {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~' || c == '/') {
+			return false
+		}
+	}
+	return true
+}
+
 // sarifURI makes a relative, slash-separated file path a URI reference:
 // each segment is percent-encoded, and a first segment with a colon gets a
 // "./" so it cannot read as a scheme.
 func sarifURI(p string) string {
+	if sarifPlainPath(p) {
+		return p // nothing to escape: the common case, without allocating
+	}
 	segs := strings.Split(strings.TrimPrefix(p, "/"), "/")
 	for i, s := range segs {
 		segs[i] = url.PathEscape(s)

@@ -127,25 +127,27 @@ func (s *Store) purgeStep(ctx context.Context, batch *int) (bool, error) {
 	}
 	start := time.Now()
 	err = s.inTx(ctx, func(tx *sql.Tx) error {
-		// Each batch is a key range: its end is found by walking the
-		// primary key, then one range delete removes it.
+		// Rows go newest first (the fingerprint index, written last, then
+		// findings from the highest key down): a scan's rows were appended,
+		// so the pages freed first are the file's last ones, and giving
+		// them back is a truncation instead of moving live pages.
+		var first sql.NullString
+		if err := tx.QueryRowContext(ctx, `SELECT min(fingerprint) FROM (SELECT fingerprint FROM finding_fps WHERE scan_seq = ?
+			ORDER BY fingerprint DESC LIMIT ?)`, seq, *batch).Scan(&first); err != nil {
+			return err
+		}
+		if first.Valid {
+			_, err := tx.ExecContext(ctx, "DELETE FROM finding_fps WHERE scan_seq = ? AND fingerprint >= ?", seq, first.String)
+			return err
+		}
 		lo, hi := findingKey(seq, 0), findingKey(seq, 0xffffffff)
-		var end sql.NullInt64
-		if err := tx.QueryRowContext(ctx, `SELECT max(k) FROM (SELECT k FROM findings NOT INDEXED WHERE k BETWEEN ? AND ? ORDER BY k LIMIT ?)`,
-			lo, hi, *batch).Scan(&end); err != nil {
+		var from sql.NullInt64
+		if err := tx.QueryRowContext(ctx, `SELECT min(k) FROM (SELECT k FROM findings NOT INDEXED WHERE k BETWEEN ? AND ? ORDER BY k DESC LIMIT ?)`,
+			lo, hi, *batch).Scan(&from); err != nil {
 			return err
 		}
-		if end.Valid {
-			_, err := tx.ExecContext(ctx, "DELETE FROM findings WHERE k BETWEEN ? AND ?", lo, end.Int64)
-			return err
-		}
-		var last sql.NullString
-		if err := tx.QueryRowContext(ctx, `SELECT max(fingerprint) FROM (SELECT fingerprint FROM finding_fps WHERE scan_seq = ?
-			ORDER BY fingerprint LIMIT ?)`, seq, *batch).Scan(&last); err != nil {
-			return err
-		}
-		if last.Valid {
-			_, err := tx.ExecContext(ctx, "DELETE FROM finding_fps WHERE scan_seq = ? AND fingerprint <= ?", seq, last.String)
+		if from.Valid {
+			_, err := tx.ExecContext(ctx, "DELETE FROM findings WHERE k BETWEEN ? AND ?", from.Int64, hi)
 			return err
 		}
 		for _, q := range []string{"DELETE FROM finding_counts WHERE scan_seq = ?", "DELETE FROM finding_blocks WHERE scan_seq = ?",

@@ -6,7 +6,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"iter"
 	"slices"
 	"strconv"
@@ -351,13 +350,7 @@ const findingRowJoins = ` LEFT JOIN finding_texts x ON x.scan_seq = ?1 AND x.id 
 // decodeStoredFinding reads a finding back from its canonical JSON.
 // Numbers stay json.Number, so re-encoding gives the same digits.
 func decodeStoredFinding(body []byte) (finding.Finding, error) {
-	var f finding.Finding
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	if err := dec.Decode(&f); err != nil {
-		return f, fmt.Errorf("decode stored finding: %w", err)
-	}
-	return f, nil
+	return finding.DecodeJSON(body, nil)
 }
 
 // spliceText puts a description kept apart back into its body; buf is

@@ -422,7 +422,7 @@ func appendSARIFResultRaw(b []byte, prefix string, f *finding.RawFinding, state 
 	w.member("text")
 	w.b = append(w.b, '"')
 	w.b = appendCanonical(w.b, title)
-	if desc := jsonInner(f.Description); len(desc) > 0 {
+	if desc := jsonInner(f.Description); len(desc) > 0 && !bytes.Equal(desc, firstDescription[string(rule)]) {
 		at := len(w.b)
 		w.b = append(w.b, `\n`...)
 		w.b = appendCanonical(w.b, desc)

@@ -406,18 +406,23 @@ func (r *jsonReader) rawStr() ([]byte, error) {
 		return nil, errFastJSON
 	}
 	start := r.i
-	for r.i++; r.i < len(r.b); r.i++ {
-		switch c := r.b[r.i]; {
-		case c == '\\':
-			r.i++
-		case c == '"':
-			r.i++
-			return r.b[start:r.i], nil
-		case c < 0x20:
+	r.i++
+	for {
+		q := bytes.IndexByte(r.b[r.i:], '"')
+		if q < 0 {
 			return nil, errFastJSON
 		}
+		r.i += q + 1
+		// The quote ends the string unless an odd number of backslashes
+		// escapes it.
+		n := 0
+		for j := r.i - 2; j > start && r.b[j] == '\\'; j-- {
+			n++
+		}
+		if n%2 == 0 {
+			return r.b[start:r.i], nil
+		}
 	}
-	return nil, errFastJSON
 }
 
 // ParseJSON finds the token of each field in a Finding's JSON form; tags

@@ -18,5 +18,12 @@ func (r FindingRow) DecodeMeta(keys ...string) (FindingWithState, error) {
 // Raw finds the tokens of the row's fields without decoding them (see
 // finding.ParseJSON); they are only valid until the iteration continues.
 func (r FindingRow) Raw(tags [][]byte) (finding.RawFinding, bool) {
-	return finding.ParseJSON(r.Body, tags)
+	if r.text == nil {
+		return finding.ParseJSON(r.Body, tags)
+	}
+	// The description was stored apart: parse the short body and take the
+	// description token as it is, instead of scanning it.
+	f, ok := finding.ParseJSON(r.bare, tags)
+	f.Description = r.text
+	return f, ok
 }

@@ -48,6 +48,9 @@ type FindingRow struct {
 	// iteration continues: copy it to keep it.
 	Body  []byte
 	State *TriageState
+	// bare and text are Body as stored: without its description, and the
+	// description's JSON token (nil when the body is stored whole).
+	bare, text []byte
 }
 
 // AppendJSON appends the row as a FindingWithState object: the stored
@@ -353,17 +356,17 @@ func decodeStoredFinding(body []byte) (finding.Finding, error) {
 	return finding.DecodeJSON(body, nil)
 }
 
-// spliceText puts a description kept apart back into its body; buf is
-// reused for the result.
-func spliceText(buf, body, text []byte) ([]byte, error) {
+// spliceText puts a description token kept apart back into its body in
+// place of the empty string the body holds; buf is reused for the result.
+func spliceText(buf, body, tok []byte) ([]byte, error) {
 	i := bytes.Index(body, descriptionKey)
-	if i < 0 || !bytes.HasPrefix(body[i+len(descriptionKey):], []byte(`"`)) {
+	at := i + len(descriptionKey)
+	if i < 0 || !bytes.HasPrefix(body[at:], []byte(`""`)) || len(tok) < 2 || tok[0] != '"' {
 		return buf, errors.New("stored finding body has no empty description to fill")
 	}
-	at := i + len(descriptionKey)
 	buf = append(buf[:0], body[:at]...)
-	buf = append(buf, text...)
-	return append(buf, body[at:]...), nil
+	buf = append(buf, tok...)
+	return append(buf, body[at+2:]...), nil
 }
 
 // queryFindingRows runs q (selecting findingRowColumns with
@@ -390,7 +393,7 @@ func queryFindingRows(ctx context.Context, tx *sql.Tx, q string, args []any, yie
 			if buf, err = spliceText(buf, body, text); err != nil {
 				return n, yield(FindingRow{}, err)
 			}
-			row.Body = buf
+			row.Body, row.bare, row.text = buf, body, text
 		}
 		if tStatus.Valid {
 			row.State = &TriageState{Fingerprint: fp, Status: tStatus.String, Note: tNote.String, UpdatedAt: parseTime(tAt.String), UpdatedBy: tBy.String}

@@ -167,7 +167,7 @@ func findingKey(seq int64, ord int) int64 { return seq<<32 | int64(ord) }
 // descriptionKey is where a description is spliced back into a body
 // stored without it. A raw quote cannot occur inside an encoded string, so
 // the first occurrence is the key itself.
-var descriptionKey = []byte(`,"description":"`)
+var descriptionKey = []byte(`,"description":`)
 
 // fpRecord packs what finding_fps and the facet counts need of a row.
 func fpRecord(b []byte, ord int, tagset int64, suppressed int, severity, scanner, scanType string) []byte {
@@ -192,8 +192,7 @@ func (w *findingWriter) add(ctx context.Context, r writeRow) error {
 			if id == 0 {
 				id = int64(len(w.texts) + 1)
 				w.texts[f.Description] = id
-				enc := finding.AppendJSONString(nil, f.Description)
-				w.pending.texts = append(w.pending.texts, w.scan.Seq, id, string(enc[1:len(enc)-1]))
+				w.pending.texts = append(w.pending.texts, w.scan.Seq, id, string(finding.AppendJSONString(nil, f.Description)))
 			}
 			textID, f.Description = id, ""
 		}

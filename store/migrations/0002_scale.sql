@@ -57,7 +57,7 @@ CREATE TABLE finding_fps (
 
 -- A scan's long descriptions, once each: a rule's remediation text is the
 -- same in every one of its findings and would be half of each row. text
--- is the JSON-escaped string without its quotes, spliced in on read.
+-- is the JSON string token, spliced in on read.
 CREATE TABLE finding_texts (
     scan_seq  INTEGER NOT NULL,
     id        INTEGER NOT NULL,

@@ -60,7 +60,19 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 	bus.AddSink("alerts", alerts.Sink)
 	bus.AddSink("retention", retention.Sink)
 	a := &app{orch: orch, hooks: hooks, schedules: sched, registry: scanners, runner: scanCfg.Runner, ready: func() bool { return len(scanners) > 0 }}
+	storeLog := log.With("logger", "scand.store")
+	maintCtx, stopMaint := context.WithCancel(context.WithoutCancel(ctx))
+	var maintDone chan struct{}
 	a.start = func(ctx context.Context) error {
+		// Purging deleted findings, returning their space and checkpointing
+		// the WAL run in the background for the daemon's lifetime.
+		maintDone = make(chan struct{})
+		go func() {
+			defer close(maintDone)
+			st.RunMaintenance(maintCtx, store.MaintenanceInterval, func(msg string, err error) {
+				storeLog.Error(msg, "error", err.Error())
+			})
+		}()
 		// Sinks first, so the first scan's events are not refused; change
 		// alerts publish to the webhook and notification sinks.
 		if err := hooks.Start(ctx); err != nil {
@@ -91,6 +103,13 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 		alerts.Stop(hook.DefaultStopTimeout)
 		notes.Stop(hook.DefaultStopTimeout)
 		hooks.Stop()
+		stopMaint()
+		if maintDone != nil {
+			select {
+			case <-maintDone:
+			case <-time.After(5 * time.Second):
+			}
+		}
 	}
 	return a, nil
 }

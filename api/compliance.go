@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"net/http"
 
 	"scand/auth"
@@ -46,23 +47,78 @@ func (s *Server) handleCoverage(w http.ResponseWriter, r *http.Request) error {
 	if sc.Status != store.StatusCompleted {
 		return errConflict("Scan is " + sc.Status + "; coverage needs a completed scan")
 	}
-	rows, err := s.Store.FindingsByScan(r.Context(), sc.ID, store.FindingFilter{})
+	// Counts come from the scan's stored facets; only the fingerprint
+	// lists are read, one control at a time, streamed in order.
+	facets, err := s.Store.ScanFacets(r.Context(), sc)
 	if err != nil {
 		return err
 	}
-	out := ComplianceCoverage{ScanID: sc.ID}
-	fs := make([]finding.Finding, 0, len(rows))
-	for _, fw := range rows {
+	out := ComplianceCoverage{ScanID: sc.ID, Frameworks: []finding.FrameworkCoverage{}}
+	counts := map[string]int{}
+	for _, f := range facets {
 		// A false positive is not a weakness; an accepted risk still is.
-		if fw.State != nil && fw.State.Status == "false_positive" {
-			out.ExcludedFalsePositives++
+		if f.Triage == "false_positive" {
+			out.ExcludedFalsePositives += f.N
 			continue
 		}
-		fs = append(fs, fw.Finding)
+		if f.Suppressed {
+			continue
+		}
+		for _, tag := range f.Tags {
+			counts[tag] += f.N
+		}
 	}
-	out.Frameworks = finding.Coverage(fs)
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	head, err := json.Marshal(out)
+	if err != nil {
+		return err
+	}
+	sw := startStream(w, "application/json")
+	sw.Write(head[:len(head)-len("[]}")])
+	sw.WriteByte('[')
+	for i, fc := range finding.CoverageCounts(counts) {
+		if i > 0 {
+			sw.WriteByte(',')
+		}
+		controls := fc.Controls
+		fc.Controls = []finding.ControlCoverage{}
+		b, err := json.Marshal(fc)
+		if err != nil {
+			return sw.fail(err)
+		}
+		sw.Write(b[:len(b)-len("[]}")])
+		sw.WriteByte('[')
+		for j, cc := range controls {
+			if j > 0 {
+				sw.WriteByte(',')
+			}
+			b, err := json.Marshal(cc)
+			if err != nil {
+				return sw.fail(err)
+			}
+			if cc.Status != finding.ControlViolated {
+				sw.Write(b)
+				continue
+			}
+			sw.Write(b[:len(b)-len("[]}")])
+			sw.WriteByte('[')
+			n := 0
+			for fp, err := range s.Store.ControlFingerprints(r.Context(), sc, cc.ID) {
+				if err != nil {
+					return sw.fail(err)
+				}
+				if n > 0 {
+					sw.WriteByte(',')
+				}
+				n++
+				q, _ := json.Marshal(fp)
+				sw.Write(q)
+			}
+			sw.WriteString("]}")
+		}
+		sw.WriteString("]}")
+	}
+	sw.WriteString("]}\n")
+	return sw.finish()
 }
 
 func (s *Server) handleFrameworks(w http.ResponseWriter, r *http.Request) error {

@@ -169,6 +169,13 @@ func (g *schemaGen) operation(rt Route) map[string]any {
 	if len(content) > 0 {
 		success["content"] = content
 	}
+	if len(rt.Headers) > 0 {
+		headers := map[string]any{}
+		for _, h := range rt.Headers {
+			headers[h.Name] = map[string]any{"description": h.Description, "schema": map[string]any{"type": h.Type}}
+		}
+		success["headers"] = headers
+	}
 	responses[strconv.Itoa(rt.successStatus())] = success
 	errs := append([]int(nil), rt.Errors...)
 	if !rt.Public {

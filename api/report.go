@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	_ "embed"
@@ -8,10 +9,13 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"io"
+	"iter"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -97,59 +101,51 @@ func (s *Server) handleReport(w http.ResponseWriter, r *http.Request, pdfSlot ch
 	if sc.Status != store.StatusCompleted {
 		return errConflict("Scan is " + sc.Status + ": a report needs a completed scan")
 	}
-	findings, err := s.Store.FindingsByScan(ctx, sc.ID, store.FindingFilter{})
-	if err != nil {
-		return err
-	}
-	data, err := s.Store.ScanDataSources(ctx, sc.ID)
-	if err != nil {
-		return err
-	}
-
 	h := w.Header()
 	// Reports list weaknesses of the target: no shared cache keeps them.
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Content-Type-Options", "nosniff")
 	switch format {
 	case "sarif":
-		body, err := s.buildSARIF(ctx, sc, findings)
-		if err != nil {
-			return err
-		}
-		h.Set("Content-Type", "application/sarif+json")
-		h.Set("Content-Disposition", `attachment; filename="scand-`+sc.ID+`.sarif"`)
-		w.Write(body)
-		return nil
+		return s.streamSARIF(ctx, w, sc)
 	case "pdf":
-		page, err := renderReportHTML(sc, findings, s.outputNow(), data...)
-		if err != nil {
-			return err
-		}
 		select {
 		case pdfSlot <- struct{}{}:
 			defer func() { <-pdfSlot }()
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-		pdf, err := s.renderReportPDF(ctx, page)
+		pdf, err := s.renderReportPDF(ctx, func(out io.Writer) error { return s.writeStoredReport(ctx, out, sc) })
 		if err != nil {
 			return err
 		}
 		h.Set("Content-Type", "application/pdf")
 		h.Set("Content-Disposition", `attachment; filename="scand-report-`+sc.ID+`.pdf"`)
-		h.Set("Content-Length", strconv.Itoa(len(pdf)))
-		w.Write(pdf)
-		return nil
+		return servePDF(w, pdf)
 	}
-	page, err := renderReportHTML(sc, findings, s.outputNow(), data...)
-	if err != nil {
-		return err
-	}
-	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Content-Security-Policy", reportCSP)
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("Content-Disposition", `inline; filename="scand-report-`+sc.ID+`.html"`)
-	w.Write(page)
+	sw := startStream(w, "text/html; charset=utf-8")
+	if err := s.writeStoredReport(ctx, sw, sc); err != nil {
+		return sw.fail(err)
+	}
+	return sw.finish()
+}
+
+// servePDF sends a rendered PDF file and removes it.
+func servePDF(w http.ResponseWriter, pdf *os.File) error {
+	defer os.RemoveAll(filepath.Dir(pdf.Name()))
+	defer pdf.Close()
+	info, err := pdf.Stat()
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Length", strconv.FormatInt(info.Size(), 10))
+	w.WriteHeader(http.StatusOK)
+	if _, err := io.Copy(w, pdf); err != nil {
+		return errStreamAborted{err}
+	}
 	return nil
 }
 
@@ -190,7 +186,7 @@ type reportView struct {
 	Hidden      int
 	Chart       reportChart
 	Counts      []reportCount
-	Groups      []reportGroup
+	HasGroups   bool
 	ScannersRun string
 	Skipped     []store.SkippedScanner
 	// DataSources is the offline advisory data the scan used, and
@@ -221,14 +217,16 @@ type reportBar struct {
 	Y, TextY, BarX, BarW, NumX int
 }
 
+// reportGroup opens one severity's section.
 type reportGroup struct {
 	Severity string
 	Label    string
 	Color    string
-	Findings []reportFinding
+	Count    int
 }
 
 type reportFinding struct {
+	Color        string
 	N            int
 	Title        string
 	Description  string
@@ -254,13 +252,50 @@ type reportTagCount struct {
 
 const reportTimeLayout = "2006-01-02 15:04:05 UTC"
 
-// renderReportHTML renders the report of a completed scan. Everything in it
-// comes from the stored scan plus generatedAt, so with SVC_FAKE_NOW pinning
-// generatedAt two renders of one scan are byte-identical.
-func renderReportHTML(sc store.Scan, findings []store.FindingWithState, generatedAt time.Time, data ...store.ScanDataSource) ([]byte, error) {
+// reportTally is what the report's header says about the findings. The
+// stored-scan report takes it from the scan's facet counts, so the page
+// is written while the findings are read, never held.
+type reportTally struct {
+	total, suppressed, hidden int
+	bySeverity                map[finding.Severity]int
+	// extra lists severities outside the five, in order of appearance.
+	extra []finding.Severity
+	tags  map[string]int
+	// data is the offline advisory data the scan used.
+	data []store.ScanDataSource
+}
+
+func newReportTally() *reportTally {
+	return &reportTally{bySeverity: map[finding.Severity]int{}, tags: map[string]int{}}
+}
+
+func (t *reportTally) add(sev finding.Severity, suppressed, hidden bool, tags []string, n int) {
+	t.total += n
+	if suppressed {
+		t.suppressed += n
+	}
+	if hidden {
+		t.hidden += n
+	}
+	if !sev.Valid() && !slices.Contains(t.extra, sev) {
+		t.extra = append(t.extra, sev)
+	}
+	t.bySeverity[sev] += n
+	for _, tag := range tags {
+		t.tags[tag] += n
+	}
+}
+
+// severities lists the report's groups in order: the five, then others.
+func (t *reportTally) severities() []finding.Severity {
+	return append(slices.Clone(finding.Severities), t.extra...)
+}
+
+// reportHeader fills everything of the view that is not a finding.
+func reportHeader(sc store.Scan, t *reportTally, generatedAt time.Time) reportView {
 	v := reportView{
-		DataSources:  data,
-		DataWarnings: dataWarnings(data),
+		DataSources:  t.data,
+		DataWarnings: dataWarnings(t.data),
 		Title:        "Security scan report: " + sc.TargetPath,
 		ScanID:       sc.ID,
 		Target:       sc.TargetPath,
@@ -269,7 +304,10 @@ func renderReportHTML(sc store.Scan, findings []store.FindingWithState, generate
 		Completed:    "not completed",
 		Duration:     "unknown",
 		RiskScore:    sc.RiskScore,
-		Total:        len(findings),
+		Total:        t.total,
+		Suppressed:   t.suppressed,
+		Hidden:       t.hidden,
+		HasGroups:    t.total > 0,
 		ScannersRun:  strings.Join(sc.ScannersRun, ", "),
 		Skipped:      sc.ScannersSkipped,
 		GeneratedAt:  generatedAt.UTC().Format(reportTimeLayout),
@@ -285,66 +323,161 @@ func renderReportHTML(sc store.Scan, findings []store.FindingWithState, generate
 		v.Completed = sc.CompletedAt.UTC().Format(reportTimeLayout)
 		v.Duration = reportDuration(sc.CompletedAt.Sub(sc.StartedAt))
 	}
-
-	groups := map[finding.Severity]*reportGroup{}
-	var order []finding.Severity
-	for _, sev := range finding.Severities {
-		groups[sev] = &reportGroup{Severity: string(sev), Label: reportSeverityLabels[sev], Color: reportSeverityColors[sev]}
-		order = append(order, sev)
-	}
-	tags := map[string]int{}
-	for i, f := range findings {
-		g := groups[f.Severity]
-		if g == nil {
+	for _, sev := range t.severities() {
+		label, color := reportSeverityLabels[sev], reportSeverityColors[sev]
+		if label == "" {
 			// A severity outside the five still gets shown, after the rest,
 			// rather than dropped from a security report.
-			g = &reportGroup{Severity: string(f.Severity), Label: string(f.Severity), Color: reportSeverityColors[finding.Info]}
-			groups[f.Severity] = g
-			order = append(order, f.Severity)
+			label, color = string(sev), reportSeverityColors[finding.Info]
 		}
-		rf := reportFinding{
-			N: i + 1, Title: f.Title, Description: f.Description, Scanner: f.Scanner, ScanType: f.ScanType,
-			RuleID: f.RuleID, CWE: string(f.CWE), Location: reportLocation(sc, f.Finding), Fingerprint: f.Fingerprint,
-			Tags: f.ComplianceTags, Triage: reportTriageLabels["new"], SuppressedBy: reportSuppressedBy(f.Metadata),
-		}
-		if f.State != nil {
-			rf.Triage = reportTriageLabels[f.State.Status]
-			if rf.Triage == "" {
-				rf.Triage = f.State.Status
-			}
-			rf.TriageNote, rf.TriageBy = f.State.Note, f.State.UpdatedBy
-			rf.TriageAt = f.State.UpdatedAt.UTC().Format(reportTimeLayout)
-			rf.Hidden = reportHiddenTriage[f.State.Status]
-		}
-		if rf.Hidden {
-			v.Hidden++
-		}
-		if rf.SuppressedBy != "" {
-			v.Suppressed++
-		}
-		for _, t := range f.ComplianceTags {
-			tags[t]++
-		}
-		g.Findings = append(g.Findings, rf)
-	}
-	for _, sev := range order {
-		g := groups[sev]
-		v.Counts = append(v.Counts, reportCount{Severity: g.Severity, Label: g.Label, Color: g.Color, Count: len(g.Findings)})
-		if len(g.Findings) > 0 {
-			v.Groups = append(v.Groups, *g)
-		}
+		v.Counts = append(v.Counts, reportCount{Severity: string(sev), Label: label, Color: color, Count: t.bySeverity[sev]})
 	}
 	v.Chart = reportBuildChart(v.Counts)
-	for t, n := range tags {
-		v.Compliance = append(v.Compliance, reportTagCount{Tag: t, Count: n})
+	for tag, n := range t.tags {
+		v.Compliance = append(v.Compliance, reportTagCount{Tag: tag, Count: n})
 	}
 	sort.Slice(v.Compliance, func(i, j int) bool { return v.Compliance[i].Tag < v.Compliance[j].Tag })
+	return v
+}
 
-	var buf bytes.Buffer
-	if err := reportTemplate.Execute(&buf, v); err != nil {
-		return nil, fmt.Errorf("render report: %w", err)
+// reportEntry is one finding to write: a stored row (written from its
+// tokens when it can be) or a finding held in memory.
+type reportEntry struct {
+	row *store.FindingRow
+	fw  store.FindingWithState
+}
+
+// writeReport writes the report page: the header, then for each severity
+// group in order the findings that group yields (in canonical order).
+func writeReport(w io.Writer, sc store.Scan, t *reportTally, generatedAt time.Time,
+	group func(sev finding.Severity) iter.Seq2[reportEntry, error]) error {
+	v := reportHeader(sc, t, generatedAt)
+	if err := reportTemplate.ExecuteTemplate(w, "head", v); err != nil {
+		return fmt.Errorf("render report: %w", err)
 	}
-	return buf.Bytes(), nil
+	n := 0
+	var buf []byte
+	var tags [][]byte
+	for _, c := range v.Counts {
+		if c.Count == 0 {
+			continue
+		}
+		if err := reportTemplate.ExecuteTemplate(w, "group-start", reportGroup{Severity: c.Severity, Label: c.Label, Color: c.Color, Count: c.Count}); err != nil {
+			return fmt.Errorf("render report: %w", err)
+		}
+		for e, err := range group(finding.Severity(c.Severity)) {
+			if err != nil {
+				return err
+			}
+			n++
+			ok := false
+			if e.row != nil {
+				var raw finding.RawFinding
+				if raw, ok = e.row.Raw(tags); ok {
+					tags = raw.Tags
+					buf, ok = appendReportFindingRaw(buf[:0], &raw, e.row.State, n, c.Color)
+				}
+				if !ok {
+					if e.fw, err = e.row.DecodeMeta(exportMetadata...); err != nil {
+						return err
+					}
+				}
+			}
+			if !ok {
+				rf := reportFindingView(sc, e.fw, n, c.Color)
+				buf = appendReportFinding(buf[:0], &rf)
+			}
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
+		}
+		if err := reportTemplate.ExecuteTemplate(w, "group-end", nil); err != nil {
+			return fmt.Errorf("render report: %w", err)
+		}
+	}
+	if err := reportTemplate.ExecuteTemplate(w, "foot", v); err != nil {
+		return fmt.Errorf("render report: %w", err)
+	}
+	return nil
+}
+
+func reportFindingView(sc store.Scan, f store.FindingWithState, n int, color string) reportFinding {
+	rf := reportFinding{
+		Color: color, N: n, Title: f.Title, Description: f.Description, Scanner: f.Scanner, ScanType: f.ScanType,
+		RuleID: f.RuleID, CWE: string(f.CWE), Location: reportLocation(sc, f.Finding), Fingerprint: f.Fingerprint,
+		Tags: f.ComplianceTags, Triage: reportTriageLabels["new"], SuppressedBy: reportSuppressedBy(f.Metadata),
+	}
+	if f.State != nil {
+		rf.Triage = reportTriageLabels[f.State.Status]
+		if rf.Triage == "" {
+			rf.Triage = f.State.Status
+		}
+		rf.TriageNote, rf.TriageBy = f.State.Note, f.State.UpdatedBy
+		rf.TriageAt = f.State.UpdatedAt.UTC().Format(reportTimeLayout)
+		rf.Hidden = reportHiddenTriage[f.State.Status]
+	}
+	return rf
+}
+
+// writeStoredReport writes the report of a stored, completed scan: the
+// header from its facet counts, each group streamed from the store.
+func (s *Server) writeStoredReport(ctx context.Context, w io.Writer, sc store.Scan) error {
+	facets, err := s.Store.ScanFacets(ctx, sc)
+	if err != nil {
+		return err
+	}
+	t := newReportTally()
+	if t.data, err = s.Store.ScanDataSources(ctx, sc.ID); err != nil {
+		return err
+	}
+	blocks, err := s.Store.ScanBlocks(ctx, sc)
+	if err != nil {
+		return err
+	}
+	// Unknown severities are ordered by where they first appear.
+	for _, b := range blocks {
+		if sev := finding.Severity(b.Severity); !sev.Valid() && !slices.Contains(t.extra, sev) {
+			t.extra = append(t.extra, sev)
+		}
+	}
+	for _, f := range facets {
+		t.add(finding.Severity(f.Severity), f.Suppressed, reportHiddenTriage[f.Triage], f.Tags, f.N)
+	}
+	return writeReport(w, sc, t, s.outputNow(), func(sev finding.Severity) iter.Seq2[reportEntry, error] {
+		return func(yield func(reportEntry, error) bool) {
+			for row, err := range s.Store.FindingRows(ctx, sc, store.FindingQuery{Severities: []string{string(sev)}}) {
+				if !yield(reportEntry{row: &row}, err) || err != nil {
+					return
+				}
+			}
+		}
+	})
+}
+
+// exportMetadata are the metadata keys the reports read.
+var exportMetadata = []string{"suppressed_by", "url"}
+
+// renderReportHTML renders the report of findings held in memory; the
+// page is the one writeStoredReport streams. Everything in it comes from
+// the scan, the findings and generatedAt, so with SVC_FAKE_NOW pinning
+// generatedAt two renders are byte-identical.
+func renderReportHTML(sc store.Scan, findings []store.FindingWithState, generatedAt time.Time, data ...store.ScanDataSource) ([]byte, error) {
+	t := newReportTally()
+	t.data = data
+	for _, f := range findings {
+		t.add(f.Severity, reportSuppressedBy(f.Metadata) != "", f.State != nil && reportHiddenTriage[f.State.Status], f.ComplianceTags, 1)
+	}
+	var buf bytes.Buffer
+	err := writeReport(&buf, sc, t, generatedAt, func(sev finding.Severity) iter.Seq2[reportEntry, error] {
+		return func(yield func(reportEntry, error) bool) {
+			for _, f := range findings {
+				if f.Severity == sev && !yield(reportEntry{fw: f}, nil) {
+					return
+				}
+			}
+		}
+	})
+	return buf.Bytes(), err
 }
 
 // reportBuildChart lays out one horizontal bar per severity in SVG user
@@ -431,7 +564,7 @@ func (s *Server) reportPDFUnavailable() error {
 // written. Chromium runs with every background-networking feature off and
 // a resolver that maps every host to "not found": the page needs no
 // network, and a renderer that cannot reach one cannot leak to one.
-func (s *Server) renderReportPDF(ctx context.Context, page []byte) ([]byte, error) {
+func (s *Server) renderReportPDF(ctx context.Context, page func(io.Writer) error) (pdf *os.File, err error) {
 	if s.Runner == nil {
 		return nil, s.reportPDFUnavailable()
 	}
@@ -439,9 +572,13 @@ func (s *Server) renderReportPDF(ctx context.Context, page []byte) ([]byte, erro
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(dir)
+	defer func() {
+		if err != nil {
+			os.RemoveAll(dir)
+		}
+	}()
 	pagePath := filepath.Join(dir, "report.html")
-	if err := os.WriteFile(pagePath, page, 0o600); err != nil {
+	if err := writeFileStream(pagePath, page); err != nil {
 		return nil, err
 	}
 	outPath := filepath.Join(dir, "r.pdf")
@@ -461,13 +598,42 @@ func (s *Server) renderReportPDF(ctx context.Context, page []byte) ([]byte, erro
 		if err != nil {
 			return nil, fmt.Errorf("pdf renderer %s: %w (stderr tail: %s)", prog, err, reportOutputTail(res.Stderr, 500))
 		}
-		pdf, readErr := os.ReadFile(outPath)
-		if readErr != nil || !bytes.HasPrefix(pdf, []byte("%PDF-")) {
+		f, openErr := os.Open(outPath)
+		magic := make([]byte, 5)
+		if openErr == nil {
+			_, openErr = io.ReadFull(f, magic)
+		}
+		if openErr != nil || string(magic) != "%PDF-" {
+			if f != nil {
+				f.Close()
+			}
 			return nil, fmt.Errorf("pdf renderer %s exited %d without writing a PDF (stderr tail: %s)", prog, res.ExitCode, reportOutputTail(res.Stderr, 500))
 		}
-		return pdf, nil
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			f.Close()
+			return nil, err
+		}
+		return f, nil
 	}
 	return nil, s.reportPDFUnavailable()
+}
+
+// writeFileStream writes a private file through a buffer.
+func writeFileStream(path string, write func(io.Writer) error) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(f, streamBufferSize)
+	if err := write(bw); err != nil {
+		f.Close()
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // reportPDFArgs are Chromium's flags for one offline print. Both header

@@ -1,9 +1,15 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
+	"iter"
+	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -56,10 +62,11 @@ type sarifRun struct {
 	Invocations        []sarifInvocation                `json:"invocations"`
 	OriginalURIBaseIDs map[string]sarifArtifactLocation `json:"originalUriBaseIds"`
 	Taxonomies         []sarifToolComponent             `json:"taxonomies,omitempty"`
-	Results            []sarifResult                    `json:"results"`
 	// Properties holds "scand/vulndb": the offline advisory data this tool
-	// read for the scan, with its build date and age.
+	// read for the scan, with its build date and age. It precedes results
+	// because the streaming writer appends the results last.
 	Properties map[string]any `json:"properties,omitempty"`
+	Results    []sarifResult  `json:"results"`
 }
 
 type sarifTool struct {
@@ -268,10 +275,29 @@ func sarifCWEID(c finding.CWE) string {
 	return s
 }
 
+// sarifPlainPath reports whether p is already a URI reference that
+// sarifURI would return unchanged: relative, only unreserved characters
+// and slashes, no empty first segment.
+func sarifPlainPath(p string) bool {
+	if p == "" || p[0] == '/' {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~' || c == '/') {
+			return false
+		}
+	}
+	return true
+}
+
 // sarifURI makes a relative, slash-separated file path a URI reference:
 // each segment is percent-encoded, and a first segment with a colon gets a
 // "./" so it cannot read as a scheme.
 func sarifURI(p string) string {
+	if sarifPlainPath(p) {
+		return p // nothing to escape: the common case, without allocating
+	}
 	segs := strings.Split(strings.TrimPrefix(p, "/"), "/")
 	for i, s := range segs {
 		segs[i] = url.PathEscape(s)
@@ -289,16 +315,20 @@ func sarifSuppressions(f store.FindingWithState) []sarifSuppression {
 		out = append(out, sarifSuppression{Kind: "inSource", Status: "accepted", Justification: "Suppressed in source by " + by})
 	}
 	if f.State != nil && reportHiddenTriage[f.State.Status] {
-		j := "Triaged as " + f.State.Status
-		if f.State.UpdatedBy != "" {
-			j += " by " + f.State.UpdatedBy
-		}
-		if f.State.Note != "" {
-			j += ": " + f.State.Note
-		}
-		out = append(out, sarifSuppression{Kind: "external", Status: "accepted", Justification: j})
+		out = append(out, sarifSuppression{Kind: "external", Status: "accepted", Justification: sarifTriageJustification(f.State)})
 	}
 	return out
+}
+
+func sarifTriageJustification(st *store.TriageState) string {
+	j := "Triaged as " + st.Status
+	if st.UpdatedBy != "" {
+		j += " by " + st.UpdatedBy
+	}
+	if st.Note != "" {
+		j += ": " + st.Note
+	}
+	return j
 }
 
 func sarifLocations(sc store.Scan, f finding.Finding) []sarifLocation {
@@ -325,9 +355,86 @@ func sarifLocations(sc store.Scan, f finding.Finding) []sarifLocation {
 // sarifScannerProbeTimeout bounds the version lookups of one SARIF build.
 const sarifScannerProbeTimeout = 20 * time.Second
 
-// buildSARIF renders a completed scan as an indented SARIF 2.1.0 log.
+// streamSARIF writes a completed scan as an indented SARIF 2.1.0 log,
+// byte for byte what json.MarshalIndent of the whole log gives, while the
+// results are read from the store: one run per scanner, its rule table
+// from the rules stored at ingest, then its results in canonical order.
 // Tool versions are what the registry reports now: scand does not record
 // a tool's version per scan.
+func (s *Server) streamSARIF(ctx context.Context, w http.ResponseWriter, sc store.Scan) error {
+	probeCtx, cancel := context.WithTimeout(ctx, sarifScannerProbeTimeout)
+	defer cancel()
+	registry := map[string]scan.Scanner{}
+	for _, sn := range s.Scanners {
+		registry[sn.Name()] = sn
+	}
+	rules, err := s.Store.ScanRules(ctx, sc)
+	if err != nil {
+		return err
+	}
+	data, err := s.Store.ScanDataSources(ctx, sc.ID)
+	if err != nil {
+		return err
+	}
+	blocks, err := s.Store.ScanBlocks(ctx, sc)
+	if err != nil {
+		return err
+	}
+	order := append([]string(nil), sc.ScannersRun...)
+	seen := map[string]bool{}
+	for _, n := range order {
+		seen[n] = true
+	}
+	for _, b := range blocks {
+		if !seen[b.Scanner] {
+			// A finding from a scanner missing in scanners_run (an older
+			// orchestrator) still gets reported rather than dropped.
+			seen[b.Scanner] = true
+			order = append(order, b.Scanner)
+		}
+	}
+	byScanner := map[string][]store.RuleSummary{}
+	for _, r := range rules {
+		byScanner[r.Scanner] = append(byScanner[r.Scanner], r)
+	}
+	versions := make([]string, len(order))
+	for i, name := range order {
+		if sn := registry[name]; sn != nil {
+			versions[i], _, _ = sn.Available(probeCtx)
+		}
+	}
+
+	w.Header().Set("Content-Type", "application/sarif+json")
+	w.Header().Set("Content-Disposition", `attachment; filename="scand-`+sc.ID+`.sarif"`)
+	sw := startStream(w, "application/sarif+json")
+	head, err := json.MarshalIndent(sarifLog{Schema: sarifSchemaURI, Version: sarifVersion, Runs: []sarifRun{}}, "", "  ")
+	if err != nil {
+		return sw.fail(err)
+	}
+	emptyRuns := []byte(`"runs": []` + "\n}")
+	if !bytes.HasSuffix(head, emptyRuns) {
+		return sw.fail(errors.New("unexpected SARIF log encoding"))
+	}
+	sw.Write(head[:len(head)-len(emptyRuns)])
+	sw.WriteString(`"runs": [`)
+	for i, name := range order {
+		if i > 0 {
+			sw.WriteByte(',')
+		}
+		sw.WriteString("\n    ")
+		rows := s.Store.FindingRows(ctx, sc, store.FindingQuery{Scanners: []string{name}})
+		if err := sarifWriteRun(sw, sc, name, versions[i], sarifInformationURI(registry[name], name), byScanner[name], sarifDataProperties(name, data), rows); err != nil {
+			return sw.fail(err)
+		}
+	}
+	if len(order) > 0 {
+		sw.WriteString("\n  ")
+	}
+	sw.WriteString("]\n}\n")
+	return sw.finish()
+}
+
+// buildSARIF renders findings held in memory as the same log.
 func (s *Server) buildSARIF(ctx context.Context, sc store.Scan, findings []store.FindingWithState) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, sarifScannerProbeTimeout)
 	defer cancel()
@@ -343,8 +450,6 @@ func (s *Server) buildSARIF(ctx context.Context, sc store.Scan, findings []store
 	}
 	for _, f := range findings {
 		if !seen[f.Scanner] {
-			// A finding from a scanner missing in scanners_run (an older
-			// orchestrator) still gets reported rather than dropped.
 			seen[f.Scanner] = true
 			order = append(order, f.Scanner)
 		}
@@ -362,7 +467,7 @@ func (s *Server) buildSARIF(ctx context.Context, sc store.Scan, findings []store
 		if sn != nil {
 			version, _, _ = sn.Available(ctx)
 		}
-		run := sarifBuildRun(sc, name, version, sarifInformationURI(sn, name), byScanner[name])
+		run := sarifBuildRun(sc, name, version, sarifInformationURI(sn, name), sarifRulesOf(byScanner[name]), byScanner[name])
 		run.Properties = sarifDataProperties(name, data)
 		log.Runs = append(log.Runs, run)
 	}
@@ -373,7 +478,41 @@ func (s *Server) buildSARIF(ctx context.Context, sc store.Scan, findings []store
 	return append(body, '\n'), nil
 }
 
-func sarifBuildRun(sc store.Scan, name, version, infoURI string, findings []store.FindingWithState) sarifRun {
+// sarifRulesOf summarizes findings held in memory the way the store
+// summarizes them at ingest: rules sorted by id, each with its first
+// finding in canonical order, its most severe severity, CWEs and tags.
+func sarifRulesOf(findings []store.FindingWithState) []store.RuleSummary {
+	byID := map[string]*store.RuleSummary{}
+	var ids []string
+	for _, f := range findings {
+		r := byID[f.RuleID]
+		if r == nil {
+			r = &store.RuleSummary{Scanner: f.Scanner, RuleID: f.RuleID, First: f.Finding, Worst: f.Severity}
+			byID[f.RuleID] = r
+			ids = append(ids, f.RuleID)
+		}
+		if f.Severity.Rank() > r.Worst.Rank() {
+			r.Worst = f.Severity
+		}
+		if f.CWE != "" && !slices.Contains(r.CWEs, string(f.CWE)) {
+			r.CWEs = append(r.CWEs, string(f.CWE))
+		}
+		for _, t := range f.ComplianceTags {
+			if !slices.Contains(r.Tags, t) {
+				r.Tags = append(r.Tags, t)
+			}
+		}
+	}
+	sort.Strings(ids)
+	out := make([]store.RuleSummary, 0, len(ids))
+	for _, id := range ids {
+		out = append(out, *byID[id])
+	}
+	return out
+}
+
+// sarifRunHeader builds a run without results: tool, rules, taxonomies.
+func sarifRunHeader(sc store.Scan, name, version, infoURI string, rules []store.RuleSummary) (sarifRun, map[string]int, map[string]string) {
 	run := sarifRun{
 		Tool:              sarifTool{Driver: sarifToolComponent{Name: name, Version: version, InformationURI: infoURI}},
 		AutomationDetails: sarifAutomationDetails{ID: "scand/" + name + "/" + sc.ID},
@@ -383,39 +522,14 @@ func sarifBuildRun(sc store.Scan, name, version, infoURI string, findings []stor
 		},
 		Results: []sarifResult{},
 	}
-
-	// Rules sorted by id; each takes its descriptions from its first
-	// finding in canonical order (the most severe) and its level from the
-	// most severe of its findings.
-	type ruleAcc struct {
-		first finding.Finding
-		worst finding.Severity
-		cwes  map[string]bool
-		tags  map[string]bool
-	}
-	rules := map[string]*ruleAcc{}
-	var ruleIDs []string
 	cwes := map[string]bool{}
-	for _, f := range findings {
-		acc := rules[f.RuleID]
-		if acc == nil {
-			acc = &ruleAcc{first: f.Finding, worst: f.Severity, cwes: map[string]bool{}, tags: map[string]bool{}}
-			rules[f.RuleID] = acc
-			ruleIDs = append(ruleIDs, f.RuleID)
-		}
-		if f.Severity.Rank() > acc.worst.Rank() {
-			acc.worst = f.Severity
-		}
-		if id := sarifCWEID(f.CWE); id != "" {
-			acc.cwes[id] = true
-			cwes[id] = true
-		}
-		for _, t := range f.ComplianceTags {
-			acc.tags[t] = true
+	for _, r := range rules {
+		for _, c := range r.CWEs {
+			if id := sarifCWEID(finding.CWE(c)); id != "" {
+				cwes[id] = true
+			}
 		}
 	}
-	sort.Strings(ruleIDs)
-
 	var taxa []string
 	for id := range cwes {
 		taxa = append(taxa, id)
@@ -439,21 +553,29 @@ func sarifBuildRun(sc store.Scan, name, version, infoURI string, findings []stor
 	}
 
 	ruleIndex := map[string]int{}
-	for i, id := range ruleIDs {
-		acc := rules[id]
+	firstDescription := map[string]string{}
+	for i, rs := range rules {
+		id := rs.RuleID
 		ruleIndex[id] = i
-		title := sarifNonEmpty(acc.first.Title, id)
-		full := sarifNonEmpty(acc.first.Description, title)
+		firstDescription[id] = rs.First.Description
+		title := sarifNonEmpty(rs.First.Title, id)
+		full := sarifNonEmpty(rs.First.Description, title)
 		rd := sarifReportingDescriptor{
 			ID:                   id,
 			ShortDescription:     &sarifText{Text: title},
 			FullDescription:      &sarifText{Text: full},
-			DefaultConfiguration: &sarifRuleConfig{Level: sarifLevel(acc.worst)},
-			Properties:           &sarifRuleProps{SecuritySeverity: sarifSecuritySeverity(acc.worst), Tags: []string{"security"}},
+			DefaultConfiguration: &sarifRuleConfig{Level: sarifLevel(rs.Worst)},
+			Properties:           &sarifRuleProps{SecuritySeverity: sarifSecuritySeverity(rs.Worst), Tags: []string{"security"}},
 		}
 		help := full
+		idSet := map[string]bool{}
+		for _, c := range rs.CWEs {
+			if id := sarifCWEID(finding.CWE(c)); id != "" {
+				idSet[id] = true
+			}
+		}
 		var ids []string
-		for c := range acc.cwes {
+		for c := range idSet {
 			ids = append(ids, c)
 		}
 		sort.Slice(ids, func(i, j int) bool { return sarifNumericLess(ids[i], ids[j]) })
@@ -467,11 +589,9 @@ func sarifBuildRun(sc store.Scan, name, version, infoURI string, findings []stor
 		if len(ids) > 0 {
 			help += "\n\nWeakness: CWE-" + strings.Join(ids, ", CWE-") + "."
 		}
-		var tags []string
-		for t := range acc.tags {
-			tags = append(tags, t)
-		}
+		tags := slices.Clone(rs.Tags)
 		sort.Strings(tags)
+		tags = slices.Compact(tags)
 		if len(tags) > 0 {
 			help += "\nCompliance: " + strings.Join(tags, ", ") + "."
 		}
@@ -479,31 +599,101 @@ func sarifBuildRun(sc store.Scan, name, version, infoURI string, findings []stor
 		rd.Help = &sarifText{Text: help}
 		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, rd)
 	}
+	return run, ruleIndex, firstDescription
+}
 
+func sarifResultOf(sc store.Scan, f store.FindingWithState, ruleIndex map[string]int, firstDescription map[string]string) sarifResult {
+	msg := sarifNonEmpty(f.Title, f.RuleID)
+	if f.Description != "" && f.Description != firstDescription[f.RuleID] {
+		msg += "\n" + f.Description
+	}
+	res := sarifResult{
+		RuleID:              f.RuleID,
+		RuleIndex:           ruleIndex[f.RuleID],
+		Level:               sarifLevel(f.Severity),
+		Message:             sarifText{Text: msg},
+		Locations:           sarifLocations(sc, f.Finding),
+		PartialFingerprints: map[string]string{sarifFingerprintKey: f.Fingerprint},
+		Suppressions:        sarifSuppressions(f),
+		Properties: sarifResultProps{
+			Severity: string(f.Severity), ScanType: f.ScanType, CWE: string(f.CWE),
+			ComplianceTags: sarifTags(f.ComplianceTags), TriageStatus: "new", FindingID: f.ID,
+		},
+	}
+	if f.State != nil {
+		res.Properties.TriageStatus, res.Properties.TriageNote = f.State.Status, f.State.Note
+	}
+	return res
+}
+
+func sarifBuildRun(sc store.Scan, name, version, infoURI string, rules []store.RuleSummary, findings []store.FindingWithState) sarifRun {
+	run, ruleIndex, firstDescription := sarifRunHeader(sc, name, version, infoURI, rules)
 	for _, f := range findings {
-		msg := sarifNonEmpty(f.Title, f.RuleID)
-		if f.Description != "" && f.Description != rules[f.RuleID].first.Description {
-			msg += "\n" + f.Description
-		}
-		res := sarifResult{
-			RuleID:              f.RuleID,
-			RuleIndex:           ruleIndex[f.RuleID],
-			Level:               sarifLevel(f.Severity),
-			Message:             sarifText{Text: msg},
-			Locations:           sarifLocations(sc, f.Finding),
-			PartialFingerprints: map[string]string{sarifFingerprintKey: f.Fingerprint},
-			Suppressions:        sarifSuppressions(f),
-			Properties: sarifResultProps{
-				Severity: string(f.Severity), ScanType: f.ScanType, CWE: string(f.CWE),
-				ComplianceTags: sarifTags(f.ComplianceTags), TriageStatus: "new", FindingID: f.ID,
-			},
-		}
-		if f.State != nil {
-			res.Properties.TriageStatus, res.Properties.TriageNote = f.State.Status, f.State.Note
-		}
-		run.Results = append(run.Results, res)
+		run.Results = append(run.Results, sarifResultOf(sc, f, ruleIndex, firstDescription))
 	}
 	return run
+}
+
+// sarifWriteRun writes one run at the indentation of a runs element: the
+// run marshalled without results, then each result at its own depth,
+// which together are the bytes MarshalIndent of the whole run gives. A
+// result is copied through from the stored tokens when it can be
+// (appendSARIFResultRaw), else decoded.
+func sarifWriteRun(w io.Writer, sc store.Scan, name, version, infoURI string, rules []store.RuleSummary, properties map[string]any,
+	rows iter.Seq2[store.FindingRow, error]) error {
+	run, ruleIndex, firstDescription := sarifRunHeader(sc, name, version, infoURI, rules)
+	run.Properties = properties
+	firstRaw := map[string][]byte{}
+	for id, d := range firstDescription {
+		firstRaw[id] = jsonInner(finding.AppendJSONString(nil, d))
+	}
+	head, err := json.MarshalIndent(run, "    ", "  ")
+	if err != nil {
+		return err
+	}
+	emptyResults := []byte(`"results": []` + "\n    }")
+	if !bytes.HasSuffix(head, emptyResults) {
+		return errors.New("unexpected SARIF run encoding")
+	}
+	if _, err := w.Write(head[:len(head)-len(emptyResults)]); err != nil {
+		return err
+	}
+	io.WriteString(w, `"results": [`)
+	n := 0
+	var b []byte
+	var tags [][]byte
+	for row, err := range rows {
+		if err != nil {
+			return err
+		}
+		b = b[:0]
+		if n > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n        "...)
+		raw, ok := row.Raw(tags)
+		tags = raw.Tags
+		if ok {
+			b, ok = appendSARIFResultRaw(b, "        ", &raw, row.State, ruleIndex, firstRaw)
+		}
+		if !ok {
+			f, err := row.DecodeMeta(exportMetadata...)
+			if err != nil {
+				return err
+			}
+			res := sarifResultOf(sc, f, ruleIndex, firstDescription)
+			b = appendSARIFResult(b, &res, "        ")
+		}
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+		n++
+	}
+	if n > 0 {
+		io.WriteString(w, "\n      ")
+	}
+	_, err = io.WriteString(w, "]\n    }")
+	return err
 }
 
 func sarifNonEmpty(s, fallback string) string {

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"slices"
@@ -65,7 +66,8 @@ type ScanSummary struct {
 	ScannersSkipped []store.SkippedScanner `json:"scanners_skipped"`
 	StartedAt       time.Time              `json:"started_at"`
 	CompletedAt     *time.Time             `json:"completed_at"`
-	DurationS       *float64               `json:"duration_s"`
+	DurationS       *float64               `json:"duration_s" doc:"completed_at minus started_at: the scanners and storing the findings"`
+	Suppressed      int                    `json:"suppressed" doc:"Findings suppressed inline (scand:ignore); severity_counts and risk_score leave them out, total includes them"`
 	// VulnDB and Warnings: the offline advisory data the scan used (issue
 	// 16, additive); see vulndb.go.
 	VulnDB   []store.ScanDataSource `json:"vulndb" doc:"Offline advisory data the dependency scanners read: build date and age at scan time"`
@@ -91,7 +93,13 @@ var (
 	defaultScanTypes = []string{scan.TypeCode, scan.TypeDependency}
 	zero             = 0
 	maxListLimit     = 500
-	maxFindingsLimit = 100000
+)
+
+// Response headers of the paged lists.
+var (
+	headerTotal      = Header{Name: "X-Total-Count", Type: "integer", Description: "How many items the filters select in all (from stored counts, not by counting rows)"}
+	headerNextCursor = Header{Name: "X-Next-Cursor", Type: "string", Description: "Opaque cursor of the next page; absent on the last page"}
+	headerLink       = Header{Name: "Link", Type: "string", Description: `RFC 8288 link to the next page (rel="next"), absent on the last page`}
 )
 
 var idParam = []Param{{Name: "id", In: "path", Type: "string", Required: true, Description: "scan id"}}
@@ -100,18 +108,27 @@ func (s *Server) scanRoutes() []Route {
 	findingFilters := append([]Param{
 		{Name: "severity", In: "query", Type: "string", Description: "comma-separated severities (OR within the filter)"},
 		{Name: "scan_type", In: "query", Type: "string", Description: "comma-separated scan types"},
+		{Name: "scanner", In: "query", Type: "string", Description: "comma-separated scanner ids"},
 		{Name: "compliance", In: "query", Type: "string", Description: "comma-separated compliance tags such as OWASP-A03"},
-		{Name: "limit", In: "query", Type: "integer", Minimum: &zero, Maximum: &maxFindingsLimit, Description: "0 or absent = all"},
-		{Name: "offset", In: "query", Type: "integer", Minimum: &zero, Default: 0},
+		{Name: "triage", In: "query", Type: "string", Description: "comma-separated triage statuses; new also matches findings without a verdict"},
+		{Name: "suppressed", In: "query", Type: "boolean", Description: "true: only findings suppressed inline (scand:ignore); false: only the others"},
+		{Name: "limit", In: "query", Type: "integer", Minimum: &zero, Default: findingsDefaultLimit,
+			Description: "page size; absent or 0 = " + strconv.Itoa(findingsDefaultLimit) + ", values above " + strconv.Itoa(findingsMaxLimit) + " are capped (format=ndjson: absent = everything)"},
+		{Name: "cursor", In: "query", Type: "string", Description: "X-Next-Cursor of the previous page (keyset paging: every page costs the same)"},
+		{Name: "offset", In: "query", Type: "integer", Minimum: &zero, Default: 0, Description: "skip this many selected findings (after cursor); costs reading them"},
+		{Name: "format", In: "query", Type: "string", Enum: []string{"json", "ndjson"}, Default: "json",
+			Description: "json: one page as an array; ndjson: one FindingWithState per line, streamed, every selected finding unless limit is given"},
 	}, idParam...)
 	return []Route{
 		{Method: "POST", Path: "/scans", Scope: auth.ScopeWrite, RateLimited: true, Tag: "scans", Summary: "Start a scan (returns at once with status pending)", Request: StartScanRequest{}, Response: ScanView{}, Errors: []int{403}, Handler: s.handleStartScan},
-		{Method: "GET", Path: "/scans", Scope: auth.ScopeRead, Tag: "scans", Summary: "List scans, newest first", Response: []ScanView{}, Errors: []int{422}, Params: []Param{
-			{Name: "limit", In: "query", Type: "integer", Default: 50, Minimum: &zero, Maximum: &maxListLimit},
-			{Name: "offset", In: "query", Type: "integer", Default: 0, Minimum: &zero},
-			{Name: "status", In: "query", Type: "string", Description: "comma-separated statuses: pending, running, completed, failed, cancelled"},
-			{Name: "target_path", In: "query", Type: "string", Description: "only scans of this exact target path"},
-		}, Handler: s.handleListScans},
+		{Method: "GET", Path: "/scans", Scope: auth.ScopeRead, Tag: "scans", Summary: "List scans, newest first", Response: []ScanView{}, Errors: []int{422},
+			Headers: []Header{headerNextCursor, headerLink}, Params: []Param{
+				{Name: "limit", In: "query", Type: "integer", Default: 50, Minimum: &zero, Maximum: &maxListLimit},
+				{Name: "cursor", In: "query", Type: "string", Description: "X-Next-Cursor of the previous page (keyset paging)"},
+				{Name: "offset", In: "query", Type: "integer", Default: 0, Minimum: &zero},
+				{Name: "status", In: "query", Type: "string", Description: "comma-separated statuses: pending, running, completed, failed, cancelled"},
+				{Name: "target_path", In: "query", Type: "string", Description: "only scans of this exact target path"},
+			}, Handler: s.handleListScans},
 		{Method: "GET", Path: "/scans/compare", Scope: auth.ScopeRead, Tag: "scans", Summary: "Compare two scans by fingerprint", Response: CompareResult{}, Errors: []int{404, 422}, Params: []Param{
 			{Name: "scan_a", In: "query", Type: "string", Required: true, Description: "the baseline (older) scan"},
 			{Name: "scan_b", In: "query", Type: "string", Required: true, Description: "the scan compared with it"},
@@ -119,7 +136,9 @@ func (s *Server) scanRoutes() []Route {
 		{Method: "GET", Path: "/scans/{id}", Scope: auth.ScopeRead, Tag: "scans", Summary: "Get a scan", Response: ScanView{}, Params: idParam, Errors: []int{404}, Handler: s.handleGetScan},
 		{Method: "DELETE", Path: "/scans/{id}", Scope: auth.ScopeWrite, Tag: "scans", Summary: "Delete a finished scan and its findings (triage is kept)", Status: http.StatusNoContent, Params: idParam, Errors: []int{404, 409}, Handler: s.handleDeleteScan},
 		{Method: "POST", Path: "/scans/{id}/cancel", Scope: auth.ScopeWrite, Tag: "scans", Summary: "Cancel a pending or running scan", Response: ScanView{}, Params: idParam, Errors: []int{404, 409}, Handler: s.handleCancelScan},
-		{Method: "GET", Path: "/scans/{id}/findings", Scope: auth.ScopeRead, Tag: "findings", Summary: "Findings of a scan in canonical order, with triage state", Response: []store.FindingWithState{}, Params: findingFilters, Errors: []int{404, 422}, Handler: s.handleFindings},
+		{Method: "GET", Path: "/scans/{id}/findings", Scope: auth.ScopeRead, Tag: "findings", Summary: "Findings of a scan in canonical order, with triage state, one page at a time (or all as NDJSON)",
+			Response: []store.FindingWithState{}, ContentTypes: []string{"application/x-ndjson"}, Headers: []Header{headerTotal, headerNextCursor, headerLink},
+			Params: findingFilters, Errors: []int{404, 422}, Handler: s.handleFindings},
 		{Method: "GET", Path: "/scans/{id}/summary", Scope: auth.ScopeRead, Tag: "scans", Summary: "Severity counts, risk score, scanners and timing", Response: ScanSummary{}, Params: idParam, Errors: []int{404}, Handler: s.handleSummary},
 		{Method: "POST", Path: "/scans/{id}/event-token", Scope: auth.ScopeRead, Tag: "events", Summary: "Mint a 5-minute token for this scan's event stream", Response: EventToken{}, Params: idParam, Errors: []int{404}, Handler: s.handleEventToken},
 		{Method: "GET", Path: "/scans/{id}/events", Scope: auth.ScopeRead, EventToken: true, Tag: "events", Summary: "Server-sent event stream of a scan (replays the buffer, ends after the terminal event)", ContentTypes: []string{"text/event-stream"}, Params: append([]Param{{Name: "event_token", In: "query", Type: "string", Description: "token from POST /scans/{id}/event-token, instead of a key"}}, idParam...), Errors: []int{404}, Handler: s.handleEvents},
@@ -204,13 +223,24 @@ func (s *Server) handleListScans(w http.ResponseWriter, r *http.Request) error {
 			return invalid("enum", "status must be one of "+strings.Join(scanStatuses, ", "), st, "query", "status")
 		}
 	}
+	var before int64
+	if c := r.URL.Query().Get("cursor"); c != "" {
+		if before, err = decodeCursor(c, "scans", 0); err != nil {
+			return err
+		}
+	}
 	if limit == 0 {
 		writeJSON(w, http.StatusOK, []ScanView{})
 		return nil
 	}
-	scans, err := s.Store.Scans(r.Context(), store.ScanFilter{Statuses: statuses, TargetPath: r.URL.Query().Get("target_path"), Limit: limit, Offset: offset})
+	scans, err := s.Store.Scans(r.Context(), store.ScanFilter{Statuses: statuses, TargetPath: r.URL.Query().Get("target_path"),
+		Limit: limit + 1, Offset: offset, Before: before})
 	if err != nil {
 		return err
+	}
+	if len(scans) > limit {
+		scans = scans[:limit]
+		setNextLink(w, r, encodeCursor("scans", 0, scans[limit-1].Seq))
 	}
 	out := make([]ScanView, 0, len(scans))
 	for _, sc := range scans {
@@ -279,38 +309,123 @@ func (s *Server) cancelScan(ctx context.Context, id string) (store.Scan, error) 
 	return sc, err
 }
 
-func (s *Server) handleFindings(w http.ResponseWriter, r *http.Request) error {
-	if _, err := s.loadScan(r.Context(), r.PathValue("id")); err != nil {
-		return err
-	}
+// findingQuery reads and validates the filters of GET /scans/{id}/findings.
+func findingQuery(r *http.Request) (store.FindingQuery, error) {
 	q := r.URL.Query()
-	f := store.FindingFilter{Severities: splitCSV(q.Get("severity")), ScanTypes: splitCSV(q.Get("scan_type")), Compliance: splitCSV(q.Get("compliance"))}
-	for _, sv := range f.Severities {
+	fq := store.FindingQuery{Severities: splitCSV(q.Get("severity")), ScanTypes: splitCSV(q.Get("scan_type")),
+		Scanners: splitCSV(q.Get("scanner")), Compliance: splitCSV(q.Get("compliance")), Triage: splitCSV(q.Get("triage"))}
+	for _, sv := range fq.Severities {
 		if !finding.Severity(sv).Valid() {
-			return invalid("enum", "severity must be one of critical, high, medium, low, info", sv, "query", "severity")
+			return fq, invalid("enum", "severity must be one of critical, high, medium, low, info", sv, "query", "severity")
 		}
 	}
-	for _, t := range f.ScanTypes {
+	for _, t := range fq.ScanTypes {
 		if !slices.Contains(scan.ScanTypes, t) {
-			return invalid("enum", "scan_type must be one of "+strings.Join(scan.ScanTypes, ", "), t, "query", "scan_type")
+			return fq, invalid("enum", "scan_type must be one of "+strings.Join(scan.ScanTypes, ", "), t, "query", "scan_type")
+		}
+	}
+	for _, t := range fq.Triage {
+		if !slices.Contains(store.TriageStatuses, t) {
+			return fq, invalid("enum", "triage must be one of "+strings.Join(store.TriageStatuses, ", "), t, "query", "triage")
 		}
 	}
 	var err error
-	if f.Limit, err = queryInt(r, "limit", 0, 0, maxFindingsLimit); err != nil {
-		return err
+	if fq.Suppressed, err = queryOptionalBool(r, "suppressed"); err != nil {
+		return fq, err
 	}
-	if f.Offset, err = queryInt(r, "offset", 0, 0, 1<<31-1); err != nil {
-		return err
+	if fq.Offset, err = queryInt(r, "offset", 0, 0, 1<<31-1); err != nil {
+		return fq, err
 	}
-	body, err := s.Store.AppendFindingsJSON(r.Context(), make([]byte, 0, 64<<10), r.PathValue("id"), f)
+	return fq, nil
+}
+
+func (s *Server) handleFindings(w http.ResponseWriter, r *http.Request) error {
+	sc, err := s.loadScan(r.Context(), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
+	fq, err := findingQuery(r)
+	if err != nil {
+		return err
+	}
+	format := r.URL.Query().Get("format")
+	if format != "" && format != "json" && format != "ndjson" {
+		return invalid("enum", "Input should be 'json' or 'ndjson'", format, "query", "format")
+	}
+	explicit := r.URL.Query().Get("limit") != ""
+	if fq.Limit, err = queryInt(r, "limit", 0, 0, 1<<31-1); err != nil {
+		return err
+	}
+	switch {
+	case format == "ndjson" && (!explicit || fq.Limit == 0):
+		fq.Limit = 0 // the whole selection, streamed
+	case fq.Limit == 0:
+		fq.Limit = findingsDefaultLimit
+	default:
+		fq.Limit = min(fq.Limit, findingsMaxLimit)
+	}
+	if c := r.URL.Query().Get("cursor"); c != "" {
+		from, err := decodeCursor(c, "findings", sc.Seq)
+		if err != nil {
+			return err
+		}
+		fq.From = int(from)
+	}
+	total, err := s.Store.CountFindings(r.Context(), sc, fq)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("X-Total-Count", strconv.Itoa(total))
+	if format == "ndjson" {
+		return s.streamFindingsNDJSON(w, r, sc, fq)
+	}
+	// A page is bounded (findingsMaxLimit rows), so it is built in memory:
+	// its next cursor must be known before the headers go out.
+	page := fq
+	page.Limit++
+	buf := make([]byte, 0, 64<<10)
+	buf = append(buf, '[')
+	n, last := 0, -1
+	for row, err := range s.Store.FindingRows(r.Context(), sc, page) {
+		if err != nil {
+			return err
+		}
+		if n == fq.Limit {
+			setNextLink(w, r, encodeCursor("findings", sc.Seq, int64(last+1)))
+			break
+		}
+		if n > 0 {
+			buf = append(buf, ',')
+		}
+		if buf, err = row.AppendJSON(buf); err != nil {
+			return err
+		}
+		n, last = n+1, row.Ord
+	}
+	buf = append(buf, ']')
 	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.Header().Set("Content-Length", strconv.Itoa(len(buf)))
 	w.WriteHeader(http.StatusOK)
-	w.Write(body)
+	w.Write(buf)
 	return nil
+}
+
+func (s *Server) streamFindingsNDJSON(w http.ResponseWriter, r *http.Request, sc store.Scan, fq store.FindingQuery) error {
+	sw := startStream(w, "application/x-ndjson")
+	buf := make([]byte, 0, 4096)
+	for row, err := range s.Store.FindingRows(r.Context(), sc, fq) {
+		if err != nil {
+			return sw.fail(err)
+		}
+		if buf, err = row.AppendJSON(buf[:0]); err != nil {
+			return sw.fail(err)
+		}
+		buf = append(buf, '\n')
+		if _, err := sw.Write(buf); err != nil {
+			return sw.fail(err)
+		}
+	}
+	return sw.finish()
 }
 
 func (s *Server) handleSummary(w http.ResponseWriter, r *http.Request) error {
@@ -328,8 +443,8 @@ func (s *Server) handleSummary(w http.ResponseWriter, r *http.Request) error {
 }
 
 func summaryOf(sc store.Scan) ScanSummary {
-	c := sc.SeverityCounts
-	sum := ScanSummary{ScanID: sc.ID, Status: sc.Status, Total: sc.FindingsCount, RiskScore: sc.RiskScore,
+	c := sc.LiveCounts
+	sum := ScanSummary{ScanID: sc.ID, Status: sc.Status, Total: sc.FindingsCount, RiskScore: sc.RiskScore, Suppressed: sc.Suppressed,
 		SeverityCounts: sse.SeverityCounts{Critical: c["critical"], High: c["high"], Medium: c["medium"], Low: c["low"], Info: c["info"]},
 		ScannersRun:    sc.ScannersRun, ScannersSkipped: sc.ScannersSkipped, StartedAt: sc.StartedAt, CompletedAt: sc.CompletedAt}
 	if sc.CompletedAt != nil {
@@ -339,6 +454,9 @@ func summaryOf(sc store.Scan) ScanSummary {
 	return sum
 }
 
+// handleCompare streams {scan_a, scan_b, new, fixed, unchanged}: the store
+// merges the two scans' fingerprint indexes and the rows go straight to
+// the response, each list in canonical order.
 func (s *Server) handleCompare(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	var v validation
@@ -358,35 +476,47 @@ func (s *Server) handleCompare(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	fa, err := s.Store.FindingsByScan(r.Context(), a.ID, store.FindingFilter{})
+	head, err := json.Marshal(struct {
+		ScanA string `json:"scan_a"`
+		ScanB string `json:"scan_b"`
+	}{a.ID, b.ID})
 	if err != nil {
 		return err
 	}
-	fb, err := s.Store.FindingsByScan(r.Context(), b.ID, store.FindingFilter{})
-	if err != nil {
-		return err
-	}
-	inA := map[string]bool{}
-	for _, f := range fa {
-		inA[f.Fingerprint] = true
-	}
-	inB := map[string]bool{}
-	res := CompareResult{ScanA: a.ID, ScanB: b.ID, New: []store.FindingWithState{}, Fixed: []store.FindingWithState{}, Unchanged: []store.FindingWithState{}}
-	for _, f := range fb {
-		inB[f.Fingerprint] = true
-		if inA[f.Fingerprint] {
-			res.Unchanged = append(res.Unchanged, f)
-		} else {
-			res.New = append(res.New, f)
+	sw := startStream(w, "application/json")
+	sw.Write(head[:len(head)-1])
+	names := [...]string{store.CompareNew: "new", store.CompareFixed: "fixed", store.CompareUnchanged: "unchanged"}
+	next := store.CompareNew // the next list to open
+	first := true
+	open := func(upTo store.CompareSet) {
+		for ; next <= upTo; next++ {
+			if next > store.CompareNew {
+				sw.WriteByte(']')
+			}
+			sw.WriteString(`,"` + names[next] + `":[`)
+			first = true
 		}
 	}
-	for _, f := range fa {
-		if !inB[f.Fingerprint] {
-			res.Fixed = append(res.Fixed, f)
+	buf := make([]byte, 0, 4096)
+	for row, err := range s.Store.Compare(r.Context(), a, b) {
+		if err != nil {
+			return sw.fail(err)
+		}
+		open(row.Set)
+		if !first {
+			sw.WriteByte(',')
+		}
+		first = false
+		if buf, err = row.AppendJSON(buf[:0]); err != nil {
+			return sw.fail(err)
+		}
+		if _, err := sw.Write(buf); err != nil {
+			return sw.fail(err)
 		}
 	}
-	writeJSON(w, http.StatusOK, res)
-	return nil
+	open(store.CompareUnchanged)
+	sw.WriteString("]}\n")
+	return sw.finish()
 }
 
 func (s *Server) handleEventToken(w http.ResponseWriter, r *http.Request) error {

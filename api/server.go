@@ -6,6 +6,7 @@ package api
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -109,6 +110,13 @@ type Param struct {
 	Maximum     *int
 }
 
+// Header documents one response header in OpenAPI.
+type Header struct {
+	Name        string
+	Type        string // "string" or "integer"
+	Description string
+}
+
 // Route is one row of the route table.
 type Route struct {
 	Method string
@@ -133,6 +141,8 @@ type Route struct {
 	Status int
 	// ContentTypes lists non-JSON success media types.
 	ContentTypes []string
+	// Headers documents response headers of a success.
+	Headers []Header
 	// Errors lists the documented error statuses besides auth errors.
 	Errors []int
 	// ErrorBodies gives the body type of an error status whose body is not
@@ -347,6 +357,16 @@ func (s *Server) guard(rt Route) http.Handler {
 			}
 		}
 		if err := rt.Handler(w, r); err != nil {
+			var aborted errStreamAborted
+			if errors.As(err, &aborted) {
+				// Headers and part of the body are out: an error body would
+				// read as the end of a valid one, so the connection is cut.
+				if r.Context().Err() == nil { // not merely a client that went away
+					s.log.ErrorContext(r.Context(), "streamed response failed", "request_id", requestID(r.Context()), "method", r.Method,
+						"path", r.URL.Path, "error", aborted.cause.Error())
+				}
+				panic(http.ErrAbortHandler)
+			}
 			s.writeError(w, r, err)
 		}
 	})

@@ -598,27 +598,37 @@ type FrameworkCoverage struct {
 // finding's ComplianceTags as stored (what the API shows), not a
 // recomputation; tags of no listed control are ignored.
 func Coverage(fs []Finding) []FrameworkCoverage {
-	type tally struct {
-		count        int
-		fingerprints []string
-	}
-	byTag := map[string]*tally{}
+	counts := map[string]int{}
+	fingerprints := map[string][]string{}
 	for i := range fs {
 		if IsSuppressed(fs[i]) {
 			continue
 		}
 		for _, tag := range fs[i].ComplianceTags {
-			t := byTag[tag]
-			if t == nil {
-				t = &tally{}
-				byTag[tag] = t
-			}
-			t.count++
+			counts[tag]++
 			if fs[i].Fingerprint != "" {
-				t.fingerprints = append(t.fingerprints, fs[i].Fingerprint)
+				fingerprints[tag] = append(fingerprints[tag], fs[i].Fingerprint)
 			}
 		}
 	}
+	out := CoverageCounts(counts)
+	for f := range out {
+		for c := range out[f].Controls {
+			cc := &out[f].Controls[c]
+			if cc.Status == ControlViolated {
+				fps := slices.Clone(fingerprints[cc.ID])
+				slices.Sort(fps)
+				cc.Fingerprints = slices.Compact(fps)
+			}
+		}
+	}
+	return out
+}
+
+// CoverageCounts is Coverage from the number of unsuppressed findings per
+// tag alone, with every Fingerprints list left empty: a caller that cannot
+// hold a scan's findings fills them from its own sorted source.
+func CoverageCounts(counts map[string]int) []FrameworkCoverage {
 	frameworks := Frameworks()
 	out := make([]FrameworkCoverage, 0, len(frameworks))
 	for _, fw := range frameworks {
@@ -629,12 +639,9 @@ func Coverage(fs []Finding) []FrameworkCoverage {
 		}
 		for _, c := range fw.Controls {
 			cc := ControlCoverage{ID: c.ID, Title: c.Title, Status: ControlClear, Fingerprints: []string{}}
-			if t := byTag[c.ID]; t != nil && t.count > 0 {
+			if n := counts[c.ID]; n > 0 {
 				cc.Status = ControlViolated
-				cc.FindingCount = t.count
-				fps := slices.Clone(t.fingerprints)
-				slices.Sort(fps)
-				cc.Fingerprints = slices.Compact(fps)
+				cc.FindingCount = n
 				fc.ControlsViolated++
 			} else {
 				fc.ControlsClear++

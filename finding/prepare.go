@@ -50,38 +50,7 @@ type LineSource func(filePath string, line int) (current, previous string, ok bo
 func Prepare(scanID string, raw []Finding, src LineSource, newID func() string) []Finding {
 	out := make([]Finding, len(raw))
 	for i := range raw {
-		f := raw[i]
-		cleanFinding(&f)
-		ApplyTestContext(&f)
-
-		var cur, prev string
-		haveLines := false
-		if src != nil && f.FilePath != "" && f.Line > 0 {
-			cur, prev, haveLines = src(f.FilePath, f.Line)
-		}
-		context := ""
-		switch {
-		case f.Snippet != "":
-			context = NormalizeLineContext(f.Snippet)
-		case haveLines:
-			context = NormalizeLineContext(cur)
-		}
-		f.Fingerprint = Fingerprint(f.Scanner, f.RuleID, f.FilePath, context, f.CWE)
-
-		var suppression string
-		if haveLines {
-			suppression = SuppressedBy(f.RuleID, cur, prev)
-		} else if f.Snippet != "" {
-			suppression = SuppressedBy(f.RuleID, f.Snippet, "")
-		}
-		if suppression != "" {
-			f.Metadata[MetaSuppressedBy] = suppression
-		} else {
-			f.Metadata[MetaSuppressedBy] = nil
-		}
-		f.ComplianceTags = ComplianceTags(f)
-		f.ScanID = scanID
-		out[i] = f
+		out[i] = PrepareOne(scanID, raw[i], src)
 	}
 	out = dedupOwned(out) // Dedup on our own copy; its result is in canonical order
 	if newID != nil {
@@ -90,6 +59,47 @@ func Prepare(scanID string, raw []Finding, src LineSource, newID func() string) 
 		}
 	}
 	return out
+}
+
+// PrepareOne is steps 1 to 3 of Prepare for one finding: everything that
+// depends on the finding alone. A caller that cannot hold a whole scan in
+// memory prepares findings one by one as they arrive and applies Dedup
+// per file_path later: every group Dedup forms (same fingerprint, same
+// location) lies within one file_path, so deduplicating each file's
+// findings apart and sorting the union canonically gives what Prepare
+// gives. f is not modified.
+func PrepareOne(scanID string, f Finding, src LineSource) Finding {
+	cleanFinding(&f)
+	ApplyTestContext(&f)
+
+	var cur, prev string
+	haveLines := false
+	if src != nil && f.FilePath != "" && f.Line > 0 {
+		cur, prev, haveLines = src(f.FilePath, f.Line)
+	}
+	context := ""
+	switch {
+	case f.Snippet != "":
+		context = NormalizeLineContext(f.Snippet)
+	case haveLines:
+		context = NormalizeLineContext(cur)
+	}
+	f.Fingerprint = Fingerprint(f.Scanner, f.RuleID, f.FilePath, context, f.CWE)
+
+	var suppression string
+	if haveLines {
+		suppression = SuppressedBy(f.RuleID, cur, prev)
+	} else if f.Snippet != "" {
+		suppression = SuppressedBy(f.RuleID, f.Snippet, "")
+	}
+	if suppression != "" {
+		f.Metadata[MetaSuppressedBy] = suppression
+	} else {
+		f.Metadata[MetaSuppressedBy] = nil
+	}
+	f.ComplianceTags = ComplianceTags(f)
+	f.ScanID = scanID
+	return f
 }
 
 func cleanFinding(f *Finding) {

@@ -25,13 +25,46 @@ const (
 // findings give the same score on every platform. Findings with an unknown
 // severity weigh 0 (Prepare has turned them into info).
 func RiskScore(fs []Finding) int {
-	var s int64
+	var c SeverityCount
 	for i := range fs {
-		if IsSuppressed(fs[i]) {
-			continue
+		if !IsSuppressed(fs[i]) {
+			c.Add(fs[i].Severity, 1)
 		}
-		s += riskWeight(fs[i].Severity)
 	}
+	return c.RiskScore()
+}
+
+// SeverityCount counts findings per severity. A scan too large to hold in
+// memory keeps one of these instead of its findings.
+type SeverityCount struct {
+	Critical, High, Medium, Low, Info int
+}
+
+// Add counts n findings of severity sev; an unknown severity counts as
+// info (Prepare has turned it into info anyway).
+func (c *SeverityCount) Add(sev Severity, n int) {
+	switch sev {
+	case Critical:
+		c.Critical += n
+	case High:
+		c.High += n
+	case Medium:
+		c.Medium += n
+	case Low:
+		c.Low += n
+	default:
+		c.Info += n
+	}
+}
+
+// Total is the number of findings counted.
+func (c SeverityCount) Total() int { return c.Critical + c.High + c.Medium + c.Low + c.Info }
+
+// RiskScore is RiskScore of the counted findings, which the caller has
+// limited to unsuppressed ones.
+func (c SeverityCount) RiskScore() int {
+	s := int64(c.Critical)*riskWeight(Critical) + int64(c.High)*riskWeight(High) +
+		int64(c.Medium)*riskWeight(Medium) + int64(c.Low)*riskWeight(Low)
 	if s == 0 {
 		return 0
 	}

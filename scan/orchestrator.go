@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"scand/finding"
@@ -270,20 +271,31 @@ func (o *Orchestrator) runScan(ctx context.Context, id string) {
 		}
 	}
 
-	var raw []finding.Finding
 	var dataSources []vulndb.Info // offline advisory data the scanners that ran read
+	// Findings stream into the store as scanners report them; nothing
+	// holds a whole scan in memory (see store.Ingest).
+	in, err := o.store.BeginIngest(bg, id)
+	if err != nil {
+		o.fail(bg, id, sc.TargetPath, run, skipped, fmt.Errorf("start storing findings: %w", err))
+		return
+	}
+	defer in.Close()
+	src := newLineSource(target.Path)
 	for _, s := range ExpandScanTypes(o.scanners, sc.ScanTypes) {
 		if ctx.Err() != nil {
 			break
 		}
-		fs, ran, skips := o.runScanner(ctx, id, s, target)
+		ran, skips, err := o.runScanner(ctx, id, s, target, in, src)
+		if err != nil {
+			o.fail(bg, id, sc.TargetPath, run, skipped, fmt.Errorf("store findings: %w", err))
+			return
+		}
 		if ctx.Err() != nil {
 			break
 		}
 		skipped = append(skipped, skips...)
 		if ran {
 			run = append(run, s.Name())
-			raw = append(raw, fs...)
 			dataSources = append(dataSources, dataSourcesOf(ctx, s)...)
 		}
 	}
@@ -293,20 +305,24 @@ func (o *Orchestrator) runScan(ctx context.Context, id string) {
 	}
 
 	staleNames, staleWarnings := o.recordDataAge(bg, id, dataSources)
-	prepared := finding.Prepare(id, raw, newLineSource(sc.TargetPath), store.NewID)
-	counts := severityCounts(prepared)
-	risk := finding.RiskScore(prepared)
-	err = o.store.CompleteScan(bg, id, store.ScanResult{Findings: prepared, ScannersRun: run, Skipped: skipped, RiskScore: risk,
-		SeverityCounts: map[string]int{"critical": counts.Critical, "high": counts.High, "medium": counts.Medium, "low": counts.Low, "info": counts.Info}})
+	// Storing is part of the scan: completed_at (and so duration_s) is
+	// stamped when the last chunk is written.
+	sum, err := in.Finish(ctx, store.IngestMeta{ScannersRun: run, Skipped: skipped})
 	if errors.Is(err, store.ErrConflict) {
-		return // cancelled while finishing; Cancel published the event
+		return // cancelled while storing; Cancel published the event
+	}
+	if ctx.Err() != nil {
+		o.interrupted(bg, id, sc.TargetPath, run, skipped)
+		return
 	}
 	if err != nil {
 		o.fail(bg, id, sc.TargetPath, run, skipped, fmt.Errorf("store findings: %w", err))
 		return
 	}
-	o.publish(bg, id, sse.ScanComplete, sse.ScanCompleteData{ScanID: id, TargetPath: sc.TargetPath, FindingsCount: len(prepared),
-		RiskScore: risk, SeverityCounts: counts, DurationS: roundSeconds(o.now().Sub(start))})
+	a := sum.All
+	o.publish(bg, id, sse.ScanComplete, sse.ScanCompleteData{ScanID: id, TargetPath: sc.TargetPath, FindingsCount: sum.Findings,
+		RiskScore: sum.RiskScore, SeverityCounts: sse.SeverityCounts{Critical: a.Critical, High: a.High, Medium: a.Medium, Low: a.Low, Info: a.Info},
+		DurationS: roundSeconds(o.now().Sub(start))})
 	o.warnStaleData(bg, id, sc.TargetPath, staleNames, staleWarnings)
 }
 
@@ -333,23 +349,54 @@ func (o *Orchestrator) fail(ctx context.Context, id, targetPath string, run []st
 	o.publish(ctx, id, sse.ScanFailed, sse.ScanFailedData{ScanID: id, TargetPath: targetPath, Error: truncate(cause.Error(), 200)})
 }
 
-// runScanner runs one scanner and reports its findings, whether it ran,
-// and the skipped entries: the scanner when it did not run (not installed,
-// database not configured) or failed, the parts of the target it left out
-// when it ran on the rest (PartialSkip).
-func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner, t Target) (fs []finding.Finding, ran bool, skips []store.SkippedScanner) {
+// runScanner runs one scanner, streaming its findings (prepared one by
+// one) into the ingest, and reports whether it ran and the skipped
+// entries: the scanner when it did not run (not installed, database not
+// configured) or failed, the parts of the target it left out when it ran
+// on the rest (PartialSkip). A failed scanner's findings are taken back
+// out. err is a storage failure, which fails the scan.
+func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner, t Target, in *store.Ingest, src finding.LineSource) (ran bool, skips []store.SkippedScanner, err error) {
 	bg := context.WithoutCancel(ctx)
 	name := s.Name()
 	if _, hint, ok := s.Available(ctx); !ok {
 		entry := store.SkippedScanner{Name: name, Reason: SkipReasonOf(ctx, s), InstallHint: hint}
 		o.publish(bg, scanID, sse.ScannerSkipped, sse.ScannerSkippedData{ScanID: scanID, Name: name, Reason: entry.Reason, InstallHint: hint})
-		return nil, false, []store.SkippedScanner{entry}
+		return false, []store.SkippedScanner{entry}, nil
 	}
 	o.publish(bg, scanID, sse.ScannerStart, sse.ScannerStartData{ScanID: scanID, Name: name})
 	start := o.now()
-	fs, err := safeScan(ctx, s, t)
+	mark, err := in.Mark()
+	if err != nil {
+		return false, nil, err
+	}
+	var count atomic.Int64
+	var storeErr atomic.Pointer[error]
+	emit := func(f finding.Finding) error {
+		if f.Scanner == "" {
+			f.Scanner = name
+		}
+		if f.ScanType == "" {
+			f.ScanType = s.Type()
+		}
+		if err := in.Add(finding.PrepareOne(scanID, f, src)); err != nil {
+			storeErr.CompareAndSwap(nil, &err)
+			return err
+		}
+		count.Add(1)
+		return nil
+	}
+	err = safeScan(ctx, s, t, emit)
+	if p := storeErr.Load(); p != nil {
+		return false, nil, *p
+	}
 	if ctx.Err() != nil {
-		return nil, false, nil
+		return false, nil, nil
+	}
+	var partialSkip *PartialSkip
+	if err != nil && !errors.As(err, &partialSkip) {
+		if rerr := in.Rollback(mark); rerr != nil {
+			return false, nil, rerr
+		}
 	}
 	if errors.Is(err, ErrNotInstalled) || errors.Is(err, ErrDatabaseNotConfigured) {
 		// The tool or its offline database went missing after the
@@ -361,7 +408,7 @@ func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner,
 		}
 		entry := store.SkippedScanner{Name: name, Reason: reason, InstallHint: hint}
 		o.publish(bg, scanID, sse.ScannerSkipped, sse.ScannerSkippedData{ScanID: scanID, Name: name, Reason: entry.Reason, InstallHint: hint})
-		return nil, false, []store.SkippedScanner{entry}
+		return false, []store.SkippedScanner{entry}, nil
 	}
 	var partial *PartialSkip
 	if errors.As(err, &partial) {
@@ -376,28 +423,35 @@ func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner,
 		msg := truncate(err.Error(), 200)
 		o.log.Warn("scanner failed", "scan_id", scanID, "scanner", name, "error", msg)
 		o.publish(bg, scanID, sse.ScannerFailed, sse.ScannerFailedData{ScanID: scanID, Name: name, Error: msg})
-		return nil, false, []store.SkippedScanner{{Name: name, Reason: "failed: " + msg}}
+		return false, []store.SkippedScanner{{Name: name, Reason: "failed: " + msg}}, nil
 	}
-	for i := range fs {
-		if fs[i].Scanner == "" {
-			fs[i].Scanner = name
-		}
-		if fs[i].ScanType == "" {
-			fs[i].ScanType = s.Type()
-		}
-	}
-	o.publish(bg, scanID, sse.ScannerComplete, sse.ScannerCompleteData{ScanID: scanID, Name: name, DurationS: roundSeconds(o.now().Sub(start)), FindingsCount: len(fs)})
-	return fs, true, skips
+	o.publish(bg, scanID, sse.ScannerComplete, sse.ScannerCompleteData{ScanID: scanID, Name: name, DurationS: roundSeconds(o.now().Sub(start)), FindingsCount: int(count.Load())})
+	return true, skips, nil
 }
 
-// safeScan turns a scanner panic into that scanner's error.
-func safeScan(ctx context.Context, s Scanner, t Target) (fs []finding.Finding, err error) {
+// safeScan runs a scanner, streaming when it can, and turns a panic into
+// that scanner's error.
+func safeScan(ctx context.Context, s Scanner, t Target, emit func(finding.Finding) error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("scanner panicked: %v", r)
 		}
 	}()
-	return s.Scan(ctx, t)
+	if ss, ok := s.(StreamScanner); ok {
+		return ss.ScanStream(ctx, t, emit)
+	}
+	fs, err := s.Scan(ctx, t)
+	var partial *PartialSkip
+	if err != nil && !errors.As(err, &partial) {
+		return err
+	}
+	for _, f := range fs {
+		if err := emit(f); err != nil {
+			return err
+		}
+	}
+	// A PartialSkip keeps the findings of the parts that ran.
+	return err
 }
 
 func (o *Orchestrator) publish(ctx context.Context, scanID, name string, data any) {
@@ -420,25 +474,6 @@ func ExpandScanTypes(registry []Scanner, types []string) []Scanner {
 	return out
 }
 
-func severityCounts(fs []finding.Finding) sse.SeverityCounts {
-	var c sse.SeverityCounts
-	for _, f := range fs {
-		switch f.Severity {
-		case finding.Critical:
-			c.Critical++
-		case finding.High:
-			c.High++
-		case finding.Medium:
-			c.Medium++
-		case finding.Low:
-			c.Low++
-		default:
-			c.Info++
-		}
-	}
-	return c
-}
-
 func roundSeconds(d time.Duration) float64 {
 	return float64(d.Milliseconds()) / 1000
 }
@@ -454,10 +489,26 @@ func truncate(s string, n int) string {
 // maxSourceFileBytes bounds what the line source reads per file.
 const maxSourceFileBytes = 4 << 20
 
+// Line source cache bounds: findings arrive grouped by file (a scanner
+// reports one file's findings together), so a few recent files give
+// almost every hit while memory stays bounded however large the tree.
+const (
+	lineCacheFiles = 64
+	lineCacheBytes = 32 << 20
+)
+
 // newLineSource reads finding lines from the target for fingerprints and
-// inline suppressions. It only opens regular files inside root.
+// inline suppressions. It only opens regular files inside root, keeps the
+// most recently read files, and is safe for concurrent use.
 func newLineSource(root string) finding.LineSource {
-	cache := map[string][]string{}
+	type entry struct {
+		lines []string
+		size  int
+	}
+	var mu sync.Mutex
+	cache := map[string]entry{}
+	var order []string // oldest first
+	total := 0
 	return func(rel string, line int) (string, string, bool) {
 		if line <= 0 || rel == "" || strings.Contains(rel, "://") {
 			return "", "", false
@@ -466,37 +517,53 @@ func newLineSource(root string) finding.LineSource {
 		if clean == "" || clean != strings.TrimPrefix(rel, "./") {
 			return "", "", false
 		}
-		lines, ok := cache[clean]
+		mu.Lock()
+		e, ok := cache[clean]
+		mu.Unlock()
 		if !ok {
-			lines = readLines(filepath.Join(root, filepath.FromSlash(clean)))
-			cache[clean] = lines
+			lines, size := readLines(filepath.Join(root, filepath.FromSlash(clean)))
+			e = entry{lines: lines, size: size}
+			mu.Lock()
+			if _, raced := cache[clean]; !raced {
+				cache[clean] = e
+				order = append(order, clean)
+				total += size
+				for len(order) > 1 && (len(order) > lineCacheFiles || total > lineCacheBytes) {
+					total -= cache[order[0]].size
+					delete(cache, order[0])
+					order = order[1:]
+				}
+			}
+			mu.Unlock()
 		}
-		if line > len(lines) {
+		if line > len(e.lines) {
 			return "", "", false
 		}
 		prev := ""
 		if line > 1 {
-			prev = lines[line-2]
+			prev = e.lines[line-2]
 		}
-		return lines[line-1], prev, true
+		return e.lines[line-1], prev, true
 	}
 }
 
-func readLines(p string) []string {
+func readLines(p string) ([]string, int) {
 	info, err := os.Lstat(p)
 	if err != nil || !info.Mode().IsRegular() || info.Size() > maxSourceFileBytes {
-		return nil
+		return nil, 0
 	}
 	f, err := os.Open(p)
 	if err != nil {
-		return nil
+		return nil, 0
 	}
 	defer f.Close()
 	var out []string
+	size := 0
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), maxSourceFileBytes)
 	for sc.Scan() {
 		out = append(out, sc.Text())
+		size += len(sc.Bytes()) + 16
 	}
-	return out
+	return out, size
 }

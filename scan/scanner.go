@@ -60,3 +60,16 @@ func (b Builtin) Type() string { return b.scanType }
 
 // Available is always true; the version of a built-in is scand's own.
 func (b Builtin) Available(context.Context) (string, string, bool) { return "builtin", "", true }
+
+// StreamScanner is a Scanner that reports findings as it finds them, so a
+// scan with a million findings is never held in memory by the scanner or
+// the orchestrator. The orchestrator prefers ScanStream when a scanner
+// implements it; Scan must still work and report the same findings.
+type StreamScanner interface {
+	Scanner
+	// ScanStream calls emit once per finding, possibly from several
+	// goroutines at once (emit is safe for that). When emit returns an
+	// error the scanner stops and returns it. Findings emitted before a
+	// scanner fails are discarded by the orchestrator, as Scan's would be.
+	ScanStream(ctx context.Context, t Target, emit func(finding.Finding) error) error
+}

@@ -18,9 +18,15 @@ func scanTypesKey(alias string) string {
 // finding.IsSuppressed) and not hidden by a triage verdict (the
 // dashboard's default-hidden set).
 func liveFinding(alias string) string {
-	return `COALESCE(json_extract(` + alias + `.body, '$.metadata.suppressed_by'), '') = ''
+	return alias + `.suppressed = 0
 		AND NOT EXISTS (SELECT 1 FROM triage_states t WHERE t.fingerprint = ` + alias + `.fingerprint
 			AND t.status IN ('false_positive','accepted_risk','wont_fix'))`
+}
+
+// inScan is an SQL condition: findings row alias belongs to the scan whose
+// id is bound twice (its rows are the key range seq<<32 .. (seq+1)<<32).
+func inScan(alias string) string {
+	return alias + `.k >= ((SELECT seq FROM scans WHERE id = ?) << 32) AND ` + alias + `.k < (((SELECT seq FROM scans WHERE id = ?) + 1) << 32)`
 }
 
 // scannerRan is an SQL condition: the scanner of findings row alias is in
@@ -54,7 +60,7 @@ type ScanChanges struct {
 func (s *Store) ChangesSincePrevious(ctx context.Context, scanID string) (ch ScanChanges, ok bool, err error) {
 	var prev, schedule sql.NullString
 	err = s.db.QueryRowContext(ctx, `SELECT c.target_path, c.schedule_id, (SELECT p.id FROM scans p
-			WHERE p.status = 'completed' AND p.id != c.id AND p.target_path = c.target_path
+			WHERE p.status = 'completed' AND p.hidden = 0 AND p.id != c.id AND p.target_path = c.target_path
 				AND p.target_url IS c.target_url AND p.target_host IS c.target_host
 				AND (p.completed_at < c.completed_at OR (p.completed_at = c.completed_at AND p.seq < c.seq))
 				AND `+scanTypesKey("p")+` = `+scanTypesKey("c")+`
@@ -69,9 +75,9 @@ func (s *Store) ChangesSincePrevious(ctx context.Context, scanID string) (ch Sca
 	ch.ScanID, ch.PreviousScanID, ch.ScheduleID = scanID, prev.String, schedule.String
 	ch.New = map[string]int{}
 	rows, err := s.db.QueryContext(ctx, `SELECT f.severity, count(DISTINCT f.fingerprint) FROM findings f
-		WHERE f.scan_id = ? AND `+liveFinding("f")+` AND `+scannerRan("f", "?")+`
-			AND NOT EXISTS (SELECT 1 FROM findings p WHERE p.fingerprint = f.fingerprint AND p.scan_id = ?)
-		GROUP BY f.severity`, scanID, ch.PreviousScanID, ch.PreviousScanID)
+		WHERE `+inScan("f")+` AND `+liveFinding("f")+` AND `+scannerRan("f", "?")+`
+			AND NOT EXISTS (SELECT 1 FROM finding_fps o WHERE o.scan_seq = (SELECT seq FROM scans WHERE id = ?) AND o.fingerprint = f.fingerprint)
+		GROUP BY f.severity`, scanID, scanID, ch.PreviousScanID, ch.PreviousScanID)
 	if err != nil {
 		return ch, false, err
 	}
@@ -88,9 +94,9 @@ func (s *Store) ChangesSincePrevious(ctx context.Context, scanID string) (ch Sca
 		return ch, false, err
 	}
 	err = s.db.QueryRowContext(ctx, `SELECT count(DISTINCT p.fingerprint) FROM findings p
-		WHERE p.scan_id = ? AND `+liveFinding("p")+` AND `+scannerRan("p", "?")+`
-			AND NOT EXISTS (SELECT 1 FROM findings f WHERE f.fingerprint = p.fingerprint AND f.scan_id = ?)`,
-		ch.PreviousScanID, scanID, scanID).Scan(&ch.Fixed)
+		WHERE `+inScan("p")+` AND `+liveFinding("p")+` AND `+scannerRan("p", "?")+`
+			AND NOT EXISTS (SELECT 1 FROM finding_fps o WHERE o.scan_seq = (SELECT seq FROM scans WHERE id = ?) AND o.fingerprint = p.fingerprint)`,
+		ch.PreviousScanID, ch.PreviousScanID, scanID, scanID).Scan(&ch.Fixed)
 	if err != nil {
 		return ch, false, err
 	}

@@ -2,16 +2,17 @@ package store
 
 import (
 	"context"
-	"sort"
+	"database/sql"
 	"time"
 )
 
 // ScanCountsByStatus returns how many scans are in each status. Every
 // status is present, with 0 when no scan has it, so a dashboard can render
-// a fixed set of tiles.
+// a fixed set of tiles. It reads the counts the scans triggers maintain
+// (migration 0002), so it costs the same with ten or ten thousand scans.
 func (s *Store) ScanCountsByStatus(ctx context.Context) (map[string]int, error) {
 	out := map[string]int{StatusPending: 0, StatusRunning: 0, StatusCompleted: 0, StatusFailed: 0, StatusCancelled: 0}
-	rows, err := s.db.QueryContext(ctx, "SELECT status, count(*) FROM scans GROUP BY status")
+	rows, err := s.db.QueryContext(ctx, "SELECT status, n FROM scan_status_counts")
 	if err != nil {
 		return nil, err
 	}
@@ -46,30 +47,26 @@ type CurrentFindings struct {
 	Counts []SeverityTriageCount
 }
 
-// latestCompletedScans selects the id of the latest completed scan of each
-// target. A target is target_path plus target_url and target_host, so two
-// DAST scans of different URLs from the same working directory do not hide
-// each other. "Latest" is arrival order (seq): the scan started last saw
-// the newest state of the target, even if an older scan finished after it.
-const latestCompletedScans = `SELECT s.id FROM scans s WHERE s.status = 'completed' AND s.seq = (
-	SELECT max(o.seq) FROM scans o WHERE o.status = 'completed' AND o.target_path = s.target_path
-		AND COALESCE(o.target_url, '') = COALESCE(s.target_url, '') AND COALESCE(o.target_host, '') = COALESCE(s.target_host, ''))`
-
 // CurrentFindingCounts counts the findings of the latest completed scan of
-// each target by severity and triage status. Rows are counted, not
-// distinct fingerprints, so the severity and the triage totals add up to
-// the same number even when two checkouts of one tree share fingerprints.
+// each target by severity and triage status. A target is target_path plus
+// target_url and target_host, so two DAST scans of different URLs from the
+// same working directory do not hide each other; "latest" is arrival order
+// (the scan started last saw the newest state of the target). Rows are
+// counted, not distinct fingerprints, so the severity and the triage
+// totals add up to the same number even when two checkouts of one tree
+// share fingerprints. Both inputs are maintained aggregates (targets by
+// triggers, finding_counts by the ingest writer and SetTriage): the cost
+// grows with the number of targets, not findings.
 func (s *Store) CurrentFindingCounts(ctx context.Context) (CurrentFindings, error) {
 	var out CurrentFindings
 	out.Counts = []SeverityTriageCount{}
-	err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM ("+latestCompletedScans+")").Scan(&out.Targets)
+	err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM targets").Scan(&out.Targets)
 	if err != nil {
 		return out, err
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT f.severity, COALESCE(t.status, 'new'), count(*)
-		FROM findings f LEFT JOIN triage_states t ON t.fingerprint = f.fingerprint
-		WHERE f.scan_id IN (`+latestCompletedScans+`)
-		GROUP BY 1, 2 ORDER BY 1, 2`)
+	rows, err := s.db.QueryContext(ctx, `SELECT c.severity, c.triage, sum(c.n)
+		FROM targets t JOIN finding_counts c ON c.scan_seq = t.scan_seq
+		GROUP BY 1, 2 HAVING sum(c.n) > 0 ORDER BY 1, 2`)
 	if err != nil {
 		return out, err
 	}
@@ -98,87 +95,49 @@ type DayActivity struct {
 
 // DailyActivity returns one entry per UTC day in [from, to) that saw a scan
 // start or complete, oldest first. Days without activity are absent: the
-// caller decides how to fill the gaps.
+// caller decides how to fill the gaps. It reads the per-day aggregate the
+// scans triggers maintain plus one index probe per day for the risk score.
 func (s *Store) DailyActivity(ctx context.Context, from, to time.Time) ([]DayActivity, error) {
-	lo, hi := formatTime(from), formatTime(to)
-	days := map[string]*DayActivity{}
-	day := func(d string) *DayActivity {
-		if a, ok := days[d]; ok {
-			return a
-		}
-		a := &DayActivity{Day: d, FindingsBySeverity: map[string]int{}}
-		days[d] = a
-		return a
+	// The aggregate is per UTC day: the window is the days from from's
+	// date up to the last day that starts before to.
+	lo := from.UTC().Format(time.DateOnly)
+	end := to.UTC()
+	hiDay := time.Date(end.Year(), end.Month(), end.Day(), 0, 0, 0, 0, time.UTC)
+	if hiDay.Before(end) {
+		hiDay = hiDay.AddDate(0, 0, 1)
 	}
-
-	// The stored timestamps are fixed-width UTC text, so the first ten
-	// characters are the UTC date and a range on the text is a range in time.
-	rows, err := s.db.QueryContext(ctx, `SELECT substr(started_at, 1, 10), count(*) FROM scans
-		WHERE started_at >= ? AND started_at < ? GROUP BY 1`, lo, hi)
+	// Stored timestamps are fixed-width UTC text ("2026-03-12T09:40:..."),
+	// so one day's completions are the text range [day+"T", day+"U").
+	rows, err := s.db.QueryContext(ctx, `SELECT day, started, completed, critical, high, medium, low, info,
+			CASE WHEN completed > 0 THEN (SELECT risk_score FROM scans
+				WHERE status = 'completed' AND completed_at >= day || 'T' AND completed_at < day || 'U' AND hidden = 0
+				ORDER BY completed_at DESC, seq DESC LIMIT 1) END
+		FROM daily_activity WHERE day >= ? AND day < ? AND (started > 0 OR completed > 0)
+		ORDER BY day`, lo, hiDay.Format(time.DateOnly))
 	if err != nil {
 		return nil, err
 	}
+	defer rows.Close()
+	out := []DayActivity{}
 	for rows.Next() {
-		var d string
-		var n int
-		if err := rows.Scan(&d, &n); err != nil {
-			rows.Close()
+		var a DayActivity
+		var completed int
+		var sev [5]int
+		var risk sql.NullInt64
+		if err := rows.Scan(&a.Day, &a.ScansStarted, &completed, &sev[0], &sev[1], &sev[2], &sev[3], &sev[4], &risk); err != nil {
 			return nil, err
 		}
-		day(d).ScansStarted = n
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-
-	rows, err = s.db.QueryContext(ctx, `SELECT d, risk_score FROM (
-			SELECT substr(completed_at, 1, 10) AS d, risk_score,
-				row_number() OVER (PARTITION BY substr(completed_at, 1, 10) ORDER BY completed_at DESC, seq DESC) AS rn
-			FROM scans WHERE status = 'completed' AND completed_at >= ? AND completed_at < ?)
-		WHERE rn = 1`, lo, hi)
-	if err != nil {
-		return nil, err
-	}
-	for rows.Next() {
-		var d string
-		var score int
-		if err := rows.Scan(&d, &score); err != nil {
-			rows.Close()
-			return nil, err
+		a.FindingsBySeverity = map[string]int{}
+		for i, name := range [...]string{"critical", "high", "medium", "low", "info"} {
+			if sev[i] != 0 {
+				a.FindingsBySeverity[name] = sev[i]
+			}
 		}
-		day(d).RiskScore = &score
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-
-	rows, err = s.db.QueryContext(ctx, `SELECT substr(s.completed_at, 1, 10), f.severity, count(*)
-		FROM scans s JOIN findings f ON f.scan_id = s.id
-		WHERE s.status = 'completed' AND s.completed_at >= ? AND s.completed_at < ?
-		GROUP BY 1, 2`, lo, hi)
-	if err != nil {
-		return nil, err
-	}
-	for rows.Next() {
-		var d, sev string
-		var n int
-		if err := rows.Scan(&d, &sev, &n); err != nil {
-			rows.Close()
-			return nil, err
+		if risk.Valid {
+			r := int(risk.Int64)
+			a.RiskScore = &r
 		}
-		day(d).FindingsBySeverity[sev] = n
+		out = append(out, a)
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-
-	out := make([]DayActivity, 0, len(days))
-	for _, a := range days {
-		out = append(out, *a)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Day < out[j].Day })
-	return out, nil
+	return out, rows.Err()
 }

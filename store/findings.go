@@ -3,10 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
-	"runtime"
-	"sync"
 	"time"
 
 	"scand/finding"
@@ -28,7 +25,7 @@ type FindingWithState struct {
 	State *TriageState `json:"state"`
 }
 
-// ScanResult is what a completed scan persists in one transaction.
+// ScanResult is what CompleteScan stores for a scan.
 type ScanResult struct {
 	Findings       []finding.Finding
 	ScannersRun    []string
@@ -37,197 +34,57 @@ type ScanResult struct {
 	SeverityCounts map[string]int
 }
 
-// CompleteScan stores every finding and marks the scan completed in one
-// transaction: a reader never sees a completed scan with half its
-// findings. ErrConflict when the scan is no longer running (cancelled).
-func (s *Store) CompleteScan(ctx context.Context, id string, r ScanResult) error {
-	if r.ScannersRun == nil {
-		r.ScannersRun = []string{}
-	}
-	if r.Skipped == nil {
-		r.Skipped = []SkippedScanner{}
-	}
-	bodies, err := encodeFindings(id, r.Findings)
-	if err != nil {
-		return err
-	}
-	return s.inTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE scans SET status = 'completed', completed_at = ?, scanners_run = ?, scanners_skipped = ?,
-			findings_count = ?, risk_score = ?, severity_counts = ? WHERE id = ? AND status = 'running'`,
-			formatTime(s.now()), mustJSON(r.ScannersRun), mustJSON(r.Skipped), len(r.Findings), r.RiskScore, mustJSON(r.SeverityCounts), id)
-		if err != nil {
-			return err
-		}
-		if err := expectOne(res); err != nil {
-			return err
-		}
-		stmt, err := tx.PrepareContext(ctx, `INSERT INTO findings (id, scan_id, ord, scanner, scan_type, severity, file_path, line, rule_id,
-			cwe, fingerprint, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-		if err != nil {
-			return err
-		}
-		defer stmt.Close()
-		for i, f := range r.Findings {
-			var cwe any
-			if f.CWE != "" {
-				cwe = string(f.CWE)
-			}
-			if _, err := stmt.ExecContext(ctx, f.ID, id, i, f.Scanner, f.ScanType, string(f.Severity), f.FilePath, f.Line, f.RuleID,
-				cwe, f.Fingerprint, bodies[i]); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
+// FindingFilter is the former name of FindingQuery.
+type FindingFilter = FindingQuery
 
-// encodeFindings renders each finding's canonical JSON on every core
-// before the write transaction starts, so the database write lock is held
-// only for the inserts.
-func encodeFindings(scanID string, fs []finding.Finding) ([]string, error) {
-	bodies := make([]string, len(fs))
-	workers := min(runtime.GOMAXPROCS(0), max(1, len(fs)/1000))
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for i := w; i < len(fs); i += workers {
-				f := fs[i]
-				f.ScanID = scanID
-				f.ComplianceTags = nonNilStrings(f.ComplianceTags)
-				b, err := json.Marshal(f)
-				if err != nil {
-					errs[w] = err
-					return
-				}
-				bodies[i] = string(b)
-			}
-		}(w)
+// FindingsByScan returns a completed scan's findings (as many as the query
+// selects) decoded, with their triage states. It holds them all in memory:
+// handlers stream FindingRows instead; this suits tests and small scans.
+func (s *Store) FindingsByScan(ctx context.Context, scanID string, q FindingQuery) ([]FindingWithState, error) {
+	sc, err := s.ScanByID(ctx, scanID)
+	if errors.Is(err, ErrNotFound) {
+		return []FindingWithState{}, nil
 	}
-	wg.Wait()
-	return bodies, errors.Join(errs...)
-}
-
-func nonNilStrings(v []string) []string {
-	if v == nil {
-		return []string{}
-	}
-	return v
-}
-
-// FindingFilter narrows a scan's findings. Values inside one field are
-// OR-combined; fields are AND-combined.
-type FindingFilter struct {
-	Severities []string
-	ScanTypes  []string
-	Compliance []string
-	Limit      int
-	Offset     int
-}
-
-func findingsQuery(columns, scanID string, f FindingFilter) (string, []any) {
-	q := `SELECT ` + columns + `, t.status, t.note, t.updated_at, t.updated_by
-		FROM findings f LEFT JOIN triage_states t ON t.fingerprint = f.fingerprint WHERE f.scan_id = ?`
-	args := []any{scanID}
-	if len(f.Severities) > 0 {
-		q += " AND f.severity IN (" + placeholders(len(f.Severities)) + ")"
-		for _, v := range f.Severities {
-			args = append(args, v)
-		}
-	}
-	if len(f.ScanTypes) > 0 {
-		q += " AND f.scan_type IN (" + placeholders(len(f.ScanTypes)) + ")"
-		for _, v := range f.ScanTypes {
-			args = append(args, v)
-		}
-	}
-	if len(f.Compliance) > 0 {
-		q += " AND EXISTS (SELECT 1 FROM json_each(f.body, '$.compliance_tags') j WHERE j.value IN (" + placeholders(len(f.Compliance)) + "))"
-		for _, v := range f.Compliance {
-			args = append(args, v)
-		}
-	}
-	q += " ORDER BY f.ord LIMIT ? OFFSET ?"
-	limit := f.Limit
-	if limit <= 0 {
-		limit = -1
-	}
-	args = append(args, limit, f.Offset)
-	return q, args
-}
-
-// FindingsByScan returns a scan's findings in canonical order with their
-// triage states.
-func (s *Store) FindingsByScan(ctx context.Context, scanID string, f FindingFilter) ([]FindingWithState, error) {
-	q, args := findingsQuery(`f.fingerprint, f.body`, scanID, f)
-	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
 	out := []FindingWithState{}
-	for rows.Next() {
-		var fw FindingWithState
-		var body []byte
-		var tStatus, tNote, tAt, tBy sql.NullString
-		if err := rows.Scan(&fw.Fingerprint, &body, &tStatus, &tNote, &tAt, &tBy); err != nil {
+	for row, err := range s.FindingRows(ctx, sc, q) {
+		if err != nil {
 			return nil, err
 		}
-		if err := json.Unmarshal(body, &fw.Finding); err != nil {
+		fw, err := row.Decode()
+		if err != nil {
 			return nil, err
-		}
-		if tStatus.Valid {
-			fw.State = &TriageState{Fingerprint: fw.Fingerprint, Status: tStatus.String, Note: tNote.String, UpdatedAt: parseTime(tAt.String), UpdatedBy: tBy.String}
 		}
 		out = append(out, fw)
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
-// AppendFindingsJSON appends the JSON array of a scan's FindingWithState
-// values to buf. It splices each finding's stored canonical JSON with its
-// triage state instead of decoding and re-encoding every finding, which
-// keeps large scans fast to serve.
-func (s *Store) AppendFindingsJSON(ctx context.Context, buf []byte, scanID string, f FindingFilter) ([]byte, error) {
-	q, args := findingsQuery(`f.fingerprint, f.body`, scanID, f)
-	rows, err := s.db.QueryContext(ctx, q, args...)
+// AppendFindingsJSON appends the JSON array of the selected findings with
+// their triage states to buf (see FindingRow.AppendJSON).
+func (s *Store) AppendFindingsJSON(ctx context.Context, buf []byte, scanID string, q FindingQuery) ([]byte, error) {
+	buf = append(buf, '[')
+	sc, err := s.ScanByID(ctx, scanID)
+	if errors.Is(err, ErrNotFound) {
+		return append(buf, ']'), nil
+	}
 	if err != nil {
 		return buf, err
 	}
-	defer rows.Close()
-	buf = append(buf, '[')
 	first := true
-	var fp string
-	var body sql.RawBytes
-	var tStatus, tNote, tAt, tBy sql.NullString
-	for rows.Next() {
-		if err := rows.Scan(&fp, &body, &tStatus, &tNote, &tAt, &tBy); err != nil {
+	for row, err := range s.FindingRows(ctx, sc, q) {
+		if err != nil {
 			return buf, err
 		}
 		if !first {
 			buf = append(buf, ',')
 		}
 		first = false
-		if len(body) < 2 || body[len(body)-1] != '}' {
-			return buf, errors.New("stored finding body is not a JSON object")
-		}
-		buf = append(buf, body[:len(body)-1]...)
-		buf = append(buf, `,"state":`...)
-		if !tStatus.Valid {
-			buf = append(buf, "null}"...)
-			continue
-		}
-		state, err := json.Marshal(TriageState{Fingerprint: fp, Status: tStatus.String, Note: tNote.String, UpdatedAt: parseTime(tAt.String), UpdatedBy: tBy.String})
-		if err != nil {
+		if buf, err = row.AppendJSON(buf); err != nil {
 			return buf, err
 		}
-		buf = append(buf, state...)
-		buf = append(buf, '}')
-	}
-	if err := rows.Err(); err != nil {
-		return buf, err
 	}
 	return append(buf, ']'), nil
 }
@@ -241,16 +98,65 @@ var TriageStatuses = []string{"new", "triaged", "false_positive", "accepted_risk
 func (s *Store) SetTriage(ctx context.Context, st TriageState) (TriageState, error) {
 	st.UpdatedAt = s.now().UTC().Truncate(time.Microsecond)
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		old := "new"
+		err := tx.QueryRowContext(ctx, "SELECT status FROM triage_states WHERE fingerprint = ?", st.Fingerprint).Scan(&old)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO triage_states (fingerprint, status, note, updated_at, updated_by) VALUES (?, ?, ?, ?, ?)
 			ON CONFLICT (fingerprint) DO UPDATE SET status = excluded.status, note = excluded.note, updated_at = excluded.updated_at, updated_by = excluded.updated_by`,
 			st.Fingerprint, st.Status, st.Note, formatTime(st.UpdatedAt), st.UpdatedBy); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, "INSERT INTO triage_history (fingerprint, status, note, updated_at, updated_by) VALUES (?, ?, ?, ?, ?)",
-			st.Fingerprint, st.Status, st.Note, formatTime(st.UpdatedAt), st.UpdatedBy)
-		return err
+		if _, err := tx.ExecContext(ctx, "INSERT INTO triage_history (fingerprint, status, note, updated_at, updated_by) VALUES (?, ?, ?, ?, ?)",
+			st.Fingerprint, st.Status, st.Note, formatTime(st.UpdatedAt), st.UpdatedBy); err != nil {
+			return err
+		}
+		if old == st.Status {
+			return nil
+		}
+		return moveTriageCounts(ctx, tx, st.Fingerprint, old, st.Status)
 	})
 	return st, err
+}
+
+// moveTriageCounts moves every stored finding with fingerprint from the
+// old verdict's facet counts to the new one's. finding_fps is keyed by
+// scan first, so this probes once per scan: cheap next to a write, and it
+// keeps every count read (dashboard, totals) independent of the findings.
+func moveTriageCounts(ctx context.Context, tx *sql.Tx, fingerprint, from, to string) error {
+	rows, err := tx.QueryContext(ctx, `SELECT p.scan_seq, f.severity, f.scanner, f.scan_type, f.suppressed, f.tagset
+		FROM scans s CROSS JOIN finding_fps p CROSS JOIN findings f
+		WHERE p.scan_seq = s.seq AND p.fingerprint = ? AND f.k = p.scan_seq * 4294967296 + p.ord`, fingerprint)
+	if err != nil {
+		return err
+	}
+	perScan := map[int64]map[facetKey]int{}
+	for rows.Next() {
+		var seq int64
+		var k facetKey
+		if err := rows.Scan(&seq, &k.severity, &k.scanner, &k.scanType, &k.suppressed, &k.tagset); err != nil {
+			rows.Close()
+			return err
+		}
+		if perScan[seq] == nil {
+			perScan[seq] = map[facetKey]int{}
+		}
+		k.triage = from
+		perScan[seq][k]--
+		k.triage = to
+		perScan[seq][k]++
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for seq, counts := range perScan {
+		if err := addFacetCounts(ctx, tx, seq, counts); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // TriageHistory lists every verdict change on a fingerprint, oldest first.
@@ -277,9 +183,10 @@ func (s *Store) TriageHistory(ctx context.Context, fingerprint string) ([]Triage
 // carries the fingerprint.
 func (s *Store) FingerprintKnown(ctx context.Context, fingerprint string) (bool, error) {
 	var n int
-	err := s.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM findings WHERE fingerprint = ?)
-		OR EXISTS (SELECT 1 FROM triage_states WHERE fingerprint = ?)
-		OR EXISTS (SELECT 1 FROM finding_comments WHERE fingerprint = ?)`, fingerprint, fingerprint, fingerprint).Scan(&n)
+	err := s.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM triage_states WHERE fingerprint = ?1)
+		OR EXISTS (SELECT 1 FROM finding_comments WHERE fingerprint = ?1)
+		OR EXISTS (SELECT 1 FROM scans s CROSS JOIN finding_fps p
+			WHERE p.scan_seq = s.seq AND p.fingerprint = ?1 AND s.status = 'completed' AND s.hidden = 0)`, fingerprint).Scan(&n)
 	return n == 1, err
 }
 
@@ -296,7 +203,7 @@ type Comment struct {
 func (s *Store) AddComment(ctx context.Context, c Comment) (Comment, error) {
 	c.ID = NewID()
 	c.CreatedAt = s.now().UTC().Truncate(time.Microsecond)
-	_, err := s.db.ExecContext(ctx, "INSERT INTO finding_comments (id, fingerprint, text, author, created_at) VALUES (?, ?, ?, ?, ?)",
+	_, err := s.w.ExecContext(ctx, "INSERT INTO finding_comments (id, fingerprint, text, author, created_at) VALUES (?, ?, ?, ?, ?)",
 		c.ID, c.Fingerprint, c.Text, c.Author, formatTime(c.CreatedAt))
 	return c, err
 }
@@ -323,7 +230,7 @@ func (s *Store) Comments(ctx context.Context, fingerprint string) ([]Comment, er
 
 // DeleteComment removes one comment of a fingerprint.
 func (s *Store) DeleteComment(ctx context.Context, fingerprint, id string) error {
-	res, err := s.db.ExecContext(ctx, "DELETE FROM finding_comments WHERE fingerprint = ? AND id = ?", fingerprint, id)
+	res, err := s.w.ExecContext(ctx, "DELETE FROM finding_comments WHERE fingerprint = ? AND id = ?", fingerprint, id)
 	if err != nil {
 		return err
 	}
@@ -331,22 +238,4 @@ func (s *Store) DeleteComment(ctx context.Context, fingerprint, id string) error
 		return ErrNotFound
 	}
 	return nil
-}
-
-// ScanFingerprints returns the distinct fingerprints of a scan.
-func (s *Store) ScanFingerprints(ctx context.Context, scanID string) (map[string]bool, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT DISTINCT fingerprint FROM findings WHERE scan_id = ?", scanID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[string]bool{}
-	for rows.Next() {
-		var fp string
-		if err := rows.Scan(&fp); err != nil {
-			return nil, err
-		}
-		out[fp] = true
-	}
-	return out, rows.Err()
 }

@@ -200,7 +200,7 @@ func (s *Store) probeWrite(ctx context.Context) error {
 			}
 		}
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}

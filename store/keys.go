@@ -45,7 +45,7 @@ func scanAPIKey(row interface{ Scan(...any) error }) (APIKey, error) {
 func (s *Store) CreateAPIKey(ctx context.Context, k APIKey) (APIKey, error) {
 	k.CreatedAt = s.now().UTC().Truncate(time.Microsecond)
 	scopes, _ := json.Marshal(k.Scopes)
-	_, err := s.db.ExecContext(ctx, "INSERT INTO api_keys (id, name, prefix, hash, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+	_, err := s.w.ExecContext(ctx, "INSERT INTO api_keys (id, name, prefix, hash, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?)",
 		k.ID, k.Name, k.Prefix, k.Hash, string(scopes), formatTime(k.CreatedAt))
 	return k, err
 }
@@ -83,7 +83,7 @@ func (s *Store) HasActiveAPIKeys(ctx context.Context) (bool, error) {
 
 // TouchAPIKey records a successful authentication.
 func (s *Store) TouchAPIKey(ctx context.Context, id string) error {
-	_, err := s.db.ExecContext(ctx, "UPDATE api_keys SET last_used_at = ? WHERE id = ?", formatTime(s.now()), id)
+	_, err := s.w.ExecContext(ctx, "UPDATE api_keys SET last_used_at = ? WHERE id = ?", formatTime(s.now()), id)
 	return err
 }
 

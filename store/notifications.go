@@ -46,7 +46,7 @@ func (s *Store) CreateNotification(ctx context.Context, n Notification) (Notific
 	}
 	n.CreatedAt = n.CreatedAt.UTC().Truncate(time.Microsecond)
 	n.ReadAt = nil
-	_, err := s.db.ExecContext(ctx, "INSERT INTO notifications (id, severity, title, body, scan_id, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+	_, err := s.w.ExecContext(ctx, "INSERT INTO notifications (id, severity, title, body, scan_id, created_at) VALUES (?, ?, ?, ?, ?, ?)",
 		n.ID, n.Severity, n.Title, n.Body, n.ScanID, formatTime(n.CreatedAt))
 	return n, err
 }
@@ -85,7 +85,7 @@ func (s *Store) UnreadNotificationCount(ctx context.Context) (int, error) {
 // MarkNotificationRead sets read_at on one notification and returns it.
 // Marking an already read notification keeps its first read_at.
 func (s *Store) MarkNotificationRead(ctx context.Context, id string, at time.Time) (Notification, error) {
-	return scanNotification(s.db.QueryRowContext(ctx,
+	return scanNotification(s.w.QueryRowContext(ctx,
 		"UPDATE notifications SET read_at = COALESCE(read_at, ?) WHERE id = ? RETURNING "+notificationColumns,
 		formatTime(at.UTC()), id))
 }
@@ -93,7 +93,7 @@ func (s *Store) MarkNotificationRead(ctx context.Context, id string, at time.Tim
 // MarkAllNotificationsRead marks every unread notification read and says
 // how many changed.
 func (s *Store) MarkAllNotificationsRead(ctx context.Context, at time.Time) (int, error) {
-	res, err := s.db.ExecContext(ctx, "UPDATE notifications SET read_at = ? WHERE read_at IS NULL", formatTime(at.UTC()))
+	res, err := s.w.ExecContext(ctx, "UPDATE notifications SET read_at = ? WHERE read_at IS NULL", formatTime(at.UTC()))
 	if err != nil {
 		return 0, err
 	}
@@ -104,7 +104,7 @@ func (s *Store) MarkAllNotificationsRead(ctx context.Context, at time.Time) (int
 // PruneReadNotifications deletes read notifications created before
 // cutoff. Unread ones are kept however old: nobody has seen them yet.
 func (s *Store) PruneReadNotifications(ctx context.Context, cutoff time.Time) (int, error) {
-	res, err := s.db.ExecContext(ctx, "DELETE FROM notifications WHERE read_at IS NOT NULL AND created_at < ?", formatTime(cutoff.UTC()))
+	res, err := s.w.ExecContext(ctx, "DELETE FROM notifications WHERE read_at IS NOT NULL AND created_at < ?", formatTime(cutoff.UTC()))
 	if err != nil {
 		return 0, err
 	}

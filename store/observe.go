@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql/driver"
 	"errors"
+	"strings"
 
 	"modernc.org/sqlite"
 )
@@ -17,14 +18,16 @@ import (
 type observedConnector struct {
 	driver.Connector
 	health *writeHealth
+	// space refuses writes on a nearly full disk; nil on read connections.
+	space *spaceGuard
 }
 
-func newObservedConnector(dsn string, health *writeHealth) (driver.Connector, error) {
+func newObservedConnector(dsn string, health *writeHealth, space *spaceGuard) (driver.Connector, error) {
 	base, err := sqlite.NewConnector(dsn)
 	if err != nil {
 		return nil, err
 	}
-	return observedConnector{Connector: base, health: health}, nil
+	return observedConnector{Connector: base, health: health, space: space}, nil
 }
 
 func (c observedConnector) Connect(ctx context.Context) (driver.Conn, error) {
@@ -33,7 +36,7 @@ func (c observedConnector) Connect(ctx context.Context) (driver.Conn, error) {
 		c.health.observe(err)
 		return nil, err
 	}
-	return &observedConn{conn: conn, health: c.health}, nil
+	return &observedConn{conn: conn, health: c.health, space: c.space}, nil
 }
 
 // The SQLite connection implements every interface below; database/sql
@@ -54,6 +57,7 @@ var (
 type observedConn struct {
 	conn   driver.Conn
 	health *writeHealth
+	space  *spaceGuard
 }
 
 func (c *observedConn) Prepare(query string) (driver.Stmt, error) {
@@ -85,6 +89,11 @@ func (c *observedConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driv
 	if !ok {
 		return nil, errors.New("sqlite driver lacks BeginTx")
 	}
+	if !opts.ReadOnly && !isFreeingSpace(ctx) {
+		if err := c.space.check(); err != nil {
+			return nil, c.health.observe(err)
+		}
+	}
 	tx, err := b.BeginTx(ctx, opts)
 	if err != nil {
 		return nil, c.health.observe(err)
@@ -97,6 +106,11 @@ func (c *observedConn) ExecContext(ctx context.Context, query string, args []dri
 	if !ok {
 		return nil, driver.ErrSkip
 	}
+	if !readOnlyStatement(query) && !isFreeingSpace(ctx) {
+		if err := c.space.check(); err != nil {
+			return nil, c.health.observe(err)
+		}
+	}
 	res, err := e.ExecContext(ctx, query, args)
 	return res, c.health.observe(err)
 }
@@ -105,6 +119,12 @@ func (c *observedConn) QueryContext(ctx context.Context, query string, args []dr
 	q, ok := c.conn.(driver.QueryerContext)
 	if !ok {
 		return nil, driver.ErrSkip
+	}
+	// INSERT ... RETURNING is a query that writes.
+	if !readOnlyStatement(query) && !isFreeingSpace(ctx) {
+		if err := c.space.check(); err != nil {
+			return nil, c.health.observe(err)
+		}
 	}
 	rows, err := q.QueryContext(ctx, query, args)
 	return rows, c.health.observe(err)
@@ -176,3 +196,16 @@ type observedTx struct {
 
 func (t observedTx) Commit() error   { return t.health.observe(t.tx.Commit()) }
 func (t observedTx) Rollback() error { return t.tx.Rollback() }
+
+// readOnlyStatement reports whether an autocommit statement on the writer
+// only reads or frees space (a checkpoint, a vacuum step): those must run
+// on a full disk, since they are how space comes back.
+func readOnlyStatement(query string) bool {
+	q := strings.TrimSpace(query)
+	for _, p := range []string{"SELECT", "PRAGMA", "DELETE", "BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE"} {
+		if len(q) >= len(p) && strings.EqualFold(q[:len(p)], p) {
+			return true
+		}
+	}
+	return false
+}

@@ -18,7 +18,7 @@ func (s *Store) RetentionCandidates(ctx context.Context, cutoff *time.Time, limi
 				row_number() OVER (PARTITION BY c.target_path, c.target_url, c.target_host, c.types_key
 					ORDER BY c.completed_at DESC, c.seq DESC) AS target_rank,
 				row_number() OVER (PARTITION BY c.schedule_id ORDER BY c.completed_at DESC, c.seq DESC) AS schedule_rank
-			FROM (SELECT s.*, `+scanTypesKey("s")+` AS types_key FROM scans s WHERE s.status = 'completed') c
+			FROM (SELECT s.*, `+scanTypesKey("s")+` AS types_key FROM scans s WHERE s.status = 'completed' AND s.hidden = 0) c
 		)
 		SELECT r.id FROM ranked r LEFT JOIN schedules sch ON sch.id = r.schedule_id
 		WHERE r.target_rank > 1

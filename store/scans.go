@@ -32,6 +32,8 @@ type SkippedScanner struct {
 
 // Scan is a stored scan row.
 type Scan struct {
+	// Seq is the scan's arrival number, the key of its findings.
+	Seq             int64
 	ID              string
 	TargetPath      string
 	ScanTypes       []string
@@ -45,21 +47,26 @@ type Scan struct {
 	Error           string
 	FindingsCount   int
 	RiskScore       int
-	SeverityCounts  map[string]int
-	CreatedBy       string
+	// SeverityCounts counts every stored finding by severity.
+	SeverityCounts map[string]int
+	// LiveCounts counts the findings not suppressed inline by severity;
+	// Suppressed counts the others.
+	LiveCounts map[string]int
+	Suppressed int
+	CreatedBy  string
 	// ScheduleID names the schedule that started the scan; "" for others.
 	ScheduleID string
 }
 
-const scanColumns = `id, target_path, scan_types, target_url, target_host, status, started_at, completed_at,
-	scanners_run, scanners_skipped, error, findings_count, risk_score, severity_counts, created_by, schedule_id`
+const scanColumns = `seq, id, target_path, scan_types, target_url, target_host, status, started_at, completed_at,
+	scanners_run, scanners_skipped, error, findings_count, risk_score, severity_counts, live_counts, suppressed_count, created_by, schedule_id`
 
 func scanScan(row interface{ Scan(...any) error }) (Scan, error) {
 	var sc Scan
-	var types, run, skipped, counts, started string
+	var types, run, skipped, counts, live, started string
 	var url, host, completed, schedule sql.NullString
-	err := row.Scan(&sc.ID, &sc.TargetPath, &types, &url, &host, &sc.Status, &started, &completed,
-		&run, &skipped, &sc.Error, &sc.FindingsCount, &sc.RiskScore, &counts, &sc.CreatedBy, &schedule)
+	err := row.Scan(&sc.Seq, &sc.ID, &sc.TargetPath, &types, &url, &host, &sc.Status, &started, &completed,
+		&run, &skipped, &sc.Error, &sc.FindingsCount, &sc.RiskScore, &counts, &live, &sc.Suppressed, &sc.CreatedBy, &schedule)
 	if errors.Is(err, sql.ErrNoRows) {
 		return sc, ErrNotFound
 	}
@@ -78,7 +85,7 @@ func scanScan(row interface{ Scan(...any) error }) (Scan, error) {
 	for _, f := range []struct {
 		src string
 		dst any
-	}{{types, &sc.ScanTypes}, {run, &sc.ScannersRun}, {skipped, &sc.ScannersSkipped}, {counts, &sc.SeverityCounts}} {
+	}{{types, &sc.ScanTypes}, {run, &sc.ScannersRun}, {skipped, &sc.ScannersSkipped}, {counts, &sc.SeverityCounts}, {live, &sc.LiveCounts}} {
 		if err := json.Unmarshal([]byte(f.src), f.dst); err != nil {
 			return sc, err
 		}
@@ -102,29 +109,30 @@ func mustJSON(v any) string {
 
 // CreateScan inserts a pending scan; ID and StartedAt come from the caller.
 func (s *Store) CreateScan(ctx context.Context, sc Scan) (Scan, error) {
-	return createScan(ctx, s.db, sc)
+	return createScan(ctx, s.w, sc)
 }
 
-// createScan is CreateScan on a connection or inside a transaction.
+// createScan is CreateScan on the writer or inside a transaction.
 func createScan(ctx context.Context, db interface {
-	ExecContext(context.Context, string, ...any) (sql.Result, error)
+	QueryRowContext(context.Context, string, ...any) *sql.Row
 }, sc Scan) (Scan, error) {
 	sc.Status = StatusPending
 	sc.ScannersRun, sc.ScannersSkipped = []string{}, []SkippedScanner{}
-	sc.SeverityCounts = map[string]int{}
+	sc.SeverityCounts, sc.LiveCounts = map[string]int{}, map[string]int{}
 	var schedule any
 	if sc.ScheduleID != "" {
 		schedule = sc.ScheduleID
 	}
-	_, err := db.ExecContext(ctx, `INSERT INTO scans (id, target_path, scan_types, target_url, target_host, status, started_at, created_by, schedule_id)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		sc.ID, sc.TargetPath, mustJSON(sc.ScanTypes), sc.TargetURL, sc.TargetHost, sc.Status, formatTime(sc.StartedAt), sc.CreatedBy, schedule)
+	err := db.QueryRowContext(ctx, `INSERT INTO scans (id, target_path, scan_types, target_url, target_host, status, started_at, created_by, schedule_id)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+		sc.ID, sc.TargetPath, mustJSON(sc.ScanTypes), sc.TargetURL, sc.TargetHost, sc.Status, formatTime(sc.StartedAt), sc.CreatedBy, schedule).Scan(&sc.Seq)
 	return sc, err
 }
 
-// ScanByID returns one scan.
+// ScanByID returns one scan. A deleted scan whose findings are still being
+// purged is already not found.
 func (s *Store) ScanByID(ctx context.Context, id string) (Scan, error) {
-	return scanScan(s.db.QueryRowContext(ctx, "SELECT "+scanColumns+" FROM scans WHERE id = ?", id))
+	return scanScan(s.db.QueryRowContext(ctx, "SELECT "+scanColumns+" FROM scans WHERE id = ? AND hidden = 0", id))
 }
 
 // ScanFilter selects scans for listing.
@@ -133,13 +141,20 @@ type ScanFilter struct {
 	TargetPath string
 	Limit      int
 	Offset     int
+	// Before, when > 0, lists only scans that arrived before the scan with
+	// this Seq: keyset paging, which costs the same on every page.
+	Before int64
 }
 
 // Scans lists scans newest first.
 func (s *Store) Scans(ctx context.Context, f ScanFilter) ([]Scan, error) {
 	q := "SELECT " + scanColumns + " FROM scans"
-	var where []string
+	where := []string{"hidden = 0"}
 	var args []any
+	if f.Before > 0 {
+		where = append(where, "seq < ?")
+		args = append(args, f.Before)
+	}
 	if len(f.Statuses) > 0 {
 		where = append(where, "status IN ("+placeholders(len(f.Statuses))+")")
 		for _, st := range f.Statuses {
@@ -150,9 +165,7 @@ func (s *Store) Scans(ctx context.Context, f ScanFilter) ([]Scan, error) {
 		where = append(where, "target_path = ?")
 		args = append(args, f.TargetPath)
 	}
-	if len(where) > 0 {
-		q += " WHERE " + strings.Join(where, " AND ")
-	}
+	q += " WHERE " + strings.Join(where, " AND ")
 	q += " ORDER BY seq DESC LIMIT ? OFFSET ?"
 	if f.Limit <= 0 {
 		f.Limit = -1
@@ -163,7 +176,7 @@ func (s *Store) Scans(ctx context.Context, f ScanFilter) ([]Scan, error) {
 
 // ScansByStatus lists scans in a status in arrival order (oldest first).
 func (s *Store) ScansByStatus(ctx context.Context, status string) ([]Scan, error) {
-	return s.queryScans(ctx, "SELECT "+scanColumns+" FROM scans WHERE status = ? ORDER BY seq", status)
+	return s.queryScans(ctx, "SELECT "+scanColumns+" FROM scans WHERE status = ? AND hidden = 0 ORDER BY seq", status)
 }
 
 func (s *Store) queryScans(ctx context.Context, q string, args ...any) ([]Scan, error) {
@@ -190,7 +203,7 @@ func placeholders(n int) string {
 // MarkScanRunning moves a pending scan to running. It returns ErrConflict
 // when the scan is no longer pending (cancelled meanwhile).
 func (s *Store) MarkScanRunning(ctx context.Context, id string) error {
-	res, err := s.db.ExecContext(ctx, "UPDATE scans SET status = 'running' WHERE id = ? AND status = 'pending'", id)
+	res, err := s.w.ExecContext(ctx, "UPDATE scans SET status = 'running' WHERE id = ? AND status = 'pending'", id)
 	if err != nil {
 		return err
 	}
@@ -207,20 +220,27 @@ func (s *Store) FinishScan(ctx context.Context, id, status, errText string, run 
 	if skipped == nil {
 		skipped = []SkippedScanner{}
 	}
-	res, err := s.db.ExecContext(ctx, `UPDATE scans SET status = ?, completed_at = ?, error = ?, scanners_run = ?, scanners_skipped = ?
+	// A scan that ends without completing may have part of its findings
+	// written already: purge = 1 hands them to the purger.
+	res, err := s.w.ExecContext(ctx, `UPDATE scans SET status = ?, completed_at = ?, error = ?, scanners_run = ?, scanners_skipped = ?,
+		purge = CASE WHEN ? = 'completed' THEN purge ELSE 1 END
 		WHERE id = ? AND status IN ('pending','running')`,
-		status, formatTime(s.now()), errText, mustJSON(run), mustJSON(skipped), id)
+		status, formatTime(s.now()), errText, mustJSON(run), mustJSON(skipped), status, id)
 	if err != nil {
 		return err
 	}
-	return expectOne(res)
+	if err := expectOne(res); err != nil {
+		return err
+	}
+	s.wakePurger()
+	return nil
 }
 
 // CancelScan cancels a pending or running scan; ErrConflict when terminal.
 func (s *Store) CancelScan(ctx context.Context, id string) (Scan, error) {
 	var out Scan
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		sc, err := scanScan(tx.QueryRowContext(ctx, "SELECT "+scanColumns+" FROM scans WHERE id = ?", id))
+		sc, err := scanScan(tx.QueryRowContext(ctx, "SELECT "+scanColumns+" FROM scans WHERE id = ? AND hidden = 0", id))
 		if err != nil {
 			return err
 		}
@@ -228,22 +248,29 @@ func (s *Store) CancelScan(ctx context.Context, id string) (Scan, error) {
 			return ErrConflict
 		}
 		now := s.now().UTC().Truncate(time.Microsecond)
-		if _, err := tx.ExecContext(ctx, "UPDATE scans SET status = 'cancelled', completed_at = ? WHERE id = ?", formatTime(now), id); err != nil {
+		if _, err := tx.ExecContext(ctx, "UPDATE scans SET status = 'cancelled', completed_at = ?, purge = 1 WHERE id = ?", formatTime(now), id); err != nil {
 			return err
 		}
 		sc.Status, sc.CompletedAt = StatusCancelled, &now
 		out = sc
 		return nil
 	})
+	if err == nil {
+		s.wakePurger()
+	}
 	return out, err
 }
 
-// DeleteScan deletes a terminal scan and (by cascade) its findings; triage
-// states, history and comments are keyed on fingerprints and stay.
+// DeleteScan deletes a terminal scan; triage states, history and comments
+// are keyed on fingerprints and stay. The scan disappears from every read
+// at once (hidden), and its findings go in the background in short
+// batches (see Purge), so deleting a million-finding scan never holds the
+// write lock for long.
 func (s *Store) DeleteScan(ctx context.Context, id string) error {
-	return s.inTx(ctx, func(tx *sql.Tx) error {
+	ctx = freeingSpace(ctx)
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		var status string
-		err := tx.QueryRowContext(ctx, "SELECT status FROM scans WHERE id = ?", id).Scan(&status)
+		err := tx.QueryRowContext(ctx, "SELECT status FROM scans WHERE id = ? AND hidden = 0", id).Scan(&status)
 		if errors.Is(err, sql.ErrNoRows) {
 			return ErrNotFound
 		}
@@ -253,21 +280,25 @@ func (s *Store) DeleteScan(ctx context.Context, id string) error {
 		if !TerminalStatus(status) {
 			return ErrConflict
 		}
-		_, err = tx.ExecContext(ctx, "DELETE FROM scans WHERE id = ?", id)
+		_, err = tx.ExecContext(ctx, "UPDATE scans SET hidden = 1, purge = 1 WHERE id = ?", id)
 		return err
 	})
+	if err == nil {
+		s.wakePurger()
+	}
+	return err
 }
 
 // SetScanComponents stores the components captured at scan time (JSON).
 func (s *Store) SetScanComponents(ctx context.Context, id string, componentsJSON []byte) error {
-	_, err := s.db.ExecContext(ctx, "UPDATE scans SET components = ? WHERE id = ?", string(componentsJSON), id)
+	_, err := s.w.ExecContext(ctx, "UPDATE scans SET components = ? WHERE id = ?", string(componentsJSON), id)
 	return err
 }
 
 // ScanComponents returns the stored components JSON (nil if never captured).
 func (s *Store) ScanComponents(ctx context.Context, id string) ([]byte, error) {
 	var v sql.NullString
-	err := s.db.QueryRowContext(ctx, "SELECT components FROM scans WHERE id = ?", id).Scan(&v)
+	err := s.db.QueryRowContext(ctx, "SELECT components FROM scans WHERE id = ? AND hidden = 0", id).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}

@@ -103,7 +103,7 @@ func nullIfEmpty[T comparable](v T) any {
 func (s *Store) CreateSchedule(ctx context.Context, sc Schedule) (Schedule, error) {
 	sc.CreatedAt = s.now().UTC().Truncate(time.Microsecond)
 	sc.UpdatedAt = sc.CreatedAt
-	_, err := s.db.ExecContext(ctx, `INSERT INTO schedules (id, name, target_path, scan_types, target_url, target_host, cron, timezone,
+	_, err := s.w.ExecContext(ctx, `INSERT INTO schedules (id, name, target_path, scan_types, target_url, target_host, cron, timezone,
 		enabled, alert_min_severity, keep_last, next_run_at, last_run_at, created_at, updated_at, created_by)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		sc.ID, sc.Name, sc.TargetPath, mustJSON(sc.ScanTypes), sc.TargetURL, sc.TargetHost, sc.Cron, sc.Timezone,
@@ -185,7 +185,7 @@ func (s *Store) UpdateSchedule(ctx context.Context, id string, edit func(*Schedu
 // DeleteSchedule deletes a schedule and its run history. The scans it
 // started stay (their schedule_id then names a schedule that is gone).
 func (s *Store) DeleteSchedule(ctx context.Context, id string) error {
-	res, err := s.db.ExecContext(ctx, "DELETE FROM schedules WHERE id = ?", id)
+	res, err := s.w.ExecContext(ctx, "DELETE FROM schedules WHERE id = ?", id)
 	if err != nil {
 		return err
 	}

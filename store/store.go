@@ -67,9 +67,19 @@ func parseNullTime(s sql.NullString) *time.Time {
 
 // Store is scand's database handle.
 type Store struct {
-	db     *sql.DB
-	now    func() time.Time
-	path   string
+	// db serves reads; several connections read concurrently under WAL.
+	db *sql.DB
+	// w is the one writer connection. Every write queues for it in Go
+	// instead of spinning on SQLite's busy handler, and the write
+	// transactions are kept short, so no caller ever sees SQLITE_BUSY.
+	w    *sql.DB
+	now  func() time.Time
+	path string
+	// wake starts the background purger early (a scan was deleted,
+	// cancelled or failed).
+	wake chan struct{}
+	// health records storage failures seen on any connection (readiness,
+	// 507 on a full disk).
 	health *writeHealth
 }
 
@@ -86,27 +96,75 @@ func open(ctx context.Context, path string, now func() time.Time, pragmas []stri
 		now = time.Now
 	}
 	health := &writeHealth{clock: now}
-	connector, err := newObservedConnector(dsn(path, pragmas...), health)
+	readers, err := newObservedConnector(dsn(path, readerCacheKiB, pragmas...), health, nil)
 	if err != nil {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
-	db := sql.OpenDB(connector)
-	// SQLite has one writer; more connections only add SQLITE_BUSY retries.
-	// Readers still proceed concurrently under WAL through extra connections.
+	db := sql.OpenDB(readers)
 	db.SetMaxOpenConns(8)
 	db.SetMaxIdleConns(8)
 	db.SetConnMaxIdleTime(5 * time.Minute)
-	s := &Store{db: db, now: now, path: path, health: health}
-	if err := s.migrate(ctx); err != nil {
+	writer, err := newObservedConnector(dsn(path, writerCacheKiB, pragmas...), health, newSpaceGuard(path))
+	if err != nil {
 		db.Close()
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	w := sql.OpenDB(writer)
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	s := &Store{db: db, w: w, now: now, path: path, wake: make(chan struct{}, 1), health: health}
+	if err := s.open(ctx); err != nil {
+		s.Close()
 		return nil, err
 	}
 	return s, nil
 }
 
+func (s *Store) open(ctx context.Context) error {
+	if err := s.ensureIncrementalVacuum(ctx); err != nil {
+		return err
+	}
+	if err := s.migrate(ctx); err != nil {
+		return err
+	}
+	s.removeStaleScratch()
+	return s.backfill(ctx)
+}
+
+// ensureIncrementalVacuum makes freed pages return to the file system. A
+// database created by an older release has auto_vacuum off, which only a
+// full VACUUM can change: that runs once, at startup, before anything else
+// uses the file.
+func (s *Store) ensureIncrementalVacuum(ctx context.Context) error {
+	var mode int
+	if err := s.w.QueryRowContext(ctx, "PRAGMA auto_vacuum").Scan(&mode); err != nil {
+		return fmt.Errorf("read auto_vacuum: %w", err)
+	}
+	const incremental = 2
+	if mode == incremental {
+		return nil
+	}
+	if _, err := s.w.ExecContext(ctx, "PRAGMA auto_vacuum = INCREMENTAL"); err != nil {
+		return fmt.Errorf("set auto_vacuum: %w", err)
+	}
+	if _, err := s.w.ExecContext(ctx, "VACUUM"); err != nil {
+		return fmt.Errorf("convert the database to incremental auto-vacuum: %w", err)
+	}
+	return nil
+}
+
+// Page cache per connection. Readers mostly walk ranges once (the OS
+// page cache serves re-reads), so a small cache each keeps eight busy
+// readers well inside the daemon's memory budget; the writer keeps the
+// right edge of every B-tree it appends to.
+const (
+	readerCacheKiB = 4 << 10
+	writerCacheKiB = 16 << 10
+)
+
 // dsn sets the pragmas on every connection the pool opens, not just the
 // first: foreign keys and busy_timeout are per-connection in SQLite.
-func dsn(path string, pragmas ...string) string {
+func dsn(path string, cacheKiB int, pragmas ...string) string {
 	q := url.Values{}
 	for _, p := range pragmas {
 		q.Add("_pragma", p)
@@ -115,15 +173,20 @@ func dsn(path string, pragmas ...string) string {
 	q.Add("_pragma", "busy_timeout(10000)")
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_pragma", "synchronous(NORMAL)")
-	// 32 MiB of page cache per connection (allocated only as used) keeps a
-	// large scan's insert transaction from spilling pages mid-way.
-	q.Add("_pragma", "cache_size(-32768)")
+	q.Add("_pragma", "cache_size(-"+strconv.Itoa(cacheKiB)+")")
+	// After a checkpoint resets the WAL, its file is cut back to this size:
+	// one large ingest must not leave a gigabyte-sized WAL behind.
+	q.Add("_pragma", "journal_size_limit(67108864)")
+	// The daemon checkpoints from a reader connection every second
+	// (RunMaintenance), so a writer rarely pays for a checkpoint inside its
+	// transaction; this is the backstop when nothing runs maintenance.
+	q.Add("_pragma", "wal_autocheckpoint(16384)")
 	q.Set("_txlock", "immediate")
 	return "file:" + path + "?" + q.Encode()
 }
 
 // Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error { return errors.Join(s.db.Close(), s.w.Close()) }
 
 // Ping proves the database is openable and answers a query.
 func (s *Store) Ping(ctx context.Context) error {
@@ -178,12 +241,12 @@ func (s *Store) migrate(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+	if _, err := s.w.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 		version INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at TEXT NOT NULL)`); err != nil {
 		return fmt.Errorf("create schema_migrations: %w", err)
 	}
 	applied := map[int]string{}
-	rows, err := s.db.QueryContext(ctx, "SELECT version, checksum FROM schema_migrations")
+	rows, err := s.w.QueryContext(ctx, "SELECT version, checksum FROM schema_migrations")
 	if err != nil {
 		return fmt.Errorf("read schema_migrations: %w", err)
 	}
@@ -237,8 +300,9 @@ func (s *Store) migrate(ctx context.Context) error {
 	return nil
 }
 
+// inTx runs fn in a write transaction on the writer connection.
 func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}

@@ -9,8 +9,8 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -58,11 +58,14 @@ var likeEscaper = strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`)
 // characters, for which the raw-body prefilter would be unsound.
 const jsonEscaped = "<>&\"\\\x00\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0b\x0c\r\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\u2028\u2029"
 
+// scanRange bounds a scan's findings rows: their keys are seq<<32|ord.
+const scanRange = `f.k >= ((SELECT seq FROM scans WHERE id = ?) << 32) AND f.k < (((SELECT seq FROM scans WHERE id = ?) + 1) << 32)`
+
 // consoleFindingWhere renders q's filters (not its bounds) as SQL over
 // findings f LEFT JOIN triage_states t.
 func consoleFindingWhere(scanID string, q ConsoleFindingQuery) (string, []any) {
-	where := "f.scan_id = ?"
-	args := []any{scanID}
+	where := scanRange
+	args := []any{scanID, scanID}
 	in := func(expr string, vals []string) {
 		if len(vals) == 0 {
 			return
@@ -77,57 +80,57 @@ func consoleFindingWhere(scanID string, q ConsoleFindingQuery) (string, []any) {
 	in("f.scanner", q.Scanners)
 	in("COALESCE(t.status, 'new')", q.Triage)
 	if len(q.Compliance) > 0 {
-		where += " AND EXISTS (SELECT 1 FROM json_each(f.body, '$.compliance_tags') j WHERE j.value IN (" + placeholders(len(q.Compliance)) + "))"
+		where += " AND f.tagset IN (SELECT tagset FROM tagset_tags WHERE tag IN (" + placeholders(len(q.Compliance)) + "))"
 		for _, v := range q.Compliance {
 			args = append(args, v)
 		}
 	}
 	if q.Suppressed != nil {
 		if *q.Suppressed {
-			where += " AND json_extract(f.body, '$.metadata.suppressed_by') IS NOT NULL"
+			where += " AND f.suppressed = 1"
 		} else {
-			where += " AND json_extract(f.body, '$.metadata.suppressed_by') IS NULL"
+			where += " AND f.suppressed = 0"
 		}
 	}
 	if q.Text != "" {
-		// LIKE is case-insensitive for ASCII, as asciiLower is. The title
-		// lives in the JSON body: a LIKE over the raw body first rules out
-		// most rows without parsing them, which is only sound when the
-		// needle has no character JSON encoding changes.
+		// LIKE is case-insensitive for ASCII, as asciiLower is. Title, file
+		// and rule live in the JSON body: a LIKE over the raw body first
+		// rules out most rows without parsing them, which is only sound
+		// when the needle has no character JSON encoding changes.
 		pattern := "%" + likeEscaper.Replace(q.Text) + "%"
-		title := "json_extract(f.body, '$.title') LIKE ? ESCAPE '\\'"
-		targs := []any{pattern}
+		fields := "(json_extract(CAST(f.body AS TEXT), '$.title') LIKE ? ESCAPE '\\' OR json_extract(CAST(f.body AS TEXT), '$.file_path') LIKE ? ESCAPE '\\' OR json_extract(CAST(f.body AS TEXT), '$.rule_id') LIKE ? ESCAPE '\\')"
 		if !strings.ContainsAny(q.Text, jsonEscaped) {
-			title = "(f.body LIKE ? ESCAPE '\\' AND " + title + ")"
-			targs = []any{pattern, pattern}
+			where += " AND CAST(f.body AS TEXT) LIKE ? ESCAPE '\\'"
+			args = append(args, pattern)
 		}
-		where += " AND (f.file_path LIKE ? ESCAPE '\\' OR f.rule_id LIKE ? ESCAPE '\\' OR " + title + ")"
-		args = append(append(args, pattern, pattern), targs...)
+		where += " AND " + fields
+		args = append(args, pattern, pattern, pattern)
 	}
 	return where, args
 }
 
-const consoleFindingFrom = ` FROM findings f LEFT JOIN triage_states t ON t.fingerprint = f.fingerprint WHERE `
+const consoleFindingColumns = `SELECT f.k, f.fingerprint, f.body, x.text, t.status, t.note, t.updated_at, t.updated_by FROM findings f
+	LEFT JOIN finding_texts x ON x.scan_seq = (f.k >> 32) AND x.id = f.text_id
+	LEFT JOIN triage_states t ON t.fingerprint = f.fingerprint WHERE `
 
-// ConsoleFindings returns one keyset page of a scan's findings in
-// canonical order with their triage states.
+// ConsoleFindings returns one keyset page of a completed scan's findings
+// in canonical order with their triage states.
 func (s *Store) ConsoleFindings(ctx context.Context, scanID string, q ConsoleFindingQuery) ([]OrderedFinding, error) {
 	where, args := consoleFindingWhere(scanID, q)
 	limit := max(q.Limit, 1)
-	order := " ORDER BY f.ord"
+	order := " ORDER BY f.k"
 	switch {
 	case q.After >= 0:
-		where += " AND f.ord > ?"
+		where += " AND (f.k & 4294967295) > ?"
 		args = append(args, q.After)
 	case q.Before >= 0:
 		// The rows just before the bound, read backwards and reversed below.
-		where += " AND f.ord < ?"
+		where += " AND (f.k & 4294967295) < ?"
 		args = append(args, q.Before)
-		order = " ORDER BY f.ord DESC"
+		order = " ORDER BY f.k DESC"
 	}
 	args = append(args, limit)
-	rows, err := s.db.QueryContext(ctx, `SELECT f.ord, f.fingerprint, f.body, t.status, t.note, t.updated_at, t.updated_by`+
-		consoleFindingFrom+where+order+" LIMIT ?", args...)
+	rows, err := s.db.QueryContext(ctx, consoleFindingColumns+where+order+" LIMIT ?", args...)
 	if err != nil {
 		return nil, err
 	}
@@ -136,9 +139,7 @@ func (s *Store) ConsoleFindings(ctx context.Context, scanID string, q ConsoleFin
 		return nil, err
 	}
 	if q.After < 0 && q.Before >= 0 {
-		for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-			out[i], out[j] = out[j], out[i]
-		}
+		slices.Reverse(out)
 	}
 	return out, nil
 }
@@ -148,27 +149,39 @@ func (s *Store) ConsoleFindings(ctx context.Context, scanID string, q ConsoleFin
 func (s *Store) CountConsoleFindings(ctx context.Context, scanID string, q ConsoleFindingQuery, upTo int) (int, error) {
 	where, args := consoleFindingWhere(scanID, q)
 	var n int
-	err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM (SELECT 1"+consoleFindingFrom+where+" LIMIT ?)", append(args, upTo)...).Scan(&n)
+	err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM (SELECT 1 FROM findings f LEFT JOIN triage_states t ON t.fingerprint = f.fingerprint WHERE "+
+		where+" LIMIT ?)", append(args, upTo)...).Scan(&n)
 	return n, err
 }
 
 func scanOrderedFindings(rows *sql.Rows) ([]OrderedFinding, error) {
 	defer rows.Close()
 	out := []OrderedFinding{}
+	var buf []byte
 	for rows.Next() {
-		var of OrderedFinding
-		var body []byte
+		var k int64
+		var fp string
+		var body, text []byte
 		var tStatus, tNote, tAt, tBy sql.NullString
-		if err := rows.Scan(&of.Ord, &of.Fingerprint, &body, &tStatus, &tNote, &tAt, &tBy); err != nil {
+		if err := rows.Scan(&k, &fp, &body, &text, &tStatus, &tNote, &tAt, &tBy); err != nil {
 			return nil, err
 		}
-		if err := json.Unmarshal(body, &of.Finding); err != nil {
-			return nil, err
+		row := FindingRow{Ord: int(k & 0xffffffff), Fingerprint: fp, Body: body}
+		if text != nil {
+			var err error
+			if buf, err = spliceText(buf, body, text); err != nil {
+				return nil, err
+			}
+			row.Body = buf
 		}
 		if tStatus.Valid {
-			of.State = &TriageState{Fingerprint: of.Fingerprint, Status: tStatus.String, Note: tNote.String, UpdatedAt: parseTime(tAt.String), UpdatedBy: tBy.String}
+			row.State = &TriageState{Fingerprint: fp, Status: tStatus.String, Note: tNote.String, UpdatedAt: parseTime(tAt.String), UpdatedBy: tBy.String}
 		}
-		out = append(out, of)
+		fw, err := row.Decode()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, OrderedFinding{Ord: row.Ord, FindingWithState: fw})
 	}
 	return out, rows.Err()
 }
@@ -177,25 +190,37 @@ func scanOrderedFindings(rows *sql.Rows) ([]OrderedFinding, error) {
 // recorded it, or as the newest scan that has it when scanID is empty,
 // together with that scan. ErrNotFound when no stored finding has it.
 func (s *Store) FindingOccurrence(ctx context.Context, fingerprint, scanID string) (FindingWithState, Scan, error) {
-	q := `SELECT f.fingerprint, f.body, ` + prefixColumns("s.", scanColumns) + `
-		FROM findings f JOIN scans s ON s.id = f.scan_id WHERE f.fingerprint = ?`
+	q := `SELECT s.seq, p.ord FROM scans s JOIN finding_fps p ON p.scan_seq = s.seq AND p.fingerprint = ?
+		WHERE s.status = 'completed' AND s.hidden = 0`
 	args := []any{fingerprint}
 	if scanID != "" {
-		q += " AND f.scan_id = ?"
+		q += " AND s.id = ?"
 		args = append(args, scanID)
 	}
-	q += " ORDER BY s.seq DESC, f.ord LIMIT 1"
+	q += " ORDER BY s.seq DESC, p.ord LIMIT 1"
 	var fw FindingWithState
-	var body []byte
-	sc, err := scanScan(prefixedRow{row: s.db.QueryRowContext(ctx, q, args...), head: []any{&fw.Fingerprint, &body}})
+	var seq, ord int64
+	if err := s.db.QueryRowContext(ctx, q, args...).Scan(&seq, &ord); errors.Is(err, sql.ErrNoRows) {
+		return fw, Scan{}, ErrNotFound
+	} else if err != nil {
+		return fw, Scan{}, err
+	}
+	sc, err := scanScan(s.db.QueryRowContext(ctx, "SELECT "+scanColumns+" FROM scans WHERE seq = ?", seq))
 	if err != nil {
 		return fw, sc, err
 	}
-	if err := json.Unmarshal(body, &fw.Finding); err != nil {
+	rows, err := s.db.QueryContext(ctx, consoleFindingColumns+"f.k = ?", seq<<32|ord)
+	if err != nil {
 		return fw, sc, err
 	}
-	fw.State, err = s.TriageStateOf(ctx, fingerprint)
-	return fw, sc, err
+	found, err := scanOrderedFindings(rows)
+	if err != nil {
+		return fw, sc, err
+	}
+	if len(found) == 0 {
+		return fw, sc, ErrNotFound
+	}
+	return found[0].FindingWithState, sc, nil
 }
 
 // TriageStateOf returns the current verdict on a fingerprint, nil if none.
@@ -214,17 +239,18 @@ func (s *Store) TriageStateOf(ctx context.Context, fingerprint string) (*TriageS
 	return &t, nil
 }
 
-// ScansWithFingerprint lists the scans that recorded a fingerprint,
-// newest first, at most limit.
+// ScansWithFingerprint lists the completed scans that recorded a
+// fingerprint, newest first, at most limit.
 func (s *Store) ScansWithFingerprint(ctx context.Context, fingerprint string, limit int) ([]Scan, error) {
-	return s.queryScans(ctx, "SELECT "+scanColumns+" FROM scans WHERE id IN (SELECT scan_id FROM findings WHERE fingerprint = ?) ORDER BY seq DESC LIMIT ?",
+	return s.queryScans(ctx, "SELECT "+scanColumns+` FROM scans s WHERE s.status = 'completed' AND s.hidden = 0
+		AND EXISTS (SELECT 1 FROM finding_fps p WHERE p.scan_seq = s.seq AND p.fingerprint = ?) ORDER BY s.seq DESC LIMIT ?`,
 		fingerprint, max(limit, 1))
 }
 
 // CountScans counts the scans a ScanFilter selects (ignoring its paging).
 func (s *Store) CountScans(ctx context.Context, f ScanFilter) (int, error) {
 	q := "SELECT count(*) FROM scans"
-	var where []string
+	where := []string{"hidden = 0"}
 	var args []any
 	if len(f.Statuses) > 0 {
 		where = append(where, "status IN ("+placeholders(len(f.Statuses))+")")
@@ -236,9 +262,7 @@ func (s *Store) CountScans(ctx context.Context, f ScanFilter) (int, error) {
 		where = append(where, "target_path = ?")
 		args = append(args, f.TargetPath)
 	}
-	if len(where) > 0 {
-		q += " WHERE " + strings.Join(where, " AND ")
-	}
+	q += " WHERE " + strings.Join(where, " AND ")
 	var n int
 	err := s.db.QueryRowContext(ctx, q, args...).Scan(&n)
 	return n, err
@@ -246,7 +270,7 @@ func (s *Store) CountScans(ctx context.Context, f ScanFilter) (int, error) {
 
 // ScanTargets lists distinct target paths, most recently scanned first.
 func (s *Store) ScanTargets(ctx context.Context, limit int) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT target_path FROM scans GROUP BY target_path ORDER BY max(seq) DESC LIMIT ?", max(limit, 1))
+	rows, err := s.db.QueryContext(ctx, "SELECT target_path FROM scans WHERE hidden = 0 GROUP BY target_path ORDER BY max(seq) DESC LIMIT ?", max(limit, 1))
 	if err != nil {
 		return nil, err
 	}
@@ -269,42 +293,46 @@ func (s *Store) PreviousCompletedScan(ctx context.Context, scanID string) (Scan,
 	return scanScan(s.db.QueryRowContext(ctx, "SELECT "+prefixColumns("o.", scanColumns)+` FROM scans s JOIN scans o
 		ON o.target_path = s.target_path AND COALESCE(o.target_url, '') = COALESCE(s.target_url, '')
 		AND COALESCE(o.target_host, '') = COALESCE(s.target_host, '')
-		WHERE s.id = ? AND o.status = 'completed' AND o.seq < s.seq ORDER BY o.seq DESC LIMIT 1`, scanID))
+		WHERE s.id = ? AND o.status = 'completed' AND o.hidden = 0 AND o.seq < s.seq ORDER BY o.seq DESC LIMIT 1`, scanID))
 }
 
-// Compare kinds: findings only in the newer scan, only in the older one,
-// and in both (the newer scan's copy).
+// Console compare kinds: findings only in the newer scan, only in the
+// older one, and in both (the newer scan's copy).
 const (
-	CompareNew       = "new"
-	CompareFixed     = "fixed"
-	CompareUnchanged = "unchanged"
+	ConsoleCompareNew       = "new"
+	ConsoleCompareFixed     = "fixed"
+	ConsoleCompareUnchanged = "unchanged"
 )
 
-// compareSQL selects one kind of a compare of scan a (older) with scan b,
-// by fingerprint as the API's compare does, in the canonical order of the
-// scan the rows come from.
+// compareSQL selects one kind of a compare of scan a (older) with scan b
+// by fingerprint, as the API's compare does: which scan the rows come
+// from, which scan is probed, and whether the fingerprint must be there.
 func compareSQL(kind string) (from, other, exists string, ok bool) {
 	switch kind {
-	case CompareNew:
+	case ConsoleCompareNew:
 		return "b", "a", "NOT EXISTS", true
-	case CompareFixed:
+	case ConsoleCompareFixed:
 		return "a", "b", "NOT EXISTS", true
-	case CompareUnchanged:
+	case ConsoleCompareUnchanged:
 		return "b", "a", "EXISTS", true
 	}
 	return "", "", "", false
 }
 
+// probeOther is the membership test of a compare row f in the scan whose
+// id is bound next, through that scan's fingerprint index.
+const probeOther = ` (SELECT 1 FROM finding_fps o WHERE o.scan_seq = (SELECT seq FROM scans WHERE id = ?) AND o.fingerprint = f.fingerprint)`
+
 // CompareCounts counts the new, fixed and unchanged findings between an
 // older scan a and a newer scan b.
 func (s *Store) CompareCounts(ctx context.Context, a, b string) (map[string]int, error) {
 	out := map[string]int{}
-	for _, kind := range []string{CompareNew, CompareFixed, CompareUnchanged} {
+	for _, kind := range []string{ConsoleCompareNew, ConsoleCompareFixed, ConsoleCompareUnchanged} {
 		from, other, exists, _ := compareSQL(kind)
 		ids := map[string]string{"a": a, "b": b}
 		var n int
-		err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM findings f WHERE f.scan_id = ? AND `+exists+
-			` (SELECT 1 FROM findings o WHERE o.fingerprint = f.fingerprint AND o.scan_id = ?)`, ids[from], ids[other]).Scan(&n)
+		err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM finding_fps f WHERE f.scan_seq = (SELECT seq FROM scans WHERE id = ?) AND `+
+			exists+probeOther, ids[from], ids[other]).Scan(&n)
 		if err != nil {
 			return nil, err
 		}
@@ -321,10 +349,8 @@ func (s *Store) CompareFindings(ctx context.Context, a, b, kind string, after, l
 		return nil, errors.New("unknown compare kind " + kind)
 	}
 	ids := map[string]string{"a": a, "b": b}
-	rows, err := s.db.QueryContext(ctx, `SELECT f.ord, f.fingerprint, f.body, t.status, t.note, t.updated_at, t.updated_by
-		FROM findings f LEFT JOIN triage_states t ON t.fingerprint = f.fingerprint
-		WHERE f.scan_id = ? AND f.ord > ? AND `+exists+` (SELECT 1 FROM findings o WHERE o.fingerprint = f.fingerprint AND o.scan_id = ?)
-		ORDER BY f.ord LIMIT ?`, ids[from], after, ids[other], max(limit, 1))
+	rows, err := s.db.QueryContext(ctx, consoleFindingColumns+scanRange+` AND (f.k & 4294967295) > ? AND `+exists+probeOther+` ORDER BY f.k LIMIT ?`,
+		ids[from], ids[from], after, ids[other], max(limit, 1))
 	if err != nil {
 		return nil, err
 	}
@@ -355,17 +381,18 @@ func (s *Store) CurrentFindingClasses(ctx context.Context, hidden []string) ([]S
 	hiddenExpr := "0"
 	args := []any{}
 	if len(hidden) > 0 {
-		hiddenExpr = "t.status IN (" + placeholders(len(hidden)) + ")"
+		hiddenExpr = "c.triage IN (" + placeholders(len(hidden)) + ")"
 		for _, h := range hidden {
 			args = append(args, h)
 		}
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT f.severity, CASE
-			WHEN json_extract(f.body, '$.metadata.suppressed_by') IS NOT NULL THEN 'suppressed'
-			WHEN `+hiddenExpr+` THEN 'hidden' ELSE 'live' END, count(*)
-		FROM findings f LEFT JOIN triage_states t ON t.fingerprint = f.fingerprint
-		WHERE f.scan_id IN (`+latestCompletedScans+`)
-		GROUP BY 1, 2 ORDER BY 1, 2`, args...)
+	// The targets table names the latest completed scan of each target and
+	// finding_counts holds its counts: no finding row is read.
+	rows, err := s.db.QueryContext(ctx, `SELECT c.severity, CASE
+			WHEN c.suppressed = 1 THEN 'suppressed'
+			WHEN `+hiddenExpr+` THEN 'hidden' ELSE 'live' END, sum(c.n)
+		FROM targets g JOIN finding_counts c ON c.scan_seq = g.scan_seq
+		GROUP BY 1, 2 HAVING sum(c.n) > 0 ORDER BY 1, 2`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -408,7 +435,7 @@ func (s *Store) ConsoleActivity(ctx context.Context, from, to time.Time) ([]Cons
 		return a
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT substr(started_at, 1, 10), count(*) FROM scans
-		WHERE started_at >= ? AND started_at < ? GROUP BY 1`, lo, hi)
+		WHERE hidden = 0 AND started_at >= ? AND started_at < ? GROUP BY 1`, lo, hi)
 	if err != nil {
 		return nil, err
 	}
@@ -429,7 +456,7 @@ func (s *Store) ConsoleActivity(ctx context.Context, from, to time.Time) ([]Cons
 			SELECT substr(completed_at, 1, 10) AS d, risk_score,
 				sum(findings_count) OVER (PARTITION BY substr(completed_at, 1, 10)) AS total,
 				row_number() OVER (PARTITION BY substr(completed_at, 1, 10) ORDER BY completed_at DESC, seq DESC) AS rn
-			FROM scans WHERE status = 'completed' AND completed_at >= ? AND completed_at < ?)
+			FROM scans WHERE status = 'completed' AND hidden = 0 AND completed_at >= ? AND completed_at < ?)
 		WHERE rn = 1`, lo, hi)
 	if err != nil {
 		return nil, err
@@ -455,15 +482,6 @@ func (s *Store) ConsoleActivity(ctx context.Context, from, to time.Time) ([]Cons
 	sort.Slice(out, func(i, j int) bool { return out[i].Day < out[j].Day })
 	return out, nil
 }
-
-// prefixedRow scans leading columns into head, the rest as the caller asks,
-// so scanScan can read a scan that follows other columns.
-type prefixedRow struct {
-	row  *sql.Row
-	head []any
-}
-
-func (p prefixedRow) Scan(dest ...any) error { return p.row.Scan(append(p.head, dest...)...) }
 
 // prefixColumns qualifies a comma-separated column list with a table alias.
 func prefixColumns(alias, columns string) string {

@@ -150,15 +150,15 @@ func TestConsoleCompareOccurrenceAndOverview(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if counts[CompareNew] != 2 || counts[CompareFixed] != 1 || counts[CompareUnchanged] != 2 {
+	if counts[ConsoleCompareNew] != 2 || counts[ConsoleCompareFixed] != 1 || counts[ConsoleCompareUnchanged] != 2 {
 		t.Fatalf("compare counts %v", counts)
 	}
-	newRows, _ := st.CompareFindings(ctx, a.ID, b.ID, CompareNew, -1, 1)
-	more, _ := st.CompareFindings(ctx, a.ID, b.ID, CompareNew, newRows[0].Ord, 10)
+	newRows, _ := st.CompareFindings(ctx, a.ID, b.ID, ConsoleCompareNew, -1, 1)
+	more, _ := st.CompareFindings(ctx, a.ID, b.ID, ConsoleCompareNew, newRows[0].Ord, 10)
 	if len(newRows) != 1 || newRows[0].Title != "T3" || len(more) != 1 || more[0].Title != "T4" {
 		t.Fatalf("new pages: %v then %v", newRows, more)
 	}
-	if fixed, _ := st.CompareFindings(ctx, a.ID, b.ID, CompareFixed, -1, 10); len(fixed) != 1 || fixed[0].Title != "T0" {
+	if fixed, _ := st.CompareFindings(ctx, a.ID, b.ID, ConsoleCompareFixed, -1, 10); len(fixed) != 1 || fixed[0].Title != "T0" {
 		t.Fatalf("fixed %v", fixed)
 	}
 	if _, err := st.CompareFindings(ctx, a.ID, b.ID, "bogus", -1, 10); err == nil {

@@ -22,7 +22,7 @@ type ScanDataSource struct {
 // SetScanDataSources records the databases a scan used, replacing what
 // was recorded for it before.
 func (s *Store) SetScanDataSources(ctx context.Context, scanID string, sources []ScanDataSource) error {
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}

@@ -89,7 +89,7 @@ func (s *Store) CreateWebhook(ctx context.Context, w Webhook) (Webhook, error) {
 	if err != nil {
 		return w, err
 	}
-	_, err = s.db.ExecContext(ctx, "INSERT INTO webhooks ("+webhookColumns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+	_, err = s.w.ExecContext(ctx, "INSERT INTO webhooks ("+webhookColumns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
 		w.ID, w.Name, w.URL, w.Secret, string(filter), boolInt(w.Enabled), formatTime(w.CreatedAt), formatTime(w.UpdatedAt))
 	return w, err
 }
@@ -387,7 +387,7 @@ type DeliveryQueue struct {
 func (s *Store) PrepareDeliveryQueue(ctx context.Context) (*DeliveryQueue, error) {
 	q := &DeliveryQueue{s: s}
 	for i, query := range claimQueries {
-		st, err := s.db.PrepareContext(ctx, query)
+		st, err := s.w.PrepareContext(ctx, query)
 		if err != nil {
 			q.Close()
 			return nil, err
@@ -521,7 +521,7 @@ func (s *Store) FinishDelivery(ctx context.Context, done DeliveryOutcome, now ti
 	if done.ResponseCode != nil {
 		code = *done.ResponseCode
 	}
-	_, err := s.db.ExecContext(ctx, `UPDATE webhook_deliveries SET status = ?, response_code = ?, response_note = ?, next_attempt_at = ?, updated_at = ?
+	_, err := s.w.ExecContext(ctx, `UPDATE webhook_deliveries SET status = ?, response_code = ?, response_note = ?, next_attempt_at = ?, updated_at = ?
 		WHERE id = ? AND status = 'delivering'`,
 		done.Status, code, done.ResponseNote, formatTime(next), formatTime(now), done.ID)
 	return err
@@ -531,7 +531,7 @@ func (s *Store) FinishDelivery(ctx context.Context, done DeliveryOutcome, now ti
 // once at startup, before any worker runs: a row still delivering then was
 // cut off by a crash and must be sent again (at-least-once).
 func (s *Store) ResetStaleDeliveries(ctx context.Context, now time.Time) (int, error) {
-	res, err := s.db.ExecContext(ctx, "UPDATE webhook_deliveries SET status = 'pending', updated_at = ? WHERE status = 'delivering'",
+	res, err := s.w.ExecContext(ctx, "UPDATE webhook_deliveries SET status = 'pending', updated_at = ? WHERE status = 'delivering'",
 		formatTime(now.UTC()))
 	if err != nil {
 		return 0, err

@@ -588,9 +588,9 @@ const compareRows = 100
 func (c *Console) compare(w http.ResponseWriter, r *http.Request, rq *request) error {
 	ctx := r.Context()
 	q := r.URL.Query()
-	v := compareView{Kinds: []string{store.CompareNew, store.CompareFixed, store.CompareUnchanged}, Kind: q.Get("show")}
+	v := compareView{Kinds: []string{store.ConsoleCompareNew, store.ConsoleCompareFixed, store.ConsoleCompareUnchanged}, Kind: q.Get("show")}
 	if !slices.Contains(v.Kinds, v.Kind) {
-		v.Kind = store.CompareNew
+		v.Kind = store.ConsoleCompareNew
 	}
 	var err error
 	if v.Choices, _, err = c.cfg.Data.Scans(ctx, store.ScanFilter{Statuses: []string{store.StatusCompleted}, Limit: 200}); err != nil {
@@ -645,7 +645,7 @@ func (c *Console) compare(w http.ResponseWriter, r *http.Request, rq *request) e
 		// New and unchanged rows come from the newer scan, fixed ones from
 		// the older: finding links open the occurrence the row is.
 		v.Scanned = v.B.ID
-		if v.Kind == store.CompareFixed {
+		if v.Kind == store.ConsoleCompareFixed {
 			v.Scanned = v.A.ID
 		}
 	}

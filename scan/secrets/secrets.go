@@ -9,6 +9,7 @@ import (
 	"cmp"
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -543,51 +544,110 @@ func (s *secretsScanner) Available(context.Context) (string, string, bool) {
 	return fmt.Sprintf("builtin (%d rules)", len(s.engine.rules)), "", true
 }
 
-// Scan reports secrets in the working tree, then those that exist only in
-// git history. A secret present in both is reported once, for the working
-// tree, because that is where it must be removed.
+// Scan reports secrets in the working tree (in file, line, rule order),
+// then those that exist only in git history. A secret present in both is
+// reported once, for the working tree, because that is where it must be
+// removed.
 func (s *secretsScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error) {
+	var mu sync.Mutex
+	var inTree, hist []finding.Finding
+	err := s.scan(ctx, t, func(f finding.Finding) error {
+		mu.Lock()
+		inTree = append(inTree, f)
+		mu.Unlock()
+		return nil
+	}, func(f finding.Finding) error {
+		hist = append(hist, f)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(inTree, secretsCompareFindings)
+	out := append(inTree, hist...)
+	if out == nil {
+		out = []finding.Finding{}
+	}
+	return out, nil
+}
+
+// ScanStream is Scan without holding the findings: each one goes to emit
+// as a worker finds it (see scan.StreamScanner).
+func (s *secretsScanner) ScanStream(ctx context.Context, t scan.Target, emit func(finding.Finding) error) error {
+	return s.scan(ctx, t, emit, emit)
+}
+
+// scan runs the tree and history scans. emitTree may be called from
+// several workers at once; emitHistory is called after the tree is done.
+func (s *secretsScanner) scan(ctx context.Context, t scan.Target, emitTree, emitHistory func(finding.Finding) error) error {
 	root := t.Path
 	if err := tree.CheckDir(root); err != nil {
-		return nil, fmt.Errorf("secrets: %w", err)
+		return fmt.Errorf("secrets: %w", err)
 	}
 
 	var (
 		hist    []secretsHistoryHit
 		histErr error
 		wg      sync.WaitGroup
+		inTree  *secretsValueSet
 	)
 	if s.history && secretsIsRepoRoot(root) {
+		inTree = &secretsValueSet{seen: map[uint64]struct{}{}}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			hist, histErr = s.scanHistory(ctx, root)
 		}()
 	}
-	tree, inTree, err := s.scanTree(ctx, root)
+	err := s.scanTree(ctx, root, emitTree, inTree)
 	wg.Wait()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if histErr != nil {
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return ctx.Err()
 		}
 		// The working-tree result still stands; a repository git refuses
 		// (ownership, corruption) must not hide it.
 		s.cfg.Log().Warn("secrets: git history not scanned", "target", root, "error", histErr.Error())
 	}
-	out := tree
 	for _, h := range hist {
-		if inTree[h.hit.hash] {
+		if inTree.has(h.hit.hash) {
 			continue
 		}
-		out = append(out, s.historyFinding(h))
+		if err := emitHistory(s.historyFinding(h)); err != nil {
+			return err
+		}
 	}
-	if out == nil {
-		out = []finding.Finding{}
+	return nil
+}
+
+// secretsValueSet remembers which secret values the working tree holds,
+// by the first 8 bytes of their SHA-256: 8 bytes per secret instead of
+// the findings, and a false match needs a 64-bit collision.
+type secretsValueSet struct {
+	mu   sync.Mutex
+	seen map[uint64]struct{}
+}
+
+func (v *secretsValueSet) add(h [32]byte) {
+	if v == nil {
+		return
 	}
-	return out, nil
+	v.mu.Lock()
+	v.seen[binary.LittleEndian.Uint64(h[:8])] = struct{}{}
+	v.mu.Unlock()
+}
+
+func (v *secretsValueSet) has(h [32]byte) bool {
+	if v == nil {
+		return false
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	_, ok := v.seen[binary.LittleEndian.Uint64(h[:8])]
+	return ok
 }
 
 func (s *secretsScanner) newFinding(rule *secretsRule, rel string, h secretsHit) finding.Finding {
@@ -608,22 +668,19 @@ func (s *secretsScanner) newFinding(rule *secretsRule, rel string, h secretsHit)
 
 type secretsFileJob struct{ abs, rel string }
 
-// scanTree walks the target with one producer and GOMAXPROCS workers. It
-// returns the findings in file/line/rule order and the hashes of every
-// value found, to drop the same values from the history report.
-func (s *secretsScanner) scanTree(ctx context.Context, root string) ([]finding.Finding, map[[32]byte]bool, error) {
+// scanTree walks the target with one producer and GOMAXPROCS workers,
+// which hand every secret to emit as they find it (emit runs on several
+// workers at once) and record its value in inTree (nil: not needed). The
+// first error emit returns stops the walk.
+func (s *secretsScanner) scanTree(ctx context.Context, root string, emit func(finding.Finding) error, inTree *secretsValueSet) error {
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
 	jobs := make(chan secretsFileJob, 256)
-	type result struct {
-		findings []finding.Finding
-		hashes   map[[32]byte]bool
-	}
-	results := make([]result, s.workers)
 	var wg sync.WaitGroup
 	for w := 0; w < s.workers; w++ {
 		wg.Add(1)
-		go func(w int) {
+		go func() {
 			defer wg.Done()
-			res := result{hashes: map[[32]byte]bool{}}
 			sc := &secretsScratch{}
 			for job := range jobs {
 				if ctx.Err() != nil {
@@ -638,12 +695,16 @@ func (s *secretsScanner) scanTree(ctx context.Context, root string) ([]finding.F
 					continue
 				}
 				s.engine.scanContent(data, job.rel, sc, func(h secretsHit) {
-					res.findings = append(res.findings, s.newFinding(&s.engine.rules[h.rule], job.rel, h))
-					res.hashes[h.hash] = true
+					if ctx.Err() != nil {
+						return
+					}
+					inTree.add(h.hash)
+					if err := emit(s.newFinding(&s.engine.rules[h.rule], job.rel, h)); err != nil {
+						stop(err)
+					}
 				})
 			}
-			results[w] = res
-		}(w)
+		}()
 	}
 
 	walk := tree.Walk{Unreadable: func(p string, err error) {
@@ -671,22 +732,21 @@ func (s *secretsScanner) scanTree(ctx context.Context, root string) ([]finding.F
 	})
 	close(jobs)
 	wg.Wait()
-	if walkErr != nil {
-		return nil, nil, fmt.Errorf("secrets: walk %s: %w", root, walkErr)
+	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
+		return cause // emit's error, or the caller's deadline
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, nil, err
+		return err
 	}
-	out := keyStores
-	inTree := map[[32]byte]bool{}
-	for _, r := range results {
-		out = append(out, r.findings...)
-		for h := range r.hashes {
-			inTree[h] = true
+	if walkErr != nil {
+		return fmt.Errorf("secrets: walk %s: %w", root, walkErr)
+	}
+	for _, f := range keyStores {
+		if err := emit(f); err != nil {
+			return err
 		}
 	}
-	slices.SortFunc(out, secretsCompareFindings)
-	return out, inTree, nil
+	return nil
 }
 
 func secretsCompareFindings(a, b finding.Finding) int {

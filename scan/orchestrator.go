@@ -30,6 +30,7 @@ type Orchestrator struct {
 	now      func() time.Time
 	max      int
 	capture  func(ctx context.Context, root string) ([]byte, error)
+	targets  TargetPreparer
 
 	mu      sync.Mutex
 	queue   []string
@@ -52,6 +53,8 @@ type OrchestratorOptions struct {
 	// CaptureComponents records the target's components for the SBOM at
 	// scan time; nil skips the capture.
 	CaptureComponents func(ctx context.Context, root string) ([]byte, error)
+	// Targets prepares image and repository targets; nil refuses them.
+	Targets TargetPreparer
 }
 
 // interruptedReason is what a scan left running by a crash is failed with.
@@ -69,7 +72,7 @@ func NewOrchestrator(o OrchestratorOptions) *Orchestrator {
 		o.MaxConcurrent = 2
 	}
 	return &Orchestrator{store: o.Store, bus: o.Bus, scanners: o.Scanners, log: o.Log, now: o.Now, max: o.MaxConcurrent,
-		capture: o.CaptureComponents, running: map[string]context.CancelFunc{}, wake: make(chan struct{}, 1)}
+		capture: o.CaptureComponents, targets: o.Targets, running: map[string]context.CancelFunc{}, wake: make(chan struct{}, 1)}
 }
 
 // Scanners returns the registry in run order.
@@ -237,9 +240,21 @@ func (o *Orchestrator) runScan(ctx context.Context, id string) {
 	if sc.TargetHost != nil {
 		target.Host = *sc.TargetHost
 	}
+	// An image or repository becomes a directory first (prepare.go);
+	// deferred after recover's defer, so it runs first on a panic too.
+	prep, err := o.prepareTarget(ctx, id, sc.ScanTypes, &target)
+	defer prep.Close()
+	if err != nil {
+		if ctx.Err() != nil {
+			o.interrupted(bg, id, sc.TargetPath, run, skipped)
+			return
+		}
+		o.fail(bg, id, sc.TargetPath, run, skipped, err)
+		return
+	}
 
-	if o.capture != nil && sc.TargetPath != "/" {
-		if comps, err := o.capture(ctx, sc.TargetPath); err != nil {
+	if o.capture != nil && target.Path != "/" {
+		if comps, err := o.capture(ctx, target.Path); err != nil {
 			o.log.Warn("component capture failed; the SBOM of this scan will be empty", "scan_id", id, "error", err.Error())
 		} else if err := o.store.SetScanComponents(bg, id, comps); err != nil {
 			o.fail(bg, id, sc.TargetPath, run, skipped, fmt.Errorf("store components: %w", err))
@@ -248,7 +263,7 @@ func (o *Orchestrator) runScan(ctx context.Context, id string) {
 	}
 
 	var raw []finding.Finding
-	for _, s := range ExpandScanTypes(o.scanners, sc.ScanTypes) {
+	for _, s := range ExpandScanTypes(prep.scanners(o.scanners), sc.ScanTypes) {
 		if ctx.Err() != nil {
 			break
 		}
@@ -269,7 +284,7 @@ func (o *Orchestrator) runScan(ctx context.Context, id string) {
 		return
 	}
 
-	prepared := finding.Prepare(id, raw, newLineSource(sc.TargetPath), store.NewID)
+	prepared := finding.Prepare(id, raw, prep.lineSource(newLineSource(target.Path)), store.NewID)
 	counts := severityCounts(prepared)
 	risk := finding.RiskScore(prepared)
 	err = o.store.CompleteScan(bg, id, store.ScanResult{Findings: prepared, ScannersRun: run, Skipped: skipped, RiskScore: risk,

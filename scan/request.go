@@ -2,6 +2,7 @@ package scan
 
 import (
 	"errors"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,6 +16,11 @@ type Request struct {
 	ScanTypes  []string
 	TargetURL  *string
 	TargetHost *string
+	// TargetImage and TargetRepo replace TargetPath for an image or a
+	// repository (targetkinds.go); Check sets Target from them.
+	TargetImage *ImageSpec
+	TargetRepo  *RepoSpec
+	Target      *TargetSpec
 }
 
 // TargetPolicy confines scan targets: SVC_SCAN_ROOTS and
@@ -26,6 +32,13 @@ type TargetPolicy struct {
 	// anywhere.
 	Roots    []string
 	MaxHosts int
+	// GitAllow names the hosts repositories may be cloned from
+	// (SVC_GIT_ALLOW); empty means any.
+	GitAllow []string
+	// RefuseAddress says why an address may never be a repository host
+	// ("" when it may); main injects the webhook SSRF guard's
+	// classification. Nil refuses nothing.
+	RefuseAddress func(netip.Addr) string
 }
 
 // Problem is one thing wrong with a request field. Loc is relative to the
@@ -61,7 +74,12 @@ func (p TargetPolicy) Check(r Request) (Request, []Problem, error) {
 		}
 	}
 	real := ""
+	kindPath, kindSpec, kindReal := p.checkTargetKinds(r, add)
 	switch {
+	case kindSpec != nil:
+		real = kindReal
+	case r.TargetImage != nil || r.TargetRepo != nil:
+		// checkTargetKinds said what is wrong.
 	case r.TargetPath == "":
 		add("missing", "Field required", nil, "target_path")
 	case !filepath.IsAbs(r.TargetPath):
@@ -75,6 +93,9 @@ func (p TargetPolicy) Check(r Request) (Request, []Problem, error) {
 		}
 	}
 	out := Request{TargetPath: filepath.Clean(r.TargetPath), ScanTypes: types}
+	if kindSpec != nil {
+		out.TargetPath, out.Target = kindPath, kindSpec
+	}
 	if r.TargetURL != nil && *r.TargetURL != "" {
 		out.TargetURL = r.TargetURL
 		if _, err := ValidateTargetURL(*r.TargetURL); err != nil {
@@ -94,7 +115,7 @@ func (p TargetPolicy) Check(r Request) (Request, []Problem, error) {
 	if len(probs) > 0 {
 		return out, probs, nil
 	}
-	if !UnderRoots(real, p.Roots) {
+	if (kindSpec == nil || kindSpec.Image != nil) && !UnderRoots(real, p.Roots) {
 		return out, nil, ErrOutsideRoots
 	}
 	return out, nil, nil

@@ -179,6 +179,7 @@ type call struct {
 	host    string     // the target host of a network tool
 	dir     string     // where this run executes; "" inherits scand's
 	file    string     // the file eachDirOf found for this run
+	image   string     // the image archive or layout the target was unpacked from
 	outDir  string     // where reportFile is written
 	lines   lineFinder // declaration lines under root, shared by all runs
 }

@@ -36,6 +36,8 @@ type config struct {
 	AlertMinSeverity   string
 	RetentionDays      int
 	SchedulerFakeStart time.Time
+	// Image and repository targets (config_targets.go).
+	Targets targetConfig
 }
 
 type setting struct {
@@ -65,6 +67,13 @@ var settings = []setting{
 	{"SVC_ALERT_MIN_SEVERITY", "alert-min-severity", "high", "a new finding at or above this severity makes a notification (schedules may set their own)"},
 	{"SVC_RETENTION_DAYS", "retention-days", "0", "delete completed scans older than this many days, never a target's newest (0 = keep all)"},
 	{"SVC_SCHEDULER_FAKE_START", "scheduler-fake-start", "", "testing aid: RFC 3339 time the scheduler's clock starts at (then advances in real time)"},
+	{"SVC_WORK_DIR", "work-dir", "", "directory for unpacked images and clones (a private 0700 directory is made in it; empty = the system temp directory)"},
+	{"SVC_TARGET_MAX_BYTES", "target-max-bytes", "8589934592", "largest unpacked image or clone, in bytes"},
+	{"SVC_TARGET_MAX_FILES", "target-max-files", "1000000", "most files an unpacked image or clone may hold"},
+	{"SVC_TARGET_TIMEOUT", "target-timeout", "600", "seconds unpacking an image or cloning a repository may take"},
+	{"SVC_GIT_ALLOW", "git-allow", "", "comma-separated hosts repositories may be cloned from; .example.com allows its subdomains (empty = any host)"},
+	{"SVC_GIT_CREDENTIALS_FILE", "git-credentials-file", "", "git credential-store file (mode 0600) with the credentials for cloning"},
+	{"SVC_GIT_CA_FILE", "git-ca-file", "", "PEM CA certificates for https git servers, besides the system's"},
 }
 
 // usageError marks a configuration problem: exit code 2.
@@ -191,6 +200,7 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 			c.ScanRoots = append(c.ScanRoots, root)
 		}
 	}
+	c.Targets = parseTargetSettings(values, bad)
 	if len(problems) > 0 {
 		return c, &usageError{"invalid configuration: " + strings.Join(problems, "; ")}
 	}

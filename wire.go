@@ -2,7 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"log/slog"
+	"net/netip"
+	"strings"
 	"time"
 
 	"scand/hook"
@@ -31,10 +34,15 @@ type app struct {
 func wire(ctx context.Context, cfg config, getenv func(string) string, st *store.Store, bus *sse.Bus, log *slog.Logger) (*app, error) {
 	scanCfg := scan.Config{Runner: scan.NewRunner(cfg.ScannerTimeout), Getenv: getenv, Now: time.Now, Logger: log.With("logger", "scand.scan")}
 	scanners := registry.All(scanCfg)
+	work, err := scan.OpenWorkDir(cfg.Targets.WorkDir)
+	if err != nil {
+		return nil, &usageError{"SVC_WORK_DIR: " + err.Error()}
+	}
 	orch := scan.NewOrchestrator(scan.OrchestratorOptions{
 		Store: st, Bus: bus, Scanners: scanners, Log: log.With("logger", "scand.orchestrator"), Now: time.Now,
 		MaxConcurrent:     cfg.MaxConcurrentScans,
 		CaptureComponents: components.CaptureJSON,
+		Targets:           registry.Targets(scanCfg, targetOptions(cfg, work)),
 	})
 	hooks := hook.New(hook.Config{Store: st, Log: log.With("logger", "scand.hook"), Now: time.Now, AllowPrivate: cfg.WebhookAllowPriv})
 	notes := notify.New(notify.Config{Store: st, Log: log.With("logger", "scand.notify"), Now: time.Now})
@@ -83,9 +91,34 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 		sched.Stop(5 * time.Second)
 		retention.Stop(5 * time.Second)
 		orch.Stop(15 * time.Second)
+		if err := work.Close(); err != nil {
+			log.With("logger", "scand").Warn("work directory not removed", "dir", work.Path(), "error", err.Error())
+		}
 		alerts.Stop(hook.DefaultStopTimeout)
 		notes.Stop(hook.DefaultStopTimeout)
 		hooks.Stop()
 	}
 	return a, nil
+}
+
+// targetOptions configures image and repository targets from the config.
+func targetOptions(cfg config, work *scan.WorkDir) registry.TargetOptions {
+	t := cfg.Targets
+	return registry.TargetOptions{Work: work, MaxBytes: t.MaxBytes, MaxFiles: t.MaxFiles, Timeout: t.Timeout,
+		ScanRoots: cfg.ScanRoots, GitAllow: t.GitAllow, RefuseAddress: gitAddressRefusal,
+		CredentialsFile: t.CredentialsFile, CAFile: t.CAFile}
+}
+
+// gitAddressRefusal is the webhook SSRF guard's classification applied to
+// repository hosts: link-local and cloud-metadata addresses (and the
+// unspecified, multicast and broadcast ones) are refused; loopback and
+// private addresses, where internal git servers live, are allowed. main
+// injects it because hook and scan must not import each other.
+func gitAddressRefusal(a netip.Addr) string {
+	var blocked *hook.BlockedAddressError
+	if errors.As(hook.AddressPolicy{AllowPrivate: true}.Check(a), &blocked) {
+		reason, _, _ := strings.Cut(blocked.Reason, ";")
+		return reason
+	}
+	return ""
 }

@@ -8,6 +8,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
 	"sync"
@@ -58,6 +59,10 @@ type Deps struct {
 	// ScanRoots confines scan targets and /dashboard/browse
 	// (SVC_SCAN_ROOTS); empty = anywhere.
 	ScanRoots []string
+	// GitAllow (SVC_GIT_ALLOW) and GitRefuseAddress (the SSRF guard's
+	// classification, from main) check repository targets.
+	GitAllow         []string
+	GitRefuseAddress func(netip.Addr) string
 	// PDFRenderer is the Chromium binary for PDF reports (SVC_PDF_RENDERER);
 	// empty means look for chromium, chromium-browser, google-chrome on PATH.
 	PDFRenderer string

@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -26,10 +27,14 @@ import (
 //     parent directory that is a link fails the entry (real layers never
 //     need it: the kernel resolved such writes when the layer was built),
 //     and a file replaces whatever was at its name instead of opening it.
-//   - Symbolic links are created as they are (their targets may be
-//     absolute; they are never followed here, and the scanners do not
-//     follow them either). Hard links may only name a regular file that
-//     an earlier entry unpacked inside the root.
+//   - Symbolic links are never followed here. Their targets are rewritten
+//     relative to the link, resolved the way the image itself sees them
+//     from its own root (an absolute target, or ".." above the root, stays
+//     in the image, as in a chroot), so a wrapped tool that follows links
+//     reads the image, never the scanning host: "dev/stdout ->
+//     /proc/self/fd/1" would otherwise make a tool read its own output
+//     pipe and hang. Hard links may only name a regular file that an
+//     earlier entry unpacked inside the root.
 //   - Devices, fifos and unknown entry types are skipped and counted
 //     (ImageInfo.SkippedEntries). Permission bits are kept (setuid and
 //     setgid dropped) and the owner may always read files and enter
@@ -545,7 +550,7 @@ func (u *unpacker) symlink(rel string, hdr *tar.Header) error {
 	if _, err := u.clear(rel, false); err != nil {
 		return err
 	}
-	if err := u.work.Symlink(hdr.Linkname, in(rel)); err != nil {
+	if err := u.work.Symlink(inImageLink(rel, hdr.Linkname), in(rel)); err != nil {
 		return layerError(u.layer, rel, "%v", err)
 	}
 	if u.chown {
@@ -554,6 +559,22 @@ func (u *unpacker) symlink(rel string, hdr *tar.Header) error {
 	u.owner[rel] = u.layer
 	u.written[rel] = true
 	return nil
+}
+
+// inImageLink is the target of the link at rel, relative to the link's
+// directory and resolved as inside the image: absolute targets are
+// absolute in the image, and ".." stops at its root.
+func inImageLink(rel, target string) string {
+	dir := path.Dir("/" + rel)
+	abs := path.Clean(target)
+	if !path.IsAbs(target) {
+		abs = path.Clean(dir + "/" + target)
+	}
+	r, err := filepath.Rel(dir, abs)
+	if err != nil {
+		return "."
+	}
+	return filepath.ToSlash(r)
 }
 
 func (u *unpacker) hardlink(rel string, hdr *tar.Header) error {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -138,6 +139,9 @@ func ParseRepoURL(raw string) (*url.URL, error) {
 			return nil, errors.New("URL must not contain spaces or control characters")
 		}
 	}
+	if !strings.Contains(raw, "://") && strings.Contains(raw, "@") && strings.Contains(raw, ":") {
+		return nil, errors.New("scp-style addresses are not accepted; write it as ssh://user@host/path")
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
 		// url.Parse quotes the input, which may hold a password.
@@ -145,11 +149,6 @@ func ParseRepoURL(raw string) (*url.URL, error) {
 	}
 	switch u.Scheme {
 	case "https", "ssh", "git":
-	case "":
-		if strings.Contains(raw, "@") && strings.Contains(raw, ":") {
-			return nil, errors.New("scp-style addresses are not accepted; write it as ssh://user@host/path")
-		}
-		return nil, errors.New("scheme must be https, ssh or git")
 	default:
 		return nil, errors.New("scheme must be https, ssh or git")
 	}
@@ -167,6 +166,11 @@ func ParseRepoURL(raw string) (*url.URL, error) {
 	}
 	if strings.Contains(host, "/") || ValidateTargetHost(host, 1) != nil {
 		return nil, errors.New("URL must include a valid host")
+	}
+	if port := u.Port(); port != "" {
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+			return nil, errors.New("URL must include a valid port")
+		}
 	}
 	if u.RawQuery != "" || u.Fragment != "" || u.ForceQuery {
 		return nil, errors.New("URL must not have a query or fragment")

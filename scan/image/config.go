@@ -10,6 +10,7 @@ import (
 
 	"scand/finding"
 	"scand/scan"
+	"scand/scan/ospkg"
 	"scand/scan/rules"
 	"scand/scan/secrets"
 )
@@ -28,6 +29,7 @@ import (
 //	IMG005 remote-script-to-shell   medium   CWE-494   a build step pipes curl/wget output into a shell
 //	IMG006 history-secret           (rule's) (rule's)  a secret in a build step (a build ARG, a RUN line), other than an ENV value already reported
 //	IMG007 add-from-url             low      CWE-494   ADD of a remote URL without --checksum
+//	IMG008 os-packages-not-read     info     -         a package database scand cannot read (RPM's Berkeley DB or NDB format): its packages are missing from the SBOM
 var configRules = rules.Table{Scanner: "image-config", ScanType: scan.TypeIaC, Rules: []rules.Rule{
 	rules.New("IMG001", "root-user", finding.Medium, "CWE-250", "Image runs as root",
 		"Create an unprivileged user in the image and switch to it with USER (for example USER 10001), giving it write access only where it needs it."),
@@ -43,6 +45,8 @@ var configRules = rules.Table{Scanner: "image-config", ScanType: scan.TypeIaC, R
 		"Use build secrets (RUN --mount=type=secret) instead of build arguments or inline values: the image history keeps every ARG value and RUN line. Rotate this one."),
 	rules.New("IMG007", "add-from-url", finding.Low, "CWE-494", "Image build adds a file from a URL without a checksum",
 		"Use ADD --checksum=sha256:<digest> <url>, or download and verify the file in a RUN step."),
+	rules.New("IMG008", "os-packages-not-read", finding.Info, "", "Operating-system packages not read",
+		"The SBOM lacks these packages; Trivy's image scan (scan type dependency) still reads them for vulnerabilities. Rebuild on a base image whose package database scand reads to have them listed."),
 }}
 
 // adminPorts are the ports IMG003 names.
@@ -56,11 +60,13 @@ var (
 type configScanner struct {
 	scan.Builtin
 	img     *image
+	root    string
+	mapPath func(string) string
 	secrets *secrets.Content
 }
 
-func newConfigScanner(img *image, s *secrets.Content) scan.Scanner {
-	return &configScanner{Builtin: scan.NewBuiltin("image-config", scan.TypeIaC), img: img, secrets: s}
+func newConfigScanner(img *image, root string, mapPath func(string) string, s *secrets.Content) scan.Scanner {
+	return &configScanner{Builtin: scan.NewBuiltin("image-config", scan.TypeIaC), img: img, root: root, mapPath: mapPath, secrets: s}
 }
 
 func (c *configScanner) Scan(ctx context.Context, _ scan.Target) ([]finding.Finding, error) {
@@ -132,6 +138,12 @@ func (c *configScanner) Scan(ctx context.Context, _ scan.Target) ([]finding.Find
 			}
 			out = append(out, c.secretFinding("IMG006", "config:/history", m,
 				"Build step "+strconv.Itoa(m.Finding.Line)+" holds a value the secrets rule "+m.Finding.RuleID+" recognises ("+m.Finding.Title+")."))
+		}
+	}
+	if res, err := ospkg.Discover(ctx, c.root); err == nil {
+		for _, why := range res.Skipped {
+			file, _, _ := strings.Cut(why, ":")
+			out = append(out, configRules.Finding("IMG008", c.mapPath(file), 0, why+".", "", nil))
 		}
 	}
 	return out, nil

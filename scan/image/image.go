@@ -146,6 +146,7 @@ func (p *Preparer) unpack(ctx context.Context, archive, dir string, keepRemoved 
 	if err != nil {
 		return nil, err
 	}
+	defer u.close()
 	for i, l := range img.layers {
 		if err := p.applyLayer(ctx, src, u, i, l); err != nil {
 			return nil, err
@@ -186,7 +187,7 @@ func (p *Preparer) unpack(ctx context.Context, archive, dir string, keepRemoved 
 		Image:    archive,
 		Resolved: scan.Resolved{Image: info},
 		Scanners: []scan.Scanner{
-			newConfigScanner(img, p.secrets),
+			newConfigScanner(img, root, mapPath, p.secrets),
 			newLayerSecrets(root, u.removed, layers, p.secrets),
 		},
 		MapPath:   mapPath,

@@ -77,7 +77,8 @@ func runExtra(t *testing.T, prep *scan.Prepared, name string) []finding.Finding 
 func TestFormatsAndDeletedSecret(t *testing.T) {
 	img := imagetest.Image{
 		Layers: [][]byte{
-			imagetest.Layer(t, imagetest.Entry{Name: "etc/", Type: '5'}, imagetest.Entry{Name: "etc/os-release", Body: "ID=debian\nVERSION_ID=\"12\"\n"}),
+			imagetest.Layer(t, imagetest.Entry{Name: "etc/", Type: '5'}, imagetest.Entry{Name: "etc/os-release", Body: "ID=debian\nVERSION_ID=\"12\"\n"},
+				imagetest.Entry{Name: "var/lib/rpm/Packages", Body: "\x00\x06\x15\x61 Berkeley DB"}),
 			secretLayer(t), deleteLayer(t),
 		},
 		Config:  map[string]any{"Env": []string{"PATH=/usr/bin", "GITHUB_TOKEN=" + envSecret}, "ExposedPorts": map[string]any{"22/tcp": map[string]any{}, "8080/tcp": map[string]any{}}},
@@ -144,8 +145,11 @@ func TestFormatsAndDeletedSecret(t *testing.T) {
 				if strings.Contains(f.Snippet, envSecret) {
 					t.Errorf("ENV secret in a snippet: %q", f.Snippet)
 				}
+				if f.RuleID == "IMG008" && f.FilePath != diffIDs[0]+":/var/lib/rpm/Packages" {
+					t.Errorf("IMG008 at %q", f.FilePath)
+				}
 			}
-			if rules["IMG001"] != 1 || rules["IMG002"] != 1 || rules["IMG003"] != 1 || rules["IMG004"] != 1 || rules["IMG005"] != 1 {
+			if rules["IMG001"] != 1 || rules["IMG002"] != 1 || rules["IMG003"] != 1 || rules["IMG004"] != 1 || rules["IMG005"] != 1 || rules["IMG008"] != 1 {
 				t.Errorf("image-config rules = %v; findings %+v", rules, cfg)
 			}
 		})

@@ -119,9 +119,20 @@ func TestScanDebianImage(t *testing.T) {
 		History: []string{"ADD rootfs.tar /", "COPY app /app", "RUN rm /app/.env"},
 		Tags:    []string{"registry.corp/shop/api:2.0"},
 	}
-	archive := filepath.Join(t.TempDir(), "api.tar")
-	imagetest.WriteDockerArchive(t, archive, img)
+	dir := t.TempDir()
+	archives := map[string]string{"docker-archive": filepath.Join(dir, "api.tar"), "oci-layout": filepath.Join(dir, "layout")}
+	imagetest.WriteDockerArchive(t, archives["docker-archive"], img)
+	gz := img
+	gz.Gzip = true
+	imagetest.WriteOCILayout(t, archives["oci-layout"], gz)
 	d, work := daemon(t, image.Limits{})
+	want := dpkgPackages(t, rootfs)
+	for _, format := range []string{"docker-archive", "oci-layout"} {
+		t.Run(format, func(t *testing.T) { scanDebianImage(t, d, work, archives[format], img, want) })
+	}
+}
+
+func scanDebianImage(t *testing.T, d *scantest.Daemon, work *scan.WorkDir, archive string, img imagetest.Image, want map[string]string) {
 	start := time.Now()
 	sc := d.Scan(t, archive, []string{scan.TypeCode, scan.TypeDependency, scan.TypeIaC, scan.TypeBaseline}, &scan.TargetSpec{Image: &scan.ImageSpec{Path: archive}})
 	t.Logf("scan took %s; scanners run %v, skipped %v", time.Since(start).Round(time.Millisecond), sc.ScannersRun, sc.ScannersSkipped)
@@ -165,7 +176,6 @@ func TestScanDebianImage(t *testing.T) {
 			byKey[c.Name+":"+arch] = c
 		}
 	}
-	want := dpkgPackages(t, rootfs)
 	for key, version := range want {
 		c, ok := byKey[key]
 		if !ok {
@@ -384,4 +394,26 @@ func tamperLastLayer(t *testing.T, dir string, img imagetest.Image) {
 
 func itoa(i int) string {
 	return strings.TrimLeft(string([]byte{byte('0' + i/1000%10), byte('0' + i/100%10), byte('0' + i/10%10), byte('0' + i%10)}), "")
+}
+
+// Trivy reads an OCI archive through the layout scand writes out for it.
+func TestTrivyReadsAnOCIArchive(t *testing.T) {
+	if _, err := exec.LookPath("trivy"); err != nil || os.Getenv("SVC_TRIVY_CACHE") == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("trivy is not installed (.ci/install-scanners.sh)")
+		}
+		t.Skip("trivy not installed")
+	}
+	rootfs, err := os.ReadFile(imagetest.DebianRootfs(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	archive := filepath.Join(t.TempDir(), "oci.tar")
+	imagetest.WriteOCIArchive(t, archive, imagetest.Image{Layers: [][]byte{rootfs}, Gzip: true})
+	d, work := daemon(t, image.Limits{})
+	sc := d.Scan(t, archive, []string{scan.TypeDependency}, &scan.TargetSpec{Image: &scan.ImageSpec{Path: archive}})
+	if sc.Status != "completed" || !slices.Contains(sc.ScannersRun, "trivy") {
+		t.Fatalf("scan %s %q: run %v skipped %v", sc.Status, sc.Error, sc.ScannersRun, sc.ScannersSkipped)
+	}
+	workEmpty(t, work)
 }

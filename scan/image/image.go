@@ -115,7 +115,7 @@ func (p *Preparer) Prepare(ctx context.Context, spec scan.TargetSpec, scanTypes 
 	}()
 	ctx, cancel := context.WithTimeout(ctx, p.o.Limits.Timeout)
 	defer cancel()
-	res, err := p.unpack(ctx, real, dir, slices.Contains(scanTypes, scan.TypeCode))
+	res, err := p.unpack(ctx, real, dir, slices.Contains(scanTypes, scan.TypeCode), slices.Contains(scanTypes, scan.TypeDependency))
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
 			return nil, fmt.Errorf("image %s: unpacking took longer than %s (SVC_TARGET_TIMEOUT)", archive, p.o.Limits.Timeout)
@@ -127,7 +127,7 @@ func (p *Preparer) Prepare(ctx context.Context, spec scan.TargetSpec, scanTypes 
 }
 
 // unpack reads the image at archive and unpacks it under dir.
-func (p *Preparer) unpack(ctx context.Context, archive, dir string, keepRemoved bool) (*scan.Prepared, error) {
+func (p *Preparer) unpack(ctx context.Context, archive, dir string, keepRemoved, forTrivy bool) (*scan.Prepared, error) {
 	src, kind, err := openSource(ctx, archive, dir, p.o.Limits)
 	if err != nil {
 		return nil, err
@@ -164,6 +164,14 @@ func (p *Preparer) unpack(ctx context.Context, archive, dir string, keepRemoved 
 	if img.config.Variant != "" {
 		info.Architecture += "/" + img.config.Variant
 	}
+	// Trivy reads docker archives and layout directories, not OCI
+	// archives: it gets the archive's layout written out beside the root.
+	input := archive
+	if ts, ok := src.(*tarSource); ok && img.format == "oci-archive" && forTrivy {
+		if input, err = ts.writeLayout(ctx, filepath.Join(dir, "layout"), p.o.Limits.MaxBytes); err != nil {
+			return nil, err
+		}
+	}
 	root := filepath.Join(dir, "rootfs")
 	owner := u.owner
 	mapPath := func(rel string) string {
@@ -184,7 +192,7 @@ func (p *Preparer) unpack(ctx context.Context, archive, dir string, keepRemoved 
 	}
 	return &scan.Prepared{
 		Root:     root,
-		Image:    archive,
+		Image:    input,
 		Resolved: scan.Resolved{Image: info},
 		Scanners: []scan.Scanner{
 			newConfigScanner(img, root, mapPath, p.secrets),

@@ -190,3 +190,39 @@ func TestDebianImageUnpacks(t *testing.T) {
 		t.Errorf("prepared directory left behind: %v", err)
 	}
 }
+
+// Content a later layer replaced or deleted is reported only when its
+// secret does not survive elsewhere: a value still in the file now at
+// that path, or a file still reachable through a hard link, is the tree
+// scan's to report, once.
+func TestRemovedSecretsNotDoubleReported(t *testing.T) {
+	env := "AWS_ACCESS_KEY_ID=" + awsKeyID + "\nAWS_SECRET_ACCESS_KEY=" + awsSecret + "\n"
+	img := imagetest.Image{Layers: [][]byte{
+		imagetest.Layer(t,
+			imagetest.Entry{Name: "kept/.env", Body: env},
+			imagetest.Entry{Name: "gone/.env", Body: env},
+			imagetest.Entry{Name: "linked/.env", Body: env},
+			imagetest.Entry{Name: "alias.env", Type: '1', Link: "linked/.env"},
+		),
+		imagetest.Layer(t,
+			// same secret, one more line: the surviving file reports it
+			imagetest.Entry{Name: "kept/.env", Body: env + "DEBUG=1\n"},
+			// secret removed from the file: only the old layer has it
+			imagetest.Entry{Name: "gone/.env", Body: "DEBUG=1\n"},
+			// deleted, but alias.env is the same file
+			imagetest.Entry{Name: "linked/.wh..env"},
+		),
+	}}
+	path := filepath.Join(t.TempDir(), "image.tar")
+	imagetest.WriteDockerArchive(t, path, img)
+	prep := prepare(t, newPreparer(t, image.Limits{}), path)
+	fs := runExtra(t, prep, "layer-secrets")
+	files := map[string]bool{}
+	for _, f := range fs {
+		files[f.FilePath] = true
+	}
+	want := img.DiffIDs()[0] + ":/gone/.env"
+	if len(files) != 1 || !files[want] {
+		t.Errorf("layer-secrets reported %v, want only %s", files, want)
+	}
+}

@@ -252,6 +252,51 @@ func (t *tarSource) has(name string) bool {
 
 func (t *tarSource) close() error { return t.f.Close() }
 
+// writeLayout copies the archive's files (an OCI layout) into dir, at
+// most max bytes, and returns dir.
+func (t *tarSource) writeLayout(ctx context.Context, dir string, max int64) (string, error) {
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		return "", err
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return "", err
+	}
+	defer root.Close()
+	var total int64
+	names := make([]string, 0, len(t.entries)+len(t.links))
+	for n := range t.entries {
+		names = append(names, n)
+	}
+	for n := range t.links {
+		names = append(names, n)
+	}
+	for _, name := range names {
+		rc, size, err := t.open(name)
+		if err != nil {
+			continue // a dangling link
+		}
+		if total += size; total > max {
+			return "", fmt.Errorf("archive holds more than %d bytes (SVC_TARGET_MAX_BYTES)", max)
+		}
+		if err := root.MkdirAll(path.Dir(name), 0o700); err != nil {
+			return "", err
+		}
+		f, err := root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err != nil {
+			return "", err
+		}
+		_, err = io.Copy(f, &ctxReader{ctx: ctx, r: rc})
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return "", err
+		}
+	}
+	return dir, nil
+}
+
 // posReader tracks the offset tar.Reader has consumed, so each header's
 // data offset is known; it seeks to skip file contents.
 type posReader struct {

@@ -169,13 +169,18 @@ func layerError(layer int, entry string, format string, args ...any) error {
 func (u *unpacker) apply(ctx context.Context, blob io.Reader, idx int, ref layerRef) error {
 	u.layer = idx
 	u.written = map[string]bool{}
-	blobHash := sha256.New()
-	br := bufio.NewReaderSize(io.TeeReader(blob, blobHash), 1<<16)
+	// An uncompressed blob is its own tar: one hash serves both digests.
+	blobHash := &lazyHash{}
+	br := bufio.NewReaderSize(blob, 1<<16)
+	compressed := io.TeeReader(br, blobHash) // what the blob's bytes pass through
 	var plain io.Reader = br
 	magic, _ := br.Peek(4)
 	switch {
 	case len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b:
-		zr, err := gzip.NewReader(br)
+		if ref.blobDigest != "" {
+			blobHash.h = sha256.New()
+		}
+		zr, err := gzip.NewReader(compressed)
 		if err != nil {
 			return layerError(idx, "", "gzip: %v", err)
 		}
@@ -211,18 +216,32 @@ func (u *unpacker) apply(ctx context.Context, blob io.Reader, idx int, ref layer
 	if _, err := io.CopyBuffer(io.Discard, stream, u.buf); err != nil {
 		return layerError(idx, "", "reading the end of the layer: %v", err)
 	}
-	if _, err := io.CopyBuffer(io.Discard, br, u.buf); err != nil {
+	if _, err := io.CopyBuffer(io.Discard, compressed, u.buf); err != nil {
 		return layerError(idx, "", "reading the end of the blob: %v", err)
 	}
 	if err := checkDigest(diffHash, ref.diffID); err != nil {
 		return layerError(idx, "", "uncompressed content %v (diff id in the image configuration); the archive is corrupt or was tampered with", err)
 	}
 	if ref.blobDigest != "" {
-		if err := checkDigest(blobHash, ref.blobDigest); err != nil {
+		h := blobHash.h
+		if h == nil {
+			h = diffHash // uncompressed: the blob is the tar
+		}
+		if err := checkDigest(h, ref.blobDigest); err != nil {
 			return layerError(idx, "", "blob %v; the archive is corrupt or was tampered with", err)
 		}
 	}
 	return nil
+}
+
+// lazyHash hashes only once h is set.
+type lazyHash struct{ h hash.Hash }
+
+func (l *lazyHash) Write(p []byte) (int, error) {
+	if l.h != nil {
+		l.h.Write(p)
+	}
+	return len(p), nil
 }
 
 func checkDigest(h hash.Hash, want string) error {

@@ -396,7 +396,9 @@ func (p *Preparer) runner() *scan.Runner {
 // watchSize measures dir while git writes and cancels the clone once it
 // holds more than the limits allow.
 func (p *Preparer) watchSize(ctx context.Context, dir string, stop context.CancelCauseFunc) {
-	t := time.NewTicker(200 * time.Millisecond)
+	// Each look walks the clone; twice a second keeps that cheap on a
+	// large repository, and the final check after checkout is exact.
+	t := time.NewTicker(500 * time.Millisecond)
 	defer t.Stop()
 	for {
 		select {

@@ -54,7 +54,7 @@ type StartScanRequest struct {
 	ScanTypes  *[]string `json:"scan_types,omitempty" doc:"default [\"code\",\"dependency\"]"`
 	TargetURL  *string   `json:"target_url,omitempty" doc:"http(s) URL, required for dast"`
 	TargetHost *string   `json:"target_host,omitempty" doc:"hostname, IP or CIDR, required for network"`
-	// Image and repository targets (targets.go).
+	// Image and repository targets (scantargets.go).
 	TargetImage *TargetImageRequest `json:"target_image,omitempty" doc:"a container image to unpack and scan instead of a directory"`
 	TargetRepo  *TargetRepoRequest  `json:"target_repo,omitempty" doc:"a git repository to clone and scan instead of a directory"`
 }

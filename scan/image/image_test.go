@@ -226,3 +226,18 @@ func TestRemovedSecretsNotDoubleReported(t *testing.T) {
 		t.Errorf("layer-secrets reported %v, want only %s", files, want)
 	}
 }
+
+// The time limit stops unpacking and says which limit it was.
+func TestTimeLimit(t *testing.T) {
+	var big []imagetest.Entry
+	for i := 0; i < 20000; i++ {
+		big = append(big, imagetest.Entry{Name: "d/f" + strings.Repeat("x", i%7) + "-" + string(rune('a'+i%26)) + "/" + itoa(i), Body: "x"})
+	}
+	path := filepath.Join(t.TempDir(), "image.tar")
+	imagetest.WriteDockerArchive(t, path, imagetest.Image{Layers: [][]byte{imagetest.Layer(t, big...)}})
+	p := newPreparer(t, image.Limits{Timeout: 50 * time.Millisecond})
+	_, err := p.Prepare(context.Background(), scan.TargetSpec{Image: &scan.ImageSpec{Path: path}}, []string{scan.TypeCode})
+	if err == nil || !strings.Contains(err.Error(), "SVC_TARGET_TIMEOUT") {
+		t.Fatalf("err = %v", err)
+	}
+}

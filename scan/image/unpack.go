@@ -77,6 +77,8 @@ type unpacker struct {
 	dirs    map[string]bool // paths known to be real directories
 	removed []removedFile
 	nextRm  int
+	// inflated counts the bytes decompressed so far, over all layers.
+	inflated int64
 	// roots caches an os.Root per directory of the image, so creating an
 	// entry is one openat relative to its directory rather than a walk
 	// from the top (five times faster on a 100 MB image). It is emptied
@@ -191,7 +193,8 @@ func (u *unpacker) apply(ctx context.Context, blob io.Reader, idx int, ref layer
 	diffHash := sha256.New()
 	// Decompressed bytes are capped too: a tar bomb of headers, padding or
 	// trailing zeros writes little but would still cost the time to inflate.
-	budget := &capReader{r: &ctxReader{ctx: ctx, r: plain}, left: 2*u.limits.MaxBytes - u.bytes, layer: idx}
+	budget := &capReader{r: &ctxReader{ctx: ctx, r: plain}, left: 2*u.limits.MaxBytes - u.inflated, layer: idx}
+	defer func() { u.inflated += budget.read }()
 	stream := io.TeeReader(budget, diffHash)
 	tr := tar.NewReader(stream)
 	for {
@@ -256,6 +259,7 @@ func checkDigest(h hash.Hash, want string) error {
 type capReader struct {
 	r     io.Reader
 	left  int64
+	read  int64
 	layer int
 }
 
@@ -274,6 +278,7 @@ func (c *capReader) Read(p []byte) (int, error) {
 	}
 	n, err := c.r.Read(p)
 	c.left -= int64(n)
+	c.read += int64(n)
 	return n, err
 }
 
@@ -652,6 +657,9 @@ func (u *unpacker) file(rel string, hdr *tar.Header, tr *tar.Reader) error {
 		var ce *capError
 		if errors.As(err, &ce) {
 			return ce
+		}
+		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+			return err
 		}
 		return layerError(u.layer, rel, "%v", err)
 	}

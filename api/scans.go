@@ -172,7 +172,7 @@ func (s *Server) startScan(ctx context.Context, p auth.Principal, req StartScanR
 // targetPolicy is the confinement of every scan target (SVC_SCAN_ROOTS,
 // SVC_NMAP_MAX_HOSTS), shared with the scheduler.
 func (s *Server) targetPolicy() scan.TargetPolicy {
-	return scan.TargetPolicy{Roots: s.ScanRoots, MaxHosts: s.MaxHosts, GitAllow: s.GitAllow, RefuseAddress: s.GitRefuseAddress}
+	return scan.TargetPolicy{Roots: s.ScanRoots, MaxHosts: s.MaxHosts, GitAllow: s.Git.Allow, RefuseAddress: s.Git.RefuseAddress}
 }
 
 // problemsError renders field problems as one 422, each loc under prefix.

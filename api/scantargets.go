@@ -3,10 +3,19 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"net/netip"
 
 	"scand/scan"
 	"scand/store"
 )
+
+// GitPolicy is what repository targets are checked against when a scan is
+// requested: SVC_GIT_ALLOW, and the SSRF guard's classification of
+// addresses (injected by main).
+type GitPolicy struct {
+	Allow         []string
+	RefuseAddress func(netip.Addr) string
+}
 
 // TargetImageRequest is target_image in POST /scans.
 type TargetImageRequest struct {

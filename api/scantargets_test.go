@@ -51,7 +51,7 @@ func newTargetsHarness(t *testing.T, roots []string) *scanHarness {
 		Targets: registry.Targets(cfg, registry.TargetOptions{Work: work, ScanRoots: roots, RefuseAddress: refuse,
 			Timeout: 30 * time.Second})})
 	d := Deps{Store: st, Auth: &auth.Authenticator{Store: st}, Limiter: auth.NewRateLimiter(60, 10, false), Bus: bus,
-		EventSecret: []byte("test-secret"), Scans: orch, ScanRoots: roots, GitAllow: []string{"127.0.0.1", ".corp.example"}, GitRefuseAddress: refuse}
+		EventSecret: []byte("test-secret"), Scans: orch, ScanRoots: roots, Git: GitPolicy{Allow: []string{"127.0.0.1", ".corp.example"}, RefuseAddress: refuse}}
 	srv := httptest.NewServer(New(d).Handler())
 	if err := orch.Start(ctx); err != nil {
 		t.Fatal(err)

@@ -8,7 +8,6 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
-	"net/netip"
 	"strconv"
 	"strings"
 	"sync"
@@ -59,10 +58,8 @@ type Deps struct {
 	// ScanRoots confines scan targets and /dashboard/browse
 	// (SVC_SCAN_ROOTS); empty = anywhere.
 	ScanRoots []string
-	// GitAllow (SVC_GIT_ALLOW) and GitRefuseAddress (the SSRF guard's
-	// classification, from main) check repository targets.
-	GitAllow         []string
-	GitRefuseAddress func(netip.Addr) string
+	// Git checks repository targets (scantargets.go).
+	Git GitPolicy
 	// PDFRenderer is the Chromium binary for PDF reports (SVC_PDF_RENDERER);
 	// empty means look for chromium, chromium-browser, google-chrome on PATH.
 	PDFRenderer string

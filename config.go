@@ -43,6 +43,8 @@ type config struct {
 	VulnDBDir          string
 	VulnDBMaxAgeDays   int
 	VulnDBMaxUploadMB  int
+	// Image and repository targets (config_targets.go).
+	Targets targetConfig
 }
 
 type setting struct {
@@ -76,6 +78,13 @@ var settings = []setting{
 	{"SVC_VULNDB_DIR", "vulndb-dir", "", "directory of imported advisory databases (default: vulndb/ beside SVC_DB)"},
 	{"SVC_VULNDB_MAX_AGE_DAYS", "vulndb-max-age-days", "7", "advisory data older than this many days makes a scan warning and a notification"},
 	{"SVC_VULNDB_MAX_UPLOAD_MB", "vulndb-max-upload-mb", "1024", "largest archive POST /vulndb/import accepts, in MiB"},
+	{"SVC_WORK_DIR", "work-dir", "", "directory for unpacked images and clones (a private 0700 directory is made in it; empty = the system temp directory)"},
+	{"SVC_TARGET_MAX_BYTES", "target-max-bytes", "8589934592", "largest unpacked image or clone, in bytes"},
+	{"SVC_TARGET_MAX_FILES", "target-max-files", "1000000", "most files an unpacked image or clone may hold"},
+	{"SVC_TARGET_TIMEOUT", "target-timeout", "600", "seconds unpacking an image or cloning a repository may take"},
+	{"SVC_GIT_ALLOW", "git-allow", "", "comma-separated hosts repositories may be cloned from; .example.com allows its subdomains (empty = any host)"},
+	{"SVC_GIT_CREDENTIALS_FILE", "git-credentials-file", "", "git credential-store file (mode 0600) with the credentials for cloning"},
+	{"SVC_GIT_CA_FILE", "git-ca-file", "", "PEM CA certificates for https git servers, besides the system's"},
 }
 
 // usageError marks a configuration problem: exit code 2.
@@ -211,6 +220,7 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 	if c.TargetAllow, err = netguard.ParseAllow(values["SVC_TARGET_ALLOW"]); err != nil {
 		bad("SVC_TARGET_ALLOW", err.Error())
 	}
+	c.Targets = parseTargetSettings(values, bad)
 	if len(problems) > 0 {
 		return c, &usageError{"invalid configuration: " + strings.Join(problems, "; ")}
 	}

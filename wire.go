@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"log/slog"
+	"net/netip"
 	"time"
 
 	"scand/hook"
@@ -34,12 +35,17 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 	scanCfg := scan.Config{Runner: scan.NewRunner(cfg.ScannerTimeout), Getenv: getenv, Now: time.Now, Logger: log.With("logger", "scand.scan"),
 		Targets: targets, VulnDBDir: cfg.VulnDBDir}
 	scanners := registry.All(scanCfg)
+	work, err := scan.OpenWorkDir(cfg.Targets.WorkDir)
+	if err != nil {
+		return nil, &usageError{"SVC_WORK_DIR: " + err.Error()}
+	}
 	orch := scan.NewOrchestrator(scan.OrchestratorOptions{
 		Store: st, Bus: bus, Scanners: scanners, Log: log.With("logger", "scand.orchestrator"), Now: time.Now,
 		MaxConcurrent:     cfg.MaxConcurrentScans,
 		CaptureComponents: components.CaptureJSON,
 		ScanRoots:         cfg.ScanRoots,
 		MaxDataAge:        time.Duration(cfg.VulnDBMaxAgeDays) * 24 * time.Hour,
+		Targets:           registry.Targets(scanCfg, targetOptions(cfg, work)),
 	})
 	hooks := hook.New(hook.Config{Store: st, Log: log.With("logger", "scand.hook"), Now: time.Now, AllowPrivate: cfg.WebhookAllowPriv})
 	notes := notify.New(notify.Config{Store: st, Log: log.With("logger", "scand.notify"), Now: time.Now})
@@ -100,6 +106,9 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 		sched.Stop(5 * time.Second)
 		retention.Stop(5 * time.Second)
 		orch.Stop(15 * time.Second)
+		if err := work.Close(); err != nil {
+			log.With("logger", "scand").Warn("work directory not removed", "dir", work.Path(), "error", err.Error())
+		}
 		alerts.Stop(hook.DefaultStopTimeout)
 		notes.Stop(hook.DefaultStopTimeout)
 		hooks.Stop()
@@ -112,4 +121,21 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 		}
 	}
 	return a, nil
+}
+
+// targetOptions configures image and repository targets from the config.
+func targetOptions(cfg config, work *scan.WorkDir) registry.TargetOptions {
+	t := cfg.Targets
+	return registry.TargetOptions{Work: work, MaxBytes: t.MaxBytes, MaxFiles: t.MaxFiles, Timeout: t.Timeout,
+		ScanRoots: cfg.ScanRoots, GitAllow: t.GitAllow, RefuseAddress: gitAddressRefusal,
+		CredentialsFile: t.CredentialsFile, CAFile: t.CAFile}
+}
+
+// gitAddressRefusal refuses repository hosts that no scan may reach:
+// link-local and cloud-metadata addresses (and the unspecified, multicast
+// and broadcast ones), by the classification webhooks and DAST share.
+// Loopback and private addresses, where internal git servers live, pass.
+func gitAddressRefusal(a netip.Addr) string {
+	reason, _ := netguard.AlwaysBlocked(a)
+	return reason
 }

@@ -31,6 +31,8 @@ type ScanView struct {
 	ScannersSkipped []store.SkippedScanner `json:"scanners_skipped"`
 	Error           *string                `json:"error" doc:"why the scan failed; null unless status is failed"`
 	ScheduleID      *string                `json:"schedule_id" doc:"the schedule that started the scan; null for scans started through POST /scans"`
+	TargetImage     *TargetImageView       `json:"target_image" doc:"the container image scanned (target_path is then its archive); null for other scans"`
+	TargetRepo      *TargetRepoView        `json:"target_repo" doc:"the git repository scanned (target_path is then its URL); null for other scans"`
 }
 
 func scanView(sc store.Scan) ScanView {
@@ -49,10 +51,13 @@ func scanView(sc store.Scan) ScanView {
 
 // StartScanRequest is the body of POST /scans.
 type StartScanRequest struct {
-	TargetPath string    `json:"target_path" doc:"absolute path of an existing directory"`
+	TargetPath string    `json:"target_path,omitempty" doc:"absolute path of an existing directory; give exactly one of target_path, target_image, target_repo"`
 	ScanTypes  *[]string `json:"scan_types,omitempty" doc:"default [\"code\",\"dependency\"]"`
 	TargetURL  *string   `json:"target_url,omitempty" doc:"http(s) URL, required for dast"`
 	TargetHost *string   `json:"target_host,omitempty" doc:"hostname, IP or CIDR, required for network"`
+	// Image and repository targets (scantargets.go).
+	TargetImage *TargetImageRequest `json:"target_image,omitempty" doc:"a container image to unpack and scan instead of a directory"`
+	TargetRepo  *TargetRepoRequest  `json:"target_repo,omitempty" doc:"a git repository to clone and scan instead of a directory"`
 }
 
 // ScanSummary is the body of GET /scans/{id}/summary.
@@ -154,7 +159,11 @@ func (s *Server) handleStartScan(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, scanView(sc))
+	v, err := s.scanViewOf(r.Context(), sc)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, v)
 	return nil
 }
 
@@ -165,15 +174,17 @@ func (s *Server) startScan(ctx context.Context, p auth.Principal, req StartScanR
 	if req.ScanTypes != nil {
 		types = *req.ScanTypes
 	}
-	checked, probs, err := s.targetPolicy().Check(scan.Request{TargetPath: req.TargetPath, ScanTypes: types, TargetURL: req.TargetURL, TargetHost: req.TargetHost})
+	img, repo := requestTarget(req)
+	checked, probs, err := s.targetPolicy().Check(scan.Request{TargetPath: req.TargetPath, ScanTypes: types, TargetURL: req.TargetURL, TargetHost: req.TargetHost,
+		TargetImage: img, TargetRepo: repo})
 	if len(probs) > 0 {
 		return store.Scan{}, problemsError("body", probs)
 	}
 	if errors.Is(err, scan.ErrOutsideRoots) {
 		return store.Scan{}, errStatus(http.StatusForbidden, err.Error())
 	}
-	sc, err := s.Store.CreateScan(ctx, store.Scan{ID: store.NewID(), TargetPath: checked.ScanPath, ScanTypes: checked.ScanTypes,
-		TargetURL: checked.TargetURL, TargetHost: checked.TargetHost, StartedAt: s.Now().UTC().Truncate(time.Microsecond), CreatedBy: p.ID})
+	sc, err := s.createScan(ctx, store.Scan{ID: store.NewID(), TargetPath: checked.ScanPath, ScanTypes: checked.ScanTypes,
+		TargetURL: checked.TargetURL, TargetHost: checked.TargetHost, StartedAt: s.Now().UTC().Truncate(time.Microsecond), CreatedBy: p.ID}, checked.Target)
 	if err != nil {
 		return store.Scan{}, err
 	}
@@ -184,7 +195,7 @@ func (s *Server) startScan(ctx context.Context, p auth.Principal, req StartScanR
 // targetPolicy is the confinement of every scan target (SVC_SCAN_ROOTS,
 // SVC_NMAP_MAX_HOSTS), shared with the scheduler.
 func (s *Server) targetPolicy() scan.TargetPolicy {
-	return scan.TargetPolicy{Roots: s.ScanRoots, MaxHosts: s.MaxHosts, Targets: s.Targets}
+	return scan.TargetPolicy{Roots: s.ScanRoots, MaxHosts: s.MaxHosts, Targets: s.Targets, GitAllow: s.Git.Allow, RefuseAddress: s.Git.RefuseAddress}
 }
 
 // problemsError renders field problems as one 422, each loc under prefix.
@@ -242,9 +253,9 @@ func (s *Server) handleListScans(w http.ResponseWriter, r *http.Request) error {
 		scans = scans[:limit]
 		setNextLink(w, r, encodeCursor("scans", 0, scans[limit-1].Seq))
 	}
-	out := make([]ScanView, 0, len(scans))
-	for _, sc := range scans {
-		out = append(out, scanView(sc))
+	out, err := s.scanViews(r.Context(), scans)
+	if err != nil {
+		return err
 	}
 	writeJSON(w, http.StatusOK, out)
 	return nil
@@ -264,7 +275,11 @@ func (s *Server) handleGetScan(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, scanView(sc))
+	v, err := s.scanViewOf(r.Context(), sc)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, v)
 	return nil
 }
 
@@ -293,7 +308,11 @@ func (s *Server) handleCancelScan(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, scanView(sc))
+	v, err := s.scanViewOf(r.Context(), sc)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, v)
 	return nil
 }
 

@@ -63,6 +63,8 @@ type Deps struct {
 	// ScanRoots confines scan targets and /dashboard/browse
 	// (SVC_SCAN_ROOTS); empty = anywhere.
 	ScanRoots []string
+	// Git checks repository targets (scantargets.go).
+	Git GitPolicy
 	// PDFRenderer is the Chromium binary for PDF reports (SVC_PDF_RENDERER);
 	// empty means look for chromium, chromium-browser, google-chrome on PATH.
 	PDFRenderer string

@@ -35,6 +35,7 @@ type Orchestrator struct {
 	roots    []string
 	// maxDataAge is SVC_VULNDB_MAX_AGE_DAYS (dataage.go).
 	maxDataAge time.Duration
+	targets    TargetPreparer
 
 	mu      sync.Mutex
 	queue   []string
@@ -63,6 +64,8 @@ type OrchestratorOptions struct {
 	// MaxDataAge is the age past which offline advisory data makes a
 	// scan's warning (SVC_VULNDB_MAX_AGE_DAYS); zero means DefaultMaxDataAge.
 	MaxDataAge time.Duration
+	// Targets prepares image and repository targets; nil refuses them.
+	Targets TargetPreparer
 }
 
 // interruptedReason is what a scan left running by a crash is failed with.
@@ -80,7 +83,7 @@ func NewOrchestrator(o OrchestratorOptions) *Orchestrator {
 		o.MaxConcurrent = 2
 	}
 	return &Orchestrator{store: o.Store, bus: o.Bus, scanners: o.Scanners, log: o.Log, now: o.Now, max: o.MaxConcurrent,
-		capture: o.CaptureComponents, roots: o.ScanRoots, running: map[string]context.CancelFunc{}, wake: make(chan struct{}, 1), maxDataAge: o.MaxDataAge}
+		capture: o.CaptureComponents, roots: o.ScanRoots, targets: o.Targets, running: map[string]context.CancelFunc{}, wake: make(chan struct{}, 1), maxDataAge: o.MaxDataAge}
 }
 
 // Scanners returns the registry in run order.
@@ -252,9 +255,23 @@ func (o *Orchestrator) runScan(ctx context.Context, id string) {
 	if sc.TargetHost != nil {
 		target.Host = *sc.TargetHost
 	}
+	// An image or repository becomes a directory first (prepare.go);
+	// deferred after recover's defer, so it runs first on a panic too.
+	prep, err := o.prepareTarget(ctx, id, sc.ScanTypes, &target)
+	defer prep.Close()
+	if err != nil {
+		if ctx.Err() != nil {
+			o.interrupted(bg, id, sc.TargetPath, run, skipped)
+			return
+		}
+		o.fail(bg, id, sc.TargetPath, run, skipped, err)
+		return
+	}
 
 	readsTree := ReadsTree(sc.ScanTypes)
-	if readsTree {
+	if readsTree && prep == nil {
+		// A tree is confined again now; a prepared image or clone lives in
+		// scand's own work directory and its preparer checked its source.
 		real, err := o.confine(id, sc.TargetPath)
 		if err != nil {
 			o.fail(bg, id, sc.TargetPath, run, skipped, err)
@@ -280,8 +297,8 @@ func (o *Orchestrator) runScan(ctx context.Context, id string) {
 		return
 	}
 	defer in.Close()
-	src := newLineSource(target.Path)
-	for _, s := range ExpandScanTypes(o.scanners, sc.ScanTypes) {
+	src := prep.lineSource(newLineSource(target.Path))
+	for _, s := range ExpandScanTypes(prep.scanners(o.scanners), sc.ScanTypes) {
 		if ctx.Err() != nil {
 			break
 		}
@@ -371,7 +388,18 @@ func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner,
 	}
 	var count atomic.Int64
 	var storeErr atomic.Pointer[error]
-	emit := func(f finding.Finding) error {
+	// emit runs scand's own code (PrepareOne, the line source, the ingest)
+	// on the scanner's goroutines: a panic there is an internal error that
+	// fails the scan, not the scanner's, and must not kill the daemon from
+	// a worker goroutine no recover covers.
+	emit := func(f finding.Finding) (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				o.log.Error("panic while storing a finding", "scan_id", scanID, "scanner", name, "panic", r, "stack", string(debug.Stack()))
+				err = fmt.Errorf("internal error: %v", r)
+				storeErr.CompareAndSwap(nil, &err)
+			}
+		}()
 		if f.Scanner == "" {
 			f.Scanner = name
 		}

@@ -2,6 +2,7 @@ package scan
 
 import (
 	"errors"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"slices"
@@ -23,6 +24,11 @@ type Request struct {
 	// cannot move the scan; without roots it is TargetPath, cleaned, as
 	// the client gave it.
 	ScanPath string
+	// TargetImage and TargetRepo replace TargetPath for an image or a
+	// repository (targetkinds.go); Check sets Target from them.
+	TargetImage *ImageSpec
+	TargetRepo  *RepoSpec
+	Target      *TargetSpec
 }
 
 // TargetPolicy confines scan targets: SVC_SCAN_ROOTS and
@@ -38,6 +44,13 @@ type TargetPolicy struct {
 	// (metadata services, SVC_TARGET_ALLOW); the API checks what it can
 	// without resolving names, the scanners check again when they connect.
 	Targets netguard.Targets
+	// GitAllow names the hosts repositories may be cloned from
+	// (SVC_GIT_ALLOW); empty means any.
+	GitAllow []string
+	// RefuseAddress says why an address may never be a repository host
+	// ("" when it may); main injects the webhook SSRF guard's
+	// classification. Nil refuses nothing.
+	RefuseAddress func(netip.Addr) string
 }
 
 // Problem is one thing wrong with a request field. Loc is relative to the
@@ -73,7 +86,12 @@ func (p TargetPolicy) Check(r Request) (Request, []Problem, error) {
 		}
 	}
 	real := ""
+	kindPath, kindSpec, kindReal := p.checkTargetKinds(r, add)
 	switch {
+	case kindSpec != nil:
+		real = kindReal
+	case r.TargetImage != nil || r.TargetRepo != nil:
+		// checkTargetKinds said what is wrong.
 	case r.TargetPath == "":
 		add("missing", "Field required", nil, "target_path")
 	case !filepath.IsAbs(r.TargetPath):
@@ -90,6 +108,11 @@ func (p TargetPolicy) Check(r Request) (Request, []Problem, error) {
 	out.ScanPath = out.TargetPath
 	if len(p.Roots) > 0 && real != "" {
 		out.ScanPath = real
+	}
+	if kindSpec != nil {
+		// An image is stored resolved, a repository by its URL: both as
+		// checked, whatever the roots.
+		out.TargetPath, out.Target, out.ScanPath = kindPath, kindSpec, kindPath
 	}
 	if r.TargetURL != nil && *r.TargetURL != "" {
 		out.TargetURL = r.TargetURL
@@ -114,7 +137,7 @@ func (p TargetPolicy) Check(r Request) (Request, []Problem, error) {
 	if len(probs) > 0 {
 		return out, probs, nil
 	}
-	if !UnderRoots(real, p.Roots) {
+	if (kindSpec == nil || kindSpec.Image != nil) && !UnderRoots(real, p.Roots) {
 		return out, nil, ErrOutsideRoots
 	}
 	return out, nil, nil

@@ -31,6 +31,9 @@ type Target struct {
 	Path   string
 	URL    string
 	Host   string
+	// Image is the image archive or OCI layout Path was unpacked from, for
+	// tools that read images themselves; "" when the target is a tree.
+	Image string
 }
 
 // Scanner is the seam every built-in and wrapped scanner implements.

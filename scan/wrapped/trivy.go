@@ -1,7 +1,9 @@
 package wrapped
 
 import (
+	"context"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -13,6 +15,7 @@ import (
 type trivyReport struct {
 	Results []struct {
 		Target          string `json:"Target"`
+		Class           string `json:"Class"`
 		Type            string `json:"Type"`
 		Vulnerabilities []struct {
 			VulnerabilityID  string   `json:"VulnerabilityID"`
@@ -38,7 +41,10 @@ type trivyReport struct {
 var trivyAliasRe = regexp.MustCompile(`\b(GHSA(?:-[23456789cfghjmpqrvwx]{4}){3}|CVE-\d{4}-\d{4,}|GO-\d{4}-\d{4,})\b`)
 
 // trivyParse turns Trivy's JSON report into findings relative to root.
-func trivyParse(root string, out []byte, lines lineFinder) ([]finding.Finding, error) {
+// For an image (image true), an OS package's finding points at the
+// distribution's package database and a language package's at its file,
+// both paths inside the image (the orchestrator adds the layer).
+func trivyParse(root string, out []byte, lines lineFinder, image bool) ([]finding.Finding, error) {
 	var rep trivyReport
 	if err := decodeJSON("trivy", out, &rep); err != nil {
 		return nil, err
@@ -46,6 +52,9 @@ func trivyParse(root string, out []byte, lines lineFinder) ([]finding.Finding, e
 	var fs []finding.Finding
 	for _, r := range rep.Results {
 		rel := relPath(root, root, r.Target)
+		if image {
+			rel = trivyImagePath(r.Class, r.Type, r.Target)
+		}
 		for _, v := range r.Vulnerabilities {
 			if v.VulnerabilityID == "" {
 				continue
@@ -95,6 +104,22 @@ func trivyParse(root string, out []byte, lines lineFinder) ([]finding.Finding, e
 		}
 	}
 	return fs, nil
+}
+
+// trivyImagePath is where, inside an image, a Trivy result's packages are
+// recorded.
+func trivyImagePath(class, typ, target string) string {
+	if class == "os-pkgs" {
+		switch typ {
+		case "debian", "ubuntu":
+			return "var/lib/dpkg/status"
+		case "alpine", "wolfi", "chainguard":
+			return "lib/apk/db/installed"
+		default:
+			return "var/lib/rpm/rpmdb.sqlite"
+		}
+	}
+	return strings.TrimPrefix(filepath.ToSlash(filepath.Clean("/"+target)), "/")
 }
 
 // trivyFixedVersion picks, from Trivy's list of fixed versions ("0.2.4,
@@ -150,18 +175,33 @@ func trivyAliases(id string, vendor, urls []string) []string {
 // with or without vulnerabilities (no --exit-code); anything else is an
 // error.
 //
+// An image target runs `trivy image --input <archive or layout>` with the
+// same flags plus --cache-backend memory, so nothing about the image is
+// written into the (possibly read-only) database folder: Trivy reads the
+// OS and language packages of every layer itself.
+//
 // Severity: Trivy's (CRITICAL, HIGH, MEDIUM, LOW); UNKNOWN → medium, as for
 // osv-scanner: a known vulnerability without a score is not hidden.
 func Trivy(cfg scan.Config) scan.Scanner {
 	return newCLI(cfg, tool{name: "trivy", scanType: scan.TypeDependency,
 		noFollow: true, // seen not to read symlinked lockfiles or descend into symlinked directories
+		target: func(ctx context.Context, c *call, t scan.Target) error {
+			c.image = t.Image
+			return pathTarget(ctx, c, t)
+		},
 		args: func(c *call) ([]string, error) {
-			return []string{"fs", "--scanners", "vuln", "--format", "json", "--quiet",
+			offline := []string{"--scanners", "vuln", "--format", "json", "--quiet",
 				"--cache-dir", c.db, "--skip-db-update", "--skip-java-db-update",
-				"--offline-scan", "--skip-version-check", "--disable-telemetry", c.root}, nil
+				"--offline-scan", "--skip-version-check", "--disable-telemetry"}
+			if c.image != "" {
+				return append(append([]string{"image"}, offline...), "--cache-backend", "memory", "--input", c.image), nil
+			}
+			return append(append([]string{"fs"}, offline...), c.root), nil
 		},
 		exits: exits{report: []int{0}},
-		parse: func(c *call, out []byte) ([]finding.Finding, error) { return trivyParse(c.root, out, c.lines) },
+		parse: func(c *call, out []byte) ([]finding.Finding, error) {
+			return trivyParse(c.root, out, c.lines, c.image != "")
+		},
 		db: offlineDB{env: "SVC_TRIVY_CACHE", imported: "trivy",
 			unset:   "SVC_TRIVY_CACHE is not set: copy a Trivy cache directory holding db/trivy.db and db/metadata.json (trivy --download-db-only on a connected machine) onto this host and set SVC_TRIVY_CACHE to it",
 			needs:   []string{"db/trivy.db", "db/metadata.json"},

@@ -12,7 +12,7 @@ import (
 
 func TestTrivyParse(t *testing.T) {
 	full := wrapTestRead(t, "trivy/findings.json")
-	fs, err := trivyParse(wrapRecordedRoot, full, wrapTestTreeLines(t))
+	fs, err := trivyParse(wrapRecordedRoot, full, wrapTestTreeLines(t), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,11 +50,11 @@ func TestTrivyParse(t *testing.T) {
 			t.Errorf("%s: aliases %v lack %s", c.rule, al, c.alias)
 		}
 	}
-	if fs, err := trivyParse(wrapRecordedRoot, wrapTestRead(t, "trivy/empty.json"), nil); err != nil || len(fs) != 0 {
+	if fs, err := trivyParse(wrapRecordedRoot, wrapTestRead(t, "trivy/empty.json"), nil, false); err != nil || len(fs) != 0 {
 		t.Errorf("recorded clean run = %d findings, %v", len(fs), err)
 	}
 	for name, out := range map[string][]byte{"empty": nil, "truncated": full[:len(full)/2]} {
-		if _, err := trivyParse(wrapRecordedRoot, out, nil); err == nil {
+		if _, err := trivyParse(wrapRecordedRoot, out, nil, false); err == nil {
 			t.Errorf("%s output parsed without error", name)
 		}
 	}
@@ -95,7 +95,7 @@ func FuzzTrivyParse(f *testing.F) {
 	f.Add(wrapTestRead(f, "trivy/empty.json"))
 	f.Add([]byte(`{"Results":[{"Target":"package-lock.json","Type":"npm","Vulnerabilities":[{"VulnerabilityID":"CVE-1","PkgName":"a","InstalledVersion":"1.0.0","FixedVersion":"0.9.1, 1.0.2","Severity":"HIGH","CweIDs":["CWE-1"],"References":["https://github.com/advisories/GHSA-aaaa-bbbb-cccc"]}]}]}`))
 	f.Fuzz(func(t *testing.T, out []byte) {
-		fs, err := trivyParse(wrapRecordedRoot, out, nil)
+		fs, err := trivyParse(wrapRecordedRoot, out, nil, false)
 		if err != nil {
 			return
 		}

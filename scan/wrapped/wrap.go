@@ -202,6 +202,7 @@ type call struct {
 	dir      string     // where this run executes; "" inherits scand's
 	file     string     // the file eachDirOf found for this run
 	outDir   string     // where reportFile is written
+	image    string     // the image archive or layout the target was unpacked from
 	lines    lineFinder // declaration lines under root, shared by all runs
 	// skipped lists the parts of the target this run left out (args may
 	// add to it); Scan reports them as a scan.PartialSkip.

@@ -1,0 +1,47 @@
+package image_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"scand/scan"
+	"scand/scan/image"
+	"scand/scan/internal/imagetest"
+)
+
+// BenchmarkPrepareDebian unpacks the Debian test image (a docker archive
+// of the mmdebstrap root, an application layer and a whiteout layer), or
+// the archive SCAND_BENCH_IMAGE names.
+func BenchmarkPrepareDebian(b *testing.B) {
+	archive := os.Getenv("SCAND_BENCH_IMAGE")
+	if archive == "" {
+		rootfs, err := os.ReadFile(imagetest.DebianRootfs(b))
+		if err != nil {
+			b.Fatal(err)
+		}
+		archive = filepath.Join(b.TempDir(), "debian.tar")
+		imagetest.WriteDockerArchive(b, archive, imagetest.Image{Layers: [][]byte{rootfs, secretLayer(b), deleteLayer(b)}})
+	}
+	info, _ := os.Stat(archive)
+	b.SetBytes(info.Size())
+	workBase := os.Getenv("SCAND_BENCH_WORK_DIR")
+	if workBase == "" {
+		workBase = b.TempDir()
+	}
+	work, err := scan.OpenWorkDir(workBase)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer work.Close()
+	p := image.New(image.Options{Work: work})
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		prep, err := p.Prepare(context.Background(), scan.TargetSpec{Image: &scan.ImageSpec{Path: archive}}, []string{scan.TypeCode})
+		if err != nil {
+			b.Fatal(err)
+		}
+		prep.Close()
+	}
+}

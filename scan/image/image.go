@@ -1,0 +1,214 @@
+// Package image prepares container-image targets: it reads a `docker save`
+// archive, an OCI image layout directory or an OCI archive, verifies it,
+// unpacks its layers into a private temporary root (unpack.go says how a
+// hostile archive is contained), and hands the orchestrator that root
+// with two scanners of the image's own: image-config (the configuration's
+// user, ports, ENV and history) and layer-secrets (secrets in files a
+// later layer deleted or replaced). Findings about image content point at
+// "<layer diff id>:/<path>", the layer that wrote the file, so they keep
+// their fingerprints wherever and however often the image is unpacked.
+package image
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"scand/scan"
+	"scand/scan/secrets"
+)
+
+// Limits bound one image's preparation.
+type Limits struct {
+	// MaxBytes caps the bytes unpacked (SVC_TARGET_MAX_BYTES); twice it
+	// caps the bytes decompressed.
+	MaxBytes int64
+	// MaxFiles caps the layer entries (SVC_TARGET_MAX_FILES).
+	MaxFiles int
+	// MaxFileBytes caps one file.
+	MaxFileBytes int64
+	// MaxPath caps an entry's path and a link's target, in bytes.
+	MaxPath int
+	// Timeout bounds the preparation (SVC_TARGET_TIMEOUT).
+	Timeout time.Duration
+}
+
+// DefaultLimits are the limits when nothing is configured.
+func DefaultLimits() Limits {
+	return Limits{MaxBytes: 8 << 30, MaxFiles: 1_000_000, MaxFileBytes: 2 << 30, MaxPath: 4096, Timeout: 10 * time.Minute}
+}
+
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits()
+	if l.MaxBytes <= 0 {
+		l.MaxBytes = d.MaxBytes
+	}
+	if l.MaxFiles <= 0 {
+		l.MaxFiles = d.MaxFiles
+	}
+	if l.MaxFileBytes <= 0 || l.MaxFileBytes > l.MaxBytes {
+		l.MaxFileBytes = min(d.MaxFileBytes, l.MaxBytes)
+	}
+	if l.MaxPath <= 0 {
+		l.MaxPath = d.MaxPath
+	}
+	if l.Timeout <= 0 {
+		l.Timeout = d.Timeout
+	}
+	return l
+}
+
+// Options configure the image preparer.
+type Options struct {
+	Config scan.Config
+	Work   *scan.WorkDir
+	Limits Limits
+	// Roots is SVC_SCAN_ROOTS, checked again when the scan starts: the
+	// archive may have been replaced by a link since the scan was accepted.
+	Roots []string
+}
+
+// Preparer unpacks image targets; it implements scan.TargetPreparer.
+type Preparer struct {
+	o       Options
+	secrets *secrets.Content
+}
+
+// New returns the image preparer.
+func New(o Options) *Preparer {
+	o.Limits = o.Limits.withDefaults()
+	return &Preparer{o: o, secrets: secrets.NewContent(o.Config)}
+}
+
+// Prepare unpacks spec.Image into a fresh directory of the work directory.
+func (p *Preparer) Prepare(ctx context.Context, spec scan.TargetSpec, scanTypes []string) (prep *scan.Prepared, err error) {
+	if spec.Image == nil {
+		return nil, errors.New("not an image target")
+	}
+	if p.o.Work == nil {
+		return nil, errors.New("image targets need a work directory")
+	}
+	archive := spec.Image.Path
+	real, err := filepath.EvalSymlinks(archive)
+	if err != nil {
+		return nil, fmt.Errorf("image %s: %w", archive, err)
+	}
+	if !scan.UnderRoots(real, p.o.Roots) {
+		return nil, fmt.Errorf("image %s now resolves to %s, outside the allowed scan roots (SVC_SCAN_ROOTS)", archive, real)
+	}
+	dir, err := p.o.Work.Temp("image-")
+	if err != nil {
+		return nil, err
+	}
+	// Removed on every way out but success, a panic included; on success
+	// the orchestrator calls Cleanup when the scan ends.
+	ok := false
+	defer func() {
+		if !ok {
+			_ = scan.RemoveTree(dir)
+		}
+	}()
+	ctx, cancel := context.WithTimeout(ctx, p.o.Limits.Timeout)
+	defer cancel()
+	res, err := p.unpack(ctx, real, dir, slices.Contains(scanTypes, scan.TypeCode), slices.Contains(scanTypes, scan.TypeDependency))
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			return nil, fmt.Errorf("image %s: unpacking took longer than %s (SVC_TARGET_TIMEOUT)", archive, p.o.Limits.Timeout)
+		}
+		return nil, fmt.Errorf("image %s: %w", archive, err)
+	}
+	ok = true
+	return res, nil
+}
+
+// unpack reads the image at archive and unpacks it under dir.
+func (p *Preparer) unpack(ctx context.Context, archive, dir string, keepRemoved, forTrivy bool) (*scan.Prepared, error) {
+	src, kind, err := openSource(ctx, archive, dir, p.o.Limits)
+	if err != nil {
+		return nil, err
+	}
+	defer src.close()
+	img, err := readImage(src, kind)
+	if err != nil {
+		return nil, err
+	}
+	work, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer work.Close()
+	u, err := newUnpacker(work, dir, p.o.Limits, keepRemoved)
+	if err != nil {
+		return nil, err
+	}
+	defer u.close()
+	for i, l := range img.layers {
+		if err := p.applyLayer(ctx, src, u, i, l); err != nil {
+			return nil, err
+		}
+	}
+	layers := make([]string, len(img.layers))
+	for i, l := range img.layers {
+		layers[i] = l.diffID
+	}
+	info := &scan.ImageInfo{Digest: img.configDigest, ManifestDigest: img.manifestDigest, Tags: img.tags,
+		OS: img.config.OS, Architecture: img.config.Architecture, Format: img.format, Layers: layers, SkippedEntries: u.skipped}
+	if info.Tags == nil {
+		info.Tags = []string{}
+	}
+	if img.config.Variant != "" {
+		info.Architecture += "/" + img.config.Variant
+	}
+	// Trivy reads docker archives and layout directories, not OCI
+	// archives: it gets the archive's layout written out beside the root.
+	input := archive
+	if ts, ok := src.(*tarSource); ok && img.format == "oci-archive" && forTrivy {
+		if input, err = ts.writeLayout(ctx, filepath.Join(dir, "layout"), p.o.Limits.MaxBytes); err != nil {
+			return nil, err
+		}
+	}
+	root := filepath.Join(dir, "rootfs")
+	owner := u.owner
+	mapPath := func(rel string) string {
+		if l, ok := owner[rel]; ok {
+			return layers[l] + ":/" + rel
+		}
+		return rel
+	}
+	unmapPath := func(fp string) (string, bool) {
+		digest, rel, ok := strings.Cut(fp, ":/")
+		if !ok {
+			return fp, true // not an image path: scanners may report others
+		}
+		if l, found := owner[rel]; found && layers[l] == digest {
+			return rel, true
+		}
+		return "", false
+	}
+	return &scan.Prepared{
+		Root:     root,
+		Image:    input,
+		Resolved: scan.Resolved{Image: info},
+		Scanners: []scan.Scanner{
+			newConfigScanner(img, root, mapPath, p.secrets),
+			newLayerSecrets(root, u.removed, layers, p.secrets),
+		},
+		MapPath:   mapPath,
+		UnmapPath: unmapPath,
+		Cleanup:   func() { _ = scan.RemoveTree(dir) },
+	}, nil
+}
+
+func (p *Preparer) applyLayer(ctx context.Context, src source, u *unpacker, i int, l layerRef) error {
+	rc, _, err := src.open(l.name)
+	if err != nil {
+		return fmt.Errorf("layer %d: %w", i+1, err)
+	}
+	defer rc.Close()
+	return u.apply(ctx, rc, i, l)
+}

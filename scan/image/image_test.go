@@ -1,0 +1,243 @@
+package image_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"scand/finding"
+	"scand/scan"
+	"scand/scan/image"
+	"scand/scan/internal/imagetest"
+)
+
+// A leaked AWS key pair, in a file a later layer deletes.
+const (
+	awsKeyID  = "AKIAZ7Q3XK2M5N8P4R6T"
+	awsSecret = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYzQ8v3kL2pA"
+	envSecret = "ghp_9fK2mQ7xR4tL8vN3pW6yB1cD5hJ0sG2aZ4eX"
+)
+
+func secretLayer(t testing.TB) []byte {
+	return imagetest.Layer(t,
+		imagetest.Entry{Name: "app/", Type: '5'},
+		imagetest.Entry{Name: "app/.env", Body: "AWS_ACCESS_KEY_ID=" + awsKeyID + "\nAWS_SECRET_ACCESS_KEY=" + awsSecret + "\n"},
+		imagetest.Entry{Name: "app/main.sh", Body: "#!/bin/sh\necho hello\n", Mode: 0o755},
+	)
+}
+
+func deleteLayer(t testing.TB) []byte {
+	return imagetest.Layer(t, imagetest.Entry{Name: "app/.wh..env", Body: ""})
+}
+
+func newPreparer(t *testing.T, limits image.Limits) *image.Preparer {
+	t.Helper()
+	work, err := scan.OpenWorkDir(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { work.Close() })
+	return image.New(image.Options{Work: work, Limits: limits})
+}
+
+func prepare(t *testing.T, p *image.Preparer, path string, types ...string) *scan.Prepared {
+	t.Helper()
+	if len(types) == 0 {
+		types = []string{scan.TypeCode, scan.TypeDependency, scan.TypeIaC}
+	}
+	prep, err := p.Prepare(context.Background(), scan.TargetSpec{Image: &scan.ImageSpec{Path: path}}, types)
+	if err != nil {
+		t.Fatalf("Prepare(%s): %v", path, err)
+	}
+	t.Cleanup(prep.Close)
+	return prep
+}
+
+func runExtra(t *testing.T, prep *scan.Prepared, name string) []finding.Finding {
+	t.Helper()
+	for _, s := range prep.Scanners {
+		if s.Name() == name {
+			fs, err := s.Scan(context.Background(), scan.Target{Path: prep.Root})
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			return fs
+		}
+	}
+	t.Fatalf("no scanner %s", name)
+	return nil
+}
+
+// The three formats of one small image unpack to the same root, verify,
+// report the same image digest, and find the deleted secret in its layer.
+func TestFormatsAndDeletedSecret(t *testing.T) {
+	img := imagetest.Image{
+		Layers: [][]byte{
+			imagetest.Layer(t, imagetest.Entry{Name: "etc/", Type: '5'}, imagetest.Entry{Name: "etc/os-release", Body: "ID=debian\nVERSION_ID=\"12\"\n"},
+				imagetest.Entry{Name: "var/lib/rpm/Packages", Body: "\x00\x06\x15\x61 Berkeley DB"}),
+			secretLayer(t), deleteLayer(t),
+		},
+		Config:  map[string]any{"Env": []string{"PATH=/usr/bin", "GITHUB_TOKEN=" + envSecret}, "ExposedPorts": map[string]any{"22/tcp": map[string]any{}, "8080/tcp": map[string]any{}}},
+		History: []string{"ADD rootfs.tar /", "COPY app /app", "RUN curl -fsSL https://get.example.com/install.sh | sh && rm /app/.env"},
+		Tags:    []string{"shop/api:1.4"},
+		Gzip:    true,
+	}
+	dir := t.TempDir()
+	paths := map[string]string{
+		"docker-archive": filepath.Join(dir, "image.tar"),
+		"oci-layout":     filepath.Join(dir, "layout"),
+		"oci-archive":    filepath.Join(dir, "oci.tar"),
+	}
+	imagetest.WriteDockerArchive(t, paths["docker-archive"], img)
+	imagetest.WriteOCILayout(t, paths["oci-layout"], img)
+	imagetest.WriteOCIArchive(t, paths["oci-archive"], img)
+	diffIDs := img.DiffIDs()
+	p := newPreparer(t, image.Limits{})
+	var digests []string
+	for format, path := range paths {
+		t.Run(format, func(t *testing.T) {
+			prep := prepare(t, p, path)
+			info := prep.Resolved.Image
+			if info == nil || info.Format != format || info.OS != "linux" || info.Architecture != "amd64" || !slices.Equal(info.Layers, diffIDs) {
+				t.Fatalf("resolved = %+v", info)
+			}
+			if !slices.Equal(info.Tags, []string{"shop/api:1.4"}) {
+				t.Errorf("tags = %v", info.Tags)
+			}
+			digests = append(digests, info.Digest)
+			if _, err := os.Lstat(filepath.Join(prep.Root, "app/.env")); !os.IsNotExist(err) {
+				t.Errorf("app/.env survived its whiteout: %v", err)
+			}
+			if b, err := os.ReadFile(filepath.Join(prep.Root, "app/main.sh")); err != nil || !strings.Contains(string(b), "hello") {
+				t.Errorf("app/main.sh = %q, %v", b, err)
+			}
+			if got := prep.MapPath("app/main.sh"); got != diffIDs[1]+":/app/main.sh" {
+				t.Errorf("MapPath = %q", got)
+			}
+			if rel, ok := prep.UnmapPath(diffIDs[1] + ":/app/main.sh"); !ok || rel != "app/main.sh" {
+				t.Errorf("UnmapPath = %q, %v", rel, ok)
+			}
+			fs := runExtra(t, prep, "layer-secrets")
+			var aws []finding.Finding
+			for _, f := range fs {
+				if f.FilePath != diffIDs[1]+":/app/.env" {
+					t.Errorf("deleted secret at %q, want the layer that added it", f.FilePath)
+				}
+				if f.Metadata["removed_by_layer"] != diffIDs[2] {
+					t.Errorf("removed_by_layer = %v", f.Metadata["removed_by_layer"])
+				}
+				if strings.Contains(f.Snippet, awsSecret) || strings.Contains(f.Description, awsSecret) {
+					t.Errorf("secret value in the finding: %+v", f)
+				}
+				aws = append(aws, f)
+			}
+			if len(aws) == 0 {
+				t.Fatalf("deleted secret not reported: %+v", fs)
+			}
+			cfg := runExtra(t, prep, "image-config")
+			rules := map[string]int{}
+			for _, f := range cfg {
+				rules[f.RuleID]++
+				if strings.Contains(f.Snippet, envSecret) {
+					t.Errorf("ENV secret in a snippet: %q", f.Snippet)
+				}
+				if f.RuleID == "IMG008" && f.FilePath != diffIDs[0]+":/var/lib/rpm/Packages" {
+					t.Errorf("IMG008 at %q", f.FilePath)
+				}
+			}
+			if rules["IMG001"] != 1 || rules["IMG002"] != 1 || rules["IMG003"] != 1 || rules["IMG004"] != 1 || rules["IMG005"] != 1 || rules["IMG008"] != 1 {
+				t.Errorf("image-config rules = %v; findings %+v", rules, cfg)
+			}
+		})
+	}
+	if len(digests) == 3 && (digests[0] != digests[1] || digests[1] != digests[2]) {
+		t.Errorf("image digests differ across formats: %v", digests)
+	}
+}
+
+// A real Debian root file system made by mmdebstrap unpacks, and the root
+// and everything in it is gone after Close.
+func TestDebianImageUnpacks(t *testing.T) {
+	rootfs, err := os.ReadFile(imagetest.DebianRootfs(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := imagetest.Image{Layers: [][]byte{rootfs, secretLayer(t), deleteLayer(t)}, Tags: []string{"debian:test"}}
+	path := filepath.Join(t.TempDir(), "debian.tar")
+	imagetest.WriteDockerArchive(t, path, img)
+	p := newPreparer(t, image.Limits{})
+	start := time.Now()
+	prep, err := p.Prepare(context.Background(), scan.TargetSpec{Image: &scan.ImageSpec{Path: path}}, []string{scan.TypeCode})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("unpacked %d MB in %s", len(rootfs)>>20, time.Since(start).Round(time.Millisecond))
+	for _, want := range []string{"var/lib/dpkg/status", "etc/os-release", "usr/bin/openssl"} {
+		if _, err := os.Lstat(filepath.Join(prep.Root, want)); err != nil {
+			t.Errorf("%s: %v", want, err)
+		}
+	}
+	if fs := runExtra(t, prep, "layer-secrets"); len(fs) == 0 {
+		t.Error("deleted secret not reported")
+	}
+	root := prep.Root
+	prep.Close()
+	if _, err := os.Lstat(filepath.Dir(root)); !os.IsNotExist(err) {
+		t.Errorf("prepared directory left behind: %v", err)
+	}
+}
+
+// Content a later layer replaced or deleted is reported only when its
+// secret does not survive elsewhere: a value still in the file now at
+// that path, or a file still reachable through a hard link, is the tree
+// scan's to report, once.
+func TestRemovedSecretsNotDoubleReported(t *testing.T) {
+	env := "AWS_ACCESS_KEY_ID=" + awsKeyID + "\nAWS_SECRET_ACCESS_KEY=" + awsSecret + "\n"
+	img := imagetest.Image{Layers: [][]byte{
+		imagetest.Layer(t,
+			imagetest.Entry{Name: "kept/.env", Body: env},
+			imagetest.Entry{Name: "gone/.env", Body: env},
+			imagetest.Entry{Name: "linked/.env", Body: env},
+			imagetest.Entry{Name: "alias.env", Type: '1', Link: "linked/.env"},
+		),
+		imagetest.Layer(t,
+			// same secret, one more line: the surviving file reports it
+			imagetest.Entry{Name: "kept/.env", Body: env + "DEBUG=1\n"},
+			// secret removed from the file: only the old layer has it
+			imagetest.Entry{Name: "gone/.env", Body: "DEBUG=1\n"},
+			// deleted, but alias.env is the same file
+			imagetest.Entry{Name: "linked/.wh..env"},
+		),
+	}}
+	path := filepath.Join(t.TempDir(), "image.tar")
+	imagetest.WriteDockerArchive(t, path, img)
+	prep := prepare(t, newPreparer(t, image.Limits{}), path)
+	fs := runExtra(t, prep, "layer-secrets")
+	files := map[string]bool{}
+	for _, f := range fs {
+		files[f.FilePath] = true
+	}
+	want := img.DiffIDs()[0] + ":/gone/.env"
+	if len(files) != 1 || !files[want] {
+		t.Errorf("layer-secrets reported %v, want only %s", files, want)
+	}
+}
+
+// The time limit stops unpacking and says which limit it was.
+func TestTimeLimit(t *testing.T) {
+	var big []imagetest.Entry
+	for i := 0; i < 20000; i++ {
+		big = append(big, imagetest.Entry{Name: "d/f" + strings.Repeat("x", i%7) + "-" + string(rune('a'+i%26)) + "/" + itoa(i), Body: "x"})
+	}
+	path := filepath.Join(t.TempDir(), "image.tar")
+	imagetest.WriteDockerArchive(t, path, imagetest.Image{Layers: [][]byte{imagetest.Layer(t, big...)}})
+	p := newPreparer(t, image.Limits{Timeout: 50 * time.Millisecond})
+	_, err := p.Prepare(context.Background(), scan.TargetSpec{Image: &scan.ImageSpec{Path: path}}, []string{scan.TypeCode})
+	if err == nil || !strings.Contains(err.Error(), "SVC_TARGET_TIMEOUT") {
+		t.Fatalf("err = %v", err)
+	}
+}

@@ -1,0 +1,282 @@
+package scan
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"scand/finding"
+	"scand/sse"
+	"scand/store"
+)
+
+// fakePreparer makes a real directory in a work directory and records
+// whether it was cleaned up; the knobs make it fail or misbehave.
+type fakePreparer struct {
+	work        *WorkDir
+	fail        error
+	panicInLine bool
+	cleaned     atomic.Int32
+	extra       []Scanner
+}
+
+func (f *fakePreparer) Prepare(ctx context.Context, spec TargetSpec, _ []string) (*Prepared, error) {
+	if f.fail != nil {
+		return nil, f.fail
+	}
+	dir, err := f.work.Temp("fake-")
+	if err != nil {
+		return nil, err
+	}
+	os.WriteFile(filepath.Join(dir, "app.conf"), []byte("line one\nline two\n"), 0o600)
+	p := &Prepared{Root: dir, Resolved: Resolved{Image: &ImageInfo{Digest: "sha256:abc", OS: "linux"}}, Scanners: f.extra,
+		MapPath: func(rel string) string { return "sha256:l1:/" + rel },
+		UnmapPath: func(fp string) (string, bool) {
+			if f.panicInLine {
+				panic("line source exploded")
+			}
+			return strings.CutPrefix(fp, "sha256:l1:/")
+		},
+		Cleanup: func() { f.cleaned.Add(1); RemoveTree(dir) }}
+	return p, nil
+}
+
+// lineScanner reports line 2 of app.conf; blockingScanner waits for cancel.
+type lineScanner struct{ Builtin }
+
+func (lineScanner) Scan(ctx context.Context, t Target) ([]finding.Finding, error) {
+	if _, err := os.Stat(filepath.Join(t.Path, "app.conf")); err != nil {
+		return nil, err
+	}
+	return []finding.Finding{{Severity: finding.High, Title: "t", RuleID: "R1", FilePath: "app.conf", Line: 2}}, nil
+}
+
+type blockingScanner struct {
+	Builtin
+	started chan struct{}
+}
+
+func (b blockingScanner) Scan(ctx context.Context, t Target) ([]finding.Finding, error) {
+	close(b.started)
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+func prepHarness(t *testing.T, scanners []Scanner, p TargetPreparer) (*store.Store, *Orchestrator) {
+	t.Helper()
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "scand.db"), time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	o := NewOrchestrator(OrchestratorOptions{Store: st, Bus: sse.NewBus(nil), Scanners: scanners, MaxConcurrent: 1, Targets: p})
+	if err := o.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { o.Stop(10 * time.Second) })
+	return st, o
+}
+
+func submitImageScan(t *testing.T, st *store.Store, o *Orchestrator) string {
+	t.Helper()
+	id := store.NewID()
+	spec, _ := json.Marshal(TargetSpec{Image: &ImageSpec{Path: "/images/app.tar"}})
+	if _, err := st.CreateScanWithTarget(context.Background(), store.Scan{ID: id, TargetPath: "/images/app.tar", ScanTypes: []string{TypeCode}, StartedAt: time.Now()}, string(spec)); err != nil {
+		t.Fatal(err)
+	}
+	o.Submit(id)
+	return id
+}
+
+func waitEnded(t *testing.T, st *store.Store, id string) store.Scan {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		sc, err := st.ScanByID(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if store.TerminalStatus(sc.Status) {
+			return sc
+		}
+	}
+	t.Fatal("scan did not end")
+	return store.Scan{}
+}
+
+func waitCleaned(t *testing.T, f *fakePreparer) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); f.cleaned.Load() == 0; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the prepared root was never cleaned up")
+		}
+	}
+	if n := f.cleaned.Load(); n != 1 {
+		t.Errorf("cleaned up %d times", n)
+	}
+}
+
+func newFake(t *testing.T) *fakePreparer {
+	w, err := OpenWorkDir(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	return &fakePreparer{work: w}
+}
+
+// Success: paths mapped, lines read back through the mapping, the extra
+// scanner run, the resolution recorded, the root removed.
+func TestPreparedTargetSuccess(t *testing.T) {
+	f := newFake(t)
+	f.extra = []Scanner{lineScanner{NewBuiltin("image-extra", TypeCode)}}
+	st, o := prepHarness(t, []Scanner{lineScanner{NewBuiltin("liner", TypeCode)}}, f)
+	id := submitImageScan(t, st, o)
+	sc := waitEnded(t, st, id)
+	if sc.Status != store.StatusCompleted || strings.Join(sc.ScannersRun, ",") != "liner,image-extra" {
+		t.Fatalf("scan = %+v", sc)
+	}
+	waitCleaned(t, f)
+	fs, _ := st.FindingsByScan(context.Background(), id, store.FindingFilter{})
+	var mapped, unmapped bool
+	for _, fw := range fs {
+		switch {
+		case fw.Scanner == "liner" && fw.FilePath == "sha256:l1:/app.conf":
+			mapped = true
+		case fw.Scanner == "image-extra" && fw.FilePath == "app.conf":
+			unmapped = true // extra scanners' paths are final
+		}
+	}
+	if !mapped || !unmapped {
+		b, _ := json.Marshal(fs)
+		t.Errorf("findings: %s", b)
+	}
+	targets, _ := st.ScanTargetsByID(context.Background(), []string{id})
+	if !strings.Contains(targets[id].Resolved, `"digest":"sha256:abc"`) {
+		t.Errorf("resolved = %q", targets[id].Resolved)
+	}
+}
+
+func TestPreparedTargetFailureCancelAndPanic(t *testing.T) {
+	t.Run("prepare fails", func(t *testing.T) {
+		f := newFake(t)
+		f.fail = errors.New("layer 2: entry \"../x\": \"..\" in path")
+		st, o := prepHarness(t, []Scanner{lineScanner{NewBuiltin("liner", TypeCode)}}, f)
+		sc := waitEnded(t, st, submitImageScan(t, st, o))
+		if sc.Status != store.StatusFailed || !strings.Contains(sc.Error, `prepare target: layer 2`) || len(sc.ScannersRun) != 0 {
+			t.Errorf("scan = %s %q %v", sc.Status, sc.Error, sc.ScannersRun)
+		}
+	})
+	t.Run("cancel", func(t *testing.T) {
+		f := newFake(t)
+		b := blockingScanner{NewBuiltin("blocker", TypeCode), make(chan struct{})}
+		st, o := prepHarness(t, []Scanner{b}, f)
+		id := submitImageScan(t, st, o)
+		<-b.started
+		if _, err := o.Cancel(context.Background(), id); err != nil {
+			t.Fatal(err)
+		}
+		waitCleaned(t, f)
+	})
+	t.Run("panic", func(t *testing.T) {
+		f := newFake(t)
+		f.panicInLine = true
+		st, o := prepHarness(t, []Scanner{lineScanner{NewBuiltin("liner", TypeCode)}}, f)
+		sc := waitEnded(t, st, submitImageScan(t, st, o))
+		if sc.Status != store.StatusFailed || !strings.Contains(sc.Error, "internal error") {
+			t.Errorf("scan = %s %q", sc.Status, sc.Error)
+		}
+		waitCleaned(t, f)
+	})
+	t.Run("no preparer", func(t *testing.T) {
+		st, o := prepHarness(t, nil, nil)
+		sc := waitEnded(t, st, submitImageScan(t, st, o))
+		if sc.Status != store.StatusFailed || !strings.Contains(sc.Error, "not available") {
+			t.Errorf("scan = %s %q", sc.Status, sc.Error)
+		}
+	})
+}
+
+func TestParseRepoURL(t *testing.T) {
+	for raw, want := range map[string]string{
+		"https://Git.Corp.Example/team/app.git":      "https://git.corp.example/team/app.git",
+		"ssh://git@git.corp.example:2222/team/app":   "ssh://git@git.corp.example:2222/team/app",
+		"git://10.0.0.5/app.git":                     "git://10.0.0.5/app.git",
+		"https://[fd00::5]/app.git":                  "https://[fd00::5]/app.git",
+		"https://u:p@git.corp.example/app.git":       "credentials",
+		"https://token@git.corp.example/app.git":     "credentials",
+		"ssh://git:pw@git.corp.example/app.git":      "credentials",
+		"http://git.corp.example/app.git":            "scheme",
+		"file:///srv/git/app.git":                    "scheme",
+		"ext::sh -c touch% /tmp/pwned":               "spaces",
+		"git@git.corp.example:team/app.git":          "scp-style",
+		"https://git.corp.example":                   "repository path",
+		"https://git.corp.example/app.git?x=1":       "query",
+		"-uhttps://git.corp.example/app.git":         "'-'",
+		"ssh://-oProxyCommand=x@git.corp.example/a":  "user name",
+		"https://git.corp.example/app.git#frag":      "fragment",
+		"https://git_corp.example/app.git":           "valid host",
+		"ssh://git@-oProxyCommand=touch/app.git":     "valid host",
+		"https://git.corp.example/a\x00b":            "control",
+		"https://git.corp.example/app.git\nfoo=bar":  "control",
+		"https://git.corp.example:99999/app.git":     "valid",
+		"https://git.corp.example/team/app.git/../x": "https://git.corp.example/team/app.git/../x",
+	} {
+		u, err := ParseRepoURL(raw)
+		switch {
+		case err == nil && u.String() != want:
+			t.Errorf("%q: accepted as %q, want %q", raw, u, want)
+		case err != nil && !strings.Contains(err.Error(), want):
+			t.Errorf("%q: %v, want an error saying %q", raw, err, want)
+		}
+		if err != nil && strings.Contains(err.Error(), ":p@") {
+			t.Errorf("%q: error echoes the password: %v", raw, err)
+		}
+	}
+	if !GitHostAllowed("git.corp.example", []string{".corp.example"}) || GitHostAllowed("corp.example.evil", []string{".corp.example"}) ||
+		!GitHostAllowed("GIT.example", []string{"git.example"}) || GitHostAllowed("git.example", []string{"other"}) || !GitHostAllowed("x", nil) {
+		t.Error("GitHostAllowed")
+	}
+	for ref, ok := range map[string]bool{"main": true, "release/2.1": true, "v1.2.3": true, "0123456789abcdef0123456789abcdef01234567": true,
+		"-x": false, "a..b": false, "a:b": false, "a b": false, "x.lock": false, "a/": false, "/a": false, "@{1}": false} {
+		if err := ValidateRepoRef(ref); (err == nil) != ok {
+			t.Errorf("ref %q: %v", ref, err)
+		}
+	}
+}
+
+// A work directory left by a dead process is swept; a live one's is not.
+func TestWorkDirSweep(t *testing.T) {
+	base := t.TempDir()
+	dead := filepath.Join(base, workDirPrefix+"dead")
+	os.MkdirAll(filepath.Join(dead, "image-1/rootfs"), 0o500)
+	os.WriteFile(filepath.Join(dead, workDirOwner), []byte("999999999"), 0o600)
+	live := filepath.Join(base, workDirPrefix+"live")
+	os.MkdirAll(live, 0o700)
+	os.WriteFile(filepath.Join(live, workDirOwner), []byte("1"), 0o600) // init never dies
+	other := filepath.Join(base, "unrelated")
+	os.MkdirAll(other, 0o700)
+	w, err := OpenWorkDir(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info, err := os.Stat(w.Path()); err != nil || info.Mode().Perm() != 0o700 {
+		t.Errorf("work directory mode: %v %v", info.Mode(), err)
+	}
+	for p, want := range map[string]bool{dead: false, live: true, other: true} {
+		if _, err := os.Stat(p); (err == nil) != want {
+			t.Errorf("%s exists = %v, want %v", p, err == nil, want)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(w.Path()); !os.IsNotExist(err) {
+		t.Error("Close left the directory")
+	}
+}

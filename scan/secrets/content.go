@@ -1,0 +1,58 @@
+package secrets
+
+import (
+	"os"
+
+	"scand/finding"
+	"scand/scan"
+)
+
+// Content runs the scanner's rules over content that is not a file of the
+// scanned tree: a container image's ENV values and history, and files a
+// later image layer deleted (scan/image). It is safe for concurrent use.
+type Content struct {
+	s *secretsScanner
+}
+
+// NewContent compiles the rule set once for many calls.
+func NewContent(cfg scan.Config) *Content {
+	return &Content{s: New(cfg).(*secretsScanner)}
+}
+
+// Match is one secret: the finding the scanner would report for it, and
+// the SHA-256 of the value, to recognise the same value elsewhere without
+// keeping it.
+type Match struct {
+	Finding finding.Finding
+	Value   [32]byte
+}
+
+// Scan returns the secrets in data as the scanner reports them for a file
+// at rel (rel also decides whether unquoted KEY=value lines count, as in
+// .env and other configuration files). Nothing in the result holds a
+// secret value.
+func (c *Content) Scan(data []byte, rel string) []Match {
+	var out []Match
+	sc := &secretsScratch{}
+	c.s.engine.scanContent(data, rel, sc, func(h secretsHit) {
+		out = append(out, Match{Finding: c.s.newFinding(&c.s.engine.rules[h.rule], rel, h), Value: h.hash})
+	})
+	return out
+}
+
+// ScanFile reads a file the way the tree scan does (regular files up to
+// the scanner's size cap, binary content skipped; a symbolic link is not
+// followed) and scans it; a skipped file has no matches.
+func (c *Content) ScanFile(abs, rel string) ([]Match, error) {
+	if secretsSkipFile(rel) {
+		return nil, nil
+	}
+	if info, err := os.Lstat(abs); err != nil || !info.Mode().IsRegular() {
+		return nil, err
+	}
+	data, err := c.s.readCandidate(abs, &secretsScratch{})
+	if err != nil || data == nil {
+		return nil, err
+	}
+	return c.Scan(data, rel), nil
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"scand/scan"
 )
@@ -62,7 +63,13 @@ func TestScanStartAndEndLogLines(t *testing.T) {
 	h.waitTerminal(ok.ID)
 	h.waitTerminal(bad.ID)
 
+	// The end line is written after the terminal state is stored (the
+	// worker logs the stored outcome), so it may trail the status a little.
 	started, ended := logs.lines(t, "scan started"), logs.lines(t, "scan finished")
+	for deadline := time.Now().Add(10 * time.Second); len(ended) < 2 && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+		started, ended = logs.lines(t, "scan started"), logs.lines(t, "scan finished")
+	}
 	if len(started) != 2 || len(ended) != 2 {
 		t.Fatalf("%d start and %d end lines for 2 scans, want 2 each", len(started), len(ended))
 	}

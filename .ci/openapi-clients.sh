@@ -95,7 +95,9 @@ func startScan(ctx context.Context, base, key string) (*PostScansResponse, error
 	if err != nil {
 		return nil, err
 	}
-	return c.PostScansWithResponse(ctx, PostScansJSONRequestBody{TargetPath: "/srv/repo"})
+	// target_path is optional (an image or a repository may replace it).
+	path := "/srv/repo"
+	return c.PostScansWithResponse(ctx, PostScansJSONRequestBody{TargetPath: &path})
 }
 EOF
 	(

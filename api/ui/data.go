@@ -42,6 +42,13 @@ type Data interface {
 	Webhooks(ctx context.Context) ([]store.Webhook, error)
 	Webhook(ctx context.Context, id string) (store.Webhook, error)
 	Deliveries(ctx context.Context, webhookID string, limit int) ([]store.Delivery, error)
+
+	Schedules(ctx context.Context) ([]store.Schedule, error)
+	Schedule(ctx context.Context, id string) (store.Schedule, error)
+	// ScheduleRuns lists a schedule's runs, newest first.
+	ScheduleRuns(ctx context.Context, id string, limit int) ([]store.ScheduleRun, error)
+	// LatestScheduleRuns is every schedule's newest run, by schedule id.
+	LatestScheduleRuns(ctx context.Context) (map[string]store.ScheduleRun, error)
 }
 
 // FindingQuery filters and pages a scan's findings. After and Before are
@@ -249,4 +256,20 @@ func (d storeData) Webhook(ctx context.Context, id string) (store.Webhook, error
 
 func (d storeData) Deliveries(ctx context.Context, webhookID string, limit int) ([]store.Delivery, error) {
 	return d.st.DeliveriesByWebhook(ctx, webhookID, limit)
+}
+
+func (d storeData) Schedules(ctx context.Context) ([]store.Schedule, error) {
+	return d.st.Schedules(ctx)
+}
+
+func (d storeData) Schedule(ctx context.Context, id string) (store.Schedule, error) {
+	return d.st.ScheduleByID(ctx, id)
+}
+
+func (d storeData) ScheduleRuns(ctx context.Context, id string, limit int) ([]store.ScheduleRun, error) {
+	return d.st.ScheduleRuns(ctx, id, limit)
+}
+
+func (d storeData) LatestScheduleRuns(ctx context.Context) (map[string]store.ScheduleRun, error) {
+	return d.st.LatestScheduleRuns(ctx)
 }

@@ -148,6 +148,10 @@ func (s *Store) ConsoleFindings(ctx context.Context, scanID string, q ConsoleFin
 		slices.Reverse(out.Rows)
 	}
 	switch {
+	case !q.Filtered():
+		if sc.Status == StatusCompleted {
+			out.Total = sc.FindingsCount
+		}
 	case q.Text == "":
 		out.Total = consoleCount(facets, p.tagsets, q)
 	case q.After < 0 && q.Before < 0 && len(out.Rows) < limit:
@@ -168,6 +172,15 @@ func (s *Store) ConsoleFindings(ctx context.Context, scanID string, q ConsoleFin
 // consolePlan is the FindingRows plan of q plus its text search, and the
 // scan's facet counts.
 func (s *Store) consolePlan(ctx context.Context, tx *sql.Tx, sc Scan, q ConsoleFindingQuery) (*plan, []facetRow, error) {
+	if !q.Filtered() {
+		// Every row of the scan: one range, nothing to count (the scan's
+		// findings_count is the total).
+		p := &plan{seq: sc.Seq}
+		if sc.Status == StatusCompleted {
+			p.blocks = []plannedBlock{{Block: Block{First: 0, Last: 1<<32 - 1}}}
+		}
+		return p, nil, nil
+	}
 	p, err := s.plan(ctx, tx, sc, FindingQuery{Severities: q.Severities, ScanTypes: q.ScanTypes, Scanners: q.Scanners,
 		Compliance: q.Compliance, Triage: q.Triage, Suppressed: q.Suppressed})
 	if err != nil {

@@ -607,7 +607,7 @@ func TestConsoleInHeadlessChromium(t *testing.T) {
 
 	for _, pg := range []struct{ path, name string }{
 		{"/ui/", "07-overview"}, {"/ui/scans", "08-scans"}, {"/ui/notifications", "09-notifications"},
-		{"/ui/webhooks", "10-webhooks"}, {"/ui/keys", "11-keys"},
+		{"/ui/webhooks", "10-webhooks"}, {"/ui/keys", "11-keys"}, {"/ui/schedules", "17-schedules-empty"},
 	} {
 		b.navigate(pg.path)
 		if code := b.text(`document.querySelector('h1') ? 'ok' : 'none'`); code != "ok" {
@@ -615,6 +615,68 @@ func TestConsoleInHeadlessChromium(t *testing.T) {
 		}
 		b.screenshot(shots, pg.name)
 	}
+	// Schedule a scan of the tree, see its next run, delete the schedule.
+	b.navigate("/ui/schedules")
+	b.act(fmt.Sprintf(`document.getElementById('sc-name').value = 'nightly shop';
+		document.getElementById('sc-target').value = %q;
+		for (const cb of document.querySelectorAll('#new input[name=scan_types]')) { cb.checked = ['code','iac'].includes(cb.value); }
+		document.getElementById('sc-cron').value = '15 2 * * *';
+		document.getElementById('sc-zone').value = 'Europe/Berlin';
+		document.querySelector('form[action="/ui/schedules"]').requestSubmit();`, repo))
+	schedulePath := b.path()
+	scheduleID := strings.TrimSuffix(strings.TrimPrefix(schedulePath, "/ui/schedules/"), "?done=schedule-created")
+	if !strings.HasPrefix(schedulePath, "/ui/schedules/") || scheduleID == "" || strings.Contains(scheduleID, "/") {
+		t.Fatalf("after creating the schedule: %s\n%s", schedulePath, b.text(`document.body.innerText`))
+	}
+	var next struct{ ISO, Title, Text string }
+	b.evalInto(`(function () { var t = document.querySelector('.next-run time'); return t ? {ISO: t.getAttribute('datetime'), Title: t.title, Text: t.textContent} : {}; })()`, &next)
+	req, _ = http.NewRequest("GET", origin+"/api/v1/schedules/"+scheduleID, nil)
+	req.Header.Set("X-API-Key", created.Key)
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var apiSchedule struct {
+		NextRunAt time.Time `json:"next_run_at"`
+	}
+	json.NewDecoder(resp.Body).Decode(&apiSchedule)
+	resp.Body.Close()
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if at := apiSchedule.NextRunAt.In(berlin); at.Hour() != 2 || at.Minute() != 15 {
+		t.Fatalf("the API says the next run is %s, not 02:15 in Berlin", apiSchedule.NextRunAt)
+	}
+	// The page shows the API's next run, localized by the script, with the
+	// UTC value in the tooltip.
+	if next.ISO != apiSchedule.NextRunAt.UTC().Format(time.RFC3339) || !strings.HasSuffix(next.Title, "UTC") || next.Text == "" || strings.HasSuffix(next.Text, "UTC") {
+		t.Fatalf("next run on the page %+v; the API says %s", next, apiSchedule.NextRunAt)
+	}
+	b.screenshot(shots, "15-schedule")
+	b.navigate("/ui/schedules")
+	if n := b.text(`String(document.querySelectorAll('table.schedules tbody .next-run time').length)`); n != "1" {
+		t.Fatalf("the schedules list shows %s next-run times, want 1", n)
+	}
+	b.screenshot(shots, "16-schedules")
+	b.navigate("/ui/schedules/" + scheduleID)
+	b.act(`document.querySelector('form[action$="/delete"]').requestSubmit();`)
+	if got := b.path(); got != "/ui/schedules?done=schedule-deleted" {
+		t.Fatalf("after deleting the schedule: %s", got)
+	}
+	if body := b.text(`document.querySelector('table.schedules tbody').textContent`); !strings.Contains(body, "No schedules yet.") {
+		t.Fatalf("the deleted schedule is still listed: %s", body)
+	}
+	req, _ = http.NewRequest("GET", origin+"/api/v1/schedules/"+scheduleID, nil)
+	req.Header.Set("X-API-Key", created.Key)
+	if resp, err = http.DefaultClient.Do(req); err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("the API still has the deleted schedule: %d", resp.StatusCode)
+	}
+
 	b.must("Emulation.setEmulatedMedia", map[string]any{"features": []map[string]string{{"name": "prefers-color-scheme", "value": "dark"}}})
 	b.navigate(scanPath)
 	b.screenshot(shots, "12-scan-dark")

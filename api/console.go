@@ -93,6 +93,27 @@ func (e *httpError) Problems() []string {
 	return out
 }
 
+// FieldProblems groups the problems by the request field they are about
+// (the first name in loc after "body"), so a console form can show each
+// message next to its field.
+func (e *httpError) FieldProblems() map[string][]string {
+	if len(e.fields) == 0 {
+		return nil
+	}
+	out := map[string][]string{}
+	for _, f := range e.fields {
+		field := ""
+		for _, l := range f.Loc {
+			if name, ok := l.(string); ok && name != "body" && name != "query" {
+				field = name
+				break
+			}
+		}
+		out[field] = append(out[field], f.Msg)
+	}
+	return out
+}
+
 // consoleActions is the API side of ui.Actions.
 type consoleActions struct{ s *Server }
 
@@ -115,7 +136,20 @@ func (a *consoleActions) StartScan(ctx context.Context, p auth.Principal, remote
 		return store.Scan{}, errStatus(http.StatusTooManyRequests, "Rate limit exceeded: "+strconv.Itoa(d.Limit)+" scans per minute; try again in "+strconv.Itoa(retry)+" s")
 	}
 	types := append([]string{}, in.ScanTypes...)
-	req := StartScanRequest{TargetPath: in.TargetPath, ScanTypes: &types}
+	req := StartScanRequest{ScanTypes: &types}
+	switch in.Kind {
+	case ui.KindImage:
+		req.TargetImage = &TargetImageRequest{Path: in.Target}
+	case ui.KindRepository:
+		history, submodules := in.RepoHistory, in.RepoSubmodules
+		req.TargetRepo = &TargetRepoRequest{URL: in.Target, History: &history, Submodules: &submodules}
+		if in.RepoRef != "" {
+			ref := in.RepoRef
+			req.TargetRepo.Ref = &ref
+		}
+	default:
+		req.TargetPath = in.Target
+	}
 	if in.TargetURL != "" {
 		req.TargetURL = &in.TargetURL
 	}
@@ -170,6 +204,69 @@ func (a *consoleActions) DeleteWebhook(ctx context.Context, p auth.Principal, id
 func (a *consoleActions) TestWebhook(ctx context.Context, id string) (string, error) {
 	d, err := a.s.testWebhook(ctx, id)
 	return d.ID, err
+}
+
+// optional is a form field as an optional request field: empty is absent.
+func optional(v string) *string {
+	if v == "" {
+		return nil
+	}
+	return &v
+}
+
+func (a *consoleActions) CreateSchedule(ctx context.Context, p auth.Principal, in ui.ScheduleInput) (store.Schedule, error) {
+	enabled, keep := in.Enabled, in.KeepLast
+	return a.s.createSchedule(ctx, p, CreateScheduleRequest{Name: in.Name, TargetPath: in.TargetPath, ScanTypes: append([]string{}, in.ScanTypes...),
+		TargetURL: optional(in.TargetURL), TargetHost: optional(in.TargetHost), Cron: in.Cron, Timezone: optional(in.Timezone),
+		AlertMinSeverity: optional(in.AlertMinSeverity), KeepLast: &keep, Enabled: &enabled})
+}
+
+func (a *consoleActions) UpdateSchedule(ctx context.Context, p auth.Principal, id string, in ui.ScheduleEdit) (store.Schedule, error) {
+	return a.s.updateSchedule(ctx, p, id, UpdateScheduleRequest{Name: in.Name, TargetPath: in.TargetPath, ScanTypes: in.ScanTypes,
+		TargetURL: in.TargetURL, TargetHost: in.TargetHost, Cron: in.Cron, Timezone: in.Timezone, Enabled: in.Enabled,
+		AlertMinSeverity: in.AlertMinSeverity, KeepLast: in.KeepLast})
+}
+
+func (a *consoleActions) DeleteSchedule(ctx context.Context, p auth.Principal, id string) error {
+	return a.s.deleteSchedule(ctx, p, id)
+}
+
+// ScanDetails renders the scan as GET /scans/{id} and its summary do and
+// keeps what the console shows beyond the stored scan.
+func (a *consoleActions) ScanDetails(ctx context.Context, sc store.Scan) (ui.ScanDetails, error) {
+	var out ui.ScanDetails
+	v, err := a.s.scanViewOf(ctx, sc)
+	if err != nil {
+		return out, err
+	}
+	str := func(p *string) string {
+		if p == nil {
+			return ""
+		}
+		return *p
+	}
+	if img := v.TargetImage; img != nil {
+		out.Image = &ui.ImageTarget{Path: img.Path, Digest: str(img.Digest), ManifestDigest: str(img.ManifestDigest), Tags: img.Tags,
+			OS: str(img.OS), Architecture: str(img.Architecture), Format: str(img.Format), Layers: len(img.Layers)}
+	}
+	if repo := v.TargetRepo; repo != nil {
+		out.Repo = &ui.RepoTarget{URL: repo.URL, Ref: str(repo.Ref), History: repo.History, Submodules: repo.Submodules, Commit: str(repo.Commit)}
+	}
+	if out.VulnDB, err = a.s.Store.ScanDataSources(ctx, sc.ID); err != nil {
+		return out, err
+	}
+	out.Warnings = dataWarnings(out.VulnDB)
+	return out, nil
+}
+
+func (a *consoleActions) AdvisoryData(ctx context.Context) []ui.AdvisoryDB {
+	maxDays := int(a.s.VulnDB.maxAge() / (24 * time.Hour))
+	inv := a.s.vulndbInventory(ctx)
+	out := make([]ui.AdvisoryDB, 0, len(inv))
+	for _, i := range inv {
+		out = append(out, ui.AdvisoryDB{Name: i.Name, Tool: i.Tool, Source: i.Source, BuiltAt: i.BuiltAt, AgeDays: i.AgeDays, Stale: i.Stale, MaxAgeDays: maxDays})
+	}
+	return out
 }
 
 func (a *consoleActions) MarkNotificationRead(ctx context.Context, id string) error {

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"time"
@@ -124,6 +125,17 @@ func (s *Server) handleCreateSchedule(w http.ResponseWriter, r *http.Request) er
 	if err := decodeBody(r, &req); err != nil {
 		return err
 	}
+	sc, err := s.createSchedule(r.Context(), PrincipalFrom(r.Context()), req)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, scheduleView(sc))
+	return nil
+}
+
+// createSchedule validates and stores a schedule. The API and the web
+// console both create schedules through it.
+func (s *Server) createSchedule(ctx context.Context, p auth.Principal, req CreateScheduleRequest) (store.Schedule, error) {
 	var v validation
 	if req.Name == "" {
 		v.add("missing", "Field required", nil, "body", "name")
@@ -135,7 +147,7 @@ func (s *Server) handleCreateSchedule(w http.ResponseWriter, r *http.Request) er
 		v.add("missing", "Field required", nil, "body", "cron")
 	}
 	if err := v.err(); err != nil {
-		return err
+		return store.Schedule{}, err
 	}
 	spec := schedule.Spec{Name: req.Name, TargetPath: req.TargetPath, ScanTypes: req.ScanTypes, TargetURL: req.TargetURL, TargetHost: req.TargetHost,
 		Cron: req.Cron, Enabled: true}
@@ -151,13 +163,12 @@ func (s *Server) handleCreateSchedule(w http.ResponseWriter, r *http.Request) er
 	if req.KeepLast != nil {
 		spec.KeepLast = *req.KeepLast
 	}
-	sc, err := s.Schedules.Create(r.Context(), spec, PrincipalFrom(r.Context()).ID)
+	sc, err := s.Schedules.Create(ctx, spec, p.ID)
 	if err != nil {
-		return scheduleError(err)
+		return sc, scheduleError(err)
 	}
-	s.log.InfoContext(r.Context(), "schedule created", "schedule_id", sc.ID, "cron", sc.Cron, "timezone", sc.Timezone, "by", PrincipalFrom(r.Context()).ID)
-	writeJSON(w, http.StatusCreated, scheduleView(sc))
-	return nil
+	s.log.InfoContext(ctx, "schedule created", "schedule_id", sc.ID, "cron", sc.Cron, "timezone", sc.Timezone, "by", p.ID)
+	return sc, nil
 }
 
 func (s *Server) handleListSchedules(w http.ResponseWriter, r *http.Request) error {
@@ -187,7 +198,18 @@ func (s *Server) handleUpdateSchedule(w http.ResponseWriter, r *http.Request) er
 	if err := decodeBody(r, &req); err != nil {
 		return err
 	}
-	sc, err := s.Schedules.Update(r.Context(), r.PathValue("id"), func(spec *schedule.Spec) {
+	sc, err := s.updateSchedule(r.Context(), PrincipalFrom(r.Context()), r.PathValue("id"), req)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, scheduleView(sc))
+	return nil
+}
+
+// updateSchedule applies an edit to a schedule; the API and the web
+// console both edit schedules through it.
+func (s *Server) updateSchedule(ctx context.Context, p auth.Principal, id string, req UpdateScheduleRequest) (store.Schedule, error) {
+	sc, err := s.Schedules.Update(ctx, id, func(spec *schedule.Spec) {
 		set(&spec.Name, req.Name)
 		set(&spec.TargetPath, req.TargetPath)
 		set(&spec.ScanTypes, req.ScanTypes)
@@ -204,11 +226,10 @@ func (s *Server) handleUpdateSchedule(w http.ResponseWriter, r *http.Request) er
 		}
 	})
 	if err != nil {
-		return scheduleError(err)
+		return sc, scheduleError(err)
 	}
-	s.log.InfoContext(r.Context(), "schedule updated", "schedule_id", sc.ID, "enabled", sc.Enabled, "by", PrincipalFrom(r.Context()).ID)
-	writeJSON(w, http.StatusOK, scheduleView(sc))
-	return nil
+	s.log.InfoContext(ctx, "schedule updated", "schedule_id", sc.ID, "enabled", sc.Enabled, "by", p.ID)
+	return sc, nil
 }
 
 // set copies *v into *dst when the request carried the field.
@@ -219,11 +240,20 @@ func set[T any](dst *T, v *T) {
 }
 
 func (s *Server) handleDeleteSchedule(w http.ResponseWriter, r *http.Request) error {
-	if err := s.Schedules.Delete(r.Context(), r.PathValue("id")); err != nil {
+	if err := s.deleteSchedule(r.Context(), PrincipalFrom(r.Context()), r.PathValue("id")); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// deleteSchedule removes a schedule and its run history; the API and the
+// web console both delete schedules through it.
+func (s *Server) deleteSchedule(ctx context.Context, p auth.Principal, id string) error {
+	if err := s.Schedules.Delete(ctx, id); err != nil {
 		return scheduleError(err)
 	}
-	s.log.InfoContext(r.Context(), "schedule deleted", "schedule_id", r.PathValue("id"), "by", PrincipalFrom(r.Context()).ID)
-	w.WriteHeader(http.StatusNoContent)
+	s.log.InfoContext(ctx, "schedule deleted", "schedule_id", id, "by", p.ID)
 	return nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -36,6 +37,10 @@ type ConsoleFindingQuery struct {
 	After, Before int
 	// Limit is the page size (at least 1).
 	Limit int
+	// CountUpTo caps counting the matches of a text search, which has to
+	// read the rows; past it a page only says "more than". Every other
+	// filter is counted exactly from the stored per-facet counts.
+	CountUpTo int
 }
 
 // Filtered reports whether q narrows the findings at all.
@@ -50,6 +55,16 @@ type OrderedFinding struct {
 	FindingWithState
 }
 
+// ConsoleFindingPage is one page of a ConsoleFindingQuery and how many
+// findings match it in all.
+type ConsoleFindingPage struct {
+	Rows []OrderedFinding
+	// Total counts the matches; with Capped set there are more than Total
+	// (a text search stopped counting at CountUpTo).
+	Total  int
+	Capped bool
+}
+
 // likeEscaper makes a search text match literally inside a LIKE pattern.
 var likeEscaper = strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`)
 
@@ -61,97 +76,255 @@ const jsonEscaped = "<>&\"\\\x00\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0b\x0c\r\x
 // scanRange bounds a scan's findings rows: their keys are seq<<32|ord.
 const scanRange = `f.k >= ((SELECT seq FROM scans WHERE id = ?) << 32) AND f.k < (((SELECT seq FROM scans WHERE id = ?) + 1) << 32)`
 
-// consoleFindingWhere renders q's filters (not its bounds) as SQL over
-// findings f LEFT JOIN triage_states t.
-func consoleFindingWhere(scanID string, q ConsoleFindingQuery) (string, []any) {
-	where := scanRange
-	args := []any{scanID, scanID}
-	in := func(expr string, vals []string) {
-		if len(vals) == 0 {
-			return
-		}
-		where += " AND " + expr + " IN (" + placeholders(len(vals)) + ")"
-		for _, v := range vals {
-			args = append(args, v)
-		}
+// textFilter is the SQL of a search over title, file path and rule id.
+func textFilter(text string) (string, []any) {
+	// LIKE is case-insensitive for ASCII. Title, file and rule live in the
+	// JSON body: a LIKE over the raw body first rules out most rows
+	// without parsing them, which is only sound when the needle has no
+	// character JSON encoding changes.
+	pattern := "%" + likeEscaper.Replace(text) + "%"
+	var where string
+	var args []any
+	if !strings.ContainsAny(text, jsonEscaped) {
+		where = "CAST(f.body AS TEXT) LIKE ? ESCAPE '\\' AND "
+		args = append(args, pattern)
 	}
-	in("f.severity", q.Severities)
-	in("f.scan_type", q.ScanTypes)
-	in("f.scanner", q.Scanners)
-	in("COALESCE(t.status, 'new')", q.Triage)
-	if len(q.Compliance) > 0 {
-		where += " AND f.tagset IN (SELECT tagset FROM tagset_tags WHERE tag IN (" + placeholders(len(q.Compliance)) + "))"
-		for _, v := range q.Compliance {
-			args = append(args, v)
-		}
-	}
-	if q.Suppressed != nil {
-		if *q.Suppressed {
-			where += " AND f.suppressed = 1"
-		} else {
-			where += " AND f.suppressed = 0"
-		}
-	}
-	if q.Text != "" {
-		// LIKE is case-insensitive for ASCII, as asciiLower is. Title, file
-		// and rule live in the JSON body: a LIKE over the raw body first
-		// rules out most rows without parsing them, which is only sound
-		// when the needle has no character JSON encoding changes.
-		pattern := "%" + likeEscaper.Replace(q.Text) + "%"
-		fields := "(json_extract(CAST(f.body AS TEXT), '$.title') LIKE ? ESCAPE '\\' OR json_extract(CAST(f.body AS TEXT), '$.file_path') LIKE ? ESCAPE '\\' OR json_extract(CAST(f.body AS TEXT), '$.rule_id') LIKE ? ESCAPE '\\')"
-		if !strings.ContainsAny(q.Text, jsonEscaped) {
-			where += " AND CAST(f.body AS TEXT) LIKE ? ESCAPE '\\'"
-			args = append(args, pattern)
-		}
-		where += " AND " + fields
-		args = append(args, pattern, pattern, pattern)
-	}
-	return where, args
+	where += "(json_extract(CAST(f.body AS TEXT), '$.title') LIKE ? ESCAPE '\\' OR json_extract(CAST(f.body AS TEXT), '$.file_path') LIKE ? ESCAPE '\\'" +
+		" OR json_extract(CAST(f.body AS TEXT), '$.rule_id') LIKE ? ESCAPE '\\')"
+	return where, append(args, pattern, pattern, pattern)
 }
 
 const consoleFindingColumns = `SELECT f.k, f.fingerprint, f.body, x.text, t.status, t.note, t.updated_at, t.updated_by FROM findings f
 	LEFT JOIN finding_texts x ON x.scan_seq = (f.k >> 32) AND x.id = f.text_id
 	LEFT JOIN triage_states t ON t.fingerprint = f.fingerprint WHERE `
 
+// consoleMaxBlocks bounds the ranges a page walks one query at a time. A
+// scan stored out of canonical order splits its (severity, scanner) pairs
+// into many ranges; past this the walk covers them as one range and
+// filters severity and scanner row by row.
+const consoleMaxBlocks = 64
+
 // ConsoleFindings returns one keyset page of a completed scan's findings
-// in canonical order with their triage states.
-func (s *Store) ConsoleFindings(ctx context.Context, scanID string, q ConsoleFindingQuery) ([]OrderedFinding, error) {
-	where, args := consoleFindingWhere(scanID, q)
+// in canonical order with their triage states, and the number of matches.
+// It plans like FindingRows: severity and scanner select ranges of the
+// canonical order, a verdict filter reads the positions of its verdicts,
+// suppression and compliance walk their indexes when that is cheaper, and
+// the count comes from the stored facet counts. Only a text search reads
+// rows it does not show, bounded by Limit and CountUpTo.
+func (s *Store) ConsoleFindings(ctx context.Context, scanID string, q ConsoleFindingQuery) (ConsoleFindingPage, error) {
+	out := ConsoleFindingPage{Rows: []OrderedFinding{}}
+	sc, err := s.ScanByID(ctx, scanID)
+	if err != nil {
+		return out, err
+	}
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return out, err
+	}
+	defer tx.Rollback()
+	p, facets, err := s.consolePlan(ctx, tx, sc, q)
+	if err != nil {
+		return out, err
+	}
 	limit := max(q.Limit, 1)
-	order := " ORDER BY f.k"
+	backwards := q.After < 0 && q.Before >= 0
+	var decodeErr error
+	err = p.consoleWalk(ctx, tx, q.After, q.Before, limit, backwards, "SELECT "+findingRowColumns, func(r FindingRow) bool {
+		fw, err := r.Decode()
+		if err != nil {
+			decodeErr = err
+			return false
+		}
+		out.Rows = append(out.Rows, OrderedFinding{Ord: r.Ord, FindingWithState: fw})
+		return true
+	})
+	if err == nil {
+		err = decodeErr
+	}
+	if err != nil {
+		return out, err
+	}
+	if backwards {
+		slices.Reverse(out.Rows)
+	}
 	switch {
-	case q.After >= 0:
-		where += " AND (f.k & 4294967295) > ?"
-		args = append(args, q.After)
-	case q.Before >= 0:
-		// The rows just before the bound, read backwards and reversed below.
-		where += " AND (f.k & 4294967295) < ?"
-		args = append(args, q.Before)
-		order = " ORDER BY f.k DESC"
+	case !q.Filtered():
+		if sc.Status == StatusCompleted {
+			out.Total = sc.FindingsCount
+		}
+	case q.Text == "":
+		out.Total = consoleCount(facets, p.tagsets, q)
+	case q.After < 0 && q.Before < 0 && len(out.Rows) < limit:
+		// The first page holds every match: nothing is left to count.
+		out.Total = len(out.Rows)
+	default:
+		upTo := max(q.CountUpTo, 1)
+		n := 0
+		err = p.consoleWalk(ctx, tx, -1, -1, upTo, false, "SELECT f.k, f.fingerprint, NULL, NULL, NULL, NULL, NULL, NULL", func(FindingRow) bool {
+			n++
+			return true
+		})
+		out.Total, out.Capped = n, n >= upTo
 	}
-	args = append(args, limit)
-	rows, err := s.db.QueryContext(ctx, consoleFindingColumns+where+order+" LIMIT ?", args...)
-	if err != nil {
-		return nil, err
-	}
-	out, err := scanOrderedFindings(rows)
-	if err != nil {
-		return nil, err
-	}
-	if q.After < 0 && q.Before >= 0 {
-		slices.Reverse(out)
-	}
-	return out, nil
+	return out, err
 }
 
-// CountConsoleFindings counts a scan's findings that match q's filters,
-// stopping at upTo: past that, a page only needs to say "more than".
-func (s *Store) CountConsoleFindings(ctx context.Context, scanID string, q ConsoleFindingQuery, upTo int) (int, error) {
-	where, args := consoleFindingWhere(scanID, q)
-	var n int
-	err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM (SELECT 1 FROM findings f LEFT JOIN triage_states t ON t.fingerprint = f.fingerprint WHERE "+
-		where+" LIMIT ?)", append(args, upTo)...).Scan(&n)
-	return n, err
+// consolePlan is the FindingRows plan of q plus its text search, and the
+// scan's facet counts.
+func (s *Store) consolePlan(ctx context.Context, tx *sql.Tx, sc Scan, q ConsoleFindingQuery) (*plan, []facetRow, error) {
+	if !q.Filtered() {
+		// Every row of the scan: one range, nothing to count (the scan's
+		// findings_count is the total).
+		p := &plan{seq: sc.Seq}
+		if sc.Status == StatusCompleted {
+			p.blocks = []plannedBlock{{Block: Block{First: 0, Last: 1<<32 - 1}}}
+		}
+		return p, nil, nil
+	}
+	p, err := s.plan(ctx, tx, sc, FindingQuery{Severities: q.Severities, ScanTypes: q.ScanTypes, Scanners: q.Scanners,
+		Compliance: q.Compliance, Triage: q.Triage, Suppressed: q.Suppressed})
+	if err != nil {
+		return nil, nil, err
+	}
+	var facets []facetRow
+	if sc.Status == StatusCompleted {
+		if _, facets, err = s.facets(ctx, tx, sc); err != nil {
+			return nil, nil, err
+		}
+	}
+	var where []string
+	if p.residual != "" {
+		where = append(where, p.residual)
+	}
+	if len(p.blocks) > consoleMaxBlocks {
+		one := plannedBlock{Block: Block{First: p.blocks[0].First, Last: p.blocks[len(p.blocks)-1].Last}, tagsetRows: map[int64]int{}}
+		for _, b := range p.blocks {
+			one.matches += b.matches
+			one.suppressedRows += b.suppressedRows
+			for id, n := range b.tagsetRows {
+				one.tagsetRows[id] += n
+			}
+		}
+		p.blocks = []plannedBlock{one}
+		if len(q.Severities) > 0 {
+			where = append(where, "f.severity IN ("+placeholders(len(q.Severities))+")")
+			p.residualArgs = append(p.residualArgs, anySlice(q.Severities)...)
+		}
+		if len(q.Scanners) > 0 {
+			where = append(where, "f.scanner IN ("+placeholders(len(q.Scanners))+")")
+			p.residualArgs = append(p.residualArgs, anySlice(q.Scanners)...)
+		}
+	}
+	if q.Text != "" {
+		cond, args := textFilter(q.Text)
+		where = append(where, cond)
+		p.residualArgs = append(p.residualArgs, args...)
+	}
+	p.residual = strings.Join(where, " AND ")
+	return p, facets, nil
+}
+
+// consoleCount counts the findings q's filters (not its text) select from
+// the stored facet counts, whatever the number of rows. Facets are summed
+// directly rather than per block, so a scan stored out of canonical order
+// is counted right too.
+func consoleCount(facets []facetRow, tagsets map[int64]bool, q ConsoleFindingQuery) int {
+	in := func(list []string, v string) bool { return len(list) == 0 || slices.Contains(list, v) }
+	n := 0
+	for _, f := range facets {
+		if in(q.Severities, f.Severity) && in(q.Scanners, f.Scanner) && in(q.ScanTypes, f.ScanType) && in(q.Triage, f.Triage) &&
+			(q.Suppressed == nil || *q.Suppressed == f.Suppressed) && (tagsets == nil || tagsets[f.tagset]) {
+			n += f.N
+		}
+	}
+	return n
+}
+
+// consoleWalk yields up to limit selected rows: forward, those after
+// position after (negative: from the top), or backward from just before
+// position before, in descending order. cols is the SELECT list (it must
+// scan like findingRowColumns). It returns the first error.
+func (p *plan) consoleWalk(ctx context.Context, tx *sql.Tx, after, before, limit int, backwards bool, cols string, yield func(FindingRow) bool) error {
+	remaining := limit
+	var failed error
+	emit := func(r FindingRow, err error) bool {
+		if err != nil {
+			failed = err
+			return false
+		}
+		remaining--
+		return yield(r) && remaining > 0
+	}
+	for i := range p.blocks {
+		b := p.blocks[i]
+		lo, hi := max(b.First, after+1), b.Last
+		if backwards {
+			b = p.blocks[len(p.blocks)-1-i]
+			lo, hi = b.First, min(b.Last, before-1)
+		}
+		if lo > hi {
+			continue
+		}
+		var ok bool
+		if p.verdictOrds != nil {
+			ok = p.consoleVerdictBlock(ctx, tx, lo, hi, backwards, cols, emit)
+		} else {
+			ok = p.consoleRangeBlock(ctx, tx, b, lo, hi, remaining, backwards, cols, emit)
+		}
+		if !ok || remaining <= 0 {
+			break
+		}
+	}
+	return failed
+}
+
+// consoleRangeBlock reads the selected rows of positions lo..hi of one
+// block, through the cheapest driver for the filters.
+func (p *plan) consoleRangeBlock(ctx context.Context, tx *sql.Tx, b plannedBlock, lo, hi, limit int, backwards bool, cols string,
+	emit func(FindingRow, error) bool) bool {
+	from := "findings f NOT INDEXED"
+	where := "f.k BETWEEN ?2 AND ?3"
+	if p.residual != "" {
+		from = p.driver(b, lo, limit)
+		where += " AND " + p.residual
+	}
+	order := " ORDER BY f.k"
+	if backwards {
+		order += " DESC"
+	}
+	_, ok := queryFindingRows(ctx, tx, cols+" FROM "+from+findingRowJoins+" WHERE "+where+order+" LIMIT "+strconv.Itoa(limit),
+		append([]any{p.seq, findingKey(p.seq, lo), findingKey(p.seq, hi)}, p.residualArgs...), emit)
+	return ok
+}
+
+// consoleVerdictBlock reads the rows at the collected verdict positions
+// in lo..hi, a batch of positions at a time.
+func (p *plan) consoleVerdictBlock(ctx context.Context, tx *sql.Tx, lo, hi int, backwards bool, cols string, emit func(FindingRow, error) bool) bool {
+	first, _ := slices.BinarySearch(p.verdictOrds, lo)
+	end, _ := slices.BinarySearch(p.verdictOrds, hi+1)
+	ords := p.verdictOrds[first:end]
+	const batch = 500
+	for len(ords) > 0 {
+		var part []int
+		if backwards {
+			part, ords = ords[max(len(ords)-batch, 0):], ords[:max(len(ords)-batch, 0)]
+		} else {
+			part, ords = ords[:min(batch, len(ords))], ords[min(batch, len(ords)):]
+		}
+		keys := make([]string, len(part))
+		for i, o := range part {
+			keys[i] = strconv.FormatInt(findingKey(p.seq, o), 10)
+		}
+		order := " ORDER BY f.k"
+		if backwards {
+			order += " DESC"
+		}
+		q := cols + " FROM findings f NOT INDEXED" + findingRowJoins + " WHERE f.k IN (" + strings.Join(keys, ",") + ") AND ?1 = ?1 AND " + p.residual + order
+		if _, ok := queryFindingRows(ctx, tx, q, append([]any{p.seq}, p.residualArgs...), emit); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 func scanOrderedFindings(rows *sql.Rows) ([]OrderedFinding, error) {
@@ -349,8 +522,10 @@ func (s *Store) CompareFindings(ctx context.Context, a, b, kind string, after, l
 		return nil, errors.New("unknown compare kind " + kind)
 	}
 	ids := map[string]string{"a": a, "b": b}
-	rows, err := s.db.QueryContext(ctx, consoleFindingColumns+scanRange+` AND (f.k & 4294967295) > ? AND `+exists+probeOther+` ORDER BY f.k LIMIT ?`,
-		ids[from], ids[from], after, ids[other], max(limit, 1))
+	// The bound is a key, not (f.k & mask) > ?, so the page starts at its
+	// row instead of scanning the scan's rows before it.
+	rows, err := s.db.QueryContext(ctx, consoleFindingColumns+scanRange+` AND f.k > ((SELECT seq FROM scans WHERE id = ?) << 32) + ? AND `+exists+probeOther+` ORDER BY f.k LIMIT ?`,
+		ids[from], ids[from], ids[from], after, ids[other], max(limit, 1))
 	if err != nil {
 		return nil, err
 	}
@@ -481,6 +656,32 @@ func (s *Store) ConsoleActivity(ctx context.Context, from, to time.Time) ([]Cons
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Day < out[j].Day })
 	return out, nil
+}
+
+// LatestScheduleRuns returns every schedule's newest run with its scan's
+// current status, by schedule id. Each schedule costs one seek on its
+// run history, however long that history is.
+func (s *Store) LatestScheduleRuns(ctx context.Context) (map[string]ScheduleRun, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT r.id, r.schedule_id, r.scheduled_for, r.created_at, r.outcome, r.reason, r.scan_id, s.status
+		FROM schedules sc JOIN schedule_runs r ON r.seq = (SELECT max(seq) FROM schedule_runs WHERE schedule_id = sc.id)
+		LEFT JOIN scans s ON s.id = r.scan_id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]ScheduleRun{}
+	for rows.Next() {
+		var r ScheduleRun
+		var due, created string
+		var scanID, status sql.NullString
+		if err := rows.Scan(&r.ID, &r.ScheduleID, &due, &created, &r.Outcome, &r.Reason, &scanID, &status); err != nil {
+			return nil, err
+		}
+		r.ScheduledFor, r.CreatedAt = parseTime(due), parseTime(created)
+		r.ScanID, r.ScanStatus = scanID.String, status.String
+		out[r.ScheduleID] = r
+	}
+	return out, rows.Err()
 }
 
 // prefixColumns qualifies a comma-separated column list with a table alias.

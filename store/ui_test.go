@@ -3,8 +3,11 @@ package store
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -89,18 +92,15 @@ func TestConsoleFindingsKeysetAndFilters(t *testing.T) {
 		if q.Limit == 0 {
 			q.Limit = 100
 		}
-		rows, err := st.ConsoleFindings(ctx, sc.ID, q)
+		q.CountUpTo = 1000
+		pg, err := st.ConsoleFindings(ctx, sc.ID, q)
 		if err != nil {
 			t.Fatal(err)
 		}
-		n, err := st.CountConsoleFindings(ctx, sc.ID, q, 1000)
-		if err != nil {
-			t.Fatal(err)
+		if q.Limit >= 100 && (pg.Total != len(pg.Rows) || pg.Capped) {
+			t.Fatalf("%+v: count %d (capped %v), rows %d", q, pg.Total, pg.Capped, len(pg.Rows))
 		}
-		if q.Limit >= 100 && n != len(rows) {
-			t.Fatalf("%+v: count %d, rows %d", q, n, len(rows))
-		}
-		return ords(rows)
+		return ords(pg.Rows)
 	}
 	eq := func(name string, got []int, want ...int) {
 		t.Helper()
@@ -131,8 +131,11 @@ func TestConsoleFindingsKeysetAndFilters(t *testing.T) {
 	eq("characters JSON escapes", page(ConsoleFindingQuery{After: -1, Before: -1, Text: `<b> & "QUOTED"`}), 7)
 	eq("backslash", page(ConsoleFindingQuery{After: -1, Before: -1, Text: `\ here`}), 7)
 	eq("no wildcard", page(ConsoleFindingQuery{After: -1, Before: -1, Text: "%"}), 7)
-	if n, _ := st.CountConsoleFindings(ctx, sc.ID, ConsoleFindingQuery{}, 10); n != 10 {
-		t.Errorf("capped count %d, want 10", n)
+	if pg, _ := st.ConsoleFindings(ctx, sc.ID, ConsoleFindingQuery{After: 2, Before: -1, Limit: 1, Text: "title", CountUpTo: 10}); pg.Total != 10 || !pg.Capped {
+		t.Errorf("text count %d (capped %v), want 10 and capped", pg.Total, pg.Capped)
+	}
+	if pg, _ := st.ConsoleFindings(ctx, sc.ID, ConsoleFindingQuery{After: -1, Before: -1, Limit: 1, Severities: []string{"high"}, CountUpTo: 10}); pg.Total != 20 || pg.Capped {
+		t.Errorf("facet count %d (capped %v), want exactly 20", pg.Total, pg.Capped)
 	}
 }
 
@@ -214,5 +217,115 @@ func TestConsoleCompareOccurrenceAndOverview(t *testing.T) {
 	}
 	if len(days) != 1 || days[0].ScansStarted != 3 || days[0].Findings != 8 || days[0].RiskScore == nil || *days[0].RiskScore != 4 {
 		t.Fatalf("activity %+v", days)
+	}
+}
+
+// TestConsoleFindingsAgreeWithAFilterInGo checks every page and count of
+// random queries against filtering the findings in Go, on a scan stored
+// in canonical order (a few ranges per severity and scanner) and on one
+// stored unordered (more ranges than a page walks one by one).
+func TestConsoleFindingsAgreeWithAFilterInGo(t *testing.T) {
+	for _, canonical := range []bool{true, false} {
+		t.Run(fmt.Sprintf("canonical=%v", canonical), func(t *testing.T) {
+			st, _ := uiTestStore(t)
+			ctx := context.Background()
+			rnd := rand.New(rand.NewPCG(7, uint64(boolInt(canonical))))
+			sevs := []finding.Severity{finding.Critical, finding.High, finding.Medium, finding.Low}
+			scanners := []string{"bandit", "gosec", "secrets"}
+			var fs []finding.Finding
+			for i := 0; i < 400; i++ {
+				f := finding.Finding{Scanner: scanners[rnd.IntN(3)], ScanType: []string{"code", "iac"}[rnd.IntN(2)], Severity: sevs[rnd.IntN(4)],
+					Title: fmt.Sprintf("Issue %d in Loader", i), FilePath: fmt.Sprintf("pkg%d/file%03d.go", i%7, i), Line: i + 1,
+					RuleID: "R" + strconv.Itoa(rnd.IntN(9)), Fingerprint: fmt.Sprintf("%064x", i+1),
+					ComplianceTags: []string{"OWASP-A0" + strconv.Itoa(rnd.IntN(3)+1)}, Metadata: map[string]any{"suppressed_by": nil}}
+				if rnd.IntN(8) == 0 {
+					f.Metadata["suppressed_by"] = "scand:ignore"
+				}
+				fs = append(fs, f)
+			}
+			if canonical {
+				finding.Sort(fs)
+			}
+			sc := uiTestScan(t, st, "/t", fs)
+			verdict := map[string]string{}
+			for i := 0; i < len(fs); i += 1 + rnd.IntN(6) {
+				status := []string{"triaged", "false_positive", "fixed", "new"}[rnd.IntN(4)]
+				if _, err := st.SetTriage(ctx, TriageState{Fingerprint: fs[i].Fingerprint, Status: status}); err != nil {
+					t.Fatal(err)
+				}
+				verdict[fs[i].Fingerprint] = status
+			}
+			pick := func(all []string) []string {
+				var out []string
+				for _, v := range all {
+					if rnd.IntN(3) == 0 {
+						out = append(out, v)
+					}
+				}
+				return out
+			}
+			yes, no := true, false
+			for round := 0; round < 61; round++ {
+				q := ConsoleFindingQuery{Severities: pick([]string{"critical", "high", "medium", "low"}), Scanners: pick(scanners),
+					ScanTypes: pick([]string{"code", "iac"}), Triage: pick([]string{"new", "triaged", "false_positive", "fixed"}),
+					Compliance: pick([]string{"OWASP-A01", "OWASP-A02", "OWASP-A03"}), Text: []string{"", "", "loader", "PKG3/", "issue 1"}[rnd.IntN(5)],
+					Limit: 1 + rnd.IntN(40), CountUpTo: 1000}
+				q.Suppressed = []*bool{nil, &yes, &no}[rnd.IntN(3)]
+				if round == 0 {
+					q = ConsoleFindingQuery{Limit: 50, CountUpTo: 1000} // no filter at all
+				}
+				in := func(list []string, v string) bool { return len(list) == 0 || slices.Contains(list, v) }
+				var want []int
+				for ord, f := range fs {
+					v := verdict[f.Fingerprint]
+					if v == "" {
+						v = "new"
+					}
+					supp := f.Metadata["suppressed_by"] != nil
+					text := strings.ToLower(q.Text)
+					if in(q.Severities, string(f.Severity)) && in(q.Scanners, f.Scanner) && in(q.ScanTypes, f.ScanType) && in(q.Triage, v) &&
+						in(q.Compliance, f.ComplianceTags[0]) && (q.Suppressed == nil || *q.Suppressed == supp) &&
+						(text == "" || strings.Contains(strings.ToLower(f.Title), text) || strings.Contains(strings.ToLower(f.FilePath), text) || strings.Contains(strings.ToLower(f.RuleID), text)) {
+						want = append(want, ord)
+					}
+				}
+				var forward, backward []int
+				q.After, q.Before = -1, -1
+				for pages := 0; ; pages++ {
+					pg, err := st.ConsoleFindings(ctx, sc.ID, q)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if pg.Total != len(want) || pg.Capped {
+						t.Fatalf("%+v: total %d (capped %v), want %d", q, pg.Total, pg.Capped, len(want))
+					}
+					for _, r := range pg.Rows {
+						if fs[r.Ord].Fingerprint != r.Fingerprint {
+							t.Fatalf("row at %d is %s", r.Ord, r.Fingerprint)
+						}
+					}
+					forward = append(forward, ords(pg.Rows)...)
+					if len(pg.Rows) < q.Limit || pages > len(fs) {
+						break
+					}
+					q.After = pg.Rows[len(pg.Rows)-1].Ord
+				}
+				q.After, q.Before = -1, len(fs)
+				for pages := 0; ; pages++ {
+					pg, err := st.ConsoleFindings(ctx, sc.ID, q)
+					if err != nil {
+						t.Fatal(err)
+					}
+					backward = append(ords(pg.Rows), backward...)
+					if len(pg.Rows) < q.Limit || pages > len(fs) {
+						break
+					}
+					q.Before = pg.Rows[0].Ord
+				}
+				if fmt.Sprint(forward) != fmt.Sprint(want) || fmt.Sprint(backward) != fmt.Sprint(want) {
+					t.Fatalf("%+v:\nforward  %v\nbackward %v\nwant     %v", q, forward, backward, want)
+				}
+			}
+		})
 	}
 }

@@ -28,6 +28,9 @@ func benchFinding(i int) finding.Finding {
 		"rule-"+strconv.Itoa(i%97), fmt.Sprintf("src/pkg%03d/file%05d.go", i%500, i), i%400+1)
 	f.Title = "Hard-coded credential in configuration loader number " + strconv.Itoa(i)
 	f.Description = "A credential-like value is assigned in source. Move it to the environment or a secret manager and rotate it."
+	if i%250 == 0 {
+		f.Metadata["suppressed_by"] = "scand:ignore rule-" + strconv.Itoa(i%97)
+	}
 	return f
 }
 
@@ -48,6 +51,9 @@ func BenchmarkScanPage100k(b *testing.B) {
 	for i := range fs {
 		fs[i] = benchFinding(i)
 	}
+	// The orchestrator stores findings in canonical order, so each
+	// (severity, scanner) pair is one contiguous range, as in production.
+	finding.Sort(fs)
 	sc := e.seedScan("/srv/monorepo", fs)
 	ctx := context.Background()
 	for i := 0; i < 100000; i += 50 {
@@ -61,8 +67,18 @@ func BenchmarkScanPage100k(b *testing.B) {
 		{"deep", "?after=99000"},
 		{"deep-back", "?before=60000"},
 		{"filter-severity", "?severity=high&scanner=gosec"},
+		{"filter-severity-deep", "?severity=high&scanner=gosec&after=35000"},
+		{"filter-severity-back", "?severity=low&scanner=bandit&before=70000"},
 		{"filter-triage", "?triage=triaged"},
+		{"filter-triage-deep", "?triage=triaged&after=90000"},
+		{"filter-verdict-new", "?triage=new&severity=info"},
+		{"filter-suppressed", "?suppressed=only"},
+		{"filter-suppressed-deep", "?suppressed=only&after=80000"},
+		{"filter-unsuppressed", "?suppressed=exclude&scan_type=code"},
+		{"filter-compliance", "?compliance=OWASP-A07&severity=medium"},
 		{"search", "?q=file04242"},
+		{"search-none", "?q=no-such-text"},
+		{"search-severity", "?q=pkg042&severity=low"},
 		{"page-200", "?limit=200&after=50000"},
 	} {
 		b.Run(c.name, func(b *testing.B) {

@@ -60,7 +60,8 @@ type Console struct {
 	tmpl     *templates
 	static   *staticFiles
 	scopes   map[string]auth.Scope
-	scanners scannerCache
+	scanners probeCache[[]ScannerState]
+	advisory probeCache[[]AdvisoryDB]
 	// signIns limits sign-in attempts per client address: an issued key
 	// cannot be guessed, but SVC_API_KEY is whatever the operator chose.
 	signIns *auth.RateLimiter
@@ -145,7 +146,7 @@ func New(cfg Config) (*Console, error) {
 
 // controlRoutes are API routes pages check with Can without a console
 // route of their own.
-var controlRoutes = []string{"GET /keys", "GET /webhooks", "POST /scans", "PATCH /findings/{fingerprint}/state"}
+var controlRoutes = []string{"GET /keys", "GET /webhooks", "GET /schedules", "POST /scans", "PATCH /findings/{fingerprint}/state"}
 
 func (c *Console) routes() []route {
 	return []route{
@@ -176,6 +177,12 @@ func (c *Console) routes() []route {
 		{Pattern: "POST /ui/webhooks/{id}/enabled", API: "PATCH /webhooks/{id}", Handle: c.toggleWebhook},
 		{Pattern: "POST /ui/webhooks/{id}/test", API: "POST /webhooks/{id}/test", Handle: c.testWebhook},
 		{Pattern: "POST /ui/webhooks/{id}/delete", API: "DELETE /webhooks/{id}", Handle: c.deleteWebhook},
+		{Pattern: "GET /ui/schedules", API: "GET /schedules", Handle: c.schedules},
+		{Pattern: "POST /ui/schedules", API: "POST /schedules", Handle: c.createSchedule},
+		{Pattern: "GET /ui/schedules/{id}", API: "GET /schedules/{id}/runs", Handle: c.scheduleDetail},
+		{Pattern: "POST /ui/schedules/{id}", API: "PATCH /schedules/{id}", Handle: c.editSchedule},
+		{Pattern: "POST /ui/schedules/{id}/enabled", API: "PATCH /schedules/{id}", Handle: c.toggleSchedule},
+		{Pattern: "POST /ui/schedules/{id}/delete", API: "DELETE /schedules/{id}", Handle: c.deleteSchedule},
 		{Pattern: "GET /ui/login", Public: true, Handle: c.loginPage},
 		{Pattern: "POST /ui/login", Public: true, Handle: c.login},
 		{Pattern: "POST /ui/logout", Public: true, Handle: c.logout},

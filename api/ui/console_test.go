@@ -54,6 +54,7 @@ type fixture struct {
 	scanA, scanB store.Scan
 	fp           string
 	webhookID    string
+	scheduleID   string
 }
 
 func seedFixture(t *testing.T, e *env) fixture {
@@ -82,7 +83,13 @@ func seedFixture(t *testing.T, e *env) fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return fixture{scanA: a, scanB: b, fp: fp("one"), webhookID: wh.ID}
+	next := time.Now().Add(time.Hour).UTC().Truncate(time.Minute)
+	sc, err := e.st.CreateSchedule(ctx, store.Schedule{ID: store.NewID(), Name: "nightly", TargetPath: os.TempDir(), ScanTypes: []string{"code"},
+		Cron: "0 3 * * *", Timezone: "UTC", Enabled: true, NextRunAt: &next})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fixture{scanA: a, scanB: b, fp: fp("one"), webhookID: wh.ID, scheduleID: sc.ID}
 }
 
 func fixturePages(f fixture) []string {
@@ -92,11 +99,12 @@ func fixturePages(f fixture) []string {
 		"/ui/findings/" + f.fp, "/ui/findings/" + f.fp + "?scan=" + f.scanA.ID,
 		"/ui/compare", "/ui/compare?b=" + f.scanB.ID, "/ui/compare?a=" + f.scanA.ID + "&b=" + f.scanB.ID + "&show=fixed",
 		"/ui/browse?path=" + url.QueryEscape(os.TempDir()), "/ui/notifications", "/ui/notifications?unread=1",
-		"/ui/keys", "/ui/webhooks", "/ui/webhooks/" + f.webhookID,
+		"/ui/keys", "/ui/webhooks", "/ui/webhooks/" + f.webhookID, "/ui/schedules", "/ui/schedules/" + f.scheduleID,
+		"/ui/browse?for=image&path=" + url.QueryEscape(os.TempDir()), "/ui/browse?for=schedule&id=" + f.scheduleID + "&path=" + url.QueryEscape(os.TempDir()),
 	}
 }
 
-var adminPages = regexp.MustCompile(`^/ui/(keys|webhooks)`)
+var adminPages = regexp.MustCompile(`^/ui/(keys|webhooks|schedules)`)
 
 var postForm = regexp.MustCompile(`<form method="post" action="([^"]*)"`)
 
@@ -368,6 +376,10 @@ func consolePosts(f fixture, keyID string) []consolePost {
 		{"/ui/webhooks/" + f.webhookID + "/test", "test webhook", nil},
 		{"/ui/webhooks/" + f.webhookID + "/delete", "delete webhook", nil},
 		{"/ui/notifications/read-all", "mark all read", nil},
+		{"/ui/schedules", "create schedule", url.Values{"name": {"forged"}, "target_path": {os.TempDir()}, "scan_types": {"code"}, "cron": {"@daily"}, "enabled": {"1"}}},
+		{"/ui/schedules/" + f.scheduleID, "edit schedule", url.Values{"name": {"renamed"}, "target_path": {os.TempDir()}, "scan_types": {"code"}, "cron": {"@hourly"}}},
+		{"/ui/schedules/" + f.scheduleID + "/enabled", "disable schedule", url.Values{"enabled": {"0"}}},
+		{"/ui/schedules/" + f.scheduleID + "/delete", "delete schedule", nil},
 	}
 }
 
@@ -395,6 +407,10 @@ func snapshot(t *testing.T, e *env) string {
 	}
 	n, _ := e.st.UnreadNotificationCount(ctx)
 	fmt.Fprintf(&b, "unread %d\n", n)
+	schedules, _ := e.st.Schedules(ctx)
+	for _, sc := range schedules {
+		fmt.Fprintf(&b, "schedule %s %s %s %v\n", sc.ID, sc.Name, sc.Cron, sc.Enabled)
+	}
 	return b.String()
 }
 
@@ -463,7 +479,7 @@ func TestScopeRefusalOfPosts(t *testing.T) {
 		if p.status != http.StatusForbidden || !strings.Contains(p.body, "lacks the") {
 			t.Errorf("read-only key, %s: status %d, want 403 with the missing scope named", post.what, p.status)
 		}
-		if strings.HasPrefix(post.path, "/ui/keys") || strings.HasPrefix(post.path, "/ui/webhooks") {
+		if adminPages.MatchString(post.path) {
 			writer.get("/ui/")
 			if p := writer.post(post.path, post.form); p.status != http.StatusForbidden {
 				t.Errorf("write key, %s: status %d, want 403", post.what, p.status)

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"net/http"
+	"time"
 
 	"scand/auth"
 	"scand/store"
@@ -43,6 +44,13 @@ type Actions interface {
 	// TestWebhook queues a webhook.test delivery and returns its id.
 	TestWebhook(ctx context.Context, id string) (string, error)
 
+	// CreateSchedule, UpdateSchedule and DeleteSchedule validate and store
+	// as the API's schedule routes do (name, target, cron expression, time
+	// zone, alert threshold, retention).
+	CreateSchedule(ctx context.Context, p auth.Principal, in ScheduleInput) (store.Schedule, error)
+	UpdateSchedule(ctx context.Context, p auth.Principal, id string, in ScheduleEdit) (store.Schedule, error)
+	DeleteSchedule(ctx context.Context, p auth.Principal, id string) error
+
 	MarkNotificationRead(ctx context.Context, id string) error
 	MarkAllNotificationsRead(ctx context.Context) (int, error)
 
@@ -52,6 +60,14 @@ type Actions interface {
 	// Scanners probes every scanner, in registry order (the console keeps
 	// the answer for a while).
 	Scanners(ctx context.Context) []ScannerState
+	// ScanDetails is what the API's scan and summary routes add to a
+	// stored scan: its image or repository target and the offline
+	// advisory data its scanners read, with the warnings about it.
+	ScanDetails(ctx context.Context, sc store.Scan) (ScanDetails, error)
+	// AdvisoryData lists the offline advisory databases as the vulndb
+	// field of GET /dashboard/status does, aged now (the console keeps the
+	// answer for a while: reading their dates opens archives).
+	AdvisoryData(ctx context.Context) []AdvisoryDB
 	// EventStream returns the URL of the API's event stream of a scan with
 	// an event token minted for p, for the live-progress script.
 	EventStream(ctx context.Context, p auth.Principal, scanID string) (string, error)
@@ -61,12 +77,101 @@ type Actions interface {
 	Export(w http.ResponseWriter, r *http.Request, p auth.Principal, route string) error
 }
 
-// ScanRequest is the console's start-scan form.
+// Target kinds of the start-scan form.
+const (
+	KindDirectory  = "directory"
+	KindImage      = "image"
+	KindRepository = "repository"
+)
+
+// ScanRequest is the console's start-scan form. Target is a directory, an
+// image archive or layout path, or a repository URL, as Kind says.
 type ScanRequest struct {
+	Kind       string
+	Target     string
+	ScanTypes  []string
+	TargetURL  string
+	TargetHost string
+	// Repository options: a branch, tag or commit ("" is the default
+	// branch), the whole history, the submodules.
+	RepoRef        string
+	RepoHistory    bool
+	RepoSubmodules bool
+}
+
+// ScheduleInput is the console's create-schedule form.
+type ScheduleInput struct {
+	Name       string
 	TargetPath string
 	ScanTypes  []string
 	TargetURL  string
 	TargetHost string
+	Cron       string
+	Timezone   string
+	// AlertMinSeverity "" is the daemon's default (SVC_ALERT_MIN_SEVERITY).
+	AlertMinSeverity string
+	// KeepLast 0 is no per-schedule limit.
+	KeepLast int
+	Enabled  bool
+}
+
+// ScheduleEdit names the fields an edit changes; nil leaves one alone. An
+// empty TargetURL or TargetHost removes it.
+type ScheduleEdit struct {
+	Name             *string
+	TargetPath       *string
+	ScanTypes        *[]string
+	TargetURL        *string
+	TargetHost       *string
+	Cron             *string
+	Timezone         *string
+	AlertMinSeverity *string
+	KeepLast         *int
+	Enabled          *bool
+}
+
+// ScanDetails is a scan's target and advisory data as the API reports
+// them (GET /scans/{id}, GET /scans/{id}/summary).
+type ScanDetails struct {
+	Image    *ImageTarget
+	Repo     *RepoTarget
+	VulnDB   []store.ScanDataSource
+	Warnings []string
+}
+
+// ImageTarget is a scan's target_image; the fields past Path are empty
+// until the scan unpacked the image.
+type ImageTarget struct {
+	Path           string
+	Digest         string
+	ManifestDigest string
+	Tags           []string
+	OS             string
+	Architecture   string
+	Format         string
+	Layers         int
+}
+
+// RepoTarget is a scan's target_repo; Commit is empty until cloned.
+type RepoTarget struct {
+	URL        string
+	Ref        string
+	History    bool
+	Submodules bool
+	Commit     string
+}
+
+// AdvisoryDB is one offline advisory database and its age.
+type AdvisoryDB struct {
+	Name    string
+	Tool    string
+	Source  string
+	BuiltAt *time.Time
+	// AgeDays is nil when the build date cannot be told.
+	AgeDays *float64
+	// Stale is set past SVC_VULNDB_MAX_AGE_DAYS, MaxAgeDays.
+	Stale      bool
+	MaxAgeDays int
 }
 
 // WebhookInput is the console's create-webhook form.
@@ -128,4 +233,11 @@ type statusError interface {
 // problemsError lists the individual problems of a rejected form.
 type problemsError interface {
 	Problems() []string
+}
+
+// fieldProblemsError maps the problems of a rejected form to the request
+// fields they are about ("" for the form as a whole), so a form can show
+// each message next to its field.
+type fieldProblemsError interface {
+	FieldProblems() map[string][]string
 }

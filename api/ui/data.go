@@ -42,6 +42,13 @@ type Data interface {
 	Webhooks(ctx context.Context) ([]store.Webhook, error)
 	Webhook(ctx context.Context, id string) (store.Webhook, error)
 	Deliveries(ctx context.Context, webhookID string, limit int) ([]store.Delivery, error)
+
+	Schedules(ctx context.Context) ([]store.Schedule, error)
+	Schedule(ctx context.Context, id string) (store.Schedule, error)
+	// ScheduleRuns lists a schedule's runs, newest first.
+	ScheduleRuns(ctx context.Context, id string, limit int) ([]store.ScheduleRun, error)
+	// LatestScheduleRuns is every schedule's newest run, by schedule id.
+	LatestScheduleRuns(ctx context.Context) (map[string]store.ScheduleRun, error)
 }
 
 // FindingQuery filters and pages a scan's findings. After and Before are
@@ -60,9 +67,10 @@ type FindingQuery struct {
 }
 
 // FindingPage is one page of findings with the cursors of its neighbours
-// ("" when there is none). Total counts the matches up to CountCap (More
-// says there are more), or is -1 when the query has no filter (the scan's
-// findings count is the total then).
+// ("" when there is none). Total counts the matches, or is -1 when the
+// query has no filter (the scan's findings count is the total then). The
+// store counts filters from its facet counts exactly; a text search is
+// counted up to CountCap (More says there are more).
 type FindingPage struct {
 	Findings []store.FindingWithState
 	Next     string
@@ -71,8 +79,8 @@ type FindingPage struct {
 	More     bool
 }
 
-// CountCap is where counting a filtered page's matches stops: counting
-// every match of a broad filter over a huge scan costs a full pass.
+// CountCap is where counting a text search's matches stops: counting
+// every match of a broad search over a huge scan costs a full pass.
 const CountCap = 10000
 
 // ComparePage is the counts of a compare and one page of one kind.
@@ -127,14 +135,16 @@ func cursorOrd(c string) int {
 
 func (d storeData) Findings(ctx context.Context, scanID string, q FindingQuery) (FindingPage, error) {
 	sq := store.ConsoleFindingQuery{Severities: q.Severities, ScanTypes: q.ScanTypes, Scanners: q.Scanners, Compliance: q.Compliance,
-		Triage: q.Triage, Suppressed: q.Suppressed, Text: q.Text, After: cursorOrd(q.After), Before: cursorOrd(q.Before), Limit: q.Limit + 1}
+		Triage: q.Triage, Suppressed: q.Suppressed, Text: q.Text, After: cursorOrd(q.After), Before: cursorOrd(q.Before), Limit: q.Limit + 1,
+		CountUpTo: CountCap + 1}
 	if sq.After >= 0 {
 		sq.Before = -1
 	}
-	rows, err := d.st.ConsoleFindings(ctx, scanID, sq)
+	res, err := d.st.ConsoleFindings(ctx, scanID, sq)
 	if err != nil {
 		return FindingPage{}, err
 	}
+	rows := res.Rows
 	page := FindingPage{Total: -1}
 	more := len(rows) > q.Limit
 	backwards := sq.After < 0 && sq.Before >= 0
@@ -167,11 +177,10 @@ func (d storeData) Findings(ctx context.Context, scanID string, q FindingQuery) 
 		page.Findings[i] = r.FindingWithState
 	}
 	if sq.Filtered() {
-		n, err := d.st.CountConsoleFindings(ctx, scanID, sq, CountCap+1)
-		if err != nil {
-			return FindingPage{}, err
+		page.Total, page.More = res.Total, res.Capped
+		if res.Capped {
+			page.Total = min(res.Total, CountCap)
 		}
-		page.Total, page.More = min(n, CountCap), n > CountCap
 	}
 	return page, nil
 }
@@ -247,4 +256,20 @@ func (d storeData) Webhook(ctx context.Context, id string) (store.Webhook, error
 
 func (d storeData) Deliveries(ctx context.Context, webhookID string, limit int) ([]store.Delivery, error) {
 	return d.st.DeliveriesByWebhook(ctx, webhookID, limit)
+}
+
+func (d storeData) Schedules(ctx context.Context) ([]store.Schedule, error) {
+	return d.st.Schedules(ctx)
+}
+
+func (d storeData) Schedule(ctx context.Context, id string) (store.Schedule, error) {
+	return d.st.ScheduleByID(ctx, id)
+}
+
+func (d storeData) ScheduleRuns(ctx context.Context, id string, limit int) ([]store.ScheduleRun, error) {
+	return d.st.ScheduleRuns(ctx, id, limit)
+}
+
+func (d storeData) LatestScheduleRuns(ctx context.Context) (map[string]store.ScheduleRun, error) {
+	return d.st.LatestScheduleRuns(ctx)
 }

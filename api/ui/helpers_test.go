@@ -62,6 +62,10 @@ type envOptions struct {
 	Clock *testClock
 	// RatePerMin and RateBurst set the start-scan bucket (default 600, 100).
 	RatePerMin, RateBurst int
+	// VulnDBEnv are the advisory-data variables (SVC_OSV_DB, ...) the
+	// daemon sees; VulnDBMaxAge is SVC_VULNDB_MAX_AGE_DAYS.
+	VulnDBEnv    map[string]string
+	VulnDBMaxAge time.Duration
 }
 
 type env struct {
@@ -114,7 +118,8 @@ func newEnv(t testing.TB, o envOptions) *env {
 	}
 	srv := api.New(api.Deps{Store: st, Auth: authn, Limiter: auth.NewRateLimiter(o.RatePerMin, o.RateBurst, true), Bus: bus, Log: log, Now: now,
 		EventSecret: []byte("ui-test-secret"), Hooks: hooks, Ready: func() bool { return true }, Scans: orch, Scanners: scanners,
-		ScanRoots: o.ScanRoots, MaxHosts: 256, Runner: scan.NewRunner(60 * time.Second), KeepAlive: 200 * time.Millisecond})
+		ScanRoots: o.ScanRoots, MaxHosts: 256, Runner: scan.NewRunner(60 * time.Second), KeepAlive: 200 * time.Millisecond,
+		VulnDB: api.VulnDBConfig{MaxAge: o.VulnDBMaxAge, Getenv: func(k string) string { return o.VulnDBEnv[k] }}})
 	h := srv.Handler()
 	ts := httptest.NewServer(h)
 	if err := hooks.Start(ctx); err != nil {
@@ -556,7 +561,7 @@ func checkPageSafe(t testing.TB, where, body string) []htmlToken {
 	}
 	allowed := map[string]bool{}
 	for _, n := range strings.Fields(`html head meta title link script body a header nav ul ol li div form input button span strong main footer p h1 h2 h3 section
-		table thead tbody tfoot tr th td code label select option textarea fieldset legend dl dt dd br time details summary figure figcaption svg line text rect polyline circle desc progress article noscript`) {
+		table thead tbody tfoot tr th td code label select option textarea fieldset legend dl dt dd br time details summary figure figcaption svg line text rect polyline circle desc progress article noscript datalist`) {
 		allowed[n] = true
 	}
 	for _, tk := range toks {

@@ -22,6 +22,8 @@ var flashes = map[string]string{
 	"updated": "Webhook saved.", "enabled": "Webhook enabled.", "disabled": "Webhook disabled.",
 	"tested": "Test delivery queued; it appears in the log below once sent.", "webhook-deleted": "Webhook deleted.",
 	"read": "Notification marked read.", "all-read": "All notifications marked read.", "started": "Scan queued.",
+	"schedule-created": "Schedule created.", "schedule-saved": "Schedule saved.", "schedule-enabled": "Schedule enabled.",
+	"schedule-disabled": "Schedule disabled: it starts no scan until enabled again.", "schedule-deleted": "Schedule deleted; the scans it started are kept.",
 }
 
 func flash(r *http.Request) string { return flashes[r.URL.Query().Get("done")] }
@@ -48,6 +50,8 @@ type overviewView struct {
 	Scanners    int
 	Unread      []store.Notification
 	UnreadCount int
+	Advisory    []AdvisoryDB
+	Stale       int
 }
 
 var scanStatuses = []string{store.StatusPending, store.StatusRunning, store.StatusCompleted, store.StatusFailed, store.StatusCancelled}
@@ -102,6 +106,12 @@ func (c *Console) overview(w http.ResponseWriter, r *http.Request, rq *request) 
 			v.Available++
 		} else {
 			v.Unavailable = append(v.Unavailable, s)
+		}
+	}
+	v.Advisory = c.advisoryData(ctx)
+	for _, a := range v.Advisory {
+		if a.Stale {
+			v.Stale++
 		}
 	}
 	if rq.Can("GET /notifications") {
@@ -203,13 +213,25 @@ func buildTrend(days []TrendDay) trendChart {
 }
 
 // startForm is the start-scan form, pre-filled from the query (the
-// directory picker sends the chosen path back here).
+// directory picker sends the chosen path and kind back here).
 type startForm struct {
+	Kind       string
+	Kinds      []string
 	TargetPath string
 	ScanTypes  []string
 	Selected   []string
 	TargetURL  string
 	TargetHost string
+}
+
+var targetKinds = []string{KindDirectory, KindImage, KindRepository}
+
+// targetKind keeps a kind the form offers; anything else is a directory.
+func targetKind(k string) string {
+	if slices.Contains(targetKinds, k) {
+		return k
+	}
+	return KindDirectory
 }
 
 type scanListView struct {
@@ -264,7 +286,7 @@ func (c *Console) scanList(w http.ResponseWriter, r *http.Request, rq *request) 
 	if v.Targets, err = c.cfg.Data.ScanTargets(r.Context()); err != nil {
 		return err
 	}
-	v.Form = startForm{TargetPath: q.Get("target_path"), ScanTypes: c.cfg.ScanTypes, Selected: c.cfg.DefaultScanTypes}
+	v.Form = startForm{Kind: targetKind(q.Get("kind")), Kinds: targetKinds, TargetPath: q.Get("target_path"), ScanTypes: c.cfg.ScanTypes, Selected: c.cfg.DefaultScanTypes}
 	c.render(w, r, rq, http.StatusOK, "scans", "Scans", "scans", v)
 	return nil
 }
@@ -284,14 +306,18 @@ func splitValues(vals []string) []string {
 
 func (c *Console) startScan(w http.ResponseWriter, r *http.Request, rq *request) error {
 	f := r.PostForm
-	in := ScanRequest{TargetPath: strings.TrimSpace(f.Get("target_path")), ScanTypes: f["scan_types"],
+	in := ScanRequest{Kind: targetKind(f.Get("target_kind")), Target: strings.TrimSpace(f.Get("target_path")), ScanTypes: f["scan_types"],
 		TargetURL: strings.TrimSpace(f.Get("target_url")), TargetHost: strings.TrimSpace(f.Get("target_host"))}
+	if in.Kind == KindRepository {
+		in.RepoRef = strings.TrimSpace(f.Get("repo_ref"))
+		in.RepoHistory, in.RepoSubmodules = f.Get("repo_history") != "", f.Get("repo_submodules") != ""
+	}
 	if in.ScanTypes == nil {
 		in.ScanTypes = []string{}
 	}
 	sc, err := c.cfg.Actions.StartScan(r.Context(), rq.p, r.RemoteAddr, in)
 	if err != nil {
-		return withBack(err, "/ui/scans?"+url.Values{"target_path": {in.TargetPath}}.Encode()+"#start")
+		return withBack(err, "/ui/scans?"+url.Values{"target_path": {in.Target}, "kind": {in.Kind}}.Encode()+"#start")
 	}
 	return redirect(w, r, scanURL(sc.ID))
 }
@@ -402,6 +428,7 @@ type sevCount struct {
 
 type scanDetailView struct {
 	Scan       store.Scan
+	Details    ScanDetails
 	Active     bool
 	Events     string
 	Expected   int
@@ -444,8 +471,13 @@ func (c *Console) scanDetail(w http.ResponseWriter, r *http.Request, rq *request
 	if sc.CompletedAt != nil {
 		v.Duration = sc.CompletedAt.Sub(sc.StartedAt).Round(time.Second).String()
 	}
+	// Live counts, as the API's summary gives them: suppressed findings
+	// are counted apart and left out of the risk score.
 	for _, s := range severityNames {
-		v.Counts = append(v.Counts, sevCount{Severity: s, Count: sc.SeverityCounts[s]})
+		v.Counts = append(v.Counts, sevCount{Severity: s, Count: sc.LiveCounts[s]})
+	}
+	if v.Details, err = c.cfg.Actions.ScanDetails(ctx, sc); err != nil {
+		return err
 	}
 	if v.Active {
 		if v.Events, err = c.cfg.Actions.EventStream(ctx, rq.p, sc.ID); err != nil {
@@ -557,16 +589,95 @@ func (d *downloadWriter) Write(b []byte) (int, error) {
 	return d.ResponseWriter.Write(b)
 }
 
+// browsePurpose is what the target picker chooses for: a directory to
+// scan (""), an image archive or layout to scan ("image"), or a schedule's
+// directory ("schedule", with ID set when editing one).
+type browsePurpose struct {
+	For string
+	ID  string
+}
+
+func browsePurposeOf(q url.Values) browsePurpose {
+	switch q.Get("for") {
+	case "image":
+		return browsePurpose{For: "image"}
+	case "schedule":
+		return browsePurpose{For: "schedule", ID: q.Get("id")}
+	}
+	return browsePurpose{}
+}
+
+// browse is the picker's own URL for another directory.
+func (bp browsePurpose) browse(p string) string {
+	vals := url.Values{"path": {p}}
+	if bp.For != "" {
+		vals.Set("for", bp.For)
+	}
+	if bp.ID != "" {
+		vals.Set("id", bp.ID)
+	}
+	return "/ui/browse?" + vals.Encode()
+}
+
+// choose is where choosing p leads: back to the form, filled in.
+func (bp browsePurpose) choose(p string) string {
+	switch {
+	case bp.For == "schedule" && bp.ID != "":
+		return scheduleURL(bp.ID) + "?" + url.Values{"target_path": {p}}.Encode() + "#edit"
+	case bp.For == "schedule":
+		return "/ui/schedules?" + url.Values{"target_path": {p}}.Encode() + "#new"
+	case bp.For == "image":
+		return "/ui/scans?" + url.Values{"kind": {KindImage}, "target_path": {p}}.Encode() + "#start"
+	}
+	return "/ui/scans?" + url.Values{"target_path": {p}}.Encode() + "#start"
+}
+
+type browseEntry struct {
+	ListingEntry
+	BrowseURL string
+	// ChooseURL is "" when the entry cannot be chosen (a file, unless an
+	// image archive is wanted).
+	ChooseURL string
+}
+
 type browseView struct {
-	Listing Listing
+	Listing     Listing
+	Image       bool
+	ChooseLabel string
+	HereURL     string
+	ParentURL   string
+	Entries     []browseEntry
 }
 
 func (c *Console) browse(w http.ResponseWriter, r *http.Request, rq *request) error {
+	bp := browsePurposeOf(r.URL.Query())
 	l, err := c.cfg.Actions.Browse(r.Context(), r.URL.Query().Get("path"))
 	if err != nil {
-		return withBack(err, "/ui/browse")
+		return withBack(err, bp.browse(""))
 	}
-	c.render(w, r, rq, http.StatusOK, "browse", "Choose a scan target", "scans", browseView{Listing: l})
+	v := browseView{Listing: l, Image: bp.For == "image", HereURL: bp.choose(l.Path), ChooseLabel: "Scan this"}
+	switch bp.For {
+	case "image":
+		v.ChooseLabel = "Scan this image"
+	case "schedule":
+		v.ChooseLabel = "Use this"
+	}
+	if l.Parent != "" {
+		v.ParentURL = bp.browse(l.Parent)
+	}
+	for _, e := range l.Entries {
+		be := browseEntry{ListingEntry: e}
+		if e.Dir {
+			be.BrowseURL = bp.browse(e.Path)
+		}
+		// An OCI layout is a directory, an archive a file: both can be
+		// chosen as an image.
+		if e.Dir || v.Image {
+			be.ChooseURL = bp.choose(e.Path)
+		}
+		v.Entries = append(v.Entries, be)
+	}
+	c.render(w, r, rq, http.StatusOK, "browse", "Choose a scan target", "scans", v)
 	return nil
 }
 

@@ -154,11 +154,21 @@ func findingURL(fp, scanID string) string {
 
 func webhookURL(id string) string { return "/ui/webhooks/" + url.PathEscape(id) }
 
+func scheduleURL(id string) string { return "/ui/schedules/" + url.PathEscape(id) }
+
 func compareURL(a, b string) string {
 	return "/ui/compare?" + url.Values{"a": {a}, "b": {b}}.Encode()
 }
 
-func browseURL(p string) string { return "/ui/browse?" + url.Values{"path": {p}}.Encode() }
+// browseURL opens the target picker at p for what: "" (a directory to
+// scan), "image" or "schedule".
+func browseURL(p, what string) string {
+	vals := url.Values{"path": {p}}
+	if what != "" {
+		vals.Set("for", what)
+	}
+	return "/ui/browse?" + vals.Encode()
+}
 
 func exportURL(scanID, kind, format string) string {
 	return "/ui/scans/" + url.PathEscape(scanID) + "/" + kind + "?" + url.Values{"format": {format}}.Encode()
@@ -213,6 +223,8 @@ var templateFuncs = template.FuncMap{
 	"scanURL":      scanURL,
 	"findingURL":   findingURL,
 	"webhookURL":   webhookURL,
+	"scheduleURL":  scheduleURL,
+	"ageDays":      ageDays,
 	"compareURL":   compareURL,
 	"browseURL":    browseURL,
 	"exportURL":    exportURL,
@@ -304,4 +316,13 @@ func (c *Console) serveStatic(w http.ResponseWriter, r *http.Request, rq *reques
 		w.Write(f.body)
 	}
 	return nil
+}
+
+// ageDays is an advisory database's age for people: "unknown" when its
+// build date cannot be told.
+func ageDays(d *float64) string {
+	if d == nil {
+		return "unknown"
+	}
+	return strconv.FormatFloat(*d, 'f', 1, 64) + " days"
 }

@@ -6,45 +6,56 @@ import (
 	"time"
 )
 
-// scannersFresh is how long an availability answer is shown before it is
-// refreshed; it matches the wrapped scanners' own probe cache.
-const scannersFresh = 30 * time.Second
+// probesFresh is how long a scanner-availability or advisory-data answer
+// is shown before it is refreshed; it matches the wrapped scanners' own
+// probe cache.
+const probesFresh = 30 * time.Second
 
-// scannerCache keeps the last scanner availability: probing starts tools,
-// and the overview shows availability on every load. A stale answer is
-// still shown while a refresh runs in the background.
-type scannerCache struct {
+// probeCache keeps the last answer of a probe the overview shows on every
+// load: probing scanners starts tools, and dating advisory databases opens
+// their archives. A stale answer is still shown while a refresh runs in
+// the background.
+type probeCache[T any] struct {
 	mu         sync.Mutex
-	states     []ScannerState
+	value      T
+	have       bool
 	at         time.Time
 	refreshing bool
 }
 
-func (c *Console) scannerStates(ctx context.Context) []ScannerState {
-	sc := &c.scanners
-	sc.mu.Lock()
-	cached := sc.states
-	if cached != nil && c.cfg.Now().Sub(sc.at) >= scannersFresh && !sc.refreshing {
-		sc.refreshing = true
+// get returns the cached answer, probing now only when there is none.
+func (pc *probeCache[T]) get(ctx context.Context, now func() time.Time, probe func(context.Context) T) T {
+	pc.mu.Lock()
+	cached, have := pc.value, pc.have
+	if have && now().Sub(pc.at) >= probesFresh && !pc.refreshing {
+		pc.refreshing = true
 		go func() {
 			// Not the request's context: the refresh outlives the page that
-			// noticed the answer was stale; the API's probe bounds its time.
-			c.storeScanners(c.cfg.Actions.Scanners(context.Background()))
+			// noticed the answer was stale; the probe bounds its own time.
+			pc.store(probe(context.Background()), now())
 		}()
 	}
-	sc.mu.Unlock()
-	if cached != nil {
+	pc.mu.Unlock()
+	if have {
 		return cached
 	}
-	fresh := c.cfg.Actions.Scanners(ctx)
+	fresh := probe(ctx)
 	if ctx.Err() == nil {
-		c.storeScanners(fresh)
+		pc.store(fresh, now())
 	}
 	return fresh
 }
 
-func (c *Console) storeScanners(states []ScannerState) {
-	c.scanners.mu.Lock()
-	c.scanners.states, c.scanners.at, c.scanners.refreshing = states, c.cfg.Now(), false
-	c.scanners.mu.Unlock()
+func (pc *probeCache[T]) store(v T, at time.Time) {
+	pc.mu.Lock()
+	pc.value, pc.have, pc.at, pc.refreshing = v, true, at, false
+	pc.mu.Unlock()
+}
+
+func (c *Console) scannerStates(ctx context.Context) []ScannerState {
+	return c.scanners.get(ctx, c.cfg.Now, c.cfg.Actions.Scanners)
+}
+
+func (c *Console) advisoryData(ctx context.Context) []AdvisoryDB {
+	return c.advisory.get(ctx, c.cfg.Now, c.cfg.Actions.AdvisoryData)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"sync"
 	"time"
 
 	"scand/sse"
@@ -49,10 +48,8 @@ type Retention struct {
 	interval time.Duration
 	pause    time.Duration
 
-	wake   chan struct{}
-	mu     sync.Mutex
-	cancel context.CancelFunc
-	done   chan struct{}
+	wake chan struct{}
+	bg   background
 }
 
 // NewRetention returns the retention service; Start runs it.
@@ -74,31 +71,12 @@ func NewRetention(o RetentionOptions) *Retention {
 
 // Start runs a pass now, after each completed scan and every interval.
 func (r *Retention) Start(ctx context.Context) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.done != nil {
-		return errors.New("retention already started")
-	}
-	ctx, r.cancel = context.WithCancel(context.WithoutCancel(ctx))
-	r.done = make(chan struct{})
-	go r.loop(ctx, r.done)
-	return nil
+	return r.bg.start(ctx, "retention", r.loop)
 }
 
 // Stop ends the loop between two deletions, waiting at most timeout.
 func (r *Retention) Stop(timeout time.Duration) {
-	r.mu.Lock()
-	cancel, done := r.cancel, r.done
-	r.mu.Unlock()
-	if cancel == nil {
-		return
-	}
-	cancel()
-	select {
-	case <-done:
-	case <-time.After(timeout):
-		r.log.Error("retention did not stop in time", "timeout", timeout.String())
-	}
+	r.bg.stop(timeout, "retention", r.log)
 }
 
 // Sink wakes retention after a completed scan, so a schedule's keep_last
@@ -113,8 +91,7 @@ func (r *Retention) Sink(_ context.Context, ev sse.Event) error {
 	return nil
 }
 
-func (r *Retention) loop(ctx context.Context, done chan struct{}) {
-	defer close(done)
+func (r *Retention) loop(ctx context.Context) {
 	for {
 		if _, err := r.RunOnce(ctx); err != nil && ctx.Err() == nil {
 			r.log.Error("retention pass failed", "error", err.Error())

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -66,9 +65,7 @@ type Scheduler struct {
 
 	wake chan struct{}
 
-	mu     sync.Mutex
-	cancel context.CancelFunc
-	done   chan struct{}
+	bg background
 }
 
 // New returns a scheduler; Start runs it.
@@ -96,31 +93,12 @@ func (s *Scheduler) Now() time.Time { return s.now() }
 // each, however many run times it missed) and then keeps running
 // schedules as they come due. Start the orchestrator first.
 func (s *Scheduler) Start(ctx context.Context) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.done != nil {
-		return errors.New("scheduler already started")
-	}
-	ctx, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
-	s.done = make(chan struct{})
-	go s.loop(ctx, s.done)
-	return nil
+	return s.bg.start(ctx, "scheduler", s.loop)
 }
 
 // Stop ends the loop, waiting at most timeout for a run in progress.
 func (s *Scheduler) Stop(timeout time.Duration) {
-	s.mu.Lock()
-	cancel, done := s.cancel, s.done
-	s.mu.Unlock()
-	if cancel == nil {
-		return
-	}
-	cancel()
-	select {
-	case <-done:
-	case <-time.After(timeout):
-		s.log.Error("scheduler did not stop in time", "timeout", timeout.String())
-	}
+	s.bg.stop(timeout, "scheduler", s.log)
 }
 
 // Wake makes the loop look at the schedules now: after an edit, or after
@@ -132,8 +110,7 @@ func (s *Scheduler) Wake() {
 	}
 }
 
-func (s *Scheduler) loop(ctx context.Context, done chan struct{}) {
-	defer close(done)
+func (s *Scheduler) loop(ctx context.Context) {
 	for {
 		wait := s.maxSleep
 		if _, err := s.RunDue(ctx); err != nil {

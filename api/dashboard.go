@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"scand/auth"
+	"scand/finding/report"
 	"scand/scan"
 	"scand/scan/vulndb"
 	"scand/sse"
@@ -168,42 +169,6 @@ func (s *Server) dashboardRoutes() []Route {
 	}
 }
 
-type dashboardProbe struct {
-	version, hint string
-	ok            bool
-}
-
-// probeScanners asks every scanner whether it can run, a few at a time:
-// a wrapper's probe may start the tool, and fourteen in a row would make
-// the dashboard slow.
-func (s *Server) probeScanners(ctx context.Context) []dashboardProbe {
-	ctx, cancel := context.WithTimeout(ctx, dashboardProbeTimeout)
-	defer cancel()
-	out := make([]dashboardProbe, len(s.Scanners))
-	sem := make(chan struct{}, 4)
-	var wg sync.WaitGroup
-	for i, sc := range s.Scanners {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() {
-				// A scanner whose probe panics is reported unavailable; it
-				// must not take the daemon down from a bare goroutine.
-				if v := recover(); v != nil {
-					s.log.ErrorContext(ctx, "scanner availability probe panicked", "scanner", sc.Name(), "panic", v)
-					out[i] = dashboardProbe{hint: "availability probe failed; see the service log"}
-				}
-				<-sem
-				wg.Done()
-			}()
-			v, h, ok := sc.Available(ctx)
-			out[i] = dashboardProbe{version: v, hint: h, ok: ok}
-		}()
-	}
-	wg.Wait()
-	return out
-}
-
 func (s *Server) installRecipe(name string) (string, []string, bool) {
 	if s.InstallRecipe == nil {
 		return "", nil, false
@@ -221,19 +186,21 @@ func (s *Server) handleDashboardStatus(w http.ResponseWriter, r *http.Request) e
 // scannerStatus probes every scanner of the registry, in registry order;
 // the dashboard route and the console's overview show it.
 func (s *Server) scannerStatus(ctx context.Context) DashboardStatus {
-	probes := s.probeScanners(ctx)
+	probeCtx, cancel := context.WithTimeout(ctx, dashboardProbeTimeout)
+	defer cancel()
+	probes := scan.ProbeAll(probeCtx, s.log, s.Scanners)
 	body := DashboardStatus{Scanners: make([]ScannerStatus, 0, len(s.Scanners)), Total: len(s.Scanners)}
 	for i, sc := range s.Scanners {
 		p := probes[i]
-		st := ScannerStatus{Name: sc.Name(), ScanType: sc.Type(), Available: p.ok}
-		if p.ok {
+		st := ScannerStatus{Name: sc.Name(), ScanType: sc.Type(), Available: p.OK}
+		if p.OK {
 			body.Available++
-			if p.version != "" {
-				v := p.version
+			if p.Version != "" {
+				v := p.Version
 				st.Version = &v
 			}
 		} else {
-			st.InstallHint = p.hint
+			st.InstallHint = p.Hint
 		}
 		_, _, st.Installable = s.installRecipe(sc.Name())
 		body.Scanners = append(body.Scanners, st)
@@ -263,7 +230,7 @@ func (s *Server) handleDashboardStats(w http.ResponseWriter, r *http.Request) er
 	for _, c := range current.Counts {
 		body.TotalFindings += c.Count
 		dashboardAddSeverity(&body.FindingsBySeverity, c.Severity, c.Count)
-		if !reportHiddenTriage[c.Status] {
+		if !report.HiddenVerdict(c.Status) {
 			dashboardAddSeverity(&body.VisibleBySeverity, c.Severity, c.Count)
 		}
 		t := &body.TriageByStatus
@@ -283,8 +250,10 @@ func (s *Server) handleDashboardStats(w http.ResponseWriter, r *http.Request) er
 		}
 	}
 	body.Scanners.Total = len(s.Scanners)
-	for _, p := range s.probeScanners(ctx) {
-		if p.ok {
+	probeCtx, cancel := context.WithTimeout(ctx, dashboardProbeTimeout)
+	defer cancel()
+	for _, p := range scan.ProbeAll(probeCtx, s.log, s.Scanners) {
+		if p.OK {
 			body.Scanners.Available++
 		}
 	}

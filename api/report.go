@@ -1,34 +1,20 @@
 package api
 
 import (
-	"bufio"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"iter"
 	"net/http"
-	"net/url"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
-	"unicode/utf8"
 
+	"scand/api/pdf"
 	"scand/auth"
 	"scand/finding"
 	"scand/finding/report"
 	"scand/scan"
 	"scand/store"
 )
-
-// reportPDFTimeout bounds one Chromium run; a report that takes longer to
-// print is a renderer problem, not a big report.
-const reportPDFTimeout = 60 * time.Second
-
-// reportPDFPrograms are tried in order when SVC_PDF_RENDERER is not set.
-var reportPDFPrograms = []string{"chromium", "chromium-browser", "google-chrome"}
 
 // reportFormats are the values of ?format=.
 var reportFormats = []string{"html", "pdf", "sarif"}
@@ -95,13 +81,20 @@ func (s *Server) handleReport(w http.ResponseWriter, r *http.Request, pdfSlot ch
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-		pdf, err := s.renderReportPDF(ctx, func(out io.Writer) error { return s.writeStoredReport(ctx, out, sc) })
+		doc, err := pdf.Render(ctx, s.Runner, s.PDFRenderer, func(out io.Writer) error { return s.writeStoredReport(ctx, out, sc) })
+		var missing *pdf.UnavailableError
+		if errors.As(err, &missing) {
+			return errStatus(http.StatusNotImplemented, missing.Error())
+		}
 		if err != nil {
 			return err
 		}
 		h.Set("Content-Type", "application/pdf")
 		h.Set("Content-Disposition", `attachment; filename="scand-report-`+sc.ID+`.pdf"`)
-		return servePDF(w, pdf)
+		if err := pdf.Serve(w, doc); err != nil {
+			return errStreamAborted{err}
+		}
+		return nil
 	}
 	h.Set("Content-Security-Policy", report.CSP)
 	h.Set("Referrer-Policy", "no-referrer")
@@ -111,22 +104,6 @@ func (s *Server) handleReport(w http.ResponseWriter, r *http.Request, pdfSlot ch
 		return sw.fail(err)
 	}
 	return sw.finish()
-}
-
-// servePDF sends a rendered PDF file and removes it.
-func servePDF(w http.ResponseWriter, pdf *os.File) error {
-	defer os.RemoveAll(filepath.Dir(pdf.Name()))
-	defer pdf.Close()
-	info, err := pdf.Stat()
-	if err != nil {
-		return err
-	}
-	w.Header().Set("Content-Length", strconv.FormatInt(info.Size(), 10))
-	w.WriteHeader(http.StatusOK)
-	if _, err := io.Copy(w, pdf); err != nil {
-		return errStreamAborted{err}
-	}
-	return nil
 }
 
 // streamSARIF writes a completed scan as SARIF 2.1.0 (finding/report),
@@ -176,122 +153,4 @@ func (s *Server) writeStoredReport(ctx context.Context, w io.Writer, sc store.Sc
 	return report.WriteHTML(w, scan.ReportScan(sc, data, Version), t, s.outputNow(), func(sev finding.Severity) iter.Seq2[report.Row, error] {
 		return scan.ReportRows(s.Store.FindingRows(ctx, sc, store.FindingQuery{Severities: []string{string(sev)}}), nil)
 	})
-}
-
-// reportPDFUnavailable is the 501 when no renderer can be started.
-func (s *Server) reportPDFUnavailable() error {
-	if s.PDFRenderer != "" {
-		return errStatus(http.StatusNotImplemented, "PDF rendering is not available: SVC_PDF_RENDERER="+s.PDFRenderer+
-			" was not found; point it at a Chromium or Chrome binary, or unset it and install Chromium (apt-get install chromium)")
-	}
-	return errStatus(http.StatusNotImplemented, "PDF rendering needs a headless Chromium, which is not installed: "+
-		"apt-get install chromium (or set SVC_PDF_RENDERER to a Chromium or Chrome binary); format=html is a printable alternative")
-}
-
-// renderReportPDF prints page with headless Chromium through the runner.
-// The page is written to a private temp dir that also holds Chromium's
-// profile and home, so nothing of the service user's profile is read or
-// written. Chromium runs with every background-networking feature off and
-// a resolver that maps every host to "not found": the page needs no
-// network, and a renderer that cannot reach one cannot leak to one.
-func (s *Server) renderReportPDF(ctx context.Context, page func(io.Writer) error) (pdf *os.File, err error) {
-	if s.Runner == nil {
-		return nil, s.reportPDFUnavailable()
-	}
-	dir, err := os.MkdirTemp("", "scand-report-")
-	if err != nil {
-		return nil, err
-	}
-	defer func() {
-		if err != nil {
-			os.RemoveAll(dir)
-		}
-	}()
-	pagePath := filepath.Join(dir, "report.html")
-	if err := writeFileStream(pagePath, page); err != nil {
-		return nil, err
-	}
-	outPath := filepath.Join(dir, "r.pdf")
-	args := reportPDFArgs(dir, pagePath, outPath)
-	programs := reportPDFPrograms
-	if s.PDFRenderer != "" {
-		programs = []string{s.PDFRenderer}
-	}
-	for _, prog := range programs {
-		res, err := s.Runner.Run(ctx, scan.Cmd{
-			Program: prog, Args: args, Dir: dir, Timeout: reportPDFTimeout,
-			Env: []string{"HOME=" + dir, "XDG_CONFIG_HOME=" + dir, "XDG_CACHE_HOME=" + dir},
-		})
-		if errors.Is(err, scan.ErrNotInstalled) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("pdf renderer %s: %w (stderr tail: %s)", prog, err, reportOutputTail(res.Stderr, 500))
-		}
-		f, openErr := os.Open(outPath)
-		magic := make([]byte, 5)
-		if openErr == nil {
-			_, openErr = io.ReadFull(f, magic)
-		}
-		if openErr != nil || string(magic) != "%PDF-" {
-			if f != nil {
-				f.Close()
-			}
-			return nil, fmt.Errorf("pdf renderer %s exited %d without writing a PDF (stderr tail: %s)", prog, res.ExitCode, reportOutputTail(res.Stderr, 500))
-		}
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			f.Close()
-			return nil, err
-		}
-		return f, nil
-	}
-	return nil, s.reportPDFUnavailable()
-}
-
-// writeFileStream writes a private file through a buffer.
-func writeFileStream(path string, write func(io.Writer) error) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriterSize(f, streamBufferSize)
-	if err := write(bw); err != nil {
-		f.Close()
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
-
-// reportPDFArgs are Chromium's flags for one offline print. Both header
-// and footer flags are given: --no-pdf-header-footer is the current name,
-// --print-to-pdf-no-header the one older Chromium releases understand; each
-// ignores the other.
-func reportPDFArgs(dir, pagePath, outPath string) []string {
-	return []string{
-		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--disable-extensions", "--disable-default-apps", "--disable-breakpad", "--disable-dev-shm-usage",
-		"--host-resolver-rules=MAP * ~NOTFOUND",
-		"--user-data-dir=" + filepath.Join(dir, "profile"),
-		"--no-pdf-header-footer", "--print-to-pdf-no-header",
-		"--print-to-pdf=" + outPath,
-		(&url.URL{Scheme: "file", Path: pagePath}).String(),
-	}
-}
-
-// reportOutputTail returns at most n bytes from the end of a process's
-// output, starting on a character boundary, with invalid bytes replaced so
-// the result is valid UTF-8 and still within n.
-func reportOutputTail(b []byte, n int) string {
-	if len(b) > n {
-		b = b[len(b)-n:]
-		for len(b) > 0 && !utf8.RuneStart(b[0]) {
-			b = b[1:]
-		}
-	}
-	return strings.ToValidUTF8(string(b), "?")
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"scand/api/pdf"
 	"scand/finding"
 	"scand/scan"
 	"scand/store"
@@ -278,7 +279,7 @@ func TestReportRendersOffline(t *testing.T) {
 	dom := string(res.Stdout)
 	for _, want := range []string{"<title>Security scan report: /srv/offline</title>", `<td id="findings-total">2</td>`, `id="severity-high"`, `id="severity-low"`} {
 		if !strings.Contains(dom, want) {
-			t.Errorf("rendered DOM lacks %q\n%s", want, reportOutputTail(res.Stdout, 2000))
+			t.Errorf("rendered DOM lacks %q\n%s", want, pdf.OutputTail(res.Stdout, 2000))
 		}
 	}
 	if strings.Contains(strings.ToLower(dom), "<img") || strings.Contains(strings.ToLower(dom), "<iframe") {

@@ -329,7 +329,9 @@ func progressSink(w io.Writer) sse.Sink {
 		case sse.ScannerCompleteData:
 			fmt.Fprintf(w, "scand: %s: %d findings in %.1fs\n", d.Name, d.FindingsCount, d.DurationS)
 		case sse.ScannerSkippedData:
-			fmt.Fprintf(w, "scand: %s not run: %s\n", d.Name, report.Printable(d.Reason, 200))
+			if d.Reason != report.SkippedIdle {
+				fmt.Fprintf(w, "scand: %s not run: %s\n", d.Name, report.Printable(d.Reason, 200))
+			}
 		case sse.ScannerFailedData:
 			fmt.Fprintf(w, "scand: %s failed: %s\n", d.Name, report.Printable(d.Error, 300))
 		}

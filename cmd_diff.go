@@ -63,7 +63,16 @@ func runDiffCommand(ctx context.Context, args []string, getenv func(string) stri
 	if err != nil {
 		return err
 	}
-	eng, err := newEngine(ctx, getenv, stderr, f.quiet)
+	// A diff compares trees: the secrets scanner's history scan would
+	// report a removed secret as still there (it is, in history) and
+	// reads only the checkout, not the base's worktree.
+	treeOnly := func(k string) string {
+		if k == "SVC_SECRETS_HISTORY" {
+			return "0"
+		}
+		return getenv(k)
+	}
+	eng, err := newEngine(ctx, treeOnly, stderr, f.quiet)
 	if err != nil {
 		return err
 	}
@@ -175,7 +184,7 @@ func runDiffCommand(ctx context.Context, args []string, getenv func(string) stri
 	if !f.quiet {
 		fmt.Fprintf(stderr, "scand: scanning the base %s (%s)\n", *baseRef, short(baseCommit))
 	}
-	opts.Config = baseCfg
+	opts.Config, opts.Worktree = baseCfg, true
 	baseScan, err := eng.run(ctx, req(baseDir), opts)
 	if err != nil {
 		return err
@@ -183,7 +192,7 @@ func runDiffCommand(ctx context.Context, args []string, getenv func(string) stri
 	if !f.quiet {
 		fmt.Fprintf(stderr, "scand: scanning the head (%s)\n", headLabel)
 	}
-	opts.Config = headCfg
+	opts.Config, opts.Worktree = headCfg, *headRef != ""
 	headScan, err := eng.run(ctx, req(headDir), opts)
 	if err != nil {
 		return err

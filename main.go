@@ -160,6 +160,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	cmd, ok := commandFor(name)
 	if !ok {
 		fmt.Fprint(stderr, topUsage)
+		fmt.Fprintf(stderr, "scand: unknown command %q\n", name)
 		return &usageError{fmt.Sprintf("unknown command %q", name)}
 	}
 	if name == "status" || name == "vulndb" {

@@ -422,7 +422,18 @@ func (o *Orchestrator) ReadImport(ctx context.Context, body io.Reader, createdBy
 			}
 			continue
 		}
-		if probs := CheckImportRequest(req); len(probs) > 0 {
+		probs := CheckImportRequest(req)
+		for _, f := range []struct {
+			name string
+			set  bool
+		}{{"target", req.Target != ""}, {"scan_types", req.ScanTypes != nil}} {
+			if !f.set {
+				probs = slices.DeleteFunc(probs, func(p Problem) bool { return len(p.Loc) > 0 && p.Loc[0] == f.name })
+				probs = append(probs, Problem{Loc: []any{f.name}, Type: "missing",
+					Msg: "Field required, before findings (the findings are stored as they are read)"})
+			}
+		}
+		if len(probs) > 0 {
 			return store.Scan{}, &ProblemsError{probs}
 		}
 		sc, err := o.Import(ctx, req, findings, func() store.IngestMeta { return meta })
@@ -442,8 +453,11 @@ func decodeProblem(err error, want string, loc ...any) error {
 	var typeErr *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &typeErr):
-		if typeErr.Field != "" {
-			loc = append(loc, typeErr.Field)
+		for _, part := range strings.Split(typeErr.Field, ".") {
+			// An embedded struct's Go name is no JSON key.
+			if part != "" && !unicode.IsUpper(rune(part[0])) {
+				loc = append(loc, part)
+			}
 		}
 		return problemAt("type_error", "Input should be a valid "+typeErr.Type.String(), typeErr.Value, loc...)
 	case err == nil || err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &syntax):

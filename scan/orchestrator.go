@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"scand/finding"
+	"scand/finding/report"
 	"scand/scan/repoconfig"
 	"scand/scan/vulndb"
 	"scand/sse"
@@ -233,10 +234,12 @@ type RunOptions struct {
 	// starting tools that have nothing to read.
 	SkipIdle bool
 	Required []string
+	// Worktree: the target is a git worktree scand made (Target.Worktree).
+	Worktree bool
 }
 
 // SkipNothingToScan is the skip reason of a scanner SkipIdle left out.
-const SkipNothingToScan = "nothing to scan"
+const SkipNothingToScan = report.SkippedIdle
 
 // RunNow runs a pending scan to its end on the caller's goroutine, exactly
 // as a worker runs it: the command line's entry to the engine. The
@@ -326,6 +329,7 @@ func (o *Orchestrator) runScan(ctx context.Context, id string, opts RunOptions) 
 	if ps := cfg.Paths(); ps != nil {
 		target.Ignore = ps
 	}
+	target.Worktree = opts.Worktree
 	scanners, skips := o.selectScanners(ctx, id, ExpandScanTypes(prep.scanners(o.scanners), sc.ScanTypes), target, cfg, opts,
 		readsTree && (prep == nil || prep.Image == ""))
 	skipped = append(skipped, skips...)

@@ -40,6 +40,11 @@ type Target struct {
 	// flags where they have one, and the orchestrator drops every finding
 	// under an ignored path whatever the scanner did.
 	Ignore PathFilter
+	// Worktree marks Path as a linked git worktree scand itself made of
+	// the repository being scanned (scand diff): its .git file points into
+	// that repository by scand's doing, so git may be run on it although
+	// its git directory lies outside the tree.
+	Worktree bool
 }
 
 // PathFilter is a set of excluded paths of a tree.

@@ -87,7 +87,7 @@ func (o *Orchestrator) selectScanners(ctx context.Context, scanID string, all []
 	kept := run[:0:0]
 	for i, s := range run {
 		if _, idle := wanting[i]; idle {
-			skip(s, SkipNothingToScan, "the target holds no file "+s.Name()+" reads")
+			skip(s, SkipNothingToScan, "")
 			continue
 		}
 		kept = append(kept, s)

@@ -21,6 +21,22 @@ import (
 // most (Summarize, then the listing) and hold no more than the text
 // listing's one line per finding.
 
+// SkippedIdle is the reason of a scanner a command-line scan did not run
+// because the tree holds no file it reads.
+const SkippedIdle = "nothing to scan"
+
+// splitSkipped separates the idle scanners (names only) from the others.
+func splitSkipped(all []Skipped) (idle []string, others []Skipped) {
+	for _, s := range all {
+		if s.Reason == SkippedIdle {
+			idle = append(idle, s.Name)
+		} else {
+			others = append(others, s)
+		}
+	}
+	return idle, others
+}
+
 // Run is what the command line's formats say about one scan or diff.
 type Run struct {
 	Scan
@@ -233,9 +249,13 @@ func WriteMarkdown(w io.Writer, run Run, g Gate, rows iter.Seq2[Row, error]) err
 	if listed == 0 {
 		b.WriteString("No live finding.\n")
 	}
-	if len(run.Skipped) > 0 {
+	idle, skipped := splitSkipped(run.Skipped)
+	if len(idle) > 0 {
+		fmt.Fprintf(&b, "\nNot needed here (no file they read): %s.\n", mdText(strings.Join(idle, ", ")))
+	}
+	if len(skipped) > 0 {
 		b.WriteString("\n<details><summary>Scanners not run</summary>\n\n")
-		for _, sk := range run.Skipped {
+		for _, sk := range skipped {
 			fmt.Fprintf(&b, "- %s: %s", mdText(sk.Name), mdText(sk.Reason))
 			if sk.InstallHint != "" {
 				fmt.Fprintf(&b, " (%s)", mdText(sk.InstallHint))
@@ -438,7 +458,11 @@ func WriteText(w io.Writer, run Run, g Gate, rows iter.Seq2[Row, error], color b
 		paint(finding.Medium, "medium"), s.Live.Medium, paint(finding.Low, "low"), s.Live.Low, paint(finding.Info, "info"), s.Live.Info)
 	fmt.Fprintf(&b, "; not counted: %d suppressed, %d baselined, %d by verdict\n", s.Suppressed, s.Baselined, s.Hidden)
 	fmt.Fprintf(&b, "scanners run: %s\n", Printable(strings.Join(run.ScannersRun, ", "), 2000))
-	for _, sk := range run.Skipped {
+	idle, skipped := splitSkipped(run.Skipped)
+	if len(idle) > 0 {
+		fmt.Fprintf(&b, "not needed here (no file they read): %s\n", Printable(strings.Join(idle, ", "), 2000))
+	}
+	for _, sk := range skipped {
 		fmt.Fprintf(&b, "not run: %s: %s", Printable(sk.Name, 100), Printable(sk.Reason, 300))
 		if sk.InstallHint != "" {
 			fmt.Fprintf(&b, " (%s)", Printable(sk.InstallHint, 600))

@@ -229,7 +229,9 @@ func newEngine(ctx context.Context, getenv func(string) string, stderr io.Writer
 	if !quiet {
 		bus.AddSink("progress", progressSink(stderr))
 	}
-	e.orch = scan.NewOrchestrator(scan.OrchestratorOptions{Store: e.st, Bus: bus, Scanners: e.scanners, Log: e.log.With("logger", "scand.orchestrator"),
+	// The orchestrator's lines are the daemon's record of a scan; here the
+	// progress lines and the command's own messages say the same.
+	e.orch = scan.NewOrchestrator(scan.OrchestratorOptions{Store: e.st, Bus: bus, Scanners: e.scanners, Log: slog.New(slog.DiscardHandler),
 		Now: time.Now, MaxConcurrent: 1, MaxDataAge: time.Duration(settings.VulnDBMaxAgeDays) * 24 * time.Hour, Targets: e})
 	ok = true
 	return e, nil

@@ -370,9 +370,21 @@ func isBidi(r rune) bool {
 	return r >= 0x202A && r <= 0x202E || r >= 0x2066 && r <= 0x2069 || r == 0x200E || r == 0x200F || r == 0x061C
 }
 
-// textColors are ANSI colours per severity for a terminal.
-var textColors = map[finding.Severity]string{
-	finding.Critical: "\x1b[1;31m", finding.High: "\x1b[31m", finding.Medium: "\x1b[33m", finding.Low: "\x1b[34m", finding.Info: "\x1b[2m",
+// textColor is the ANSI colour of a severity in a terminal.
+func textColor(sev finding.Severity) string {
+	switch sev {
+	case finding.Critical:
+		return "\x1b[1;31m"
+	case finding.High:
+		return "\x1b[31m"
+	case finding.Medium:
+		return "\x1b[33m"
+	case finding.Low:
+		return "\x1b[34m"
+	case finding.Info:
+		return "\x1b[2m"
+	}
+	return ""
 }
 
 type textLine struct {
@@ -395,7 +407,7 @@ func WriteText(w io.Writer, run Run, g Gate, rows iter.Seq2[Row, error], color b
 		if !color {
 			return s
 		}
-		c := textColors[sev]
+		c := textColor(sev)
 		if c == "" {
 			return s
 		}

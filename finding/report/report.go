@@ -100,17 +100,18 @@ const (
 // MetadataKeys are the metadata a writer reads from a decoded finding.
 var MetadataKeys = []string{finding.MetaSuppressedBy, "url"}
 
-// hiddenVerdicts is the dashboard's default-hidden set (SPEC.md): the
-// report still lists those findings, marked, and counts them apart; a
-// gate does not count them.
-var hiddenVerdicts = map[string]bool{"false_positive": true, "accepted_risk": true, "wont_fix": true}
-
 // HiddenVerdict reports whether a triage status takes a finding out of
-// the live set: false_positive, accepted_risk, wont_fix.
-func HiddenVerdict(status string) bool { return hiddenVerdicts[status] }
+// the live set: false_positive, accepted_risk, wont_fix, the dashboard's
+// default-hidden set (SPEC.md). Reports still list those findings, marked,
+// and count them apart; a gate does not count them.
+func HiddenVerdict(status string) bool {
+	switch status {
+	case "false_positive", "accepted_risk", "wont_fix":
+		return true
+	}
+	return false
+}
 
-// HiddenVerdicts lists those statuses.
-func HiddenVerdicts() []string { return []string{"false_positive", "accepted_risk", "wont_fix"} }
 
 // SuppressedBy renders metadata.suppressed_by: empty when absent or null,
 // the string itself, or compact JSON for a structured value.

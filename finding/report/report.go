@@ -112,7 +112,6 @@ func HiddenVerdict(status string) bool {
 	return false
 }
 
-
 // SuppressedBy renders metadata.suppressed_by: empty when absent or null,
 // the string itself, or compact JSON for a structured value.
 func SuppressedBy(meta map[string]any) string {

@@ -70,6 +70,9 @@ func runVulnDBCommand(ctx context.Context, args []string, getenv func(string) st
 		for i := range inv {
 			inv[i] = inv[i].WithAge(time.Now(), maxAge)
 		}
+		if cmd == "status" {
+			return printStatus(ctx, getenv, dir, inv, maxAge, *asJSON, stdout) // cmd_status.go
+		}
 		if *asJSON {
 			enc := json.NewEncoder(stdout)
 			enc.SetIndent("", "  ")

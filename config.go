@@ -119,7 +119,7 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 		return config{}, &usageError{err.Error()}
 	}
 	if fs.NArg() > 0 {
-		return config{}, &usageError{fmt.Sprintf("unexpected argument %q (commands: version, vulndb, status)", fs.Arg(0))}
+		return config{}, &usageError{fmt.Sprintf("unexpected argument %q (commands: scan, diff, baseline, status, config, vulndb, version, help)", fs.Arg(0))}
 	}
 
 	var c config

@@ -38,9 +38,12 @@ func main() {
 // restart-looping).
 func exitCode(err error) int {
 	var ue *usageError
+	var ee *exitError
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
+	case errors.As(err, &ee):
+		return ee.code
 	case errors.As(err, &ue):
 		return 2
 	}
@@ -108,14 +111,74 @@ func (h accessSplitHandler) WithGroup(name string) slog.Handler {
 	return accessSplitHandler{h.Handler.WithGroup(name), h.access.WithGroup(name)}
 }
 
+// command is one subcommand of the binary.
+type command func(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error
+
+// commandFor names the subcommands besides the daemon (bare scand and
+// scand serve), version and help.
+func commandFor(name string) (command, bool) {
+	switch name {
+	case "scan":
+		return runScanCommand, true // cmd_scan.go
+	case "diff":
+		return runDiffCommand, true // cmd_diff.go
+	case "baseline":
+		return runBaselineCommand, true // cmd_baseline.go
+	case "config":
+		return runConfigCommand, true // cmd_config.go
+	case "status", "vulndb":
+		return runVulnDBCommand, true // cmd_vulndb.go, cmd_status.go
+	}
+	return nil, false
+}
+
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	if len(args) > 0 && args[0] == "version" {
+	name, rest := "", args
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		name, rest = args[0], args[1:]
+	}
+	switch name {
+	case "", "serve":
+		return serve(ctx, rest, getenv, stdout, stderr)
+	case "version":
 		fmt.Fprintf(stdout, "scand %s (%s %s/%s)\n", api.Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 		return nil
+	case "help":
+		err := runHelp(rest, stdout, stderr)
+		var h *helpRequest
+		if !errors.As(err, &h) {
+			return err
+		}
+		switch h.cmd {
+		case "vulndb":
+			return run(ctx, []string{"vulndb", "list", "-h"}, getenv, stdout, stderr)
+		case "config":
+			return run(ctx, []string{"config", "-h"}, getenv, stdout, stderr)
+		}
+		return run(ctx, []string{h.cmd, "-h"}, getenv, stdout, stderr)
 	}
-	if len(args) > 0 && (args[0] == "vulndb" || args[0] == "status") {
-		return runVulnDBCommand(ctx, args, getenv, stdout, stderr) // cmd_vulndb.go
+	cmd, ok := commandFor(name)
+	if !ok {
+		fmt.Fprint(stderr, topUsage)
+		fmt.Fprintf(stderr, "scand: unknown command %q\n", name)
+		return &usageError{fmt.Sprintf("unknown command %q", name)}
 	}
+	if name == "status" || name == "vulndb" {
+		rest = args // they read their own name
+	}
+	err := cmd(ctx, rest, getenv, stdout, stderr)
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintf(stderr, "scand %s: %s\n", name, err)
+		var ue *usageError
+		if errors.As(err, &ue) {
+			fmt.Fprintf(stderr, "(scand %s -h lists the flags)\n", name)
+		}
+	}
+	return err
+}
+
+// serve runs the daemon until ctx ends.
+func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	cfg, err := loadConfig(args, getenv, stderr)
 	if err != nil {
 		if !errors.Is(err, flag.ErrHelp) {

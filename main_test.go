@@ -368,12 +368,16 @@ func TestBinaryRefusesBadConfiguration(t *testing.T) {
 			}
 		})
 	}
-	t.Run("unknown argument", func(t *testing.T) {
-		p := startScand(t, baseEnv(t), "serve")
-		if code := p.wait(t, 30*time.Second); code != 2 {
-			t.Fatalf("exit code %d, want 2", code)
-		}
-	})
+	// serve is the daemon (like bare scand); an unknown command or an
+	// argument after serve's flags is a usage error.
+	for _, args := range [][]string{{"frobnicate"}, {"serve", "extra"}} {
+		t.Run("unknown argument "+strings.Join(args, " "), func(t *testing.T) {
+			p := startScand(t, baseEnv(t), args...)
+			if code := p.wait(t, 30*time.Second); code != 2 {
+				t.Fatalf("exit code %d, want 2", code)
+			}
+		})
+	}
 }
 
 func TestBinaryAuthRequiredStartsWithACredential(t *testing.T) {

@@ -1,22 +1,17 @@
 package api
 
 import (
-	"encoding/json"
+	"iter"
 	"net/http"
 
 	"scand/auth"
 	"scand/finding"
+	"scand/finding/report"
 	"scand/store"
 )
 
-// ComplianceCoverage is the body of GET /compliance/coverage.
-type ComplianceCoverage struct {
-	ScanID string `json:"scan_id"`
-	// ExcludedFalsePositives counts findings left out because their
-	// triage verdict is false_positive; suppressed findings never count.
-	ExcludedFalsePositives int                         `json:"excluded_false_positives"`
-	Frameworks             []finding.FrameworkCoverage `json:"frameworks"`
-}
+// ComplianceCoverage is the body of GET /compliance/coverage (finding/report writes it).
+type ComplianceCoverage = report.Coverage
 
 func (s *Server) complianceRoutes() []Route {
 	return []Route{
@@ -53,12 +48,12 @@ func (s *Server) handleCoverage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := ComplianceCoverage{ScanID: sc.ID, Frameworks: []finding.FrameworkCoverage{}}
+	excluded := 0
 	counts := map[string]int{}
 	for _, f := range facets {
 		// A false positive is not a weakness; an accepted risk still is.
 		if f.Triage == "false_positive" {
-			out.ExcludedFalsePositives += f.N
+			excluded += f.N
 			continue
 		}
 		if f.Suppressed {
@@ -68,56 +63,12 @@ func (s *Server) handleCoverage(w http.ResponseWriter, r *http.Request) error {
 			counts[tag] += f.N
 		}
 	}
-	head, err := json.Marshal(out)
-	if err != nil {
-		return err
-	}
 	sw := startStream(w, "application/json")
-	sw.Write(head[:len(head)-len("[]}")])
-	sw.WriteByte('[')
-	for i, fc := range finding.CoverageCounts(counts) {
-		if i > 0 {
-			sw.WriteByte(',')
-		}
-		controls := fc.Controls
-		fc.Controls = []finding.ControlCoverage{}
-		b, err := json.Marshal(fc)
-		if err != nil {
-			return sw.fail(err)
-		}
-		sw.Write(b[:len(b)-len("[]}")])
-		sw.WriteByte('[')
-		for j, cc := range controls {
-			if j > 0 {
-				sw.WriteByte(',')
-			}
-			b, err := json.Marshal(cc)
-			if err != nil {
-				return sw.fail(err)
-			}
-			if cc.Status != finding.ControlViolated {
-				sw.Write(b)
-				continue
-			}
-			sw.Write(b[:len(b)-len("[]}")])
-			sw.WriteByte('[')
-			n := 0
-			for fp, err := range s.Store.ControlFingerprints(r.Context(), sc, cc.ID) {
-				if err != nil {
-					return sw.fail(err)
-				}
-				if n > 0 {
-					sw.WriteByte(',')
-				}
-				n++
-				q, _ := json.Marshal(fp)
-				sw.Write(q)
-			}
-			sw.WriteString("]}")
-		}
-		sw.WriteString("]}")
+	if err := report.WriteCoverage(sw, sc.ID, excluded, counts, func(control string) iter.Seq2[string, error] {
+		return s.Store.ControlFingerprints(r.Context(), sc, control)
+	}); err != nil {
+		return sw.fail(err)
 	}
-	sw.WriteString("]}\n")
 	return sw.finish()
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"scand/api/ui"
 	"scand/auth"
+	"scand/finding/report"
 	"scand/hook"
 	"scand/scan"
 	"scand/store"
@@ -58,7 +59,7 @@ func (s *Server) newConsole() http.Handler {
 func hiddenTriageStatuses() []string {
 	var out []string
 	for _, st := range store.TriageStatuses {
-		if reportHiddenTriage[st] {
+		if report.HiddenVerdict(st) {
 			out = append(out, st)
 		}
 	}

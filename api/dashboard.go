@@ -3,19 +3,15 @@ package api
 import (
 	"context"
 	"errors"
-	"io/fs"
 	"net/http"
-	"os"
-	"path/filepath"
 	"slices"
-	"sort"
-	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
+	"scand/api/pdf"
 	"scand/auth"
+	"scand/finding/report"
 	"scand/scan"
 	"scand/scan/vulndb"
 	"scand/sse"
@@ -97,23 +93,11 @@ type DashboardTrends struct {
 	Data []TrendDay `json:"data" doc:"One entry per day, oldest first, with no gaps"`
 }
 
-// BrowseEntry is one directory entry of GET /dashboard/browse.
-type BrowseEntry struct {
-	Name    string `json:"name"`
-	Path    string `json:"path"`
-	Type    string `json:"type" doc:"dir, file or other (socket, device, broken symlink); a symlink has its target's type"`
-	Symlink bool   `json:"symlink"`
-	Size    int64  `json:"size" doc:"Bytes, for files; 0 otherwise"`
-}
-
-// BrowseListing is the body of GET /dashboard/browse.
-type BrowseListing struct {
-	Path      string        `json:"path" doc:"The listed directory: absolute and cleaned"`
-	Parent    *string       `json:"parent" doc:"Parent directory; null at / and at a scan root"`
-	Roots     []string      `json:"roots" doc:"The configured scan roots (SVC_SCAN_ROOTS); empty means browsing is not confined"`
-	Entries   []BrowseEntry `json:"entries" doc:"Directories first, then the rest, each by name; hidden entries except .git are left out"`
-	Truncated bool          `json:"truncated" doc:"More than the returned entries exist"`
-}
+// BrowseEntry and BrowseListing are GET /dashboard/browse's (scan.Browse).
+type (
+	BrowseEntry   = scan.BrowseEntry
+	BrowseListing = scan.BrowseListing
+)
 
 // ScannerInstallResult is the body of POST /dashboard/install/{scanner}.
 type ScannerInstallResult struct {
@@ -128,8 +112,6 @@ const (
 	// dashboardBrowseMax caps one listing; a picker needs no more, and a
 	// huge directory must not become a huge response.
 	dashboardBrowseMax = 500
-	// dashboardInstallTimeout bounds one package-manager run.
-	dashboardInstallTimeout = 10 * time.Minute
 	// dashboardInstallOutputMax is the tail of the install output returned.
 	dashboardInstallOutputMax = 4 << 10
 	// dashboardProbeTimeout bounds the availability probes of one request.
@@ -168,42 +150,6 @@ func (s *Server) dashboardRoutes() []Route {
 	}
 }
 
-type dashboardProbe struct {
-	version, hint string
-	ok            bool
-}
-
-// probeScanners asks every scanner whether it can run, a few at a time:
-// a wrapper's probe may start the tool, and fourteen in a row would make
-// the dashboard slow.
-func (s *Server) probeScanners(ctx context.Context) []dashboardProbe {
-	ctx, cancel := context.WithTimeout(ctx, dashboardProbeTimeout)
-	defer cancel()
-	out := make([]dashboardProbe, len(s.Scanners))
-	sem := make(chan struct{}, 4)
-	var wg sync.WaitGroup
-	for i, sc := range s.Scanners {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() {
-				// A scanner whose probe panics is reported unavailable; it
-				// must not take the daemon down from a bare goroutine.
-				if v := recover(); v != nil {
-					s.log.ErrorContext(ctx, "scanner availability probe panicked", "scanner", sc.Name(), "panic", v)
-					out[i] = dashboardProbe{hint: "availability probe failed; see the service log"}
-				}
-				<-sem
-				wg.Done()
-			}()
-			v, h, ok := sc.Available(ctx)
-			out[i] = dashboardProbe{version: v, hint: h, ok: ok}
-		}()
-	}
-	wg.Wait()
-	return out
-}
-
 func (s *Server) installRecipe(name string) (string, []string, bool) {
 	if s.InstallRecipe == nil {
 		return "", nil, false
@@ -221,19 +167,21 @@ func (s *Server) handleDashboardStatus(w http.ResponseWriter, r *http.Request) e
 // scannerStatus probes every scanner of the registry, in registry order;
 // the dashboard route and the console's overview show it.
 func (s *Server) scannerStatus(ctx context.Context) DashboardStatus {
-	probes := s.probeScanners(ctx)
+	probeCtx, cancel := context.WithTimeout(ctx, dashboardProbeTimeout)
+	defer cancel()
+	probes := scan.ProbeAll(probeCtx, s.log, s.Scanners)
 	body := DashboardStatus{Scanners: make([]ScannerStatus, 0, len(s.Scanners)), Total: len(s.Scanners)}
 	for i, sc := range s.Scanners {
 		p := probes[i]
-		st := ScannerStatus{Name: sc.Name(), ScanType: sc.Type(), Available: p.ok}
-		if p.ok {
+		st := ScannerStatus{Name: sc.Name(), ScanType: sc.Type(), Available: p.OK}
+		if p.OK {
 			body.Available++
-			if p.version != "" {
-				v := p.version
+			if p.Version != "" {
+				v := p.Version
 				st.Version = &v
 			}
 		} else {
-			st.InstallHint = p.hint
+			st.InstallHint = p.Hint
 		}
 		_, _, st.Installable = s.installRecipe(sc.Name())
 		body.Scanners = append(body.Scanners, st)
@@ -262,49 +210,26 @@ func (s *Server) handleDashboardStats(w http.ResponseWriter, r *http.Request) er
 	body.Targets = current.Targets
 	for _, c := range current.Counts {
 		body.TotalFindings += c.Count
-		dashboardAddSeverity(&body.FindingsBySeverity, c.Severity, c.Count)
-		if !reportHiddenTriage[c.Status] {
-			dashboardAddSeverity(&body.VisibleBySeverity, c.Severity, c.Count)
+		body.FindingsBySeverity.Add(c.Severity, c.Count)
+		if !report.HiddenVerdict(c.Status) {
+			body.VisibleBySeverity.Add(c.Severity, c.Count)
 		}
 		t := &body.TriageByStatus
-		switch c.Status {
-		case "new":
-			t.New += c.Count
-		case "triaged":
-			t.Triaged += c.Count
-		case "false_positive":
-			t.FalsePositive += c.Count
-		case "accepted_risk":
-			t.AcceptedRisk += c.Count
-		case "fixed":
-			t.Fixed += c.Count
-		case "wont_fix":
-			t.WontFix += c.Count
+		if n := map[string]*int{"new": &t.New, "triaged": &t.Triaged, "false_positive": &t.FalsePositive, "accepted_risk": &t.AcceptedRisk,
+			"fixed": &t.Fixed, "wont_fix": &t.WontFix}[c.Status]; n != nil {
+			*n += c.Count
 		}
 	}
 	body.Scanners.Total = len(s.Scanners)
-	for _, p := range s.probeScanners(ctx) {
-		if p.ok {
+	probeCtx, cancel := context.WithTimeout(ctx, dashboardProbeTimeout)
+	defer cancel()
+	for _, p := range scan.ProbeAll(probeCtx, s.log, s.Scanners) {
+		if p.OK {
 			body.Scanners.Available++
 		}
 	}
 	writeJSON(w, http.StatusOK, body)
 	return nil
-}
-
-func dashboardAddSeverity(c *sse.SeverityCounts, sev string, n int) {
-	switch sev {
-	case "critical":
-		c.Critical += n
-	case "high":
-		c.High += n
-	case "medium":
-		c.Medium += n
-	case "low":
-		c.Low += n
-	case "info":
-		c.Info += n
-	}
 }
 
 func (s *Server) handleDashboardTrends(w http.ResponseWriter, r *http.Request) error {
@@ -341,42 +266,15 @@ func (s *Server) dashboardTrends(ctx context.Context, days int, now time.Time) (
 		a := byDay[key]
 		td := TrendDay{Date: key, ScansStarted: a.ScansStarted, RiskScore: a.RiskScore}
 		for sev, n := range a.FindingsBySeverity {
-			dashboardAddSeverity(&td.FindingsBySeverity, sev, n)
+			td.FindingsBySeverity.Add(sev, n)
 		}
 		out.Data = append(out.Data, td)
 	}
 	return out, nil
 }
 
-// dashboardRoots are the configured scan roots, cleaned.
-func (s *Server) dashboardRoots() []string {
-	roots := make([]string, 0, len(s.ScanRoots))
-	for _, r := range s.ScanRoots {
-		if r != "" {
-			roots = append(roots, filepath.Clean(r))
-		}
-	}
-	return roots
-}
-
-func dashboardWithin(p, root string) bool {
-	return root == "/" || p == root || strings.HasPrefix(p, root+"/")
-}
-
-func dashboardWithinAny(p string, roots []string) bool {
-	for _, root := range roots {
-		if dashboardWithin(p, root) {
-			return true
-		}
-	}
-	return false
-}
-
-// handleDashboardBrowse lists a directory for the scan-target picker.
-// With SVC_SCAN_ROOTS set the path must lie under a root twice over: as
-// written (checked before touching the file system, so a probe outside
-// the roots learns nothing about what exists there) and after resolving
-// symlinks (so a link inside a root cannot lead out of it).
+// handleDashboardBrowse lists a directory for the scan-target picker,
+// confined to the scan roots (scan.Browse).
 func (s *Server) handleDashboardBrowse(w http.ResponseWriter, r *http.Request) error {
 	body, err := s.browse(r.URL.Query().Get("path"))
 	if err != nil {
@@ -386,195 +284,47 @@ func (s *Server) handleDashboardBrowse(w http.ResponseWriter, r *http.Request) e
 	return nil
 }
 
-// browse lists one directory for a scan-target picker, confined as
-// handleDashboardBrowse describes; the console's picker uses it too.
+// browse lists one directory for a scan-target picker (the console's
+// picker too), with scan.Browse's errors as HTTP ones.
 func (s *Server) browse(raw string) (BrowseListing, error) {
-	roots := s.dashboardRoots()
-	if raw == "" {
-		raw = "/"
-		if len(roots) > 0 {
-			raw = roots[0]
-		}
+	l, err := scan.Browse(s.ScanRoots, raw)
+	var be *scan.BrowseError
+	if !errors.As(err, &be) {
+		return l, err
 	}
-	if !filepath.IsAbs(raw) {
-		return BrowseListing{}, invalid("value_error", "path must be absolute", raw, "query", "path")
+	switch be.Kind {
+	case scan.BrowseInvalid:
+		return l, invalid("value_error", be.Msg, raw, "query", "path")
+	case scan.BrowseForbidden:
+		return l, errStatus(http.StatusForbidden, be.Msg)
 	}
-	p := filepath.Clean(raw)
-	outside := errStatus(http.StatusForbidden, "Path is outside the configured scan roots (SVC_SCAN_ROOTS: "+strings.Join(roots, ":")+")")
-	if len(roots) > 0 && !dashboardWithinAny(p, roots) {
-		return BrowseListing{}, outside
-	}
-	resolved, err := filepath.EvalSymlinks(p)
-	if err != nil {
-		return BrowseListing{}, dashboardFSError(err, p)
-	}
-	var resolvedRoots []string
-	if len(roots) > 0 {
-		for _, root := range roots {
-			if rr, err := filepath.EvalSymlinks(root); err == nil {
-				resolvedRoots = append(resolvedRoots, rr)
-			}
-		}
-		if !dashboardWithinAny(resolved, resolvedRoots) {
-			return BrowseListing{}, errStatus(http.StatusForbidden, "Path resolves (through a symlink) to "+resolved+", outside the configured scan roots (SVC_SCAN_ROOTS: "+strings.Join(roots, ":")+")")
-		}
-	}
-	info, err := os.Stat(resolved)
-	if err != nil {
-		return BrowseListing{}, dashboardFSError(err, p)
-	}
-	if !info.IsDir() {
-		return BrowseListing{}, invalid("value_error", "path is not a directory", raw, "query", "path")
-	}
-	dirents, err := os.ReadDir(resolved)
-	if err != nil {
-		return BrowseListing{}, dashboardFSError(err, p)
-	}
-
-	entries := make([]BrowseEntry, 0, min(len(dirents), dashboardBrowseMax))
-	for _, d := range dirents {
-		name := d.Name()
-		if strings.HasPrefix(name, ".") && name != ".git" {
-			continue
-		}
-		e := BrowseEntry{Name: name, Path: filepath.Join(p, name), Type: "other"}
-		mode := d.Type()
-		if mode&fs.ModeSymlink != 0 {
-			e.Symlink = true
-			if target, err := os.Stat(filepath.Join(resolved, name)); err == nil {
-				mode = target.Mode().Type()
-			}
-		}
-		switch {
-		case mode.IsDir():
-			e.Type = "dir"
-		case mode.IsRegular():
-			e.Type = "file"
-		}
-		entries = append(entries, e)
-	}
-	sort.Slice(entries, func(i, j int) bool {
-		a, b := entries[i], entries[j]
-		if (a.Type == "dir") != (b.Type == "dir") {
-			return a.Type == "dir"
-		}
-		if la, lb := strings.ToLower(a.Name), strings.ToLower(b.Name); la != lb {
-			return la < lb
-		}
-		return a.Name < b.Name
-	})
-	body := BrowseListing{Path: p, Roots: roots, Entries: entries}
-	if len(entries) > dashboardBrowseMax {
-		body.Entries, body.Truncated = entries[:dashboardBrowseMax], true
-	}
-	// Sizes only for what is returned: one stat per kept file.
-	for i := range body.Entries {
-		if e := &body.Entries[i]; e.Type == "file" {
-			if fi, err := os.Stat(filepath.Join(resolved, e.Name)); err == nil {
-				e.Size = fi.Size()
-			}
-		}
-	}
-	atRoot := p == "/" || (len(roots) > 0 && (slices.Contains(roots, p) || slices.Contains(resolvedRoots, resolved)))
-	if !atRoot {
-		parent := filepath.Dir(p)
-		body.Parent = &parent
-	}
-	return body, nil
-}
-
-// dashboardFSError maps a file-system error on a browse path to a status.
-func dashboardFSError(err error, p string) error {
-	switch {
-	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
-		return errNotFound("Path not found: " + p)
-	case errors.Is(err, fs.ErrPermission):
-		return errStatus(http.StatusForbidden, "Permission denied: scand cannot read "+p)
-	}
-	return err
+	return l, errNotFound(be.Msg)
 }
 
 func (s *Server) handleDashboardInstall(w http.ResponseWriter, r *http.Request, installing *sync.Mutex) error {
 	name := r.PathValue("scanner")
-	var sc scan.Scanner
-	for _, c := range s.Scanners {
-		if c.Name() == name {
-			sc = c
-			break
-		}
-	}
-	if sc == nil {
+	i := slices.IndexFunc(s.Scanners, func(c scan.Scanner) bool { return c.Name() == name })
+	if i < 0 {
 		return errNotFound("Unknown scanner: " + name)
-	}
-	probeCtx, cancel := context.WithTimeout(r.Context(), dashboardProbeTimeout)
-	version, hint, ok := sc.Available(probeCtx)
-	cancel()
-	if ok {
-		detail := "Scanner " + name + " is already installed"
-		if version != "" {
-			detail += " (version " + version + ")"
-		}
-		return errConflict(detail)
-	}
-	byHand := ""
-	if hint != "" {
-		byHand = "; install it by hand: " + hint
-	}
-	program, args, ok := s.installRecipe(name)
-	if !ok || s.Runner == nil {
-		return errStatus(http.StatusNotImplemented, "No install recipe for "+name+" on this system"+byHand)
 	}
 	if !installing.TryLock() {
 		return errConflict("Another scanner install is running; try again when it has finished")
 	}
 	defer installing.Unlock()
-
-	command := dashboardCommandLine(program, args)
 	principal := PrincipalFrom(r.Context())
-	s.log.InfoContext(r.Context(), "scanner install started", "request_id", requestID(r.Context()), "scanner", name, "command", command, "by", principal.ID)
-	// A package manager killed half-way can leave the system's package
-	// database broken, so a client that disconnects does not stop the run;
-	// only the timeout does.
-	runCtx := context.WithoutCancel(r.Context())
-	res, err := s.Runner.Run(runCtx, scan.Cmd{Program: program, Args: args, Timeout: dashboardInstallTimeout,
-		Env: []string{"DEBIAN_FRONTEND=noninteractive"}})
-	if errors.Is(err, scan.ErrNotInstalled) {
-		return errStatus(http.StatusNotImplemented, "The package manager "+program+" needed to install "+name+" is not on this system"+byHand)
-	}
-	timedOut := errors.Is(err, scan.ErrTimeout)
-	if err != nil && !timedOut {
+	s.log.InfoContext(r.Context(), "scanner install started", "request_id", requestID(r.Context()), "scanner", name, "by", principal.ID)
+	run, err := scan.Install(r.Context(), s.Runner, s.Scanners[i], s.InstallRecipe, dashboardProbeTimeout)
+	switch {
+	case errors.Is(err, scan.ErrInstalled):
+		return errConflict(strings.TrimPrefix(err.Error(), scan.ErrInstalled.Error()+": "))
+	case errors.Is(err, scan.ErrNoRecipe):
+		return errStatus(http.StatusNotImplemented, strings.TrimPrefix(err.Error(), scan.ErrNoRecipe.Error()+": "))
+	case err != nil:
 		return err
 	}
-	out := append(append([]byte(nil), res.Stdout...), res.Stderr...)
-	if timedOut {
-		out = append(out, "\n[scand: install timed out after "+dashboardInstallTimeout.String()+" and was stopped]\n"...)
-		res.ExitCode = -1
-	}
-	// Wrappers cache availability; one that can forget it reports the
-	// fresh state right after the install.
-	if f, ok := sc.(interface{ InvalidateAvailability() }); ok {
-		f.InvalidateAvailability()
-	}
-	probeCtx, cancel = context.WithTimeout(r.Context(), dashboardProbeTimeout)
-	_, _, installed := sc.Available(probeCtx)
-	cancel()
-	s.log.InfoContext(r.Context(), "scanner install finished", "request_id", requestID(r.Context()), "scanner", name,
-		"exit_code", res.ExitCode, "installed", installed, "duration_ms", res.Duration.Milliseconds())
-	writeJSON(w, http.StatusOK, ScannerInstallResult{Scanner: name, Command: command, ExitCode: res.ExitCode,
-		Output: reportOutputTail(out, dashboardInstallOutputMax), Installed: installed})
+	s.log.InfoContext(r.Context(), "scanner install finished", "request_id", requestID(r.Context()), "scanner", name, "command", run.Command,
+		"exit_code", run.ExitCode, "installed", run.Installed, "duration_ms", run.Duration.Milliseconds())
+	writeJSON(w, http.StatusOK, ScannerInstallResult{Scanner: name, Command: run.Command, ExitCode: run.ExitCode,
+		Output: pdf.OutputTail(run.Output, dashboardInstallOutputMax), Installed: run.Installed})
 	return nil
-}
-
-// dashboardCommandLine shows a command as one would type it; arguments
-// with spaces or quotes are quoted. It is for display only: the command
-// itself never passes through a shell.
-func dashboardCommandLine(program string, args []string) string {
-	parts := make([]string, 0, len(args)+1)
-	for _, a := range append([]string{program}, args...) {
-		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`") {
-			a = strconv.Quote(a)
-		}
-		parts = append(parts, a)
-	}
-	return strings.Join(parts, " ")
 }

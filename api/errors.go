@@ -6,33 +6,17 @@ import (
 	"net/http"
 	"strconv"
 
+	"scand/api/openapi"
 	"scand/store"
 )
 
-// ErrorBody is the SPEC.md error shape for everything but 422.
-type ErrorBody struct {
-	Detail string `json:"detail"`
-}
-
-// ValidationError is one entry of a 422 detail list (SPEC.md Errors 2).
-type ValidationError struct {
-	Type  string `json:"type"`
-	Loc   []any  `json:"loc"`
-	Msg   string `json:"msg"`
-	Input any    `json:"input"`
-}
-
-// ValidationBody is the 422 error shape.
-type ValidationBody struct {
-	Detail []ValidationError `json:"detail"`
-}
-
-// RateLimitBody is the 429 error shape.
-type RateLimitBody struct {
-	Detail      string `json:"detail"`
-	RetryAfter  int    `json:"retry_after"`
-	LimitPerMin int    `json:"limit_per_min"`
-}
+// The error bodies of SPEC.md, documented by api/openapi.
+type (
+	ErrorBody       = openapi.ErrorBody
+	ValidationError = openapi.ValidationError
+	ValidationBody  = openapi.ValidationBody
+	RateLimitBody   = openapi.RateLimitBody
+)
 
 // httpError is what handlers return; writeError renders it.
 type httpError struct {

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"time"
 
+	"scand/scan"
 	"scand/sse"
 	"scand/store"
 )
@@ -32,7 +33,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) error {
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
 	if store.TerminalStatus(sc.Status) && !s.Bus.Known(id) {
-		sse.WriteEvent(w, storedTerminalEvent(sc))
+		sse.WriteEvent(w, scan.TerminalEvent(sc))
 		rc.Flush()
 		return nil
 	}
@@ -45,51 +46,6 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) error {
 	defer cancel()
 	stop := context.AfterFunc(s.streams, cancel)
 	defer stop()
-	for {
-		ev, ok, timedOut := sub.Next(ctx, keepAlive)
-		switch {
-		case timedOut:
-			if err := sse.WriteKeepalive(w); err != nil {
-				return nil
-			}
-		case !ok:
-			return nil // client went away
-		default:
-			if err := sse.WriteEvent(w, ev); err != nil {
-				return nil
-			}
-		}
-		if err := rc.Flush(); err != nil {
-			return nil
-		}
-		if ok && sse.IsTerminal(ev.Name) {
-			return nil
-		}
-	}
-}
-
-func storedTerminalEvent(sc store.Scan) sse.Event {
-	ev := sse.Event{Scan: sc.ID}
-	switch sc.Status {
-	case store.StatusCompleted:
-		c := sc.SeverityCounts
-		ev.Name = sse.ScanComplete
-		ev.Data = sse.ScanCompleteData{ScanID: sc.ID, TargetPath: sc.TargetPath, FindingsCount: sc.FindingsCount, RiskScore: sc.RiskScore,
-			SeverityCounts: sse.SeverityCounts{Critical: c["critical"], High: c["high"], Medium: c["medium"], Low: c["low"], Info: c["info"]},
-			DurationS:      summaryOf(sc).durationOrZero()}
-	case store.StatusFailed:
-		ev.Name = sse.ScanFailed
-		ev.Data = sse.ScanFailedData{ScanID: sc.ID, TargetPath: sc.TargetPath, Error: sc.Error}
-	default:
-		ev.Name = sse.ScanCancelled
-		ev.Data = sse.ScanCancelledData{ScanID: sc.ID, TargetPath: sc.TargetPath}
-	}
-	return ev
-}
-
-func (s ScanSummary) durationOrZero() float64 {
-	if s.DurationS == nil {
-		return 0
-	}
-	return *s.DurationS
+	sse.Stream(ctx, w, rc.Flush, sub, keepAlive)
+	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"scand/api/pdf"
 	"scand/auth"
 	"scand/finding"
 	"scand/scan"
@@ -282,7 +283,7 @@ func reportGolden(t *testing.T, path string, got []byte) {
 func reportChromium(t *testing.T) string {
 	t.Helper()
 	r := scan.NewRunner(10 * time.Second)
-	for _, p := range reportPDFPrograms {
+	for _, p := range pdf.Programs() {
 		if _, err := r.Run(context.Background(), scan.Cmd{Program: p, Args: []string{"--version"}}); err == nil {
 			return p
 		}

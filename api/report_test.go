@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"scand/api/pdf"
 	"scand/finding"
 	"scand/scan"
 	"scand/store"
@@ -187,70 +188,6 @@ func TestReportHTMLContent(t *testing.T) {
 	})
 }
 
-func TestReportHTMLEdgeCases(t *testing.T) {
-	started := time.Date(2026, 3, 5, 10, 0, 0, 0, time.UTC)
-	completed := started.Add(1500 * time.Millisecond)
-	url, host := "https://shop.test/login", "10.0.0.8"
-	cases := []struct {
-		name     string
-		scan     store.Scan
-		findings []store.FindingWithState
-		want     []string
-		absent   []string
-	}{
-		{"no findings", store.Scan{ID: "s1", TargetPath: "/a", StartedAt: started, CompletedAt: &completed, ScannersRun: []string{"secrets"}},
-			nil,
-			[]string{"The scan found nothing.", "No scanner was skipped.", "No finding carries a compliance tag.", "<td>2s</td>", `id="findings-total">0<`},
-			[]string{`class="group"`}},
-		{"dast and network locations", store.Scan{ID: "s2", TargetPath: "/", TargetURL: &url, TargetHost: &host, StartedAt: started, CompletedAt: &completed},
-			[]store.FindingWithState{
-				{Finding: finding.Finding{Scanner: "builtin_dast", ScanType: scan.TypeDAST, Severity: finding.Medium, Title: "Missing CSP", RuleID: "hdr-csp"}},
-				{Finding: finding.Finding{Scanner: "nmap", ScanType: scan.TypeNetwork, Severity: finding.Low, Title: "Telnet open", RuleID: "port-23"}},
-			},
-			[]string{"<tr><th>Target URL</th><td class=\"mono\">https://shop.test/login</td></tr>", "<dt>Location</dt><dd><code>https://shop.test/login</code></dd>",
-				"<dt>Location</dt><dd><code>10.0.0.8</code></dd>", "1 finding</h2>"},
-			[]string{"1 findings"}},
-		{"unknown severity is still shown", store.Scan{ID: "s3", TargetPath: "/a", StartedAt: started},
-			[]store.FindingWithState{{Finding: finding.Finding{Scanner: "x", Severity: "severe", Title: "odd one", RuleID: "r"}}},
-			[]string{`id="severity-severe"`, "odd one", "<td>not completed</td>"},
-			nil},
-		{"structured suppressed_by", store.Scan{ID: "s4", TargetPath: "/a", StartedAt: started, CompletedAt: &completed},
-			[]store.FindingWithState{{Finding: finding.Finding{Scanner: "x", Severity: finding.High, Title: "t", RuleID: "r", FilePath: "a.go",
-				Metadata: map[string]any{"suppressed_by": map[string]any{"rule": "nosec", "line": 3}}}}},
-			[]string{"{&#34;line&#34;:3,&#34;rule&#34;:&#34;nosec&#34;}", "<code>a.go</code>"},
-			nil},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			page, err := renderReportHTML(tc.scan, tc.findings, reportFakeNow)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, w := range tc.want {
-				if !bytes.Contains(page, []byte(w)) {
-					t.Errorf("report lacks %q", w)
-				}
-			}
-			for _, a := range tc.absent {
-				if bytes.Contains(page, []byte(a)) {
-					t.Errorf("report contains %q", a)
-				}
-			}
-		})
-	}
-}
-
-func TestReportChartScales(t *testing.T) {
-	ch := reportBuildChart([]reportCount{{Label: "Critical", Count: 0}, {Label: "High", Count: 200}, {Label: "Medium", Count: 1}, {Label: "Low", Count: 100}})
-	got := []int{ch.Bars[0].BarW, ch.Bars[1].BarW, ch.Bars[2].BarW, ch.Bars[3].BarW}
-	want := []int{0, 200, 2, 100} // the largest spans the plot; 1 of 200 stays visible
-	for i := range want {
-		if got[i] != want[i] {
-			t.Fatalf("bar widths %v, want %v", got, want)
-		}
-	}
-}
-
 // reportPDFPages counts page objects; Chromium writes them uncompressed,
 // and the page tree's /Count must agree.
 func reportPDFPages(t *testing.T, pdf []byte) int {
@@ -342,7 +279,7 @@ func TestReportRendersOffline(t *testing.T) {
 	dom := string(res.Stdout)
 	for _, want := range []string{"<title>Security scan report: /srv/offline</title>", `<td id="findings-total">2</td>`, `id="severity-high"`, `id="severity-low"`} {
 		if !strings.Contains(dom, want) {
-			t.Errorf("rendered DOM lacks %q\n%s", want, reportOutputTail(res.Stdout, 2000))
+			t.Errorf("rendered DOM lacks %q\n%s", want, pdf.OutputTail(res.Stdout, 2000))
 		}
 	}
 	if strings.Contains(strings.ToLower(dom), "<img") || strings.Contains(strings.ToLower(dom), "<iframe") {

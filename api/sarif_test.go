@@ -9,9 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"scand/finding"
 	"scand/scan"
-	"scand/store"
 )
 
 const sarifGoldenPath = "../testdata/sarif/report.golden.sarif.json"
@@ -36,6 +34,50 @@ func TestSARIFGolden(t *testing.T) {
 		t.Error("two SARIF renders of the same scan differ")
 	}
 }
+
+// The SARIF shapes the mapping test reads back.
+type (
+	sarifText struct {
+		Text string `json:"text"`
+	}
+	sarifRuleConfig struct {
+		Level string `json:"level"`
+	}
+	sarifRelationship struct {
+		Target struct {
+			ID            string `json:"id"`
+			Index         int    `json:"index"`
+			ToolComponent struct {
+				Name string `json:"name"`
+			} `json:"toolComponent"`
+		} `json:"target"`
+	}
+	sarifRuleProps struct {
+		SecuritySeverity string   `json:"security-severity"`
+		Tags             []string `json:"tags"`
+	}
+	sarifLocation struct {
+		PhysicalLocation *struct {
+			ArtifactLocation struct {
+				URI       string `json:"uri"`
+				URIBaseID string `json:"uriBaseId"`
+			} `json:"artifactLocation"`
+			Region *struct {
+				StartLine int `json:"startLine"`
+			} `json:"region"`
+		} `json:"physicalLocation"`
+	}
+	sarifSuppression struct {
+		Kind          string `json:"kind"`
+		Status        string `json:"status"`
+		Justification string `json:"justification"`
+	}
+	sarifResultProps struct {
+		Severity     string `json:"severity"`
+		TriageStatus string `json:"triageStatus"`
+		FindingID    string `json:"findingId"`
+	}
+)
 
 // sarifDoc is the subset of SARIF the mapping test reads back.
 type sarifDoc struct {
@@ -229,36 +271,6 @@ func TestSARIFMapping(t *testing.T) {
 			t.Errorf("a finding whose description differs from its rule's must carry it in the message: %q", f04.Message.Text)
 		}
 	})
-}
-
-func TestSARIFLocationsAndIDs(t *testing.T) {
-	url, host := "https://shop.test/", "10.0.0.8"
-	sc := store.Scan{ID: "s", TargetPath: "/", TargetURL: &url, TargetHost: &host}
-	cases := []struct {
-		name string
-		f    finding.Finding
-		want string
-	}{
-		{"colon in first segment", finding.Finding{FilePath: "c:weird/x.go", Line: 2}, `[{"physicalLocation":{"artifactLocation":{"uri":"./c:weird/x.go","uriBaseId":"SRCROOT"},"region":{"startLine":2}}}]`},
-		{"non-ascii and hash", finding.Finding{FilePath: "dir/ä#1.txt"}, `[{"physicalLocation":{"artifactLocation":{"uri":"dir/%C3%A4%231.txt","uriBaseId":"SRCROOT"}}}]`},
-		{"dast url from metadata", finding.Finding{ScanType: scan.TypeDAST, Metadata: map[string]any{"url": "https://shop.test/login"}}, `[{"physicalLocation":{"artifactLocation":{"uri":"https://shop.test/login"}}}]`},
-		{"dast target url", finding.Finding{ScanType: scan.TypeDAST}, `[{"physicalLocation":{"artifactLocation":{"uri":"https://shop.test/"}}}]`},
-		{"network host", finding.Finding{ScanType: scan.TypeNetwork}, `[{"logicalLocations":[{"name":"10.0.0.8","kind":"resource"}]}]`},
-		{"nothing to point at", finding.Finding{ScanType: scan.TypeBaseline}, `null`},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			got, _ := json.Marshal(sarifLocations(sc, tc.f))
-			if string(got) != tc.want {
-				t.Errorf("got %s, want %s", got, tc.want)
-			}
-		})
-	}
-	for in, want := range map[finding.CWE]string{"CWE-798": "798", "cwe-22": "22", "798": "798", "": "", "CWE-": "", "NVD-CWE-Other": ""} {
-		if got := sarifCWEID(in); got != want {
-			t.Errorf("sarifCWEID(%q) = %q, want %q", in, got, want)
-		}
-	}
 }
 
 // TestSARIFSchema validates the golden file with the official SARIF 2.1.0

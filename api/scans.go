@@ -33,6 +33,8 @@ type ScanView struct {
 	ScheduleID      *string                `json:"schedule_id" doc:"the schedule that started the scan; null for scans started through POST /scans"`
 	TargetImage     *TargetImageView       `json:"target_image" doc:"the container image scanned (target_path is then its archive); null for other scans"`
 	TargetRepo      *TargetRepoView        `json:"target_repo" doc:"the git repository scanned (target_path is then its URL); null for other scans"`
+	Source          string                 `json:"source" doc:"scan: run by this daemon; import: computed elsewhere and sent with POST /scans/import (target_path is then its label)"`
+	Commit          *string                `json:"commit" doc:"git commit an imported scan names; null otherwise"`
 }
 
 func scanView(sc store.Scan) ScanView {
@@ -45,6 +47,11 @@ func scanView(sc store.Scan) ScanView {
 	if sc.ScheduleID != "" {
 		id := sc.ScheduleID
 		v.ScheduleID = &id
+	}
+	v.Source = sc.Source
+	if sc.Commit != "" {
+		c := sc.Commit
+		v.Commit = &c
 	}
 	return v
 }

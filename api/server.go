@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"scand/api/openapi"
 	"scand/auth"
 	"scand/hook"
 	"scand/scan"
@@ -99,72 +100,12 @@ type Server struct {
 	openapiErr  error
 }
 
-// Param documents one query or path parameter in OpenAPI.
-type Param struct {
-	Name        string
-	In          string // "query" or "path"
-	Type        string // "string", "integer", "boolean"
-	Required    bool
-	Description string
-	Enum        []string
-	Default     any
-	Minimum     *int
-	Maximum     *int
-}
-
-// Header documents one response header in OpenAPI.
-type Header struct {
-	Name        string
-	Type        string // "string" or "integer"
-	Description string
-}
-
-// Route is one row of the route table.
-type Route struct {
-	Method string
-	// Path is relative to /api/v1 for API routes and absolute for public
-	// routes, in Go 1.22 pattern syntax.
-	Path   string
-	Public bool
-	// Scope is the one scope the route requires; empty for public routes.
-	Scope auth.Scope
-	// RateLimited routes take a token from the caller's bucket.
-	RateLimited bool
-	// EventToken routes also accept a valid event_token query parameter.
-	EventToken bool
-	Summary    string
-	Tag        string
-	Params     []Param
-	// Request is a zero value of the JSON body type, or nil.
-	Request any
-	// Response is a zero value of the success body type, or nil for none.
-	Response any
-	// Status is the success status code (200 when zero).
-	Status int
-	// ContentTypes lists non-JSON success media types.
-	ContentTypes []string
-	// Headers documents response headers of a success.
-	Headers []Header
-	// Errors lists the documented error statuses besides auth errors.
-	Errors []int
-	// ErrorBodies gives the body type of an error status whose body is not
-	// ErrorBody (for example /ready's 503, which keeps the readiness shape).
-	ErrorBodies map[int]any
-	// RawRequest is the media type of a body that is not JSON (an uploaded
-	// archive), documented as binary; "" for none.
-	RawRequest string
-	// MaxBody overrides maxBodyBytes for this route's body; -1 means the
-	// archive upload limit (VulnDBConfig.MaxUpload).
-	MaxBody int64
-	Handler func(http.ResponseWriter, *http.Request) error
-}
-
-func (rt Route) successStatus() int {
-	if rt.Status == 0 {
-		return http.StatusOK
-	}
-	return rt.Status
-}
+// The route table's types live in api/openapi, which documents them.
+type (
+	Route  = openapi.Route
+	Param  = openapi.Param
+	Header = openapi.Header
+)
 
 // New builds the server and its mux.
 func New(d Deps) *Server {
@@ -201,6 +142,7 @@ func (s *Server) routeTable() []Route {
 	rs = append(rs, s.publicRoutes()...)
 	rs = append(rs, s.keyRoutes()...)
 	rs = append(rs, s.scanRoutes()...)
+	rs = append(rs, s.importRoutes()...)
 	rs = append(rs, s.triageRoutes()...)
 	rs = append(rs, s.complianceRoutes()...)
 	rs = append(rs, s.sbomRoutes()...)
@@ -225,18 +167,6 @@ const (
 	prefixV1     = "/api/v1"
 	prefixLegacy = "/api"
 )
-
-// Pattern returns the mux pattern of rt under prefix.
-func (rt Route) Pattern(prefix string) string {
-	if rt.Public {
-		p := rt.Path
-		if p == "/" {
-			p = "/{$}"
-		}
-		return rt.Method + " " + p
-	}
-	return rt.Method + " " + prefix + rt.Path
-}
 
 func (s *Server) mount(rt Route) {
 	h := s.guard(rt)

@@ -141,18 +141,3 @@ func dataWarnings(data []store.ScanDataSource) []string {
 	}
 	return out
 }
-
-// sarifDataProperties is a SARIF run's property bag for the advisory data
-// its tool read; nil when it read none.
-func sarifDataProperties(tool string, data []store.ScanDataSource) map[string]any {
-	var mine []store.ScanDataSource
-	for _, d := range data {
-		if d.Tool == tool {
-			mine = append(mine, d)
-		}
-	}
-	if len(mine) == 0 {
-		return nil
-	}
-	return map[string]any{"scand/vulndb": mine}
-}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -159,7 +160,7 @@ func validateEventFilter(v *validation, filter []string) []string {
 			v.add("enum", "Input should be "+quotedList(hook.Events), ev, "body", "event_filter", i)
 			continue
 		}
-		if !containsString(out, ev) {
+		if !slices.Contains(out, ev) {
 			out = append(out, ev)
 		}
 	}
@@ -172,15 +173,6 @@ func quotedList(xs []string) string {
 		q[i] = "'" + x + "'"
 	}
 	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
-}
-
-func containsString(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 func (s *Server) handleCreateWebhook(w http.ResponseWriter, r *http.Request) error {

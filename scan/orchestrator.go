@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"scand/finding"
+	"scand/finding/report"
+	"scand/scan/repoconfig"
 	"scand/scan/vulndb"
 	"scand/sse"
 	"scand/store"
@@ -202,7 +204,7 @@ func (o *Orchestrator) worker() {
 		if more {
 			o.signal() // let an idle sibling take the next one
 		}
-		o.runScan(ctx, id)
+		o.runScan(ctx, id, RunOptions{})
 		cancel()
 		o.mu.Lock()
 		delete(o.running, id)
@@ -217,10 +219,39 @@ func (o *Orchestrator) Running() int {
 	return len(o.running)
 }
 
+// RunOptions adjust one run of a scan; the zero value is the daemon's.
+type RunOptions struct {
+	// Config is the repository configuration to apply when ConfigGiven;
+	// otherwise the scan reads .scand.toml at the root of its tree or
+	// clone, if there is one.
+	Config      *repoconfig.Config
+	ConfigGiven bool
+	// Scanners, when not nil, names the only scanners that run.
+	Scanners []string
+	// SkipIdle skips, without probing it, a scanner that reads only some
+	// files (Selective) when the tree holds none of them, unless Required
+	// names it: a command line's scan of a small tree is then not spent
+	// starting tools that have nothing to read.
+	SkipIdle bool
+	Required []string
+	// Worktree: the target is a git worktree scand made (Target.Worktree).
+	Worktree bool
+}
+
+// SkipNothingToScan is the skip reason of a scanner SkipIdle left out.
+const SkipNothingToScan = report.SkippedIdle
+
+// RunNow runs a pending scan to its end on the caller's goroutine, exactly
+// as a worker runs it: the command line's entry to the engine. The
+// outcome is the scan's stored status.
+func (o *Orchestrator) RunNow(ctx context.Context, scanID string, opts RunOptions) {
+	o.runScan(ctx, scanID, opts)
+}
+
 // runScan executes one scan. Anything that goes wrong outside a scanner
 // (a panic included) fails the scan with scan.failed; a scanner's own
 // error only fails that scanner.
-func (o *Orchestrator) runScan(ctx context.Context, id string) {
+func (o *Orchestrator) runScan(ctx context.Context, id string, opts RunOptions) {
 	// Bookkeeping writes must land even when ctx was cancelled by Stop.
 	bg := context.WithoutCancel(ctx)
 	if err := o.store.MarkScanRunning(bg, id); err != nil {
@@ -288,6 +319,23 @@ func (o *Orchestrator) runScan(ctx context.Context, id string) {
 		}
 	}
 
+	// The repository's own configuration applies from here on: a bad
+	// file fails the scan, naming its line, before any scanner runs.
+	cfg, err := o.repoConfig(target.Path, readsTree && (prep == nil || prep.Image == ""), opts)
+	if err != nil {
+		o.fail(bg, id, sc.TargetPath, run, skipped, err)
+		return
+	}
+	if ps := cfg.Paths(); ps != nil {
+		target.Ignore = ps
+	}
+	target.Worktree = opts.Worktree
+	scanners, skips := o.selectScanners(ctx, id, ExpandScanTypes(prep.scanners(o.scanners), sc.ScanTypes), target, cfg, opts,
+		readsTree && (prep == nil || prep.Image == ""))
+	skipped = append(skipped, skips...)
+	// Probes start tools; asked for together they cost the slowest one.
+	ProbeAll(ctx, o.log, scanners)
+
 	var dataSources []vulndb.Info // offline advisory data the scanners that ran read
 	// Findings stream into the store as scanners report them; nothing
 	// holds a whole scan in memory (see store.Ingest).
@@ -298,11 +346,11 @@ func (o *Orchestrator) runScan(ctx context.Context, id string) {
 	}
 	defer in.Close()
 	src := prep.lineSource(newLineSource(target.Path))
-	for _, s := range ExpandScanTypes(prep.scanners(o.scanners), sc.ScanTypes) {
+	for _, s := range scanners {
 		if ctx.Err() != nil {
 			break
 		}
-		ran, skips, err := o.runScanner(ctx, id, s, target, in, src)
+		ran, skips, err := o.runScanner(ctx, id, s, target, in, src, cfg)
 		if err != nil {
 			o.fail(bg, id, sc.TargetPath, run, skipped, fmt.Errorf("store findings: %w", err))
 			return
@@ -372,7 +420,8 @@ func (o *Orchestrator) fail(ctx context.Context, id, targetPath string, run []st
 // configured) or failed, the parts of the target it left out when it ran
 // on the rest (PartialSkip). A failed scanner's findings are taken back
 // out. err is a storage failure, which fails the scan.
-func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner, t Target, in *store.Ingest, src finding.LineSource) (ran bool, skips []store.SkippedScanner, err error) {
+func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner, t Target, in *store.Ingest, src finding.LineSource,
+	cfg *repoconfig.Config) (ran bool, skips []store.SkippedScanner, err error) {
 	bg := context.WithoutCancel(ctx)
 	name := s.Name()
 	if _, hint, ok := s.Available(ctx); !ok {
@@ -406,7 +455,16 @@ func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner,
 		if f.ScanType == "" {
 			f.ScanType = s.Type()
 		}
-		if err := in.Add(finding.PrepareOne(scanID, f, src)); err != nil {
+		pf := finding.PrepareOne(scanID, f, src)
+		if cfg != nil {
+			// Whatever a scanner read, nothing under [ignore] paths is
+			// reported; [ignore] rules and [severity] mark what is kept.
+			if cfg.PathIgnored(pf.FilePath) {
+				return nil
+			}
+			cfg.Apply(&pf)
+		}
+		if err := in.Add(pf); err != nil {
 			storeErr.CompareAndSwap(nil, &err)
 			return err
 		}

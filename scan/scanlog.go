@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"time"
 
+	"scand/sse"
 	"scand/store"
 )
 
@@ -57,4 +58,30 @@ func logSafeURL(raw string) string {
 		return "(unparsable)"
 	}
 	return (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String()
+}
+
+// TerminalEvent is the event that ended a finished scan, rebuilt from the
+// stored scan: what a client that subscribes after the event stream's
+// buffer expired gets, so it never waits forever on a finished scan.
+func TerminalEvent(sc store.Scan) sse.Event {
+	ev := sse.Event{Scan: sc.ID}
+	switch sc.Status {
+	case store.StatusCompleted:
+		c := sc.SeverityCounts
+		var dur float64
+		if sc.CompletedAt != nil {
+			dur = roundSeconds(sc.CompletedAt.Sub(sc.StartedAt))
+		}
+		ev.Name = sse.ScanComplete
+		ev.Data = sse.ScanCompleteData{ScanID: sc.ID, TargetPath: sc.TargetPath, FindingsCount: sc.FindingsCount, RiskScore: sc.RiskScore,
+			SeverityCounts: sse.SeverityCounts{Critical: c["critical"], High: c["high"], Medium: c["medium"], Low: c["low"], Info: c["info"]},
+			DurationS:      dur}
+	case store.StatusFailed:
+		ev.Name = sse.ScanFailed
+		ev.Data = sse.ScanFailedData{ScanID: sc.ID, TargetPath: sc.TargetPath, Error: sc.Error}
+	default:
+		ev.Name = sse.ScanCancelled
+		ev.Data = sse.ScanCancelledData{ScanID: sc.ID, TargetPath: sc.TargetPath}
+	}
+	return ev
 }

@@ -34,6 +34,42 @@ type Target struct {
 	// Image is the image archive or OCI layout Path was unpacked from, for
 	// tools that read images themselves; "" when the target is a tree.
 	Image string
+	// Ignore is the repository's [ignore] paths (.scand.toml); nil
+	// excludes nothing. Built-ins skip what it matches (tree.Walk's Ignore:
+	// pass t.Ignored), wrapped tools get its patterns as their exclude
+	// flags where they have one, and the orchestrator drops every finding
+	// under an ignored path whatever the scanner did.
+	Ignore PathFilter
+	// Worktree marks Path as a linked git worktree scand itself made of
+	// the repository being scanned (scand diff): its .git file points into
+	// that repository by scand's doing, so git may be run on it although
+	// its git directory lies outside the tree.
+	Worktree bool
+}
+
+// PathFilter is a set of excluded paths of a tree.
+type PathFilter interface {
+	// Ignored reports whether a slash-separated path relative to the
+	// target is excluded (itself or a directory it lies in).
+	Ignored(rel string, isDir bool) bool
+	// Patterns are the gitignore-style patterns, as written.
+	Patterns() []string
+}
+
+// Ignored applies t.Ignore; false for every path when there is none.
+func (t Target) Ignored(rel string, isDir bool) bool {
+	return t.Ignore != nil && t.Ignore.Ignored(rel, isDir)
+}
+
+// Selective is implemented by scanners that read only some files of a
+// tree (a Python analyzer, a lockfile auditor). A command-line scan runs
+// and probes such a scanner only when the tree holds a file it reads:
+// probing a tool can cost a third of a second, and a tree without Python
+// gains nothing from bandit.
+type Selective interface {
+	// Reads reports whether the scanner reads a file, by its
+	// slash-separated path relative to the target.
+	Reads(rel string) bool
 }
 
 // Scanner is the seam every built-in and wrapped scanner implements.

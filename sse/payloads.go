@@ -17,6 +17,22 @@ type SeverityCounts struct {
 	Info     int `json:"info"`
 }
 
+// Add counts n findings of a severity; other values are not counted.
+func (c *SeverityCounts) Add(sev string, n int) {
+	switch sev {
+	case "critical":
+		c.Critical += n
+	case "high":
+		c.High += n
+	case "medium":
+		c.Medium += n
+	case "low":
+		c.Low += n
+	case "info":
+		c.Info += n
+	}
+}
+
 // Highest returns the most severe level with a non-zero count, or "" when
 // every count is zero.
 func (c SeverityCounts) Highest() string {

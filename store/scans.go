@@ -56,17 +56,30 @@ type Scan struct {
 	CreatedBy  string
 	// ScheduleID names the schedule that started the scan; "" for others.
 	ScheduleID string
+	// Source is SourceScan for a scan this daemon ran, SourceImport for
+	// one computed elsewhere and imported; Commit is the git commit an
+	// import names ("" when none).
+	Source string
+	Commit string
 }
 
+// Scan sources.
+const (
+	SourceScan   = "scan"
+	SourceImport = "import"
+)
+
 const scanColumns = `seq, id, target_path, scan_types, target_url, target_host, status, started_at, completed_at,
-	scanners_run, scanners_skipped, error, findings_count, risk_score, severity_counts, live_counts, suppressed_count, created_by, schedule_id`
+	scanners_run, scanners_skipped, error, findings_count, risk_score, severity_counts, live_counts, suppressed_count, created_by, schedule_id,
+	source, commit_id`
 
 func scanScan(row interface{ Scan(...any) error }) (Scan, error) {
 	var sc Scan
 	var types, run, skipped, counts, live, started string
 	var url, host, completed, schedule sql.NullString
 	err := row.Scan(&sc.Seq, &sc.ID, &sc.TargetPath, &types, &url, &host, &sc.Status, &started, &completed,
-		&run, &skipped, &sc.Error, &sc.FindingsCount, &sc.RiskScore, &counts, &live, &sc.Suppressed, &sc.CreatedBy, &schedule)
+		&run, &skipped, &sc.Error, &sc.FindingsCount, &sc.RiskScore, &counts, &live, &sc.Suppressed, &sc.CreatedBy, &schedule,
+		&sc.Source, &sc.Commit)
 	if errors.Is(err, sql.ErrNoRows) {
 		return sc, ErrNotFound
 	}
@@ -123,9 +136,13 @@ func createScan(ctx context.Context, db interface {
 	if sc.ScheduleID != "" {
 		schedule = sc.ScheduleID
 	}
-	err := db.QueryRowContext(ctx, `INSERT INTO scans (id, target_path, scan_types, target_url, target_host, status, started_at, created_by, schedule_id)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
-		sc.ID, sc.TargetPath, mustJSON(sc.ScanTypes), sc.TargetURL, sc.TargetHost, sc.Status, formatTime(sc.StartedAt), sc.CreatedBy, schedule).Scan(&sc.Seq)
+	if sc.Source == "" {
+		sc.Source = SourceScan
+	}
+	err := db.QueryRowContext(ctx, `INSERT INTO scans (id, target_path, scan_types, target_url, target_host, status, started_at, created_by, schedule_id,
+		source, commit_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+		sc.ID, sc.TargetPath, mustJSON(sc.ScanTypes), sc.TargetURL, sc.TargetHost, sc.Status, formatTime(sc.StartedAt), sc.CreatedBy, schedule,
+		sc.Source, sc.Commit).Scan(&sc.Seq)
 	return sc, err
 }
 

@@ -206,7 +206,7 @@ func (s *dockerfileScanner) Scan(ctx context.Context, t scan.Target) ([]finding.
 		return nil, fmt.Errorf("dockerfile: %w", err)
 	}
 	out := []finding.Finding{}
-	walk := tree.Walk{Unreadable: func(p string, err error) {
+	walk := tree.Walk{Ignore: t.Ignored, Unreadable: func(p string, err error) {
 		// An unreadable directory must not abort the whole scan.
 		s.cfg.Log().Warn("dockerfile: cannot read", "path", p, "error", err)
 	}}

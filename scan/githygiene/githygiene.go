@@ -308,7 +308,7 @@ func (s *gitHygieneScanner) Scan(ctx context.Context, t scan.Target) ([]finding.
 	if err := tree.CheckDir(root); err != nil {
 		return nil, fmt.Errorf("git-hygiene: %w", err)
 	}
-	out, err := s.scanRepo(ctx, root)
+	out, err := s.scanRepo(ctx, root, t.Worktree)
 	if errors.Is(err, errGitHygieneNotRepo) || errors.Is(err, scan.ErrNotInstalled) {
 		s.cfg.Log().Info("git-hygiene: not a git work tree; only checking files present on disk", "target", root, "reason", err.Error())
 		out, err = s.scanPlainTree(ctx, root)
@@ -382,8 +382,8 @@ type gitHygieneEntry struct {
 	mode, object, path string
 }
 
-func (s *gitHygieneScanner) scanRepo(ctx context.Context, root string) ([]finding.Finding, error) {
-	if tree.GitDirLeavesTree(root) {
+func (s *gitHygieneScanner) scanRepo(ctx context.Context, root string, worktree bool) ([]finding.Finding, error) {
+	if !worktree && tree.GitDirLeavesTree(root) {
 		// Another repository's index must not be reported as this tree's.
 		return nil, fmt.Errorf("%w: its .git leads outside the target", errGitHygieneNotRepo)
 	}

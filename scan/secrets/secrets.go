@@ -599,7 +599,7 @@ func (s *secretsScanner) scan(ctx context.Context, t scan.Target, emitTree, emit
 			hist, histErr = s.scanHistory(ctx, root)
 		}()
 	}
-	err := s.scanTree(ctx, root, emitTree, inTree)
+	err := s.scanTree(ctx, root, t.Ignored, emitTree, inTree)
 	wg.Wait()
 	if err != nil {
 		return err
@@ -672,7 +672,7 @@ type secretsFileJob struct{ abs, rel string }
 // which hand every secret to emit as they find it (emit runs on several
 // workers at once) and record its value in inTree (nil: not needed). The
 // first error emit returns stops the walk.
-func (s *secretsScanner) scanTree(ctx context.Context, root string, emit func(finding.Finding) error, inTree *secretsValueSet) error {
+func (s *secretsScanner) scanTree(ctx context.Context, root string, ignore func(string, bool) bool, emit func(finding.Finding) error, inTree *secretsValueSet) error {
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	jobs := make(chan secretsFileJob, 256)
@@ -707,7 +707,7 @@ func (s *secretsScanner) scanTree(ctx context.Context, root string, emit func(fi
 		}()
 	}
 
-	walk := tree.Walk{Unreadable: func(p string, err error) {
+	walk := tree.Walk{Ignore: ignore, Unreadable: func(p string, err error) {
 		s.cfg.Log().Debug("secrets: path not walked", "path", p, "error", err.Error())
 	}}
 	var keyStores []finding.Finding // the walk calls back on one goroutine

@@ -52,6 +52,10 @@ type Walk struct {
 	// the walk skips it and goes on. Nil ignores them. An unreadable root
 	// fails the walk.
 	Unreadable func(path string, err error)
+	// Ignore names the paths (slash-separated, relative to the root) the
+	// repository's configuration excludes: an ignored directory is not
+	// entered, an ignored file not visited. Nil excludes nothing.
+	Ignore func(rel string, isDir bool) bool
 }
 
 // Files calls visit for every regular file under root in lexical order,
@@ -89,12 +93,12 @@ func (w Walk) Files(ctx context.Context, root string, visit func(abs, rel string
 			return nil
 		}
 		if d.IsDir() {
-			if rel != "." && skip(d.Name()) {
+			if rel != "." && (skip(d.Name()) || w.Ignore != nil && w.Ignore(rel, true)) {
 				return fs.SkipDir
 			}
 			return nil
 		}
-		if !d.Type().IsRegular() {
+		if !d.Type().IsRegular() || w.Ignore != nil && w.Ignore(rel, false) {
 			return nil
 		}
 		return visit(abs, rel)

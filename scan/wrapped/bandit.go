@@ -124,6 +124,7 @@ var banditCWE = map[string]finding.CWE{
 // releases assign to the same test ids.
 func Bandit(cfg scan.Config) scan.Scanner {
 	return newCLI(cfg, tool{name: "bandit", scanType: scan.TypeCode,
+		reads: func(rel string) bool { return strings.HasSuffix(rel, ".py") || strings.HasSuffix(rel, ".pyw") },
 		args: func(c *call) ([]string, error) {
 			return []string{"-r", c.root, "-f", "json", "-q"}, nil
 		},

@@ -279,14 +279,20 @@ func eslintParse(root string, out []byte) ([]finding.Finding, int, error) {
 func ESLint(cfg scan.Config) scan.Scanner {
 	return newCLI(cfg, tool{name: "eslint", scanType: scan.TypeCode,
 		env:        []string{"ESLINT_USE_FLAT_CONFIG=true"},
+		reads:      eslintReads,
 		reportFile: "report.json",
 		args: func(c *call) ([]string, error) {
 			conf := filepath.Join(c.outDir, "eslint.config.cjs")
 			if err := os.WriteFile(conf, []byte(eslintConfig(eslintModulesDir(c))), 0o600); err != nil {
 				return nil, fmt.Errorf("eslint: write configuration: %w", err)
 			}
-			return []string{"-c", conf, "--no-inline-config", "--format", "json", "--output-file", filepath.Join(c.outDir, "report.json"),
-				"--no-error-on-unmatched-pattern", "--no-warn-ignored", "."}, nil
+			args := []string{"-c", conf, "--no-inline-config", "--format", "json", "--output-file", filepath.Join(c.outDir, "report.json"),
+				"--no-error-on-unmatched-pattern", "--no-warn-ignored"}
+			// --ignore-pattern reads gitignore syntax, "!" included.
+			for _, p := range c.excludePatterns(true) {
+				args = append(args, "--ignore-pattern", p)
+			}
+			return append(args, "."), nil
 		},
 		exits: exits{report: []int{0, 1}},
 		parse: func(c *call, out []byte) ([]finding.Finding, error) {
@@ -300,4 +306,9 @@ func ESLint(cfg scan.Config) scan.Scanner {
 		version:     probeVersion(`v?(\d+\.\d+\.\d+)`, "--version"),
 		installHint: "npm install --prefix <dir> " + strings.Join(eslintPackages, " ") + " (from an npm mirror or a copied <dir>), then put <dir>/node_modules/.bin on PATH or set SVC_ESLINT_PATH=<dir>/node_modules/.bin/eslint; node must be on PATH",
 	})
+}
+
+// eslintReads tells the files the configuration lints.
+func eslintReads(rel string) bool {
+	return slices.Contains([]string{".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".mts", ".cts"}, filepath.Ext(rel))
 }

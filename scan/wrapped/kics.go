@@ -145,6 +145,14 @@ func kicsParse(root string, out []byte) ([]finding.Finding, error) {
 func Kics(cfg scan.Config) scan.Scanner {
 	return newCLI(cfg, tool{name: "kics", scanType: scan.TypeIaC,
 		reportFile: "results.json",
+		reads: func(rel string) bool {
+			name := strings.ToLower(filepath.Base(rel))
+			switch filepath.Ext(name) {
+			case ".tf", ".tfvars", ".hcl", ".yaml", ".yml", ".json", ".bicep", ".proto", ".tpl", ".cfg", ".conf", ".ini":
+				return true
+			}
+			return strings.HasPrefix(name, "dockerfile") || strings.HasSuffix(name, ".dockerfile")
+		},
 		args: func(c *call) ([]string, error) {
 			q := kicsQueriesDir(c)
 			return []string{"scan", "-p", c.root, "-q", q, "--libraries-path", kicsLibraries(q),

@@ -243,6 +243,7 @@ func OSV(cfg scan.Config) scan.Scanner {
 	return newCLI(cfg, tool{name: "osv-scanner", scanType: scan.TypeDependency,
 		noFollow: true, // seen not to read symlinked lockfiles or descend into symlinked directories; osvArgs lists regular files only
 		args:     osvArgs,
+		reads:    func(rel string) bool { return osvEcosystemOf(path.Base(rel)) != "" },
 		exits:    exits{report: []int{0, 1}, nothing: []int{128}},
 		parse:    func(c *call, out []byte) ([]finding.Finding, error) { return osvParse(c.root, out, c.lines) },
 		db: offlineDB{env: "SVC_OSV_DB", imported: "osv",
@@ -293,7 +294,7 @@ func osvArgs(c *call) ([]string, error) {
 	args := []string{"scan", "source", "--offline", "--local-db-path", c.db, "--format", "json"}
 	missing := map[string][]string{}
 	var eco []string
-	_ = tree.Walk{}.Files(context.Background(), c.root, func(abs, rel string) error {
+	_ = tree.Walk{Ignore: ignoreFunc(c.ignore)}.Files(context.Background(), c.root, func(abs, rel string) error {
 		e := osvEcosystemOf(path.Base(rel))
 		if e == "" {
 			return nil

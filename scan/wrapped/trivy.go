@@ -189,6 +189,7 @@ func Trivy(cfg scan.Config) scan.Scanner {
 			c.image = t.Image
 			return pathTarget(ctx, c, t)
 		},
+		reads: trivyReads,
 		args: func(c *call) ([]string, error) {
 			offline := []string{"--scanners", "vuln", "--format", "json", "--quiet",
 				"--cache-dir", c.db, "--skip-db-update", "--skip-java-db-update",
@@ -196,7 +197,7 @@ func Trivy(cfg scan.Config) scan.Scanner {
 			if c.image != "" {
 				return append(append([]string{"image"}, offline...), "--cache-backend", "memory", "--input", c.image), nil
 			}
-			return append(append([]string{"fs"}, offline...), c.root), nil
+			return append(append(append([]string{"fs"}, offline...), trivySkipArgs(c.excludePatterns(false))...), c.root), nil
 		},
 		exits: exits{report: []int{0}},
 		parse: func(c *call, out []byte) ([]finding.Finding, error) {
@@ -209,4 +210,45 @@ func Trivy(cfg scan.Config) scan.Scanner {
 		version:     probeVersion(`(?m)^Version: v?(\S+)`, "--version"),
 		installHint: "build trivy v0.74.0 from its module (go mod download github.com/aquasecurity/trivy@v0.74.0, then GOEXPERIMENT=jsonv2 go build ./cmd/trivy in a copy of its directory) or copy a trivy binary onto PATH or SVC_TRIVY_PATH",
 	})
+}
+
+// trivyReads tells the files trivy fs reads: every ecosystem's lockfiles
+// and manifests (osv-scanner's and more), Java archives, and the package
+// databases of an operating system's root.
+func trivyReads(rel string) bool {
+	name := filepath.Base(rel)
+	if osvEcosystemOf(name) != "" || strings.HasPrefix(name, "requirements") && strings.HasSuffix(name, ".txt") {
+		return true
+	}
+	switch name {
+	case "package.json", "go.sum", "Pipfile", "pyproject.toml", "setup.py", "Gemfile", "build.gradle", "build.gradle.kts",
+		"Podfile.lock", "Package.resolved", "conan.lock", "packages.config", "status", "installed", "Packages", "Packages.db", "rpmdb.sqlite":
+		return true
+	}
+	switch filepath.Ext(name) {
+	case ".jar", ".war", ".ear", ".par", ".gemspec", ".csproj", ".nuspec":
+		return true
+	}
+	return strings.HasSuffix(name, ".deps.json")
+}
+
+// trivySkipArgs turns [ignore] paths into --skip-dirs and --skip-files
+// globs relative to the target: a pattern without a slash matches at any
+// depth ("**/"), a trailing slash means directories only.
+func trivySkipArgs(patterns []string) []string {
+	var out []string
+	for _, p := range patterns {
+		dirOnly := strings.HasSuffix(p, "/")
+		p = strings.TrimRight(p, "/")
+		anchored := strings.Contains(p, "/")
+		p = strings.TrimPrefix(p, "/")
+		if !anchored && !strings.HasPrefix(p, "**/") {
+			p = "**/" + p
+		}
+		out = append(out, "--skip-dirs", p)
+		if !dirOnly {
+			out = append(out, "--skip-files", p)
+		}
+	}
+	return out
 }

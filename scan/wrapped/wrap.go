@@ -78,6 +78,11 @@ type tool struct {
 	// file of that name under the target instead of once in the target
 	// (tools that load Go packages work only inside a module).
 	eachDirOf string
+	// reads tells the files the tool reads (by path relative to the
+	// target), so a command-line scan of a tree without any skips it
+	// without starting it; nil means any file (or, with eachDirOf, the
+	// files of that name).
+	reads func(rel string) bool
 	// env is added to the runner's minimal environment.
 	env []string
 	// reportFile, when set, is the file the tool writes its report to in
@@ -207,6 +212,37 @@ type call struct {
 	// skipped lists the parts of the target this run left out (args may
 	// add to it); Scan reports them as a scan.PartialSkip.
 	skipped []scan.SkippedPart
+	// ignore is the repository's [ignore] paths; nil when none. A tool
+	// with exclude flags gets its patterns (excludePatterns).
+	ignore scan.PathFilter
+}
+
+// ignoreFunc is a tree.Walk's Ignore for [ignore] paths; nil for none.
+func ignoreFunc(f scan.PathFilter) func(string, bool) bool {
+	if f == nil {
+		return nil
+	}
+	return f.Ignored
+}
+
+// excludePatterns are the [ignore] paths patterns for a tool's exclude
+// flags. A list that brings paths back with "!" is not handed over when
+// the tool's flags cannot say that (negates false): excluding more than
+// asked would lose findings, and the orchestrator drops the findings under
+// ignored paths whatever the tool reports.
+func (c *call) excludePatterns(negates bool) []string {
+	if c.ignore == nil {
+		return nil
+	}
+	ps := c.ignore.Patterns()
+	if !negates {
+		for _, p := range ps {
+			if strings.HasPrefix(p, "!") {
+				return nil
+			}
+		}
+	}
+	return ps
 }
 
 // rel makes a path the tool reported relative to the target.
@@ -244,6 +280,17 @@ type cli struct {
 func newCLI(cfg scan.Config, t tool) *cli { return &cli{cfg: cfg, tool: t} }
 
 func (w *cli) Name() string { return w.tool.name }
+
+// Reads implements scan.Selective.
+func (w *cli) Reads(rel string) bool {
+	switch {
+	case w.tool.reads != nil:
+		return w.tool.reads(rel)
+	case w.tool.eachDirOf != "":
+		return filepath.Base(rel) == w.tool.eachDirOf
+	}
+	return true
+}
 func (w *cli) Type() string { return w.tool.scanType }
 
 // pathEnv is the setting that overrides where the program is:
@@ -409,6 +456,7 @@ func (w *cli) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error
 	if err := target(ctx, c, t); err != nil {
 		return nil, err
 	}
+	c.ignore = t.Ignore
 	if err := w.notReady(ctx); err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package api
+package report
 
 import (
 	"bytes"
@@ -10,8 +10,15 @@ import (
 	"time"
 
 	"scand/finding"
-	"scand/store"
 )
+
+// rawRow is a stored finding as the store hands it out: its JSON, read
+// through finding.ParseJSON and finding.DecodeJSON.
+type rawRow struct{ body []byte }
+
+func (r rawRow) Raw(tags [][]byte) (finding.RawFinding, bool) { return finding.ParseJSON(r.body, tags) }
+func (r rawRow) Finding() (finding.Finding, error)            { return finding.DecodeJSON(r.body, MetadataKeys) }
+func (r rawRow) AppendJSON(b []byte) ([]byte, error)          { return append(b, r.body...), nil }
 
 // hostileStrings mixes the characters each encoder treats specially.
 func hostileStrings(rng *rand.Rand, n int) []string {
@@ -36,9 +43,10 @@ func TestFastSARIFResultMatchesMarshalIndent(t *testing.T) {
 	pick := func() string { return strs[rng.Intn(len(strs))] }
 	url, host := "https://t.example/x?a=<b>", "10.0.0.1"
 	for i := 0; i < 400; i++ {
-		f := store.FindingWithState{Finding: finding.Finding{ID: pick(), Scanner: pick(), ScanType: []string{"code", "dast", "network"}[i%3],
+		f := finding.Finding{ID: pick(), Scanner: pick(), ScanType: []string{"code", "dast", "network"}[i%3],
 			Severity: finding.Severities[i%5], Title: pick(), Description: pick(), RuleID: pick(), CWE: finding.CWE(pick()),
-			Fingerprint: pick(), Metadata: map[string]any{}}}
+			Fingerprint: pick(), Metadata: map[string]any{}}
+		row := Row{Diff: []string{"", DiffNew, DiffUnchanged, DiffFixed}[i%4], Baselined: i%6 == 0}
 		switch i % 4 {
 		case 0:
 			f.FilePath, f.Line = pick(), rng.Intn(3)
@@ -52,10 +60,10 @@ func TestFastSARIFResultMatchesMarshalIndent(t *testing.T) {
 			f.Metadata["suppressed_by"] = pick()
 		}
 		if i%7 == 0 {
-			f.State = &store.TriageState{Status: []string{"false_positive", "fixed"}[i%2], Note: pick(), UpdatedBy: pick(), UpdatedAt: time.Unix(0, 0)}
+			row.Triage = &Triage{Status: []string{"false_positive", "fixed"}[i%2], Note: pick(), UpdatedBy: pick(), UpdatedAt: time.Unix(0, 0)}
 		}
-		sc := store.Scan{ID: "s", TargetURL: &url, TargetHost: &host}
-		res := sarifResultOf(sc, f, map[string]int{f.RuleID: i}, map[string]string{f.RuleID: pick()})
+		sc := &Scan{ID: "s", TargetURL: url, TargetHost: host}
+		res := sarifResultOf(sc, f, &row, map[string]int{f.RuleID: i}, map[string]string{f.RuleID: pick()})
 		want, err := json.MarshalIndent(res, "        ", "  ")
 		if err != nil {
 			t.Fatal(err)
@@ -125,36 +133,36 @@ func TestRawExportPathsMatchDecoded(t *testing.T) {
 		case 2:
 			f.Metadata = map[string]any{"suppressed_by": nil}
 		}
-		var state *store.TriageState
+		var state *Triage
 		if i%4 == 0 {
-			state = &store.TriageState{Status: store.TriageStatuses[i%6], Note: pick(), UpdatedBy: pick(), UpdatedAt: time.Unix(int64(i), 0)}
+			state = &Triage{Status: []string{"new", "triaged", "false_positive", "accepted_risk", "fixed", "wont_fix"}[i%6], Note: pick(), UpdatedBy: pick(), UpdatedAt: time.Unix(int64(i), 0)}
 		}
 		body, _ := json.Marshal(f)
-		row := store.FindingRow{Body: body, State: state}
+		row := Row{Stored: rawRow{body}, Triage: state, Diff: []string{"", DiffNew, DiffFixed}[i%3], Baselined: i%5 == 1}
 		raw, ok := row.Raw(nil)
 		if !ok {
 			t.Fatalf("finding %d: stored layout not recognized: %s", i, body)
 		}
-		fw, err := row.DecodeMeta(exportMetadata...)
+		fw, err := row.Finding()
 		if err != nil {
 			t.Fatal(err)
 		}
-		sc := store.Scan{ID: "s", TargetPath: "/t"}
+		sc := &Scan{ID: "s", TargetPath: "/t"}
 		first := map[string]string{fw.RuleID: pick()}
 		if i%3 == 0 {
 			first[fw.RuleID] = fw.Description
 		}
 		firstRaw := map[string][]byte{fw.RuleID: jsonInner(finding.AppendJSONString(nil, first[fw.RuleID]))}
 		index := map[string]int{fw.RuleID: i}
-		if got, ok := appendSARIFResultRaw(nil, "        ", &raw, state, index, firstRaw); ok {
+		if got, ok := appendSARIFResultRaw(nil, "        ", &raw, &row, index, firstRaw); ok {
 			fast++
-			res := sarifResultOf(sc, fw, index, first)
+			res := sarifResultOf(sc, fw, &row, index, first)
 			if want := appendSARIFResult(nil, &res, "        "); !bytes.Equal(got, want) {
 				t.Fatalf("SARIF %d:\nraw     %s\ndecoded %s", i, got, want)
 			}
 		}
 		if got, ok := appendReportFindingRaw(nil, &raw, state, i, "#991b1b"); ok {
-			rf := reportFindingView(sc, fw, i, "#991b1b")
+			rf := reportFindingView(sc, fw, state, i, "#991b1b")
 			if want := appendReportFinding(nil, &rf); !bytes.Equal(got, want) {
 				t.Fatalf("report %d:\nraw     %q\ndecoded %q", i, got, want)
 			}

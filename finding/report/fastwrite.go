@@ -1,4 +1,4 @@
-package api
+package report
 
 import (
 	"bytes"
@@ -7,7 +7,6 @@ import (
 	"unicode/utf8"
 
 	"scand/finding"
-	"scand/store"
 )
 
 // Exports write every finding of a scan, so the per-finding part of SARIF
@@ -149,6 +148,9 @@ func appendSARIFResult(b []byte, res *sarifResult, prefix string) []byte {
 		w.close('}')
 	}
 	w.close(']')
+	if res.BaselineState != "" {
+		w.str("baselineState", res.BaselineState)
+	}
 	p := &res.Properties
 	w.open("properties", '{')
 	w.str("severity", p.Severity)
@@ -397,8 +399,9 @@ func appendCanonical(b, inner []byte) []byte {
 // read as stored tokens, copying strings through. It reports false (and
 // appends nothing) when the finding needs the general path: no file
 // location, a title that may be blank, a structured suppressed_by.
-func appendSARIFResultRaw(b []byte, prefix string, f *finding.RawFinding, state *store.TriageState, ruleIndex map[string]int,
+func appendSARIFResultRaw(b []byte, prefix string, f *finding.RawFinding, row *Row, ruleIndex map[string]int,
 	firstDescription map[string][]byte) ([]byte, bool) {
+	state := row.Triage
 	file, rule, title := jsonInner(f.FilePath), jsonInner(f.RuleID), jsonInner(f.Title)
 	if len(file) == 0 || bytes.IndexByte(file, '\\') >= 0 || bytes.IndexByte(rule, '\\') >= 0 || len(f.Severity) < 2 ||
 		len(bytes.Trim(title, " ")) == 0 || bytes.IndexByte(title, '\\') >= 0 {
@@ -461,7 +464,7 @@ func appendSARIFResultRaw(b []byte, prefix string, f *finding.RawFinding, state 
 		w.b = append(w.b, '"')
 		w.close('}')
 	}
-	if state != nil && reportHiddenTriage[state.Status] {
+	if state != nil && HiddenVerdict(state.Status) {
 		w.open("", '{')
 		w.str("kind", "external")
 		w.str("status", "accepted")
@@ -469,6 +472,9 @@ func appendSARIFResultRaw(b []byte, prefix string, f *finding.RawFinding, state 
 		w.close('}')
 	}
 	w.close(']')
+	if bs := sarifBaselineState(row); bs != "" {
+		w.str("baselineState", bs)
+	}
 	w.open("properties", '{')
 	w.raw("severity", f.Severity)
 	w.raw("scanType", f.ScanType)
@@ -498,7 +504,7 @@ func appendSARIFResultRaw(b []byte, prefix string, f *finding.RawFinding, state 
 // finding read as stored tokens. It reports false (appending nothing) when
 // the finding needs the general path: no file location or a structured
 // suppressed_by.
-func appendReportFindingRaw(b []byte, f *finding.RawFinding, state *store.TriageState, n int, color string) ([]byte, bool) {
+func appendReportFindingRaw(b []byte, f *finding.RawFinding, state *Triage, n int, color string) ([]byte, bool) {
 	file := jsonInner(f.FilePath)
 	if len(file) == 0 || (f.SuppressedBy != nil && f.SuppressedBy[0] != '"' && string(f.SuppressedBy) != "null") {
 		return b, false
@@ -510,7 +516,7 @@ func appendReportFindingRaw(b []byte, f *finding.RawFinding, state *store.Triage
 		}
 		triageNote, triageBy = state.Note, state.UpdatedBy
 		triageAt = state.UpdatedAt.UTC().Format(reportTimeLayout)
-		hidden = reportHiddenTriage[state.Status]
+		hidden = HiddenVerdict(state.Status)
 	}
 	b = append(b, "\n<article class=\"finding"...)
 	if hidden {

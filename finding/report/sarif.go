@@ -1,22 +1,17 @@
-package api
+package report
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"io"
 	"iter"
-	"net/http"
 	"net/url"
 	"slices"
 	"sort"
 	"strings"
-	"time"
 
 	"scand/finding"
-	"scand/scan"
-	"scand/store"
 )
 
 // SARIF 2.1.0 output. Design choices, each for a consumer:
@@ -148,6 +143,7 @@ type sarifResult struct {
 	Locations           []sarifLocation    `json:"locations,omitempty"`
 	PartialFingerprints map[string]string  `json:"partialFingerprints"`
 	Suppressions        []sarifSuppression `json:"suppressions"`
+	BaselineState       string             `json:"baselineState,omitempty"`
 	Properties          sarifResultProps   `json:"properties"`
 }
 
@@ -213,50 +209,6 @@ func sarifSecuritySeverity(sev finding.Severity) string {
 	return "0.0"
 }
 
-// sarifInformationURI is a wrapped tool's home page. A scanner may
-// declare its own by implementing InformationURI() string; built-ins have
-// none, which SARIF allows.
-func sarifInformationURI(sc scan.Scanner, name string) string {
-	if d, ok := sc.(interface{ InformationURI() string }); ok {
-		return d.InformationURI()
-	}
-	switch name {
-	case "bandit":
-		return "https://bandit.readthedocs.io/"
-	case "semgrep":
-		return "https://semgrep.dev/"
-	case "gosec":
-		return "https://github.com/securego/gosec"
-	case "trivy":
-		return "https://trivy.dev/"
-	case "grype":
-		return "https://github.com/anchore/grype"
-	case "osv-scanner":
-		return "https://google.github.io/osv-scanner/"
-	case "pip-audit":
-		return "https://github.com/pypa/pip-audit"
-	case "npm-audit":
-		return "https://docs.npmjs.com/cli/commands/npm-audit"
-	case "govulncheck":
-		return "https://go.dev/security/vuln/"
-	case "checkov":
-		return "https://www.checkov.io/"
-	case "hadolint":
-		return "https://github.com/hadolint/hadolint"
-	case "tfsec":
-		return "https://github.com/aquasecurity/tfsec"
-	case "kics":
-		return "https://kics.io/"
-	case "zap":
-		return "https://www.zaproxy.org/"
-	case "nmap":
-		return "https://nmap.org/"
-	case "gitleaks":
-		return "https://github.com/gitleaks/gitleaks"
-	}
-	return ""
-}
-
 // sarifCWEID turns "CWE-798" into "798"; anything else is not a CWE id and
 // yields "".
 func sarifCWEID(c finding.CWE) string {
@@ -309,18 +261,18 @@ func sarifURI(p string) string {
 	return out
 }
 
-func sarifSuppressions(f store.FindingWithState) []sarifSuppression {
+func sarifSuppressions(f finding.Finding, t *Triage) []sarifSuppression {
 	out := []sarifSuppression{}
-	if by := reportSuppressedBy(f.Metadata); by != "" {
+	if by := SuppressedBy(f.Metadata); by != "" {
 		out = append(out, sarifSuppression{Kind: "inSource", Status: "accepted", Justification: "Suppressed in source by " + by})
 	}
-	if f.State != nil && reportHiddenTriage[f.State.Status] {
-		out = append(out, sarifSuppression{Kind: "external", Status: "accepted", Justification: sarifTriageJustification(f.State)})
+	if t != nil && HiddenVerdict(t.Status) {
+		out = append(out, sarifSuppression{Kind: "external", Status: "accepted", Justification: sarifTriageJustification(t)})
 	}
 	return out
 }
 
-func sarifTriageJustification(st *store.TriageState) string {
+func sarifTriageJustification(st *Triage) string {
 	j := "Triaged as " + st.Status
 	if st.UpdatedBy != "" {
 		j += " by " + st.UpdatedBy
@@ -331,7 +283,7 @@ func sarifTriageJustification(st *store.TriageState) string {
 	return j
 }
 
-func sarifLocations(sc store.Scan, f finding.Finding) []sarifLocation {
+func sarifLocations(sc *Scan, f finding.Finding) []sarifLocation {
 	if f.FilePath != "" {
 		pl := &sarifPhysicalLocation{ArtifactLocation: sarifArtifactLocation{URI: sarifURI(f.FilePath), URIBaseID: sarifSrcRoot}}
 		if f.Line > 0 {
@@ -343,151 +295,89 @@ func sarifLocations(sc store.Scan, f finding.Finding) []sarifLocation {
 	if u, ok := f.Metadata["url"].(string); ok && u != "" {
 		return []sarifLocation{{PhysicalLocation: &sarifPhysicalLocation{ArtifactLocation: sarifArtifactLocation{URI: u}}}}
 	}
-	if f.ScanType == scan.TypeDAST && sc.TargetURL != nil {
-		return []sarifLocation{{PhysicalLocation: &sarifPhysicalLocation{ArtifactLocation: sarifArtifactLocation{URI: *sc.TargetURL}}}}
+	if f.ScanType == typeDAST && sc.TargetURL != "" {
+		return []sarifLocation{{PhysicalLocation: &sarifPhysicalLocation{ArtifactLocation: sarifArtifactLocation{URI: sc.TargetURL}}}}
 	}
-	if f.ScanType == scan.TypeNetwork && sc.TargetHost != nil {
-		return []sarifLocation{{LogicalLocations: []sarifLogicalLocation{{Name: *sc.TargetHost, Kind: "resource"}}}}
+	if f.ScanType == typeNetwork && sc.TargetHost != "" {
+		return []sarifLocation{{LogicalLocations: []sarifLogicalLocation{{Name: sc.TargetHost, Kind: "resource"}}}}
 	}
 	return nil
 }
 
-// sarifScannerProbeTimeout bounds the version lookups of one SARIF build.
-const sarifScannerProbeTimeout = 20 * time.Second
+// The two scan types whose findings point at a target instead of a file.
+const (
+	typeDAST    = "dast"
+	typeNetwork = "network"
+)
 
-// streamSARIF writes a completed scan as an indented SARIF 2.1.0 log,
-// byte for byte what json.MarshalIndent of the whole log gives, while the
-// results are read from the store: one run per scanner, its rule table
-// from the rules stored at ingest, then its results in canonical order.
-// Tool versions are what the registry reports now: scand does not record
-// a tool's version per scan.
-func (s *Server) streamSARIF(ctx context.Context, w http.ResponseWriter, sc store.Scan) error {
-	probeCtx, cancel := context.WithTimeout(ctx, sarifScannerProbeTimeout)
-	defer cancel()
-	registry := map[string]scan.Scanner{}
-	for _, sn := range s.Scanners {
-		registry[sn.Name()] = sn
-	}
-	rules, err := s.Store.ScanRules(ctx, sc)
-	if err != nil {
-		return err
-	}
-	data, err := s.Store.ScanDataSources(ctx, sc.ID)
-	if err != nil {
-		return err
-	}
-	blocks, err := s.Store.ScanBlocks(ctx, sc)
-	if err != nil {
-		return err
-	}
-	order := append([]string(nil), sc.ScannersRun...)
-	seen := map[string]bool{}
-	for _, n := range order {
-		seen[n] = true
-	}
-	for _, b := range blocks {
-		if !seen[b.Scanner] {
-			// A finding from a scanner missing in scanners_run (an older
-			// orchestrator) still gets reported rather than dropped.
-			seen[b.Scanner] = true
-			order = append(order, b.Scanner)
-		}
-	}
-	byScanner := map[string][]store.RuleSummary{}
-	for _, r := range rules {
-		byScanner[r.Scanner] = append(byScanner[r.Scanner], r)
-	}
-	versions := make([]string, len(order))
-	for i, name := range order {
-		if sn := registry[name]; sn != nil {
-			versions[i], _, _ = sn.Available(probeCtx)
-		}
-	}
+// Tool is one SARIF run: a scanner that ran, its rules and its findings.
+type Tool struct {
+	Name           string
+	Version        string
+	InformationURI string
+	// Rules are the scanner's rules sorted by id, each with its first
+	// finding in canonical order (RulesOf for findings held in memory).
+	Rules []Rule
+	// DataSources is the offline advisory data the tool read.
+	DataSources []DataSource
+	// Results are the tool's findings in canonical order.
+	Results iter.Seq2[Row, error]
+}
 
-	w.Header().Set("Content-Type", "application/sarif+json")
-	w.Header().Set("Content-Disposition", `attachment; filename="scand-`+sc.ID+`.sarif"`)
-	sw := startStream(w, "application/sarif+json")
+// Rule is one rule of a scanner's findings: the first finding of the rule
+// gives its descriptions, the most severe finding its level.
+type Rule struct {
+	RuleID string
+	First  finding.Finding
+	Worst  finding.Severity
+	CWEs   []string
+	Tags   []string
+}
+
+// WriteSARIF writes an indented SARIF 2.1.0 log, byte for byte what
+// json.MarshalIndent of the whole log gives, while the results are read:
+// one run per tool in the order given, each with its rule table, then its
+// results. Rows with a Diff get a baselineState (new, unchanged, or absent
+// for a fixed finding); a baselined finding outside a diff is unchanged.
+func WriteSARIF(w io.Writer, sc Scan, tools []Tool) error {
 	head, err := json.MarshalIndent(sarifLog{Schema: sarifSchemaURI, Version: sarifVersion, Runs: []sarifRun{}}, "", "  ")
 	if err != nil {
-		return sw.fail(err)
+		return err
 	}
 	emptyRuns := []byte(`"runs": []` + "\n}")
 	if !bytes.HasSuffix(head, emptyRuns) {
-		return sw.fail(errors.New("unexpected SARIF log encoding"))
+		return errors.New("unexpected SARIF log encoding")
 	}
-	sw.Write(head[:len(head)-len(emptyRuns)])
-	sw.WriteString(`"runs": [`)
-	for i, name := range order {
+	if _, err := w.Write(head[:len(head)-len(emptyRuns)]); err != nil {
+		return err
+	}
+	io.WriteString(w, `"runs": [`)
+	for i := range tools {
 		if i > 0 {
-			sw.WriteByte(',')
+			io.WriteString(w, ",")
 		}
-		sw.WriteString("\n    ")
-		rows := s.Store.FindingRows(ctx, sc, store.FindingQuery{Scanners: []string{name}})
-		if err := sarifWriteRun(sw, sc, name, versions[i], sarifInformationURI(registry[name], name), byScanner[name], sarifDataProperties(name, data), rows); err != nil {
-			return sw.fail(err)
+		io.WriteString(w, "\n    ")
+		if err := sarifWriteRun(w, &sc, &tools[i]); err != nil {
+			return err
 		}
 	}
-	if len(order) > 0 {
-		sw.WriteString("\n  ")
+	if len(tools) > 0 {
+		io.WriteString(w, "\n  ")
 	}
-	sw.WriteString("]\n}\n")
-	return sw.finish()
+	_, err = io.WriteString(w, "]\n}\n")
+	return err
 }
 
-// buildSARIF renders findings held in memory as the same log.
-func (s *Server) buildSARIF(ctx context.Context, sc store.Scan, findings []store.FindingWithState) ([]byte, error) {
-	ctx, cancel := context.WithTimeout(ctx, sarifScannerProbeTimeout)
-	defer cancel()
-	registry := map[string]scan.Scanner{}
-	for _, sn := range s.Scanners {
-		registry[sn.Name()] = sn
-	}
-	byScanner := map[string][]store.FindingWithState{}
-	order := append([]string(nil), sc.ScannersRun...)
-	seen := map[string]bool{}
-	for _, n := range order {
-		seen[n] = true
-	}
-	for _, f := range findings {
-		if !seen[f.Scanner] {
-			seen[f.Scanner] = true
-			order = append(order, f.Scanner)
-		}
-		byScanner[f.Scanner] = append(byScanner[f.Scanner], f)
-	}
-
-	data, err := s.Store.ScanDataSources(ctx, sc.ID)
-	if err != nil {
-		return nil, err
-	}
-	log := sarifLog{Schema: sarifSchemaURI, Version: sarifVersion, Runs: []sarifRun{}}
-	for _, name := range order {
-		var version string
-		sn := registry[name]
-		if sn != nil {
-			version, _, _ = sn.Available(ctx)
-		}
-		run := sarifBuildRun(sc, name, version, sarifInformationURI(sn, name), sarifRulesOf(byScanner[name]), byScanner[name])
-		run.Properties = sarifDataProperties(name, data)
-		log.Runs = append(log.Runs, run)
-	}
-	body, err := json.MarshalIndent(log, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	return append(body, '\n'), nil
-}
-
-// sarifRulesOf summarizes findings held in memory the way the store
-// summarizes them at ingest: rules sorted by id, each with its first
-// finding in canonical order, its most severe severity, CWEs and tags.
-func sarifRulesOf(findings []store.FindingWithState) []store.RuleSummary {
-	byID := map[string]*store.RuleSummary{}
+// RulesOf summarizes findings held in memory the way the store summarizes
+// them at ingest: rules sorted by id, each with its first finding in
+// canonical order, its most severe severity, CWEs and tags.
+func RulesOf(findings []finding.Finding) []Rule {
+	byID := map[string]*Rule{}
 	var ids []string
 	for _, f := range findings {
 		r := byID[f.RuleID]
 		if r == nil {
-			r = &store.RuleSummary{Scanner: f.Scanner, RuleID: f.RuleID, First: f.Finding, Worst: f.Severity}
+			r = &Rule{RuleID: f.RuleID, First: f, Worst: f.Severity}
 			byID[f.RuleID] = r
 			ids = append(ids, f.RuleID)
 		}
@@ -504,7 +394,7 @@ func sarifRulesOf(findings []store.FindingWithState) []store.RuleSummary {
 		}
 	}
 	sort.Strings(ids)
-	out := make([]store.RuleSummary, 0, len(ids))
+	out := make([]Rule, 0, len(ids))
 	for _, id := range ids {
 		out = append(out, *byID[id])
 	}
@@ -512,18 +402,19 @@ func sarifRulesOf(findings []store.FindingWithState) []store.RuleSummary {
 }
 
 // sarifRunHeader builds a run without results: tool, rules, taxonomies.
-func sarifRunHeader(sc store.Scan, name, version, infoURI string, rules []store.RuleSummary) (sarifRun, map[string]int, map[string]string) {
+func sarifRunHeader(sc *Scan, t *Tool) (sarifRun, map[string]int, map[string]string) {
 	run := sarifRun{
-		Tool:              sarifTool{Driver: sarifToolComponent{Name: name, Version: version, InformationURI: infoURI}},
-		AutomationDetails: sarifAutomationDetails{ID: "scand/" + name + "/" + sc.ID},
+		Tool:              sarifTool{Driver: sarifToolComponent{Name: t.Name, Version: t.Version, InformationURI: t.InformationURI}},
+		AutomationDetails: sarifAutomationDetails{ID: "scand/" + t.Name + "/" + sc.ID},
 		Invocations:       []sarifInvocation{{ExecutionSuccessful: true}},
 		OriginalURIBaseIDs: map[string]sarifArtifactLocation{
 			sarifSrcRoot: {Description: &sarifText{Text: "The scan's target_path; every file location is relative to it."}},
 		},
-		Results: []sarifResult{},
+		Properties: dataProperties(t.DataSources),
+		Results:    []sarifResult{},
 	}
 	cwes := map[string]bool{}
-	for _, r := range rules {
+	for _, r := range t.Rules {
 		for _, c := range r.CWEs {
 			if id := sarifCWEID(finding.CWE(c)); id != "" {
 				cwes[id] = true
@@ -554,7 +445,7 @@ func sarifRunHeader(sc store.Scan, name, version, infoURI string, rules []store.
 
 	ruleIndex := map[string]int{}
 	firstDescription := map[string]string{}
-	for i, rs := range rules {
+	for i, rs := range t.Rules {
 		id := rs.RuleID
 		ruleIndex[id] = i
 		firstDescription[id] = rs.First.Description
@@ -602,7 +493,28 @@ func sarifRunHeader(sc store.Scan, name, version, infoURI string, rules []store.
 	return run, ruleIndex, firstDescription
 }
 
-func sarifResultOf(sc store.Scan, f store.FindingWithState, ruleIndex map[string]int, firstDescription map[string]string) sarifResult {
+// sarifBaselineState is a result's baselineState: SARIF's new, unchanged
+// and absent (a finding the newer revision no longer has) in a diff; a
+// finding the baseline file lists is unchanged; "" leaves it out.
+func sarifBaselineState(r *Row) string {
+	switch r.Diff {
+	case DiffNew:
+		if r.Baselined {
+			return "unchanged"
+		}
+		return "new"
+	case DiffUnchanged:
+		return "unchanged"
+	case DiffFixed:
+		return "absent"
+	}
+	if r.Baselined {
+		return "unchanged"
+	}
+	return ""
+}
+
+func sarifResultOf(sc *Scan, f finding.Finding, row *Row, ruleIndex map[string]int, firstDescription map[string]string) sarifResult {
 	msg := sarifNonEmpty(f.Title, f.RuleID)
 	if f.Description != "" && f.Description != firstDescription[f.RuleID] {
 		msg += "\n" + f.Description
@@ -612,26 +524,19 @@ func sarifResultOf(sc store.Scan, f store.FindingWithState, ruleIndex map[string
 		RuleIndex:           ruleIndex[f.RuleID],
 		Level:               sarifLevel(f.Severity),
 		Message:             sarifText{Text: msg},
-		Locations:           sarifLocations(sc, f.Finding),
+		Locations:           sarifLocations(sc, f),
 		PartialFingerprints: map[string]string{sarifFingerprintKey: f.Fingerprint},
-		Suppressions:        sarifSuppressions(f),
+		Suppressions:        sarifSuppressions(f, row.Triage),
+		BaselineState:       sarifBaselineState(row),
 		Properties: sarifResultProps{
 			Severity: string(f.Severity), ScanType: f.ScanType, CWE: string(f.CWE),
 			ComplianceTags: sarifTags(f.ComplianceTags), TriageStatus: "new", FindingID: f.ID,
 		},
 	}
-	if f.State != nil {
-		res.Properties.TriageStatus, res.Properties.TriageNote = f.State.Status, f.State.Note
+	if row.Triage != nil {
+		res.Properties.TriageStatus, res.Properties.TriageNote = row.Triage.Status, row.Triage.Note
 	}
 	return res
-}
-
-func sarifBuildRun(sc store.Scan, name, version, infoURI string, rules []store.RuleSummary, findings []store.FindingWithState) sarifRun {
-	run, ruleIndex, firstDescription := sarifRunHeader(sc, name, version, infoURI, rules)
-	for _, f := range findings {
-		run.Results = append(run.Results, sarifResultOf(sc, f, ruleIndex, firstDescription))
-	}
-	return run
 }
 
 // sarifWriteRun writes one run at the indentation of a runs element: the
@@ -639,10 +544,8 @@ func sarifBuildRun(sc store.Scan, name, version, infoURI string, rules []store.R
 // which together are the bytes MarshalIndent of the whole run gives. A
 // result is copied through from the stored tokens when it can be
 // (appendSARIFResultRaw), else decoded.
-func sarifWriteRun(w io.Writer, sc store.Scan, name, version, infoURI string, rules []store.RuleSummary, properties map[string]any,
-	rows iter.Seq2[store.FindingRow, error]) error {
-	run, ruleIndex, firstDescription := sarifRunHeader(sc, name, version, infoURI, rules)
-	run.Properties = properties
+func sarifWriteRun(w io.Writer, sc *Scan, t *Tool) error {
+	run, ruleIndex, firstDescription := sarifRunHeader(sc, t)
 	firstRaw := map[string][]byte{}
 	for id, d := range firstDescription {
 		firstRaw[id] = jsonInner(finding.AppendJSONString(nil, d))
@@ -662,32 +565,34 @@ func sarifWriteRun(w io.Writer, sc store.Scan, name, version, infoURI string, ru
 	n := 0
 	var b []byte
 	var tags [][]byte
-	for row, err := range rows {
-		if err != nil {
-			return err
-		}
-		b = b[:0]
-		if n > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, "\n        "...)
-		raw, ok := row.Raw(tags)
-		tags = raw.Tags
-		if ok {
-			b, ok = appendSARIFResultRaw(b, "        ", &raw, row.State, ruleIndex, firstRaw)
-		}
-		if !ok {
-			f, err := row.DecodeMeta(exportMetadata...)
+	if t.Results != nil {
+		for row, err := range t.Results {
 			if err != nil {
 				return err
 			}
-			res := sarifResultOf(sc, f, ruleIndex, firstDescription)
-			b = appendSARIFResult(b, &res, "        ")
+			b = b[:0]
+			if n > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, "\n        "...)
+			raw, ok := row.Raw(tags)
+			tags = raw.Tags
+			if ok {
+				b, ok = appendSARIFResultRaw(b, "        ", &raw, &row, ruleIndex, firstRaw)
+			}
+			if !ok {
+				f, err := row.Finding()
+				if err != nil {
+					return err
+				}
+				res := sarifResultOf(sc, f, &row, ruleIndex, firstDescription)
+				b = appendSARIFResult(b, &res, "        ")
+			}
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+			n++
 		}
-		if _, err := w.Write(b); err != nil {
-			return err
-		}
-		n++
 	}
 	if n > 0 {
 		io.WriteString(w, "\n      ")

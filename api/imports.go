@@ -1,0 +1,70 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"scand/auth"
+	"scand/scan"
+	"scand/store"
+)
+
+// importMaxBody caps POST /scans/import (README documents it): about half
+// a million findings of a typical size.
+const importMaxBody = 256 << 20
+
+// importReadTimeout replaces the server's read timeout for an import body.
+const importReadTimeout = 10 * time.Minute
+
+// ImportScanRequest is the body of POST /scans/import. target, commit and
+// scan_types must come before findings: the findings are stored while the
+// body is read, never held.
+type ImportScanRequest struct {
+	Target          string                   `json:"target" doc:"label the scan is filed under (target_path), e.g. the repository URL; 1-1000 bytes, no control characters"`
+	Commit          *string                  `json:"commit,omitempty" doc:"git commit id (hexadecimal) the findings were computed at"`
+	ScanTypes       []string                 `json:"scan_types" doc:"non-empty; every finding's scan_type must be one of them"`
+	ScannersRun     []string                 `json:"scanners_run,omitempty"`
+	ScannersSkipped []store.SkippedScanner   `json:"scanners_skipped,omitempty"`
+	Findings        []store.FindingWithState `json:"findings" doc:"in the API's finding shape; id, scan_id, compliance_tags and state are the daemon's to set and are ignored"`
+}
+
+// ImportScanResult is the answer to an import.
+type ImportScanResult struct {
+	Scan     ScanView            `json:"scan"`
+	Verdicts []store.TriageState `json:"verdicts" doc:"the triage verdict (other than new) on each imported finding that has one"`
+}
+
+func (s *Server) importRoutes() []Route {
+	return []Route{{Method: "POST", Path: "/scans/import", Scope: auth.ScopeWrite, RateLimited: true, Tag: "scans",
+		Summary: "Store a scan computed elsewhere (scand scan --server) as a completed scan; answers the verdicts on its findings",
+		Request: ImportScanRequest{}, Response: ImportScanResult{}, Status: http.StatusCreated, MaxBody: importMaxBody,
+		Errors: []int{413, 422}, Handler: s.handleImportScan}}
+}
+
+func (s *Server) handleImportScan(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(importReadTimeout))
+	sc, err := s.Scans.ReadImport(ctx, r.Body, PrincipalFrom(ctx).ID)
+	var tooBig *http.MaxBytesError
+	var probs *scan.ProblemsError
+	switch {
+	case errors.As(err, &tooBig):
+		return errStatus(http.StatusRequestEntityTooLarge, "Request body too large (limit "+strconv.Itoa(importMaxBody)+" bytes)")
+	case errors.As(err, &probs):
+		return problemsError("body", probs.Problems)
+	case err != nil:
+		return err
+	}
+	verdicts, err := scan.Verdicts(ctx, s.Store, sc)
+	if err != nil {
+		return err
+	}
+	view, err := s.scanViewOf(ctx, sc)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, ImportScanResult{Scan: view, Verdicts: verdicts})
+	return nil
+}

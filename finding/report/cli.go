@@ -1,0 +1,518 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"iter"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"scand/finding"
+)
+
+// The command line's formats: JSON for programs, markdown for a pull
+// request comment, text for a terminal. All three read the rows twice at
+// most (Summarize, then the listing) and hold no more than the text
+// listing's one line per finding.
+
+// SkippedIdle is the reason of a scanner a command-line scan did not run
+// because the tree holds no file it reads.
+const SkippedIdle = "nothing to scan"
+
+// splitSkipped separates the idle scanners (names only) from the others.
+func splitSkipped(all []Skipped) (idle []string, others []Skipped) {
+	for _, s := range all {
+		if s.Reason == SkippedIdle {
+			idle = append(idle, s.Name)
+		} else {
+			others = append(others, s)
+		}
+	}
+	return idle, others
+}
+
+// Run is what the command line's formats say about one scan or diff.
+type Run struct {
+	Scan
+	// Base and Head name the revisions of a diff; "" for a scan.
+	Base, Head string
+	Summary    Summary
+	// Warnings are why the result may be incomplete.
+	Warnings []string
+}
+
+func (r *Run) mode() string {
+	if r.Base != "" {
+		return "diff"
+	}
+	return "scan"
+}
+
+type jsonSummary struct {
+	Findings       int            `json:"findings"`
+	Gating         int            `json:"gating"`
+	SeverityCounts map[string]int `json:"severity_counts"`
+	Suppressed     int            `json:"suppressed"`
+	Baselined      int            `json:"baselined"`
+	Hidden         int            `json:"hidden_by_verdict"`
+	New            *int           `json:"new,omitempty"`
+	Unchanged      *int           `json:"unchanged,omitempty"`
+	Fixed          *int           `json:"fixed,omitempty"`
+}
+
+type jsonHead struct {
+	Version         string      `json:"scand"`
+	Mode            string      `json:"mode"`
+	Target          string      `json:"target"`
+	Base            string      `json:"base,omitempty"`
+	Head            string      `json:"head,omitempty"`
+	ScanTypes       []string    `json:"scan_types"`
+	FailOn          string      `json:"fail_on"`
+	ScannersRun     []string    `json:"scanners_run"`
+	ScannersSkipped []Skipped   `json:"scanners_skipped"`
+	Warnings        []string    `json:"warnings"`
+	Summary         jsonSummary `json:"summary"`
+	Findings        []struct{}  `json:"findings"`
+}
+
+func severityMap(c finding.SeverityCount) map[string]int {
+	return map[string]int{"critical": c.Critical, "high": c.High, "medium": c.Medium, "low": c.Low, "info": c.Info}
+}
+
+// WriteJSON writes the run as one JSON object: what was scanned, the
+// summary, then every finding in the API's shape (with its "state") plus
+// diff_status, baselined, suppressed_by, triage and gating.
+func WriteJSON(w io.Writer, run Run, g Gate, rows iter.Seq2[Row, error]) error {
+	s := run.Summary
+	head := jsonHead{Version: run.Version, Mode: run.mode(), Target: run.TargetPath, Base: run.Base, Head: run.Head,
+		ScanTypes: run.ScanTypes, FailOn: s.FailOn, ScannersRun: run.ScannersRun, ScannersSkipped: run.Skipped, Warnings: run.Warnings,
+		Summary: jsonSummary{Findings: s.Findings, Gating: s.Gating, SeverityCounts: severityMap(s.Live), Suppressed: s.Suppressed,
+			Baselined: s.Baselined, Hidden: s.Hidden}, Findings: []struct{}{}}
+	if run.Base != "" {
+		head.Summary.New, head.Summary.Unchanged, head.Summary.Fixed = &s.New, &s.Unchanged, &s.Fixed
+	}
+	if head.Warnings == nil {
+		head.Warnings = []string{}
+	}
+	if head.ScannersRun == nil {
+		head.ScannersRun = []string{}
+	}
+	if head.ScannersSkipped == nil {
+		head.ScannersSkipped = []Skipped{}
+	}
+	b, err := json.MarshalIndent(head, "", "  ")
+	if err != nil {
+		return err
+	}
+	empty := []byte(`"findings": []` + "\n}")
+	if !bytes.HasSuffix(b, empty) {
+		return fmt.Errorf("unexpected JSON layout")
+	}
+	if _, err := w.Write(b[:len(b)-len(empty)]); err != nil {
+		return err
+	}
+	io.WriteString(w, `"findings": [`)
+	n := 0
+	var buf []byte
+	for r, err := range rows {
+		if err != nil {
+			return err
+		}
+		f, err := r.Finding()
+		if err != nil {
+			return err
+		}
+		buf = buf[:0]
+		if n > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, "\n    "...)
+		at := len(buf)
+		if buf, err = r.AppendJSON(buf); err != nil {
+			return err
+		}
+		if len(buf) <= at || buf[len(buf)-1] != '}' {
+			return fmt.Errorf("finding %s: not a JSON object", f.ID)
+		}
+		buf = buf[:len(buf)-1]
+		buf = append(buf, `,"diff_status":`...)
+		if r.Diff == "" {
+			buf = append(buf, "null"...)
+		} else {
+			buf = finding.AppendJSONString(buf, r.Diff)
+		}
+		buf = append(buf, `,"baselined":`...)
+		buf = strconv.AppendBool(buf, r.Baselined)
+		buf = append(buf, `,"suppressed_by":`...)
+		if by := SuppressedBy(f.Metadata); by != "" {
+			buf = finding.AppendJSONString(buf, by)
+		} else {
+			buf = append(buf, "null"...)
+		}
+		buf = append(buf, `,"triage":`...)
+		buf = finding.AppendJSONString(buf, triageStatus(&r))
+		buf = append(buf, `,"gating":`...)
+		buf = strconv.AppendBool(buf, g.Gates(&f, &r))
+		buf = append(buf, '}')
+		if _, err := w.Write(buf); err != nil {
+			return err
+		}
+		n++
+	}
+	if n > 0 {
+		io.WriteString(w, "\n  ")
+	}
+	_, err = io.WriteString(w, "]\n}\n")
+	return err
+}
+
+func triageStatus(r *Row) string {
+	if r.Triage == nil {
+		return "new"
+	}
+	return r.Triage.Status
+}
+
+// MarkdownMarker starts every markdown report, so a pipeline can find its
+// earlier comment on a pull request and update it in place.
+const MarkdownMarker = "<!-- scand:report -->"
+
+// MarkdownMaxRows caps the findings table of a markdown report: a comment
+// is for people, and the full list is in the other formats.
+const MarkdownMaxRows = 50
+
+// WriteMarkdown writes a pull-request comment: the marker line, the
+// verdict, counts by severity, then a table of the live findings (in a
+// diff: the new ones) with file:line links relative to the repository
+// root, capped at MarkdownMaxRows with "and N more".
+func WriteMarkdown(w io.Writer, run Run, g Gate, rows iter.Seq2[Row, error]) error {
+	s := run.Summary
+	var b strings.Builder
+	b.WriteString(MarkdownMarker + "\n")
+	verdict := "passed"
+	if s.Gating > 0 {
+		verdict = "failed"
+	}
+	what := plural(s.Findings, "finding")
+	if run.Base != "" {
+		what = plural(s.New, "new finding") + ", " + strconv.Itoa(s.Fixed) + " fixed, " + strconv.Itoa(s.Unchanged) + " unchanged"
+	}
+	fmt.Fprintf(&b, "### scand %s: %s, %d gating (fail on %s)\n\n", verdict, what, s.Gating, s.FailOn)
+	if run.Base != "" {
+		fmt.Fprintf(&b, "Changes from `%s` to `%s`.\n\n", mdCode(run.Base), mdCode(run.Head))
+	}
+	b.WriteString("| Critical | High | Medium | Low | Info |\n|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(&b, "| %d | %d | %d | %d | %d |\n\n", s.Live.Critical, s.Live.High, s.Live.Medium, s.Live.Low, s.Live.Info)
+	if s.Suppressed+s.Baselined+s.Hidden > 0 {
+		fmt.Fprintf(&b, "Not counted: %d suppressed, %d in the baseline, %d with a verdict (false positive, accepted risk, won't fix).\n\n",
+			s.Suppressed, s.Baselined, s.Hidden)
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return err
+	}
+	b.Reset()
+	listed, more := 0, 0
+	for r, err := range rows {
+		if err != nil {
+			return err
+		}
+		f, err := r.Finding()
+		if err != nil {
+			return err
+		}
+		if !Live(&f, &r) || (r.Diff != "" && r.Diff != DiffNew) {
+			continue
+		}
+		if listed == MarkdownMaxRows {
+			more++
+			continue
+		}
+		if listed == 0 {
+			b.WriteString("| Severity | Finding | Location | Rule |\n|---|---|---|---|\n")
+		}
+		listed++
+		gate := ""
+		if g.Gates(&f, &r) {
+			gate = " **(gating)**"
+		}
+		fmt.Fprintf(&b, "| %s%s | %s | %s | `%s` |\n", f.Severity, gate, mdText(f.Title), mdLocation(&f), mdCode(f.RuleID))
+	}
+	if more > 0 {
+		fmt.Fprintf(&b, "\n…and %d more.\n", more)
+	}
+	if listed == 0 {
+		b.WriteString("No live finding.\n")
+	}
+	idle, skipped := splitSkipped(run.Skipped)
+	if len(idle) > 0 {
+		fmt.Fprintf(&b, "\nNot needed here (no file they read): %s.\n", mdText(strings.Join(idle, ", ")))
+	}
+	if len(skipped) > 0 {
+		b.WriteString("\n<details><summary>Scanners not run</summary>\n\n")
+		for _, sk := range skipped {
+			fmt.Fprintf(&b, "- %s: %s", mdText(sk.Name), mdText(sk.Reason))
+			if sk.InstallHint != "" {
+				fmt.Fprintf(&b, " (%s)", mdText(sk.InstallHint))
+			}
+			b.WriteString("\n")
+		}
+		b.WriteString("\n</details>\n")
+	}
+	for _, warn := range run.Warnings {
+		fmt.Fprintf(&b, "\n> **Warning:** %s\n", mdText(warn))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// mdText makes scanned-tree text inert in a markdown table cell: HTML and
+// markdown syntax are escaped, line breaks and controls dropped, length
+// capped. GitHub and GitLab render HTML in comments, so "<" must never
+// reach them raw.
+func mdText(s string) string {
+	s = Printable(s, 300)
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '&':
+			b.WriteString("&amp;")
+		case '|', '\\', '`', '*', '_', '[', ']', '#', '~', '!', '(', ')':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// mdCode is text for a `code span`: backticks cannot end it early.
+func mdCode(s string) string {
+	return strings.NewReplacer("`", "'", "|", "\\|").Replace(Printable(s, 200))
+}
+
+// mdLocation is a finding's file:line as a link relative to the
+// repository root (GitHub's #L anchor), or its target when it has no file.
+func mdLocation(f *finding.Finding) string {
+	if f.FilePath == "" {
+		return "—"
+	}
+	label := f.FilePath
+	anchor := ""
+	if f.Line > 0 {
+		label += ":" + strconv.Itoa(f.Line)
+		anchor = "#L" + strconv.Itoa(f.Line)
+	}
+	if strings.Contains(f.FilePath, ":") {
+		return mdText(label) // an image layer path is no file of the repository
+	}
+	segs := strings.Split(f.FilePath, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return "[" + mdText(label) + "](" + strings.Join(segs, "/") + anchor + ")"
+}
+
+// Printable makes text from a scanned tree safe to print: control
+// characters (terminal escapes), Unicode bidirectional overrides and
+// invalid UTF-8 become visible escapes, and it is cut at max runes.
+func Printable(s string, max int) string {
+	clean := true
+	for _, r := range s {
+		if r == utf8.RuneError || unicode.IsControl(r) || isBidi(r) {
+			clean = false
+			break
+		}
+	}
+	if clean && utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	var b strings.Builder
+	n := 0
+	for i, r := range s {
+		if n == max {
+			b.WriteString("…")
+			break
+		}
+		n++
+		switch {
+		case r == utf8.RuneError && len(s[i:]) > 0:
+			b.WriteString("\uFFFD")
+		case r == '\n' || r == '\t':
+			b.WriteByte(' ')
+		case unicode.IsControl(r) || isBidi(r):
+			fmt.Fprintf(&b, "[U+%04X]", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func isBidi(r rune) bool {
+	return r >= 0x202A && r <= 0x202E || r >= 0x2066 && r <= 0x2069 || r == 0x200E || r == 0x200F || r == 0x061C
+}
+
+// textColor is the ANSI colour of a severity in a terminal.
+func textColor(sev finding.Severity) string {
+	switch sev {
+	case finding.Critical:
+		return "\x1b[1;31m"
+	case finding.High:
+		return "\x1b[31m"
+	case finding.Medium:
+		return "\x1b[33m"
+	case finding.Low:
+		return "\x1b[34m"
+	case finding.Info:
+		return "\x1b[2m"
+	}
+	return ""
+}
+
+type textLine struct {
+	file     string
+	line     int
+	sev      finding.Severity
+	rule     string
+	title    string
+	tags     string
+	ord      int
+	location string
+}
+
+// WriteText writes a terminal summary: the verdict and counts by
+// severity, the scanners that did not run, then the findings grouped by
+// file (line, severity, rule, title, and why a finding does not count).
+// color adds ANSI colours; the caller decides (a terminal, no NO_COLOR).
+func WriteText(w io.Writer, run Run, g Gate, rows iter.Seq2[Row, error], color bool) error {
+	paint := func(sev finding.Severity, s string) string {
+		if !color {
+			return s
+		}
+		c := textColor(sev)
+		if c == "" {
+			return s
+		}
+		return c + s + "\x1b[0m"
+	}
+	var lines []textLine
+	ord := 0
+	for r, err := range rows {
+		if err != nil {
+			return err
+		}
+		f, err := r.Finding()
+		if err != nil {
+			return err
+		}
+		var tags []string
+		switch {
+		case r.Diff == DiffFixed:
+			tags = append(tags, "fixed")
+		case r.Diff == DiffNew:
+			tags = append(tags, "new")
+		}
+		if by := SuppressedBy(f.Metadata); by != "" {
+			tags = append(tags, "suppressed: "+by)
+		}
+		if r.Baselined {
+			tags = append(tags, "baselined")
+		}
+		if r.Triage != nil && r.Triage.Status != "new" {
+			tags = append(tags, "verdict: "+r.Triage.Status)
+		}
+		if g.Gates(&f, &r) {
+			tags = append(tags, "GATING")
+		}
+		tl := textLine{file: f.FilePath, line: f.Line, sev: f.Severity, rule: f.RuleID, title: f.Title, ord: ord}
+		if len(tags) > 0 {
+			tl.tags = " [" + strings.Join(tags, "; ") + "]"
+		}
+		if tl.file == "" {
+			tl.location = run.TargetURL + run.TargetHost
+		}
+		lines = append(lines, tl)
+		ord++
+	}
+	s := run.Summary
+	var b bytes.Buffer
+	verdict := "passed"
+	if s.Gating > 0 {
+		verdict = "FAILED"
+	}
+	target := Printable(run.TargetPath, 300)
+	if run.Base != "" {
+		fmt.Fprintf(&b, "scand diff %s: %s..%s\n", target, Printable(run.Base, 80), Printable(run.Head, 80))
+		fmt.Fprintf(&b, "%s, %d fixed, %d unchanged\n", plural(s.New, "new finding"), s.Fixed, s.Unchanged)
+	} else {
+		fmt.Fprintf(&b, "scand scan %s: %s\n", target, plural(s.Findings, "finding"))
+	}
+	fmt.Fprintf(&b, "live: %s %d, %s %d, %s %d, %s %d, %s %d",
+		paint(finding.Critical, "critical"), s.Live.Critical, paint(finding.High, "high"), s.Live.High,
+		paint(finding.Medium, "medium"), s.Live.Medium, paint(finding.Low, "low"), s.Live.Low, paint(finding.Info, "info"), s.Live.Info)
+	fmt.Fprintf(&b, "; not counted: %d suppressed, %d baselined, %d by verdict\n", s.Suppressed, s.Baselined, s.Hidden)
+	fmt.Fprintf(&b, "scanners run: %s\n", Printable(strings.Join(run.ScannersRun, ", "), 2000))
+	idle, skipped := splitSkipped(run.Skipped)
+	if len(idle) > 0 {
+		fmt.Fprintf(&b, "not needed here (no file they read): %s\n", Printable(strings.Join(idle, ", "), 2000))
+	}
+	for _, sk := range skipped {
+		fmt.Fprintf(&b, "not run: %s: %s", Printable(sk.Name, 100), Printable(sk.Reason, 300))
+		if sk.InstallHint != "" {
+			fmt.Fprintf(&b, " (%s)", Printable(sk.InstallHint, 600))
+		}
+		b.WriteByte('\n')
+	}
+	for _, warn := range run.Warnings {
+		fmt.Fprintf(&b, "warning: %s\n", Printable(warn, 600))
+	}
+	if _, err := w.Write(b.Bytes()); err != nil {
+		return err
+	}
+	sort.SliceStable(lines, func(i, j int) bool {
+		if lines[i].file != lines[j].file {
+			return lines[i].file < lines[j].file
+		}
+		if lines[i].line != lines[j].line {
+			return lines[i].line < lines[j].line
+		}
+		return lines[i].ord < lines[j].ord
+	})
+	prev := "\x00"
+	for _, l := range lines {
+		b.Reset()
+		if l.file != prev {
+			prev = l.file
+			name := l.file
+			if name == "" {
+				name = "(no file) " + l.location
+			}
+			fmt.Fprintf(&b, "\n%s\n", Printable(name, 1000))
+		}
+		sev := fmt.Sprintf("%-8s", l.sev)
+		fmt.Fprintf(&b, "  %5d  %s %s  %s%s\n", l.line, paint(l.sev, sev), Printable(l.rule, 120), Printable(l.title, 300), Printable(l.tags, 400))
+		if _, err := w.Write(b.Bytes()); err != nil {
+			return err
+		}
+	}
+	_, err := fmt.Fprintf(w, "\nresult: %s (%d gating at fail-on %s)\n", verdict, s.Gating, s.FailOn)
+	return err
+}

@@ -22,6 +22,7 @@ import (
 	"scand/scan/netguard"
 	"scand/scan/registry"
 	"scand/scan/repoconfig"
+	"scand/scan/request"
 	"scand/sse"
 	"scand/store"
 )
@@ -186,7 +187,7 @@ type engine struct {
 	scanners []scan.Scanner
 	scanCfg  scan.Config
 	settings config
-	policy   scan.TargetPolicy
+	policy   request.TargetPolicy
 	work     *scan.WorkDir
 	log      *slog.Logger
 	stderr   io.Writer
@@ -224,7 +225,7 @@ func newEngine(ctx context.Context, getenv func(string) string, stderr io.Writer
 	e.scanCfg = scan.Config{Runner: scan.NewRunner(settings.ScannerTimeout), Getenv: getenv, Now: time.Now,
 		Logger: e.log.With("logger", "scand.scan"), Targets: targets, VulnDBDir: settings.VulnDBDir}
 	e.scanners = registry.All(e.scanCfg)
-	e.policy = scan.TargetPolicy{MaxHosts: settings.NmapMaxHosts, Targets: targets, GitAllow: settings.Targets.GitAllow, RefuseAddress: gitAddressRefusal}
+	e.policy = request.TargetPolicy{MaxHosts: settings.NmapMaxHosts, Targets: targets, GitAllow: settings.Targets.GitAllow, RefuseAddress: gitAddressRefusal}
 	bus := sse.NewBus(nil)
 	if !quiet {
 		bus.AddSink("progress", progressSink(stderr))
@@ -284,7 +285,7 @@ func (e *engine) checkNames(flagName string, ids []string) error {
 }
 
 // run stores and runs one scan to its end.
-func (e *engine) run(ctx context.Context, req scan.Request, opts scan.RunOptions) (store.Scan, error) {
+func (e *engine) run(ctx context.Context, req request.Request, opts scan.RunOptions) (store.Scan, error) {
 	checked, probs, err := e.policy.Check(req)
 	if len(probs) > 0 {
 		var msgs []string

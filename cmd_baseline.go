@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"scand/scan"
+	"scand/scan/request"
 	"scand/store"
 )
 
@@ -189,7 +190,7 @@ func runBaselineCommand(ctx context.Context, args []string, getenv func(string) 
 	if len(named) > 0 {
 		opts.Scanners = named
 	}
-	sc, err := eng.run(ctx, scan.Request{TargetPath: abs, ScanTypes: scanTypes}, opts)
+	sc, err := eng.run(ctx, request.Request{TargetPath: abs, ScanTypes: scanTypes}, opts)
 	if err != nil {
 		return err
 	}

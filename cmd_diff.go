@@ -14,6 +14,7 @@ import (
 
 	"scand/finding/report"
 	"scand/scan"
+	"scand/scan/request"
 	"scand/store"
 )
 
@@ -167,8 +168,8 @@ func runDiffCommand(ctx context.Context, args []string, getenv func(string) stri
 			return &usageError{err.Error()}
 		}
 	}
-	req := func(dir string) scan.Request {
-		r := scan.Request{TargetPath: dir, ScanTypes: types}
+	req := func(dir string) request.Request {
+		r := request.Request{TargetPath: dir, ScanTypes: types}
 		if f.url != "" {
 			r.TargetURL = &f.url
 		}

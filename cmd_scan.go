@@ -14,6 +14,7 @@ import (
 	"scand/finding/report"
 	"scand/scan"
 	"scand/scan/repoconfig"
+	"scand/scan/request"
 	"scand/store"
 )
 
@@ -41,7 +42,7 @@ func runScanCommand(ctx context.Context, args []string, getenv func(string) stri
 	if (*image != "" || *repoArg != "") && len(pos) > 0 || *image != "" && *repoArg != "" {
 		return &usageError{"give one target: PATH, -image or -repo"}
 	}
-	req := scan.Request{}
+	req := request.Request{}
 	var cfg *repoconfig.Config
 	configGiven := true
 	switch {

@@ -12,6 +12,7 @@ import (
 	"scand/scan/components"
 	"scand/scan/netguard"
 	"scand/scan/registry"
+	"scand/scan/request"
 	"scand/scan/schedule"
 	"scand/sse"
 	"scand/store"
@@ -57,7 +58,7 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 			cfg.SchedulerFakeStart.Format(time.RFC3339) + " and runs from there; a testing aid, unset it in production")
 	}
 	sched := schedule.New(schedule.Options{Store: st, Submit: orch.Submit, Now: schedNow, Log: log.With("logger", "scand.scheduler"),
-		Policy: scan.TargetPolicy{Roots: cfg.ScanRoots, MaxHosts: cfg.NmapMaxHosts, Targets: targets}})
+		Policy: request.TargetPolicy{Roots: cfg.ScanRoots, MaxHosts: cfg.NmapMaxHosts, Targets: targets}})
 	alerts := schedule.NewAlerts(schedule.AlertOptions{Store: st, Bus: bus, Log: log.With("logger", "scand.alerts"), Now: time.Now, MinSeverity: cfg.AlertMinSeverity})
 	retention := schedule.NewRetention(schedule.RetentionOptions{Store: st, Log: log.With("logger", "scand.retention"), Now: time.Now,
 		MaxAge: time.Duration(cfg.RetentionDays) * 24 * time.Hour})

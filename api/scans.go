@@ -13,6 +13,7 @@ import (
 	"scand/auth"
 	"scand/finding"
 	"scand/scan"
+	"scand/scan/request"
 	"scand/sse"
 	"scand/store"
 )
@@ -182,12 +183,12 @@ func (s *Server) startScan(ctx context.Context, p auth.Principal, req StartScanR
 		types = *req.ScanTypes
 	}
 	img, repo := requestTarget(req)
-	checked, probs, err := s.targetPolicy().Check(scan.Request{TargetPath: req.TargetPath, ScanTypes: types, TargetURL: req.TargetURL, TargetHost: req.TargetHost,
+	checked, probs, err := s.targetPolicy().Check(request.Request{TargetPath: req.TargetPath, ScanTypes: types, TargetURL: req.TargetURL, TargetHost: req.TargetHost,
 		TargetImage: img, TargetRepo: repo})
 	if len(probs) > 0 {
 		return store.Scan{}, problemsError("body", probs)
 	}
-	if errors.Is(err, scan.ErrOutsideRoots) {
+	if errors.Is(err, request.ErrOutsideRoots) {
 		return store.Scan{}, errStatus(http.StatusForbidden, err.Error())
 	}
 	sc, err := s.createScan(ctx, store.Scan{ID: store.NewID(), TargetPath: checked.ScanPath, ScanTypes: checked.ScanTypes,
@@ -201,12 +202,12 @@ func (s *Server) startScan(ctx context.Context, p auth.Principal, req StartScanR
 
 // targetPolicy is the confinement of every scan target (SVC_SCAN_ROOTS,
 // SVC_NMAP_MAX_HOSTS), shared with the scheduler.
-func (s *Server) targetPolicy() scan.TargetPolicy {
-	return scan.TargetPolicy{Roots: s.ScanRoots, MaxHosts: s.MaxHosts, Targets: s.Targets, GitAllow: s.Git.Allow, RefuseAddress: s.Git.RefuseAddress}
+func (s *Server) targetPolicy() request.TargetPolicy {
+	return request.TargetPolicy{Roots: s.ScanRoots, MaxHosts: s.MaxHosts, Targets: s.Targets, GitAllow: s.Git.Allow, RefuseAddress: s.Git.RefuseAddress}
 }
 
 // problemsError renders field problems as one 422, each loc under prefix.
-func problemsError(prefix string, probs []scan.Problem) error {
+func problemsError(prefix string, probs []request.Problem) error {
 	var v validation
 	for _, p := range probs {
 		v.add(p.Type, p.Msg, p.Input, append([]any{prefix}, p.Loc...)...)

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"scand/auth"
-	"scand/scan"
+	"scand/scan/request"
 	"scand/scan/schedule"
 	"scand/store"
 )
@@ -112,7 +112,7 @@ func scheduleError(err error) error {
 	switch {
 	case errors.As(err, &ve):
 		return problemsError("body", ve.Problems)
-	case errors.Is(err, scan.ErrOutsideRoots):
+	case errors.Is(err, request.ErrOutsideRoots):
 		return errStatus(http.StatusForbidden, err.Error())
 	case errors.Is(err, store.ErrNotFound):
 		return errNotFound("Schedule not found")

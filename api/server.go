@@ -19,6 +19,7 @@ import (
 	"scand/hook"
 	"scand/scan"
 	"scand/scan/netguard"
+	"scand/scan/request"
 	"scand/scan/schedule"
 	"scand/sse"
 	"scand/store"
@@ -116,7 +117,7 @@ func New(d Deps) *Server {
 		d.Now = time.Now
 	}
 	if d.Schedules == nil {
-		d.Schedules = schedule.New(schedule.Options{Store: d.Store, Policy: scan.TargetPolicy{Roots: d.ScanRoots, MaxHosts: d.MaxHosts, Targets: d.Targets}, Now: d.Now})
+		d.Schedules = schedule.New(schedule.Options{Store: d.Store, Policy: request.TargetPolicy{Roots: d.ScanRoots, MaxHosts: d.MaxHosts, Targets: d.Targets}, Now: d.Now})
 	}
 	s := &Server{Deps: d, log: d.Log.With("logger", "scand.api"), access: d.Log.With("logger", "scand.access")}
 	s.streams, s.closeStreams = context.WithCancel(context.Background())

@@ -212,6 +212,29 @@ func (o *Orchestrator) worker() {
 	}
 }
 
+// Now is the orchestrator's clock; scan/importscan stamps the scans it
+// stores with it too.
+func (o *Orchestrator) Now() time.Time { return o.now() }
+
+// Log is the orchestrator's logger; scan/importscan logs there too.
+func (o *Orchestrator) Log() *slog.Logger { return o.log }
+
+// AnnounceImported publishes scan.start and scan.complete for a scan
+// scan/importscan stored as completed, so an import reaches webhooks,
+// notifications and change alerts like a scan run here, and the
+// orchestrator stays the one publisher of scan lifecycle events.
+func (o *Orchestrator) AnnounceImported(ctx context.Context, done store.Scan, sum store.IngestSummary) {
+	o.publish(ctx, done.ID, sse.ScanStart, sse.ScanStartData{ScanID: done.ID, ScanTypes: done.ScanTypes, TargetPath: done.TargetPath})
+	a := sum.All
+	var dur float64
+	if done.CompletedAt != nil {
+		dur = roundSeconds(done.CompletedAt.Sub(done.StartedAt))
+	}
+	o.publish(ctx, done.ID, sse.ScanComplete, sse.ScanCompleteData{ScanID: done.ID, TargetPath: done.TargetPath, FindingsCount: sum.Findings,
+		RiskScore: sum.RiskScore, SeverityCounts: sse.SeverityCounts{Critical: a.Critical, High: a.High, Medium: a.Medium, Low: a.Low, Info: a.Info},
+		DurationS: dur})
+}
+
 // Running reports how many scans are executing now.
 func (o *Orchestrator) Running() int {
 	o.mu.Lock()

@@ -1,4 +1,10 @@
-package scan
+// Package importscan stores scans computed elsewhere: `scand scan
+// --server` runs the scanners in CI and sends the result (POST
+// /scans/import), which is stored as a completed scan (source "import")
+// through the same ingest as the daemon's own scans and announced like
+// one by the orchestrator. The body is decoded and checked while it is
+// stored, never held whole.
+package importscan
 
 import (
 	"context"
@@ -16,21 +22,28 @@ import (
 	"unicode/utf8"
 
 	"scand/finding"
-	"scand/sse"
+	"scand/scan"
+	"scand/scan/request"
 	"scand/store"
 )
 
-// Imported scans: `scand scan --server` runs the scanners in CI and sends
-// the result to the daemon, which stores it as a completed scan (source
-// "import") through the same ingest as its own scans (dedup per file,
-// canonical order, counts, risk score) and announces it like one
-// (scan.start, then scan.complete: webhooks, notifications, change
+// An imported scan goes through the daemon's ingest (dedup per file,
+// canonical order, counts, risk score) and is announced like one of its
+// own (scan.start, then scan.complete: webhooks, notifications, change
 // alerts). The findings are attacker-controlled input: every field is
 // checked, and nothing is taken on trust that the daemon can compute
 // (ids, compliance tags, counts).
 
-// ImportRequest is what an import says about the scan.
-type ImportRequest struct {
+// Importer stores imported scans.
+type Importer struct {
+	Store *store.Store
+	// Scans stamps, logs and announces an imported scan: the orchestrator
+	// stays the one publisher of scan lifecycle events.
+	Scans *scan.Orchestrator
+}
+
+// Request is what an import says about the scan.
+type Request struct {
 	// Target is the label the scan is filed under (a repository URL, a
 	// path on the CI machine): target_path of the stored scan, so change
 	// alerts compare it with the previous import of the same label.
@@ -58,12 +71,12 @@ var (
 	importCWE         = regexp.MustCompile(`^CWE-[0-9]{1,6}$`)
 )
 
-// CheckImportRequest validates an import's scan fields; locations are
-// relative to the request body.
-func CheckImportRequest(r ImportRequest) []Problem {
-	var probs []Problem
+// CheckRequest validates an import's scan fields; locations are relative
+// to the request body.
+func CheckRequest(r Request) []request.Problem {
+	var probs []request.Problem
 	add := func(typ, msg string, input any, loc ...any) {
-		probs = append(probs, Problem{Loc: loc, Type: typ, Msg: msg, Input: input})
+		probs = append(probs, request.Problem{Loc: loc, Type: typ, Msg: msg, Input: input})
 	}
 	if msg := checkLabel(r.Target, importMaxTarget); msg != "" {
 		add("value_error", "target "+msg, r.Target, "target")
@@ -75,42 +88,42 @@ func CheckImportRequest(r ImportRequest) []Problem {
 		add("too_short", "scan_types must not be empty", r.ScanTypes, "scan_types")
 	}
 	for i, t := range r.ScanTypes {
-		if !slices.Contains(ScanTypes, t) {
-			add("enum", "Input should be one of "+strings.Join(ScanTypes, ", "), t, "scan_types", i)
+		if !slices.Contains(scan.ScanTypes, t) {
+			add("enum", "Input should be one of "+strings.Join(scan.ScanTypes, ", "), t, "scan_types", i)
 		}
 	}
 	return probs
 }
 
 // CheckScannerNames validates scanners_run (field "scanners_run").
-func CheckScannerNames(field string, names []string) []Problem {
-	var probs []Problem
+func CheckScannerNames(field string, names []string) []request.Problem {
+	var probs []request.Problem
 	if len(names) > importMaxScannerList {
-		probs = append(probs, Problem{Loc: []any{field}, Type: "too_long", Msg: fmt.Sprintf("at most %d scanners", importMaxScannerList)})
+		probs = append(probs, request.Problem{Loc: []any{field}, Type: "too_long", Msg: fmt.Sprintf("at most %d scanners", importMaxScannerList)})
 	}
 	for i, n := range names {
 		if msg := checkLabel(n, importMaxName); msg != "" {
-			probs = append(probs, Problem{Loc: []any{field, i}, Type: "value_error", Msg: "scanner name " + msg, Input: n})
+			probs = append(probs, request.Problem{Loc: []any{field, i}, Type: "value_error", Msg: "scanner name " + msg, Input: n})
 		}
 	}
 	return probs
 }
 
 // CheckSkipped validates scanners_skipped.
-func CheckSkipped(skipped []store.SkippedScanner) []Problem {
-	var probs []Problem
+func CheckSkipped(skipped []store.SkippedScanner) []request.Problem {
+	var probs []request.Problem
 	if len(skipped) > importMaxScannerList {
-		probs = append(probs, Problem{Loc: []any{"scanners_skipped"}, Type: "too_long", Msg: fmt.Sprintf("at most %d scanners", importMaxScannerList)})
+		probs = append(probs, request.Problem{Loc: []any{"scanners_skipped"}, Type: "too_long", Msg: fmt.Sprintf("at most %d scanners", importMaxScannerList)})
 	}
 	for i, s := range skipped {
 		if msg := checkLabel(s.Name, importMaxName); msg != "" {
-			probs = append(probs, Problem{Loc: []any{"scanners_skipped", i, "name"}, Type: "value_error", Msg: "name " + msg, Input: s.Name})
+			probs = append(probs, request.Problem{Loc: []any{"scanners_skipped", i, "name"}, Type: "value_error", Msg: "name " + msg, Input: s.Name})
 		}
 		if len(s.Reason) > 1000 || !utf8.ValidString(s.Reason) {
-			probs = append(probs, Problem{Loc: []any{"scanners_skipped", i, "reason"}, Type: "value_error", Msg: "reason must be valid UTF-8 of at most 1000 bytes"})
+			probs = append(probs, request.Problem{Loc: []any{"scanners_skipped", i, "reason"}, Type: "value_error", Msg: "reason must be valid UTF-8 of at most 1000 bytes"})
 		}
 		if len(s.InstallHint) > 2000 || !utf8.ValidString(s.InstallHint) {
-			probs = append(probs, Problem{Loc: []any{"scanners_skipped", i, "install_hint"}, Type: "value_error", Msg: "install_hint must be valid UTF-8 of at most 2000 bytes"})
+			probs = append(probs, request.Problem{Loc: []any{"scanners_skipped", i, "install_hint"}, Type: "value_error", Msg: "install_hint must be valid UTF-8 of at most 2000 bytes"})
 		}
 	}
 	return probs
@@ -131,12 +144,12 @@ func checkLabel(s string, max int) string {
 	return ""
 }
 
-// CheckImportedFinding validates one imported finding of the given scan
-// types; locations are relative to the finding.
-func CheckImportedFinding(f finding.Finding, scanTypes []string) []Problem {
-	var probs []Problem
+// CheckFinding validates one imported finding of the given scan types;
+// locations are relative to the finding.
+func CheckFinding(f finding.Finding, scanTypes []string) []request.Problem {
+	var probs []request.Problem
 	add := func(field, msg string, input any) {
-		probs = append(probs, Problem{Loc: []any{field}, Type: "value_error", Msg: msg, Input: input})
+		probs = append(probs, request.Problem{Loc: []any{field}, Type: "value_error", Msg: msg, Input: input})
 	}
 	if msg := checkLabel(f.Scanner, importMaxName); msg != "" {
 		add("scanner", "scanner "+msg, f.Scanner)
@@ -216,34 +229,35 @@ func prepareImported(scanID string, f finding.Finding) finding.Finding {
 	return f
 }
 
-// ErrImportAborted wraps what stopped an import half-way (a bad finding,
+// ErrAborted wraps what stopped an import half-way (a bad finding,
 // a body cut off); the scan it started is deleted.
-var ErrImportAborted = errors.New("import aborted")
+var ErrAborted = errors.New("import aborted")
 
 // Import stores a scan computed elsewhere. findings yields the checked
 // findings as they are read; meta is asked once they are all read (an
 // import may list its scanners after them). On success the scan is
 // completed and scan.start and scan.complete are published; on any error
 // the scan is removed and nothing is published.
-func (o *Orchestrator) Import(ctx context.Context, req ImportRequest, findings iter.Seq2[finding.Finding, error], meta func() store.IngestMeta) (store.Scan, error) {
+func (im Importer) Import(ctx context.Context, req Request, findings iter.Seq2[finding.Finding, error], meta func() store.IngestMeta) (store.Scan, error) {
 	bg := context.WithoutCancel(ctx)
-	sc, err := o.store.CreateScan(bg, store.Scan{ID: store.NewID(), TargetPath: req.Target, ScanTypes: req.ScanTypes,
-		StartedAt: o.now().UTC().Truncate(time.Microsecond), CreatedBy: req.CreatedBy, Source: store.SourceImport, Commit: req.Commit})
+	o := im.Scans
+	sc, err := im.Store.CreateScan(bg, store.Scan{ID: store.NewID(), TargetPath: req.Target, ScanTypes: req.ScanTypes,
+		StartedAt: o.Now().UTC().Truncate(time.Microsecond), CreatedBy: req.CreatedBy, Source: store.SourceImport, Commit: req.Commit})
 	if err != nil {
 		return sc, err
 	}
 	abort := func(cause error) (store.Scan, error) {
-		if err := o.store.FinishScan(bg, sc.ID, store.StatusFailed, truncate("import aborted: "+cause.Error(), 1000), nil, nil); err == nil {
-			if err := o.store.DeleteScan(bg, sc.ID); err != nil {
-				o.log.Warn("cannot remove an aborted import", "scan_id", sc.ID, "error", err.Error())
+		if err := im.Store.FinishScan(bg, sc.ID, store.StatusFailed, truncate("import aborted: "+cause.Error(), 1000), nil, nil); err == nil {
+			if err := im.Store.DeleteScan(bg, sc.ID); err != nil {
+				o.Log().Warn("cannot remove an aborted import", "scan_id", sc.ID, "error", err.Error())
 			}
 		}
-		return store.Scan{}, fmt.Errorf("%w: %w", ErrImportAborted, cause)
+		return store.Scan{}, fmt.Errorf("%w: %w", ErrAborted, cause)
 	}
-	if err := o.store.MarkScanRunning(bg, sc.ID); err != nil {
+	if err := im.Store.MarkScanRunning(bg, sc.ID); err != nil {
 		return abort(err)
 	}
-	in, err := o.store.BeginIngest(bg, sc.ID)
+	in, err := im.Store.BeginIngest(bg, sc.ID)
 	if err != nil {
 		return abort(err)
 	}
@@ -261,21 +275,22 @@ func (o *Orchestrator) Import(ctx context.Context, req ImportRequest, findings i
 	if err != nil {
 		return abort(err)
 	}
-	done, err := o.store.ScanByID(bg, sc.ID)
+	done, err := im.Store.ScanByID(bg, sc.ID)
 	if err != nil {
 		return done, err
 	}
-	o.publish(bg, sc.ID, sse.ScanStart, sse.ScanStartData{ScanID: sc.ID, ScanTypes: sc.ScanTypes, TargetPath: sc.TargetPath})
-	a := sum.All
-	var dur float64
-	if done.CompletedAt != nil {
-		dur = roundSeconds(done.CompletedAt.Sub(done.StartedAt))
-	}
-	o.publish(bg, sc.ID, sse.ScanComplete, sse.ScanCompleteData{ScanID: sc.ID, TargetPath: sc.TargetPath, FindingsCount: sum.Findings,
-		RiskScore: sum.RiskScore, SeverityCounts: sse.SeverityCounts{Critical: a.Critical, High: a.High, Medium: a.Medium, Low: a.Low, Info: a.Info},
-		DurationS: dur})
-	o.log.Info("scan imported", "scan_id", sc.ID, "target_path", sc.TargetPath, "findings", sum.Findings, "created_by", req.CreatedBy)
+	o.AnnounceImported(bg, done, sum)
+	o.Log().Info("scan imported", "scan_id", sc.ID, "target_path", sc.TargetPath, "findings", sum.Findings, "created_by", req.CreatedBy)
 	return done, nil
+}
+
+// truncate keeps the first n runes of s.
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n])
 }
 
 // Verdicts returns the triage verdicts on a completed scan's findings
@@ -298,7 +313,7 @@ func Verdicts(ctx context.Context, st *store.Store, sc store.Scan) ([]store.Tria
 
 // ProblemsError is an import body's problems; locations are relative to
 // the body.
-type ProblemsError struct{ Problems []Problem }
+type ProblemsError struct{ Problems []request.Problem }
 
 func (e *ProblemsError) Error() string {
 	var b strings.Builder
@@ -312,7 +327,7 @@ func (e *ProblemsError) Error() string {
 }
 
 func problemAt(typ, msg string, input any, loc ...any) error {
-	return &ProblemsError{[]Problem{{Loc: loc, Type: typ, Msg: msg, Input: input}}}
+	return &ProblemsError{[]request.Problem{{Loc: loc, Type: typ, Msg: msg, Input: input}}}
 }
 
 // importedFinding is one element of findings: the finding plus the fields
@@ -323,19 +338,19 @@ type importedFinding struct {
 	State json.RawMessage `json:"state"`
 }
 
-// ReadImport reads the body of POST /scans/import, a JSON object, and
+// Read reads the body of POST /scans/import, a JSON object, and
 // imports it while it reads: target, commit and scan_types must come
 // before findings (checked first), each finding is checked and stored as
 // it is decoded, and scanners_run and scanners_skipped may come before or
 // after the findings. Unknown members are refused. A problem comes back
 // as a *ProblemsError; a read error (an oversized body) as it is.
-func (o *Orchestrator) ReadImport(ctx context.Context, body io.Reader, createdBy string) (store.Scan, error) {
+func (im Importer) Read(ctx context.Context, body io.Reader, createdBy string) (store.Scan, error) {
 	dec := json.NewDecoder(body)
 	dec.DisallowUnknownFields()
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return store.Scan{}, decodeProblem(err, "a JSON object with target, scan_types and findings")
 	}
-	req := ImportRequest{CreatedBy: createdBy}
+	req := Request{CreatedBy: createdBy}
 	var meta store.IngestMeta
 	member := func(key string, afterFindings bool) error {
 		var dst any
@@ -391,7 +406,7 @@ func (o *Orchestrator) ReadImport(ctx context.Context, body io.Reader, createdBy
 				yield(finding.Finding{}, decodeProblem(err, "", "findings", i))
 				return
 			}
-			if probs := CheckImportedFinding(f.Finding, req.ScanTypes); len(probs) > 0 {
+			if probs := CheckFinding(f.Finding, req.ScanTypes); len(probs) > 0 {
 				for j := range probs {
 					probs[j].Loc = append([]any{"findings", i}, probs[j].Loc...)
 				}
@@ -422,21 +437,21 @@ func (o *Orchestrator) ReadImport(ctx context.Context, body io.Reader, createdBy
 			}
 			continue
 		}
-		probs := CheckImportRequest(req)
+		probs := CheckRequest(req)
 		for _, f := range []struct {
 			name string
 			set  bool
 		}{{"target", req.Target != ""}, {"scan_types", req.ScanTypes != nil}} {
 			if !f.set {
-				probs = slices.DeleteFunc(probs, func(p Problem) bool { return len(p.Loc) > 0 && p.Loc[0] == f.name })
-				probs = append(probs, Problem{Loc: []any{f.name}, Type: "missing",
+				probs = slices.DeleteFunc(probs, func(p request.Problem) bool { return len(p.Loc) > 0 && p.Loc[0] == f.name })
+				probs = append(probs, request.Problem{Loc: []any{f.name}, Type: "missing",
 					Msg: "Field required, before findings (the findings are stored as they are read)"})
 			}
 		}
 		if len(probs) > 0 {
 			return store.Scan{}, &ProblemsError{probs}
 		}
-		sc, err := o.Import(ctx, req, findings, func() store.IngestMeta { return meta })
+		sc, err := im.Import(ctx, req, findings, func() store.IngestMeta { return meta })
 		var pe *ProblemsError
 		if errors.As(err, &pe) {
 			return sc, pe

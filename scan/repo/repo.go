@@ -42,6 +42,7 @@ import (
 	"time"
 
 	"scand/scan"
+	"scand/scan/request"
 )
 
 // Limits bound one clone.
@@ -129,12 +130,12 @@ func (p *Preparer) Prepare(ctx context.Context, spec scan.TargetSpec, _ []string
 		return nil, errors.New("repository targets need a work directory")
 	}
 	repo := *spec.Repo
-	u, err := scan.ParseRepoURL(repo.URL)
+	u, err := request.ParseRepoURL(repo.URL)
 	if err != nil {
 		return nil, fmt.Errorf("repository URL: %w", err)
 	}
 	if repo.Ref != "" {
-		if err := scan.ValidateRepoRef(repo.Ref); err != nil {
+		if err := request.ValidateRepoRef(repo.Ref); err != nil {
 			return nil, err
 		}
 	}
@@ -178,7 +179,7 @@ func (p *Preparer) Prepare(ctx context.Context, spec scan.TargetSpec, _ []string
 // http.curloptResolve value that pins https to the checked addresses.
 func (p *Preparer) checkHost(ctx context.Context, u *url.URL) (string, error) {
 	host := u.Hostname()
-	if !scan.GitHostAllowed(host, p.o.Allow) {
+	if !request.GitHostAllowed(host, p.o.Allow) {
 		return "", fmt.Errorf("repository host %s is not in SVC_GIT_ALLOW", host)
 	}
 	var addrs []netip.Addr
@@ -381,9 +382,9 @@ func submoduleURL(base *url.URL, raw string) (*url.URL, error) {
 	if strings.HasPrefix(raw, "./") || strings.HasPrefix(raw, "../") {
 		r := *base
 		r.Path = path.Clean(path.Join(base.Path, raw))
-		return scan.ParseRepoURL(r.String())
+		return request.ParseRepoURL(r.String())
 	}
-	return scan.ParseRepoURL(raw)
+	return request.ParseRepoURL(raw)
 }
 
 func (p *Preparer) runner() *scan.Runner {

@@ -1,4 +1,11 @@
-package scan
+// Package request checks what a scan may point at before it is stored:
+// the body of POST /scans, a schedule each time it comes due, a command
+// line's target. It holds the target policy (SVC_SCAN_ROOTS,
+// SVC_NMAP_MAX_HOSTS, SVC_TARGET_ALLOW, SVC_GIT_ALLOW), the field problems
+// the API renders as a 422, and the URL, host and repository checks the
+// DAST, network and repository code shares. It imports the scan seam for
+// the scan types and target specs, never the other way round.
+package request
 
 import (
 	"errors"
@@ -8,6 +15,7 @@ import (
 	"slices"
 	"strings"
 
+	"scand/scan"
 	"scand/scan/netguard"
 )
 
@@ -26,9 +34,9 @@ type Request struct {
 	ScanPath string
 	// TargetImage and TargetRepo replace TargetPath for an image or a
 	// repository (targetkinds.go); Check sets Target from them.
-	TargetImage *ImageSpec
-	TargetRepo  *RepoSpec
-	Target      *TargetSpec
+	TargetImage *scan.ImageSpec
+	TargetRepo  *scan.RepoSpec
+	Target      *scan.TargetSpec
 }
 
 // TargetPolicy confines scan targets: SVC_SCAN_ROOTS and
@@ -79,8 +87,8 @@ func (p TargetPolicy) Check(r Request) (Request, []Problem, error) {
 		add("too_short", "scan_types must not be empty", r.ScanTypes, "scan_types")
 	}
 	for i, t := range r.ScanTypes {
-		if !slices.Contains(ScanTypes, t) {
-			add("enum", "Input should be one of "+strings.Join(ScanTypes, ", "), t, "scan_types", i)
+		if !slices.Contains(scan.ScanTypes, t) {
+			add("enum", "Input should be one of "+strings.Join(scan.ScanTypes, ", "), t, "scan_types", i)
 		} else if !slices.Contains(types, t) {
 			types = append(types, t)
 		}
@@ -121,7 +129,7 @@ func (p TargetPolicy) Check(r Request) (Request, []Problem, error) {
 		} else if err := p.Targets.CheckStatic(u.Hostname()); err != nil {
 			add("value_error", "target_url: "+err.Error(), *r.TargetURL, "target_url")
 		}
-	} else if slices.Contains(types, TypeDAST) {
+	} else if slices.Contains(types, scan.TypeDAST) {
 		add("missing", "target_url is required for dast scans", nil, "target_url")
 	}
 	if r.TargetHost != nil && *r.TargetHost != "" {
@@ -131,32 +139,14 @@ func (p TargetPolicy) Check(r Request) (Request, []Problem, error) {
 		} else if err := CheckTargetHost(p.Targets, *r.TargetHost); err != nil {
 			add("value_error", "target_host: "+err.Error(), *r.TargetHost, "target_host")
 		}
-	} else if slices.Contains(types, TypeNetwork) {
+	} else if slices.Contains(types, scan.TypeNetwork) {
 		add("missing", "target_host is required for network scans", nil, "target_host")
 	}
 	if len(probs) > 0 {
 		return out, probs, nil
 	}
-	if (kindSpec == nil || kindSpec.Image != nil) && !UnderRoots(real, p.Roots) {
+	if (kindSpec == nil || kindSpec.Image != nil) && !scan.UnderRoots(real, p.Roots) {
 		return out, nil, ErrOutsideRoots
 	}
 	return out, nil, nil
-}
-
-// UnderRoots reports whether the resolved path lies under one of roots
-// (also resolved, so a symlinked root still matches). No roots = anywhere.
-func UnderRoots(real string, roots []string) bool {
-	if len(roots) == 0 {
-		return true
-	}
-	for _, root := range roots {
-		rr, err := filepath.EvalSymlinks(root)
-		if err != nil {
-			continue
-		}
-		if real == rr || strings.HasPrefix(real, strings.TrimSuffix(rr, "/")+"/") {
-			return true
-		}
-	}
-	return false
 }

@@ -1,4 +1,4 @@
-package scan
+package request
 
 import (
 	"errors"
@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"scand/scan"
 )
 
 // checkTargetKinds validates target_image and target_repo and the rule that
@@ -17,7 +19,7 @@ import (
 // an image or repository it returns the target_path the scan is stored
 // under (the resolved archive path, the repository URL), the normalized
 // spec, and the resolved path the roots confine ("" for a repository).
-func (p TargetPolicy) checkTargetKinds(r Request, add func(typ, msg string, input any, loc ...any)) (storedPath string, spec *TargetSpec, real string) {
+func (p TargetPolicy) checkTargetKinds(r Request, add func(typ, msg string, input any, loc ...any)) (storedPath string, spec *scan.TargetSpec, real string) {
 	var given []string
 	if r.TargetPath != "" {
 		given = append(given, "target_path")
@@ -40,7 +42,7 @@ func (p TargetPolicy) checkTargetKinds(r Request, add func(typ, msg string, inpu
 		if !ok {
 			return "", nil, ""
 		}
-		return real, &TargetSpec{Image: &ImageSpec{Path: real}}, real
+		return real, &scan.TargetSpec{Image: &scan.ImageSpec{Path: real}}, real
 	case r.TargetRepo != nil:
 		repo := *r.TargetRepo
 		u, err := ParseRepoURL(repo.URL)
@@ -59,7 +61,7 @@ func (p TargetPolicy) checkTargetKinds(r Request, add func(typ, msg string, inpu
 			}
 		}
 		repo.URL = u.String()
-		return repo.URL, &TargetSpec{Repo: &repo}, ""
+		return repo.URL, &scan.TargetSpec{Repo: &repo}, ""
 	}
 	return "", nil, ""
 }

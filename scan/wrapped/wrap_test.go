@@ -15,6 +15,7 @@ import (
 
 	"scand/finding"
 	"scand/scan"
+	"scand/scan/request"
 )
 
 // wrapTestData is the wrappers' fixture folder, seen from package scan.
@@ -128,7 +129,7 @@ func TestWrapValidateHost(t *testing.T) {
 		{strings.Repeat("a", 254), 256, false},
 	}
 	for _, c := range cases {
-		err := scan.ValidateTargetHost(c.host, c.max)
+		err := request.ValidateTargetHost(c.host, c.max)
 		if (err == nil) != c.ok {
 			t.Errorf("ValidateTargetHost(%q, %d) = %v, want ok=%v", c.host, c.max, err, c.ok)
 		}
@@ -145,7 +146,7 @@ func TestWrapValidateURLAndPath(t *testing.T) {
 		"-http://x":               false,
 		"":                        false,
 	} {
-		if _, err := scan.ValidateTargetURL(raw); (err == nil) != ok {
+		if _, err := request.ValidateTargetURL(raw); (err == nil) != ok {
 			t.Errorf("ValidateTargetURL(%q) = %v, want ok=%v", raw, err, ok)
 		}
 	}

@@ -13,6 +13,8 @@ import (
 	"scand/auth"
 	"scand/finding/report"
 	"scand/scan"
+	"scand/scan/registry"
+	"scand/scan/tree"
 	"scand/scan/vulndb"
 	"scand/sse"
 	"scand/store"
@@ -93,10 +95,10 @@ type DashboardTrends struct {
 	Data []TrendDay `json:"data" doc:"One entry per day, oldest first, with no gaps"`
 }
 
-// BrowseEntry and BrowseListing are GET /dashboard/browse's (scan.Browse).
+// BrowseEntry and BrowseListing are GET /dashboard/browse's (tree.Browse).
 type (
-	BrowseEntry   = scan.BrowseEntry
-	BrowseListing = scan.BrowseListing
+	BrowseEntry   = tree.BrowseEntry
+	BrowseListing = tree.BrowseListing
 )
 
 // ScannerInstallResult is the body of POST /dashboard/install/{scanner}.
@@ -274,7 +276,7 @@ func (s *Server) dashboardTrends(ctx context.Context, days int, now time.Time) (
 }
 
 // handleDashboardBrowse lists a directory for the scan-target picker,
-// confined to the scan roots (scan.Browse).
+// confined to the scan roots (tree.Browse).
 func (s *Server) handleDashboardBrowse(w http.ResponseWriter, r *http.Request) error {
 	body, err := s.browse(r.URL.Query().Get("path"))
 	if err != nil {
@@ -285,17 +287,17 @@ func (s *Server) handleDashboardBrowse(w http.ResponseWriter, r *http.Request) e
 }
 
 // browse lists one directory for a scan-target picker (the console's
-// picker too), with scan.Browse's errors as HTTP ones.
+// picker too), with tree.Browse's errors as HTTP ones.
 func (s *Server) browse(raw string) (BrowseListing, error) {
-	l, err := scan.Browse(s.ScanRoots, raw)
-	var be *scan.BrowseError
+	l, err := tree.Browse(s.ScanRoots, raw)
+	var be *tree.BrowseError
 	if !errors.As(err, &be) {
 		return l, err
 	}
 	switch be.Kind {
-	case scan.BrowseInvalid:
+	case tree.BrowseInvalid:
 		return l, invalid("value_error", be.Msg, raw, "query", "path")
-	case scan.BrowseForbidden:
+	case tree.BrowseForbidden:
 		return l, errStatus(http.StatusForbidden, be.Msg)
 	}
 	return l, errNotFound(be.Msg)
@@ -313,12 +315,12 @@ func (s *Server) handleDashboardInstall(w http.ResponseWriter, r *http.Request, 
 	defer installing.Unlock()
 	principal := PrincipalFrom(r.Context())
 	s.log.InfoContext(r.Context(), "scanner install started", "request_id", requestID(r.Context()), "scanner", name, "by", principal.ID)
-	run, err := scan.Install(r.Context(), s.Runner, s.Scanners[i], s.InstallRecipe, dashboardProbeTimeout)
+	run, err := registry.Install(r.Context(), s.Runner, s.Scanners[i], s.InstallRecipe, dashboardProbeTimeout)
 	switch {
-	case errors.Is(err, scan.ErrInstalled):
-		return errConflict(strings.TrimPrefix(err.Error(), scan.ErrInstalled.Error()+": "))
-	case errors.Is(err, scan.ErrNoRecipe):
-		return errStatus(http.StatusNotImplemented, strings.TrimPrefix(err.Error(), scan.ErrNoRecipe.Error()+": "))
+	case errors.Is(err, registry.ErrInstalled):
+		return errConflict(strings.TrimPrefix(err.Error(), registry.ErrInstalled.Error()+": "))
+	case errors.Is(err, registry.ErrNoRecipe):
+		return errStatus(http.StatusNotImplemented, strings.TrimPrefix(err.Error(), registry.ErrNoRecipe.Error()+": "))
 	case err != nil:
 		return err
 	}

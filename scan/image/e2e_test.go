@@ -40,7 +40,7 @@ func daemon(t *testing.T, limits image.Limits) (*scantest.Daemon, *scan.WorkDir)
 	}
 	cfg := scan.Config{Runner: scan.NewRunner(5 * time.Minute), Getenv: getenv}
 	return scantest.NewDaemon(t, cfg, func(cfg scan.Config) ([]scan.Scanner, scan.TargetPreparer) {
-		return registry.All(cfg), scan.Preparers{Image: image.New(image.Options{Config: cfg, Work: work, Limits: limits})}
+		return registry.All(cfg), registry.Preparers{Image: image.New(image.Options{Config: cfg, Work: work, Limits: limits})}
 	}), work
 }
 

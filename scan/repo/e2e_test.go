@@ -36,7 +36,7 @@ func TestScanRepositoryEndToEnd(t *testing.T) {
 	defer work.Close()
 	cfg := scan.Config{Runner: scan.NewRunner(2 * time.Minute), Getenv: func(string) string { return "" }}
 	d := scantest.NewDaemon(t, cfg, func(cfg scan.Config) ([]scan.Scanner, scan.TargetPreparer) {
-		return registry.All(cfg), scan.Preparers{Repo: repo.New(repo.Options{Config: cfg, Work: work, CredentialsFile: creds,
+		return registry.All(cfg), registry.Preparers{Repo: repo.New(repo.Options{Config: cfg, Work: work, CredentialsFile: creds,
 			CAFile: srv.CAFile, RefuseAddress: refuseLinkLocal, Limits: repo.Limits{Timeout: time.Minute}})}
 	})
 	for _, history := range []bool{false, true} {

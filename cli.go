@@ -20,9 +20,11 @@ import (
 	"scand/finding/report"
 	"scand/scan"
 	"scand/scan/netguard"
+	"scand/scan/proc"
 	"scand/scan/registry"
 	"scand/scan/repoconfig"
 	"scand/scan/request"
+	"scand/scan/workdir"
 	"scand/sse"
 	"scand/store"
 )
@@ -188,7 +190,7 @@ type engine struct {
 	scanCfg  scan.Config
 	settings config
 	policy   request.TargetPolicy
-	work     *scan.WorkDir
+	work     *workdir.Dir
 	log      *slog.Logger
 	stderr   io.Writer
 }
@@ -222,7 +224,7 @@ func newEngine(ctx context.Context, getenv func(string) string, stderr io.Writer
 		return nil, &exitError{exitNoScan, "temporary store: " + err.Error()}
 	}
 	targets := netguard.Targets{Allow: settings.TargetAllow}
-	e.scanCfg = scan.Config{Runner: scan.NewRunner(settings.ScannerTimeout), Getenv: getenv, Now: time.Now,
+	e.scanCfg = scan.Config{Runner: proc.NewRunner(settings.ScannerTimeout), Getenv: getenv, Now: time.Now,
 		Logger: e.log.With("logger", "scand.scan"), Targets: targets, VulnDBDir: settings.VulnDBDir}
 	e.scanners = registry.All(e.scanCfg)
 	e.policy = request.TargetPolicy{MaxHosts: settings.NmapMaxHosts, Targets: targets, GitAllow: settings.Targets.GitAllow, RefuseAddress: gitAddressRefusal}
@@ -246,7 +248,7 @@ func (e *engine) Prepare(ctx context.Context, spec scan.TargetSpec, types []stri
 		if base == "" {
 			base = e.dir
 		}
-		w, err := scan.OpenWorkDir(base)
+		w, err := workdir.Open(base)
 		if err != nil {
 			return nil, err
 		}

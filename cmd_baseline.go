@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"scand/scan"
+	"scand/scan/reportdata"
 	"scand/scan/request"
 	"scand/store"
 )
@@ -92,7 +93,7 @@ func loadBaseline(path string) (baseline, error) {
 }
 
 // mark combines the baseline with a diff's classification (nil: none).
-func (b baseline) mark(diff func(fp string) string) scan.Mark {
+func (b baseline) mark(diff func(fp string) string) reportdata.Mark {
 	if len(b.fingerprints) == 0 && diff == nil {
 		return nil
 	}

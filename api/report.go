@@ -12,7 +12,7 @@ import (
 	"scand/auth"
 	"scand/finding"
 	"scand/finding/report"
-	"scand/scan"
+	"scand/scan/reportdata"
 	"scand/store"
 )
 
@@ -113,15 +113,15 @@ func (s *Server) streamSARIF(ctx context.Context, w http.ResponseWriter, sc stor
 	if err != nil {
 		return err
 	}
-	tools, err := scan.SARIFTools(ctx, s.Store, sc, s.Scanners, data, func(name string) iter.Seq2[report.Row, error] {
-		return scan.ReportRows(s.Store.FindingRows(ctx, sc, store.FindingQuery{Scanners: []string{name}}), nil)
+	tools, err := reportdata.SARIFTools(ctx, s.Store, sc, s.Scanners, data, func(name string) iter.Seq2[report.Row, error] {
+		return reportdata.ReportRows(s.Store.FindingRows(ctx, sc, store.FindingQuery{Scanners: []string{name}}), nil)
 	})
 	if err != nil {
 		return err
 	}
 	w.Header().Set("Content-Disposition", `attachment; filename="scand-`+sc.ID+`.sarif"`)
 	sw := startStream(w, "application/sarif+json")
-	if err := report.WriteSARIF(sw, scan.ReportScan(sc, data, Version), tools); err != nil {
+	if err := report.WriteSARIF(sw, reportdata.ReportScan(sc, data, Version), tools); err != nil {
 		return sw.fail(err)
 	}
 	return sw.finish()
@@ -150,7 +150,7 @@ func (s *Server) writeStoredReport(ctx context.Context, w io.Writer, sc store.Sc
 	for _, f := range facets {
 		t.Add(finding.Severity(f.Severity), f.Suppressed, report.HiddenVerdict(f.Triage), f.Tags, f.N)
 	}
-	return report.WriteHTML(w, scan.ReportScan(sc, data, Version), t, s.outputNow(), func(sev finding.Severity) iter.Seq2[report.Row, error] {
-		return scan.ReportRows(s.Store.FindingRows(ctx, sc, store.FindingQuery{Severities: []string{string(sev)}}), nil)
+	return report.WriteHTML(w, reportdata.ReportScan(sc, data, Version), t, s.outputNow(), func(sev finding.Severity) iter.Seq2[report.Row, error] {
+		return reportdata.ReportRows(s.Store.FindingRows(ctx, sc, store.FindingQuery{Severities: []string{string(sev)}}), nil)
 	})
 }

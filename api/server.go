@@ -19,6 +19,7 @@ import (
 	"scand/hook"
 	"scand/scan"
 	"scand/scan/netguard"
+	"scand/scan/proc"
 	"scand/scan/request"
 	"scand/scan/schedule"
 	"scand/sse"
@@ -58,7 +59,7 @@ type Deps struct {
 	// a scanner on this system; ok is false when none applies.
 	InstallRecipe func(scanner string) (program string, args []string, ok bool)
 	// Runner runs the PDF renderer and install recipes; nil disables both.
-	Runner *scan.Runner
+	Runner *proc.Runner
 	// OutputNow stamps time-derived output fields (a report's "generated
 	// at"); SVC_FAKE_NOW pins it. nil means Now.
 	OutputNow func() time.Time

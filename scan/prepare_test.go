@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"scand/finding"
+	"scand/scan/workdir"
 	"scand/sse"
 	"scand/store"
 )
@@ -19,7 +20,7 @@ import (
 // fakePreparer makes a real directory in a work directory and records
 // whether it was cleaned up; the knobs make it fail or misbehave.
 type fakePreparer struct {
-	work        *WorkDir
+	work        *workdir.Dir
 	fail        error
 	panicInLine bool
 	cleaned     atomic.Int32
@@ -43,7 +44,7 @@ func (f *fakePreparer) Prepare(ctx context.Context, spec TargetSpec, _ []string)
 			}
 			return strings.CutPrefix(fp, "sha256:l1:/")
 		},
-		Cleanup: func() { f.cleaned.Add(1); RemoveTree(dir) }}
+		Cleanup: func() { f.cleaned.Add(1); workdir.RemoveTree(dir) }}
 	return p, nil
 }
 
@@ -122,7 +123,7 @@ func waitCleaned(t *testing.T, f *fakePreparer) {
 }
 
 func newFake(t *testing.T) *fakePreparer {
-	w, err := OpenWorkDir(t.TempDir())
+	w, err := workdir.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,35 +201,4 @@ func TestPreparedTargetFailureCancelAndPanic(t *testing.T) {
 			t.Errorf("scan = %s %q", sc.Status, sc.Error)
 		}
 	})
-}
-
-// A work directory left by a dead process is swept; a live one's is not.
-func TestWorkDirSweep(t *testing.T) {
-	base := t.TempDir()
-	dead := filepath.Join(base, workDirPrefix+"dead")
-	os.MkdirAll(filepath.Join(dead, "image-1/rootfs"), 0o500)
-	os.WriteFile(filepath.Join(dead, workDirOwner), []byte("999999999"), 0o600)
-	live := filepath.Join(base, workDirPrefix+"live")
-	os.MkdirAll(live, 0o700)
-	os.WriteFile(filepath.Join(live, workDirOwner), []byte("1"), 0o600) // init never dies
-	other := filepath.Join(base, "unrelated")
-	os.MkdirAll(other, 0o700)
-	w, err := OpenWorkDir(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if info, err := os.Stat(w.Path()); err != nil || info.Mode().Perm() != 0o700 {
-		t.Errorf("work directory mode: %v %v", info.Mode(), err)
-	}
-	for p, want := range map[string]bool{dead: false, live: true, other: true} {
-		if _, err := os.Stat(p); (err == nil) != want {
-			t.Errorf("%s exists = %v, want %v", p, err == nil, want)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(w.Path()); !os.IsNotExist(err) {
-		t.Error("Close left the directory")
-	}
 }

@@ -1,4 +1,10 @@
-package scan
+// Package proc is the one runner that starts processes: every wrapped
+// scanner, git, the PDF renderer and the install recipes run through it.
+// It owns timeouts, process-group kill on cancel, output caps, the
+// not-installed case and the minimal environment a child gets. It imports
+// nothing of scand's, so the scan seam (scan.Config) and every caller
+// depend on it, never the reverse.
+package proc
 
 import (
 	"bytes"

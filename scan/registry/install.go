@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"scand/scan"
+	"scand/scan/proc"
 )
 
 // Installing a scanner's tool through the system package manager (POST
@@ -42,7 +43,7 @@ type InstallRun struct {
 // leave the system's package database broken), only by the timeout. A
 // missing package manager is ErrNoRecipe; the error's text says what to
 // install by hand.
-func Install(ctx context.Context, runner *scan.Runner, sc scan.Scanner, recipe Recipe, probeTimeout time.Duration) (InstallRun, error) {
+func Install(ctx context.Context, runner *proc.Runner, sc scan.Scanner, recipe Recipe, probeTimeout time.Duration) (InstallRun, error) {
 	probeCtx, cancel := context.WithTimeout(ctx, probeTimeout)
 	version, hint, ok := sc.Available(probeCtx)
 	cancel()
@@ -67,12 +68,12 @@ func Install(ctx context.Context, runner *scan.Runner, sc scan.Scanner, recipe R
 		return InstallRun{}, fmt.Errorf("%w: No install recipe for %s on this system%s", ErrNoRecipe, name, byHand)
 	}
 	run := InstallRun{Command: CommandLine(program, args)}
-	res, err := runner.Run(context.WithoutCancel(ctx), scan.Cmd{Program: program, Args: args, Timeout: installTimeout,
+	res, err := runner.Run(context.WithoutCancel(ctx), proc.Cmd{Program: program, Args: args, Timeout: installTimeout,
 		Env: []string{"DEBIAN_FRONTEND=noninteractive"}})
-	if errors.Is(err, scan.ErrNotInstalled) {
+	if errors.Is(err, proc.ErrNotInstalled) {
 		return run, fmt.Errorf("%w: The package manager %s needed to install %s is not on this system%s", ErrNoRecipe, program, name, byHand)
 	}
-	timedOut := errors.Is(err, scan.ErrTimeout)
+	timedOut := errors.Is(err, proc.ErrTimeout)
 	if err != nil && !timedOut {
 		return run, err
 	}

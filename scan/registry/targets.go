@@ -10,12 +10,13 @@ import (
 	"scand/scan"
 	"scand/scan/image"
 	"scand/scan/repo"
+	"scand/scan/workdir"
 )
 
 // TargetOptions configure image and repository targets.
 type TargetOptions struct {
 	// Work is the private directory unpacked images and clones live in.
-	Work *scan.WorkDir
+	Work *workdir.Dir
 	// MaxBytes, MaxFiles and Timeout bound one preparation
 	// (SVC_TARGET_MAX_BYTES, SVC_TARGET_MAX_FILES, SVC_TARGET_TIMEOUT).
 	MaxBytes int64

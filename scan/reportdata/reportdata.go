@@ -1,4 +1,8 @@
-package scan
+// Package reportdata builds what the report writers (finding/report) read
+// from a stored scan. The API and the command line both build their
+// documents through it, so a daemon's SARIF and `scand scan --format sarif`
+// come from the same code over the same kind of store.
+package reportdata
 
 import (
 	"context"
@@ -7,13 +11,9 @@ import (
 
 	"scand/finding"
 	"scand/finding/report"
+	"scand/scan"
 	"scand/store"
 )
-
-// What the report writers (finding/report) read of a stored scan. The API
-// and the command line both build their documents through these, so a
-// daemon's SARIF and `scand scan --format sarif` come from the same code
-// over the same kind of store.
 
 // sarifProbeTimeout bounds the version lookups of one SARIF document.
 const sarifProbeTimeout = 20 * time.Second
@@ -92,7 +92,7 @@ func ReportRows(rows iter.Seq2[store.FindingRow, error], mark Mark) iter.Seq2[re
 // advisory data it read and its version as the registry reports it now
 // (scand does not record a tool's version per scan). results gives each
 // scanner's findings.
-func SARIFTools(ctx context.Context, st *store.Store, sc store.Scan, scanners []Scanner, data []store.ScanDataSource,
+func SARIFTools(ctx context.Context, st *store.Store, sc store.Scan, scanners []scan.Scanner, data []store.ScanDataSource,
 	results func(scanner string) iter.Seq2[report.Row, error]) ([]report.Tool, error) {
 	rules, err := st.ScanRules(ctx, sc)
 	if err != nil {
@@ -127,22 +127,22 @@ func SARIFTools(ctx context.Context, st *store.Store, sc store.Scan, scanners []
 // Tools builds the SARIF runs of the named scanners: versions are probed
 // concurrently (each probe is a subprocess), the rest comes from rules and
 // results.
-func Tools(ctx context.Context, names []string, scanners []Scanner, data []store.ScanDataSource,
+func Tools(ctx context.Context, names []string, scanners []scan.Scanner, data []store.ScanDataSource,
 	rules func(scanner string) []report.Rule, results func(scanner string) iter.Seq2[report.Row, error]) []report.Tool {
 	probeCtx, cancel := context.WithTimeout(ctx, sarifProbeTimeout)
 	defer cancel()
-	byName := map[string]Scanner{}
+	byName := map[string]scan.Scanner{}
 	for _, s := range scanners {
 		byName[s.Name()] = s
 	}
-	var probe []Scanner
+	var probe []scan.Scanner
 	for _, n := range names {
 		if s := byName[n]; s != nil {
 			probe = append(probe, s)
 		}
 	}
 	versions := map[string]string{}
-	for i, a := range ProbeAll(probeCtx, nil, probe) {
+	for i, a := range scan.ProbeAll(probeCtx, nil, probe) {
 		versions[probe[i].Name()] = a.Version
 	}
 	tools := make([]report.Tool, len(names))
@@ -162,7 +162,7 @@ func Tools(ctx context.Context, names []string, scanners []Scanner, data []store
 // InformationURI is a wrapped tool's home page. A scanner may declare its
 // own by implementing InformationURI() string; built-ins have none, which
 // SARIF allows.
-func InformationURI(sc Scanner, name string) string {
+func InformationURI(sc scan.Scanner, name string) string {
 	if d, ok := sc.(interface{ InformationURI() string }); ok {
 		return d.InformationURI()
 	}

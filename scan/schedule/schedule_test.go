@@ -27,6 +27,7 @@ import (
 	"scand/hook"
 	"scand/notify"
 	"scand/scan"
+	"scand/scan/proc"
 	"scand/scan/request"
 	"scand/scan/schedule"
 	"scand/scan/secrets"
@@ -183,7 +184,7 @@ func (e *env) open(opts envOptions) {
 	}
 	e.store = st
 	e.bus = sse.NewBus(nil)
-	cfg := scan.Config{Runner: scan.NewRunner(time.Minute), Getenv: func(k string) string {
+	cfg := scan.Config{Runner: proc.NewRunner(time.Minute), Getenv: func(k string) string {
 		if k == "SVC_SECRETS_HISTORY" {
 			return "0"
 		}

@@ -1,4 +1,7 @@
-package scan
+// Package workdir is scand's private directory for prepared targets
+// (unpacked images, clones) and the removal that works on read-only trees.
+// The image and repository preparers make their roots in it.
+package workdir
 
 import (
 	"errors"
@@ -10,13 +13,13 @@ import (
 	"syscall"
 )
 
-// WorkDir is this process's private directory for prepared targets
+// Dir is this process's private directory for prepared targets
 // (unpacked images, clones): a fresh mode-0700 directory under the base
 // (SVC_WORK_DIR, else the system temp directory) that only scand's user
 // can enter, so nobody else can read an image's secrets or swap a file
 // under a running scan. A process killed before it could clean up leaves
-// its directory behind; the next WorkDir over the same base removes it.
-type WorkDir struct {
+// its directory behind; the next Open over the same base removes it.
+type Dir struct {
 	dir string
 }
 
@@ -27,10 +30,10 @@ const (
 	workDirOwner  = ".owner-pid"
 )
 
-// OpenWorkDir makes this process's directory under base ("" is the system
+// Open makes this process's directory under base ("" is the system
 // temp directory) and removes the directories that dead scand processes
 // left there.
-func OpenWorkDir(base string) (*WorkDir, error) {
+func Open(base string) (*Dir, error) {
 	if base == "" {
 		base = os.TempDir()
 	}
@@ -57,19 +60,19 @@ func OpenWorkDir(base string) (*WorkDir, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("work directory: %w", err)
 	}
-	return &WorkDir{dir: dir}, nil
+	return &Dir{dir: dir}, nil
 }
 
 // Path is the directory.
-func (w *WorkDir) Path() string { return w.dir }
+func (w *Dir) Path() string { return w.dir }
 
 // Temp makes a fresh mode-0700 directory for one target.
-func (w *WorkDir) Temp(prefix string) (string, error) {
+func (w *Dir) Temp(prefix string) (string, error) {
 	return os.MkdirTemp(w.dir, prefix)
 }
 
 // Close removes the directory and everything left in it.
-func (w *WorkDir) Close() error { return RemoveTree(w.dir) }
+func (w *Dir) Close() error { return RemoveTree(w.dir) }
 
 // RemoveTree removes dir and everything under it, first giving the owner
 // write and search permission on every directory inside (an unpacked image

@@ -15,6 +15,7 @@ import (
 
 	"scand/finding"
 	"scand/scan"
+	"scand/scan/proc"
 	"scand/scan/request"
 )
 
@@ -27,7 +28,7 @@ const wrapRecordedRoot = "/tmp/scandfix"
 
 func wrapTestConfig(env map[string]string) scan.Config {
 	return scan.Config{
-		Runner: scan.NewRunner(2 * time.Minute),
+		Runner: proc.NewRunner(2 * time.Minute),
 		Getenv: func(k string) string { return env[k] },
 		Now:    time.Now,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
@@ -345,7 +346,7 @@ func TestWrapDatabaseNotConfigured(t *testing.T) {
 			_, err := s.Scan(context.Background(), scan.Target{Path: t.TempDir()})
 			want, reason := scan.ErrDatabaseNotConfigured, scan.SkipDatabaseNotConfigured
 			if c.mk == nil || c.name == "kics missing" {
-				want, reason = scan.ErrNotInstalled, scan.SkipNotInstalled
+				want, reason = proc.ErrNotInstalled, scan.SkipNotInstalled
 			}
 			if !errors.Is(err, want) {
 				t.Fatalf("Scan error = %v, want %v", err, want)
@@ -468,7 +469,7 @@ exit 0
 	}
 
 	missing := declare(wrapTestConfig(map[string]string{"SVC_DEMO_TOOL_PATH": "/nonexistent/demo"}))
-	if _, err := missing.Scan(context.Background(), scan.Target{Path: target}); !errors.Is(err, scan.ErrNotInstalled) || !strings.Contains(err.Error(), "install demo") {
+	if _, err := missing.Scan(context.Background(), scan.Target{Path: target}); !errors.Is(err, proc.ErrNotInstalled) || !strings.Contains(err.Error(), "install demo") {
 		t.Fatalf("missing tool: %v", err)
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"scand/finding"
 	"scand/scan"
+	"scand/scan/proc"
 	"scand/scan/request"
 )
 
@@ -185,7 +186,7 @@ func (s *zapScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Finding
 	}
 	base, err := s.base()
 	if err != nil {
-		return nil, fmt.Errorf("zap: %s: %w", err.Error(), scan.ErrNotInstalled)
+		return nil, fmt.Errorf("zap: %s: %w", err.Error(), proc.ErrNotInstalled)
 	}
 	var timeout time.Duration
 	if s.cfg.Runner != nil {
@@ -203,7 +204,7 @@ func (s *zapScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Finding
 		s.stop(ctx, base, spiderID, ascanID)
 		if runCtx.Err() != nil {
 			if ctx.Err() == nil && errors.Is(runCtx.Err(), context.DeadlineExceeded) {
-				return nil, fmt.Errorf("zap %s after %s: %w", step, timeout, scan.ErrTimeout)
+				return nil, fmt.Errorf("zap %s after %s: %w", step, timeout, proc.ErrTimeout)
 			}
 			return nil, fmt.Errorf("zap %s: %w", step, ctx.Err())
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"scand/finding"
+	"scand/store/sqlbase"
 )
 
 // TriageState is the verdict on one fingerprint.
@@ -105,11 +106,11 @@ func (s *Store) SetTriage(ctx context.Context, st TriageState) (TriageState, err
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO triage_states (fingerprint, status, note, updated_at, updated_by) VALUES (?, ?, ?, ?, ?)
 			ON CONFLICT (fingerprint) DO UPDATE SET status = excluded.status, note = excluded.note, updated_at = excluded.updated_at, updated_by = excluded.updated_by`,
-			st.Fingerprint, st.Status, st.Note, formatTime(st.UpdatedAt), st.UpdatedBy); err != nil {
+			st.Fingerprint, st.Status, st.Note, sqlbase.FormatTime(st.UpdatedAt), st.UpdatedBy); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, "INSERT INTO triage_history (fingerprint, status, note, updated_at, updated_by) VALUES (?, ?, ?, ?, ?)",
-			st.Fingerprint, st.Status, st.Note, formatTime(st.UpdatedAt), st.UpdatedBy); err != nil {
+			st.Fingerprint, st.Status, st.Note, sqlbase.FormatTime(st.UpdatedAt), st.UpdatedBy); err != nil {
 			return err
 		}
 		if old == st.Status {
@@ -173,7 +174,7 @@ func (s *Store) TriageHistory(ctx context.Context, fingerprint string) ([]Triage
 		if err := rows.Scan(&t.Fingerprint, &t.Status, &t.Note, &at, &t.UpdatedBy); err != nil {
 			return nil, err
 		}
-		t.UpdatedAt = parseTime(at)
+		t.UpdatedAt = sqlbase.ParseTime(at)
 		out = append(out, t)
 	}
 	return out, rows.Err()
@@ -204,7 +205,7 @@ func (s *Store) AddComment(ctx context.Context, c Comment) (Comment, error) {
 	c.ID = NewID()
 	c.CreatedAt = s.now().UTC().Truncate(time.Microsecond)
 	_, err := s.w.ExecContext(ctx, "INSERT INTO finding_comments (id, fingerprint, text, author, created_at) VALUES (?, ?, ?, ?, ?)",
-		c.ID, c.Fingerprint, c.Text, c.Author, formatTime(c.CreatedAt))
+		c.ID, c.Fingerprint, c.Text, c.Author, sqlbase.FormatTime(c.CreatedAt))
 	return c, err
 }
 
@@ -222,7 +223,7 @@ func (s *Store) Comments(ctx context.Context, fingerprint string) ([]Comment, er
 		if err := rows.Scan(&c.ID, &c.Fingerprint, &c.Text, &c.Author, &at); err != nil {
 			return nil, err
 		}
-		c.CreatedAt = parseTime(at)
+		c.CreatedAt = sqlbase.ParseTime(at)
 		out = append(out, c)
 	}
 	return out, rows.Err()

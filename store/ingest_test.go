@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"scand/finding"
+	"scand/store/sqlbase"
 )
 
 func ingestTestStore(t *testing.T) *Store {
@@ -530,7 +531,7 @@ func TestCancelledIngestLeavesNothing(t *testing.T) {
 // findings move to the new tables, byte for byte, with their aggregates.
 func TestBackfillFrom0001(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "old.db")
-	old, err := sql.Open("sqlite", dsn(path, writerCacheKiB))
+	old, err := sql.Open("sqlite", sqlbase.DSN(path, sqlbase.WriterCacheKiB))
 	if err != nil {
 		t.Fatal(err)
 	}

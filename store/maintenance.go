@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"scand/finding"
+	"scand/store/sqlbase"
 )
 
 // Background upkeep: the findings of deleted, cancelled and failed scans
@@ -48,7 +49,7 @@ func (s *Store) RunMaintenance(ctx context.Context, interval time.Duration, logf
 	if logf == nil {
 		logf = func(string, error) {}
 	}
-	ctx = freeingSpace(ctx)
+	ctx = sqlbase.FreeingSpace(ctx)
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	go s.checkpointLoop(ctx, time.Second, logf)

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"scand/finding"
+	"scand/store/sqlbase"
 )
 
 // FindingQuery selects a completed scan's findings. Values inside one
@@ -210,7 +211,7 @@ func (s *Store) plan(ctx context.Context, tx querier, sc Scan, q FindingQuery) (
 	}
 	if len(q.Compliance) > 0 {
 		p.tagsets = map[int64]bool{}
-		rows, err := tx.QueryContext(ctx, "SELECT tagset FROM tagset_tags WHERE tag IN ("+placeholders(len(q.Compliance))+")", anySlice(q.Compliance)...)
+		rows, err := tx.QueryContext(ctx, "SELECT tagset FROM tagset_tags WHERE tag IN ("+sqlbase.Placeholders(len(q.Compliance))+")", sqlbase.AnySlice(q.Compliance)...)
 		if err != nil {
 			return nil, err
 		}
@@ -262,17 +263,17 @@ func (s *Store) plan(ctx context.Context, tx querier, sc Scan, q FindingQuery) (
 	var where []string
 	var args []any
 	if len(q.ScanTypes) > 0 {
-		where = append(where, "f.scan_type IN ("+placeholders(len(q.ScanTypes))+")")
-		args = append(args, anySlice(q.ScanTypes)...)
+		where = append(where, "f.scan_type IN ("+sqlbase.Placeholders(len(q.ScanTypes))+")")
+		args = append(args, sqlbase.AnySlice(q.ScanTypes)...)
 	}
 	if q.Suppressed != nil {
 		// A literal, not a parameter: only then can SQLite prove the
 		// partial index findings_suppressed applies.
-		where = append(where, "f.suppressed = "+strconv.Itoa(boolInt(*q.Suppressed)))
+		where = append(where, "f.suppressed = "+strconv.Itoa(sqlbase.BoolInt(*q.Suppressed)))
 	}
 	if len(q.Triage) > 0 {
-		where = append(where, "coalesce(t.status, 'new') IN ("+placeholders(len(q.Triage))+")")
-		args = append(args, anySlice(q.Triage)...)
+		where = append(where, "coalesce(t.status, 'new') IN ("+sqlbase.Placeholders(len(q.Triage))+")")
+		args = append(args, sqlbase.AnySlice(q.Triage)...)
 	}
 	if p.tagsets != nil {
 		ids := make([]string, 0, len(p.tagsets))
@@ -297,16 +298,16 @@ func (s *Store) plan(ctx context.Context, tx querier, sc Scan, q FindingQuery) (
 
 func (p *plan) collectVerdicts(ctx context.Context, tx querier) error {
 	var n int
-	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM triage_states WHERE status IN ("+placeholders(len(p.q.Triage))+")",
-		anySlice(p.q.Triage)...).Scan(&n); err != nil {
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM triage_states WHERE status IN ("+sqlbase.Placeholders(len(p.q.Triage))+")",
+		sqlbase.AnySlice(p.q.Triage)...).Scan(&n); err != nil {
 		return err
 	}
 	if n > verdictDriverMax {
 		return nil
 	}
 	rows, err := tx.QueryContext(ctx, `SELECT p.ord FROM triage_states t INDEXED BY triage_states_status CROSS JOIN finding_fps p
-		WHERE t.status IN (`+placeholders(len(p.q.Triage))+`) AND p.scan_seq = ? AND p.fingerprint = t.fingerprint`,
-		append(anySlice(p.q.Triage), p.seq)...)
+		WHERE t.status IN (`+sqlbase.Placeholders(len(p.q.Triage))+`) AND p.scan_seq = ? AND p.fingerprint = t.fingerprint`,
+		append(sqlbase.AnySlice(p.q.Triage), p.seq)...)
 	if err != nil {
 		return err
 	}
@@ -322,14 +323,6 @@ func (p *plan) collectVerdicts(ctx context.Context, tx querier) error {
 	slices.Sort(ords)
 	p.verdictOrds = ords
 	return rows.Err()
-}
-
-func anySlice(v []string) []any {
-	out := make([]any, len(v))
-	for i, s := range v {
-		out[i] = s
-	}
-	return out
 }
 
 // CountFindings returns how many findings a query selects (ignoring From,
@@ -396,7 +389,7 @@ func queryFindingRows(ctx context.Context, tx *sql.Tx, q string, args []any, yie
 			row.Body, row.bare, row.text = buf, body, text
 		}
 		if tStatus.Valid {
-			row.State = &TriageState{Fingerprint: fp, Status: tStatus.String, Note: tNote.String, UpdatedAt: parseTime(tAt.String), UpdatedBy: tBy.String}
+			row.State = &TriageState{Fingerprint: fp, Status: tStatus.String, Note: tNote.String, UpdatedAt: sqlbase.ParseTime(tAt.String), UpdatedBy: tBy.String}
 		}
 		n++
 		if !yield(row, nil) {

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"strings"
 	"time"
+
+	"scand/store/sqlbase"
 )
 
 // Scan statuses.
@@ -92,8 +94,8 @@ func scanScan(row interface{ Scan(...any) error }) (Scan, error) {
 	if host.Valid {
 		sc.TargetHost = &host.String
 	}
-	sc.StartedAt = parseTime(started)
-	sc.CompletedAt = parseNullTime(completed)
+	sc.StartedAt = sqlbase.ParseTime(started)
+	sc.CompletedAt = sqlbase.ParseNullTime(completed)
 	sc.ScheduleID = schedule.String
 	for _, f := range []struct {
 		src string
@@ -110,14 +112,6 @@ func scanScan(row interface{ Scan(...any) error }) (Scan, error) {
 		sc.ScannersSkipped = []SkippedScanner{}
 	}
 	return sc, nil
-}
-
-func mustJSON(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err)
-	}
-	return string(b)
 }
 
 // CreateScan inserts a pending scan; ID and StartedAt come from the caller.
@@ -141,7 +135,7 @@ func createScan(ctx context.Context, db interface {
 	}
 	err := db.QueryRowContext(ctx, `INSERT INTO scans (id, target_path, scan_types, target_url, target_host, status, started_at, created_by, schedule_id,
 		source, commit_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
-		sc.ID, sc.TargetPath, mustJSON(sc.ScanTypes), sc.TargetURL, sc.TargetHost, sc.Status, formatTime(sc.StartedAt), sc.CreatedBy, schedule,
+		sc.ID, sc.TargetPath, sqlbase.MustJSON(sc.ScanTypes), sc.TargetURL, sc.TargetHost, sc.Status, sqlbase.FormatTime(sc.StartedAt), sc.CreatedBy, schedule,
 		sc.Source, sc.Commit).Scan(&sc.Seq)
 	return sc, err
 }
@@ -173,7 +167,7 @@ func (s *Store) Scans(ctx context.Context, f ScanFilter) ([]Scan, error) {
 		args = append(args, f.Before)
 	}
 	if len(f.Statuses) > 0 {
-		where = append(where, "status IN ("+placeholders(len(f.Statuses))+")")
+		where = append(where, "status IN ("+sqlbase.Placeholders(len(f.Statuses))+")")
 		for _, st := range f.Statuses {
 			args = append(args, st)
 		}
@@ -213,10 +207,6 @@ func (s *Store) queryScans(ctx context.Context, q string, args ...any) ([]Scan, 
 	return out, rows.Err()
 }
 
-func placeholders(n int) string {
-	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
-}
-
 // MarkScanRunning moves a pending scan to running. It returns ErrConflict
 // when the scan is no longer pending (cancelled meanwhile).
 func (s *Store) MarkScanRunning(ctx context.Context, id string) error {
@@ -224,7 +214,7 @@ func (s *Store) MarkScanRunning(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	return expectOne(res)
+	return sqlbase.ExpectOne(res)
 }
 
 // FinishScan moves a pending or running scan to a terminal status and
@@ -242,11 +232,11 @@ func (s *Store) FinishScan(ctx context.Context, id, status, errText string, run 
 	res, err := s.w.ExecContext(ctx, `UPDATE scans SET status = ?, completed_at = ?, error = ?, scanners_run = ?, scanners_skipped = ?,
 		purge = CASE WHEN ? = 'completed' THEN purge ELSE 1 END
 		WHERE id = ? AND status IN ('pending','running')`,
-		status, formatTime(s.now()), errText, mustJSON(run), mustJSON(skipped), status, id)
+		status, sqlbase.FormatTime(s.now()), errText, sqlbase.MustJSON(run), sqlbase.MustJSON(skipped), status, id)
 	if err != nil {
 		return err
 	}
-	if err := expectOne(res); err != nil {
+	if err := sqlbase.ExpectOne(res); err != nil {
 		return err
 	}
 	s.wakePurger()
@@ -265,7 +255,7 @@ func (s *Store) CancelScan(ctx context.Context, id string) (Scan, error) {
 			return ErrConflict
 		}
 		now := s.now().UTC().Truncate(time.Microsecond)
-		if _, err := tx.ExecContext(ctx, "UPDATE scans SET status = 'cancelled', completed_at = ?, purge = 1 WHERE id = ?", formatTime(now), id); err != nil {
+		if _, err := tx.ExecContext(ctx, "UPDATE scans SET status = 'cancelled', completed_at = ?, purge = 1 WHERE id = ?", sqlbase.FormatTime(now), id); err != nil {
 			return err
 		}
 		sc.Status, sc.CompletedAt = StatusCancelled, &now
@@ -284,7 +274,7 @@ func (s *Store) CancelScan(ctx context.Context, id string) (Scan, error) {
 // batches (see Purge), so deleting a million-finding scan never holds the
 // write lock for long.
 func (s *Store) DeleteScan(ctx context.Context, id string) error {
-	ctx = freeingSpace(ctx)
+	ctx = sqlbase.FreeingSpace(ctx)
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		var status string
 		err := tx.QueryRowContext(ctx, "SELECT status FROM scans WHERE id = ? AND hidden = 0", id).Scan(&status)
@@ -340,15 +330,4 @@ func (s *Store) FailInterruptedScans(ctx context.Context, reason string) ([]Scan
 		out = append(out, sc)
 	}
 	return out, nil
-}
-
-func expectOne(res sql.Result) error {
-	n, err := res.RowsAffected()
-	if err != nil {
-		return err
-	}
-	if n == 0 {
-		return ErrConflict
-	}
-	return nil
 }

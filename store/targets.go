@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+
+	"scand/store/sqlbase"
 )
 
 // ScanTarget is an image or repository scan's target as stored: the
@@ -47,7 +49,7 @@ func (s *Store) SetScanTargetResolved(ctx context.Context, scanID, resolved stri
 	if err != nil {
 		return err
 	}
-	return expectOne(res)
+	return sqlbase.ExpectOne(res)
 }
 
 // ScanTargetsByID returns the targets of the given scans that have one, by
@@ -61,7 +63,7 @@ func (s *Store) ScanTargetsByID(ctx context.Context, scanIDs []string) (map[stri
 			args[i] = id
 		}
 		scanIDs = scanIDs[n:]
-		rows, err := s.db.QueryContext(ctx, "SELECT scan_id, spec, resolved FROM scan_targets WHERE scan_id IN ("+placeholders(n)+")", args...)
+		rows, err := s.db.QueryContext(ctx, "SELECT scan_id, spec, resolved FROM scan_targets WHERE scan_id IN ("+sqlbase.Placeholders(n)+")", args...)
 		if err != nil {
 			return nil, err
 		}

@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"scand/store/sqlbase"
 )
 
 // ConsoleFindingQuery narrows and pages a scan's findings for the console.
@@ -207,12 +209,12 @@ func (s *Store) consolePlan(ctx context.Context, tx *sql.Tx, sc Scan, q ConsoleF
 		}
 		p.blocks = []plannedBlock{one}
 		if len(q.Severities) > 0 {
-			where = append(where, "f.severity IN ("+placeholders(len(q.Severities))+")")
-			p.residualArgs = append(p.residualArgs, anySlice(q.Severities)...)
+			where = append(where, "f.severity IN ("+sqlbase.Placeholders(len(q.Severities))+")")
+			p.residualArgs = append(p.residualArgs, sqlbase.AnySlice(q.Severities)...)
 		}
 		if len(q.Scanners) > 0 {
-			where = append(where, "f.scanner IN ("+placeholders(len(q.Scanners))+")")
-			p.residualArgs = append(p.residualArgs, anySlice(q.Scanners)...)
+			where = append(where, "f.scanner IN ("+sqlbase.Placeholders(len(q.Scanners))+")")
+			p.residualArgs = append(p.residualArgs, sqlbase.AnySlice(q.Scanners)...)
 		}
 	}
 	if q.Text != "" {
@@ -348,7 +350,7 @@ func scanOrderedFindings(rows *sql.Rows) ([]OrderedFinding, error) {
 			row.Body = buf
 		}
 		if tStatus.Valid {
-			row.State = &TriageState{Fingerprint: fp, Status: tStatus.String, Note: tNote.String, UpdatedAt: parseTime(tAt.String), UpdatedBy: tBy.String}
+			row.State = &TriageState{Fingerprint: fp, Status: tStatus.String, Note: tNote.String, UpdatedAt: sqlbase.ParseTime(tAt.String), UpdatedBy: tBy.String}
 		}
 		fw, err := row.Decode()
 		if err != nil {
@@ -408,7 +410,7 @@ func (s *Store) TriageStateOf(ctx context.Context, fingerprint string) (*TriageS
 	if err != nil {
 		return nil, err
 	}
-	t.UpdatedAt = parseTime(at)
+	t.UpdatedAt = sqlbase.ParseTime(at)
 	return &t, nil
 }
 
@@ -426,7 +428,7 @@ func (s *Store) CountScans(ctx context.Context, f ScanFilter) (int, error) {
 	where := []string{"hidden = 0"}
 	var args []any
 	if len(f.Statuses) > 0 {
-		where = append(where, "status IN ("+placeholders(len(f.Statuses))+")")
+		where = append(where, "status IN ("+sqlbase.Placeholders(len(f.Statuses))+")")
 		for _, st := range f.Statuses {
 			args = append(args, st)
 		}
@@ -556,7 +558,7 @@ func (s *Store) CurrentFindingClasses(ctx context.Context, hidden []string) ([]S
 	hiddenExpr := "0"
 	args := []any{}
 	if len(hidden) > 0 {
-		hiddenExpr = "c.triage IN (" + placeholders(len(hidden)) + ")"
+		hiddenExpr = "c.triage IN (" + sqlbase.Placeholders(len(hidden)) + ")"
 		for _, h := range hidden {
 			args = append(args, h)
 		}
@@ -599,7 +601,7 @@ type ConsoleDay struct {
 // a completed scan are counted at ingest (findings_count), so the trend
 // never touches the findings of every scan of the month.
 func (s *Store) ConsoleActivity(ctx context.Context, from, to time.Time) ([]ConsoleDay, error) {
-	lo, hi := formatTime(from), formatTime(to)
+	lo, hi := sqlbase.FormatTime(from), sqlbase.FormatTime(to)
 	days := map[string]*ConsoleDay{}
 	day := func(d string) *ConsoleDay {
 		if a, ok := days[d]; ok {
@@ -677,7 +679,7 @@ func (s *Store) LatestScheduleRuns(ctx context.Context) (map[string]ScheduleRun,
 		if err := rows.Scan(&r.ID, &r.ScheduleID, &due, &created, &r.Outcome, &r.Reason, &scanID, &status); err != nil {
 			return nil, err
 		}
-		r.ScheduledFor, r.CreatedAt = parseTime(due), parseTime(created)
+		r.ScheduledFor, r.CreatedAt = sqlbase.ParseTime(due), sqlbase.ParseTime(created)
 		r.ScanID, r.ScanStatus = scanID.String, status.String
 		out[r.ScheduleID] = r
 	}

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"time"
+
+	"scand/store/sqlbase"
 )
 
 // Webhook delivery statuses (SPEC.md "Webhook delivery status").
@@ -69,16 +71,9 @@ func scanWebhook(row interface{ Scan(...any) error }) (Webhook, error) {
 		return w, err
 	}
 	w.Enabled = enabled != 0
-	w.CreatedAt = parseTime(created)
-	w.UpdatedAt = parseTime(updated)
+	w.CreatedAt = sqlbase.ParseTime(created)
+	w.UpdatedAt = sqlbase.ParseTime(updated)
 	return w, nil
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // CreateWebhook stores a new subscription; timestamps are set here.
@@ -90,7 +85,7 @@ func (s *Store) CreateWebhook(ctx context.Context, w Webhook) (Webhook, error) {
 		return w, err
 	}
 	_, err = s.w.ExecContext(ctx, "INSERT INTO webhooks ("+webhookColumns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-		w.ID, w.Name, w.URL, w.Secret, string(filter), boolInt(w.Enabled), formatTime(w.CreatedAt), formatTime(w.UpdatedAt))
+		w.ID, w.Name, w.URL, w.Secret, string(filter), sqlbase.BoolInt(w.Enabled), sqlbase.FormatTime(w.CreatedAt), sqlbase.FormatTime(w.UpdatedAt))
 	return w, err
 }
 
@@ -143,7 +138,7 @@ func (s *Store) UpdateWebhook(ctx context.Context, id string, p WebhookPatch) (W
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, "UPDATE webhooks SET name = ?, url = ?, event_filter = ?, enabled = ?, updated_at = ? WHERE id = ?",
-			w.Name, w.URL, string(filter), boolInt(w.Enabled), formatTime(w.UpdatedAt), id); err != nil {
+			w.Name, w.URL, string(filter), sqlbase.BoolInt(w.Enabled), sqlbase.FormatTime(w.UpdatedAt), id); err != nil {
 			return err
 		}
 		out = w
@@ -184,13 +179,13 @@ func scanDelivery(row interface{ Scan(...any) error }) (Delivery, error) {
 		return d, err
 	}
 	d.Payload = json.RawMessage(payload)
-	d.NextAttemptAt = parseTime(next)
+	d.NextAttemptAt = sqlbase.ParseTime(next)
 	if code.Valid {
 		c := int(code.Int64)
 		d.ResponseCode = &c
 	}
-	d.CreatedAt = parseTime(created)
-	d.UpdatedAt = parseTime(updated)
+	d.CreatedAt = sqlbase.ParseTime(created)
+	d.UpdatedAt = sqlbase.ParseTime(updated)
 	return d, nil
 }
 
@@ -199,7 +194,7 @@ const insertDeliverySQL = "INSERT INTO webhook_deliveries (id, webhook_id, event
 func insertDelivery(ctx context.Context, ins stmtRunner, webhookID, event string, payload []byte, at time.Time) (Delivery, error) {
 	d := Delivery{ID: NewID(), WebhookID: webhookID, Event: event, Payload: payload, Status: DeliveryPending,
 		NextAttemptAt: at, CreatedAt: at, UpdatedAt: at}
-	ts := formatTime(at)
+	ts := sqlbase.FormatTime(at)
 	_, err := ins.ExecContext(ctx, d.ID, webhookID, event, string(payload), ts, ts, ts)
 	return d, err
 }
@@ -458,7 +453,7 @@ func (q *DeliveryQueue) ClaimBatch(ctx context.Context, reqs []ClaimRequest, now
 
 func claimIn(ctx context.Context, stmt func(int) stmtRunner, webhookID string, done *DeliveryOutcome, now time.Time) (DeliveryClaim, error) {
 	now = now.UTC().Truncate(time.Microsecond)
-	ts := formatTime(now)
+	ts := sqlbase.FormatTime(now)
 	var c DeliveryClaim
 	if done != nil {
 		var code any
@@ -469,7 +464,7 @@ func claimIn(ctx context.Context, stmt func(int) stmtRunner, webhookID string, d
 		if next.IsZero() {
 			next = now
 		}
-		if _, err := stmt(claimFinish).ExecContext(ctx, done.Status, code, done.ResponseNote, formatTime(next), ts, done.ID); err != nil {
+		if _, err := stmt(claimFinish).ExecContext(ctx, done.Status, code, done.ResponseNote, sqlbase.FormatTime(next), ts, done.ID); err != nil {
 			return c, err
 		}
 	}
@@ -505,7 +500,7 @@ func claimIn(ctx context.Context, stmt func(int) stmtRunner, webhookID string, d
 	case status == DeliveryDelivering:
 		c.Busy = true
 	default:
-		c.WaitUntil = parseTime(next)
+		c.WaitUntil = sqlbase.ParseTime(next)
 	}
 	return c, nil
 }
@@ -523,7 +518,7 @@ func (s *Store) FinishDelivery(ctx context.Context, done DeliveryOutcome, now ti
 	}
 	_, err := s.w.ExecContext(ctx, `UPDATE webhook_deliveries SET status = ?, response_code = ?, response_note = ?, next_attempt_at = ?, updated_at = ?
 		WHERE id = ? AND status = 'delivering'`,
-		done.Status, code, done.ResponseNote, formatTime(next), formatTime(now), done.ID)
+		done.Status, code, done.ResponseNote, sqlbase.FormatTime(next), sqlbase.FormatTime(now), done.ID)
 	return err
 }
 
@@ -532,7 +527,7 @@ func (s *Store) FinishDelivery(ctx context.Context, done DeliveryOutcome, now ti
 // cut off by a crash and must be sent again (at-least-once).
 func (s *Store) ResetStaleDeliveries(ctx context.Context, now time.Time) (int, error) {
 	res, err := s.w.ExecContext(ctx, "UPDATE webhook_deliveries SET status = 'pending', updated_at = ? WHERE status = 'delivering'",
-		formatTime(now.UTC()))
+		sqlbase.FormatTime(now.UTC()))
 	if err != nil {
 		return 0, err
 	}

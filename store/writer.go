@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"scand/finding"
+	"scand/store/sqlbase"
 )
 
 // findingWriter writes one scan's findings, given in their final order,
@@ -392,19 +393,19 @@ func (w *findingWriter) finish(ctx context.Context, m flipMeta) error {
 		if w.mode == writerBackfill {
 			if _, err := tx.ExecContext(ctx, `UPDATE scans SET live_counts = ?, suppressed_count = ?,
 				severity_counts = CASE WHEN severity_counts = '{}' THEN ? ELSE severity_counts END WHERE seq = ?`,
-				mustJSON(countsMap(w.live)), w.suppressed, mustJSON(counts), w.scan.Seq); err != nil {
+				sqlbase.MustJSON(countsMap(w.live)), w.suppressed, sqlbase.MustJSON(counts), w.scan.Seq); err != nil {
 				return err
 			}
 		} else {
 			res, err := tx.ExecContext(ctx, `UPDATE scans SET status = 'completed', completed_at = ?, scanners_run = ?, scanners_skipped = ?,
 				findings_count = ?, risk_score = ?, severity_counts = ?, live_counts = ?, suppressed_count = ?
 				WHERE seq = ? AND status = 'running' AND hidden = 0`,
-				formatTime(w.s.now()), mustJSON(m.run), mustJSON(m.skipped), w.ord, m.risk, mustJSON(counts),
-				mustJSON(countsMap(w.live)), w.suppressed, w.scan.Seq)
+				sqlbase.FormatTime(w.s.now()), sqlbase.MustJSON(m.run), sqlbase.MustJSON(m.skipped), w.ord, m.risk, sqlbase.MustJSON(counts),
+				sqlbase.MustJSON(countsMap(w.live)), w.suppressed, w.scan.Seq)
 			if err != nil {
 				return err
 			}
-			if err := expectOne(res); err != nil {
+			if err := sqlbase.ExpectOne(res); err != nil {
 				return err
 			}
 		}
@@ -418,7 +419,7 @@ func (w *findingWriter) finish(ctx context.Context, m flipMeta) error {
 		var rules []any
 		for _, key := range w.ruleOrder {
 			ra := w.rules[key]
-			rules = append(rules, w.scan.Seq, key[0], key[1], ra.first, string(ra.worst), mustJSON(sortedKeys(ra.cwes)), mustJSON(sortedKeys(ra.tags)))
+			rules = append(rules, w.scan.Seq, key[0], key[1], ra.first, string(ra.worst), sqlbase.MustJSON(sortedKeys(ra.cwes)), sqlbase.MustJSON(sortedKeys(ra.tags)))
 		}
 		return insertMany(ctx, tx, nil, "INSERT INTO finding_rules (scan_seq, scanner, rule_id, first_ord, worst, cwes, tags) VALUES ", 7, rules)
 	})

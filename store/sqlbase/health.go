@@ -1,12 +1,8 @@
-package store
+package sqlbase
 
 import (
 	"context"
-	"database/sql"
 	"errors"
-	"fmt"
-	"path/filepath"
-	"strconv"
 	"sync"
 	"syscall"
 	"time"
@@ -88,11 +84,11 @@ type WriteState struct {
 // OK reports whether the store can write.
 func (w WriteState) OK() bool { return w.Kind == "" }
 
-// writeHealth remembers the last storage failure any statement met and the
+// Health remembers the last storage failure any statement met and the
 // outcome of the last write probe. A failure is cleared only by a probe
 // that succeeds after it, never by an unrelated small write that happened
 // to fit: on a nearly full disk those succeed while inserts keep failing.
-type writeHealth struct {
+type Health struct {
 	mu        sync.Mutex
 	failure   WriteState // last storage failure not yet cleared by a probe
 	failureAt time.Time
@@ -101,8 +97,11 @@ type writeHealth struct {
 	clock     func() time.Time
 }
 
+// NewHealth is a Health on the store's clock.
+func NewHealth(clock func() time.Time) *Health { return &Health{clock: clock} }
+
 // observe records err when it is a storage failure and returns it as is.
-func (h *writeHealth) observe(err error) error {
+func (h *Health) observe(err error) error {
 	kind := storageFailure(err)
 	if kind == "" {
 		return err
@@ -118,34 +117,38 @@ func (h *writeHealth) observe(err error) error {
 }
 
 // Probe timing: a healthy store is re-probed at most every
-// probeInterval, a failing one at most every retryInterval, so a
+// probeInterval, a failing one at most every RetryInterval, so a
 // readiness check polled every second costs at most one small write
 // transaction per interval.
 const (
 	probeInterval = 10 * time.Second
-	retryInterval = time.Second
-	// probeBytes of new pages must fit (SQLite's page limit and free
-	// pages), and minFreeBytes must be free on the file system, for the
-	// store to count as writable.
-	probeBytes   = 64 << 10
-	minFreeBytes = 1 << 20
+	RetryInterval = time.Second
+	// MinFreeBytes must be free on the file system for the store to
+	// count as writable, and for the space guard to let a write start.
+	MinFreeBytes = 1 << 20
 )
 
-// WriteHealth reports whether the store can write, probing when the last
+// Known is the last storage failure seen, without probing.
+func (h *Health) Known() WriteState {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.failure
+}
+
+// State reports whether the store can write, running probe when the last
 // probe is stale or a failure has been seen since. The probe runs in the
 // background: when ctx ends first (a long write transaction holds the
 // lock), the last known state is returned rather than a guess.
-func (s *Store) WriteHealth(ctx context.Context) WriteState {
-	h := s.health
+func (h *Health) State(ctx context.Context, probe func(context.Context) error) WriteState {
 	h.mu.Lock()
 	now := h.clock()
 	stale := now.Sub(h.probedAt) >= probeInterval
-	failing := h.failure.Kind != "" && now.Sub(h.probedAt) >= retryInterval
+	failing := h.failure.Kind != "" && now.Sub(h.probedAt) >= RetryInterval
 	done := h.probing
 	if done == nil && (stale || failing) {
 		done = make(chan struct{})
 		h.probing = done
-		go s.runProbe(done)
+		go h.runProbe(done, probe)
 	}
 	h.mu.Unlock()
 	if done != nil {
@@ -159,11 +162,10 @@ func (s *Store) WriteHealth(ctx context.Context) WriteState {
 	return h.failure
 }
 
-func (s *Store) runProbe(done chan struct{}) {
-	h := s.health
+func (h *Health) runProbe(done chan struct{}, probe func(context.Context) error) {
 	start := h.clock()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	err := s.probeWrite(ctx)
+	err := probe(ctx)
 	cancel()
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -185,42 +187,4 @@ func (s *Store) runProbe(done chan struct{}) {
 		h.probedAt = h.clock()
 	}
 	// Anything else (busy, timeout) proves nothing either way.
-}
-
-// probeWrite checks, without leaving a trace, that a modest write fits:
-// free space on the file system, probeBytes of new pages inside SQLite's
-// page limit (allocated in a transaction that is rolled back), and one
-// committed write through the WAL (I/O errors, a read-only file).
-func (s *Store) probeWrite(ctx context.Context) error {
-	if s.path != "" {
-		var st syscall.Statfs_t
-		if err := syscall.Statfs(filepath.Dir(s.path), &st); err == nil {
-			if free := st.Bavail * uint64(st.Bsize); free < minFreeBytes {
-				return fmt.Errorf("%w: %d bytes free on the database's file system", ErrDiskFull, free)
-			}
-		}
-	}
-	tx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	// Version 0 is never a migration; the row is rolled back either way.
-	_, err = tx.ExecContext(ctx, "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (0, 'write probe', '', zeroblob(?))", probeBytes)
-	if rbErr := tx.Rollback(); err == nil && rbErr != nil && !errors.Is(rbErr, sql.ErrTxDone) {
-		err = rbErr
-	}
-	if err != nil {
-		return err
-	}
-	// SQLite skips a row update that changes nothing, but rewriting the
-	// header's user_version (unused by scand) with its own value always
-	// appends a frame to the WAL: a real commit that changes nothing.
-	return s.inTx(ctx, func(tx *sql.Tx) error {
-		var v int64
-		if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
-			return err
-		}
-		_, err := tx.ExecContext(ctx, "PRAGMA user_version = "+strconv.FormatInt(v, 10))
-		return err
-	})
 }

@@ -1,4 +1,4 @@
-package store
+package sqlbase
 
 import (
 	"context"
@@ -11,18 +11,18 @@ import (
 
 // The types below sit between database/sql and the SQLite driver so that
 // every failed statement and commit reaches the store's write health, from
-// whichever file of this package (or future one) issued it: readiness must
+// whichever table group of store/ (or future one) issued it: readiness must
 // not depend on each query remembering to report its error.
 
 // observedConnector hands out connections whose errors feed health.
 type observedConnector struct {
 	driver.Connector
-	health *writeHealth
+	health *Health
 	// space refuses writes on a nearly full disk; nil on read connections.
 	space *spaceGuard
 }
 
-func newObservedConnector(dsn string, health *writeHealth, space *spaceGuard) (driver.Connector, error) {
+func newObservedConnector(dsn string, health *Health, space *spaceGuard) (driver.Connector, error) {
 	base, err := sqlite.NewConnector(dsn)
 	if err != nil {
 		return nil, err
@@ -56,7 +56,7 @@ var (
 
 type observedConn struct {
 	conn   driver.Conn
-	health *writeHealth
+	health *Health
 	space  *spaceGuard
 }
 
@@ -153,7 +153,7 @@ func (c *observedConn) IsValid() bool {
 
 type observedStmt struct {
 	stmt   driver.Stmt
-	health *writeHealth
+	health *Health
 }
 
 func (s *observedStmt) Close() error  { return s.stmt.Close() }
@@ -191,7 +191,7 @@ func (s *observedStmt) QueryContext(ctx context.Context, args []driver.NamedValu
 
 type observedTx struct {
 	tx     driver.Tx
-	health *writeHealth
+	health *Health
 }
 
 func (t observedTx) Commit() error   { return t.health.observe(t.tx.Commit()) }

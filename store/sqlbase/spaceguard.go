@@ -1,4 +1,4 @@
-package store
+package sqlbase
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 )
 
 // spaceGuard refuses a write transaction when the file system holding the
-// database has less than minFreeBytes left. SQLite in WAL mode keeps the
+// database has less than MinFreeBytes left. SQLite in WAL mode keeps the
 // WAL file's pages after a checkpoint and reuses them, so on a full disk
 // small writes keep succeeding until one needs a new page, in the middle
 // of some later transaction (an ingest's). Refusing early makes a full disk
@@ -29,18 +29,18 @@ func (g *spaceGuard) check() error {
 	if err := syscall.Statfs(g.dir, &st); err != nil {
 		return nil
 	}
-	if free := st.Bavail * uint64(st.Bsize); free < minFreeBytes {
+	if free := st.Bavail * uint64(st.Bsize); free < MinFreeBytes {
 		return fmt.Errorf("%w: %d bytes free on the database's file system", ErrDiskFull, free)
 	}
 	return nil
 }
 
-// freeingSpace marks a context whose writes give space back (deleting a
+// FreeingSpace marks a context whose writes give space back (deleting a
 // scan, purging its rows, vacuuming): the guard lets them through, since
 // on a full disk they are the way out.
 type freeingSpaceKey struct{}
 
-func freeingSpace(ctx context.Context) context.Context {
+func FreeingSpace(ctx context.Context) context.Context {
 	return context.WithValue(ctx, freeingSpaceKey{}, true)
 }
 

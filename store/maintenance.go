@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"scand/finding"
+	"scand/store/findingjson"
+	"scand/store/scratch"
 	"scand/store/sqlbase"
 )
 
@@ -254,15 +256,15 @@ func (s *Store) backfillScan(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	scr, err := s.openScratch()
+	scr, err := scratch.Open(s.path)
 	if err != nil {
 		return err
 	}
-	defer scr.close()
-	if _, err := scr.db.ExecContext(ctx, scratchSchema); err != nil {
+	defer scr.Close()
+	if _, err := scr.DB.ExecContext(ctx, scratch.Schema); err != nil {
 		return err
 	}
-	sx, err := scr.db.BeginTx(ctx, nil)
+	sx, err := scr.DB.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -324,12 +326,12 @@ func backfillRow(body []byte) (writeRow, error) {
 	if err := json.Unmarshal(body, &f); err != nil {
 		return writeRow{}, err
 	}
-	tags, err := json.Marshal(nonNilStrings(f.ComplianceTags))
+	tags, err := findingjson.TagsJSON(f.ComplianceTags)
 	if err != nil {
 		return writeRow{}, err
 	}
-	r := writeRow{f: findingJSON{Severity: f.Severity, Scanner: f.Scanner, ScanType: f.ScanType, RuleID: f.RuleID, Fingerprint: f.Fingerprint},
-		tags: string(tags), body: append([]byte(nil), body...)}
+	r := writeRow{f: findingjson.Fields{Severity: f.Severity, Scanner: f.Scanner, ScanType: f.ScanType, RuleID: f.RuleID, Fingerprint: f.Fingerprint},
+		tags: tags, body: append([]byte(nil), body...)}
 	if f.CWE != nil {
 		r.f.CWE = finding.CWE(*f.CWE)
 	}

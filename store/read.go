@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -12,6 +11,7 @@ import (
 	"strings"
 
 	"scand/finding"
+	"scand/store/findingjson"
 	"scand/store/sqlbase"
 )
 
@@ -77,7 +77,7 @@ func (r FindingRow) AppendJSON(buf []byte) ([]byte, error) {
 // Decode returns the row as a FindingWithState.
 func (r FindingRow) Decode() (FindingWithState, error) {
 	var fw FindingWithState
-	f, err := decodeStoredFinding(r.Body)
+	f, err := findingjson.Decode(r.Body)
 	if err != nil {
 		return fw, err
 	}
@@ -343,25 +343,6 @@ const findingRowColumns = `f.k, f.fingerprint, f.body, x.text, t.status, t.note,
 const findingRowJoins = ` LEFT JOIN finding_texts x ON x.scan_seq = ?1 AND x.id = f.text_id
 	LEFT JOIN triage_states t ON t.fingerprint = f.fingerprint`
 
-// decodeStoredFinding reads a finding back from its canonical JSON.
-// Numbers stay json.Number, so re-encoding gives the same digits.
-func decodeStoredFinding(body []byte) (finding.Finding, error) {
-	return finding.DecodeJSON(body, nil)
-}
-
-// spliceText puts a description token kept apart back into its body in
-// place of the empty string the body holds; buf is reused for the result.
-func spliceText(buf, body, tok []byte) ([]byte, error) {
-	i := bytes.Index(body, descriptionKey)
-	at := i + len(descriptionKey)
-	if i < 0 || !bytes.HasPrefix(body[at:], []byte(`""`)) || len(tok) < 2 || tok[0] != '"' {
-		return buf, errors.New("stored finding body has no empty description to fill")
-	}
-	buf = append(buf[:0], body[:at]...)
-	buf = append(buf, tok...)
-	return append(buf, body[at+2:]...), nil
-}
-
 // queryFindingRows runs q (selecting findingRowColumns with
 // findingRowJoins, args[0] the scan's seq) and yields each row. It returns
 // how many it yielded and false when iteration must stop.
@@ -383,7 +364,7 @@ func queryFindingRows(ctx context.Context, tx *sql.Tx, q string, args []any, yie
 		}
 		row := FindingRow{Ord: int(k & 0xffffffff), Fingerprint: fp, Body: body}
 		if text != nil {
-			if buf, err = spliceText(buf, body, text); err != nil {
+			if buf, err = findingjson.Splice(buf, body, text); err != nil {
 				return n, yield(FindingRow{}, err)
 			}
 			row.Body, row.bare, row.text = buf, body, text
@@ -881,11 +862,11 @@ func (s *Store) ScanRules(ctx context.Context, sc Scan) ([]RuleSummary, error) {
 			return nil, err
 		}
 		if text != nil {
-			if body, err = spliceText(nil, body, text); err != nil {
+			if body, err = findingjson.Splice(nil, body, text); err != nil {
 				return nil, err
 			}
 		}
-		if r.First, err = decodeStoredFinding(body); err != nil {
+		if r.First, err = findingjson.Decode(body); err != nil {
 			return nil, err
 		}
 		out = append(out, r)

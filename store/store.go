@@ -19,6 +19,7 @@ import (
 
 	_ "modernc.org/sqlite"
 
+	"scand/store/scratch"
 	"scand/store/sqlbase"
 )
 
@@ -87,7 +88,7 @@ func (s *Store) open(ctx context.Context) error {
 	if err := s.migrate(ctx); err != nil {
 		return err
 	}
-	s.removeStaleScratch()
+	scratch.RemoveStale(s.path)
 	return s.backfill(ctx)
 }
 

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"scand/store/findingjson"
 	"scand/store/sqlbase"
 )
 
@@ -344,7 +345,7 @@ func scanOrderedFindings(rows *sql.Rows) ([]OrderedFinding, error) {
 		row := FindingRow{Ord: int(k & 0xffffffff), Fingerprint: fp, Body: body}
 		if text != nil {
 			var err error
-			if buf, err = spliceText(buf, body, text); err != nil {
+			if buf, err = findingjson.Splice(buf, body, text); err != nil {
 				return nil, err
 			}
 			row.Body = buf

@@ -1,12 +1,12 @@
-package store
+package scratch
 
 import (
 	"encoding/binary"
 	"errors"
 	"hash/maphash"
-	"strconv"
 
 	"scand/finding"
+	"scand/store/findingjson"
 )
 
 // Scratch rows are two blobs: a sort key whose byte order is the canonical
@@ -27,9 +27,9 @@ func appendKeyString(b []byte, s string) []byte {
 	return append(b, 0, 1)
 }
 
-// canonicalKey is the sort key of finding.Sort's order up to the
+// CanonicalKey is the sort key of finding.Sort's order up to the
 // fingerprint, which is unique after Dedup and so decides every tie.
-func canonicalKey(b []byte, sev finding.Severity, scanner, ruleID, file string, line int, title, fingerprint string) []byte {
+func CanonicalKey(b []byte, sev finding.Severity, scanner, ruleID, file string, line int, title, fingerprint string) []byte {
 	b = append(b, byte(255-sev.Rank()))
 	b = appendKeyString(b, string(sev))
 	b = appendKeyString(b, scanner)
@@ -40,28 +40,30 @@ func canonicalKey(b []byte, sev finding.Severity, scanner, ruleID, file string, 
 	return appendKeyString(b, fingerprint)
 }
 
-// scratchRecord is a finding as the scratch file keeps it.
-type scratchRecord struct {
-	f          findingJSON // ScanID and ID empty
-	textID     int         // description kept in the ingest's dictionary (0: inline)
-	suppressed bool
-	snippet    string
+// Record is a finding as the scratch file keeps it.
+type Record struct {
+	F          findingjson.Fields // ScanID and ID empty
+	TextID     int                // description kept in the ingest's dictionary (0: inline)
+	Suppressed bool
+	Snippet    string
 }
 
-func appendRecString(b []byte, s string) []byte {
+// AppendString appends s with its length in front.
+func AppendString(b []byte, s string) []byte {
 	b = binary.AppendUvarint(b, uint64(len(s)))
 	return append(b, s...)
 }
 
-func (r *scratchRecord) encode(b []byte) []byte {
-	f := &r.f
+// Encode appends the record to b.
+func (r *Record) Encode(b []byte) []byte {
+	f := &r.F
 	for _, s := range []string{f.Severity, f.Scanner, f.ScanType, f.Title, f.Description, f.FilePath, f.RuleID, string(f.CWE),
-		f.Fingerprint, string(f.ComplianceTags), string(f.Metadata), r.snippet} {
-		b = appendRecString(b, s)
+		f.Fingerprint, string(f.ComplianceTags), string(f.Metadata), r.Snippet} {
+		b = AppendString(b, s)
 	}
 	b = binary.AppendUvarint(b, uint64(max(f.Line, 0)))
-	b = binary.AppendUvarint(b, uint64(r.textID))
-	if r.suppressed {
+	b = binary.AppendUvarint(b, uint64(r.TextID))
+	if r.Suppressed {
 		return append(b, 1)
 	}
 	return append(b, 0)
@@ -69,8 +71,9 @@ func (r *scratchRecord) encode(b []byte) []byte {
 
 var errBadRecord = errors.New("corrupt scratch record")
 
-func decodeRecord(b []byte) (scratchRecord, error) {
-	var r scratchRecord
+// DecodeRecord reads back what Encode wrote.
+func DecodeRecord(b []byte) (Record, error) {
+	var r Record
 	var strs [12]string
 	for i := range strs {
 		n, w := binary.Uvarint(b)
@@ -80,9 +83,9 @@ func decodeRecord(b []byte) (scratchRecord, error) {
 		strs[i] = string(b[w : w+int(n)])
 		b = b[w+int(n):]
 	}
-	f := &r.f
+	f := &r.F
 	f.Severity, f.Scanner, f.ScanType, f.Title, f.Description, f.FilePath, f.RuleID = strs[0], strs[1], strs[2], strs[3], strs[4], strs[5], strs[6]
-	f.CWE, f.Fingerprint, f.ComplianceTags, f.Metadata, r.snippet = finding.CWE(strs[7]), strs[8], []byte(strs[9]), []byte(strs[10]), strs[11]
+	f.CWE, f.Fingerprint, f.ComplianceTags, f.Metadata, r.Snippet = finding.CWE(strs[7]), strs[8], []byte(strs[9]), []byte(strs[10]), strs[11]
 	line, w := binary.Uvarint(b)
 	if w <= 0 {
 		return r, errBadRecord
@@ -92,15 +95,15 @@ func decodeRecord(b []byte) (scratchRecord, error) {
 	if w <= 0 || len(b) != w+1 {
 		return r, errBadRecord
 	}
-	f.Line, r.textID, r.suppressed = int(line), int(text), b[w] == 1
+	f.Line, r.TextID, r.Suppressed = int(line), int(text), b[w] == 1
 	return r, nil
 }
 
-// seenSet remembers hashes exactly up to a size, then as a Bloom filter
-// of fixed size: maybeSeen has no false negatives, and a false positive
+// SeenSet remembers hashes exactly up to a size, then as a Bloom filter
+// of fixed size: TestAndAdd has no false negatives, and a false positive
 // only sends one more file through Dedup, which is always correct. Memory
 // stays bounded however many findings a scan has.
-type seenSet struct {
+type SeenSet struct {
 	seed  maphash.Seed
 	exact map[uint64]struct{}
 	bloom []uint64
@@ -112,9 +115,11 @@ const (
 	seenBloomK   = 4
 )
 
-func newSeenSet() *seenSet { return &seenSet{seed: maphash.MakeSeed(), exact: map[uint64]struct{}{}} }
+// NewSeenSet is an empty set.
+func NewSeenSet() *SeenSet { return &SeenSet{seed: maphash.MakeSeed(), exact: map[uint64]struct{}{}} }
 
-func (s *seenSet) hash(parts ...string) uint64 {
+// Hash is the set's hash of parts.
+func (s *SeenSet) Hash(parts ...string) uint64 {
 	var h maphash.Hash
 	h.SetSeed(s.seed)
 	for _, p := range parts {
@@ -124,8 +129,8 @@ func (s *seenSet) hash(parts ...string) uint64 {
 	return h.Sum64()
 }
 
-// testAndAdd reports whether h may have been added before, and adds it.
-func (s *seenSet) testAndAdd(h uint64) bool {
+// TestAndAdd reports whether h may have been added before, and adds it.
+func (s *SeenSet) TestAndAdd(h uint64) bool {
 	if s.bloom == nil {
 		if _, ok := s.exact[h]; ok {
 			return true
@@ -151,7 +156,7 @@ func (s *seenSet) testAndAdd(h uint64) bool {
 	return seen
 }
 
-func (s *seenSet) bloomAdd(h uint64) {
+func (s *SeenSet) bloomAdd(h uint64) {
 	for i := uint64(0); i < seenBloomK; i++ {
 		bit := s.bloomBit(h, i)
 		s.bloom[bit/64] |= 1 << (bit % 64)
@@ -159,54 +164,54 @@ func (s *seenSet) bloomAdd(h uint64) {
 }
 
 // bloomBit derives the i-th probe from one 64-bit hash (double hashing).
-func (s *seenSet) bloomBit(h, i uint64) uint64 {
+func (s *SeenSet) bloomBit(h, i uint64) uint64 {
 	h2 := h>>33 | h<<31 | 1
 	return (h + i*h2) & (1<<seenBloomLog - 1)
 }
 
-// appendFindingJSON appends f encoded exactly as encoding/json encodes it
-// (field order, escaping, null cwe), without reflection: the ingest
-// encodes every finding once, so this is on its hottest path. The two raw
-// values are copied as they are; they come from encoding/json.
-func appendFindingJSON(b []byte, f *findingJSON) []byte {
-	b = append(b, `{"id":`...)
-	b = finding.AppendJSONString(b, f.ID)
-	b = append(b, `,"scan_id":`...)
-	b = finding.AppendJSONString(b, f.ScanID)
-	b = append(b, `,"scanner":`...)
-	b = finding.AppendJSONString(b, f.Scanner)
-	b = append(b, `,"scan_type":`...)
-	b = finding.AppendJSONString(b, f.ScanType)
-	b = append(b, `,"severity":`...)
-	b = finding.AppendJSONString(b, f.Severity)
-	b = append(b, `,"title":`...)
-	b = finding.AppendJSONString(b, f.Title)
-	b = append(b, `,"description":`...)
-	b = finding.AppendJSONString(b, f.Description)
-	b = append(b, `,"file_path":`...)
-	b = finding.AppendJSONString(b, f.FilePath)
-	b = append(b, `,"line":`...)
-	b = strconv.AppendInt(b, int64(f.Line), 10)
-	b = append(b, `,"rule_id":`...)
-	b = finding.AppendJSONString(b, f.RuleID)
-	b = append(b, `,"cwe":`...)
-	if f.CWE == "" {
-		b = append(b, "null"...)
-	} else {
-		b = finding.AppendJSONString(b, string(f.CWE))
-	}
-	b = append(b, `,"fingerprint":`...)
-	b = finding.AppendJSONString(b, f.Fingerprint)
-	b = append(b, `,"compliance_tags":`...)
-	b = appendRaw(b, f.ComplianceTags)
-	b = append(b, `,"metadata":`...)
-	b = appendRaw(b, f.Metadata)
-	return append(b, '}')
+// FPRecord packs what finding_fps and the facet counts need of a row: the
+// record of the scratch file's fps table, kept in fingerprint order.
+func FPRecord(b []byte, ord int, tagset int64, suppressed int, severity, scanner, scanType string) []byte {
+	b = binary.AppendUvarint(b, uint64(ord))
+	b = binary.AppendUvarint(b, uint64(tagset))
+	b = append(b, byte(suppressed))
+	b = AppendString(b, severity)
+	b = AppendString(b, scanner)
+	return AppendString(b, scanType)
 }
 
-func appendRaw(b []byte, raw []byte) []byte {
-	if len(raw) == 0 {
-		return append(b, "null"...)
+// FPRow is an FPRecord read back with its fingerprint.
+type FPRow struct {
+	FP                          string
+	Ord                         int
+	Severity, Scanner, ScanType string
+	Suppressed                  int
+	Tagset                      int64
+}
+
+// DecodeFP reads back what FPRecord wrote.
+func DecodeFP(fp string, b []byte) (FPRow, error) {
+	r := FPRow{FP: fp}
+	ord, w := binary.Uvarint(b)
+	if w <= 0 {
+		return r, errBadRecord
 	}
-	return append(b, raw...)
+	b = b[w:]
+	tagset, w := binary.Uvarint(b)
+	if w <= 0 || len(b) < w+1 {
+		return r, errBadRecord
+	}
+	r.Ord, r.Tagset, r.Suppressed = int(ord), int64(tagset), int(b[w])
+	b = b[w+1:]
+	var strs [3]string
+	for i := range strs {
+		n, w := binary.Uvarint(b)
+		if w <= 0 || uint64(len(b)-w) < n {
+			return r, errBadRecord
+		}
+		strs[i] = string(b[w : w+int(n)])
+		b = b[w+int(n):]
+	}
+	r.Severity, r.Scanner, r.ScanType = strs[0], strs[1], strs[2]
+	return r, nil
 }

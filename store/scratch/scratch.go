@@ -1,4 +1,11 @@
-package store
+// Package scratch is the private SQLite file an ingest uses as an external
+// sorter, and the compact records it keeps there: findings go in as they
+// arrive, come out deduplicated and in canonical order, and the file is
+// deleted afterwards. SQLite's sorter spills to disk, so ordering a
+// million findings needs a bounded amount of memory, and the scratch file
+// has no journal, no fsync and no other user, so filling it never touches
+// the daemon's write lock.
+package scratch
 
 import (
 	"crypto/rand"
@@ -10,31 +17,36 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	_ "modernc.org/sqlite"
 )
 
-// A scratch database is a private SQLite file an ingest uses as an
-// external sorter: findings go in as they arrive, come out deduplicated
-// and in canonical order, and the file is deleted afterwards. SQLite's
-// sorter spills to disk, so ordering a million findings needs a bounded
-// amount of memory, and the scratch file has no journal, no fsync and no
-// other user, so filling it never touches the daemon's write lock.
+// Schema is the scratch file's tables: the findings as they arrive (raw),
+// the files where Dedup can change something (hot) and their findings
+// after it (deduped), and the fingerprint index records (fps).
+const Schema = `CREATE TABLE raw (key BLOB NOT NULL, file_path TEXT NOT NULL, rec BLOB NOT NULL);
+CREATE TABLE deduped (key BLOB NOT NULL, file_path TEXT NOT NULL, rec BLOB NOT NULL);
+CREATE TABLE hot (file_path TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE fps (fingerprint TEXT NOT NULL, rec BLOB NOT NULL);`
 
-// scratchPrefix starts every scratch file name, beside the database so it
-// lives on the same file system (and in the same protection) as the data.
-func (s *Store) scratchPattern() (dir, prefix string) {
-	if s.path == "" || s.path == ":memory:" || strings.HasPrefix(s.path, "file:") {
+// pattern names every scratch file beside the database, so it lives on
+// the same file system (and in the same protection) as the data.
+func pattern(dbPath string) (dir, prefix string) {
+	if dbPath == "" || dbPath == ":memory:" || strings.HasPrefix(dbPath, "file:") {
 		return os.TempDir(), "scand-ingest-"
 	}
-	return filepath.Dir(s.path), "." + filepath.Base(s.path) + ".ingest-"
+	return filepath.Dir(dbPath), "." + filepath.Base(dbPath) + ".ingest-"
 }
 
-type scratch struct {
-	db   *sql.DB
+// File is one open scratch file.
+type File struct {
+	DB   *sql.DB
 	path string
 }
 
-func (s *Store) openScratch() (*scratch, error) {
-	dir, prefix := s.scratchPattern()
+// Open makes a new scratch file for the database at dbPath.
+func Open(dbPath string) (*File, error) {
+	dir, prefix := pattern(dbPath)
 	var b [8]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return nil, err
@@ -58,23 +70,24 @@ func (s *Store) openScratch() (*scratch, error) {
 	// One connection: a transaction both reads a sorted cursor and writes
 	// another table, and nothing else uses the file.
 	db.SetMaxOpenConns(1)
-	return &scratch{db: db, path: p}, nil
+	return &File{DB: db, path: p}, nil
 }
 
-func (sc *scratch) close() {
+// Close deletes the file; nil-safe.
+func (sc *File) Close() {
 	if sc == nil {
 		return
 	}
-	sc.db.Close()
+	sc.DB.Close()
 	os.Remove(sc.path)
 }
 
-// removeStaleScratch deletes scratch files a crash left behind. A live
+// RemoveStale deletes scratch files a crash left behind. A live
 // ingest writes its file continuously, so only files untouched for a
 // while go: another process that opens the same database (the CLI, a
 // backup script) must not pull a running daemon's scratch away.
-func (s *Store) removeStaleScratch() {
-	dir, prefix := s.scratchPattern()
+func RemoveStale(dbPath string) {
+	dir, prefix := pattern(dbPath)
 	if dir == os.TempDir() {
 		return // shared directory: another process's files may be live
 	}

@@ -21,6 +21,7 @@ import (
 
 	"scand/store/scratch"
 	"scand/store/sqlbase"
+	"scand/store/webhooks"
 )
 
 // ErrNotFound means the row a caller asked for does not exist.
@@ -38,8 +39,11 @@ var ErrConflict = sqlbase.ErrConflict
 //go:embed migrations/*.sql
 var migrationFiles embed.FS
 
-// Store is scand's database handle.
+// Store is scand's database handle. The table groups that live in
+// subpackages of store/ are embedded: their methods are the Store's.
 type Store struct {
+	*webhooks.Queue
+
 	// db serves reads; several connections read concurrently under WAL.
 	db *sql.DB
 	// w is the one writer connection. Every write queues for it in Go
@@ -73,7 +77,7 @@ func open(ctx context.Context, path string, now func() time.Time, pragmas []stri
 		return nil, err
 	}
 	db, w, health := p.Read, p.Write, p.Health
-	s := &Store{db: db, w: w, now: now, path: path, wake: make(chan struct{}, 1), health: health}
+	s := &Store{Queue: webhooks.New(db, w, now), db: db, w: w, now: now, path: path, wake: make(chan struct{}, 1), health: health}
 	if err := s.open(ctx); err != nil {
 		s.Close()
 		return nil, err

@@ -1,4 +1,7 @@
-package store
+// Package rpmdb reads the package headers of an RPM database in its SQLite
+// form (rpmdb.sqlite), a file of a scanned image or tree. The statement is
+// under store/ because every SQL statement scand runs is.
+package rpmdb
 
 import (
 	"context"
@@ -6,19 +9,20 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+
+	_ "modernc.org/sqlite"
 )
 
-// ErrRPMDBTooLarge means an RPM database holds more than the caller's caps.
-var ErrRPMDBTooLarge = errors.New("RPM database is larger than the limit")
+// ErrTooLarge means an RPM database holds more than the caller's caps.
+var ErrTooLarge = errors.New("RPM database is larger than the limit")
 
-// RPMHeaders reads the package headers of an RPM database in its SQLite
-// form (rpmdb.sqlite): a file of a scanned image or tree, so hostile. It
+// Headers reads the package headers of an RPM database in its SQLite form
+// (rpmdb.sqlite): a file of a scanned image or tree, so hostile. It
 // is opened read-only and immutable (nothing is written beside it, no
 // journal is replayed), with trusted_schema off so its schema cannot make
 // a query run functions, and only the Packages table's blobs are read,
-// at most maxRows of them and maxBytes in all. The statement lives here
-// because every SQL statement scand runs does.
-func RPMHeaders(ctx context.Context, path string, maxRows int, maxBytes int64) ([][]byte, error) {
+// at most maxRows of them and maxBytes in all.
+func Headers(ctx context.Context, path string, maxRows int, maxBytes int64) ([][]byte, error) {
 	q := url.Values{}
 	q.Set("mode", "ro")
 	q.Set("immutable", "1")
@@ -44,7 +48,7 @@ func RPMHeaders(ctx context.Context, path string, maxRows int, maxBytes int64) (
 		}
 		total += int64(len(b))
 		if len(out) >= maxRows || total > maxBytes {
-			return nil, ErrRPMDBTooLarge
+			return nil, ErrTooLarge
 		}
 		out = append(out, b)
 	}

@@ -1,4 +1,7 @@
-package store
+// Package webhooks is the webhook tables: the subscriptions and their
+// persisted delivery queue, which the dispatcher (package hook) claims
+// from. store embeds a Queue, so these are *store.Store's methods.
+package webhooks
 
 import (
 	"context"
@@ -40,6 +43,20 @@ type WebhookPatch struct {
 	Enabled     *bool
 }
 
+// Queue is the webhook subscriptions and their delivery queue.
+type Queue struct {
+	db, w *sql.DB
+	now   func() time.Time
+}
+
+// New reads through db, writes through the writer w and stamps times
+// with now.
+func New(db, w *sql.DB, now func() time.Time) *Queue { return &Queue{db: db, w: w, now: now} }
+
+func (s *Queue) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	return sqlbase.InTx(ctx, s.w, fn)
+}
+
 // Delivery is one row of the persisted delivery queue.
 type Delivery struct {
 	ID            string
@@ -63,7 +80,7 @@ func scanWebhook(row interface{ Scan(...any) error }) (Webhook, error) {
 	var enabled int
 	if err := row.Scan(&w.ID, &w.Name, &w.URL, &w.Secret, &filter, &enabled, &created, &updated); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
-			return w, ErrNotFound
+			return w, sqlbase.ErrNotFound
 		}
 		return w, err
 	}
@@ -77,7 +94,7 @@ func scanWebhook(row interface{ Scan(...any) error }) (Webhook, error) {
 }
 
 // CreateWebhook stores a new subscription; timestamps are set here.
-func (s *Store) CreateWebhook(ctx context.Context, w Webhook) (Webhook, error) {
+func (s *Queue) CreateWebhook(ctx context.Context, w Webhook) (Webhook, error) {
 	w.CreatedAt = s.now().UTC().Truncate(time.Microsecond)
 	w.UpdatedAt = w.CreatedAt
 	filter, err := json.Marshal(w.EventFilter)
@@ -90,12 +107,12 @@ func (s *Store) CreateWebhook(ctx context.Context, w Webhook) (Webhook, error) {
 }
 
 // WebhookByID returns one subscription.
-func (s *Store) WebhookByID(ctx context.Context, id string) (Webhook, error) {
+func (s *Queue) WebhookByID(ctx context.Context, id string) (Webhook, error) {
 	return scanWebhook(s.db.QueryRowContext(ctx, "SELECT "+webhookColumns+" FROM webhooks WHERE id = ?", id))
 }
 
 // Webhooks lists every subscription, oldest first.
-func (s *Store) Webhooks(ctx context.Context) ([]Webhook, error) {
+func (s *Queue) Webhooks(ctx context.Context) ([]Webhook, error) {
 	rows, err := s.db.QueryContext(ctx, "SELECT "+webhookColumns+" FROM webhooks ORDER BY created_at, id")
 	if err != nil {
 		return nil, err
@@ -113,7 +130,7 @@ func (s *Store) Webhooks(ctx context.Context) ([]Webhook, error) {
 }
 
 // UpdateWebhook applies p and returns the row as stored afterwards.
-func (s *Store) UpdateWebhook(ctx context.Context, id string, p WebhookPatch) (Webhook, error) {
+func (s *Queue) UpdateWebhook(ctx context.Context, id string, p WebhookPatch) (Webhook, error) {
 	var out Webhook
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		w, err := scanWebhook(tx.QueryRowContext(ctx, "SELECT "+webhookColumns+" FROM webhooks WHERE id = ?", id))
@@ -150,7 +167,7 @@ func (s *Store) UpdateWebhook(ctx context.Context, id string, p WebhookPatch) (W
 // DeleteWebhook removes a subscription and its whole delivery history.
 // The deliveries are deleted explicitly rather than left to the foreign
 // key cascade, so the outcome does not hang on a connection pragma.
-func (s *Store) DeleteWebhook(ctx context.Context, id string) error {
+func (s *Queue) DeleteWebhook(ctx context.Context, id string) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM webhook_deliveries WHERE webhook_id = ?", id); err != nil {
 			return err
@@ -160,7 +177,7 @@ func (s *Store) DeleteWebhook(ctx context.Context, id string) error {
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return ErrNotFound
+			return sqlbase.ErrNotFound
 		}
 		return nil
 	})
@@ -174,7 +191,7 @@ func scanDelivery(row interface{ Scan(...any) error }) (Delivery, error) {
 	var code sql.NullInt64
 	if err := row.Scan(&d.ID, &d.WebhookID, &d.Event, &payload, &d.Status, &d.Attempt, &next, &code, &d.ResponseNote, &created, &updated); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
-			return d, ErrNotFound
+			return d, sqlbase.ErrNotFound
 		}
 		return d, err
 	}
@@ -192,7 +209,7 @@ func scanDelivery(row interface{ Scan(...any) error }) (Delivery, error) {
 const insertDeliverySQL = "INSERT INTO webhook_deliveries (id, webhook_id, event, payload, status, attempt, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, 'pending', 0, ?, ?, ?)"
 
 func insertDelivery(ctx context.Context, ins stmtRunner, webhookID, event string, payload []byte, at time.Time) (Delivery, error) {
-	d := Delivery{ID: NewID(), WebhookID: webhookID, Event: event, Payload: payload, Status: DeliveryPending,
+	d := Delivery{ID: sqlbase.NewID(), WebhookID: webhookID, Event: event, Payload: payload, Status: DeliveryPending,
 		NextAttemptAt: at, CreatedAt: at, UpdatedAt: at}
 	ts := sqlbase.FormatTime(at)
 	_, err := ins.ExecContext(ctx, d.ID, webhookID, event, string(payload), ts, ts, ts)
@@ -202,7 +219,7 @@ func insertDelivery(ctx context.Context, ins stmtRunner, webhookID, event string
 // EnqueueEvent commits one pending delivery for every enabled subscription
 // whose event_filter holds event, in a single transaction, and returns the
 // new rows (none when nothing matches).
-func (s *Store) EnqueueEvent(ctx context.Context, event string, payload []byte, at time.Time) ([]Delivery, error) {
+func (s *Queue) EnqueueEvent(ctx context.Context, event string, payload []byte, at time.Time) ([]Delivery, error) {
 	at = at.UTC().Truncate(time.Microsecond)
 	var out []Delivery
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
@@ -250,20 +267,20 @@ func (s *Store) EnqueueEvent(ctx context.Context, event string, payload []byte, 
 // EnqueueDelivery commits one pending delivery for a single subscription,
 // whatever its filter (the synthetic test event). ErrNotFound if the
 // subscription does not exist, ErrConflict if it is disabled.
-func (s *Store) EnqueueDelivery(ctx context.Context, webhookID, event string, payload []byte, at time.Time) (Delivery, error) {
+func (s *Queue) EnqueueDelivery(ctx context.Context, webhookID, event string, payload []byte, at time.Time) (Delivery, error) {
 	at = at.UTC().Truncate(time.Microsecond)
 	var out Delivery
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		var enabled int
 		err := tx.QueryRowContext(ctx, "SELECT enabled FROM webhooks WHERE id = ?", webhookID).Scan(&enabled)
 		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNotFound
+			return sqlbase.ErrNotFound
 		}
 		if err != nil {
 			return err
 		}
 		if enabled == 0 {
-			return ErrConflict
+			return sqlbase.ErrConflict
 		}
 		out, err = insertDelivery(ctx, rawStmt{tx, insertDeliverySQL}, webhookID, event, payload, at)
 		return err
@@ -361,7 +378,7 @@ func (r rawStmt) QueryRowContext(ctx context.Context, args ...any) *sql.Row {
 // status='pending' on the oldest unfinished row of the subscription, so
 // deliveries leave strictly in created_at order and never twice at once.
 // A DeliveryQueue does the same with statements prepared once.
-func (s *Store) ClaimDelivery(ctx context.Context, webhookID string, done *DeliveryOutcome, now time.Time) (DeliveryClaim, error) {
+func (s *Queue) ClaimDelivery(ctx context.Context, webhookID string, done *DeliveryOutcome, now time.Time) (DeliveryClaim, error) {
 	var c DeliveryClaim
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		var err error
@@ -374,12 +391,12 @@ func (s *Store) ClaimDelivery(ctx context.Context, webhookID string, done *Deliv
 // DeliveryQueue runs ClaimDelivery with prepared statements: parsing the
 // SQL was a fifth of the dispatcher's CPU time under load.
 type DeliveryQueue struct {
-	s     *Store
+	s     *Queue
 	stmts [claimStatements]*sql.Stmt
 }
 
 // PrepareDeliveryQueue prepares the claim statements; Close releases them.
-func (s *Store) PrepareDeliveryQueue(ctx context.Context) (*DeliveryQueue, error) {
+func (s *Queue) PrepareDeliveryQueue(ctx context.Context) (*DeliveryQueue, error) {
 	q := &DeliveryQueue{s: s}
 	for i, query := range claimQueries {
 		st, err := s.w.PrepareContext(ctx, query)
@@ -469,7 +486,7 @@ func claimIn(ctx context.Context, stmt func(int) stmtRunner, webhookID string, d
 		}
 	}
 	w, err := scanWebhook(stmt(claimWebhook).QueryRowContext(ctx, webhookID))
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, sqlbase.ErrNotFound) {
 		c.Gone = true
 		return c, nil
 	}
@@ -486,7 +503,7 @@ func claimIn(ctx context.Context, stmt func(int) stmtRunner, webhookID string, d
 		c.Delivery = &d
 		return c, nil
 	}
-	if !errors.Is(err, ErrNotFound) {
+	if !errors.Is(err, sqlbase.ErrNotFound) {
 		return c, err
 	}
 	// Nothing claimed: say why, so the worker knows whether to wait.
@@ -506,7 +523,7 @@ func claimIn(ctx context.Context, stmt func(int) stmtRunner, webhookID string, d
 }
 
 // FinishDelivery records an outcome without claiming another delivery.
-func (s *Store) FinishDelivery(ctx context.Context, done DeliveryOutcome, now time.Time) error {
+func (s *Queue) FinishDelivery(ctx context.Context, done DeliveryOutcome, now time.Time) error {
 	now = now.UTC().Truncate(time.Microsecond)
 	next := done.NextAttemptAt
 	if next.IsZero() {
@@ -525,7 +542,7 @@ func (s *Store) FinishDelivery(ctx context.Context, done DeliveryOutcome, now ti
 // ResetStaleDeliveries puts every delivering row back to pending. Called
 // once at startup, before any worker runs: a row still delivering then was
 // cut off by a crash and must be sent again (at-least-once).
-func (s *Store) ResetStaleDeliveries(ctx context.Context, now time.Time) (int, error) {
+func (s *Queue) ResetStaleDeliveries(ctx context.Context, now time.Time) (int, error) {
 	res, err := s.w.ExecContext(ctx, "UPDATE webhook_deliveries SET status = 'pending', updated_at = ? WHERE status = 'delivering'",
 		sqlbase.FormatTime(now.UTC()))
 	if err != nil {
@@ -536,7 +553,7 @@ func (s *Store) ResetStaleDeliveries(ctx context.Context, now time.Time) (int, e
 }
 
 // WebhooksWithPendingDeliveries lists the subscriptions that have work.
-func (s *Store) WebhooksWithPendingDeliveries(ctx context.Context) ([]string, error) {
+func (s *Queue) WebhooksWithPendingDeliveries(ctx context.Context) ([]string, error) {
 	rows, err := s.db.QueryContext(ctx, "SELECT DISTINCT webhook_id FROM webhook_deliveries WHERE status IN ('pending', 'delivering') ORDER BY webhook_id")
 	if err != nil {
 		return nil, err
@@ -555,7 +572,7 @@ func (s *Store) WebhooksWithPendingDeliveries(ctx context.Context) ([]string, er
 
 // DeliveriesByWebhook returns the newest limit deliveries of a
 // subscription, newest first.
-func (s *Store) DeliveriesByWebhook(ctx context.Context, webhookID string, limit int) ([]Delivery, error) {
+func (s *Queue) DeliveriesByWebhook(ctx context.Context, webhookID string, limit int) ([]Delivery, error) {
 	rows, err := s.db.QueryContext(ctx, "SELECT "+deliveryColumns+" FROM webhook_deliveries WHERE webhook_id = ? ORDER BY seq DESC LIMIT ?", webhookID, limit)
 	if err != nil {
 		return nil, err
@@ -573,6 +590,6 @@ func (s *Store) DeliveriesByWebhook(ctx context.Context, webhookID string, limit
 }
 
 // DeliveryByID returns one delivery.
-func (s *Store) DeliveryByID(ctx context.Context, id string) (Delivery, error) {
+func (s *Queue) DeliveryByID(ctx context.Context, id string) (Delivery, error) {
 	return scanDelivery(s.db.QueryRowContext(ctx, "SELECT "+deliveryColumns+" FROM webhook_deliveries WHERE id = ?", id))
 }

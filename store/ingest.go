@@ -12,6 +12,7 @@ import (
 
 	"scand/finding"
 	"scand/store/findingjson"
+	"scand/store/scans"
 	"scand/store/scratch"
 )
 
@@ -121,7 +122,7 @@ func (s *Store) BeginIngest(ctx context.Context, scanID string) (*Ingest, error)
 
 // scanForWrite loads a scan that is not deleted, through the writer.
 func (s *Store) scanForWrite(ctx context.Context, id string) (Scan, error) {
-	return scanScan(s.w.QueryRowContext(ctx, "SELECT "+scanColumns+" FROM scans WHERE id = ? AND hidden = 0", id))
+	return scans.ScanRow(s.w.QueryRowContext(ctx, "SELECT "+scans.Columns+" FROM scans WHERE id = ? AND hidden = 0", id))
 }
 
 // Close releases the scratch file. It is safe after Finish and safe to

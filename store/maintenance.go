@@ -10,6 +10,7 @@ import (
 
 	"scand/finding"
 	"scand/store/findingjson"
+	"scand/store/scans"
 	"scand/store/scratch"
 	"scand/store/sqlbase"
 )
@@ -252,7 +253,7 @@ func (s *Store) backfill(ctx context.Context) error {
 }
 
 func (s *Store) backfillScan(ctx context.Context, id string) error {
-	sc, err := scanScan(s.w.QueryRowContext(ctx, "SELECT "+scanColumns+" FROM scans WHERE id = ?", id))
+	sc, err := scans.ScanRow(s.w.QueryRowContext(ctx, "SELECT "+scans.Columns+" FROM scans WHERE id = ?", id))
 	if err != nil {
 		return err
 	}

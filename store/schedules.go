@@ -7,6 +7,7 @@ import (
 	"errors"
 	"time"
 
+	"scand/store/scans"
 	"scand/store/sqlbase"
 )
 
@@ -246,7 +247,7 @@ func (s *Store) RecordScheduleRun(ctx context.Context, rec ScheduleRunRecord) (S
 			if sc.StartedAt.IsZero() {
 				sc.StartedAt = run.CreatedAt
 			}
-			if _, err := createScan(ctx, tx, sc); err != nil {
+			if _, err := scans.Insert(ctx, tx, sc); err != nil {
 				return err
 			}
 			run.ScanID = sc.ID

@@ -19,6 +19,7 @@ import (
 
 	_ "modernc.org/sqlite"
 
+	"scand/store/scans"
 	"scand/store/scratch"
 	"scand/store/sqlbase"
 	"scand/store/webhooks"
@@ -42,6 +43,7 @@ var migrationFiles embed.FS
 // Store is scand's database handle. The table groups that live in
 // subpackages of store/ are embedded: their methods are the Store's.
 type Store struct {
+	*scans.Table
 	*webhooks.Queue
 
 	// db serves reads; several connections read concurrently under WAL.
@@ -78,6 +80,7 @@ func open(ctx context.Context, path string, now func() time.Time, pragmas []stri
 	}
 	db, w, health := p.Read, p.Write, p.Health
 	s := &Store{Queue: webhooks.New(db, w, now), db: db, w: w, now: now, path: path, wake: make(chan struct{}, 1), health: health}
+	s.Table = scans.New(db, w, now, s.wakePurger)
 	if err := s.open(ctx); err != nil {
 		s.Close()
 		return nil, err

@@ -1,9 +1,38 @@
 package store
 
-import "scand/store/webhooks"
+import (
+	"scand/store/scans"
+	"scand/store/webhooks"
+)
 
 // The row types of the table groups that live in subpackages of store/,
 // under the names callers use.
+
+// Scans (store/scans).
+type (
+	Scan           = scans.Scan
+	SkippedScanner = scans.SkippedScanner
+	ScanFilter     = scans.ScanFilter
+	ConsoleDay     = scans.ConsoleDay
+)
+
+// Scan statuses.
+const (
+	StatusPending   = scans.StatusPending
+	StatusRunning   = scans.StatusRunning
+	StatusCompleted = scans.StatusCompleted
+	StatusFailed    = scans.StatusFailed
+	StatusCancelled = scans.StatusCancelled
+)
+
+// Scan sources: run by this daemon, or computed elsewhere and imported.
+const (
+	SourceScan   = scans.SourceScan
+	SourceImport = scans.SourceImport
+)
+
+// TerminalStatus reports whether a scan in status s can no longer change.
+func TerminalStatus(s string) bool { return scans.TerminalStatus(s) }
 
 // Webhook subscriptions and their delivery queue (store/webhooks).
 type (

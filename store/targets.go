@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 
+	"scand/store/scans"
 	"scand/store/sqlbase"
 )
 
@@ -27,7 +28,7 @@ func (s *Store) CreateScanWithTarget(ctx context.Context, sc Scan, spec string) 
 			return err
 		}
 		var err error
-		out, err = createScan(ctx, tx, sc)
+		out, err = scans.Insert(ctx, tx, sc)
 		return err
 	})
 	return out, err

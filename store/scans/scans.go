@@ -1,4 +1,8 @@
-package store
+// Package scans is the scans table: a scan's row (Scan), its lifecycle
+// from pending through running to a terminal status, deletion (hidden at
+// once, purged in the background), and the listings. store embeds a
+// Table, so these are *store.Store's methods.
+package scans
 
 import (
 	"context"
@@ -71,11 +75,14 @@ const (
 	SourceImport = "import"
 )
 
-const scanColumns = `seq, id, target_path, scan_types, target_url, target_host, status, started_at, completed_at,
+// Columns is the select list ScanRow reads.
+const Columns = `seq, id, target_path, scan_types, target_url, target_host, status, started_at, completed_at,
 	scanners_run, scanners_skipped, error, findings_count, risk_score, severity_counts, live_counts, suppressed_count, created_by, schedule_id,
 	source, commit_id`
 
-func scanScan(row interface{ Scan(...any) error }) (Scan, error) {
+// ScanRow reads one scan selected with Columns; ErrNotFound when there
+// was no row.
+func ScanRow(row interface{ Scan(...any) error }) (Scan, error) {
 	var sc Scan
 	var types, run, skipped, counts, live, started string
 	var url, host, completed, schedule sql.NullString
@@ -83,7 +90,7 @@ func scanScan(row interface{ Scan(...any) error }) (Scan, error) {
 		&run, &skipped, &sc.Error, &sc.FindingsCount, &sc.RiskScore, &counts, &live, &sc.Suppressed, &sc.CreatedBy, &schedule,
 		&sc.Source, &sc.Commit)
 	if errors.Is(err, sql.ErrNoRows) {
-		return sc, ErrNotFound
+		return sc, sqlbase.ErrNotFound
 	}
 	if err != nil {
 		return sc, err
@@ -114,13 +121,32 @@ func scanScan(row interface{ Scan(...any) error }) (Scan, error) {
 	return sc, nil
 }
 
-// CreateScan inserts a pending scan; ID and StartedAt come from the caller.
-func (s *Store) CreateScan(ctx context.Context, sc Scan) (Scan, error) {
-	return createScan(ctx, s.w, sc)
+// Table is the scans table.
+type Table struct {
+	db, w *sql.DB
+	now   func() time.Time
+	// wakePurger starts the background purger early (a scan was deleted,
+	// cancelled or failed).
+	wakePurger func()
 }
 
-// createScan is CreateScan on the writer or inside a transaction.
-func createScan(ctx context.Context, db interface {
+// New reads through db, writes through the writer w, stamps times with now
+// and calls wakePurger when a scan leaves rows to purge.
+func New(db, w *sql.DB, now func() time.Time, wakePurger func()) *Table {
+	return &Table{db: db, w: w, now: now, wakePurger: wakePurger}
+}
+
+func (s *Table) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	return sqlbase.InTx(ctx, s.w, fn)
+}
+
+// CreateScan inserts a pending scan; ID and StartedAt come from the caller.
+func (s *Table) CreateScan(ctx context.Context, sc Scan) (Scan, error) {
+	return Insert(ctx, s.w, sc)
+}
+
+// Insert is CreateScan on the writer or inside a transaction.
+func Insert(ctx context.Context, db interface {
 	QueryRowContext(context.Context, string, ...any) *sql.Row
 }, sc Scan) (Scan, error) {
 	sc.Status = StatusPending
@@ -142,8 +168,8 @@ func createScan(ctx context.Context, db interface {
 
 // ScanByID returns one scan. A deleted scan whose findings are still being
 // purged is already not found.
-func (s *Store) ScanByID(ctx context.Context, id string) (Scan, error) {
-	return scanScan(s.db.QueryRowContext(ctx, "SELECT "+scanColumns+" FROM scans WHERE id = ? AND hidden = 0", id))
+func (s *Table) ScanByID(ctx context.Context, id string) (Scan, error) {
+	return ScanRow(s.db.QueryRowContext(ctx, "SELECT "+Columns+" FROM scans WHERE id = ? AND hidden = 0", id))
 }
 
 // ScanFilter selects scans for listing.
@@ -158,8 +184,8 @@ type ScanFilter struct {
 }
 
 // Scans lists scans newest first.
-func (s *Store) Scans(ctx context.Context, f ScanFilter) ([]Scan, error) {
-	q := "SELECT " + scanColumns + " FROM scans"
+func (s *Table) Scans(ctx context.Context, f ScanFilter) ([]Scan, error) {
+	q := "SELECT " + Columns + " FROM scans"
 	where := []string{"hidden = 0"}
 	var args []any
 	if f.Before > 0 {
@@ -186,11 +212,11 @@ func (s *Store) Scans(ctx context.Context, f ScanFilter) ([]Scan, error) {
 }
 
 // ScansByStatus lists scans in a status in arrival order (oldest first).
-func (s *Store) ScansByStatus(ctx context.Context, status string) ([]Scan, error) {
-	return s.queryScans(ctx, "SELECT "+scanColumns+" FROM scans WHERE status = ? AND hidden = 0 ORDER BY seq", status)
+func (s *Table) ScansByStatus(ctx context.Context, status string) ([]Scan, error) {
+	return s.queryScans(ctx, "SELECT "+Columns+" FROM scans WHERE status = ? AND hidden = 0 ORDER BY seq", status)
 }
 
-func (s *Store) queryScans(ctx context.Context, q string, args ...any) ([]Scan, error) {
+func (s *Table) queryScans(ctx context.Context, q string, args ...any) ([]Scan, error) {
 	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
@@ -198,7 +224,7 @@ func (s *Store) queryScans(ctx context.Context, q string, args ...any) ([]Scan, 
 	defer rows.Close()
 	out := []Scan{}
 	for rows.Next() {
-		sc, err := scanScan(rows)
+		sc, err := ScanRow(rows)
 		if err != nil {
 			return nil, err
 		}
@@ -209,7 +235,7 @@ func (s *Store) queryScans(ctx context.Context, q string, args ...any) ([]Scan, 
 
 // MarkScanRunning moves a pending scan to running. It returns ErrConflict
 // when the scan is no longer pending (cancelled meanwhile).
-func (s *Store) MarkScanRunning(ctx context.Context, id string) error {
+func (s *Table) MarkScanRunning(ctx context.Context, id string) error {
 	res, err := s.w.ExecContext(ctx, "UPDATE scans SET status = 'running' WHERE id = ? AND status = 'pending'", id)
 	if err != nil {
 		return err
@@ -220,7 +246,7 @@ func (s *Store) MarkScanRunning(ctx context.Context, id string) error {
 // FinishScan moves a pending or running scan to a terminal status and
 // records what ran. It returns ErrConflict when the scan was already
 // terminal, so a late finisher never overwrites a cancel.
-func (s *Store) FinishScan(ctx context.Context, id, status, errText string, run []string, skipped []SkippedScanner) error {
+func (s *Table) FinishScan(ctx context.Context, id, status, errText string, run []string, skipped []SkippedScanner) error {
 	if run == nil {
 		run = []string{}
 	}
@@ -244,15 +270,15 @@ func (s *Store) FinishScan(ctx context.Context, id, status, errText string, run 
 }
 
 // CancelScan cancels a pending or running scan; ErrConflict when terminal.
-func (s *Store) CancelScan(ctx context.Context, id string) (Scan, error) {
+func (s *Table) CancelScan(ctx context.Context, id string) (Scan, error) {
 	var out Scan
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		sc, err := scanScan(tx.QueryRowContext(ctx, "SELECT "+scanColumns+" FROM scans WHERE id = ? AND hidden = 0", id))
+		sc, err := ScanRow(tx.QueryRowContext(ctx, "SELECT "+Columns+" FROM scans WHERE id = ? AND hidden = 0", id))
 		if err != nil {
 			return err
 		}
 		if TerminalStatus(sc.Status) {
-			return ErrConflict
+			return sqlbase.ErrConflict
 		}
 		now := s.now().UTC().Truncate(time.Microsecond)
 		if _, err := tx.ExecContext(ctx, "UPDATE scans SET status = 'cancelled', completed_at = ?, purge = 1 WHERE id = ?", sqlbase.FormatTime(now), id); err != nil {
@@ -273,19 +299,19 @@ func (s *Store) CancelScan(ctx context.Context, id string) (Scan, error) {
 // at once (hidden), and its findings go in the background in short
 // batches (see Purge), so deleting a million-finding scan never holds the
 // write lock for long.
-func (s *Store) DeleteScan(ctx context.Context, id string) error {
+func (s *Table) DeleteScan(ctx context.Context, id string) error {
 	ctx = sqlbase.FreeingSpace(ctx)
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		var status string
 		err := tx.QueryRowContext(ctx, "SELECT status FROM scans WHERE id = ? AND hidden = 0", id).Scan(&status)
 		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNotFound
+			return sqlbase.ErrNotFound
 		}
 		if err != nil {
 			return err
 		}
 		if !TerminalStatus(status) {
-			return ErrConflict
+			return sqlbase.ErrConflict
 		}
 		_, err = tx.ExecContext(ctx, "UPDATE scans SET hidden = 1, purge = 1 WHERE id = ?", id)
 		return err
@@ -297,17 +323,17 @@ func (s *Store) DeleteScan(ctx context.Context, id string) error {
 }
 
 // SetScanComponents stores the components captured at scan time (JSON).
-func (s *Store) SetScanComponents(ctx context.Context, id string, componentsJSON []byte) error {
+func (s *Table) SetScanComponents(ctx context.Context, id string, componentsJSON []byte) error {
 	_, err := s.w.ExecContext(ctx, "UPDATE scans SET components = ? WHERE id = ?", string(componentsJSON), id)
 	return err
 }
 
 // ScanComponents returns the stored components JSON (nil if never captured).
-func (s *Store) ScanComponents(ctx context.Context, id string) ([]byte, error) {
+func (s *Table) ScanComponents(ctx context.Context, id string) ([]byte, error) {
 	var v sql.NullString
 	err := s.db.QueryRowContext(ctx, "SELECT components FROM scans WHERE id = ? AND hidden = 0", id).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, ErrNotFound
+		return nil, sqlbase.ErrNotFound
 	}
 	if err != nil || !v.Valid {
 		return nil, err
@@ -317,14 +343,14 @@ func (s *Store) ScanComponents(ctx context.Context, id string) ([]byte, error) {
 
 // FailInterruptedScans marks scans left running by a crash as failed and
 // returns them; pending scans are left to be queued again.
-func (s *Store) FailInterruptedScans(ctx context.Context, reason string) ([]Scan, error) {
+func (s *Table) FailInterruptedScans(ctx context.Context, reason string) ([]Scan, error) {
 	running, err := s.ScansByStatus(ctx, StatusRunning)
 	if err != nil {
 		return nil, err
 	}
 	var out []Scan
 	for _, sc := range running {
-		if err := s.FinishScan(ctx, sc.ID, StatusFailed, reason, sc.ScannersRun, sc.ScannersSkipped); err != nil && !errors.Is(err, ErrConflict) {
+		if err := s.FinishScan(ctx, sc.ID, StatusFailed, reason, sc.ScannersRun, sc.ScannersSkipped); err != nil && !errors.Is(err, sqlbase.ErrConflict) {
 			return out, err
 		}
 		out = append(out, sc)

@@ -10,22 +10,6 @@ import (
 	"scand/store/sqlbase"
 )
 
-// TriageState is the verdict on one fingerprint.
-type TriageState struct {
-	Fingerprint string    `json:"fingerprint"`
-	Status      string    `json:"status"`
-	Note        string    `json:"note"`
-	UpdatedAt   time.Time `json:"updated_at"`
-	UpdatedBy   string    `json:"updated_by"`
-}
-
-// FindingWithState is a finding plus its current triage verdict (nil when
-// none is set).
-type FindingWithState struct {
-	finding.Finding
-	State *TriageState `json:"state"`
-}
-
 // ScanResult is what CompleteScan stores for a scan.
 type ScanResult struct {
 	Findings       []finding.Finding
@@ -33,61 +17,6 @@ type ScanResult struct {
 	Skipped        []SkippedScanner
 	RiskScore      int
 	SeverityCounts map[string]int
-}
-
-// FindingFilter is the former name of FindingQuery.
-type FindingFilter = FindingQuery
-
-// FindingsByScan returns a completed scan's findings (as many as the query
-// selects) decoded, with their triage states. It holds them all in memory:
-// handlers stream FindingRows instead; this suits tests and small scans.
-func (s *Store) FindingsByScan(ctx context.Context, scanID string, q FindingQuery) ([]FindingWithState, error) {
-	sc, err := s.ScanByID(ctx, scanID)
-	if errors.Is(err, ErrNotFound) {
-		return []FindingWithState{}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	out := []FindingWithState{}
-	for row, err := range s.FindingRows(ctx, sc, q) {
-		if err != nil {
-			return nil, err
-		}
-		fw, err := row.Decode()
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, fw)
-	}
-	return out, nil
-}
-
-// AppendFindingsJSON appends the JSON array of the selected findings with
-// their triage states to buf (see FindingRow.AppendJSON).
-func (s *Store) AppendFindingsJSON(ctx context.Context, buf []byte, scanID string, q FindingQuery) ([]byte, error) {
-	buf = append(buf, '[')
-	sc, err := s.ScanByID(ctx, scanID)
-	if errors.Is(err, ErrNotFound) {
-		return append(buf, ']'), nil
-	}
-	if err != nil {
-		return buf, err
-	}
-	first := true
-	for row, err := range s.FindingRows(ctx, sc, q) {
-		if err != nil {
-			return buf, err
-		}
-		if !first {
-			buf = append(buf, ',')
-		}
-		first = false
-		if buf, err = row.AppendJSON(buf); err != nil {
-			return buf, err
-		}
-	}
-	return append(buf, ']'), nil
 }
 
 // TriageStatuses are the verdicts of SPEC.md.

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"scand/finding"
+	"scand/store/findings"
 	"scand/store/sqlbase"
 )
 
@@ -464,7 +465,7 @@ func TestDeletePurgesAndReclaimsSpace(t *testing.T) {
 		t.Fatal(err)
 	}
 	var n int
-	s.db.QueryRow("SELECT count(*) FROM findings WHERE k BETWEEN ? AND ?", findingKey(sc.Seq, 0), findingKey(sc.Seq, 1<<32-1)).Scan(&n)
+	s.db.QueryRow("SELECT count(*) FROM findings WHERE k BETWEEN ? AND ?", findings.Key(sc.Seq, 0), findings.Key(sc.Seq, 1<<32-1)).Scan(&n)
 	var left int
 	s.db.QueryRow("SELECT count(*) FROM scans WHERE id = 'big'").Scan(&left)
 	if n != 0 || left != 0 {

@@ -10,6 +10,7 @@ import (
 
 	"scand/finding"
 	"scand/store/findingjson"
+	"scand/store/findings"
 	"scand/store/scans"
 	"scand/store/scratch"
 	"scand/store/sqlbase"
@@ -145,7 +146,7 @@ func (s *Store) purgeStep(ctx context.Context, batch *int) (bool, error) {
 			_, err := tx.ExecContext(ctx, "DELETE FROM finding_fps WHERE scan_seq = ? AND fingerprint >= ?", seq, first.String)
 			return err
 		}
-		lo, hi := findingKey(seq, 0), findingKey(seq, 0xffffffff)
+		lo, hi := findings.Key(seq, 0), findings.Key(seq, 0xffffffff)
 		var from sql.NullInt64
 		if err := tx.QueryRowContext(ctx, `SELECT min(k) FROM (SELECT k FROM findings NOT INDEXED WHERE k BETWEEN ? AND ? ORDER BY k DESC LIMIT ?)`,
 			lo, hi, *batch).Scan(&from); err != nil {

@@ -285,3 +285,29 @@ func (s *Store) ScheduleRuns(ctx context.Context, scheduleID string, limit int) 
 	}
 	return out, rows.Err()
 }
+
+// LatestScheduleRuns returns every schedule's newest run with its scan's
+// current status, by schedule id. Each schedule costs one seek on its
+// run history, however long that history is.
+func (s *Store) LatestScheduleRuns(ctx context.Context) (map[string]ScheduleRun, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT r.id, r.schedule_id, r.scheduled_for, r.created_at, r.outcome, r.reason, r.scan_id, s.status
+		FROM schedules sc JOIN schedule_runs r ON r.seq = (SELECT max(seq) FROM schedule_runs WHERE schedule_id = sc.id)
+		LEFT JOIN scans s ON s.id = r.scan_id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]ScheduleRun{}
+	for rows.Next() {
+		var r ScheduleRun
+		var due, created string
+		var scanID, status sql.NullString
+		if err := rows.Scan(&r.ID, &r.ScheduleID, &due, &created, &r.Outcome, &r.Reason, &scanID, &status); err != nil {
+			return nil, err
+		}
+		r.ScheduledFor, r.CreatedAt = sqlbase.ParseTime(due), sqlbase.ParseTime(created)
+		r.ScanID, r.ScanStatus = scanID.String, status.String
+		out[r.ScheduleID] = r
+	}
+	return out, rows.Err()
+}

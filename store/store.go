@@ -1,6 +1,28 @@
-// Package store is the only package in scand that speaks SQL. Every query
-// the daemon runs lives here, one file per table group, so a reviewer reads
-// one package to know what the daemon does with its data.
+// Package store is the only package in scand that speaks SQL: every query
+// the daemon runs lives under store/, so a reviewer reads one tree to know
+// what the daemon does with its data. *Store is the one handle. It opens
+// the database (migrations, the 0001 backfill), ingests findings, and
+// keeps triage, keys, schedules, notifications and the other small tables
+// here, one file per table group; the table groups with a package of their
+// own are embedded in it, so their methods are the Store's:
+//
+//	store/scans        the scans table: a scan's lifecycle and the listings
+//	store/findings     reads of the findings tables: the planner behind
+//	                   FindingRows, Compare, the console's pages
+//	store/webhooks     webhook subscriptions and their delivery queue
+//
+// and it builds on:
+//
+//	store/scratch      the ingest's external sorter, a private SQLite file
+//	store/findingjson  a finding row's stored body (no SQL)
+//	store/sqlbase      the connections, write health, free-space guard and
+//	                   lock file, the encodings and errors every table shares
+//	                   (no table's SQL)
+//
+// store/rpmdb reads a scanned image's rpmdb.sqlite. Nothing under store/
+// imports store, and the subpackages import one another downward only
+// (findings over scans, everything over sqlbase); the tree imports only
+// finding of scand's packages.
 package store
 
 import (
@@ -17,8 +39,7 @@ import (
 	"strings"
 	"time"
 
-	_ "modernc.org/sqlite"
-
+	"scand/store/findings"
 	"scand/store/scans"
 	"scand/store/scratch"
 	"scand/store/sqlbase"
@@ -44,6 +65,7 @@ var migrationFiles embed.FS
 // subpackages of store/ are embedded: their methods are the Store's.
 type Store struct {
 	*scans.Table
+	*findings.Reader
 	*webhooks.Queue
 
 	// db serves reads; several connections read concurrently under WAL.
@@ -81,6 +103,7 @@ func open(ctx context.Context, path string, now func() time.Time, pragmas []stri
 	db, w, health := p.Read, p.Write, p.Health
 	s := &Store{Queue: webhooks.New(db, w, now), db: db, w: w, now: now, path: path, wake: make(chan struct{}, 1), health: health}
 	s.Table = scans.New(db, w, now, s.wakePurger)
+	s.Reader = findings.New(db, s.Table)
 	if err := s.open(ctx); err != nil {
 		s.Close()
 		return nil, err

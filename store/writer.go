@@ -11,6 +11,7 @@ import (
 
 	"scand/finding"
 	"scand/store/findingjson"
+	"scand/store/findings"
 	"scand/store/scratch"
 	"scand/store/sqlbase"
 )
@@ -122,8 +123,6 @@ func (w *findingWriter) closeScratchStmts() {
 	}
 }
 
-func findingKey(seq int64, ord int) int64 { return seq<<32 | int64(ord) }
-
 func (w *findingWriter) add(ctx context.Context, r writeRow) error {
 	body := r.body
 	var textID any // NULL: the body is complete
@@ -186,7 +185,7 @@ func (w *findingWriter) add(ctx context.Context, r writeRow) error {
 	} else {
 		w.live.Add(finding.Severity(sev), 1)
 	}
-	w.pending.rows = append(w.pending.rows, findingKey(w.scan.Seq, ord), sev, scanner, r.f.ScanType, r.f.Fingerprint, sup, tagset, textID, body)
+	w.pending.rows = append(w.pending.rows, findings.Key(w.scan.Seq, ord), sev, scanner, r.f.ScanType, r.f.Fingerprint, sup, tagset, textID, body)
 	w.pending.n++
 	w.fpBuf = append(w.fpBuf, r.f.Fingerprint, scratch.FPRecord(nil, ord, tagset, sup, sev, scanner, r.f.ScanType))
 	if len(w.fpBuf) >= 1000*2 {

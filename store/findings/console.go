@@ -1,4 +1,4 @@
-package store
+package findings
 
 // Reads the web console (api/ui) needs beyond what the API's handlers use:
 // filtered keyset pages of a scan's findings, one finding with the scans it
@@ -113,9 +113,9 @@ const consoleMaxBlocks = 64
 // suppression and compliance walk their indexes when that is cheaper, and
 // the count comes from the stored facet counts. Only a text search reads
 // rows it does not show, bounded by Limit and CountUpTo.
-func (s *Store) ConsoleFindings(ctx context.Context, scanID string, q ConsoleFindingQuery) (ConsoleFindingPage, error) {
+func (s *Reader) ConsoleFindings(ctx context.Context, scanID string, q ConsoleFindingQuery) (ConsoleFindingPage, error) {
 	out := ConsoleFindingPage{Rows: []OrderedFinding{}}
-	sc, err := s.ScanByID(ctx, scanID)
+	sc, err := s.scans.ScanByID(ctx, scanID)
 	if err != nil {
 		return out, err
 	}
@@ -151,7 +151,7 @@ func (s *Store) ConsoleFindings(ctx context.Context, scanID string, q ConsoleFin
 	}
 	switch {
 	case !q.Filtered():
-		if sc.Status == StatusCompleted {
+		if sc.Status == scans.StatusCompleted {
 			out.Total = sc.FindingsCount
 		}
 	case q.Text == "":
@@ -173,12 +173,12 @@ func (s *Store) ConsoleFindings(ctx context.Context, scanID string, q ConsoleFin
 
 // consolePlan is the FindingRows plan of q plus its text search, and the
 // scan's facet counts.
-func (s *Store) consolePlan(ctx context.Context, tx *sql.Tx, sc Scan, q ConsoleFindingQuery) (*plan, []facetRow, error) {
+func (s *Reader) consolePlan(ctx context.Context, tx *sql.Tx, sc scans.Scan, q ConsoleFindingQuery) (*plan, []facetRow, error) {
 	if !q.Filtered() {
 		// Every row of the scan: one range, nothing to count (the scan's
 		// findings_count is the total).
 		p := &plan{seq: sc.Seq}
-		if sc.Status == StatusCompleted {
+		if sc.Status == scans.StatusCompleted {
 			p.blocks = []plannedBlock{{Block: Block{First: 0, Last: 1<<32 - 1}}}
 		}
 		return p, nil, nil
@@ -189,7 +189,7 @@ func (s *Store) consolePlan(ctx context.Context, tx *sql.Tx, sc Scan, q ConsoleF
 		return nil, nil, err
 	}
 	var facets []facetRow
-	if sc.Status == StatusCompleted {
+	if sc.Status == scans.StatusCompleted {
 		if _, facets, err = s.facets(ctx, tx, sc); err != nil {
 			return nil, nil, err
 		}
@@ -295,7 +295,7 @@ func (p *plan) consoleRangeBlock(ctx context.Context, tx *sql.Tx, b plannedBlock
 		order += " DESC"
 	}
 	_, ok := queryFindingRows(ctx, tx, cols+" FROM "+from+findingRowJoins+" WHERE "+where+order+" LIMIT "+strconv.Itoa(limit),
-		append([]any{p.seq, findingKey(p.seq, lo), findingKey(p.seq, hi)}, p.residualArgs...), emit)
+		append([]any{p.seq, Key(p.seq, lo), Key(p.seq, hi)}, p.residualArgs...), emit)
 	return ok
 }
 
@@ -315,7 +315,7 @@ func (p *plan) consoleVerdictBlock(ctx context.Context, tx *sql.Tx, lo, hi int, 
 		}
 		keys := make([]string, len(part))
 		for i, o := range part {
-			keys[i] = strconv.FormatInt(findingKey(p.seq, o), 10)
+			keys[i] = strconv.FormatInt(Key(p.seq, o), 10)
 		}
 		order := " ORDER BY f.k"
 		if backwards {
@@ -364,7 +364,7 @@ func scanOrderedFindings(rows *sql.Rows) ([]OrderedFinding, error) {
 // FindingOccurrence returns the finding with a fingerprint as one scan
 // recorded it, or as the newest scan that has it when scanID is empty,
 // together with that scan. ErrNotFound when no stored finding has it.
-func (s *Store) FindingOccurrence(ctx context.Context, fingerprint, scanID string) (FindingWithState, Scan, error) {
+func (s *Reader) FindingOccurrence(ctx context.Context, fingerprint, scanID string) (FindingWithState, scans.Scan, error) {
 	q := `SELECT s.seq, p.ord FROM scans s JOIN finding_fps p ON p.scan_seq = s.seq AND p.fingerprint = ?
 		WHERE s.status = 'completed' AND s.hidden = 0`
 	args := []any{fingerprint}
@@ -376,9 +376,9 @@ func (s *Store) FindingOccurrence(ctx context.Context, fingerprint, scanID strin
 	var fw FindingWithState
 	var seq, ord int64
 	if err := s.db.QueryRowContext(ctx, q, args...).Scan(&seq, &ord); errors.Is(err, sql.ErrNoRows) {
-		return fw, Scan{}, ErrNotFound
+		return fw, scans.Scan{}, sqlbase.ErrNotFound
 	} else if err != nil {
-		return fw, Scan{}, err
+		return fw, scans.Scan{}, err
 	}
 	sc, err := scans.ScanRow(s.db.QueryRowContext(ctx, "SELECT "+scans.Columns+" FROM scans WHERE seq = ?", seq))
 	if err != nil {
@@ -393,13 +393,13 @@ func (s *Store) FindingOccurrence(ctx context.Context, fingerprint, scanID strin
 		return fw, sc, err
 	}
 	if len(found) == 0 {
-		return fw, sc, ErrNotFound
+		return fw, sc, sqlbase.ErrNotFound
 	}
 	return found[0].FindingWithState, sc, nil
 }
 
 // TriageStateOf returns the current verdict on a fingerprint, nil if none.
-func (s *Store) TriageStateOf(ctx context.Context, fingerprint string) (*TriageState, error) {
+func (s *Reader) TriageStateOf(ctx context.Context, fingerprint string) (*TriageState, error) {
 	var t TriageState
 	var at string
 	err := s.db.QueryRowContext(ctx, "SELECT fingerprint, status, note, updated_at, updated_by FROM triage_states WHERE fingerprint = ?", fingerprint).
@@ -443,7 +443,7 @@ const probeOther = ` (SELECT 1 FROM finding_fps o WHERE o.scan_seq = (SELECT seq
 
 // CompareCounts counts the new, fixed and unchanged findings between an
 // older scan a and a newer scan b.
-func (s *Store) CompareCounts(ctx context.Context, a, b string) (map[string]int, error) {
+func (s *Reader) CompareCounts(ctx context.Context, a, b string) (map[string]int, error) {
 	out := map[string]int{}
 	for _, kind := range []string{ConsoleCompareNew, ConsoleCompareFixed, ConsoleCompareUnchanged} {
 		from, other, exists, _ := compareSQL(kind)
@@ -461,7 +461,7 @@ func (s *Store) CompareCounts(ctx context.Context, a, b string) (map[string]int,
 
 // CompareFindings returns one keyset page (rows after position after; a
 // negative after starts at the top) of one compare kind.
-func (s *Store) CompareFindings(ctx context.Context, a, b, kind string, after, limit int) ([]OrderedFinding, error) {
+func (s *Reader) CompareFindings(ctx context.Context, a, b, kind string, after, limit int) ([]OrderedFinding, error) {
 	from, other, exists, ok := compareSQL(kind)
 	if !ok {
 		return nil, errors.New("unknown compare kind " + kind)
@@ -497,7 +497,7 @@ type SeverityClassCount struct {
 // of each target by severity and class. hidden is the set of triage
 // statuses a dashboard hides by default; a suppressed finding counts as
 // suppressed whatever its verdict.
-func (s *Store) CurrentFindingClasses(ctx context.Context, hidden []string) ([]SeverityClassCount, error) {
+func (s *Reader) CurrentFindingClasses(ctx context.Context, hidden []string) ([]SeverityClassCount, error) {
 	hiddenExpr := "0"
 	args := []any{}
 	if len(hidden) > 0 {
@@ -524,32 +524,6 @@ func (s *Store) CurrentFindingClasses(ctx context.Context, hidden []string) ([]S
 			return nil, err
 		}
 		out = append(out, c)
-	}
-	return out, rows.Err()
-}
-
-// LatestScheduleRuns returns every schedule's newest run with its scan's
-// current status, by schedule id. Each schedule costs one seek on its
-// run history, however long that history is.
-func (s *Store) LatestScheduleRuns(ctx context.Context) (map[string]ScheduleRun, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT r.id, r.schedule_id, r.scheduled_for, r.created_at, r.outcome, r.reason, r.scan_id, s.status
-		FROM schedules sc JOIN schedule_runs r ON r.seq = (SELECT max(seq) FROM schedule_runs WHERE schedule_id = sc.id)
-		LEFT JOIN scans s ON s.id = r.scan_id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[string]ScheduleRun{}
-	for rows.Next() {
-		var r ScheduleRun
-		var due, created string
-		var scanID, status sql.NullString
-		if err := rows.Scan(&r.ID, &r.ScheduleID, &due, &created, &r.Outcome, &r.Reason, &scanID, &status); err != nil {
-			return nil, err
-		}
-		r.ScheduledFor, r.CreatedAt = sqlbase.ParseTime(due), sqlbase.ParseTime(created)
-		r.ScanID, r.ScanStatus = scanID.String, status.String
-		out[r.ScheduleID] = r
 	}
 	return out, rows.Err()
 }

@@ -1,4 +1,4 @@
-package store
+package findings
 
 import "scand/finding"
 

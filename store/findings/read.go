@@ -1,4 +1,11 @@
-package store
+// Package findings reads the findings tables: the stored rows (their
+// canonical JSON and triage state), the read planner behind FindingRows
+// and CountFindings (severity and scanner as ranges of the canonical
+// order, verdicts by position, counts from the stored facets), Compare,
+// the compliance and rule reads, and the console's filtered keyset pages
+// and compare pages. store embeds a Reader, so these are *store.Store's
+// methods; the rows are written by store's ingest.
+package findings
 
 import (
 	"context"
@@ -9,11 +16,23 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"scand/finding"
 	"scand/store/findingjson"
+	"scand/store/scans"
 	"scand/store/sqlbase"
 )
+
+// Reader reads the findings tables.
+type Reader struct {
+	db    *sql.DB
+	scans *scans.Table
+}
+
+// New reads through db; t finds a scan by id for the reads that take
+// one.
+func New(db *sql.DB, t *scans.Table) *Reader { return &Reader{db: db, scans: t} }
 
 // FindingQuery selects a completed scan's findings. Values inside one
 // field are OR-combined; fields are AND-combined. Every filter is served
@@ -38,6 +57,22 @@ type FindingQuery struct {
 	Offset int
 	// Limit caps the rows returned; 0 means no cap.
 	Limit int
+}
+
+// TriageState is the verdict on one fingerprint.
+type TriageState struct {
+	Fingerprint string    `json:"fingerprint"`
+	Status      string    `json:"status"`
+	Note        string    `json:"note"`
+	UpdatedAt   time.Time `json:"updated_at"`
+	UpdatedBy   string    `json:"updated_by"`
+}
+
+// FindingWithState is a finding plus its current triage verdict (nil when
+// none is set).
+type FindingWithState struct {
+	finding.Finding
+	State *TriageState `json:"state"`
 }
 
 // FindingRow is one finding as stored: its position in the canonical order,
@@ -104,7 +139,7 @@ type Facet struct {
 
 // ScanFacets returns a completed scan's counts by every facet (a few
 // hundred rows at most, whatever the number of findings).
-func (s *Store) ScanFacets(ctx context.Context, sc Scan) ([]Facet, error) {
+func (s *Reader) ScanFacets(ctx context.Context, sc scans.Scan) ([]Facet, error) {
 	fs, _, err := s.facets(ctx, s.db, sc)
 	return fs, err
 }
@@ -119,7 +154,7 @@ type facetRow struct {
 	tagset int64
 }
 
-func (s *Store) facets(ctx context.Context, q querier, sc Scan) ([]Facet, []facetRow, error) {
+func (s *Reader) facets(ctx context.Context, q querier, sc scans.Scan) ([]Facet, []facetRow, error) {
 	rows, err := q.QueryContext(ctx, `SELECT c.severity, c.scanner, c.scan_type, c.suppressed, c.triage, c.tagset, t.tags, c.n
 		FROM finding_counts c JOIN tagsets t ON t.id = c.tagset WHERE c.scan_seq = ? AND c.n > 0`, sc.Seq)
 	if err != nil {
@@ -150,7 +185,7 @@ type Block struct {
 	Severity, Scanner string
 }
 
-func (s *Store) blocks(ctx context.Context, q querier, sc Scan) ([]Block, error) {
+func (s *Reader) blocks(ctx context.Context, q querier, sc scans.Scan) ([]Block, error) {
 	rows, err := q.QueryContext(ctx, "SELECT first_ord, last_ord, severity, scanner FROM finding_blocks WHERE scan_seq = ? ORDER BY first_ord", sc.Seq)
 	if err != nil {
 		return nil, err
@@ -166,6 +201,11 @@ func (s *Store) blocks(ctx context.Context, q querier, sc Scan) ([]Block, error)
 	}
 	return out, rows.Err()
 }
+
+// Key is the findings table's key of a scan's finding: the scan's seq in
+// the high half, the finding's canonical position in the low half, so a
+// scan's findings are one contiguous, ordered key range.
+func Key(seq int64, ord int) int64 { return seq<<32 | int64(ord) }
 
 // plan is a FindingQuery resolved against one scan's stored aggregates.
 type plan struct {
@@ -200,9 +240,9 @@ func (q FindingQuery) residualFilters() bool {
 	return len(q.ScanTypes) > 0 || len(q.Compliance) > 0 || len(q.Triage) > 0 || q.Suppressed != nil
 }
 
-func (s *Store) plan(ctx context.Context, tx querier, sc Scan, q FindingQuery) (*plan, error) {
+func (s *Reader) plan(ctx context.Context, tx querier, sc scans.Scan, q FindingQuery) (*plan, error) {
 	p := &plan{q: q, seq: sc.Seq}
-	if sc.Status != StatusCompleted {
+	if sc.Status != scans.StatusCompleted {
 		return p, nil // a running scan's rows are not visible yet
 	}
 	_, facets, err := s.facets(ctx, tx, sc)
@@ -328,7 +368,7 @@ func (p *plan) collectVerdicts(ctx context.Context, tx querier) error {
 // CountFindings returns how many findings a query selects (ignoring From,
 // Offset and Limit) from the stored per-facet counts: it costs the same
 // for ten findings or a million.
-func (s *Store) CountFindings(ctx context.Context, sc Scan, q FindingQuery) (int, error) {
+func (s *Reader) CountFindings(ctx context.Context, sc scans.Scan, q FindingQuery) (int, error) {
 	p, err := s.plan(ctx, s.db, sc, q)
 	if err != nil {
 		return 0, err
@@ -387,7 +427,7 @@ func queryFindingRows(ctx context.Context, tx *sql.Tx, q string, args []any, yie
 // reading one bounded batch at a time inside one read transaction (a
 // consistent snapshot however long the caller takes). A scan that is not
 // completed yields nothing: its rows, if any, are not stored yet.
-func (s *Store) FindingRows(ctx context.Context, sc Scan, q FindingQuery) iter.Seq2[FindingRow, error] {
+func (s *Reader) FindingRows(ctx context.Context, sc scans.Scan, q FindingQuery) iter.Seq2[FindingRow, error] {
 	return func(yield func(FindingRow, error) bool) {
 		tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 		if err != nil {
@@ -459,7 +499,7 @@ func (p *plan) runBlock(ctx context.Context, tx *sql.Tx, b plannedBlock, lo, lim
 	}
 	from := "findings f NOT INDEXED"
 	where := []string{"f.k BETWEEN ?2 AND ?3"}
-	args := []any{p.seq, findingKey(p.seq, lo), findingKey(p.seq, b.Last)}
+	args := []any{p.seq, Key(p.seq, lo), Key(p.seq, b.Last)}
 	if p.residual != "" {
 		where = append(where, p.residual)
 		args = append(args, p.residualArgs...)
@@ -497,7 +537,7 @@ func (p *plan) runVerdictBlock(ctx context.Context, tx *sql.Tx, b plannedBlock, 
 		j := i
 		keys := make([]string, 0, batch)
 		for ; j < len(p.verdictOrds) && p.verdictOrds[j] <= b.Last && len(keys) < batch; j++ {
-			keys = append(keys, strconv.FormatInt(findingKey(p.seq, p.verdictOrds[j]), 10))
+			keys = append(keys, strconv.FormatInt(Key(p.seq, p.verdictOrds[j]), 10))
 		}
 		i = j
 		q := "SELECT " + findingRowColumns + " FROM findings f NOT INDEXED" + findingRowJoins + " WHERE f.k IN (" + strings.Join(keys, ",") +
@@ -581,7 +621,7 @@ type CompareRow struct {
 // one merge of the two scans' fingerprint indexes into two bitsets (one
 // bit per finding), so memory is a bit per finding and rows are read only
 // when written out.
-func (s *Store) Compare(ctx context.Context, a, b Scan) iter.Seq2[CompareRow, error] {
+func (s *Reader) Compare(ctx context.Context, a, b scans.Scan) iter.Seq2[CompareRow, error] {
 	return func(yield func(CompareRow, error) bool) {
 		tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 		if err != nil {
@@ -597,11 +637,11 @@ func (s *Store) Compare(ctx context.Context, a, b Scan) iter.Seq2[CompareRow, er
 		// new: b's findings whose fingerprint a lacks; unchanged: the rest.
 		for _, step := range []struct {
 			set  CompareSet
-			scan Scan
+			scan scans.Scan
 			bits bitset
 			want bool
 		}{{CompareNew, b, inA, false}, {CompareFixed, a, inB, false}, {CompareUnchanged, b, inA, true}} {
-			if step.scan.Status != StatusCompleted {
+			if step.scan.Status != scans.StatusCompleted {
 				continue
 			}
 			for lo, hi := range step.bits.runs(step.want) {
@@ -653,12 +693,12 @@ func (b bitset) runs(want bool) iter.Seq2[int, int] {
 // index is read on a second connection and goroutine while b's is read
 // here: a completed scan's fingerprints never change, so the two reads
 // need no common snapshot.
-func (s *Store) compareMembership(ctx context.Context, tx *sql.Tx, a, b Scan) (inB, inA bitset, err error) {
+func (s *Reader) compareMembership(ctx context.Context, tx *sql.Tx, a, b scans.Scan) (inB, inA bitset, err error) {
 	na, nb := 0, 0
-	if a.Status == StatusCompleted {
+	if a.Status == scans.StatusCompleted {
 		na = a.FindingsCount
 	}
-	if b.Status == StatusCompleted {
+	if b.Status == scans.StatusCompleted {
 		nb = b.FindingsCount
 	}
 	inB, inA = newBitset(na), newBitset(nb)
@@ -775,7 +815,7 @@ func (s *Store) compareMembership(ctx context.Context, tx *sql.Tx, a, b Scan) (i
 // readRange yields the rows lo..hi of a scan in order.
 func readRange(ctx context.Context, tx *sql.Tx, seq int64, lo, hi int, yield func(FindingRow) bool, fail func(error)) bool {
 	_, ok := queryFindingRows(ctx, tx, "SELECT "+findingRowColumns+" FROM findings f NOT INDEXED"+findingRowJoins+
-		" WHERE f.k BETWEEN ?2 AND ?3 ORDER BY f.k", []any{seq, findingKey(seq, lo), findingKey(seq, hi)},
+		" WHERE f.k BETWEEN ?2 AND ?3 ORDER BY f.k", []any{seq, Key(seq, lo), Key(seq, hi)},
 		func(r FindingRow, err error) bool {
 			if err != nil {
 				fail(err)
@@ -790,9 +830,9 @@ func readRange(ctx context.Context, tx *sql.Tx, seq int64, lo, hi int, yield fun
 // fingerprints of a scan's unsuppressed findings that carry tag and whose
 // verdict is not false_positive: the fingerprints of one compliance
 // control. It reads the scan's fingerprint index, not the findings.
-func (s *Store) ControlFingerprints(ctx context.Context, sc Scan, tag string) iter.Seq2[string, error] {
+func (s *Reader) ControlFingerprints(ctx context.Context, sc scans.Scan, tag string) iter.Seq2[string, error] {
 	return func(yield func(string, error) bool) {
-		if sc.Status != StatusCompleted {
+		if sc.Status != scans.StatusCompleted {
 			return
 		}
 		rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT p.fingerprint FROM finding_fps p
@@ -834,8 +874,8 @@ type RuleSummary struct {
 
 // ScanRules returns the rules of a completed scan's findings, stored at
 // ingest, with each rule's first finding.
-func (s *Store) ScanRules(ctx context.Context, sc Scan) ([]RuleSummary, error) {
-	if sc.Status != StatusCompleted {
+func (s *Reader) ScanRules(ctx context.Context, sc scans.Scan) ([]RuleSummary, error) {
+	if sc.Status != scans.StatusCompleted {
 		return nil, nil
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT r.scanner, r.rule_id, r.worst, r.cwes, r.tags, f.body, x.text
@@ -876,9 +916,61 @@ func (s *Store) ScanRules(ctx context.Context, sc Scan) ([]RuleSummary, error) {
 
 // ScanBlocks returns a completed scan's (severity, scanner) ranges in
 // canonical order.
-func (s *Store) ScanBlocks(ctx context.Context, sc Scan) ([]Block, error) {
-	if sc.Status != StatusCompleted {
+func (s *Reader) ScanBlocks(ctx context.Context, sc scans.Scan) ([]Block, error) {
+	if sc.Status != scans.StatusCompleted {
 		return nil, nil
 	}
 	return s.blocks(ctx, s.db, sc)
+}
+
+// FindingsByScan returns a completed scan's findings (as many as the query
+// selects) decoded, with their triage states. It holds them all in memory:
+// handlers stream FindingRows instead; this suits tests and small scans.
+func (s *Reader) FindingsByScan(ctx context.Context, scanID string, q FindingQuery) ([]FindingWithState, error) {
+	sc, err := s.scans.ScanByID(ctx, scanID)
+	if errors.Is(err, sqlbase.ErrNotFound) {
+		return []FindingWithState{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := []FindingWithState{}
+	for row, err := range s.FindingRows(ctx, sc, q) {
+		if err != nil {
+			return nil, err
+		}
+		fw, err := row.Decode()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, fw)
+	}
+	return out, nil
+}
+
+// AppendFindingsJSON appends the JSON array of the selected findings with
+// their triage states to buf (see FindingRow.AppendJSON).
+func (s *Reader) AppendFindingsJSON(ctx context.Context, buf []byte, scanID string, q FindingQuery) ([]byte, error) {
+	buf = append(buf, '[')
+	sc, err := s.scans.ScanByID(ctx, scanID)
+	if errors.Is(err, sqlbase.ErrNotFound) {
+		return append(buf, ']'), nil
+	}
+	if err != nil {
+		return buf, err
+	}
+	first := true
+	for row, err := range s.FindingRows(ctx, sc, q) {
+		if err != nil {
+			return buf, err
+		}
+		if !first {
+			buf = append(buf, ',')
+		}
+		first = false
+		if buf, err = row.AppendJSON(buf); err != nil {
+			return buf, err
+		}
+	}
+	return append(buf, ']'), nil
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"scand/api/httpio"
 	"scand/api/pdf"
 	"scand/auth"
 	"scand/finding/report"
@@ -162,7 +163,7 @@ func (s *Server) installRecipe(name string) (string, []string, bool) {
 func (s *Server) handleDashboardStatus(w http.ResponseWriter, r *http.Request) error {
 	body := s.scannerStatus(r.Context())
 	body.VulnDB = s.vulndbInventory(r.Context())
-	writeJSON(w, http.StatusOK, body)
+	httpio.WriteJSON(w, http.StatusOK, body)
 	return nil
 }
 
@@ -230,12 +231,12 @@ func (s *Server) handleDashboardStats(w http.ResponseWriter, r *http.Request) er
 			body.Scanners.Available++
 		}
 	}
-	writeJSON(w, http.StatusOK, body)
+	httpio.WriteJSON(w, http.StatusOK, body)
 	return nil
 }
 
 func (s *Server) handleDashboardTrends(w http.ResponseWriter, r *http.Request) error {
-	days, err := queryInt(r, "days", 30, 1, 365)
+	days, err := httpio.QueryInt(r, "days", 30, 1, 365)
 	if err != nil {
 		return err
 	}
@@ -243,7 +244,7 @@ func (s *Server) handleDashboardTrends(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, series)
+	httpio.WriteJSON(w, http.StatusOK, series)
 	return nil
 }
 
@@ -282,7 +283,7 @@ func (s *Server) handleDashboardBrowse(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, body)
+	httpio.WriteJSON(w, http.StatusOK, body)
 	return nil
 }
 
@@ -296,21 +297,21 @@ func (s *Server) browse(raw string) (BrowseListing, error) {
 	}
 	switch be.Kind {
 	case tree.BrowseInvalid:
-		return l, invalid("value_error", be.Msg, raw, "query", "path")
+		return l, httpio.Invalid("value_error", be.Msg, raw, "query", "path")
 	case tree.BrowseForbidden:
-		return l, errStatus(http.StatusForbidden, be.Msg)
+		return l, httpio.Status(http.StatusForbidden, be.Msg)
 	}
-	return l, errNotFound(be.Msg)
+	return l, httpio.NotFound(be.Msg)
 }
 
 func (s *Server) handleDashboardInstall(w http.ResponseWriter, r *http.Request, installing *sync.Mutex) error {
 	name := r.PathValue("scanner")
 	i := slices.IndexFunc(s.Scanners, func(c scan.Scanner) bool { return c.Name() == name })
 	if i < 0 {
-		return errNotFound("Unknown scanner: " + name)
+		return httpio.NotFound("Unknown scanner: " + name)
 	}
 	if !installing.TryLock() {
-		return errConflict("Another scanner install is running; try again when it has finished")
+		return httpio.Conflict("Another scanner install is running; try again when it has finished")
 	}
 	defer installing.Unlock()
 	principal := PrincipalFrom(r.Context())
@@ -318,15 +319,15 @@ func (s *Server) handleDashboardInstall(w http.ResponseWriter, r *http.Request, 
 	run, err := registry.Install(r.Context(), s.Runner, s.Scanners[i], s.InstallRecipe, dashboardProbeTimeout)
 	switch {
 	case errors.Is(err, registry.ErrInstalled):
-		return errConflict(strings.TrimPrefix(err.Error(), registry.ErrInstalled.Error()+": "))
+		return httpio.Conflict(strings.TrimPrefix(err.Error(), registry.ErrInstalled.Error()+": "))
 	case errors.Is(err, registry.ErrNoRecipe):
-		return errStatus(http.StatusNotImplemented, strings.TrimPrefix(err.Error(), registry.ErrNoRecipe.Error()+": "))
+		return httpio.Status(http.StatusNotImplemented, strings.TrimPrefix(err.Error(), registry.ErrNoRecipe.Error()+": "))
 	case err != nil:
 		return err
 	}
 	s.log.InfoContext(r.Context(), "scanner install finished", "request_id", requestID(r.Context()), "scanner", name, "command", run.Command,
 		"exit_code", run.ExitCode, "installed", run.Installed, "duration_ms", run.Duration.Milliseconds())
-	writeJSON(w, http.StatusOK, ScannerInstallResult{Scanner: name, Command: run.Command, ExitCode: run.ExitCode,
+	httpio.WriteJSON(w, http.StatusOK, ScannerInstallResult{Scanner: name, Command: run.Command, ExitCode: run.ExitCode,
 		Output: pdf.OutputTail(run.Output, dashboardInstallOutputMax), Installed: run.Installed})
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"scand/api/httpio"
 	"scand/auth"
 	"scand/scan/importscan"
 	"scand/store"
@@ -51,7 +52,7 @@ func (s *Server) handleImportScan(w http.ResponseWriter, r *http.Request) error 
 	var probs *importscan.ProblemsError
 	switch {
 	case errors.As(err, &tooBig):
-		return errStatus(http.StatusRequestEntityTooLarge, "Request body too large (limit "+strconv.Itoa(importMaxBody)+" bytes)")
+		return httpio.Status(http.StatusRequestEntityTooLarge, "Request body too large (limit "+strconv.Itoa(importMaxBody)+" bytes)")
 	case errors.As(err, &probs):
 		return problemsError("body", probs.Problems)
 	case err != nil:
@@ -65,6 +66,6 @@ func (s *Server) handleImportScan(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, ImportScanResult{Scan: view, Verdicts: verdicts})
+	httpio.WriteJSON(w, http.StatusCreated, ImportScanResult{Scan: view, Verdicts: verdicts})
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"time"
 
+	"scand/api/httpio"
 	"scand/api/pdf"
 	"scand/auth"
 	"scand/finding"
@@ -54,18 +55,18 @@ func (s *Server) handleReport(w http.ResponseWriter, r *http.Request, pdfSlot ch
 	switch format {
 	case "html", "pdf", "sarif":
 	default:
-		return invalid("enum", "Input should be 'html', 'pdf' or 'sarif'", format, "query", "format")
+		return httpio.Invalid("enum", "Input should be 'html', 'pdf' or 'sarif'", format, "query", "format")
 	}
 	ctx := r.Context()
 	sc, err := s.Store.ScanByID(ctx, r.PathValue("id"))
 	if errors.Is(err, store.ErrNotFound) {
-		return errNotFound("Scan not found")
+		return httpio.NotFound("Scan not found")
 	}
 	if err != nil {
 		return err
 	}
 	if sc.Status != store.StatusCompleted {
-		return errConflict("Scan is " + sc.Status + ": a report needs a completed scan")
+		return httpio.Conflict("Scan is " + sc.Status + ": a report needs a completed scan")
 	}
 	h := w.Header()
 	// Reports list weaknesses of the target: no shared cache keeps them.
@@ -84,7 +85,7 @@ func (s *Server) handleReport(w http.ResponseWriter, r *http.Request, pdfSlot ch
 		doc, err := pdf.Render(ctx, s.Runner, s.PDFRenderer, func(out io.Writer) error { return s.writeStoredReport(ctx, out, sc) })
 		var missing *pdf.UnavailableError
 		if errors.As(err, &missing) {
-			return errStatus(http.StatusNotImplemented, missing.Error())
+			return httpio.Status(http.StatusNotImplemented, missing.Error())
 		}
 		if err != nil {
 			return err
@@ -92,18 +93,18 @@ func (s *Server) handleReport(w http.ResponseWriter, r *http.Request, pdfSlot ch
 		h.Set("Content-Type", "application/pdf")
 		h.Set("Content-Disposition", `attachment; filename="scand-report-`+sc.ID+`.pdf"`)
 		if err := pdf.Serve(w, doc); err != nil {
-			return errStreamAborted{err}
+			return httpio.StreamAborted{Cause: err}
 		}
 		return nil
 	}
 	h.Set("Content-Security-Policy", report.CSP)
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("Content-Disposition", `inline; filename="scand-report-`+sc.ID+`.html"`)
-	sw := startStream(w, "text/html; charset=utf-8")
+	sw := httpio.StartStream(w, "text/html; charset=utf-8")
 	if err := s.writeStoredReport(ctx, sw, sc); err != nil {
-		return sw.fail(err)
+		return sw.Fail(err)
 	}
-	return sw.finish()
+	return sw.Finish()
 }
 
 // streamSARIF writes a completed scan as SARIF 2.1.0 (finding/report),
@@ -120,11 +121,11 @@ func (s *Server) streamSARIF(ctx context.Context, w http.ResponseWriter, sc stor
 		return err
 	}
 	w.Header().Set("Content-Disposition", `attachment; filename="scand-`+sc.ID+`.sarif"`)
-	sw := startStream(w, "application/sarif+json")
+	sw := httpio.StartStream(w, "application/sarif+json")
 	if err := report.WriteSARIF(sw, reportdata.ReportScan(sc, data, Version), tools); err != nil {
-		return sw.fail(err)
+		return sw.Fail(err)
 	}
-	return sw.finish()
+	return sw.Finish()
 }
 
 // writeStoredReport writes the HTML report of a stored, completed scan:

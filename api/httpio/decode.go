@@ -1,4 +1,4 @@
-package api
+package httpio
 
 import (
 	"bytes"
@@ -10,30 +10,30 @@ import (
 	"strings"
 )
 
-// maxBodyBytes caps every request body; larger bodies get a 413.
-const maxBodyBytes = 1 << 20
+// MaxBodyBytes caps every request body; larger bodies get a 413.
+const MaxBodyBytes = 1 << 20
 
-// decodeBody reads a JSON object into dst. A body that is not JSON, not an
+// DecodeBody reads a JSON object into dst. A body that is not JSON, not an
 // object, has trailing data or a field of the wrong type is a 422 with the
 // field's location, never a 500. Unknown fields are ignored so older
 // clients keep working when fields are added.
-func decodeBody(r *http.Request, dst any) error {
+func DecodeBody(r *http.Request, dst any) error {
 	raw, err := io.ReadAll(r.Body)
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			return errStatus(http.StatusRequestEntityTooLarge, "Request body too large (limit "+strconv.Itoa(maxBodyBytes)+" bytes)")
+			return Status(http.StatusRequestEntityTooLarge, "Request body too large (limit "+strconv.Itoa(MaxBodyBytes)+" bytes)")
 		}
-		return errStatus(http.StatusBadRequest, "Could not read request body")
+		return Status(http.StatusBadRequest, "Could not read request body")
 	}
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) == 0 {
-		return invalid("missing", "Field required", nil, "body")
+		return Invalid("missing", "Field required", nil, "body")
 	}
 	if trimmed[0] != '{' {
 		var v any
 		_ = json.Unmarshal(trimmed, &v)
-		return invalid("model_attributes_type", "Input should be a valid object", v, "body")
+		return Invalid("model_attributes_type", "Input should be a valid object", v, "body")
 	}
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	if err := dec.Decode(dst); err != nil {
@@ -45,15 +45,15 @@ func decodeBody(r *http.Request, dst any) error {
 					loc = append(loc, p)
 				}
 			}
-			return invalid(jsonTypeName(typeErr.Type.Kind().String()), "Input should be a valid "+typeErr.Type.String(), typeErr.Value, loc...)
+			return Invalid(jsonTypeName(typeErr.Type.Kind().String()), "Input should be a valid "+typeErr.Type.String(), typeErr.Value, loc...)
 		}
-		return invalid("json_invalid", "JSON decode error: "+err.Error(), nil, "body")
+		return Invalid("json_invalid", "JSON decode error: "+err.Error(), nil, "body")
 	}
 	if dec.More() {
-		return invalid("json_invalid", "Unexpected data after the JSON object", nil, "body")
+		return Invalid("json_invalid", "Unexpected data after the JSON object", nil, "body")
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return invalid("json_invalid", "Unexpected data after the JSON object", nil, "body")
+		return Invalid("json_invalid", "Unexpected data after the JSON object", nil, "body")
 	}
 	return nil
 }
@@ -76,32 +76,32 @@ func jsonTypeName(kind string) string {
 	return "type_error"
 }
 
-// queryInt parses an optional integer query parameter within [min, max].
-func queryInt(r *http.Request, name string, def, min, max int) (int, error) {
+// QueryInt parses an optional integer query parameter within [min, max].
+func QueryInt(r *http.Request, name string, def, min, max int) (int, error) {
 	v := r.URL.Query().Get(name)
 	if v == "" {
 		return def, nil
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil {
-		return 0, invalid("int_parsing", "Input should be a valid integer", v, "query", name)
+		return 0, Invalid("int_parsing", "Input should be a valid integer", v, "query", name)
 	}
 	if n < min {
-		return 0, invalid("greater_than_equal", "Input should be greater than or equal to "+strconv.Itoa(min), v, "query", name)
+		return 0, Invalid("greater_than_equal", "Input should be greater than or equal to "+strconv.Itoa(min), v, "query", name)
 	}
 	if n > max {
-		return 0, invalid("less_than_equal", "Input should be less than or equal to "+strconv.Itoa(max), v, "query", name)
+		return 0, Invalid("less_than_equal", "Input should be less than or equal to "+strconv.Itoa(max), v, "query", name)
 	}
 	return n, nil
 }
 
-// queryBool parses an optional boolean query parameter.
-func queryBool(r *http.Request, name string) (bool, error) {
+// QueryBool parses an optional boolean query parameter.
+func QueryBool(r *http.Request, name string) (bool, error) {
 	switch strings.ToLower(r.URL.Query().Get(name)) {
 	case "", "0", "false", "no", "off":
 		return false, nil
 	case "1", "true", "yes", "on":
 		return true, nil
 	}
-	return false, invalid("bool_parsing", "Input should be a valid boolean", r.URL.Query().Get(name), "query", name)
+	return false, Invalid("bool_parsing", "Input should be a valid boolean", r.URL.Query().Get(name), "query", name)
 }

@@ -1,91 +1,115 @@
-package api
+// Package httpio is the HTTP conventions of SPEC.md that every handler
+// shares: the error a handler returns for a client mistake (rendered by
+// the server as {"detail": ...} or a 422's field list), JSON responses,
+// strict JSON body decoding, query parameters, opaque keyset cursors and
+// streamed bodies. It holds no handler and knows no route.
+package httpio
 
 import (
 	"encoding/json"
-	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"scand/api/openapi"
-	"scand/store"
 )
 
-// The error bodies of SPEC.md, documented by api/openapi.
-type (
-	ErrorBody       = openapi.ErrorBody
-	ValidationError = openapi.ValidationError
-	ValidationBody  = openapi.ValidationBody
-	RateLimitBody   = openapi.RateLimitBody
-)
-
-// httpError is what handlers return; writeError renders it.
-type httpError struct {
-	status int
-	detail string
-	fields []ValidationError
-	header map[string]string
+// Error is what a handler returns for a client error; the server renders
+// it with its status and header.
+type Error struct {
+	Status int
+	Detail string
+	// Fields, when set, make a 422's {"detail": [...]} body.
+	Fields []openapi.ValidationError
+	Header map[string]string
 }
 
-func (e *httpError) Error() string {
-	if e.detail != "" {
-		return e.detail
+func (e *Error) Error() string {
+	if e.Detail != "" {
+		return e.Detail
 	}
-	return http.StatusText(e.status)
+	return http.StatusText(e.Status)
 }
 
-func errStatus(status int, detail string) *httpError {
-	return &httpError{status: status, detail: detail}
-}
-func errNotFound(detail string) *httpError { return errStatus(http.StatusNotFound, detail) }
-func errConflict(detail string) *httpError { return errStatus(http.StatusConflict, detail) }
-
-// invalid builds a 422 for one field. loc is e.g. ("body", "target_path").
-func invalid(typ, msg string, input any, loc ...any) *httpError {
-	return &httpError{status: http.StatusUnprocessableEntity, fields: []ValidationError{{Type: typ, Loc: loc, Msg: msg, Input: input}}}
+// Status is an error with a status and its detail.
+func Status(status int, detail string) *Error {
+	return &Error{Status: status, Detail: detail}
 }
 
-// validation collects several field errors into one 422.
-type validation struct{ fields []ValidationError }
+// NotFound is a 404.
+func NotFound(detail string) *Error { return Status(http.StatusNotFound, detail) }
 
-func (v *validation) add(typ, msg string, input any, loc ...any) {
-	v.fields = append(v.fields, ValidationError{Type: typ, Loc: loc, Msg: msg, Input: input})
+// Conflict is a 409.
+func Conflict(detail string) *Error { return Status(http.StatusConflict, detail) }
+
+// Invalid builds a 422 for one field. loc is e.g. ("body", "target_path").
+func Invalid(typ, msg string, input any, loc ...any) *Error {
+	return &Error{Status: http.StatusUnprocessableEntity, Fields: []openapi.ValidationError{{Type: typ, Loc: loc, Msg: msg, Input: input}}}
 }
 
-func (v *validation) err() error {
+// Validation collects several field errors into one 422.
+type Validation struct{ fields []openapi.ValidationError }
+
+// Add records one field error.
+func (v *Validation) Add(typ, msg string, input any, loc ...any) {
+	v.fields = append(v.fields, openapi.ValidationError{Type: typ, Loc: loc, Msg: msg, Input: input})
+}
+
+// Err is the 422 of the recorded errors; nil when there are none.
+func (v *Validation) Err() error {
 	if len(v.fields) == 0 {
 		return nil
 	}
-	return &httpError{status: http.StatusUnprocessableEntity, fields: v.fields}
+	return &Error{Status: http.StatusUnprocessableEntity, Fields: v.fields}
 }
 
-// diskFullDetail answers any request whose write met a full disk: the
-// client cannot fix it, but must not retry blindly either.
-const diskFullDetail = "Insufficient storage: the disk holding scand's database is full, so this change was not saved. Reads still work; retry after the operator frees space."
+// HTTPStatus and Problems let the web console show an API error as the
+// API would have answered it.
+func (e *Error) HTTPStatus() int { return e.Status }
 
-// writeError renders err. Anything that is not an *httpError is an
-// internal error: the client gets a generic 500 and the log gets the cause.
-func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
-	var he *httpError
-	switch {
-	case errors.As(err, &he):
-	case store.IsDiskFull(err):
-		s.log.ErrorContext(r.Context(), "database disk full", "request_id", requestID(r.Context()), "method", r.Method, "path", r.URL.Path, "error", err.Error())
-		he = errStatus(http.StatusInsufficientStorage, diskFullDetail)
-	default:
-		s.log.ErrorContext(r.Context(), "internal error", "request_id", requestID(r.Context()), "method", r.Method, "path", r.URL.Path, "error", err.Error())
-		he = errStatus(http.StatusInternalServerError, "Internal server error")
+func (e *Error) Problems() []string {
+	var out []string
+	for _, f := range e.Fields {
+		var loc []string
+		for _, l := range f.Loc {
+			if l == "body" || l == "query" {
+				continue
+			}
+			loc = append(loc, fmt.Sprint(l))
+		}
+		msg := f.Msg
+		if len(loc) > 0 {
+			msg = strings.Join(loc, ".") + ": " + msg
+		}
+		out = append(out, msg)
 	}
-	for k, v := range he.header {
-		w.Header().Set(k, v)
-	}
-	if he.status == http.StatusUnprocessableEntity {
-		writeJSON(w, he.status, ValidationBody{Detail: he.fields})
-		return
-	}
-	writeJSON(w, he.status, ErrorBody{Detail: he.Error()})
+	return out
 }
 
-func writeJSON(w http.ResponseWriter, status int, v any) {
+// FieldProblems groups the problems by the request field they are about
+// (the first name in loc after "body"), so a console form can show each
+// message next to its field.
+func (e *Error) FieldProblems() map[string][]string {
+	if len(e.Fields) == 0 {
+		return nil
+	}
+	out := map[string][]string{}
+	for _, f := range e.Fields {
+		field := ""
+		for _, l := range f.Loc {
+			if name, ok := l.(string); ok && name != "body" && name != "query" {
+				field = name
+				break
+			}
+		}
+		out[field] = append(out[field], f.Msg)
+	}
+	return out
+}
+
+// WriteJSON writes v as the response body with status.
+func WriteJSON(w http.ResponseWriter, status int, v any) {
 	body, err := json.Marshal(v)
 	if err != nil {
 		status = http.StatusInternalServerError

@@ -1,4 +1,4 @@
-package api
+package httpio
 
 import (
 	"bufio"
@@ -12,55 +12,55 @@ import (
 // store, through a 64 KiB buffer, so a million-finding export costs a
 // buffer, not the export, in memory. Everything that can fail with a
 // clean error status (validation, 404, 409) is checked before the first
-// byte; a failure after that cuts the connection (errStreamAborted), so a
+// byte; a failure after that cuts the connection (StreamAborted), so a
 // client never takes a truncated body for a complete one.
 
 const streamBufferSize = 64 << 10
 
-// errStreamAborted wraps a failure after the response started. guard logs
-// it and aborts the connection instead of writing an error body.
-type errStreamAborted struct{ cause error }
+// StreamAborted wraps a failure after the response started. The server
+// logs it and aborts the connection instead of writing an error body.
+type StreamAborted struct{ Cause error }
 
-func (e errStreamAborted) Error() string { return "response aborted mid-stream: " + e.cause.Error() }
-func (e errStreamAborted) Unwrap() error { return e.cause }
+func (e StreamAborted) Error() string { return "response aborted mid-stream: " + e.Cause.Error() }
+func (e StreamAborted) Unwrap() error { return e.Cause }
 
-// streamWriter is a buffered body writer that turns every later failure
-// into errStreamAborted.
-type streamWriter struct {
+// StreamWriter is a buffered body writer that turns every later failure
+// into StreamAborted.
+type StreamWriter struct {
 	*bufio.Writer
 }
 
-func startStream(w http.ResponseWriter, contentType string) *streamWriter {
+// StartStream sends the status and content type; the body follows through
+// the returned writer.
+func StartStream(w http.ResponseWriter, contentType string) *StreamWriter {
 	w.Header().Set("Content-Type", contentType)
 	w.WriteHeader(http.StatusOK)
-	return &streamWriter{bufio.NewWriterSize(w, streamBufferSize)}
+	return &StreamWriter{bufio.NewWriterSize(w, streamBufferSize)}
 }
 
-// fail returns the error a handler returns for a failure mid-stream.
-func (sw *streamWriter) fail(err error) error { return errStreamAborted{err} }
+// Fail returns the error a handler returns for a failure mid-stream.
+func (sw *StreamWriter) Fail(err error) error { return StreamAborted{Cause: err} }
 
-// finish flushes the rest of the body.
-func (sw *streamWriter) finish() error {
+// Finish flushes the rest of the body.
+func (sw *StreamWriter) Finish() error {
 	if err := sw.Flush(); err != nil {
-		return errStreamAborted{err}
+		return StreamAborted{Cause: err}
 	}
 	return nil
 }
 
-// Page sizes of GET /scans/{id}/findings.
-const (
-	findingsDefaultLimit = 500
-	findingsMaxLimit     = 5000
-)
-
-// Cursors are opaque to clients: base64url of "<kind>:<scan seq>:<position>",
-// so a cursor of one scan (or list) is refused on another.
-func encodeCursor(kind string, scope, pos int64) string {
+// EncodeCursor is the cursor of position pos in a list of kind within
+// scope. Cursors are opaque to clients: base64url of
+// "<kind>:<scan seq>:<position>", so a cursor of one scan (or list) is
+// refused on another.
+func EncodeCursor(kind string, scope, pos int64) string {
 	return base64.RawURLEncoding.EncodeToString([]byte(kind + ":" + strconv.FormatInt(scope, 10) + ":" + strconv.FormatInt(pos, 10)))
 }
 
-func decodeCursor(raw, kind string, scope int64) (int64, error) {
-	bad := invalid("value_error", "cursor is not a cursor this list returned", raw, "query", "cursor")
+// DecodeCursor reads a cursor EncodeCursor made for kind and scope; any
+// other is a 422.
+func DecodeCursor(raw, kind string, scope int64) (int64, error) {
+	bad := Invalid("value_error", "cursor is not a cursor this list returned", raw, "query", "cursor")
 	b, err := base64.RawURLEncoding.DecodeString(raw)
 	if err != nil {
 		return 0, bad
@@ -76,8 +76,8 @@ func decodeCursor(raw, kind string, scope int64) (int64, error) {
 	return pos, nil
 }
 
-// setNextLink sets X-Next-Cursor and an RFC 8288 Link to the next page.
-func setNextLink(w http.ResponseWriter, r *http.Request, cursor string) {
+// SetNextLink sets X-Next-Cursor and an RFC 8288 Link to the next page.
+func SetNextLink(w http.ResponseWriter, r *http.Request, cursor string) {
 	w.Header().Set("X-Next-Cursor", cursor)
 	u := *r.URL
 	q := u.Query()
@@ -87,9 +87,9 @@ func setNextLink(w http.ResponseWriter, r *http.Request, cursor string) {
 	w.Header().Set("Link", "<"+u.RequestURI()+`>; rel="next"`)
 }
 
-// queryOptionalBool reads a boolean query parameter that may be absent
+// QueryOptionalBool reads a boolean query parameter that may be absent
 // (nil); anything but a boolean is a 422.
-func queryOptionalBool(r *http.Request, name string) (*bool, error) {
+func QueryOptionalBool(r *http.Request, name string) (*bool, error) {
 	v := r.URL.Query().Get(name)
 	if v == "" {
 		return nil, nil
@@ -102,5 +102,5 @@ func queryOptionalBool(r *http.Request, name string) (*bool, error) {
 		f := false
 		return &f, nil
 	}
-	return nil, invalid("bool_parsing", "Input should be a valid boolean", v, "query", name)
+	return nil, Invalid("bool_parsing", "Input should be a valid boolean", v, "query", name)
 }

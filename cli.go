@@ -20,8 +20,11 @@ import (
 	"scand/finding/report"
 	"scand/scan"
 	"scand/scan/netguard"
+	"scand/scan/proc"
 	"scand/scan/registry"
 	"scand/scan/repoconfig"
+	"scand/scan/request"
+	"scand/scan/workdir"
 	"scand/sse"
 	"scand/store"
 )
@@ -186,8 +189,8 @@ type engine struct {
 	scanners []scan.Scanner
 	scanCfg  scan.Config
 	settings config
-	policy   scan.TargetPolicy
-	work     *scan.WorkDir
+	policy   request.TargetPolicy
+	work     *workdir.Dir
 	log      *slog.Logger
 	stderr   io.Writer
 }
@@ -221,10 +224,10 @@ func newEngine(ctx context.Context, getenv func(string) string, stderr io.Writer
 		return nil, &exitError{exitNoScan, "temporary store: " + err.Error()}
 	}
 	targets := netguard.Targets{Allow: settings.TargetAllow}
-	e.scanCfg = scan.Config{Runner: scan.NewRunner(settings.ScannerTimeout), Getenv: getenv, Now: time.Now,
+	e.scanCfg = scan.Config{Runner: proc.NewRunner(settings.ScannerTimeout), Getenv: getenv, Now: time.Now,
 		Logger: e.log.With("logger", "scand.scan"), Targets: targets, VulnDBDir: settings.VulnDBDir}
 	e.scanners = registry.All(e.scanCfg)
-	e.policy = scan.TargetPolicy{MaxHosts: settings.NmapMaxHosts, Targets: targets, GitAllow: settings.Targets.GitAllow, RefuseAddress: gitAddressRefusal}
+	e.policy = request.TargetPolicy{MaxHosts: settings.NmapMaxHosts, Targets: targets, GitAllow: settings.Targets.GitAllow, RefuseAddress: gitAddressRefusal}
 	bus := sse.NewBus(nil)
 	if !quiet {
 		bus.AddSink("progress", progressSink(stderr))
@@ -245,7 +248,7 @@ func (e *engine) Prepare(ctx context.Context, spec scan.TargetSpec, types []stri
 		if base == "" {
 			base = e.dir
 		}
-		w, err := scan.OpenWorkDir(base)
+		w, err := workdir.Open(base)
 		if err != nil {
 			return nil, err
 		}
@@ -284,7 +287,7 @@ func (e *engine) checkNames(flagName string, ids []string) error {
 }
 
 // run stores and runs one scan to its end.
-func (e *engine) run(ctx context.Context, req scan.Request, opts scan.RunOptions) (store.Scan, error) {
+func (e *engine) run(ctx context.Context, req request.Request, opts scan.RunOptions) (store.Scan, error) {
 	checked, probs, err := e.policy.Check(req)
 	if len(probs) > 0 {
 		var msgs []string

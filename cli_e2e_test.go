@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"scand/scan"
+	"scand/scan/proc"
 )
 
 // End-to-end tests of the command line: the built binary on git
@@ -475,7 +475,7 @@ func validateSARIF(t *testing.T, doc string) {
 	f := filepath.Join(t.TempDir(), "report.sarif.json")
 	os.WriteFile(f, []byte(doc), 0o600)
 	schemas, _ := filepath.Abs("testdata/schemas")
-	res, err := scan.NewRunner(2*time.Minute).Run(context.Background(), scan.Cmd{Program: "sh", Args: []string{"testdata/sarif/validate.sh", schemas, f}})
+	res, err := proc.NewRunner(2*time.Minute).Run(context.Background(), proc.Cmd{Program: "sh", Args: []string{"testdata/sarif/validate.sh", schemas, f}})
 	if err != nil || res.ExitCode != 0 || !strings.Contains(string(res.Stdout)+string(res.Stderr), "valid") {
 		t.Fatalf("SARIF does not validate: %v %d\n%s%s", err, res.ExitCode, res.Stdout, res.Stderr)
 	}

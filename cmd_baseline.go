@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"scand/scan"
+	"scand/scan/reportdata"
+	"scand/scan/request"
 	"scand/store"
 )
 
@@ -91,7 +93,7 @@ func loadBaseline(path string) (baseline, error) {
 }
 
 // mark combines the baseline with a diff's classification (nil: none).
-func (b baseline) mark(diff func(fp string) string) scan.Mark {
+func (b baseline) mark(diff func(fp string) string) reportdata.Mark {
 	if len(b.fingerprints) == 0 && diff == nil {
 		return nil
 	}
@@ -189,7 +191,7 @@ func runBaselineCommand(ctx context.Context, args []string, getenv func(string) 
 	if len(named) > 0 {
 		opts.Scanners = named
 	}
-	sc, err := eng.run(ctx, scan.Request{TargetPath: abs, ScanTypes: scanTypes}, opts)
+	sc, err := eng.run(ctx, request.Request{TargetPath: abs, ScanTypes: scanTypes}, opts)
 	if err != nil {
 		return err
 	}

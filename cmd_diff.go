@@ -14,6 +14,9 @@ import (
 
 	"scand/finding/report"
 	"scand/scan"
+	"scand/scan/proc"
+	"scand/scan/reportdata"
+	"scand/scan/request"
 	"scand/store"
 )
 
@@ -167,8 +170,8 @@ func runDiffCommand(ctx context.Context, args []string, getenv func(string) stri
 			return &usageError{err.Error()}
 		}
 	}
-	req := func(dir string) scan.Request {
-		r := scan.Request{TargetPath: dir, ScanTypes: types}
+	req := func(dir string) request.Request {
+		r := request.Request{TargetPath: dir, ScanTypes: types}
 		if f.url != "" {
 			r.TargetURL = &f.url
 		}
@@ -228,12 +231,12 @@ func runDiffCommand(ctx context.Context, args []string, getenv func(string) stri
 	// Rows are the head's findings, then the base's the head no longer has.
 	rows := func(q store.FindingQuery) iter.Seq2[report.Row, error] {
 		return func(yield func(report.Row, error) bool) {
-			for r, err := range scan.ReportRows(eng.st.FindingRows(ctx, headScan, q), headMark) {
+			for r, err := range reportdata.ReportRows(eng.st.FindingRows(ctx, headScan, q), headMark) {
 				if !yield(r, err) || err != nil {
 					return
 				}
 			}
-			for r, err := range scan.ReportRows(eng.st.FindingRows(ctx, baseScan, q), baseMark) {
+			for r, err := range reportdata.ReportRows(eng.st.FindingRows(ctx, baseScan, q), baseMark) {
 				if err == nil && r.Diff != report.DiffFixed {
 					continue
 				}
@@ -253,7 +256,7 @@ func runDiffCommand(ctx context.Context, args []string, getenv func(string) stri
 	if err != nil {
 		return &exitError{exitNoScan, err.Error()}
 	}
-	run := report.Run{Scan: scan.ReportScan(headScan, data, version()), Summary: sum, Base: *baseRef + " (" + short(baseCommit) + ")", Head: headLabel}
+	run := report.Run{Scan: reportdata.ReportScan(headScan, data, version()), Summary: sum, Base: *baseRef + " (" + short(baseCommit) + ")", Head: headLabel}
 	if headCommit != "" && *headRef != "" {
 		run.Head += " (" + short(headCommit) + ")"
 	}
@@ -270,7 +273,7 @@ func runDiffCommand(ctx context.Context, args []string, getenv func(string) stri
 		if err != nil {
 			return nil, err
 		}
-		return scan.Tools(ctx, names, eng.scanners, data, func(name string) []report.Rule { return rules[name] },
+		return reportdata.Tools(ctx, names, eng.scanners, data, func(name string) []report.Rule { return rules[name] },
 			func(name string) iter.Seq2[report.Row, error] {
 				return rows(store.FindingQuery{Scanners: []string{name}})
 			}), nil
@@ -325,10 +328,10 @@ func short(commit string) string {
 }
 
 // gitRunner runs git through the one runner, with a timeout.
-type gitRunner struct{ runner *scan.Runner }
+type gitRunner struct{ runner *proc.Runner }
 
-func (g gitRunner) run(ctx context.Context, dir string, args ...string) (scan.Result, error) {
-	res, err := g.runner.Run(ctx, scan.Cmd{Program: "git", Args: args, Dir: dir, Timeout: gitTimeout,
+func (g gitRunner) run(ctx context.Context, dir string, args ...string) (proc.Result, error) {
+	res, err := g.runner.Run(ctx, proc.Cmd{Program: "git", Args: args, Dir: dir, Timeout: gitTimeout,
 		Env: []string{"GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0"}})
 	if err != nil {
 		return res, err

@@ -14,6 +14,8 @@ import (
 	"scand/finding/report"
 	"scand/scan"
 	"scand/scan/repoconfig"
+	"scand/scan/reportdata"
+	"scand/scan/request"
 	"scand/store"
 )
 
@@ -41,7 +43,7 @@ func runScanCommand(ctx context.Context, args []string, getenv func(string) stri
 	if (*image != "" || *repoArg != "") && len(pos) > 0 || *image != "" && *repoArg != "" {
 		return &usageError{"give one target: PATH, -image or -repo"}
 	}
-	req := scan.Request{}
+	req := request.Request{}
 	var cfg *repoconfig.Config
 	configGiven := true
 	switch {
@@ -172,24 +174,24 @@ func (o *outcome) server(err error, optional bool) {
 }
 
 // scanReportInput reads what the writers need of a completed scan.
-func scanReportInput(ctx context.Context, eng *engine, sc store.Scan, failOn string, mark scan.Mark, warnings []string) (reportInput, error) {
+func scanReportInput(ctx context.Context, eng *engine, sc store.Scan, failOn string, mark reportdata.Mark, warnings []string) (reportInput, error) {
 	data, err := eng.st.ScanDataSources(ctx, sc.ID)
 	if err != nil {
 		return reportInput{}, &exitError{exitNoScan, err.Error()}
 	}
 	gate := report.Gate{FailOn: failOn}
 	rows := func() iter.Seq2[report.Row, error] {
-		return scan.ReportRows(eng.st.FindingRows(ctx, sc, store.FindingQuery{}), mark)
+		return reportdata.ReportRows(eng.st.FindingRows(ctx, sc, store.FindingQuery{}), mark)
 	}
 	sum, err := report.Summarize(gate, rows())
 	if err != nil {
 		return reportInput{}, &exitError{exitNoScan, err.Error()}
 	}
-	run := report.Run{Scan: scan.ReportScan(sc, data, version()), Summary: sum}
+	run := report.Run{Scan: reportdata.ReportScan(sc, data, version()), Summary: sum}
 	run.Warnings = append(report.DataWarnings(run.DataSources), warnings...)
 	return reportInput{run: run, gate: gate, rows: rows, tools: func() ([]report.Tool, error) {
-		return scan.SARIFTools(ctx, eng.st, sc, eng.scanners, data, func(name string) iter.Seq2[report.Row, error] {
-			return scan.ReportRows(eng.st.FindingRows(ctx, sc, store.FindingQuery{Scanners: []string{name}}), mark)
+		return reportdata.SARIFTools(ctx, eng.st, sc, eng.scanners, data, func(name string) iter.Seq2[report.Row, error] {
+			return reportdata.ReportRows(eng.st.FindingRows(ctx, sc, store.FindingQuery{Scanners: []string{name}}), mark)
 		})
 	}}, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"scand/scan"
 	"scand/scan/netguard"
+	"scand/scan/proc"
 	"scand/scan/registry"
 	"scand/scan/vulndb"
 )
@@ -35,7 +36,7 @@ func printStatus(ctx context.Context, getenv func(string) string, dir string, in
 	if err != nil {
 		return err
 	}
-	cfg := scan.Config{Runner: scan.NewRunner(settings.ScannerTimeout), Getenv: getenv, Now: time.Now,
+	cfg := scan.Config{Runner: proc.NewRunner(settings.ScannerTimeout), Getenv: getenv, Now: time.Now,
 		Targets: netguard.Targets{Allow: settings.TargetAllow}, VulnDBDir: dir}
 	scanners := registry.All(cfg)
 	probeCtx, cancel := context.WithTimeout(ctx, statusProbeTimeout)

@@ -11,8 +11,11 @@ import (
 	"scand/scan"
 	"scand/scan/components"
 	"scand/scan/netguard"
+	"scand/scan/proc"
 	"scand/scan/registry"
+	"scand/scan/request"
 	"scand/scan/schedule"
+	"scand/scan/workdir"
 	"scand/sse"
 	"scand/store"
 )
@@ -24,7 +27,7 @@ type app struct {
 	hooks     *hook.Dispatcher
 	schedules *schedule.Scheduler
 	registry  []scan.Scanner
-	runner    *scan.Runner
+	runner    *proc.Runner
 	ready     func() bool
 	start     func(context.Context) error
 	stop      func()
@@ -32,10 +35,10 @@ type app struct {
 
 func wire(ctx context.Context, cfg config, getenv func(string) string, st *store.Store, bus *sse.Bus, log *slog.Logger) (*app, error) {
 	targets := netguard.Targets{Allow: cfg.TargetAllow}
-	scanCfg := scan.Config{Runner: scan.NewRunner(cfg.ScannerTimeout), Getenv: getenv, Now: time.Now, Logger: log.With("logger", "scand.scan"),
+	scanCfg := scan.Config{Runner: proc.NewRunner(cfg.ScannerTimeout), Getenv: getenv, Now: time.Now, Logger: log.With("logger", "scand.scan"),
 		Targets: targets, VulnDBDir: cfg.VulnDBDir}
 	scanners := registry.All(scanCfg)
-	work, err := scan.OpenWorkDir(cfg.Targets.WorkDir)
+	work, err := workdir.Open(cfg.Targets.WorkDir)
 	if err != nil {
 		return nil, &usageError{"SVC_WORK_DIR: " + err.Error()}
 	}
@@ -57,7 +60,7 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 			cfg.SchedulerFakeStart.Format(time.RFC3339) + " and runs from there; a testing aid, unset it in production")
 	}
 	sched := schedule.New(schedule.Options{Store: st, Submit: orch.Submit, Now: schedNow, Log: log.With("logger", "scand.scheduler"),
-		Policy: scan.TargetPolicy{Roots: cfg.ScanRoots, MaxHosts: cfg.NmapMaxHosts, Targets: targets}})
+		Policy: request.TargetPolicy{Roots: cfg.ScanRoots, MaxHosts: cfg.NmapMaxHosts, Targets: targets}})
 	alerts := schedule.NewAlerts(schedule.AlertOptions{Store: st, Bus: bus, Log: log.With("logger", "scand.alerts"), Now: time.Now, MinSeverity: cfg.AlertMinSeverity})
 	retention := schedule.NewRetention(schedule.RetentionOptions{Store: st, Log: log.With("logger", "scand.retention"), Now: time.Now,
 		MaxAge: time.Duration(cfg.RetentionDays) * 24 * time.Hour})
@@ -124,7 +127,7 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 }
 
 // targetOptions configures image and repository targets from the config.
-func targetOptions(cfg config, work *scan.WorkDir) registry.TargetOptions {
+func targetOptions(cfg config, work *workdir.Dir) registry.TargetOptions {
 	t := cfg.Targets
 	return registry.TargetOptions{Work: work, MaxBytes: t.MaxBytes, MaxFiles: t.MaxFiles, Timeout: t.Timeout,
 		ScanRoots: cfg.ScanRoots, GitAllow: t.GitAllow, RefuseAddress: gitAddressRefusal,

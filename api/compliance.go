@@ -4,6 +4,7 @@ import (
 	"iter"
 	"net/http"
 
+	"scand/api/httpio"
 	"scand/auth"
 	"scand/finding"
 	"scand/finding/report"
@@ -33,14 +34,14 @@ func (s *Server) handleCoverage(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		if len(latest) == 0 {
-			return errNotFound("No completed scan yet")
+			return httpio.NotFound("No completed scan yet")
 		}
 		sc = latest[0]
 	} else if sc, err = s.loadScan(r.Context(), id); err != nil {
 		return err
 	}
 	if sc.Status != store.StatusCompleted {
-		return errConflict("Scan is " + sc.Status + "; coverage needs a completed scan")
+		return httpio.Conflict("Scan is " + sc.Status + "; coverage needs a completed scan")
 	}
 	// Counts come from the scan's stored facets; only the fingerprint
 	// lists are read, one control at a time, streamed in order.
@@ -63,16 +64,16 @@ func (s *Server) handleCoverage(w http.ResponseWriter, r *http.Request) error {
 			counts[tag] += f.N
 		}
 	}
-	sw := startStream(w, "application/json")
+	sw := httpio.StartStream(w, "application/json")
 	if err := report.WriteCoverage(sw, sc.ID, excluded, counts, func(control string) iter.Seq2[string, error] {
 		return s.Store.ControlFingerprints(r.Context(), sc, control)
 	}); err != nil {
-		return sw.fail(err)
+		return sw.Fail(err)
 	}
-	return sw.finish()
+	return sw.Finish()
 }
 
 func (s *Server) handleFrameworks(w http.ResponseWriter, r *http.Request) error {
-	writeJSON(w, http.StatusOK, finding.Frameworks())
+	httpio.WriteJSON(w, http.StatusOK, finding.Frameworks())
 	return nil
 }

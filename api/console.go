@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"scand/api/httpio"
 	"scand/api/ui"
 	"scand/auth"
 	"scand/finding/report"
@@ -71,50 +72,6 @@ func isConsolePath(p string) bool {
 	return p == consolePrefix || strings.HasPrefix(p, consolePrefix+"/")
 }
 
-// HTTPStatus and Problems let the console show an API error as the API
-// would have answered it.
-func (e *httpError) HTTPStatus() int { return e.status }
-
-func (e *httpError) Problems() []string {
-	var out []string
-	for _, f := range e.fields {
-		var loc []string
-		for _, l := range f.Loc {
-			if l == "body" || l == "query" {
-				continue
-			}
-			loc = append(loc, fmt.Sprint(l))
-		}
-		msg := f.Msg
-		if len(loc) > 0 {
-			msg = strings.Join(loc, ".") + ": " + msg
-		}
-		out = append(out, msg)
-	}
-	return out
-}
-
-// FieldProblems groups the problems by the request field they are about
-// (the first name in loc after "body"), so a console form can show each
-// message next to its field.
-func (e *httpError) FieldProblems() map[string][]string {
-	if len(e.fields) == 0 {
-		return nil
-	}
-	out := map[string][]string{}
-	for _, f := range e.fields {
-		field := ""
-		for _, l := range f.Loc {
-			if name, ok := l.(string); ok && name != "body" && name != "query" {
-				field = name
-				break
-			}
-		}
-		out[field] = append(out[field], f.Msg)
-	}
-	return out
-}
-
 // consoleActions is the API side of ui.Actions.
 type consoleActions struct{ s *Server }
 
@@ -134,7 +91,7 @@ func (a *consoleActions) ScopeOf(route string) (auth.Scope, bool) {
 func (a *consoleActions) StartScan(ctx context.Context, p auth.Principal, remoteAddr string, in ui.ScanRequest) (store.Scan, error) {
 	if d, limited := a.s.takeToken(p, remoteAddr); limited && !d.Allowed {
 		retry := max(int(d.RetryAfter/time.Second), 1)
-		return store.Scan{}, errStatus(http.StatusTooManyRequests, "Rate limit exceeded: "+strconv.Itoa(d.Limit)+" scans per minute; try again in "+strconv.Itoa(retry)+" s")
+		return store.Scan{}, httpio.Status(http.StatusTooManyRequests, "Rate limit exceeded: "+strconv.Itoa(d.Limit)+" scans per minute; try again in "+strconv.Itoa(retry)+" s")
 	}
 	types := append([]string{}, in.ScanTypes...)
 	req := StartScanRequest{ScanTypes: &types}
@@ -191,11 +148,11 @@ func (a *consoleActions) RevokeKey(ctx context.Context, p auth.Principal, id str
 
 func (a *consoleActions) CreateWebhook(ctx context.Context, p auth.Principal, in ui.WebhookInput) (store.Webhook, string, error) {
 	enabled := in.Enabled
-	return a.s.createWebhook(ctx, p, CreateWebhookRequest{Name: in.Name, URL: in.URL, EventFilter: append([]string{}, in.EventFilter...), Enabled: &enabled}, validation{})
+	return a.s.createWebhook(ctx, p, CreateWebhookRequest{Name: in.Name, URL: in.URL, EventFilter: append([]string{}, in.EventFilter...), Enabled: &enabled}, httpio.Validation{})
 }
 
 func (a *consoleActions) UpdateWebhook(ctx context.Context, p auth.Principal, id string, in ui.WebhookEdit) (store.Webhook, error) {
-	return a.s.updateWebhook(ctx, p, id, UpdateWebhookRequest{Name: in.Name, URL: in.URL, EventFilter: in.EventFilter, Enabled: in.Enabled}, validation{})
+	return a.s.updateWebhook(ctx, p, id, UpdateWebhookRequest{Name: in.Name, URL: in.URL, EventFilter: in.EventFilter, Enabled: in.Enabled}, httpio.Validation{})
 }
 
 func (a *consoleActions) DeleteWebhook(ctx context.Context, p auth.Principal, id string) error {
@@ -324,7 +281,7 @@ func (a *consoleActions) Export(w http.ResponseWriter, r *http.Request, p auth.P
 			continue
 		}
 		if !p.Has(rt.Scope) {
-			return errStatus(http.StatusForbidden, "API key lacks the required scope: "+string(rt.Scope))
+			return httpio.Status(http.StatusForbidden, "API key lacks the required scope: "+string(rt.Scope))
 		}
 		r = r.WithContext(context.WithValue(r.Context(), ctxPrincipal, p))
 		return rt.Handler(w, r)

@@ -9,10 +9,13 @@ import (
 	"sync"
 	"time"
 
+	"scand/api/httpio"
 	"scand/api/pdf"
 	"scand/auth"
 	"scand/finding/report"
 	"scand/scan"
+	"scand/scan/registry"
+	"scand/scan/tree"
 	"scand/scan/vulndb"
 	"scand/sse"
 	"scand/store"
@@ -93,10 +96,10 @@ type DashboardTrends struct {
 	Data []TrendDay `json:"data" doc:"One entry per day, oldest first, with no gaps"`
 }
 
-// BrowseEntry and BrowseListing are GET /dashboard/browse's (scan.Browse).
+// BrowseEntry and BrowseListing are GET /dashboard/browse's (tree.Browse).
 type (
-	BrowseEntry   = scan.BrowseEntry
-	BrowseListing = scan.BrowseListing
+	BrowseEntry   = tree.BrowseEntry
+	BrowseListing = tree.BrowseListing
 )
 
 // ScannerInstallResult is the body of POST /dashboard/install/{scanner}.
@@ -160,7 +163,7 @@ func (s *Server) installRecipe(name string) (string, []string, bool) {
 func (s *Server) handleDashboardStatus(w http.ResponseWriter, r *http.Request) error {
 	body := s.scannerStatus(r.Context())
 	body.VulnDB = s.vulndbInventory(r.Context())
-	writeJSON(w, http.StatusOK, body)
+	httpio.WriteJSON(w, http.StatusOK, body)
 	return nil
 }
 
@@ -228,12 +231,12 @@ func (s *Server) handleDashboardStats(w http.ResponseWriter, r *http.Request) er
 			body.Scanners.Available++
 		}
 	}
-	writeJSON(w, http.StatusOK, body)
+	httpio.WriteJSON(w, http.StatusOK, body)
 	return nil
 }
 
 func (s *Server) handleDashboardTrends(w http.ResponseWriter, r *http.Request) error {
-	days, err := queryInt(r, "days", 30, 1, 365)
+	days, err := httpio.QueryInt(r, "days", 30, 1, 365)
 	if err != nil {
 		return err
 	}
@@ -241,7 +244,7 @@ func (s *Server) handleDashboardTrends(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, series)
+	httpio.WriteJSON(w, http.StatusOK, series)
 	return nil
 }
 
@@ -274,57 +277,57 @@ func (s *Server) dashboardTrends(ctx context.Context, days int, now time.Time) (
 }
 
 // handleDashboardBrowse lists a directory for the scan-target picker,
-// confined to the scan roots (scan.Browse).
+// confined to the scan roots (tree.Browse).
 func (s *Server) handleDashboardBrowse(w http.ResponseWriter, r *http.Request) error {
 	body, err := s.browse(r.URL.Query().Get("path"))
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, body)
+	httpio.WriteJSON(w, http.StatusOK, body)
 	return nil
 }
 
 // browse lists one directory for a scan-target picker (the console's
-// picker too), with scan.Browse's errors as HTTP ones.
+// picker too), with tree.Browse's errors as HTTP ones.
 func (s *Server) browse(raw string) (BrowseListing, error) {
-	l, err := scan.Browse(s.ScanRoots, raw)
-	var be *scan.BrowseError
+	l, err := tree.Browse(s.ScanRoots, raw)
+	var be *tree.BrowseError
 	if !errors.As(err, &be) {
 		return l, err
 	}
 	switch be.Kind {
-	case scan.BrowseInvalid:
-		return l, invalid("value_error", be.Msg, raw, "query", "path")
-	case scan.BrowseForbidden:
-		return l, errStatus(http.StatusForbidden, be.Msg)
+	case tree.BrowseInvalid:
+		return l, httpio.Invalid("value_error", be.Msg, raw, "query", "path")
+	case tree.BrowseForbidden:
+		return l, httpio.Status(http.StatusForbidden, be.Msg)
 	}
-	return l, errNotFound(be.Msg)
+	return l, httpio.NotFound(be.Msg)
 }
 
 func (s *Server) handleDashboardInstall(w http.ResponseWriter, r *http.Request, installing *sync.Mutex) error {
 	name := r.PathValue("scanner")
 	i := slices.IndexFunc(s.Scanners, func(c scan.Scanner) bool { return c.Name() == name })
 	if i < 0 {
-		return errNotFound("Unknown scanner: " + name)
+		return httpio.NotFound("Unknown scanner: " + name)
 	}
 	if !installing.TryLock() {
-		return errConflict("Another scanner install is running; try again when it has finished")
+		return httpio.Conflict("Another scanner install is running; try again when it has finished")
 	}
 	defer installing.Unlock()
 	principal := PrincipalFrom(r.Context())
 	s.log.InfoContext(r.Context(), "scanner install started", "request_id", requestID(r.Context()), "scanner", name, "by", principal.ID)
-	run, err := scan.Install(r.Context(), s.Runner, s.Scanners[i], s.InstallRecipe, dashboardProbeTimeout)
+	run, err := registry.Install(r.Context(), s.Runner, s.Scanners[i], s.InstallRecipe, dashboardProbeTimeout)
 	switch {
-	case errors.Is(err, scan.ErrInstalled):
-		return errConflict(strings.TrimPrefix(err.Error(), scan.ErrInstalled.Error()+": "))
-	case errors.Is(err, scan.ErrNoRecipe):
-		return errStatus(http.StatusNotImplemented, strings.TrimPrefix(err.Error(), scan.ErrNoRecipe.Error()+": "))
+	case errors.Is(err, registry.ErrInstalled):
+		return httpio.Conflict(strings.TrimPrefix(err.Error(), registry.ErrInstalled.Error()+": "))
+	case errors.Is(err, registry.ErrNoRecipe):
+		return httpio.Status(http.StatusNotImplemented, strings.TrimPrefix(err.Error(), registry.ErrNoRecipe.Error()+": "))
 	case err != nil:
 		return err
 	}
 	s.log.InfoContext(r.Context(), "scanner install finished", "request_id", requestID(r.Context()), "scanner", name, "command", run.Command,
 		"exit_code", run.ExitCode, "installed", run.Installed, "duration_ms", run.Duration.Milliseconds())
-	writeJSON(w, http.StatusOK, ScannerInstallResult{Scanner: name, Command: run.Command, ExitCode: run.ExitCode,
+	httpio.WriteJSON(w, http.StatusOK, ScannerInstallResult{Scanner: name, Command: run.Command, ExitCode: run.ExitCode,
 		Output: pdf.OutputTail(run.Output, dashboardInstallOutputMax), Installed: run.Installed})
 	return nil
 }

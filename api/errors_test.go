@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"scand/api/httpio"
 	"scand/auth"
 )
 
@@ -28,10 +29,10 @@ func errorProbeRoutes() []Route {
 		{Method: "POST", Path: "/probe/decode", Scope: auth.ScopeWrite, Tag: "probe", Summary: "decode probe", Request: errorProbeBody{},
 			Handler: func(w http.ResponseWriter, r *http.Request) error {
 				var b errorProbeBody
-				if err := decodeBody(r, &b); err != nil {
+				if err := httpio.DecodeBody(r, &b); err != nil {
 					return err
 				}
-				writeJSON(w, http.StatusOK, b)
+				httpio.WriteJSON(w, http.StatusOK, b)
 				return nil
 			}},
 		{Method: "GET", Path: "/probe/panic", Scope: auth.ScopeRead, Tag: "probe", Summary: "panics",
@@ -44,15 +45,15 @@ func errorProbeRoutes() []Route {
 			}},
 		{Method: "GET", Path: "/probe/query", Scope: auth.ScopeRead, Tag: "probe", Summary: "query probe",
 			Handler: func(w http.ResponseWriter, r *http.Request) error {
-				limit, err := queryInt(r, "limit", 50, 1, 200)
+				limit, err := httpio.QueryInt(r, "limit", 50, 1, 200)
 				if err != nil {
 					return err
 				}
-				unread, err := queryBool(r, "unread_only")
+				unread, err := httpio.QueryBool(r, "unread_only")
 				if err != nil {
 					return err
 				}
-				writeJSON(w, http.StatusOK, map[string]any{"limit": limit, "unread_only": unread})
+				httpio.WriteJSON(w, http.StatusOK, map[string]any{"limit": limit, "unread_only": unread})
 				return nil
 			}},
 	}

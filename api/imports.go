@@ -6,8 +6,9 @@ import (
 	"strconv"
 	"time"
 
+	"scand/api/httpio"
 	"scand/auth"
-	"scand/scan"
+	"scand/scan/importscan"
 	"scand/store"
 )
 
@@ -46,18 +47,18 @@ func (s *Server) importRoutes() []Route {
 func (s *Server) handleImportScan(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(importReadTimeout))
-	sc, err := s.Scans.ReadImport(ctx, r.Body, PrincipalFrom(ctx).ID)
+	sc, err := importscan.Importer{Store: s.Store, Scans: s.Scans}.Read(ctx, r.Body, PrincipalFrom(ctx).ID)
 	var tooBig *http.MaxBytesError
-	var probs *scan.ProblemsError
+	var probs *importscan.ProblemsError
 	switch {
 	case errors.As(err, &tooBig):
-		return errStatus(http.StatusRequestEntityTooLarge, "Request body too large (limit "+strconv.Itoa(importMaxBody)+" bytes)")
+		return httpio.Status(http.StatusRequestEntityTooLarge, "Request body too large (limit "+strconv.Itoa(importMaxBody)+" bytes)")
 	case errors.As(err, &probs):
 		return problemsError("body", probs.Problems)
 	case err != nil:
 		return err
 	}
-	verdicts, err := scan.Verdicts(ctx, s.Store, sc)
+	verdicts, err := importscan.Verdicts(ctx, s.Store, sc)
 	if err != nil {
 		return err
 	}
@@ -65,6 +66,6 @@ func (s *Server) handleImportScan(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, ImportScanResult{Scan: view, Verdicts: verdicts})
+	httpio.WriteJSON(w, http.StatusCreated, ImportScanResult{Scan: view, Verdicts: verdicts})
 	return nil
 }

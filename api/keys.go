@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"scand/api/httpio"
 	"scand/auth"
 	"scand/store"
 )
@@ -53,7 +54,7 @@ func keyView(k store.APIKey) APIKeyView {
 
 func (s *Server) handleCreateKey(w http.ResponseWriter, r *http.Request) error {
 	var req CreateKeyRequest
-	if err := decodeBody(r, &req); err != nil {
+	if err := httpio.DecodeBody(r, &req); err != nil {
 		return err
 	}
 	k, plaintext, err := s.createKey(r.Context(), PrincipalFrom(r.Context()), req)
@@ -61,17 +62,17 @@ func (s *Server) handleCreateKey(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusCreated, APIKeyCreated{APIKeyView: keyView(k), Key: plaintext})
+	httpio.WriteJSON(w, http.StatusCreated, APIKeyCreated{APIKeyView: keyView(k), Key: plaintext})
 	return nil
 }
 
 // createKey validates a key request and issues the key; the plaintext it
 // returns is never stored. API and console share it.
 func (s *Server) createKey(ctx context.Context, p auth.Principal, req CreateKeyRequest) (store.APIKey, string, error) {
-	var v validation
+	var v httpio.Validation
 	name := strings.TrimSpace(req.Name)
 	if name == "" || len(name) > 200 {
-		v.add("string_length", "name must be 1 to 200 characters", req.Name, "body", "name")
+		v.Add("string_length", "name must be 1 to 200 characters", req.Name, "body", "name")
 	}
 	scopes := defaultKeyScopes
 	if req.Scopes != nil {
@@ -79,7 +80,7 @@ func (s *Server) createKey(ctx context.Context, p auth.Principal, req CreateKeyR
 		seen := map[string]bool{}
 		for i, sc := range *req.Scopes {
 			if !auth.ValidScope(sc) {
-				v.add("enum", "Input should be 'read', 'write' or 'admin'", sc, "body", "scopes", i)
+				v.Add("enum", "Input should be 'read', 'write' or 'admin'", sc, "body", "scopes", i)
 				continue
 			}
 			if !seen[sc] {
@@ -88,10 +89,10 @@ func (s *Server) createKey(ctx context.Context, p auth.Principal, req CreateKeyR
 			}
 		}
 		if len(*req.Scopes) == 0 {
-			v.add("too_short", "scopes must not be empty", *req.Scopes, "body", "scopes")
+			v.Add("too_short", "scopes must not be empty", *req.Scopes, "body", "scopes")
 		}
 	}
-	if err := v.err(); err != nil {
+	if err := v.Err(); err != nil {
 		return store.APIKey{}, "", err
 	}
 	id, plaintext := auth.NewKey()
@@ -112,23 +113,23 @@ func (s *Server) handleListKeys(w http.ResponseWriter, r *http.Request) error {
 	for _, k := range keys {
 		out = append(out, keyView(k))
 	}
-	writeJSON(w, http.StatusOK, out)
+	httpio.WriteJSON(w, http.StatusOK, out)
 	return nil
 }
 
 func (s *Server) handleKeyMe(w http.ResponseWriter, r *http.Request) error {
 	p := PrincipalFrom(r.Context())
 	if p.Source != auth.SourceDB {
-		return errNotFound("The caller is not a DB-issued API key (source: " + p.Source + ")")
+		return httpio.NotFound("The caller is not a DB-issued API key (source: " + p.Source + ")")
 	}
 	k, err := s.Store.APIKeyByID(r.Context(), p.ID)
 	if errors.Is(err, store.ErrNotFound) {
-		return errNotFound("API key not found")
+		return httpio.NotFound("API key not found")
 	}
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, keyView(k))
+	httpio.WriteJSON(w, http.StatusOK, keyView(k))
 	return nil
 }
 
@@ -149,9 +150,9 @@ func (s *Server) revokeKey(ctx context.Context, p auth.Principal, id string) err
 	err := s.Store.RevokeAPIKey(ctx, id, guard)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return errNotFound("API key not found")
+		return httpio.NotFound("API key not found")
 	case errors.Is(err, store.ErrConflict):
-		return errConflict(lockoutDetail)
+		return httpio.Conflict(lockoutDetail)
 	case err != nil:
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"time"
 
+	"scand/api/httpio"
 	"scand/auth"
 )
 
@@ -103,7 +104,7 @@ func (s *Server) withRecover(next http.Handler) http.Handler {
 					panic(v)
 				}
 				s.log.ErrorContext(r.Context(), "handler panic", "request_id", requestID(r.Context()), "path", r.URL.Path, "panic", v)
-				writeJSON(w, http.StatusInternalServerError, ErrorBody{Detail: "Internal server error"})
+				httpio.WriteJSON(w, http.StatusInternalServerError, ErrorBody{Detail: "Internal server error"})
 			}
 		}()
 		next.ServeHTTP(w, r)

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"time"
 
+	"scand/api/httpio"
 	"scand/auth"
 	"scand/store"
 )
@@ -59,11 +60,11 @@ func notificationView(n store.Notification) NotificationView {
 }
 
 func (s *Server) handleListNotifications(w http.ResponseWriter, r *http.Request) error {
-	unreadOnly, err := queryBool(r, "unread_only")
+	unreadOnly, err := httpio.QueryBool(r, "unread_only")
 	if err != nil {
 		return err
 	}
-	limit, err := queryInt(r, "limit", notificationsDefaultLimit, 1, math.MaxInt32)
+	limit, err := httpio.QueryInt(r, "limit", notificationsDefaultLimit, 1, math.MaxInt32)
 	if err != nil {
 		return err
 	}
@@ -76,7 +77,7 @@ func (s *Server) handleListNotifications(w http.ResponseWriter, r *http.Request)
 	for _, n := range ns {
 		out = append(out, notificationView(n))
 	}
-	writeJSON(w, http.StatusOK, out)
+	httpio.WriteJSON(w, http.StatusOK, out)
 	return nil
 }
 
@@ -85,7 +86,7 @@ func (s *Server) handleUnreadCount(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, UnreadCount{Count: n})
+	httpio.WriteJSON(w, http.StatusOK, UnreadCount{Count: n})
 	return nil
 }
 
@@ -94,7 +95,7 @@ func (s *Server) handleMarkNotificationRead(w http.ResponseWriter, r *http.Reque
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, notificationView(n))
+	httpio.WriteJSON(w, http.StatusOK, notificationView(n))
 	return nil
 }
 
@@ -102,7 +103,7 @@ func (s *Server) handleMarkNotificationRead(w http.ResponseWriter, r *http.Reque
 func (s *Server) markNotificationRead(ctx context.Context, id string) (store.Notification, error) {
 	n, err := s.Store.MarkNotificationRead(ctx, id, s.Now())
 	if errors.Is(err, store.ErrNotFound) {
-		return n, errNotFound("Notification not found")
+		return n, httpio.NotFound("Notification not found")
 	}
 	return n, err
 }
@@ -112,6 +113,6 @@ func (s *Server) handleMarkAllNotificationsRead(w http.ResponseWriter, r *http.R
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, MarkedRead{MarkedRead: n})
+	httpio.WriteJSON(w, http.StatusOK, MarkedRead{MarkedRead: n})
 	return nil
 }

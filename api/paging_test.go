@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"scand/api/httpio"
 	"scand/auth"
 	"scand/finding"
 	"scand/scan"
@@ -148,7 +149,7 @@ func TestFindingsPagingByCursor(t *testing.T) {
 	if code, _, _ := h.do("GET", base+"?limit=99999999", nil); code != 200 {
 		t.Errorf("limit above the maximum: %d", code)
 	}
-	for _, bad := range []string{"?cursor=bogus", "?cursor=" + encodeCursor("findings", 999, 1), "?cursor=" + encodeCursor("scans", 0, 5),
+	for _, bad := range []string{"?cursor=bogus", "?cursor=" + httpio.EncodeCursor("findings", 999, 1), "?cursor=" + httpio.EncodeCursor("scans", 0, 5),
 		"?format=xml", "?suppressed=maybe", "?triage=ignored", "?limit=-1"} {
 		if code, out, _ := h.do("GET", base+bad, nil); code != 422 {
 			t.Errorf("%s: %d %s, want 422", bad, code, out)
@@ -273,10 +274,10 @@ func TestScansPagingByCursor(t *testing.T) {
 func TestStreamFailureCutsTheConnection(t *testing.T) {
 	route := Route{Method: "GET", Path: "/probe/stream", Scope: auth.ScopeRead, Tag: "probe", Summary: "stream then fail",
 		Handler: func(w http.ResponseWriter, r *http.Request) error {
-			sw := startStream(w, "application/x-ndjson")
+			sw := httpio.StartStream(w, "application/x-ndjson")
 			sw.WriteString(strings.Repeat(`{"ok":true}`+"\n", 10000))
 			sw.Flush()
-			return sw.fail(errors.New("disk on fire"))
+			return sw.Fail(errors.New("disk on fire"))
 		}}
 	e := newAPIEnv(t, apiEnvOptions{TestRoutes: []Route{route}})
 	srv := httptest.NewServer(e.h)

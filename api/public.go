@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"scand/api/httpio"
 )
 
 // RootInfo is the body of GET /.
@@ -48,12 +50,12 @@ func (s *Server) publicRoutes() []Route {
 }
 
 func (s *Server) handleRoot(w http.ResponseWriter, r *http.Request) error {
-	writeJSON(w, http.StatusOK, RootInfo{Name: "scand", Version: Version, Status: "ok", Docs: "/docs", Health: "/health", UI: consolePrefix + "/"})
+	httpio.WriteJSON(w, http.StatusOK, RootInfo{Name: "scand", Version: Version, Status: "ok", Docs: "/docs", Health: "/health", UI: consolePrefix + "/"})
 	return nil
 }
 
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) error {
-	writeJSON(w, http.StatusOK, Health{Status: "ok"})
+	httpio.WriteJSON(w, http.StatusOK, Health{Status: "ok"})
 	return nil
 }
 
@@ -82,6 +84,6 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) error {
 		body.Status, status = "not_ready", http.StatusServiceUnavailable
 		body.Detail = strings.Join(why, "; ")
 	}
-	writeJSON(w, status, body)
+	httpio.WriteJSON(w, status, body)
 	return nil
 }

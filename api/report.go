@@ -8,11 +8,12 @@ import (
 	"net/http"
 	"time"
 
+	"scand/api/httpio"
 	"scand/api/pdf"
 	"scand/auth"
 	"scand/finding"
 	"scand/finding/report"
-	"scand/scan"
+	"scand/scan/reportdata"
 	"scand/store"
 )
 
@@ -54,18 +55,18 @@ func (s *Server) handleReport(w http.ResponseWriter, r *http.Request, pdfSlot ch
 	switch format {
 	case "html", "pdf", "sarif":
 	default:
-		return invalid("enum", "Input should be 'html', 'pdf' or 'sarif'", format, "query", "format")
+		return httpio.Invalid("enum", "Input should be 'html', 'pdf' or 'sarif'", format, "query", "format")
 	}
 	ctx := r.Context()
 	sc, err := s.Store.ScanByID(ctx, r.PathValue("id"))
 	if errors.Is(err, store.ErrNotFound) {
-		return errNotFound("Scan not found")
+		return httpio.NotFound("Scan not found")
 	}
 	if err != nil {
 		return err
 	}
 	if sc.Status != store.StatusCompleted {
-		return errConflict("Scan is " + sc.Status + ": a report needs a completed scan")
+		return httpio.Conflict("Scan is " + sc.Status + ": a report needs a completed scan")
 	}
 	h := w.Header()
 	// Reports list weaknesses of the target: no shared cache keeps them.
@@ -84,7 +85,7 @@ func (s *Server) handleReport(w http.ResponseWriter, r *http.Request, pdfSlot ch
 		doc, err := pdf.Render(ctx, s.Runner, s.PDFRenderer, func(out io.Writer) error { return s.writeStoredReport(ctx, out, sc) })
 		var missing *pdf.UnavailableError
 		if errors.As(err, &missing) {
-			return errStatus(http.StatusNotImplemented, missing.Error())
+			return httpio.Status(http.StatusNotImplemented, missing.Error())
 		}
 		if err != nil {
 			return err
@@ -92,18 +93,18 @@ func (s *Server) handleReport(w http.ResponseWriter, r *http.Request, pdfSlot ch
 		h.Set("Content-Type", "application/pdf")
 		h.Set("Content-Disposition", `attachment; filename="scand-report-`+sc.ID+`.pdf"`)
 		if err := pdf.Serve(w, doc); err != nil {
-			return errStreamAborted{err}
+			return httpio.StreamAborted{Cause: err}
 		}
 		return nil
 	}
 	h.Set("Content-Security-Policy", report.CSP)
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("Content-Disposition", `inline; filename="scand-report-`+sc.ID+`.html"`)
-	sw := startStream(w, "text/html; charset=utf-8")
+	sw := httpio.StartStream(w, "text/html; charset=utf-8")
 	if err := s.writeStoredReport(ctx, sw, sc); err != nil {
-		return sw.fail(err)
+		return sw.Fail(err)
 	}
-	return sw.finish()
+	return sw.Finish()
 }
 
 // streamSARIF writes a completed scan as SARIF 2.1.0 (finding/report),
@@ -113,18 +114,18 @@ func (s *Server) streamSARIF(ctx context.Context, w http.ResponseWriter, sc stor
 	if err != nil {
 		return err
 	}
-	tools, err := scan.SARIFTools(ctx, s.Store, sc, s.Scanners, data, func(name string) iter.Seq2[report.Row, error] {
-		return scan.ReportRows(s.Store.FindingRows(ctx, sc, store.FindingQuery{Scanners: []string{name}}), nil)
+	tools, err := reportdata.SARIFTools(ctx, s.Store, sc, s.Scanners, data, func(name string) iter.Seq2[report.Row, error] {
+		return reportdata.ReportRows(s.Store.FindingRows(ctx, sc, store.FindingQuery{Scanners: []string{name}}), nil)
 	})
 	if err != nil {
 		return err
 	}
 	w.Header().Set("Content-Disposition", `attachment; filename="scand-`+sc.ID+`.sarif"`)
-	sw := startStream(w, "application/sarif+json")
-	if err := report.WriteSARIF(sw, scan.ReportScan(sc, data, Version), tools); err != nil {
-		return sw.fail(err)
+	sw := httpio.StartStream(w, "application/sarif+json")
+	if err := report.WriteSARIF(sw, reportdata.ReportScan(sc, data, Version), tools); err != nil {
+		return sw.Fail(err)
 	}
-	return sw.finish()
+	return sw.Finish()
 }
 
 // writeStoredReport writes the HTML report of a stored, completed scan:
@@ -150,7 +151,7 @@ func (s *Server) writeStoredReport(ctx context.Context, w io.Writer, sc store.Sc
 	for _, f := range facets {
 		t.Add(finding.Severity(f.Severity), f.Suppressed, report.HiddenVerdict(f.Triage), f.Tags, f.N)
 	}
-	return report.WriteHTML(w, scan.ReportScan(sc, data, Version), t, s.outputNow(), func(sev finding.Severity) iter.Seq2[report.Row, error] {
-		return scan.ReportRows(s.Store.FindingRows(ctx, sc, store.FindingQuery{Severities: []string{string(sev)}}), nil)
+	return report.WriteHTML(w, reportdata.ReportScan(sc, data, Version), t, s.outputNow(), func(sev finding.Severity) iter.Seq2[report.Row, error] {
+		return reportdata.ReportRows(s.Store.FindingRows(ctx, sc, store.FindingQuery{Severities: []string{string(sev)}}), nil)
 	})
 }

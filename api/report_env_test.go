@@ -17,6 +17,7 @@ import (
 	"scand/auth"
 	"scand/finding"
 	"scand/scan"
+	"scand/scan/proc"
 	"scand/store"
 )
 
@@ -84,7 +85,7 @@ func newReportTestEnv(t *testing.T, configure func(*Deps)) *reportTestEnv {
 		Log:       slog.New(slog.DiscardHandler),
 		Now:       func() time.Time { return time.Date(2026, 3, 12, 15, 30, 0, 0, time.UTC) },
 		OutputNow: func() time.Time { return reportFakeNow },
-		Runner:    scan.NewRunner(time.Minute),
+		Runner:    proc.NewRunner(time.Minute),
 	}
 	if configure != nil {
 		configure(&d)
@@ -282,9 +283,9 @@ func reportGolden(t *testing.T, path string, got []byte) {
 // CI installs it, so absence there means the PDF path went untested.
 func reportChromium(t *testing.T) string {
 	t.Helper()
-	r := scan.NewRunner(10 * time.Second)
+	r := proc.NewRunner(10 * time.Second)
 	for _, p := range pdf.Programs() {
-		if _, err := r.Run(context.Background(), scan.Cmd{Program: p, Args: []string{"--version"}}); err == nil {
+		if _, err := r.Run(context.Background(), proc.Cmd{Program: p, Args: []string{"--version"}}); err == nil {
 			return p
 		}
 	}

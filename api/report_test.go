@@ -15,7 +15,7 @@ import (
 
 	"scand/api/pdf"
 	"scand/finding"
-	"scand/scan"
+	"scand/scan/proc"
 	"scand/store"
 )
 
@@ -265,7 +265,7 @@ func TestReportRendersOffline(t *testing.T) {
 	)
 	page := "/api/v1/scans/offline/report"
 	dir := t.TempDir()
-	res, err := scan.NewRunner(90*time.Second).Run(context.Background(), scan.Cmd{
+	res, err := proc.NewRunner(90*time.Second).Run(context.Background(), proc.Cmd{
 		Program: chromium,
 		Args: []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 			"--disable-background-networking", "--disable-component-update", "--disable-sync",

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"scand/scan"
+	"scand/scan/proc"
 )
 
 const sarifGoldenPath = "../testdata/sarif/report.golden.sarif.json"
@@ -285,15 +285,15 @@ func TestSARIFSchema(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(abs, "sarif-2.1.0.draft7.schema.json")); err != nil {
 		t.Fatalf("the SARIF schema is part of the repository: %v", err)
 	}
-	r := scan.NewRunner(2 * time.Minute)
-	if _, err := r.Run(context.Background(), scan.Cmd{Program: "ajv", Args: []string{"help"}}); err != nil {
+	r := proc.NewRunner(2 * time.Minute)
+	if _, err := r.Run(context.Background(), proc.Cmd{Program: "ajv", Args: []string{"help"}}); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatal("CI=true but ajv is not installed (npm i -g ajv-cli ajv-formats)")
 		}
 		t.Skip("ajv not installed (npm i -g ajv-cli ajv-formats)")
 	}
 	script, _ := filepath.Abs("../testdata/sarif/validate.sh")
-	res, err := r.Run(context.Background(), scan.Cmd{Program: "sh", Args: []string{script, abs}})
+	res, err := r.Run(context.Background(), proc.Cmd{Program: "sh", Args: []string{script, abs}})
 	if err != nil || res.ExitCode != 0 {
 		t.Fatalf("validate.sh: exit %d, %v\n%s%s", res.ExitCode, err, res.Stdout, res.Stderr)
 	}

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"time"
 
+	"scand/api/httpio"
 	"scand/auth"
 	"scand/scan/components"
 	"scand/scan/sbom"
@@ -26,14 +27,14 @@ func (s *Server) handleSBOM(w http.ResponseWriter, r *http.Request) error {
 		format = "cyclonedx"
 	}
 	if format != "cyclonedx" && format != "spdx" {
-		return invalid("enum", "format must be cyclonedx or spdx", format, "query", "format")
+		return httpio.Invalid("enum", "format must be cyclonedx or spdx", format, "query", "format")
 	}
 	sc, err := s.loadScan(r.Context(), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
 	if sc.Status != store.StatusCompleted {
-		return errConflict("Scan is " + sc.Status + "; the SBOM is available once it has completed")
+		return httpio.Conflict("Scan is " + sc.Status + "; the SBOM is available once it has completed")
 	}
 	raw, err := s.Store.ScanComponents(r.Context(), sc.ID)
 	if err != nil {

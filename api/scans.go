@@ -10,9 +10,11 @@ import (
 	"strings"
 	"time"
 
+	"scand/api/httpio"
 	"scand/auth"
 	"scand/finding"
 	"scand/scan"
+	"scand/scan/request"
 	"scand/sse"
 	"scand/store"
 )
@@ -101,6 +103,12 @@ type EventToken struct {
 	ExpiresAt time.Time `json:"expires_at"`
 }
 
+// Page sizes of GET /scans/{id}/findings.
+const (
+	findingsDefaultLimit = 500
+	findingsMaxLimit     = 5000
+)
+
 var (
 	defaultScanTypes = []string{scan.TypeCode, scan.TypeDependency}
 	zero             = 0
@@ -159,7 +167,7 @@ func (s *Server) scanRoutes() []Route {
 
 func (s *Server) handleStartScan(w http.ResponseWriter, r *http.Request) error {
 	var req StartScanRequest
-	if err := decodeBody(r, &req); err != nil {
+	if err := httpio.DecodeBody(r, &req); err != nil {
 		return err
 	}
 	sc, err := s.startScan(r.Context(), PrincipalFrom(r.Context()), req)
@@ -170,7 +178,7 @@ func (s *Server) handleStartScan(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, v)
+	httpio.WriteJSON(w, http.StatusOK, v)
 	return nil
 }
 
@@ -182,13 +190,13 @@ func (s *Server) startScan(ctx context.Context, p auth.Principal, req StartScanR
 		types = *req.ScanTypes
 	}
 	img, repo := requestTarget(req)
-	checked, probs, err := s.targetPolicy().Check(scan.Request{TargetPath: req.TargetPath, ScanTypes: types, TargetURL: req.TargetURL, TargetHost: req.TargetHost,
+	checked, probs, err := s.targetPolicy().Check(request.Request{TargetPath: req.TargetPath, ScanTypes: types, TargetURL: req.TargetURL, TargetHost: req.TargetHost,
 		TargetImage: img, TargetRepo: repo})
 	if len(probs) > 0 {
 		return store.Scan{}, problemsError("body", probs)
 	}
-	if errors.Is(err, scan.ErrOutsideRoots) {
-		return store.Scan{}, errStatus(http.StatusForbidden, err.Error())
+	if errors.Is(err, request.ErrOutsideRoots) {
+		return store.Scan{}, httpio.Status(http.StatusForbidden, err.Error())
 	}
 	sc, err := s.createScan(ctx, store.Scan{ID: store.NewID(), TargetPath: checked.ScanPath, ScanTypes: checked.ScanTypes,
 		TargetURL: checked.TargetURL, TargetHost: checked.TargetHost, StartedAt: s.Now().UTC().Truncate(time.Microsecond), CreatedBy: p.ID}, checked.Target)
@@ -201,17 +209,17 @@ func (s *Server) startScan(ctx context.Context, p auth.Principal, req StartScanR
 
 // targetPolicy is the confinement of every scan target (SVC_SCAN_ROOTS,
 // SVC_NMAP_MAX_HOSTS), shared with the scheduler.
-func (s *Server) targetPolicy() scan.TargetPolicy {
-	return scan.TargetPolicy{Roots: s.ScanRoots, MaxHosts: s.MaxHosts, Targets: s.Targets, GitAllow: s.Git.Allow, RefuseAddress: s.Git.RefuseAddress}
+func (s *Server) targetPolicy() request.TargetPolicy {
+	return request.TargetPolicy{Roots: s.ScanRoots, MaxHosts: s.MaxHosts, Targets: s.Targets, GitAllow: s.Git.Allow, RefuseAddress: s.Git.RefuseAddress}
 }
 
 // problemsError renders field problems as one 422, each loc under prefix.
-func problemsError(prefix string, probs []scan.Problem) error {
-	var v validation
+func problemsError(prefix string, probs []request.Problem) error {
+	var v httpio.Validation
 	for _, p := range probs {
-		v.add(p.Type, p.Msg, p.Input, append([]any{prefix}, p.Loc...)...)
+		v.Add(p.Type, p.Msg, p.Input, append([]any{prefix}, p.Loc...)...)
 	}
-	return v.err()
+	return v.Err()
 }
 
 func splitCSV(v string) []string {
@@ -227,28 +235,28 @@ func splitCSV(v string) []string {
 var scanStatuses = []string{store.StatusPending, store.StatusRunning, store.StatusCompleted, store.StatusFailed, store.StatusCancelled}
 
 func (s *Server) handleListScans(w http.ResponseWriter, r *http.Request) error {
-	limit, err := queryInt(r, "limit", 50, 0, maxListLimit)
+	limit, err := httpio.QueryInt(r, "limit", 50, 0, maxListLimit)
 	if err != nil {
 		return err
 	}
-	offset, err := queryInt(r, "offset", 0, 0, 1<<31-1)
+	offset, err := httpio.QueryInt(r, "offset", 0, 0, 1<<31-1)
 	if err != nil {
 		return err
 	}
 	statuses := splitCSV(r.URL.Query().Get("status"))
 	for _, st := range statuses {
 		if !slices.Contains(scanStatuses, st) {
-			return invalid("enum", "status must be one of "+strings.Join(scanStatuses, ", "), st, "query", "status")
+			return httpio.Invalid("enum", "status must be one of "+strings.Join(scanStatuses, ", "), st, "query", "status")
 		}
 	}
 	var before int64
 	if c := r.URL.Query().Get("cursor"); c != "" {
-		if before, err = decodeCursor(c, "scans", 0); err != nil {
+		if before, err = httpio.DecodeCursor(c, "scans", 0); err != nil {
 			return err
 		}
 	}
 	if limit == 0 {
-		writeJSON(w, http.StatusOK, []ScanView{})
+		httpio.WriteJSON(w, http.StatusOK, []ScanView{})
 		return nil
 	}
 	scans, err := s.Store.Scans(r.Context(), store.ScanFilter{Statuses: statuses, TargetPath: r.URL.Query().Get("target_path"),
@@ -258,13 +266,13 @@ func (s *Server) handleListScans(w http.ResponseWriter, r *http.Request) error {
 	}
 	if len(scans) > limit {
 		scans = scans[:limit]
-		setNextLink(w, r, encodeCursor("scans", 0, scans[limit-1].Seq))
+		httpio.SetNextLink(w, r, httpio.EncodeCursor("scans", 0, scans[limit-1].Seq))
 	}
 	out, err := s.scanViews(r.Context(), scans)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, out)
+	httpio.WriteJSON(w, http.StatusOK, out)
 	return nil
 }
 
@@ -272,7 +280,7 @@ func (s *Server) handleListScans(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) loadScan(ctx context.Context, id string) (store.Scan, error) {
 	sc, err := s.Store.ScanByID(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return sc, errNotFound("Scan not found")
+		return sc, httpio.NotFound("Scan not found")
 	}
 	return sc, err
 }
@@ -286,7 +294,7 @@ func (s *Server) handleGetScan(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, v)
+	httpio.WriteJSON(w, http.StatusOK, v)
 	return nil
 }
 
@@ -303,9 +311,9 @@ func (s *Server) deleteScan(ctx context.Context, id string) error {
 	err := s.Store.DeleteScan(ctx, id)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return errNotFound("Scan not found")
+		return httpio.NotFound("Scan not found")
 	case errors.Is(err, store.ErrConflict):
-		return errConflict("Scan is pending or running; cancel it before deleting")
+		return httpio.Conflict("Scan is pending or running; cancel it before deleting")
 	}
 	return err
 }
@@ -319,7 +327,7 @@ func (s *Server) handleCancelScan(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, v)
+	httpio.WriteJSON(w, http.StatusOK, v)
 	return nil
 }
 
@@ -328,9 +336,9 @@ func (s *Server) cancelScan(ctx context.Context, id string) (store.Scan, error) 
 	sc, err := s.Scans.Cancel(ctx, id)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return sc, errNotFound("Scan not found")
+		return sc, httpio.NotFound("Scan not found")
 	case errors.Is(err, store.ErrConflict):
-		return sc, errConflict("Scan already finished; only pending or running scans can be cancelled")
+		return sc, httpio.Conflict("Scan already finished; only pending or running scans can be cancelled")
 	}
 	return sc, err
 }
@@ -342,24 +350,24 @@ func findingQuery(r *http.Request) (store.FindingQuery, error) {
 		Scanners: splitCSV(q.Get("scanner")), Compliance: splitCSV(q.Get("compliance")), Triage: splitCSV(q.Get("triage"))}
 	for _, sv := range fq.Severities {
 		if !finding.Severity(sv).Valid() {
-			return fq, invalid("enum", "severity must be one of critical, high, medium, low, info", sv, "query", "severity")
+			return fq, httpio.Invalid("enum", "severity must be one of critical, high, medium, low, info", sv, "query", "severity")
 		}
 	}
 	for _, t := range fq.ScanTypes {
 		if !slices.Contains(scan.ScanTypes, t) {
-			return fq, invalid("enum", "scan_type must be one of "+strings.Join(scan.ScanTypes, ", "), t, "query", "scan_type")
+			return fq, httpio.Invalid("enum", "scan_type must be one of "+strings.Join(scan.ScanTypes, ", "), t, "query", "scan_type")
 		}
 	}
 	for _, t := range fq.Triage {
 		if !slices.Contains(store.TriageStatuses, t) {
-			return fq, invalid("enum", "triage must be one of "+strings.Join(store.TriageStatuses, ", "), t, "query", "triage")
+			return fq, httpio.Invalid("enum", "triage must be one of "+strings.Join(store.TriageStatuses, ", "), t, "query", "triage")
 		}
 	}
 	var err error
-	if fq.Suppressed, err = queryOptionalBool(r, "suppressed"); err != nil {
+	if fq.Suppressed, err = httpio.QueryOptionalBool(r, "suppressed"); err != nil {
 		return fq, err
 	}
-	if fq.Offset, err = queryInt(r, "offset", 0, 0, 1<<31-1); err != nil {
+	if fq.Offset, err = httpio.QueryInt(r, "offset", 0, 0, 1<<31-1); err != nil {
 		return fq, err
 	}
 	return fq, nil
@@ -376,10 +384,10 @@ func (s *Server) handleFindings(w http.ResponseWriter, r *http.Request) error {
 	}
 	format := r.URL.Query().Get("format")
 	if format != "" && format != "json" && format != "ndjson" {
-		return invalid("enum", "Input should be 'json' or 'ndjson'", format, "query", "format")
+		return httpio.Invalid("enum", "Input should be 'json' or 'ndjson'", format, "query", "format")
 	}
 	explicit := r.URL.Query().Get("limit") != ""
-	if fq.Limit, err = queryInt(r, "limit", 0, 0, 1<<31-1); err != nil {
+	if fq.Limit, err = httpio.QueryInt(r, "limit", 0, 0, 1<<31-1); err != nil {
 		return err
 	}
 	switch {
@@ -391,7 +399,7 @@ func (s *Server) handleFindings(w http.ResponseWriter, r *http.Request) error {
 		fq.Limit = min(fq.Limit, findingsMaxLimit)
 	}
 	if c := r.URL.Query().Get("cursor"); c != "" {
-		from, err := decodeCursor(c, "findings", sc.Seq)
+		from, err := httpio.DecodeCursor(c, "findings", sc.Seq)
 		if err != nil {
 			return err
 		}
@@ -417,7 +425,7 @@ func (s *Server) handleFindings(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		if n == fq.Limit {
-			setNextLink(w, r, encodeCursor("findings", sc.Seq, int64(last+1)))
+			httpio.SetNextLink(w, r, httpio.EncodeCursor("findings", sc.Seq, int64(last+1)))
 			break
 		}
 		if n > 0 {
@@ -437,21 +445,21 @@ func (s *Server) handleFindings(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) streamFindingsNDJSON(w http.ResponseWriter, r *http.Request, sc store.Scan, fq store.FindingQuery) error {
-	sw := startStream(w, "application/x-ndjson")
+	sw := httpio.StartStream(w, "application/x-ndjson")
 	buf := make([]byte, 0, 4096)
 	for row, err := range s.Store.FindingRows(r.Context(), sc, fq) {
 		if err != nil {
-			return sw.fail(err)
+			return sw.Fail(err)
 		}
 		if buf, err = row.AppendJSON(buf[:0]); err != nil {
-			return sw.fail(err)
+			return sw.Fail(err)
 		}
 		buf = append(buf, '\n')
 		if _, err := sw.Write(buf); err != nil {
-			return sw.fail(err)
+			return sw.Fail(err)
 		}
 	}
-	return sw.finish()
+	return sw.Finish()
 }
 
 func (s *Server) handleSummary(w http.ResponseWriter, r *http.Request) error {
@@ -464,7 +472,7 @@ func (s *Server) handleSummary(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	sum.Warnings = dataWarnings(sum.VulnDB)
-	writeJSON(w, http.StatusOK, sum)
+	httpio.WriteJSON(w, http.StatusOK, sum)
 	return nil
 }
 
@@ -485,13 +493,13 @@ func summaryOf(sc store.Scan) ScanSummary {
 // the response, each list in canonical order.
 func (s *Server) handleCompare(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	var v validation
+	var v httpio.Validation
 	for _, name := range []string{"scan_a", "scan_b"} {
 		if q.Get(name) == "" {
-			v.add("missing", "Field required", nil, "query", name)
+			v.Add("missing", "Field required", nil, "query", name)
 		}
 	}
-	if err := v.err(); err != nil {
+	if err := v.Err(); err != nil {
 		return err
 	}
 	a, err := s.loadScan(r.Context(), q.Get("scan_a"))
@@ -509,7 +517,7 @@ func (s *Server) handleCompare(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	sw := startStream(w, "application/json")
+	sw := httpio.StartStream(w, "application/json")
 	sw.Write(head[:len(head)-1])
 	names := [...]string{store.CompareNew: "new", store.CompareFixed: "fixed", store.CompareUnchanged: "unchanged"}
 	next := store.CompareNew // the next list to open
@@ -526,7 +534,7 @@ func (s *Server) handleCompare(w http.ResponseWriter, r *http.Request) error {
 	buf := make([]byte, 0, 4096)
 	for row, err := range s.Store.Compare(r.Context(), a, b) {
 		if err != nil {
-			return sw.fail(err)
+			return sw.Fail(err)
 		}
 		open(row.Set)
 		if !first {
@@ -534,15 +542,15 @@ func (s *Server) handleCompare(w http.ResponseWriter, r *http.Request) error {
 		}
 		first = false
 		if buf, err = row.AppendJSON(buf[:0]); err != nil {
-			return sw.fail(err)
+			return sw.Fail(err)
 		}
 		if _, err := sw.Write(buf); err != nil {
-			return sw.fail(err)
+			return sw.Fail(err)
 		}
 	}
 	open(store.CompareUnchanged)
 	sw.WriteString("]}\n")
-	return sw.finish()
+	return sw.Finish()
 }
 
 func (s *Server) handleEventToken(w http.ResponseWriter, r *http.Request) error {
@@ -551,7 +559,7 @@ func (s *Server) handleEventToken(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusOK, tok)
+	httpio.WriteJSON(w, http.StatusOK, tok)
 	return nil
 }
 

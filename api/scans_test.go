@@ -19,6 +19,7 @@ import (
 	"scand/finding"
 	"scand/scan"
 	"scand/scan/components"
+	"scand/scan/proc"
 	"scand/sse"
 	"scand/store"
 )
@@ -71,7 +72,7 @@ func (f lifecycleScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Fi
 // sleepScanner runs a real subprocess group through the runner until it
 // is cancelled.
 type sleepScanner struct {
-	runner *scan.Runner
+	runner *proc.Runner
 	marker string
 }
 
@@ -79,7 +80,7 @@ func (s sleepScanner) Name() string                                     { return
 func (s sleepScanner) Type() string                                     { return scan.TypeCode }
 func (s sleepScanner) Available(context.Context) (string, string, bool) { return "1", "", true }
 func (s sleepScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error) {
-	_, err := s.runner.Run(ctx, scan.Cmd{Program: "sh", Args: []string{"-c", "sleep " + s.marker + " & sleep " + s.marker + "; wait"}})
+	_, err := s.runner.Run(ctx, proc.Cmd{Program: "sh", Args: []string{"-c", "sleep " + s.marker + " & sleep " + s.marker + "; wait"}})
 	return nil, err
 }
 
@@ -382,7 +383,7 @@ func processesWith(marker string) []string {
 
 func TestCancelKillsScannerProcessGroup(t *testing.T) {
 	marker := fmt.Sprintf("600.%d", time.Now().UnixNano()%1000000)
-	runner := scan.NewRunner(time.Hour)
+	runner := proc.NewRunner(time.Hour)
 	h := newScanHarness(t, []scan.Scanner{sleepScanner{runner: runner, marker: marker}}, nil)
 	v := h.startScan(map[string]any{"target_path": t.TempDir(), "scan_types": []string{"code"}})
 	deadline := time.Now().Add(60 * time.Second)
@@ -414,7 +415,7 @@ func TestCancelKillsScannerProcessGroup(t *testing.T) {
 
 func TestDeleteRunningScanConflicts(t *testing.T) {
 	marker := fmt.Sprintf("601.%d", time.Now().UnixNano()%1000000)
-	h := newScanHarness(t, []scan.Scanner{sleepScanner{runner: scan.NewRunner(time.Hour), marker: marker}}, nil)
+	h := newScanHarness(t, []scan.Scanner{sleepScanner{runner: proc.NewRunner(time.Hour), marker: marker}}, nil)
 	v := h.startScan(map[string]any{"target_path": t.TempDir(), "scan_types": []string{"code"}})
 	h.waitStatus(v.ID, "running")
 	if code, _, _ := h.do("DELETE", "/api/v1/scans/"+v.ID, nil); code != 409 {
@@ -453,7 +454,7 @@ func TestRestartRecovery(t *testing.T) {
 func TestRestartMidScan(t *testing.T) {
 	dbPath := filepath.Join(t.TempDir(), "scand.db")
 	marker := fmt.Sprintf("602.%d", time.Now().UnixNano()%1000000)
-	h := startScanHarness(t, dbPath, []scan.Scanner{sleepScanner{runner: scan.NewRunner(time.Hour), marker: marker}}, nil)
+	h := startScanHarness(t, dbPath, []scan.Scanner{sleepScanner{runner: proc.NewRunner(time.Hour), marker: marker}}, nil)
 	v := h.startScan(map[string]any{"target_path": t.TempDir(), "scan_types": []string{"code"}})
 	h.waitStatus(v.ID, "running")
 	h.close() // graceful stop mid-scan
@@ -632,7 +633,7 @@ func TestSSEAfterBufferExpiryGetsStoredTerminal(t *testing.T) {
 
 func TestSSEKeepaliveAndLiveStream(t *testing.T) {
 	marker := fmt.Sprintf("603.%d", time.Now().UnixNano()%1000000)
-	h := newScanHarness(t, []scan.Scanner{sleepScanner{runner: scan.NewRunner(time.Hour), marker: marker}}, nil)
+	h := newScanHarness(t, []scan.Scanner{sleepScanner{runner: proc.NewRunner(time.Hour), marker: marker}}, nil)
 	v := h.startScan(map[string]any{"target_path": t.TempDir(), "scan_types": []string{"code"}})
 	h.waitStatus(v.ID, "running")
 	resp, err := http.Get(h.srv.URL + "/api/v1/scans/" + v.ID + "/events")
@@ -793,7 +794,7 @@ func TestComplianceCoverage(t *testing.T) {
 func TestScannerErrorsSkipOrFailOnlyThatScanner(t *testing.T) {
 	reg := []scan.Scanner{
 		lifecycleScanner{name: "alpha", typ: scan.TypeCode},
-		lifecycleScanner{name: "db-gone", typ: scan.TypeCode, scanErr: fmt.Errorf("SVC_OSV_DB is not set: copy the OSV archives: %w", scan.ErrNotInstalled)},
+		lifecycleScanner{name: "db-gone", typ: scan.TypeCode, scanErr: fmt.Errorf("SVC_OSV_DB is not set: copy the OSV archives: %w", proc.ErrNotInstalled)},
 		lifecycleScanner{name: "crasher", typ: scan.TypeCode, scanErr: fmt.Errorf("exit status 2: %s", strings.Repeat("x", 300))},
 	}
 	h := newScanHarness(t, reg, nil)
@@ -822,7 +823,7 @@ func TestScannerErrorsSkipOrFailOnlyThatScanner(t *testing.T) {
 
 func TestConcurrencyLimitKeepsArrivalOrder(t *testing.T) {
 	marker := fmt.Sprintf("604.%d", time.Now().UnixNano()%1000000)
-	reg := []scan.Scanner{sleepScanner{runner: scan.NewRunner(time.Hour), marker: marker}}
+	reg := []scan.Scanner{sleepScanner{runner: proc.NewRunner(time.Hour), marker: marker}}
 	dbPath := filepath.Join(t.TempDir(), "scand.db")
 	h := startScanHarness(t, dbPath, reg, nil)
 	// The harness runs two at once; a third and fourth must wait, pending,

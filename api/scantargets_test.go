@@ -18,8 +18,10 @@ import (
 	"scand/auth"
 	"scand/scan"
 	"scand/scan/components"
+	"scand/scan/proc"
 	"scand/scan/registry"
 	"scand/scan/secrets"
+	"scand/scan/workdir"
 	"scand/sse"
 	"scand/store"
 )
@@ -34,7 +36,7 @@ func newTargetsHarness(t *testing.T, roots []string) *scanHarness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	work, err := scan.OpenWorkDir(t.TempDir())
+	work, err := workdir.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +46,7 @@ func newTargetsHarness(t *testing.T, roots []string) *scanHarness {
 		}
 		return ""
 	}
-	cfg := scan.Config{Runner: scan.NewRunner(time.Minute)}
+	cfg := scan.Config{Runner: proc.NewRunner(time.Minute)}
 	bus := sse.NewBus(nil)
 	orch := scan.NewOrchestrator(scan.OrchestratorOptions{Store: st, Bus: bus, Scanners: []scan.Scanner{secrets.New(cfg)}, MaxConcurrent: 1,
 		CaptureComponents: components.CaptureJSON,

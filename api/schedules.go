@@ -6,8 +6,9 @@ import (
 	"net/http"
 	"time"
 
+	"scand/api/httpio"
 	"scand/auth"
-	"scand/scan"
+	"scand/scan/request"
 	"scand/scan/schedule"
 	"scand/store"
 )
@@ -112,41 +113,41 @@ func scheduleError(err error) error {
 	switch {
 	case errors.As(err, &ve):
 		return problemsError("body", ve.Problems)
-	case errors.Is(err, scan.ErrOutsideRoots):
-		return errStatus(http.StatusForbidden, err.Error())
+	case errors.Is(err, request.ErrOutsideRoots):
+		return httpio.Status(http.StatusForbidden, err.Error())
 	case errors.Is(err, store.ErrNotFound):
-		return errNotFound("Schedule not found")
+		return httpio.NotFound("Schedule not found")
 	}
 	return err
 }
 
 func (s *Server) handleCreateSchedule(w http.ResponseWriter, r *http.Request) error {
 	var req CreateScheduleRequest
-	if err := decodeBody(r, &req); err != nil {
+	if err := httpio.DecodeBody(r, &req); err != nil {
 		return err
 	}
 	sc, err := s.createSchedule(r.Context(), PrincipalFrom(r.Context()), req)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, scheduleView(sc))
+	httpio.WriteJSON(w, http.StatusCreated, scheduleView(sc))
 	return nil
 }
 
 // createSchedule validates and stores a schedule. The API and the web
 // console both create schedules through it.
 func (s *Server) createSchedule(ctx context.Context, p auth.Principal, req CreateScheduleRequest) (store.Schedule, error) {
-	var v validation
+	var v httpio.Validation
 	if req.Name == "" {
-		v.add("missing", "Field required", nil, "body", "name")
+		v.Add("missing", "Field required", nil, "body", "name")
 	}
 	if req.ScanTypes == nil {
-		v.add("missing", "Field required", nil, "body", "scan_types")
+		v.Add("missing", "Field required", nil, "body", "scan_types")
 	}
 	if req.Cron == "" {
-		v.add("missing", "Field required", nil, "body", "cron")
+		v.Add("missing", "Field required", nil, "body", "cron")
 	}
-	if err := v.err(); err != nil {
+	if err := v.Err(); err != nil {
 		return store.Schedule{}, err
 	}
 	spec := schedule.Spec{Name: req.Name, TargetPath: req.TargetPath, ScanTypes: req.ScanTypes, TargetURL: req.TargetURL, TargetHost: req.TargetHost,
@@ -180,7 +181,7 @@ func (s *Server) handleListSchedules(w http.ResponseWriter, r *http.Request) err
 	for _, sc := range list {
 		out = append(out, scheduleView(sc))
 	}
-	writeJSON(w, http.StatusOK, out)
+	httpio.WriteJSON(w, http.StatusOK, out)
 	return nil
 }
 
@@ -189,20 +190,20 @@ func (s *Server) handleGetSchedule(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return scheduleError(err)
 	}
-	writeJSON(w, http.StatusOK, scheduleView(sc))
+	httpio.WriteJSON(w, http.StatusOK, scheduleView(sc))
 	return nil
 }
 
 func (s *Server) handleUpdateSchedule(w http.ResponseWriter, r *http.Request) error {
 	var req UpdateScheduleRequest
-	if err := decodeBody(r, &req); err != nil {
+	if err := httpio.DecodeBody(r, &req); err != nil {
 		return err
 	}
 	sc, err := s.updateSchedule(r.Context(), PrincipalFrom(r.Context()), r.PathValue("id"), req)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, scheduleView(sc))
+	httpio.WriteJSON(w, http.StatusOK, scheduleView(sc))
 	return nil
 }
 
@@ -258,7 +259,7 @@ func (s *Server) deleteSchedule(ctx context.Context, p auth.Principal, id string
 }
 
 func (s *Server) handleScheduleRuns(w http.ResponseWriter, r *http.Request) error {
-	limit, err := queryInt(r, "limit", 50, 0, maxRunsLimit)
+	limit, err := httpio.QueryInt(r, "limit", 50, 0, maxRunsLimit)
 	if err != nil {
 		return err
 	}
@@ -282,6 +283,6 @@ func (s *Server) handleScheduleRuns(w http.ResponseWriter, r *http.Request) erro
 		}
 		out = append(out, v)
 	}
-	writeJSON(w, http.StatusOK, out)
+	httpio.WriteJSON(w, http.StatusOK, out)
 	return nil
 }

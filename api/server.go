@@ -14,11 +14,14 @@ import (
 	"sync"
 	"time"
 
+	"scand/api/httpio"
 	"scand/api/openapi"
 	"scand/auth"
 	"scand/hook"
 	"scand/scan"
 	"scand/scan/netguard"
+	"scand/scan/proc"
+	"scand/scan/request"
 	"scand/scan/schedule"
 	"scand/sse"
 	"scand/store"
@@ -57,7 +60,7 @@ type Deps struct {
 	// a scanner on this system; ok is false when none applies.
 	InstallRecipe func(scanner string) (program string, args []string, ok bool)
 	// Runner runs the PDF renderer and install recipes; nil disables both.
-	Runner *scan.Runner
+	Runner *proc.Runner
 	// OutputNow stamps time-derived output fields (a report's "generated
 	// at"); SVC_FAKE_NOW pins it. nil means Now.
 	OutputNow func() time.Time
@@ -92,7 +95,7 @@ type Server struct {
 	// console is the web console under /ui/.
 	console http.Handler
 	// bodyLimits holds the mux patterns of routes whose body cap is not
-	// maxBodyBytes (an archive upload).
+	// httpio.MaxBodyBytes (an archive upload).
 	bodyLimits map[string]int64
 
 	openapiOnce sync.Once
@@ -116,7 +119,7 @@ func New(d Deps) *Server {
 		d.Now = time.Now
 	}
 	if d.Schedules == nil {
-		d.Schedules = schedule.New(schedule.Options{Store: d.Store, Policy: scan.TargetPolicy{Roots: d.ScanRoots, MaxHosts: d.MaxHosts, Targets: d.Targets}, Now: d.Now})
+		d.Schedules = schedule.New(schedule.Options{Store: d.Store, Policy: request.TargetPolicy{Roots: d.ScanRoots, MaxHosts: d.MaxHosts, Targets: d.Targets}, Now: d.Now})
 	}
 	s := &Server{Deps: d, log: d.Log.With("logger", "scand.api"), access: d.Log.With("logger", "scand.access")}
 	s.streams, s.closeStreams = context.WithCancel(context.Background())
@@ -127,7 +130,7 @@ func New(d Deps) *Server {
 		s.mount(rt)
 		if limit := rt.MaxBody; limit != 0 {
 			if limit < 0 {
-				limit = max(d.VulnDB.MaxUpload, maxBodyBytes)
+				limit = max(d.VulnDB.MaxUpload, httpio.MaxBodyBytes)
 			}
 			s.bodyLimits[rt.Pattern(prefixV1)], s.bodyLimits[rt.Pattern(prefixLegacy)] = limit, limit
 		}
@@ -199,7 +202,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	h, pattern := s.mux.Handler(r)
-	limit := int64(maxBodyBytes)
+	limit := int64(httpio.MaxBodyBytes)
 	if l, ok := s.bodyLimits[pattern]; ok {
 		limit = l
 	}
@@ -214,10 +217,10 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	h.ServeHTTP(probe, r)
 	if probe.status == http.StatusMethodNotAllowed {
 		w.Header().Set("Allow", probe.header.Get("Allow"))
-		writeJSON(w, http.StatusMethodNotAllowed, ErrorBody{Detail: "Method Not Allowed"})
+		httpio.WriteJSON(w, http.StatusMethodNotAllowed, ErrorBody{Detail: "Method Not Allowed"})
 		return
 	}
-	writeJSON(w, http.StatusNotFound, ErrorBody{Detail: "Not Found"})
+	httpio.WriteJSON(w, http.StatusNotFound, ErrorBody{Detail: "Not Found"})
 }
 
 // headerProbe captures what the mux's own 404/405 handler would send.
@@ -280,7 +283,7 @@ func (s *Server) guard(rt Route) http.Handler {
 			// worth tracing to its key.
 			noteKeyID(r.Context(), p)
 			if !p.Has(rt.Scope) {
-				s.writeError(w, r, errStatus(http.StatusForbidden, "API key lacks the required scope: "+string(rt.Scope)))
+				s.writeError(w, r, httpio.Status(http.StatusForbidden, "API key lacks the required scope: "+string(rt.Scope)))
 				return
 			}
 			r = r.WithContext(context.WithValue(r.Context(), ctxPrincipal, p))
@@ -289,13 +292,13 @@ func (s *Server) guard(rt Route) http.Handler {
 			}
 		}
 		if err := rt.Handler(w, r); err != nil {
-			var aborted errStreamAborted
+			var aborted httpio.StreamAborted
 			if errors.As(err, &aborted) {
 				// Headers and part of the body are out: an error body would
 				// read as the end of a valid one, so the connection is cut.
 				if r.Context().Err() == nil { // not merely a client that went away
 					s.log.ErrorContext(r.Context(), "streamed response failed", "request_id", requestID(r.Context()), "method", r.Method,
-						"path", r.URL.Path, "error", aborted.cause.Error())
+						"path", r.URL.Path, "error", aborted.Cause.Error())
 				}
 				panic(http.ErrAbortHandler)
 			}
@@ -313,8 +316,8 @@ func (s *Server) authenticate(r *http.Request, rt Route) (auth.Principal, error)
 	key, presented := auth.KeyFromRequest(r)
 	p, err := s.Auth.Authenticate(r.Context(), key, presented)
 	if err == auth.ErrUnauthorized {
-		return p, &httpError{status: http.StatusUnauthorized, detail: unauthorizedDetail(presented),
-			header: map[string]string{"WWW-Authenticate": "Bearer"}}
+		return p, &httpio.Error{Status: http.StatusUnauthorized, Detail: unauthorizedDetail(presented),
+			Header: map[string]string{"WWW-Authenticate": "Bearer"}}
 	}
 	return p, err
 }
@@ -327,7 +330,7 @@ func unauthorizedDetail(presented bool) string {
 }
 
 func (s *Server) authenticateEventToken(r *http.Request, tok string) (auth.Principal, error) {
-	bad := &httpError{status: http.StatusUnauthorized, detail: "Invalid or expired event token"}
+	bad := &httpio.Error{Status: http.StatusUnauthorized, Detail: "Invalid or expired event token"}
 	keyID, err := auth.VerifyEventToken(s.EventSecret, tok, r.PathValue("id"), s.Now())
 	if err != nil {
 		return auth.Principal{}, bad
@@ -357,7 +360,7 @@ func (s *Server) rateLimit(w http.ResponseWriter, r *http.Request, p auth.Princi
 		retry = 1
 	}
 	h.Set("Retry-After", itoa64(int64(retry)))
-	writeJSON(w, http.StatusTooManyRequests, RateLimitBody{Detail: "Rate limit exceeded", RetryAfter: retry, LimitPerMin: d.Limit})
+	httpio.WriteJSON(w, http.StatusTooManyRequests, RateLimitBody{Detail: "Rate limit exceeded", RetryAfter: retry, LimitPerMin: d.Limit})
 	return false
 }
 

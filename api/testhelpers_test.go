@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"scand/api/httpio"
 	"scand/auth"
 	"scand/sse"
 	"scand/store"
@@ -259,7 +260,7 @@ func probeRoutes() []Route {
 		for _, s := range p.Scopes {
 			scopes = append(scopes, string(s))
 		}
-		writeJSON(w, http.StatusOK, map[string]any{"id": p.ID, "source": p.Source, "scopes": scopes})
+		httpio.WriteJSON(w, http.StatusOK, map[string]any{"id": p.ID, "source": p.Source, "scopes": scopes})
 		return nil
 	}
 	return []Route{

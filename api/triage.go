@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"scand/api/httpio"
 	"scand/auth"
 	"scand/store"
 )
@@ -56,53 +57,53 @@ func validFingerprint(fp string) bool {
 // ever carried, so a typo never creates a verdict nothing will match.
 func (s *Server) knownFingerprint(ctx context.Context, fp string) error {
 	if !validFingerprint(fp) {
-		return errNotFound("Finding not found: a fingerprint is 64 lowercase hex characters")
+		return httpio.NotFound("Finding not found: a fingerprint is 64 lowercase hex characters")
 	}
 	ok, err := s.Store.FingerprintKnown(ctx, fp)
 	if err != nil {
 		return err
 	}
 	if !ok {
-		return errNotFound("Finding not found")
+		return httpio.NotFound("Finding not found")
 	}
 	return nil
 }
 
 func (s *Server) handleSetTriage(w http.ResponseWriter, r *http.Request) error {
 	var req TriageRequest
-	if err := decodeBody(r, &req); err != nil {
+	if err := httpio.DecodeBody(r, &req); err != nil {
 		return err
 	}
 	st, err := s.setTriage(r.Context(), PrincipalFrom(r.Context()), r.PathValue("fingerprint"), req)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, st)
+	httpio.WriteJSON(w, http.StatusOK, st)
 	return nil
 }
 
 // setTriage applies the triage rules (status, note and author limits, a
 // known fingerprint) and stores the verdict; API and console share it.
 func (s *Server) setTriage(ctx context.Context, p auth.Principal, fp string, req TriageRequest) (store.TriageState, error) {
-	var v validation
+	var v httpio.Validation
 	if !slices.Contains(store.TriageStatuses, req.Status) {
-		v.add("enum", "status must be one of "+strings.Join(store.TriageStatuses, ", "), req.Status, "body", "status")
+		v.Add("enum", "status must be one of "+strings.Join(store.TriageStatuses, ", "), req.Status, "body", "status")
 	}
 	note := ""
 	if req.Note != nil {
 		note = *req.Note
 		if utf8.RuneCountInString(note) > maxCommentChars {
-			v.add("string_too_long", "note must be at most 10000 characters", nil, "body", "note")
+			v.Add("string_too_long", "note must be at most 10000 characters", nil, "body", "note")
 		}
 	}
 	by := p.ID
 	if req.UpdatedBy != nil && strings.TrimSpace(*req.UpdatedBy) != "" {
 		by = strings.TrimSpace(*req.UpdatedBy)
 		if utf8.RuneCountInString(by) > 200 {
-			v.add("string_too_long", "updated_by must be at most 200 characters", nil, "body", "updated_by")
+			v.Add("string_too_long", "updated_by must be at most 200 characters", nil, "body", "updated_by")
 		}
 	}
-	if err := v.err(); err != nil {
+	if err := v.Err(); err != nil {
 		return store.TriageState{}, err
 	}
 	if err := s.knownFingerprint(ctx, fp); err != nil {
@@ -120,7 +121,7 @@ func (s *Server) handleTriageHistory(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, h)
+	httpio.WriteJSON(w, http.StatusOK, h)
 	return nil
 }
 
@@ -133,37 +134,37 @@ func (s *Server) handleListComments(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, cs)
+	httpio.WriteJSON(w, http.StatusOK, cs)
 	return nil
 }
 
 func (s *Server) handleAddComment(w http.ResponseWriter, r *http.Request) error {
 	var req CommentRequest
-	if err := decodeBody(r, &req); err != nil {
+	if err := httpio.DecodeBody(r, &req); err != nil {
 		return err
 	}
 	c, err := s.addComment(r.Context(), PrincipalFrom(r.Context()), r.PathValue("fingerprint"), req)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, c)
+	httpio.WriteJSON(w, http.StatusCreated, c)
 	return nil
 }
 
 // addComment validates and stores a comment (API and console).
 func (s *Server) addComment(ctx context.Context, p auth.Principal, fp string, req CommentRequest) (store.Comment, error) {
-	var v validation
+	var v httpio.Validation
 	if n := utf8.RuneCountInString(req.Text); strings.TrimSpace(req.Text) == "" || n > maxCommentChars {
-		v.add("string_length", "text must be 1 to 10000 characters", nil, "body", "text")
+		v.Add("string_length", "text must be 1 to 10000 characters", nil, "body", "text")
 	}
 	author := p.ID
 	if req.Author != nil && strings.TrimSpace(*req.Author) != "" {
 		author = strings.TrimSpace(*req.Author)
 		if utf8.RuneCountInString(author) > 200 {
-			v.add("string_too_long", "author must be at most 200 characters", nil, "body", "author")
+			v.Add("string_too_long", "author must be at most 200 characters", nil, "body", "author")
 		}
 	}
-	if err := v.err(); err != nil {
+	if err := v.Err(); err != nil {
 		return store.Comment{}, err
 	}
 	if err := s.knownFingerprint(ctx, fp); err != nil {
@@ -184,7 +185,7 @@ func (s *Server) handleDeleteComment(w http.ResponseWriter, r *http.Request) err
 func (s *Server) deleteComment(ctx context.Context, fp, id string) error {
 	err := s.Store.DeleteComment(ctx, fp, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return errNotFound("Comment not found")
+		return httpio.NotFound("Comment not found")
 	}
 	return err
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"scand/api/httpio"
 	"scand/auth"
 	"scand/scan"
 	"scand/scan/vulndb"
@@ -75,7 +76,7 @@ func (s *Server) vulndbInventory(ctx context.Context) []vulndb.Info {
 }
 
 func (s *Server) handleVulnDBList(w http.ResponseWriter, r *http.Request) error {
-	writeJSON(w, http.StatusOK, VulnDBList{Dir: s.VulnDB.Dir, MaxAgeDays: int(s.VulnDB.maxAge() / (24 * time.Hour)),
+	httpio.WriteJSON(w, http.StatusOK, VulnDBList{Dir: s.VulnDB.Dir, MaxAgeDays: int(s.VulnDB.maxAge() / (24 * time.Hour)),
 		Databases: s.vulndbInventory(r.Context())})
 	return nil
 }
@@ -90,10 +91,10 @@ func (s *Server) handleVulnDBImport(w http.ResponseWriter, r *http.Request) erro
 	}
 	sum := strings.ToLower(strings.TrimSpace(q.Get("sha256")))
 	if sum != "" && (len(sum) != 64 || strings.Trim(sum, "0123456789abcdef") != "") {
-		return invalid("value_error", "sha256 must be 64 hex digits", q.Get("sha256"), "query", "sha256")
+		return httpio.Invalid("value_error", "sha256 must be 64 hex digits", q.Get("sha256"), "query", "sha256")
 	}
 	if s.VulnDB.Dir == "" {
-		return errStatus(http.StatusServiceUnavailable, "No vulnerability database directory is configured (SVC_VULNDB_DIR)")
+		return httpio.Status(http.StatusServiceUnavailable, "No vulnerability database directory is configured (SVC_VULNDB_DIR)")
 	}
 	incoming := filepath.Join(s.VulnDB.Dir, "incoming")
 	if err := os.MkdirAll(incoming, 0o750); err != nil {
@@ -110,7 +111,7 @@ func (s *Server) handleVulnDBImport(w http.ResponseWriter, r *http.Request) erro
 	}
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
-		return errStatus(http.StatusRequestEntityTooLarge, "Archive too large (limit "+strconv.FormatInt(tooBig.Limit, 10)+
+		return httpio.Status(http.StatusRequestEntityTooLarge, "Archive too large (limit "+strconv.FormatInt(tooBig.Limit, 10)+
 			" bytes, SVC_VULNDB_MAX_UPLOAD_MB); copy it onto the host and run `scand vulndb import` instead")
 	}
 	if err != nil {
@@ -119,15 +120,15 @@ func (s *Server) handleVulnDBImport(w http.ResponseWriter, r *http.Request) erro
 	info, err := vulndb.Importer{Dir: s.VulnDB.Dir, Now: s.Now}.Import(r.Context(), vulndb.Archive{Path: tmp.Name(), Name: name, SHA256: sum})
 	switch {
 	case errors.Is(err, vulndb.ErrChecksum):
-		return invalid("checksum", err.Error(), sum, "query", "sha256")
+		return httpio.Invalid("checksum", err.Error(), sum, "query", "sha256")
 	case errors.Is(err, vulndb.ErrFormat):
-		return invalid("format", err.Error(), name, "body")
+		return httpio.Invalid("format", err.Error(), name, "body")
 	case err != nil:
 		return err
 	}
 	s.log.Info("advisory database imported", "name", info.Name, "archive", name, "sha256", info.SHA256,
 		"built_at", info.BuiltAt, "key_id", PrincipalFrom(r.Context()).ID)
-	writeJSON(w, http.StatusCreated, info.WithAge(s.Now(), s.VulnDB.maxAge()))
+	httpio.WriteJSON(w, http.StatusCreated, info.WithAge(s.Now(), s.VulnDB.maxAge()))
 	return nil
 }
 

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"scand/scan"
+	"scand/scan/proc"
 	"scand/scan/secrets"
 )
 
@@ -39,7 +40,7 @@ func main() {
 		defer pprof.StopCPUProfile()
 	}
 	cfg := scan.Config{
-		Runner: scan.NewRunner(time.Minute),
+		Runner: proc.NewRunner(time.Minute),
 		Getenv: func(k string) string {
 			if k == "SVC_SECRETS_HISTORY" {
 				return "0"

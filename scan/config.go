@@ -5,12 +5,13 @@ import (
 	"time"
 
 	"scand/scan/netguard"
+	"scand/scan/proc"
 )
 
 // Config is what scanners get from main.go: no scanner reads the process
 // environment or the clock directly, so tests control both.
 type Config struct {
-	Runner *Runner
+	Runner *proc.Runner
 	// Getenv reads scand's configuration (SVC_OSV_DB, SVC_<TOOL>_PATH, ...).
 	Getenv func(string) string
 	Now    func() time.Time

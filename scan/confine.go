@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // treeTypes are the scan types whose scanners read target_path; dast and
@@ -45,4 +46,22 @@ func (o *Orchestrator) confine(scanID, stored string) (string, error) {
 		return "", fmt.Errorf("target_path %s now resolves to %s: a symlink in it changed after the scan was accepted; nothing was scanned, start a new scan of the directory you mean", stored, real)
 	}
 	return real, nil
+}
+
+// UnderRoots reports whether the resolved path lies under one of roots
+// (also resolved, so a symlinked root still matches). No roots = anywhere.
+func UnderRoots(real string, roots []string) bool {
+	if len(roots) == 0 {
+		return true
+	}
+	for _, root := range roots {
+		rr, err := filepath.EvalSymlinks(root)
+		if err != nil {
+			continue
+		}
+		if real == rr || strings.HasPrefix(real, strings.TrimSuffix(rr, "/")+"/") {
+			return true
+		}
+	}
+	return false
 }

@@ -1,23 +1,20 @@
 package scan
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
-	"path"
-	"path/filepath"
 	"runtime/debug"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"scand/finding"
 	"scand/finding/report"
+	"scand/scan/proc"
 	"scand/scan/repoconfig"
+	"scand/scan/tree"
 	"scand/scan/vulndb"
 	"scand/sse"
 	"scand/store"
@@ -212,6 +209,29 @@ func (o *Orchestrator) worker() {
 	}
 }
 
+// Now is the orchestrator's clock; scan/importscan stamps the scans it
+// stores with it too.
+func (o *Orchestrator) Now() time.Time { return o.now() }
+
+// Log is the orchestrator's logger; scan/importscan logs there too.
+func (o *Orchestrator) Log() *slog.Logger { return o.log }
+
+// AnnounceImported publishes scan.start and scan.complete for a scan
+// scan/importscan stored as completed, so an import reaches webhooks,
+// notifications and change alerts like a scan run here, and the
+// orchestrator stays the one publisher of scan lifecycle events.
+func (o *Orchestrator) AnnounceImported(ctx context.Context, done store.Scan, sum store.IngestSummary) {
+	o.publish(ctx, done.ID, sse.ScanStart, sse.ScanStartData{ScanID: done.ID, ScanTypes: done.ScanTypes, TargetPath: done.TargetPath})
+	a := sum.All
+	var dur float64
+	if done.CompletedAt != nil {
+		dur = roundSeconds(done.CompletedAt.Sub(done.StartedAt))
+	}
+	o.publish(ctx, done.ID, sse.ScanComplete, sse.ScanCompleteData{ScanID: done.ID, TargetPath: done.TargetPath, FindingsCount: sum.Findings,
+		RiskScore: sum.RiskScore, SeverityCounts: sse.SeverityCounts{Critical: a.Critical, High: a.High, Medium: a.Medium, Low: a.Low, Info: a.Info},
+		DurationS: dur})
+}
+
 // Running reports how many scans are executing now.
 func (o *Orchestrator) Running() int {
 	o.mu.Lock()
@@ -345,7 +365,7 @@ func (o *Orchestrator) runScan(ctx context.Context, id string, opts RunOptions) 
 		return
 	}
 	defer in.Close()
-	src := prep.lineSource(newLineSource(target.Path))
+	src := prep.lineSource(tree.LineSource(target.Path))
 	for _, s := range scanners {
 		if ctx.Err() != nil {
 			break
@@ -484,7 +504,7 @@ func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner,
 			return false, nil, rerr
 		}
 	}
-	if errors.Is(err, ErrNotInstalled) || errors.Is(err, ErrDatabaseNotConfigured) {
+	if errors.Is(err, proc.ErrNotInstalled) || errors.Is(err, ErrDatabaseNotConfigured) {
 		// The tool or its offline database went missing after the
 		// availability probe: that is a skip with a hint, not a crash.
 		hint := truncate(err.Error(), 500)
@@ -570,86 +590,4 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return string(r[:n])
-}
-
-// maxSourceFileBytes bounds what the line source reads per file.
-const maxSourceFileBytes = 4 << 20
-
-// Line source cache bounds: findings arrive grouped by file (a scanner
-// reports one file's findings together), so a few recent files give
-// almost every hit while memory stays bounded however large the tree.
-const (
-	lineCacheFiles = 64
-	lineCacheBytes = 32 << 20
-)
-
-// newLineSource reads finding lines from the target for fingerprints and
-// inline suppressions. It only opens regular files inside root, keeps the
-// most recently read files, and is safe for concurrent use.
-func newLineSource(root string) finding.LineSource {
-	type entry struct {
-		lines []string
-		size  int
-	}
-	var mu sync.Mutex
-	cache := map[string]entry{}
-	var order []string // oldest first
-	total := 0
-	return func(rel string, line int) (string, string, bool) {
-		if line <= 0 || rel == "" || strings.Contains(rel, "://") {
-			return "", "", false
-		}
-		clean := path.Clean("/" + rel)[1:]
-		if clean == "" || clean != strings.TrimPrefix(rel, "./") {
-			return "", "", false
-		}
-		mu.Lock()
-		e, ok := cache[clean]
-		mu.Unlock()
-		if !ok {
-			lines, size := readLines(filepath.Join(root, filepath.FromSlash(clean)))
-			e = entry{lines: lines, size: size}
-			mu.Lock()
-			if _, raced := cache[clean]; !raced {
-				cache[clean] = e
-				order = append(order, clean)
-				total += size
-				for len(order) > 1 && (len(order) > lineCacheFiles || total > lineCacheBytes) {
-					total -= cache[order[0]].size
-					delete(cache, order[0])
-					order = order[1:]
-				}
-			}
-			mu.Unlock()
-		}
-		if line > len(e.lines) {
-			return "", "", false
-		}
-		prev := ""
-		if line > 1 {
-			prev = e.lines[line-2]
-		}
-		return e.lines[line-1], prev, true
-	}
-}
-
-func readLines(p string) ([]string, int) {
-	info, err := os.Lstat(p)
-	if err != nil || !info.Mode().IsRegular() || info.Size() > maxSourceFileBytes {
-		return nil, 0
-	}
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, 0
-	}
-	defer f.Close()
-	var out []string
-	size := 0
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), maxSourceFileBytes)
-	for sc.Scan() {
-		out = append(out, sc.Text())
-		size += len(sc.Bytes()) + 16
-	}
-	return out, size
 }

@@ -112,32 +112,8 @@ type TargetPreparer interface {
 	Prepare(ctx context.Context, spec TargetSpec, scanTypes []string) (*Prepared, error)
 }
 
-// Preparers dispatches a TargetSpec to the preparer of its kind; a nil
-// field refuses that kind.
-type Preparers struct {
-	Image TargetPreparer
-	Repo  TargetPreparer
-}
-
 // ErrTargetKindUnavailable means no preparer handles the target's kind.
 var ErrTargetKindUnavailable = errors.New("this kind of target is not available")
-
-// Prepare implements TargetPreparer.
-func (p Preparers) Prepare(ctx context.Context, spec TargetSpec, scanTypes []string) (*Prepared, error) {
-	switch {
-	case spec.Image != nil && spec.Repo == nil:
-		if p.Image == nil {
-			return nil, fmt.Errorf("image target: %w", ErrTargetKindUnavailable)
-		}
-		return p.Image.Prepare(ctx, spec, scanTypes)
-	case spec.Repo != nil && spec.Image == nil:
-		if p.Repo == nil {
-			return nil, fmt.Errorf("repository target: %w", ErrTargetKindUnavailable)
-		}
-		return p.Repo.Prepare(ctx, spec, scanTypes)
-	}
-	return nil, errors.New("a target needs exactly one of image and repo")
-}
 
 // Close removes the prepared root; nil-safe and idempotent.
 func (p *Prepared) Close() {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"scand/finding"
+	"scand/scan/workdir"
 	"scand/sse"
 	"scand/store"
 )
@@ -19,7 +20,7 @@ import (
 // fakePreparer makes a real directory in a work directory and records
 // whether it was cleaned up; the knobs make it fail or misbehave.
 type fakePreparer struct {
-	work        *WorkDir
+	work        *workdir.Dir
 	fail        error
 	panicInLine bool
 	cleaned     atomic.Int32
@@ -43,7 +44,7 @@ func (f *fakePreparer) Prepare(ctx context.Context, spec TargetSpec, _ []string)
 			}
 			return strings.CutPrefix(fp, "sha256:l1:/")
 		},
-		Cleanup: func() { f.cleaned.Add(1); RemoveTree(dir) }}
+		Cleanup: func() { f.cleaned.Add(1); workdir.RemoveTree(dir) }}
 	return p, nil
 }
 
@@ -122,7 +123,7 @@ func waitCleaned(t *testing.T, f *fakePreparer) {
 }
 
 func newFake(t *testing.T) *fakePreparer {
-	w, err := OpenWorkDir(t.TempDir())
+	w, err := workdir.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,83 +201,4 @@ func TestPreparedTargetFailureCancelAndPanic(t *testing.T) {
 			t.Errorf("scan = %s %q", sc.Status, sc.Error)
 		}
 	})
-}
-
-func TestParseRepoURL(t *testing.T) {
-	for raw, want := range map[string]string{
-		"https://Git.Corp.Example/team/app.git":      "https://git.corp.example/team/app.git",
-		"ssh://git@git.corp.example:2222/team/app":   "ssh://git@git.corp.example:2222/team/app",
-		"git://10.0.0.5/app.git":                     "git://10.0.0.5/app.git",
-		"https://[fd00::5]/app.git":                  "https://[fd00::5]/app.git",
-		"https://u:p@git.corp.example/app.git":       "credentials",
-		"https://token@git.corp.example/app.git":     "credentials",
-		"ssh://git:pw@git.corp.example/app.git":      "credentials",
-		"http://git.corp.example/app.git":            "scheme",
-		"file:///srv/git/app.git":                    "scheme",
-		"ext::sh -c touch% /tmp/pwned":               "spaces",
-		"git@git.corp.example:team/app.git":          "scp-style",
-		"https://git.corp.example":                   "repository path",
-		"https://git.corp.example/app.git?x=1":       "query",
-		"-uhttps://git.corp.example/app.git":         "'-'",
-		"ssh://-oProxyCommand=x@git.corp.example/a":  "user name",
-		"https://git.corp.example/app.git#frag":      "fragment",
-		"https://git_corp.example/app.git":           "valid host",
-		"ssh://git@-oProxyCommand=touch/app.git":     "valid host",
-		"https://git.corp.example/a\x00b":            "control",
-		"https://git.corp.example/app.git\nfoo=bar":  "control",
-		"https://git.corp.example:99999/app.git":     "valid",
-		"https://git.corp.example/team/app.git/../x": "https://git.corp.example/team/app.git/../x",
-	} {
-		u, err := ParseRepoURL(raw)
-		switch {
-		case err == nil && u.String() != want:
-			t.Errorf("%q: accepted as %q, want %q", raw, u, want)
-		case err != nil && !strings.Contains(err.Error(), want):
-			t.Errorf("%q: %v, want an error saying %q", raw, err, want)
-		}
-		if err != nil && strings.Contains(err.Error(), ":p@") {
-			t.Errorf("%q: error echoes the password: %v", raw, err)
-		}
-	}
-	if !GitHostAllowed("git.corp.example", []string{".corp.example"}) || GitHostAllowed("corp.example.evil", []string{".corp.example"}) ||
-		!GitHostAllowed("GIT.example", []string{"git.example"}) || GitHostAllowed("git.example", []string{"other"}) || !GitHostAllowed("x", nil) {
-		t.Error("GitHostAllowed")
-	}
-	for ref, ok := range map[string]bool{"main": true, "release/2.1": true, "v1.2.3": true, "0123456789abcdef0123456789abcdef01234567": true,
-		"-x": false, "a..b": false, "a:b": false, "a b": false, "x.lock": false, "a/": false, "/a": false, "@{1}": false} {
-		if err := ValidateRepoRef(ref); (err == nil) != ok {
-			t.Errorf("ref %q: %v", ref, err)
-		}
-	}
-}
-
-// A work directory left by a dead process is swept; a live one's is not.
-func TestWorkDirSweep(t *testing.T) {
-	base := t.TempDir()
-	dead := filepath.Join(base, workDirPrefix+"dead")
-	os.MkdirAll(filepath.Join(dead, "image-1/rootfs"), 0o500)
-	os.WriteFile(filepath.Join(dead, workDirOwner), []byte("999999999"), 0o600)
-	live := filepath.Join(base, workDirPrefix+"live")
-	os.MkdirAll(live, 0o700)
-	os.WriteFile(filepath.Join(live, workDirOwner), []byte("1"), 0o600) // init never dies
-	other := filepath.Join(base, "unrelated")
-	os.MkdirAll(other, 0o700)
-	w, err := OpenWorkDir(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if info, err := os.Stat(w.Path()); err != nil || info.Mode().Perm() != 0o700 {
-		t.Errorf("work directory mode: %v %v", info.Mode(), err)
-	}
-	for p, want := range map[string]bool{dead: false, live: true, other: true} {
-		if _, err := os.Stat(p); (err == nil) != want {
-			t.Errorf("%s exists = %v, want %v", p, err == nil, want)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(w.Path()); !os.IsNotExist(err) {
-		t.Error("Close left the directory")
-	}
 }

@@ -1,8 +1,11 @@
 // Package scan is the seam between the orchestrator and the scanners: the
-// Scanner interface, Target, the six scan types and Config; target
-// validation; the one runner that starts processes; and the orchestrator
-// that runs scans in the background. It never names a concrete scanner:
-// scan/registry holds the ordered list and main's wiring hands it over.
+// Scanner interface, Target, the six scan types and Config; the seam of
+// image and repository targets (TargetPreparer and its specs); and the
+// orchestrator that runs scans in the background (RunNow: the command
+// line's synchronous path). It never names a concrete scanner or
+// preparer: scan/registry holds the ordered list and main's wiring hands
+// it over. Processes start through scan/proc; requests are checked by
+// scan/request before a scan is stored.
 package scan
 
 import (

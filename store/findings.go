@@ -7,23 +7,8 @@ import (
 	"time"
 
 	"scand/finding"
+	"scand/store/sqlbase"
 )
-
-// TriageState is the verdict on one fingerprint.
-type TriageState struct {
-	Fingerprint string    `json:"fingerprint"`
-	Status      string    `json:"status"`
-	Note        string    `json:"note"`
-	UpdatedAt   time.Time `json:"updated_at"`
-	UpdatedBy   string    `json:"updated_by"`
-}
-
-// FindingWithState is a finding plus its current triage verdict (nil when
-// none is set).
-type FindingWithState struct {
-	finding.Finding
-	State *TriageState `json:"state"`
-}
 
 // ScanResult is what CompleteScan stores for a scan.
 type ScanResult struct {
@@ -32,61 +17,6 @@ type ScanResult struct {
 	Skipped        []SkippedScanner
 	RiskScore      int
 	SeverityCounts map[string]int
-}
-
-// FindingFilter is the former name of FindingQuery.
-type FindingFilter = FindingQuery
-
-// FindingsByScan returns a completed scan's findings (as many as the query
-// selects) decoded, with their triage states. It holds them all in memory:
-// handlers stream FindingRows instead; this suits tests and small scans.
-func (s *Store) FindingsByScan(ctx context.Context, scanID string, q FindingQuery) ([]FindingWithState, error) {
-	sc, err := s.ScanByID(ctx, scanID)
-	if errors.Is(err, ErrNotFound) {
-		return []FindingWithState{}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	out := []FindingWithState{}
-	for row, err := range s.FindingRows(ctx, sc, q) {
-		if err != nil {
-			return nil, err
-		}
-		fw, err := row.Decode()
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, fw)
-	}
-	return out, nil
-}
-
-// AppendFindingsJSON appends the JSON array of the selected findings with
-// their triage states to buf (see FindingRow.AppendJSON).
-func (s *Store) AppendFindingsJSON(ctx context.Context, buf []byte, scanID string, q FindingQuery) ([]byte, error) {
-	buf = append(buf, '[')
-	sc, err := s.ScanByID(ctx, scanID)
-	if errors.Is(err, ErrNotFound) {
-		return append(buf, ']'), nil
-	}
-	if err != nil {
-		return buf, err
-	}
-	first := true
-	for row, err := range s.FindingRows(ctx, sc, q) {
-		if err != nil {
-			return buf, err
-		}
-		if !first {
-			buf = append(buf, ',')
-		}
-		first = false
-		if buf, err = row.AppendJSON(buf); err != nil {
-			return buf, err
-		}
-	}
-	return append(buf, ']'), nil
 }
 
 // TriageStatuses are the verdicts of SPEC.md.
@@ -105,11 +35,11 @@ func (s *Store) SetTriage(ctx context.Context, st TriageState) (TriageState, err
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO triage_states (fingerprint, status, note, updated_at, updated_by) VALUES (?, ?, ?, ?, ?)
 			ON CONFLICT (fingerprint) DO UPDATE SET status = excluded.status, note = excluded.note, updated_at = excluded.updated_at, updated_by = excluded.updated_by`,
-			st.Fingerprint, st.Status, st.Note, formatTime(st.UpdatedAt), st.UpdatedBy); err != nil {
+			st.Fingerprint, st.Status, st.Note, sqlbase.FormatTime(st.UpdatedAt), st.UpdatedBy); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, "INSERT INTO triage_history (fingerprint, status, note, updated_at, updated_by) VALUES (?, ?, ?, ?, ?)",
-			st.Fingerprint, st.Status, st.Note, formatTime(st.UpdatedAt), st.UpdatedBy); err != nil {
+			st.Fingerprint, st.Status, st.Note, sqlbase.FormatTime(st.UpdatedAt), st.UpdatedBy); err != nil {
 			return err
 		}
 		if old == st.Status {
@@ -173,7 +103,7 @@ func (s *Store) TriageHistory(ctx context.Context, fingerprint string) ([]Triage
 		if err := rows.Scan(&t.Fingerprint, &t.Status, &t.Note, &at, &t.UpdatedBy); err != nil {
 			return nil, err
 		}
-		t.UpdatedAt = parseTime(at)
+		t.UpdatedAt = sqlbase.ParseTime(at)
 		out = append(out, t)
 	}
 	return out, rows.Err()
@@ -204,7 +134,7 @@ func (s *Store) AddComment(ctx context.Context, c Comment) (Comment, error) {
 	c.ID = NewID()
 	c.CreatedAt = s.now().UTC().Truncate(time.Microsecond)
 	_, err := s.w.ExecContext(ctx, "INSERT INTO finding_comments (id, fingerprint, text, author, created_at) VALUES (?, ?, ?, ?, ?)",
-		c.ID, c.Fingerprint, c.Text, c.Author, formatTime(c.CreatedAt))
+		c.ID, c.Fingerprint, c.Text, c.Author, sqlbase.FormatTime(c.CreatedAt))
 	return c, err
 }
 
@@ -222,7 +152,7 @@ func (s *Store) Comments(ctx context.Context, fingerprint string) ([]Comment, er
 		if err := rows.Scan(&c.ID, &c.Fingerprint, &c.Text, &c.Author, &at); err != nil {
 			return nil, err
 		}
-		c.CreatedAt = parseTime(at)
+		c.CreatedAt = sqlbase.ParseTime(at)
 		out = append(out, c)
 	}
 	return out, rows.Err()

@@ -2,14 +2,14 @@ package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"scand/store/sqlbase"
 )
 
 // fullStore opens a migrated database whose connections may grow it by
@@ -65,9 +65,7 @@ func TestWriteHealthFollowsAFullDatabase(t *testing.T) {
 		t.Fatal("not a single comment fitted: the test proves nothing")
 	}
 	// The failing insert alone marks the store unwritable, before any probe.
-	s.health.mu.Lock()
-	seen := s.health.failure
-	s.health.mu.Unlock()
+	seen := s.health.Known()
 	if seen.Kind != "disk_full" || seen.Detail == "" {
 		t.Fatalf("after SQLITE_FULL the store remembers %+v, want disk_full with a detail", seen)
 	}
@@ -76,7 +74,7 @@ func TestWriteHealthFollowsAFullDatabase(t *testing.T) {
 	if err := s.TouchAPIKey(ctx, "k1"); err != nil {
 		t.Fatalf("in-place update on a full database: %v", err)
 	}
-	clock.Set(clock.Now().Add(2 * retryInterval))
+	clock.Set(clock.Now().Add(2 * sqlbase.RetryInterval))
 	st := s.WriteHealth(ctx)
 	if st.OK() || st.Kind != "disk_full" || !strings.Contains(st.Detail, "full") {
 		t.Fatalf("full database reports %+v, want disk_full", st)
@@ -91,7 +89,7 @@ func TestWriteHealthFollowsAFullDatabase(t *testing.T) {
 	if st := s.WriteHealth(ctx); st.OK() {
 		t.Fatal("recovered before the retry interval: the probe is not rate-limited")
 	}
-	clock.Set(clock.Now().Add(2 * retryInterval))
+	clock.Set(clock.Now().Add(2 * sqlbase.RetryInterval))
 	if st := s.WriteHealth(ctx); !st.OK() {
 		t.Fatalf("after freeing space the store reports %+v, want writable", st)
 	}
@@ -125,31 +123,6 @@ func TestWriteHealthReadOnlyDatabase(t *testing.T) {
 	st := ro.WriteHealth(ctx)
 	if st.OK() || st.Kind != "read_only" {
 		t.Fatalf("read-only database reports %+v, want read_only", st)
-	}
-}
-
-func TestStorageFailureClassification(t *testing.T) {
-	cases := []struct {
-		err      error
-		kind     string
-		diskFull bool
-	}{
-		{nil, "", false},
-		{errors.New("UNIQUE constraint failed"), "", false},
-		{context.DeadlineExceeded, "", false},
-		{fmt.Errorf("write: %w", syscall.ENOSPC), "disk_full", true},
-		{fmt.Errorf("write: %w", syscall.EDQUOT), "disk_full", true},
-		{fmt.Errorf("%w: 10 bytes free", ErrDiskFull), "disk_full", true},
-		{&os.PathError{Op: "open", Path: "/x", Err: syscall.EROFS}, "read_only", false},
-		{fmt.Errorf("read: %w", syscall.EIO), "io_error", false},
-	}
-	for _, c := range cases {
-		if got := storageFailure(c.err); got != c.kind {
-			t.Errorf("storageFailure(%v) = %q, want %q", c.err, got, c.kind)
-		}
-		if got := IsDiskFull(c.err); got != c.diskFull {
-			t.Errorf("IsDiskFull(%v) = %v, want %v", c.err, got, c.diskFull)
-		}
 	}
 }
 

@@ -11,6 +11,9 @@ import (
 	"sync"
 
 	"scand/finding"
+	"scand/store/findingjson"
+	"scand/store/scans"
+	"scand/store/scratch"
 )
 
 // Ingest stores a scan's findings without holding them in memory. The
@@ -21,7 +24,7 @@ import (
 // scan is running and its rows are invisible to every reader.
 //
 // How the work is split:
-//  1. Add appends to a scratch database (see scratch.go): no lock of the
+//  1. Add appends to a scratch database (store/scratch): no lock of the
 //     daemon's database is taken while scanners run. A finding is stored
 //     as columns, its description (the same long remediation text for
 //     every finding of a rule) as a number into an in-memory dictionary.
@@ -37,7 +40,7 @@ import (
 type Ingest struct {
 	s    *Store
 	scan Scan
-	sc   *scratch
+	sc   *scratch.File
 	// newID names each stored finding (store.NewID in production).
 	newID func() string
 	texts textDict
@@ -47,18 +50,13 @@ type Ingest struct {
 	// hot lists files where Dedup may change something, found while
 	// adding: a fingerprint seen before, or a line another scanner hit.
 	hot                   map[string]bool
-	fps, locs, locScanner *seenSet
+	fps, locs, locScanner *scratch.SeenSet
 	err                   error
 }
 
 // ingestBatchRows is how many findings Add buffers before writing them to
 // the scratch file.
 const ingestBatchRows = 2000
-
-const scratchSchema = `CREATE TABLE raw (key BLOB NOT NULL, file_path TEXT NOT NULL, rec BLOB NOT NULL);
-CREATE TABLE deduped (key BLOB NOT NULL, file_path TEXT NOT NULL, rec BLOB NOT NULL);
-CREATE TABLE hot (file_path TEXT PRIMARY KEY) WITHOUT ROWID;
-CREATE TABLE fps (fingerprint TEXT NOT NULL, rec BLOB NOT NULL);`
 
 // textDict numbers the long texts (descriptions) an ingest sees, so each
 // is kept once. It is bounded: past textDictMax distinct texts the rest
@@ -111,20 +109,20 @@ func (s *Store) BeginIngest(ctx context.Context, scanID string) (*Ingest, error)
 	if err != nil {
 		return nil, err
 	}
-	scr, err := s.openScratch()
+	scr, err := scratch.Open(s.path)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := scr.db.ExecContext(ctx, scratchSchema); err != nil {
-		scr.close()
+	if _, err := scr.DB.ExecContext(ctx, scratch.Schema); err != nil {
+		scr.Close()
 		return nil, fmt.Errorf("scratch schema: %w", err)
 	}
-	return &Ingest{s: s, scan: sc, sc: scr, newID: NewID, hot: map[string]bool{}, fps: newSeenSet(), locs: newSeenSet(), locScanner: newSeenSet()}, nil
+	return &Ingest{s: s, scan: sc, sc: scr, newID: NewID, hot: map[string]bool{}, fps: scratch.NewSeenSet(), locs: scratch.NewSeenSet(), locScanner: scratch.NewSeenSet()}, nil
 }
 
 // scanForWrite loads a scan that is not deleted, through the writer.
 func (s *Store) scanForWrite(ctx context.Context, id string) (Scan, error) {
-	return scanScan(s.w.QueryRowContext(ctx, "SELECT "+scanColumns+" FROM scans WHERE id = ? AND hidden = 0", id))
+	return scans.ScanRow(s.w.QueryRowContext(ctx, "SELECT "+scans.Columns+" FROM scans WHERE id = ? AND hidden = 0", id))
 }
 
 // Close releases the scratch file. It is safe after Finish and safe to
@@ -132,7 +130,7 @@ func (s *Store) scanForWrite(ctx context.Context, id string) (Scan, error) {
 func (in *Ingest) Close() {
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	in.sc.close()
+	in.sc.Close()
 	in.sc = nil
 	if in.err == nil {
 		in.err = errors.New("ingest closed")
@@ -142,17 +140,17 @@ func (in *Ingest) Close() {
 // scratchRow renders f as the values of one scratch row: sort key, file
 // and record.
 func (in *Ingest) scratchRow(f finding.Finding, snippet string) ([]any, error) {
-	fj, _, err := findingFields(f)
+	fj, _, err := findingjson.FieldsOf(f)
 	if err != nil {
 		return nil, err
 	}
 	fj.ID, fj.ScanID = "", ""
-	r := scratchRecord{f: fj, suppressed: finding.IsSuppressed(f), snippet: snippet}
-	if r.textID = in.texts.id(fj.Description); r.textID != 0 {
-		r.f.Description = ""
+	r := scratch.Record{F: fj, Suppressed: finding.IsSuppressed(f), Snippet: snippet}
+	if r.TextID = in.texts.id(fj.Description); r.TextID != 0 {
+		r.F.Description = ""
 	}
-	key := canonicalKey(make([]byte, 0, 128), f.Severity, f.Scanner, f.RuleID, f.FilePath, f.Line, f.Title, f.Fingerprint)
-	return []any{key, f.FilePath, r.encode(make([]byte, 0, 256))}, nil
+	key := scratch.CanonicalKey(make([]byte, 0, 128), f.Severity, f.Scanner, f.RuleID, f.FilePath, f.Line, f.Title, f.Fingerprint)
+	return []any{key, f.FilePath, r.Encode(make([]byte, 0, 256))}, nil
 }
 
 // Add queues one prepared finding (PrepareOne: fingerprint, suppression,
@@ -164,20 +162,20 @@ func (in *Ingest) Add(f finding.Finding) error {
 		return err
 	}
 	line := strconv.Itoa(f.Line)
-	fpHash, locHash, lsHash := in.fps.hash(f.Fingerprint), in.locs.hash(f.FilePath, line), in.locScanner.hash(f.FilePath, line, f.Scanner)
+	fpHash, locHash, lsHash := in.fps.Hash(f.Fingerprint), in.locs.Hash(f.FilePath, line), in.locScanner.Hash(f.FilePath, line, f.Scanner)
 	eqKeys := finding.EquivalenceKeys(f)
 	eqHashes := make([][2]uint64, len(eqKeys))
 	for i, key := range eqKeys {
-		eqHashes[i] = [2]uint64{in.locs.hash("\x00eq", key), in.locScanner.hash("\x00eq", key, f.Scanner)}
+		eqHashes[i] = [2]uint64{in.locs.Hash("\x00eq", key), in.locScanner.Hash("\x00eq", key, f.Scanner)}
 	}
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	if in.err != nil {
 		return in.err
 	}
-	dupFingerprint := in.fps.testAndAdd(fpHash)
-	seenLine := in.locs.testAndAdd(locHash)
-	seenByScanner := in.locScanner.testAndAdd(lsHash)
+	dupFingerprint := in.fps.TestAndAdd(fpHash)
+	seenLine := in.locs.TestAndAdd(locHash)
+	seenByScanner := in.locScanner.TestAndAdd(lsHash)
 	if dupFingerprint || (seenLine && !seenByScanner) {
 		in.hot[f.FilePath] = true
 	}
@@ -185,8 +183,8 @@ func (in *Ingest) Add(f finding.Finding) error {
 	// on different lines of one file: a key another scanner has already
 	// reported makes the file hot too.
 	for _, h := range eqHashes {
-		seenKey := in.locs.testAndAdd(h[0])
-		seenKeyByScanner := in.locScanner.testAndAdd(h[1])
+		seenKey := in.locs.TestAndAdd(h[0])
+		seenKeyByScanner := in.locScanner.TestAndAdd(h[1])
 		if seenKey && !seenKeyByScanner {
 			in.hot[f.FilePath] = true
 		}
@@ -205,7 +203,7 @@ func (in *Ingest) flushLocked(ctx context.Context) error {
 	if in.sc == nil {
 		return errors.New("ingest closed")
 	}
-	tx, err := in.sc.db.BeginTx(ctx, nil)
+	tx, err := in.sc.DB.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -240,7 +238,7 @@ func (in *Ingest) Mark() (int64, error) {
 		return 0, err
 	}
 	var last sql.NullInt64
-	err := in.sc.db.QueryRow("SELECT max(rowid) FROM raw").Scan(&last)
+	err := in.sc.DB.QueryRow("SELECT max(rowid) FROM raw").Scan(&last)
 	return last.Int64, err
 }
 
@@ -255,7 +253,7 @@ func (in *Ingest) Rollback(mark int64) error {
 		in.err = err
 		return err
 	}
-	_, err := in.sc.db.Exec("DELETE FROM raw WHERE rowid > ?", mark)
+	_, err := in.sc.DB.Exec("DELETE FROM raw WHERE rowid > ?", mark)
 	return err
 }
 
@@ -291,7 +289,7 @@ func (in *Ingest) Finish(ctx context.Context, meta IngestMeta) (IngestSummary, e
 	if err != nil {
 		return IngestSummary{}, err
 	}
-	tx, err := in.sc.db.BeginTx(ctx, nil)
+	tx, err := in.sc.DB.BeginTx(ctx, nil)
 	if err != nil {
 		return IngestSummary{}, err
 	}
@@ -342,7 +340,7 @@ func (in *Ingest) writeSorted(ctx context.Context, tx *sql.Tx, q string, w *find
 		if err != nil {
 			return err
 		}
-		if err := w.add(ctx, writeRow{f: r.f, suppressed: r.suppressed, tags: string(r.f.ComplianceTags), newID: in.newID}); err != nil {
+		if err := w.add(ctx, writeRow{f: r.F, suppressed: r.Suppressed, tags: string(r.F.ComplianceTags), newID: in.newID}); err != nil {
 			return err
 		}
 	}
@@ -351,20 +349,20 @@ func (in *Ingest) writeSorted(ctx context.Context, tx *sql.Tx, q string, w *find
 
 // record decodes a scratch record and fills in what the ingest keeps
 // apart (scan id, dictionary description).
-func (in *Ingest) record(b []byte) (scratchRecord, error) {
-	r, err := decodeRecord(b)
+func (in *Ingest) record(b []byte) (scratch.Record, error) {
+	r, err := scratch.DecodeRecord(b)
 	if err != nil {
 		return r, err
 	}
-	r.f.ScanID = in.scan.ID
-	r.f.Description = in.texts.text(r.textID, r.f.Description)
+	r.F.ScanID = in.scan.ID
+	r.F.Description = in.texts.text(r.TextID, r.F.Description)
 	return r, nil
 }
 
 // dedupHotFiles runs finding.Dedup on every file where it can change
 // something and reports whether there was any.
 func (in *Ingest) dedupHotFiles(ctx context.Context) (bool, error) {
-	db := in.sc.db
+	db := in.sc.DB
 	var n int
 	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM hot").Scan(&n); err != nil {
 		return false, err
@@ -420,18 +418,18 @@ func (in *Ingest) dedupHotFiles(ctx context.Context) (bool, error) {
 			rows.Close()
 			return false, err
 		}
-		if len(group) > 0 && group[0].FilePath != r.f.FilePath {
+		if len(group) > 0 && group[0].FilePath != r.F.FilePath {
 			if err := flushGroup(); err != nil {
 				rows.Close()
 				return false, err
 			}
 		}
-		f, err := r.f.finding()
+		f, err := r.F.Finding()
 		if err != nil {
 			rows.Close()
 			return false, err
 		}
-		f.Snippet = r.snippet
+		f.Snippet = r.Snippet
 		group = append(group, f)
 	}
 	rows.Close()
@@ -515,15 +513,15 @@ func (s *Store) CompleteScan(ctx context.Context, id string, r ScanResult) error
 	if sc.Status != StatusRunning {
 		return ErrConflict
 	}
-	scr, err := s.openScratch()
+	scr, err := scratch.Open(s.path)
 	if err != nil {
 		return err
 	}
-	defer scr.close()
-	if _, err := scr.db.ExecContext(ctx, scratchSchema); err != nil {
+	defer scr.Close()
+	if _, err := scr.DB.ExecContext(ctx, scratch.Schema); err != nil {
 		return err
 	}
-	tx, err := scr.db.BeginTx(ctx, nil)
+	tx, err := scr.DB.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -532,7 +530,7 @@ func (s *Store) CompleteScan(ctx context.Context, id string, r ScanResult) error
 	defer w.closeScratchStmts()
 	for _, f := range r.Findings {
 		f.ScanID = id
-		fj, tags, err := findingFields(f)
+		fj, tags, err := findingjson.FieldsOf(f)
 		if err != nil {
 			return err
 		}
@@ -545,13 +543,6 @@ func (s *Store) CompleteScan(ctx context.Context, id string, r ScanResult) error
 		counts = countsMap(w.all)
 	}
 	return w.finish(ctx, flipMeta{run: r.ScannersRun, skipped: r.Skipped, risk: r.RiskScore, severityCounts: counts})
-}
-
-func nonNilStrings(v []string) []string {
-	if v == nil {
-		return []string{}
-	}
-	return v
 }
 
 // sortedKeys returns a set's members in order.

@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"scand/finding"
+	"scand/store/findings"
+	"scand/store/sqlbase"
 )
 
 func ingestTestStore(t *testing.T) *Store {
@@ -463,7 +465,7 @@ func TestDeletePurgesAndReclaimsSpace(t *testing.T) {
 		t.Fatal(err)
 	}
 	var n int
-	s.db.QueryRow("SELECT count(*) FROM findings WHERE k BETWEEN ? AND ?", findingKey(sc.Seq, 0), findingKey(sc.Seq, 1<<32-1)).Scan(&n)
+	s.db.QueryRow("SELECT count(*) FROM findings WHERE k BETWEEN ? AND ?", findings.Key(sc.Seq, 0), findings.Key(sc.Seq, 1<<32-1)).Scan(&n)
 	var left int
 	s.db.QueryRow("SELECT count(*) FROM scans WHERE id = 'big'").Scan(&left)
 	if n != 0 || left != 0 {
@@ -530,7 +532,7 @@ func TestCancelledIngestLeavesNothing(t *testing.T) {
 // findings move to the new tables, byte for byte, with their aggregates.
 func TestBackfillFrom0001(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "old.db")
-	old, err := sql.Open("sqlite", dsn(path, writerCacheKiB))
+	old, err := sql.Open("sqlite", sqlbase.DSN(path, sqlbase.WriterCacheKiB))
 	if err != nil {
 		t.Fatal(err)
 	}

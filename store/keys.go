@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"time"
+
+	"scand/store/sqlbase"
 )
 
 // APIKey is a stored API key row. Hash is never shown to clients.
@@ -35,9 +37,9 @@ func scanAPIKey(row interface{ Scan(...any) error }) (APIKey, error) {
 	if err := json.Unmarshal([]byte(scopes), &k.Scopes); err != nil {
 		return k, err
 	}
-	k.CreatedAt = parseTime(created)
-	k.LastUsedAt = parseNullTime(used)
-	k.RevokedAt = parseNullTime(revoked)
+	k.CreatedAt = sqlbase.ParseTime(created)
+	k.LastUsedAt = sqlbase.ParseNullTime(used)
+	k.RevokedAt = sqlbase.ParseNullTime(revoked)
 	return k, nil
 }
 
@@ -46,7 +48,7 @@ func (s *Store) CreateAPIKey(ctx context.Context, k APIKey) (APIKey, error) {
 	k.CreatedAt = s.now().UTC().Truncate(time.Microsecond)
 	scopes, _ := json.Marshal(k.Scopes)
 	_, err := s.w.ExecContext(ctx, "INSERT INTO api_keys (id, name, prefix, hash, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-		k.ID, k.Name, k.Prefix, k.Hash, string(scopes), formatTime(k.CreatedAt))
+		k.ID, k.Name, k.Prefix, k.Hash, string(scopes), sqlbase.FormatTime(k.CreatedAt))
 	return k, err
 }
 
@@ -83,7 +85,7 @@ func (s *Store) HasActiveAPIKeys(ctx context.Context) (bool, error) {
 
 // TouchAPIKey records a successful authentication.
 func (s *Store) TouchAPIKey(ctx context.Context, id string) error {
-	_, err := s.w.ExecContext(ctx, "UPDATE api_keys SET last_used_at = ? WHERE id = ?", formatTime(s.now()), id)
+	_, err := s.w.ExecContext(ctx, "UPDATE api_keys SET last_used_at = ? WHERE id = ?", sqlbase.FormatTime(s.now()), id)
 	return err
 }
 
@@ -112,7 +114,7 @@ func (s *Store) RevokeAPIKey(ctx context.Context, id string, guardLastAdmin bool
 				return ErrConflict
 			}
 		}
-		_, err = tx.ExecContext(ctx, "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", formatTime(s.now()), id)
+		_, err = tx.ExecContext(ctx, "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", sqlbase.FormatTime(s.now()), id)
 		return err
 	})
 }

@@ -9,6 +9,11 @@ import (
 	"time"
 
 	"scand/finding"
+	"scand/store/findingjson"
+	"scand/store/findings"
+	"scand/store/scans"
+	"scand/store/scratch"
+	"scand/store/sqlbase"
 )
 
 // Background upkeep: the findings of deleted, cancelled and failed scans
@@ -48,7 +53,7 @@ func (s *Store) RunMaintenance(ctx context.Context, interval time.Duration, logf
 	if logf == nil {
 		logf = func(string, error) {}
 	}
-	ctx = freeingSpace(ctx)
+	ctx = sqlbase.FreeingSpace(ctx)
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	go s.checkpointLoop(ctx, time.Second, logf)
@@ -141,7 +146,7 @@ func (s *Store) purgeStep(ctx context.Context, batch *int) (bool, error) {
 			_, err := tx.ExecContext(ctx, "DELETE FROM finding_fps WHERE scan_seq = ? AND fingerprint >= ?", seq, first.String)
 			return err
 		}
-		lo, hi := findingKey(seq, 0), findingKey(seq, 0xffffffff)
+		lo, hi := findings.Key(seq, 0), findings.Key(seq, 0xffffffff)
 		var from sql.NullInt64
 		if err := tx.QueryRowContext(ctx, `SELECT min(k) FROM (SELECT k FROM findings NOT INDEXED WHERE k BETWEEN ? AND ? ORDER BY k DESC LIMIT ?)`,
 			lo, hi, *batch).Scan(&from); err != nil {
@@ -249,19 +254,19 @@ func (s *Store) backfill(ctx context.Context) error {
 }
 
 func (s *Store) backfillScan(ctx context.Context, id string) error {
-	sc, err := scanScan(s.w.QueryRowContext(ctx, "SELECT "+scanColumns+" FROM scans WHERE id = ?", id))
+	sc, err := scans.ScanRow(s.w.QueryRowContext(ctx, "SELECT "+scans.Columns+" FROM scans WHERE id = ?", id))
 	if err != nil {
 		return err
 	}
-	scr, err := s.openScratch()
+	scr, err := scratch.Open(s.path)
 	if err != nil {
 		return err
 	}
-	defer scr.close()
-	if _, err := scr.db.ExecContext(ctx, scratchSchema); err != nil {
+	defer scr.Close()
+	if _, err := scr.DB.ExecContext(ctx, scratch.Schema); err != nil {
 		return err
 	}
-	sx, err := scr.db.BeginTx(ctx, nil)
+	sx, err := scr.DB.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -323,12 +328,12 @@ func backfillRow(body []byte) (writeRow, error) {
 	if err := json.Unmarshal(body, &f); err != nil {
 		return writeRow{}, err
 	}
-	tags, err := json.Marshal(nonNilStrings(f.ComplianceTags))
+	tags, err := findingjson.TagsJSON(f.ComplianceTags)
 	if err != nil {
 		return writeRow{}, err
 	}
-	r := writeRow{f: findingJSON{Severity: f.Severity, Scanner: f.Scanner, ScanType: f.ScanType, RuleID: f.RuleID, Fingerprint: f.Fingerprint},
-		tags: string(tags), body: append([]byte(nil), body...)}
+	r := writeRow{f: findingjson.Fields{Severity: f.Severity, Scanner: f.Scanner, ScanType: f.ScanType, RuleID: f.RuleID, Fingerprint: f.Fingerprint},
+		tags: tags, body: append([]byte(nil), body...)}
 	if f.CWE != nil {
 		r.f.CWE = finding.CWE(*f.CWE)
 	}

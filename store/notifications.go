@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"time"
+
+	"scand/store/sqlbase"
 )
 
 // Notification is a stored in-app notification.
@@ -30,8 +32,8 @@ func scanNotification(row interface{ Scan(...any) error }) (Notification, error)
 		}
 		return n, err
 	}
-	n.CreatedAt = parseTime(created)
-	n.ReadAt = parseNullTime(read)
+	n.CreatedAt = sqlbase.ParseTime(created)
+	n.ReadAt = sqlbase.ParseNullTime(read)
 	return n, nil
 }
 
@@ -47,7 +49,7 @@ func (s *Store) CreateNotification(ctx context.Context, n Notification) (Notific
 	n.CreatedAt = n.CreatedAt.UTC().Truncate(time.Microsecond)
 	n.ReadAt = nil
 	_, err := s.w.ExecContext(ctx, "INSERT INTO notifications (id, severity, title, body, scan_id, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-		n.ID, n.Severity, n.Title, n.Body, n.ScanID, formatTime(n.CreatedAt))
+		n.ID, n.Severity, n.Title, n.Body, n.ScanID, sqlbase.FormatTime(n.CreatedAt))
 	return n, err
 }
 
@@ -87,13 +89,13 @@ func (s *Store) UnreadNotificationCount(ctx context.Context) (int, error) {
 func (s *Store) MarkNotificationRead(ctx context.Context, id string, at time.Time) (Notification, error) {
 	return scanNotification(s.w.QueryRowContext(ctx,
 		"UPDATE notifications SET read_at = COALESCE(read_at, ?) WHERE id = ? RETURNING "+notificationColumns,
-		formatTime(at.UTC()), id))
+		sqlbase.FormatTime(at.UTC()), id))
 }
 
 // MarkAllNotificationsRead marks every unread notification read and says
 // how many changed.
 func (s *Store) MarkAllNotificationsRead(ctx context.Context, at time.Time) (int, error) {
-	res, err := s.w.ExecContext(ctx, "UPDATE notifications SET read_at = ? WHERE read_at IS NULL", formatTime(at.UTC()))
+	res, err := s.w.ExecContext(ctx, "UPDATE notifications SET read_at = ? WHERE read_at IS NULL", sqlbase.FormatTime(at.UTC()))
 	if err != nil {
 		return 0, err
 	}
@@ -104,7 +106,7 @@ func (s *Store) MarkAllNotificationsRead(ctx context.Context, at time.Time) (int
 // PruneReadNotifications deletes read notifications created before
 // cutoff. Unread ones are kept however old: nobody has seen them yet.
 func (s *Store) PruneReadNotifications(ctx context.Context, cutoff time.Time) (int, error) {
-	res, err := s.w.ExecContext(ctx, "DELETE FROM notifications WHERE read_at IS NOT NULL AND created_at < ?", formatTime(cutoff.UTC()))
+	res, err := s.w.ExecContext(ctx, "DELETE FROM notifications WHERE read_at IS NOT NULL AND created_at < ?", sqlbase.FormatTime(cutoff.UTC()))
 	if err != nil {
 		return 0, err
 	}

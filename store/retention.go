@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"time"
+
+	"scand/store/sqlbase"
 )
 
 // RetentionCandidates returns up to limit ids of completed scans that
@@ -23,7 +25,7 @@ func (s *Store) RetentionCandidates(ctx context.Context, cutoff *time.Time, limi
 		SELECT r.id FROM ranked r LEFT JOIN schedules sch ON sch.id = r.schedule_id
 		WHERE r.target_rank > 1
 			AND ((? IS NOT NULL AND r.completed_at < ?) OR (sch.keep_last > 0 AND r.schedule_rank > sch.keep_last))
-		ORDER BY r.seq LIMIT ?`, nullTime(cutoff), nullTime(cutoff), limit)
+		ORDER BY r.seq LIMIT ?`, sqlbase.NullTime(cutoff), sqlbase.NullTime(cutoff), limit)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"time"
+
+	"scand/store/scans"
+	"scand/store/sqlbase"
 )
 
 // Schedule is a stored recurring scan.
@@ -82,10 +85,10 @@ func scanSchedule(row interface{ Scan(...any) error }) (Schedule, error) {
 	}
 	sc.AlertMinSeverity = alert.String
 	sc.KeepLast = int(keep.Int64)
-	sc.NextRunAt = parseNullTime(next)
-	sc.LastRunAt = parseNullTime(last)
-	sc.CreatedAt = parseTime(created)
-	sc.UpdatedAt = parseTime(updated)
+	sc.NextRunAt = sqlbase.ParseNullTime(next)
+	sc.LastRunAt = sqlbase.ParseNullTime(last)
+	sc.CreatedAt = sqlbase.ParseTime(created)
+	sc.UpdatedAt = sqlbase.ParseTime(updated)
 	return sc, nil
 }
 
@@ -106,9 +109,9 @@ func (s *Store) CreateSchedule(ctx context.Context, sc Schedule) (Schedule, erro
 	_, err := s.w.ExecContext(ctx, `INSERT INTO schedules (id, name, target_path, scan_types, target_url, target_host, cron, timezone,
 		enabled, alert_min_severity, keep_last, next_run_at, last_run_at, created_at, updated_at, created_by)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		sc.ID, sc.Name, sc.TargetPath, mustJSON(sc.ScanTypes), sc.TargetURL, sc.TargetHost, sc.Cron, sc.Timezone,
-		sc.Enabled, nullIfEmpty(sc.AlertMinSeverity), nullIfEmpty(sc.KeepLast), nullTime(sc.NextRunAt), nullTime(sc.LastRunAt),
-		formatTime(sc.CreatedAt), formatTime(sc.UpdatedAt), sc.CreatedBy)
+		sc.ID, sc.Name, sc.TargetPath, sqlbase.MustJSON(sc.ScanTypes), sc.TargetURL, sc.TargetHost, sc.Cron, sc.Timezone,
+		sc.Enabled, nullIfEmpty(sc.AlertMinSeverity), nullIfEmpty(sc.KeepLast), sqlbase.NullTime(sc.NextRunAt), sqlbase.NullTime(sc.LastRunAt),
+		sqlbase.FormatTime(sc.CreatedAt), sqlbase.FormatTime(sc.UpdatedAt), sc.CreatedBy)
 	return sc, err
 }
 
@@ -126,7 +129,7 @@ func (s *Store) Schedules(ctx context.Context) ([]Schedule, error) {
 // before now, the longest overdue first.
 func (s *Store) DueSchedules(ctx context.Context, now time.Time, limit int) ([]Schedule, error) {
 	return s.querySchedules(ctx, "SELECT "+scheduleColumns+` FROM schedules
-		WHERE enabled = 1 AND next_run_at IS NOT NULL AND next_run_at <= ? ORDER BY next_run_at, seq LIMIT ?`, formatTime(now), limit)
+		WHERE enabled = 1 AND next_run_at IS NOT NULL AND next_run_at <= ? ORDER BY next_run_at, seq LIMIT ?`, sqlbase.FormatTime(now), limit)
 }
 
 func (s *Store) querySchedules(ctx context.Context, q string, args ...any) ([]Schedule, error) {
@@ -154,7 +157,7 @@ func (s *Store) NextScheduledRun(ctx context.Context) (at time.Time, ok bool, er
 	if err != nil || !v.Valid {
 		return time.Time{}, false, err
 	}
-	return parseTime(v.String), true, nil
+	return sqlbase.ParseTime(v.String), true, nil
 }
 
 // UpdateSchedule reads the schedule, lets edit change it and writes it
@@ -174,8 +177,8 @@ func (s *Store) UpdateSchedule(ctx context.Context, id string, edit func(*Schedu
 		sc.UpdatedAt = s.now().UTC().Truncate(time.Microsecond)
 		_, err = tx.ExecContext(ctx, `UPDATE schedules SET name = ?, target_path = ?, scan_types = ?, target_url = ?, target_host = ?,
 			cron = ?, timezone = ?, enabled = ?, alert_min_severity = ?, keep_last = ?, next_run_at = ?, updated_at = ? WHERE id = ?`,
-			sc.Name, sc.TargetPath, mustJSON(sc.ScanTypes), sc.TargetURL, sc.TargetHost, sc.Cron, sc.Timezone, sc.Enabled,
-			nullIfEmpty(sc.AlertMinSeverity), nullIfEmpty(sc.KeepLast), nullTime(sc.NextRunAt), formatTime(sc.UpdatedAt), id)
+			sc.Name, sc.TargetPath, sqlbase.MustJSON(sc.ScanTypes), sc.TargetURL, sc.TargetHost, sc.Cron, sc.Timezone, sc.Enabled,
+			nullIfEmpty(sc.AlertMinSeverity), nullIfEmpty(sc.KeepLast), sqlbase.NullTime(sc.NextRunAt), sqlbase.FormatTime(sc.UpdatedAt), id)
 		out = sc
 		return err
 	})
@@ -231,11 +234,11 @@ func (s *Store) RecordScheduleRun(ctx context.Context, rec ScheduleRunRecord) (S
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE schedules SET next_run_at = ?, last_run_at = ?
 			WHERE id = ? AND enabled = 1 AND next_run_at = ?`,
-			nullTime(rec.Next), formatTime(run.CreatedAt), rec.ScheduleID, formatTime(rec.Due))
+			sqlbase.NullTime(rec.Next), sqlbase.FormatTime(run.CreatedAt), rec.ScheduleID, sqlbase.FormatTime(rec.Due))
 		if err != nil {
 			return err
 		}
-		if err := expectOne(res); err != nil {
+		if err := sqlbase.ExpectOne(res); err != nil {
 			return err
 		}
 		if rec.Scan != nil {
@@ -244,14 +247,14 @@ func (s *Store) RecordScheduleRun(ctx context.Context, rec ScheduleRunRecord) (S
 			if sc.StartedAt.IsZero() {
 				sc.StartedAt = run.CreatedAt
 			}
-			if _, err := createScan(ctx, tx, sc); err != nil {
+			if _, err := scans.Insert(ctx, tx, sc); err != nil {
 				return err
 			}
 			run.ScanID = sc.ID
 			run.ScanStatus = StatusPending
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO schedule_runs (id, schedule_id, scheduled_for, created_at, outcome, reason, scan_id)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`, run.ID, run.ScheduleID, formatTime(run.ScheduledFor), formatTime(run.CreatedAt),
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, run.ID, run.ScheduleID, sqlbase.FormatTime(run.ScheduledFor), sqlbase.FormatTime(run.CreatedAt),
 			run.Outcome, run.Reason, nullIfEmpty(run.ScanID))
 		return err
 	})
@@ -276,9 +279,35 @@ func (s *Store) ScheduleRuns(ctx context.Context, scheduleID string, limit int) 
 		if err := rows.Scan(&r.ID, &r.ScheduleID, &due, &created, &r.Outcome, &r.Reason, &scanID, &status); err != nil {
 			return nil, err
 		}
-		r.ScheduledFor, r.CreatedAt = parseTime(due), parseTime(created)
+		r.ScheduledFor, r.CreatedAt = sqlbase.ParseTime(due), sqlbase.ParseTime(created)
 		r.ScanID, r.ScanStatus = scanID.String, status.String
 		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// LatestScheduleRuns returns every schedule's newest run with its scan's
+// current status, by schedule id. Each schedule costs one seek on its
+// run history, however long that history is.
+func (s *Store) LatestScheduleRuns(ctx context.Context) (map[string]ScheduleRun, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT r.id, r.schedule_id, r.scheduled_for, r.created_at, r.outcome, r.reason, r.scan_id, s.status
+		FROM schedules sc JOIN schedule_runs r ON r.seq = (SELECT max(seq) FROM schedule_runs WHERE schedule_id = sc.id)
+		LEFT JOIN scans s ON s.id = r.scan_id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]ScheduleRun{}
+	for rows.Next() {
+		var r ScheduleRun
+		var due, created string
+		var scanID, status sql.NullString
+		if err := rows.Scan(&r.ID, &r.ScheduleID, &due, &created, &r.Outcome, &r.Reason, &scanID, &status); err != nil {
+			return nil, err
+		}
+		r.ScheduledFor, r.CreatedAt = sqlbase.ParseTime(due), sqlbase.ParseTime(created)
+		r.ScanID, r.ScanStatus = scanID.String, status.String
+		out[r.ScheduleID] = r
 	}
 	return out, rows.Err()
 }

@@ -1,11 +1,32 @@
-// Package store is the only package in scand that speaks SQL. Every query
-// the daemon runs lives here, one file per table group, so a reviewer reads
-// one package to know what the daemon does with its data.
+// Package store is the only package in scand that speaks SQL: every query
+// the daemon runs lives under store/, so a reviewer reads one tree to know
+// what the daemon does with its data. *Store is the one handle. It opens
+// the database (migrations, the 0001 backfill), ingests findings, and
+// keeps triage, keys, schedules, notifications and the other small tables
+// here, one file per table group; the table groups with a package of their
+// own are embedded in it, so their methods are the Store's:
+//
+//	store/scans        the scans table: a scan's lifecycle and the listings
+//	store/findings     reads of the findings tables: the planner behind
+//	                   FindingRows, Compare, the console's pages
+//	store/webhooks     webhook subscriptions and their delivery queue
+//
+// and it builds on:
+//
+//	store/scratch      the ingest's external sorter, a private SQLite file
+//	store/findingjson  a finding row's stored body (no SQL)
+//	store/sqlbase      the connections, write health, free-space guard and
+//	                   lock file, the encodings and errors every table shares
+//	                   (no table's SQL)
+//
+// store/rpmdb reads a scanned image's rpmdb.sqlite. Nothing under store/
+// imports store, and the subpackages import one another downward only
+// (findings over scans, everything over sqlbase); the tree imports only
+// finding of scand's packages.
 package store
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"database/sql"
 	"embed"
@@ -13,17 +34,20 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
-	_ "modernc.org/sqlite"
+	"scand/store/findings"
+	"scand/store/scans"
+	"scand/store/scratch"
+	"scand/store/sqlbase"
+	"scand/store/webhooks"
 )
 
 // ErrNotFound means the row a caller asked for does not exist.
-var ErrNotFound = errors.New("not found")
+var ErrNotFound = sqlbase.ErrNotFound
 
 // ErrIncompatibleSchema means the database was written by a newer binary
 // or its applied migrations were edited. Restarting cannot fix either, so
@@ -32,41 +56,18 @@ var ErrIncompatibleSchema = errors.New("incompatible database schema")
 
 // ErrConflict means the row exists but is in a state that forbids the
 // change (for example deleting a running scan).
-var ErrConflict = errors.New("conflict")
+var ErrConflict = sqlbase.ErrConflict
 
 //go:embed migrations/*.sql
 var migrationFiles embed.FS
 
-// timeLayout is fixed-width so that text order equals time order in SQL.
-const timeLayout = "2006-01-02T15:04:05.000000Z"
-
-func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
-
-func parseTime(s string) time.Time {
-	t, err := time.Parse(timeLayout, s)
-	if err != nil {
-		return time.Time{}
-	}
-	return t
-}
-
-func nullTime(t *time.Time) any {
-	if t == nil {
-		return nil
-	}
-	return formatTime(*t)
-}
-
-func parseNullTime(s sql.NullString) *time.Time {
-	if !s.Valid {
-		return nil
-	}
-	t := parseTime(s.String)
-	return &t
-}
-
-// Store is scand's database handle.
+// Store is scand's database handle. The table groups that live in
+// subpackages of store/ are embedded: their methods are the Store's.
 type Store struct {
+	*scans.Table
+	*findings.Reader
+	*webhooks.Queue
+
 	// db serves reads; several connections read concurrently under WAL.
 	db *sql.DB
 	// w is the one writer connection. Every write queues for it in Go
@@ -80,7 +81,7 @@ type Store struct {
 	wake chan struct{}
 	// health records storage failures seen on any connection (readiness,
 	// 507 on a full disk).
-	health *writeHealth
+	health *sqlbase.Health
 }
 
 // Open opens (creating if needed) the SQLite file at path and applies
@@ -95,24 +96,14 @@ func open(ctx context.Context, path string, now func() time.Time, pragmas []stri
 	if now == nil {
 		now = time.Now
 	}
-	health := &writeHealth{clock: now}
-	readers, err := newObservedConnector(dsn(path, readerCacheKiB, pragmas...), health, nil)
+	p, err := sqlbase.Open(path, pragmas, now)
 	if err != nil {
-		return nil, fmt.Errorf("open database %s: %w", path, err)
+		return nil, err
 	}
-	db := sql.OpenDB(readers)
-	db.SetMaxOpenConns(8)
-	db.SetMaxIdleConns(8)
-	db.SetConnMaxIdleTime(5 * time.Minute)
-	writer, err := newObservedConnector(dsn(path, writerCacheKiB, pragmas...), health, newSpaceGuard(path))
-	if err != nil {
-		db.Close()
-		return nil, fmt.Errorf("open database %s: %w", path, err)
-	}
-	w := sql.OpenDB(writer)
-	w.SetMaxOpenConns(1)
-	w.SetMaxIdleConns(1)
-	s := &Store{db: db, w: w, now: now, path: path, wake: make(chan struct{}, 1), health: health}
+	db, w, health := p.Read, p.Write, p.Health
+	s := &Store{Queue: webhooks.New(db, w, now), db: db, w: w, now: now, path: path, wake: make(chan struct{}, 1), health: health}
+	s.Table = scans.New(db, w, now, s.wakePurger)
+	s.Reader = findings.New(db, s.Table)
 	if err := s.open(ctx); err != nil {
 		s.Close()
 		return nil, err
@@ -127,7 +118,7 @@ func (s *Store) open(ctx context.Context) error {
 	if err := s.migrate(ctx); err != nil {
 		return err
 	}
-	s.removeStaleScratch()
+	scratch.RemoveStale(s.path)
 	return s.backfill(ctx)
 }
 
@@ -151,38 +142,6 @@ func (s *Store) ensureIncrementalVacuum(ctx context.Context) error {
 		return fmt.Errorf("convert the database to incremental auto-vacuum: %w", err)
 	}
 	return nil
-}
-
-// Page cache per connection. Readers mostly walk ranges once (the OS
-// page cache serves re-reads), so a small cache each keeps eight busy
-// readers well inside the daemon's memory budget; the writer keeps the
-// right edge of every B-tree it appends to.
-const (
-	readerCacheKiB = 4 << 10
-	writerCacheKiB = 16 << 10
-)
-
-// dsn sets the pragmas on every connection the pool opens, not just the
-// first: foreign keys and busy_timeout are per-connection in SQLite.
-func dsn(path string, cacheKiB int, pragmas ...string) string {
-	q := url.Values{}
-	for _, p := range pragmas {
-		q.Add("_pragma", p)
-	}
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "busy_timeout(10000)")
-	q.Add("_pragma", "foreign_keys(1)")
-	q.Add("_pragma", "synchronous(NORMAL)")
-	q.Add("_pragma", "cache_size(-"+strconv.Itoa(cacheKiB)+")")
-	// After a checkpoint resets the WAL, its file is cut back to this size:
-	// one large ingest must not leave a gigabyte-sized WAL behind.
-	q.Add("_pragma", "journal_size_limit(67108864)")
-	// The daemon checkpoints from a reader connection every second
-	// (RunMaintenance), so a writer rarely pays for a checkpoint inside its
-	// transaction; this is the backstop when nothing runs maintenance.
-	q.Add("_pragma", "wal_autocheckpoint(16384)")
-	q.Set("_txlock", "immediate")
-	return "file:" + path + "?" + q.Encode()
 }
 
 // Close closes the database.
@@ -291,7 +250,7 @@ func (s *Store) migrate(ctx context.Context) error {
 				return fmt.Errorf("apply migration %s: %w", m.name, err)
 			}
 			_, err := tx.ExecContext(ctx, "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
-				m.version, m.name, m.checksum, formatTime(s.now()))
+				m.version, m.name, m.checksum, sqlbase.FormatTime(s.now()))
 			return err
 		}); err != nil {
 			return err
@@ -302,32 +261,24 @@ func (s *Store) migrate(ctx context.Context) error {
 
 // inTx runs fn in a write transaction on the writer connection.
 func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
-	tx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	if err := fn(tx); err != nil {
-		tx.Rollback()
-		return err
-	}
-	return tx.Commit()
+	return sqlbase.InTx(ctx, s.w, fn)
 }
 
 // NewID returns an RFC 9562 version 7 UUID: a millisecond timestamp then
 // random bits. Time-ordered ids make index inserts append instead of
 // touching random pages, which matters for 100k-finding scans.
-func NewID() string {
-	var b [16]byte
-	if _, err := rand.Read(b[6:]); err != nil {
-		panic("crypto/rand failed: " + err.Error())
-	}
-	ms := uint64(time.Now().UnixMilli())
-	for i := 5; i >= 0; i-- {
-		b[i] = byte(ms)
-		ms >>= 8
-	}
-	b[6] = b[6]&0x0f | 0x70
-	b[8] = b[8]&0x3f | 0x80
-	h := hex.EncodeToString(b[:])
-	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
-}
+func NewID() string { return sqlbase.NewID() }
+
+// LockedError means another process holds the database's lock file.
+type LockedError = sqlbase.LockedError
+
+// DBLock is the exclusive lock on a database, held for the life of the
+// process that runs migrations, restart recovery and scans over it.
+type DBLock = sqlbase.DBLock
+
+// LockPath is the lock file beside the database (sqlbase.LockPath).
+func LockPath(db string) (string, error) { return sqlbase.LockPath(db) }
+
+// Lock takes the database's lock file (sqlbase.Lock); a second process
+// gets a *LockedError naming the holder.
+func Lock(db string) (*DBLock, error) { return sqlbase.Lock(db) }

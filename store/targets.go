@@ -4,6 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+
+	"scand/store/scans"
+	"scand/store/sqlbase"
 )
 
 // ScanTarget is an image or repository scan's target as stored: the
@@ -25,7 +28,7 @@ func (s *Store) CreateScanWithTarget(ctx context.Context, sc Scan, spec string) 
 			return err
 		}
 		var err error
-		out, err = createScan(ctx, tx, sc)
+		out, err = scans.Insert(ctx, tx, sc)
 		return err
 	})
 	return out, err
@@ -47,7 +50,7 @@ func (s *Store) SetScanTargetResolved(ctx context.Context, scanID, resolved stri
 	if err != nil {
 		return err
 	}
-	return expectOne(res)
+	return sqlbase.ExpectOne(res)
 }
 
 // ScanTargetsByID returns the targets of the given scans that have one, by
@@ -61,7 +64,7 @@ func (s *Store) ScanTargetsByID(ctx context.Context, scanIDs []string) (map[stri
 			args[i] = id
 		}
 		scanIDs = scanIDs[n:]
-		rows, err := s.db.QueryContext(ctx, "SELECT scan_id, spec, resolved FROM scan_targets WHERE scan_id IN ("+placeholders(n)+")", args...)
+		rows, err := s.db.QueryContext(ctx, "SELECT scan_id, spec, resolved FROM scan_targets WHERE scan_id IN ("+sqlbase.Placeholders(n)+")", args...)
 		if err != nil {
 			return nil, err
 		}

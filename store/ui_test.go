@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"scand/finding"
+	"scand/store/sqlbase"
 )
 
 type uiTestClock struct{ t time.Time }
@@ -229,7 +230,7 @@ func TestConsoleFindingsAgreeWithAFilterInGo(t *testing.T) {
 		t.Run(fmt.Sprintf("canonical=%v", canonical), func(t *testing.T) {
 			st, _ := uiTestStore(t)
 			ctx := context.Background()
-			rnd := rand.New(rand.NewPCG(7, uint64(boolInt(canonical))))
+			rnd := rand.New(rand.NewPCG(7, uint64(sqlbase.BoolInt(canonical))))
 			sevs := []finding.Severity{finding.Critical, finding.High, finding.Medium, finding.Low}
 			scanners := []string{"bandit", "gosec", "secrets"}
 			var fs []finding.Finding

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"time"
+
+	"scand/store/sqlbase"
 )
 
 // ScanDataSource is one offline database a scan's scanners read, as it
@@ -33,7 +35,7 @@ func (s *Store) SetScanDataSources(ctx context.Context, scanID string, sources [
 	for _, d := range sources {
 		var built sql.NullString
 		if d.BuiltAt != nil {
-			built = sql.NullString{String: formatTime(*d.BuiltAt), Valid: true}
+			built = sql.NullString{String: sqlbase.FormatTime(*d.BuiltAt), Valid: true}
 		}
 		var age sql.NullFloat64
 		if d.AgeDays != nil {
@@ -65,7 +67,7 @@ func (s *Store) ScanDataSources(ctx context.Context, scanID string) ([]ScanDataS
 		if err := rows.Scan(&d.Name, &d.Tool, &d.Path, &d.Source, &built, &age, &d.Stale, &d.Warning); err != nil {
 			return nil, err
 		}
-		d.BuiltAt = parseNullTime(built)
+		d.BuiltAt = sqlbase.ParseNullTime(built)
 		if age.Valid {
 			a := age.Float64
 			d.AgeDays = &a

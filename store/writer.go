@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +10,10 @@ import (
 	"time"
 
 	"scand/finding"
+	"scand/store/findingjson"
+	"scand/store/findings"
+	"scand/store/scratch"
+	"scand/store/sqlbase"
 )
 
 // findingWriter writes one scan's findings, given in their final order,
@@ -74,55 +77,13 @@ const (
 type writeRow struct {
 	// f holds the finding's JSON fields; with newID set its ID is empty
 	// and the writer names it.
-	f          findingJSON
+	f          findingjson.Fields
 	suppressed bool
 	tags       string // JSON array of f's compliance tags
 	// body, when set, is stored verbatim instead of encoding f (backfill
 	// keeps old rows byte for byte).
 	body  []byte
 	newID func() string
-}
-
-// findingJSON is finding.Finding's JSON form with the two nested values
-// kept as raw JSON, so a finding read back from the scratch file encodes
-// to the same bytes as the Finding it came from.
-type findingJSON struct {
-	ID             string          `json:"id"`
-	ScanID         string          `json:"scan_id"`
-	Scanner        string          `json:"scanner"`
-	ScanType       string          `json:"scan_type"`
-	Severity       string          `json:"severity"`
-	Title          string          `json:"title"`
-	Description    string          `json:"description"`
-	FilePath       string          `json:"file_path"`
-	Line           int             `json:"line"`
-	RuleID         string          `json:"rule_id"`
-	CWE            finding.CWE     `json:"cwe"`
-	Fingerprint    string          `json:"fingerprint"`
-	ComplianceTags json.RawMessage `json:"compliance_tags"`
-	Metadata       json.RawMessage `json:"metadata"`
-}
-
-// findingFields splits a finding into its JSON fields and the JSON of its
-// tags; a nil tag list is stored as [].
-func findingFields(f finding.Finding) (findingJSON, string, error) {
-	tags, err := json.Marshal(nonNilStrings(f.ComplianceTags))
-	if err != nil {
-		return findingJSON{}, "", err
-	}
-	meta, err := json.Marshal(f.Metadata)
-	if err != nil {
-		return findingJSON{}, "", err
-	}
-	return findingJSON{ID: f.ID, ScanID: f.ScanID, Scanner: f.Scanner, ScanType: f.ScanType, Severity: string(f.Severity),
-		Title: f.Title, Description: f.Description, FilePath: f.FilePath, Line: f.Line, RuleID: f.RuleID, CWE: f.CWE,
-		Fingerprint: f.Fingerprint, ComplianceTags: tags, Metadata: meta}, string(tags), nil
-}
-
-// finding decodes the fields back into a Finding (numbers in metadata
-// stay json.Number, so they re-encode to the same digits).
-func (fj findingJSON) finding() (finding.Finding, error) {
-	return decodeStoredFinding(appendFindingJSON(nil, &fj))
 }
 
 type findingBlock struct {
@@ -162,23 +123,6 @@ func (w *findingWriter) closeScratchStmts() {
 	}
 }
 
-func findingKey(seq int64, ord int) int64 { return seq<<32 | int64(ord) }
-
-// descriptionKey is where a description is spliced back into a body
-// stored without it. A raw quote cannot occur inside an encoded string, so
-// the first occurrence is the key itself.
-var descriptionKey = []byte(`,"description":`)
-
-// fpRecord packs what finding_fps and the facet counts need of a row.
-func fpRecord(b []byte, ord int, tagset int64, suppressed int, severity, scanner, scanType string) []byte {
-	b = binary.AppendUvarint(b, uint64(ord))
-	b = binary.AppendUvarint(b, uint64(tagset))
-	b = append(b, byte(suppressed))
-	b = appendRecString(b, severity)
-	b = appendRecString(b, scanner)
-	return appendRecString(b, scanType)
-}
-
 func (w *findingWriter) add(ctx context.Context, r writeRow) error {
 	body := r.body
 	var textID any // NULL: the body is complete
@@ -196,7 +140,7 @@ func (w *findingWriter) add(ctx context.Context, r writeRow) error {
 			}
 			textID, f.Description = id, ""
 		}
-		body = appendFindingJSON(make([]byte, 0, 384+len(f.Description)), &f)
+		body = findingjson.Append(make([]byte, 0, 384+len(f.Description)), &f)
 	}
 	tagset, err := w.tagset(ctx, r.tags)
 	if err != nil {
@@ -241,9 +185,9 @@ func (w *findingWriter) add(ctx context.Context, r writeRow) error {
 	} else {
 		w.live.Add(finding.Severity(sev), 1)
 	}
-	w.pending.rows = append(w.pending.rows, findingKey(w.scan.Seq, ord), sev, scanner, r.f.ScanType, r.f.Fingerprint, sup, tagset, textID, body)
+	w.pending.rows = append(w.pending.rows, findings.Key(w.scan.Seq, ord), sev, scanner, r.f.ScanType, r.f.Fingerprint, sup, tagset, textID, body)
 	w.pending.n++
-	w.fpBuf = append(w.fpBuf, r.f.Fingerprint, fpRecord(nil, ord, tagset, sup, sev, scanner, r.f.ScanType))
+	w.fpBuf = append(w.fpBuf, r.f.Fingerprint, scratch.FPRecord(nil, ord, tagset, sup, sev, scanner, r.f.ScanType))
 	if len(w.fpBuf) >= 1000*2 {
 		if err := insertMany(ctx, w.sx, w.sxStmts, "INSERT INTO fps (fingerprint, rec) VALUES ", 2, w.fpBuf); err != nil {
 			return err
@@ -392,19 +336,19 @@ func (w *findingWriter) finish(ctx context.Context, m flipMeta) error {
 		if w.mode == writerBackfill {
 			if _, err := tx.ExecContext(ctx, `UPDATE scans SET live_counts = ?, suppressed_count = ?,
 				severity_counts = CASE WHEN severity_counts = '{}' THEN ? ELSE severity_counts END WHERE seq = ?`,
-				mustJSON(countsMap(w.live)), w.suppressed, mustJSON(counts), w.scan.Seq); err != nil {
+				sqlbase.MustJSON(countsMap(w.live)), w.suppressed, sqlbase.MustJSON(counts), w.scan.Seq); err != nil {
 				return err
 			}
 		} else {
 			res, err := tx.ExecContext(ctx, `UPDATE scans SET status = 'completed', completed_at = ?, scanners_run = ?, scanners_skipped = ?,
 				findings_count = ?, risk_score = ?, severity_counts = ?, live_counts = ?, suppressed_count = ?
 				WHERE seq = ? AND status = 'running' AND hidden = 0`,
-				formatTime(w.s.now()), mustJSON(m.run), mustJSON(m.skipped), w.ord, m.risk, mustJSON(counts),
-				mustJSON(countsMap(w.live)), w.suppressed, w.scan.Seq)
+				sqlbase.FormatTime(w.s.now()), sqlbase.MustJSON(m.run), sqlbase.MustJSON(m.skipped), w.ord, m.risk, sqlbase.MustJSON(counts),
+				sqlbase.MustJSON(countsMap(w.live)), w.suppressed, w.scan.Seq)
 			if err != nil {
 				return err
 			}
-			if err := expectOne(res); err != nil {
+			if err := sqlbase.ExpectOne(res); err != nil {
 				return err
 			}
 		}
@@ -418,7 +362,7 @@ func (w *findingWriter) finish(ctx context.Context, m flipMeta) error {
 		var rules []any
 		for _, key := range w.ruleOrder {
 			ra := w.rules[key]
-			rules = append(rules, w.scan.Seq, key[0], key[1], ra.first, string(ra.worst), mustJSON(sortedKeys(ra.cwes)), mustJSON(sortedKeys(ra.tags)))
+			rules = append(rules, w.scan.Seq, key[0], key[1], ra.first, string(ra.worst), sqlbase.MustJSON(sortedKeys(ra.cwes)), sqlbase.MustJSON(sortedKeys(ra.tags)))
 		}
 		return insertMany(ctx, tx, nil, "INSERT INTO finding_rules (scan_seq, scanner, rule_id, first_ord, worst, cwes, tags) VALUES ", 7, rules)
 	})
@@ -432,40 +376,6 @@ type facetKey struct {
 	tagset                      int64
 }
 
-type fpRow struct {
-	fp                          string
-	ord                         int
-	severity, scanner, scanType string
-	suppressed                  int
-	tagset                      int64
-}
-
-func decodeFpRecord(fp string, b []byte) (fpRow, error) {
-	r := fpRow{fp: fp}
-	ord, w := binary.Uvarint(b)
-	if w <= 0 {
-		return r, errBadRecord
-	}
-	b = b[w:]
-	tagset, w := binary.Uvarint(b)
-	if w <= 0 || len(b) < w+1 {
-		return r, errBadRecord
-	}
-	r.ord, r.tagset, r.suppressed = int(ord), int64(tagset), int(b[w])
-	b = b[w+1:]
-	var strs [3]string
-	for i := range strs {
-		n, w := binary.Uvarint(b)
-		if w <= 0 || uint64(len(b)-w) < n {
-			return r, errBadRecord
-		}
-		strs[i] = string(b[w : w+int(n)])
-		b = b[w+int(n):]
-	}
-	r.severity, r.scanner, r.scanType = strs[0], strs[1], strs[2]
-	return r, nil
-}
-
 // writeFingerprints copies the collected (fingerprint, ord) pairs to
 // finding_fps in fingerprint order and counts the rows per facet, taking
 // each fingerprint's triage verdict as it is at that moment: a verdict set
@@ -477,18 +387,18 @@ func (w *findingWriter) writeFingerprints(ctx context.Context) error {
 		return err
 	}
 	defer rows.Close()
-	pipe := startPipeline(ctx, func(ctx context.Context, batch []fpRow) error {
+	pipe := startPipeline(ctx, func(ctx context.Context, batch []scratch.FPRow) error {
 		return w.writeTx(ctx, func(tx *sql.Tx) error {
 			args := make([]any, 0, len(batch)*5)
 			for _, r := range batch {
-				args = append(args, w.scan.Seq, r.fp, r.ord, r.tagset, r.suppressed)
+				args = append(args, w.scan.Seq, r.FP, r.Ord, r.Tagset, r.Suppressed)
 			}
 			if err := insertMany(ctx, tx, nil, "INSERT INTO finding_fps (scan_seq, fingerprint, ord, tagset, suppressed) VALUES ", 5, args); err != nil {
 				return err
 			}
 			verdicts := map[string]string{}
 			tr, err := tx.QueryContext(ctx, "SELECT fingerprint, status FROM triage_states WHERE fingerprint >= ? AND fingerprint <= ?",
-				batch[0].fp, batch[len(batch)-1].fp)
+				batch[0].FP, batch[len(batch)-1].FP)
 			if err != nil {
 				return err
 			}
@@ -506,16 +416,16 @@ func (w *findingWriter) writeFingerprints(ctx context.Context) error {
 			}
 			counts := map[facetKey]int{}
 			for _, r := range batch {
-				t := verdicts[r.fp]
+				t := verdicts[r.FP]
 				if t == "" {
 					t = "new"
 				}
-				counts[facetKey{r.severity, r.scanner, r.scanType, r.suppressed, t, r.tagset}]++
+				counts[facetKey{r.Severity, r.Scanner, r.ScanType, r.Suppressed, t, r.Tagset}]++
 			}
 			return addFacetCounts(ctx, tx, w.scan.Seq, counts)
 		})
 	})
-	var batch []fpRow
+	var batch []scratch.FPRow
 	var rec sql.RawBytes
 	for rows.Next() {
 		var fp string
@@ -523,7 +433,7 @@ func (w *findingWriter) writeFingerprints(ctx context.Context) error {
 			pipe.abort()
 			return err
 		}
-		r, err := decodeFpRecord(fp, rec)
+		r, err := scratch.DecodeFP(fp, rec)
 		if err != nil {
 			pipe.abort()
 			return err

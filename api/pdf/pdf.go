@@ -17,7 +17,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"scand/scan"
+	"scand/scan/proc"
 )
 
 // timeout bounds one Chromium run; a report that takes longer to
@@ -61,7 +61,7 @@ func (e *UnavailableError) Error() string {
 // written. Chromium runs with every background-networking feature off and
 // a resolver that maps every host to "not found": the page needs no
 // network, and a renderer that cannot reach one cannot leak to one.
-func Render(ctx context.Context, runner *scan.Runner, renderer string, page func(io.Writer) error) (pdf *os.File, err error) {
+func Render(ctx context.Context, runner *proc.Runner, renderer string, page func(io.Writer) error) (pdf *os.File, err error) {
 	if runner == nil {
 		return nil, &UnavailableError{renderer}
 	}
@@ -85,11 +85,11 @@ func Render(ctx context.Context, runner *scan.Runner, renderer string, page func
 		programs = []string{renderer}
 	}
 	for _, prog := range programs {
-		res, err := runner.Run(ctx, scan.Cmd{
+		res, err := runner.Run(ctx, proc.Cmd{
 			Program: prog, Args: args, Dir: dir, Timeout: timeout,
 			Env: []string{"HOME=" + dir, "XDG_CONFIG_HOME=" + dir, "XDG_CACHE_HOME=" + dir},
 		})
-		if errors.Is(err, scan.ErrNotInstalled) {
+		if errors.Is(err, proc.ErrNotInstalled) {
 			continue
 		}
 		if err != nil {

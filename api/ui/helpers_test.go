@@ -31,6 +31,7 @@ import (
 	"scand/hook"
 	"scand/scan"
 	"scand/scan/components"
+	"scand/scan/proc"
 	"scand/scan/registry"
 	"scand/sse"
 	"scand/store"
@@ -108,7 +109,7 @@ func newEnv(t testing.TB, o envOptions) *env {
 	logs := &syncBuffer{}
 	log := slog.New(slog.NewJSONHandler(logs, nil))
 	bus := sse.NewBus(nil)
-	scanners := registry.All(scan.Config{Runner: scan.NewRunner(60 * time.Second), Getenv: func(string) string { return "" }, Now: time.Now})
+	scanners := registry.All(scan.Config{Runner: proc.NewRunner(60 * time.Second), Getenv: func(string) string { return "" }, Now: time.Now})
 	orch := scan.NewOrchestrator(scan.OrchestratorOptions{Store: st, Bus: bus, Scanners: scanners, MaxConcurrent: 2, CaptureComponents: components.CaptureJSON})
 	hooks := hook.New(hook.Config{Store: st, Now: time.Now, AllowPrivate: true})
 	bus.AddSink("webhooks", hooks.Sink)
@@ -118,7 +119,7 @@ func newEnv(t testing.TB, o envOptions) *env {
 	}
 	srv := api.New(api.Deps{Store: st, Auth: authn, Limiter: auth.NewRateLimiter(o.RatePerMin, o.RateBurst, true), Bus: bus, Log: log, Now: now,
 		EventSecret: []byte("ui-test-secret"), Hooks: hooks, Ready: func() bool { return true }, Scans: orch, Scanners: scanners,
-		ScanRoots: o.ScanRoots, MaxHosts: 256, Runner: scan.NewRunner(60 * time.Second), KeepAlive: 200 * time.Millisecond,
+		ScanRoots: o.ScanRoots, MaxHosts: 256, Runner: proc.NewRunner(60 * time.Second), KeepAlive: 200 * time.Millisecond,
 		VulnDB: api.VulnDBConfig{MaxAge: o.VulnDBMaxAge, Getenv: func(k string) string { return o.VulnDBEnv[k] }}})
 	h := srv.Handler()
 	ts := httptest.NewServer(h)

@@ -24,6 +24,7 @@ import (
 
 	"scand/finding"
 	"scand/scan"
+	"scand/scan/request"
 	"scand/scan/rules"
 )
 
@@ -188,7 +189,7 @@ func (r *builtinDASTResult) add(id, at string, detail, snippet string, meta map[
 
 // Scan checks t.URL.
 func (s *builtinDASTScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error) {
-	target, err := scan.ValidateTargetURL(t.URL)
+	target, err := request.ValidateTargetURL(t.URL)
 	if err != nil {
 		return nil, fmt.Errorf("builtin_dast: target URL %q: %w", t.URL, err)
 	}

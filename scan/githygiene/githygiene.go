@@ -22,6 +22,7 @@ import (
 
 	"scand/finding"
 	"scand/scan"
+	"scand/scan/proc"
 	"scand/scan/tree"
 )
 
@@ -262,19 +263,19 @@ func New(cfg scan.Config) scan.Scanner {
 func (s *gitHygieneScanner) Name() string { return "git-hygiene" }
 func (s *gitHygieneScanner) Type() string { return scan.TypeCode }
 
-func (s *gitHygieneScanner) runner() *scan.Runner {
-	var r scan.Runner
+func (s *gitHygieneScanner) runner() *proc.Runner {
+	var r proc.Runner
 	if s.cfg.Runner != nil {
 		r = *s.cfg.Runner
 	} else {
-		r = *scan.NewRunner(gitHygieneTimeout)
+		r = *proc.NewRunner(gitHygieneTimeout)
 	}
 	r.MaxStdout = gitHygieneMaxOutput
 	return &r
 }
 
 func (s *gitHygieneScanner) Available(ctx context.Context) (string, string, bool) {
-	res, err := s.runner().Run(ctx, scan.Cmd{Program: "git", Args: []string{"--version"}, Timeout: 10 * time.Second})
+	res, err := s.runner().Run(ctx, proc.Cmd{Program: "git", Args: []string{"--version"}, Timeout: 10 * time.Second})
 	if err != nil || res.ExitCode != 0 {
 		return "", "apt-get install git", false
 	}
@@ -287,7 +288,7 @@ func (s *gitHygieneScanner) Available(ctx context.Context) (string, string, bool
 // is listed in okExits.
 func (s *gitHygieneScanner) git(ctx context.Context, root string, stdin []byte, okExits []int, args ...string) ([]byte, error) {
 	full := append([]string{"-C", root, "-c", "core.quotePath=false", "-c", "core.excludesFile=/dev/null"}, args...)
-	res, err := s.runner().Run(ctx, scan.Cmd{
+	res, err := s.runner().Run(ctx, proc.Cmd{
 		Program: "git", Args: full, Stdin: stdin, Timeout: gitHygieneTimeout,
 		Env: []string{"GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C"},
 	})
@@ -309,7 +310,7 @@ func (s *gitHygieneScanner) Scan(ctx context.Context, t scan.Target) ([]finding.
 		return nil, fmt.Errorf("git-hygiene: %w", err)
 	}
 	out, err := s.scanRepo(ctx, root, t.Worktree)
-	if errors.Is(err, errGitHygieneNotRepo) || errors.Is(err, scan.ErrNotInstalled) {
+	if errors.Is(err, errGitHygieneNotRepo) || errors.Is(err, proc.ErrNotInstalled) {
 		s.cfg.Log().Info("git-hygiene: not a git work tree; only checking files present on disk", "target", root, "reason", err.Error())
 		out, err = s.scanPlainTree(ctx, root)
 	}
@@ -389,7 +390,7 @@ func (s *gitHygieneScanner) scanRepo(ctx context.Context, root string, worktree 
 	}
 	top, err := s.git(ctx, root, nil, nil, "rev-parse", "--show-toplevel")
 	if err != nil {
-		if errors.Is(err, scan.ErrNotInstalled) || ctx.Err() != nil {
+		if errors.Is(err, proc.ErrNotInstalled) || ctx.Err() != nil {
 			return nil, err
 		}
 		return nil, fmt.Errorf("%w: %v", errGitHygieneNotRepo, err)

@@ -15,6 +15,7 @@ import (
 	"scand/finding"
 	"scand/scan"
 	"scand/scan/internal/scantest"
+	"scand/scan/proc"
 )
 
 // gitHygieneCopyFixture copies testdata/githygiene/<name> into dst. Fixture
@@ -50,7 +51,7 @@ func gitHygieneCopyFixture(t *testing.T, name, dst string) {
 }
 
 func gitHygieneTestScanner() scan.Scanner {
-	return New(scan.Config{Runner: scan.NewRunner(time.Minute), Getenv: func(string) string { return "" }, Now: time.Now})
+	return New(scan.Config{Runner: proc.NewRunner(time.Minute), Getenv: func(string) string { return "" }, Now: time.Now})
 }
 
 type gitHygieneWant struct {
@@ -314,7 +315,7 @@ func TestGitHygieneAvailable(t *testing.T) {
 	if !ok || v == "" || strings.HasPrefix(v, "git version") || hint != "" {
 		t.Errorf("with git: %q %q %v", v, hint, ok)
 	}
-	r := scan.NewRunner(time.Minute)
+	r := proc.NewRunner(time.Minute)
 	r.LookPath = func(string) (string, error) { return "", errors.New("not found") }
 	s := New(scan.Config{Runner: r})
 	v, hint, ok = s.Available(context.Background())

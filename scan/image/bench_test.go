@@ -9,6 +9,7 @@ import (
 	"scand/scan"
 	"scand/scan/image"
 	"scand/scan/internal/imagetest"
+	"scand/scan/workdir"
 )
 
 // BenchmarkPrepareDebian unpacks the Debian test image (a docker archive
@@ -30,7 +31,7 @@ func BenchmarkPrepareDebian(b *testing.B) {
 	if workBase == "" {
 		workBase = b.TempDir()
 	}
-	work, err := scan.OpenWorkDir(workBase)
+	work, err := workdir.Open(workBase)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -19,13 +19,15 @@ import (
 	"scand/scan/image"
 	"scand/scan/internal/imagetest"
 	"scand/scan/internal/scantest"
+	"scand/scan/proc"
 	"scand/scan/registry"
+	"scand/scan/workdir"
 )
 
 // daemon runs the real registry and the real image preparer over a store.
-func daemon(t *testing.T, limits image.Limits) (*scantest.Daemon, *scan.WorkDir) {
+func daemon(t *testing.T, limits image.Limits) (*scantest.Daemon, *workdir.Dir) {
 	t.Helper()
-	work, err := scan.OpenWorkDir(t.TempDir())
+	work, err := workdir.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,15 +40,15 @@ func daemon(t *testing.T, limits image.Limits) (*scantest.Daemon, *scan.WorkDir)
 		}
 		return os.Getenv(k)
 	}
-	cfg := scan.Config{Runner: scan.NewRunner(5 * time.Minute), Getenv: getenv}
+	cfg := scan.Config{Runner: proc.NewRunner(5 * time.Minute), Getenv: getenv}
 	return scantest.NewDaemon(t, cfg, func(cfg scan.Config) ([]scan.Scanner, scan.TargetPreparer) {
-		return registry.All(cfg), scan.Preparers{Image: image.New(image.Options{Config: cfg, Work: work, Limits: limits})}
+		return registry.All(cfg), registry.Preparers{Image: image.New(image.Options{Config: cfg, Work: work, Limits: limits})}
 	}), work
 }
 
 // workEmpty waits for the scan's prepared root to go: the scan is
 // recorded as ended just before the orchestrator removes it.
-func workEmpty(t *testing.T, work *scan.WorkDir) {
+func workEmpty(t *testing.T, work *workdir.Dir) {
 	t.Helper()
 	var entries []os.DirEntry
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
@@ -132,7 +134,7 @@ func TestScanDebianImage(t *testing.T) {
 	}
 }
 
-func scanDebianImage(t *testing.T, d *scantest.Daemon, work *scan.WorkDir, archive string, img imagetest.Image, want map[string]string) {
+func scanDebianImage(t *testing.T, d *scantest.Daemon, work *workdir.Dir, archive string, img imagetest.Image, want map[string]string) {
 	start := time.Now()
 	sc := d.Scan(t, archive, []string{scan.TypeCode, scan.TypeDependency, scan.TypeIaC, scan.TypeBaseline}, &scan.TargetSpec{Image: &scan.ImageSpec{Path: archive}})
 	t.Logf("scan took %s; scanners run %v, skipped %v", time.Since(start).Round(time.Millisecond), sc.ScannersRun, sc.ScannersSkipped)

@@ -21,6 +21,7 @@ import (
 
 	"scand/scan"
 	"scand/scan/secrets"
+	"scand/scan/workdir"
 )
 
 // Limits bound one image's preparation.
@@ -66,7 +67,7 @@ func (l Limits) withDefaults() Limits {
 // Options configure the image preparer.
 type Options struct {
 	Config scan.Config
-	Work   *scan.WorkDir
+	Work   *workdir.Dir
 	Limits Limits
 	// Roots is SVC_SCAN_ROOTS, checked again when the scan starts: the
 	// archive may have been replaced by a link since the scan was accepted.
@@ -110,7 +111,7 @@ func (p *Preparer) Prepare(ctx context.Context, spec scan.TargetSpec, scanTypes 
 	ok := false
 	defer func() {
 		if !ok {
-			_ = scan.RemoveTree(dir)
+			_ = workdir.RemoveTree(dir)
 		}
 	}()
 	ctx, cancel := context.WithTimeout(ctx, p.o.Limits.Timeout)
@@ -200,7 +201,7 @@ func (p *Preparer) unpack(ctx context.Context, archive, dir string, keepRemoved,
 		},
 		MapPath:   mapPath,
 		UnmapPath: unmapPath,
-		Cleanup:   func() { _ = scan.RemoveTree(dir) },
+		Cleanup:   func() { _ = workdir.RemoveTree(dir) },
 	}, nil
 }
 

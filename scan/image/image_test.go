@@ -13,6 +13,7 @@ import (
 	"scand/scan"
 	"scand/scan/image"
 	"scand/scan/internal/imagetest"
+	"scand/scan/workdir"
 )
 
 // A leaked AWS key pair, in a file a later layer deletes.
@@ -36,7 +37,7 @@ func deleteLayer(t testing.TB) []byte {
 
 func newPreparer(t *testing.T, limits image.Limits) *image.Preparer {
 	t.Helper()
-	work, err := scan.OpenWorkDir(t.TempDir())
+	work, err := workdir.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

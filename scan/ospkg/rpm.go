@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"scand/scan/spdx"
-	"scand/store"
+	"scand/store/rpmdb"
 )
 
 // RPM keeps its database in one of three formats. Only the SQLite one
@@ -38,7 +38,7 @@ func discoverRPM(ctx context.Context, r *os.Root, root string, res *Result) erro
 		if err != nil {
 			continue
 		}
-		blobs, err := store.RPMHeaders(ctx, abs, maxRPMHeaders, maxRPMBytes)
+		blobs, err := rpmdb.Headers(ctx, abs, maxRPMHeaders, maxRPMBytes)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()

@@ -12,6 +12,7 @@ import (
 	"scand/scan"
 	"scand/scan/components"
 	"scand/scan/internal/scantest"
+	"scand/scan/proc"
 )
 
 // The fixtures in testdata/projects stand in for the public projects issue
@@ -19,7 +20,7 @@ import (
 // and hold scand to that issue's bars.
 
 func projectsConfig() scan.Config {
-	return scan.Config{Runner: scan.NewRunner(2 * time.Minute), Now: time.Now,
+	return scan.Config{Runner: proc.NewRunner(2 * time.Minute), Now: time.Now,
 		Getenv: func(k string) string {
 			if k == "SVC_SECRETS_HISTORY" {
 				return "0"

@@ -1,7 +1,8 @@
-// Package registry is the one ordered list of scanners and the install
-// recipes the dashboard offers. It is the only package that imports every
-// scanner package; main's wiring hands its list to the orchestrator, which
-// sees scanners only through the scan.Scanner seam.
+// Package registry is the one ordered list of scanners, the install
+// recipes the dashboard offers and runs, and the image and repository
+// preparers (Targets). It is the only package that imports every scanner
+// and preparer package; main's wiring hands its list and its preparers to
+// the orchestrator, which sees them only through the scan seam.
 package registry
 
 import (

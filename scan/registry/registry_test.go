@@ -7,10 +7,11 @@ import (
 	"time"
 
 	"scand/scan"
+	"scand/scan/proc"
 )
 
 func TestRegistryOrderAndTypes(t *testing.T) {
-	reg := All(scan.Config{Runner: scan.NewRunner(time.Minute), Getenv: func(string) string { return "" }, Now: time.Now})
+	reg := All(scan.Config{Runner: proc.NewRunner(time.Minute), Getenv: func(string) string { return "" }, Now: time.Now})
 	var got []string
 	for _, s := range reg {
 		got = append(got, s.Type()+":"+s.Name())

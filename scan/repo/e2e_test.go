@@ -10,8 +10,10 @@ import (
 
 	"scand/scan"
 	"scand/scan/internal/scantest"
+	"scand/scan/proc"
 	"scand/scan/registry"
 	"scand/scan/repo"
+	"scand/scan/workdir"
 )
 
 const leakedToken = "ghp_R8kQ2vX9mT4wL7nB3pZ6yC1dF5hJ0sG2aE4u"
@@ -29,14 +31,14 @@ func TestScanRepositoryEndToEnd(t *testing.T) {
 	srv := scantest.NewGitServer(t, gitUser, gitPassword)
 	url := srv.Serve(t, src, "shop")
 	creds := srv.CredentialsFile(t, gitUser, gitPassword)
-	work, err := scan.OpenWorkDir(t.TempDir())
+	work, err := workdir.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer work.Close()
-	cfg := scan.Config{Runner: scan.NewRunner(2 * time.Minute), Getenv: func(string) string { return "" }}
+	cfg := scan.Config{Runner: proc.NewRunner(2 * time.Minute), Getenv: func(string) string { return "" }}
 	d := scantest.NewDaemon(t, cfg, func(cfg scan.Config) ([]scan.Scanner, scan.TargetPreparer) {
-		return registry.All(cfg), scan.Preparers{Repo: repo.New(repo.Options{Config: cfg, Work: work, CredentialsFile: creds,
+		return registry.All(cfg), registry.Preparers{Repo: repo.New(repo.Options{Config: cfg, Work: work, CredentialsFile: creds,
 			CAFile: srv.CAFile, RefuseAddress: refuseLinkLocal, Limits: repo.Limits{Timeout: time.Minute}})}
 	})
 	for _, history := range []bool{false, true} {

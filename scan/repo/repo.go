@@ -42,6 +42,9 @@ import (
 	"time"
 
 	"scand/scan"
+	"scand/scan/proc"
+	"scand/scan/request"
+	"scand/scan/workdir"
 )
 
 // Limits bound one clone.
@@ -54,7 +57,7 @@ type Limits struct {
 // Options configure the repository preparer.
 type Options struct {
 	Config scan.Config
-	Work   *scan.WorkDir
+	Work   *workdir.Dir
 	Limits Limits
 	// Allow is SVC_GIT_ALLOW; empty allows every host.
 	Allow []string
@@ -129,12 +132,12 @@ func (p *Preparer) Prepare(ctx context.Context, spec scan.TargetSpec, _ []string
 		return nil, errors.New("repository targets need a work directory")
 	}
 	repo := *spec.Repo
-	u, err := scan.ParseRepoURL(repo.URL)
+	u, err := request.ParseRepoURL(repo.URL)
 	if err != nil {
 		return nil, fmt.Errorf("repository URL: %w", err)
 	}
 	if repo.Ref != "" {
-		if err := scan.ValidateRepoRef(repo.Ref); err != nil {
+		if err := request.ValidateRepoRef(repo.Ref); err != nil {
 			return nil, err
 		}
 	}
@@ -154,12 +157,12 @@ func (p *Preparer) Prepare(ctx context.Context, spec scan.TargetSpec, _ []string
 	ok := false
 	defer func() {
 		if !ok {
-			_ = scan.RemoveTree(dir)
+			_ = workdir.RemoveTree(dir)
 		}
 	}()
 	commit, err := p.clone(ctx, u, pin, repo, dir)
 	if err != nil {
-		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, scan.ErrTimeout) {
+		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, proc.ErrTimeout) {
 			return nil, fmt.Errorf("cloning %s took longer than %s (SVC_TARGET_TIMEOUT)", u.Redacted(), p.o.Limits.Timeout)
 		}
 		return nil, err
@@ -169,7 +172,7 @@ func (p *Preparer) Prepare(ctx context.Context, spec scan.TargetSpec, _ []string
 	return &scan.Prepared{
 		Root:     dir,
 		Resolved: scan.Resolved{Repo: &scan.RepoInfo{Commit: commit}},
-		Cleanup:  func() { _ = scan.RemoveTree(dir) },
+		Cleanup:  func() { _ = workdir.RemoveTree(dir) },
 	}, nil
 }
 
@@ -178,7 +181,7 @@ func (p *Preparer) Prepare(ctx context.Context, spec scan.TargetSpec, _ []string
 // http.curloptResolve value that pins https to the checked addresses.
 func (p *Preparer) checkHost(ctx context.Context, u *url.URL) (string, error) {
 	host := u.Hostname()
-	if !scan.GitHostAllowed(host, p.o.Allow) {
+	if !request.GitHostAllowed(host, p.o.Allow) {
 		return "", fmt.Errorf("repository host %s is not in SVC_GIT_ALLOW", host)
 	}
 	var addrs []netip.Addr
@@ -282,13 +285,13 @@ func (p *Preparer) clone(ctx context.Context, u *url.URL, pin string, repo scan.
 
 	pins := []string{pin}
 	git := func(args ...string) (string, error) {
-		res, err := p.runner().Run(ctx, scan.Cmd{Program: "git", Args: append(p.gitConfig(pins), args...), Env: gitEnv(), Dir: dir,
+		res, err := p.runner().Run(ctx, proc.Cmd{Program: "git", Args: append(p.gitConfig(pins), args...), Env: gitEnv(), Dir: dir,
 			Timeout: p.o.Limits.Timeout})
 		if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) && !errors.Is(cause, context.DeadlineExceeded) {
 			return "", cause
 		}
-		if errors.Is(err, scan.ErrNotInstalled) {
-			return "", fmt.Errorf("git is not installed (apt-get install git): %w", scan.ErrNotInstalled)
+		if errors.Is(err, proc.ErrNotInstalled) {
+			return "", fmt.Errorf("git is not installed (apt-get install git): %w", proc.ErrNotInstalled)
 		}
 		if err != nil {
 			return "", err
@@ -381,16 +384,16 @@ func submoduleURL(base *url.URL, raw string) (*url.URL, error) {
 	if strings.HasPrefix(raw, "./") || strings.HasPrefix(raw, "../") {
 		r := *base
 		r.Path = path.Clean(path.Join(base.Path, raw))
-		return scan.ParseRepoURL(r.String())
+		return request.ParseRepoURL(r.String())
 	}
-	return scan.ParseRepoURL(raw)
+	return request.ParseRepoURL(raw)
 }
 
-func (p *Preparer) runner() *scan.Runner {
+func (p *Preparer) runner() *proc.Runner {
 	if p.o.Config.Runner != nil {
 		return p.o.Config.Runner
 	}
-	return scan.NewRunner(p.o.Limits.Timeout)
+	return proc.NewRunner(p.o.Limits.Timeout)
 }
 
 // watchSize measures dir while git writes and cancels the clone once it

@@ -11,7 +11,9 @@ import (
 
 	"scand/scan"
 	"scand/scan/internal/scantest"
+	"scand/scan/proc"
 	"scand/scan/repo"
+	"scand/scan/workdir"
 )
 
 const (
@@ -32,7 +34,7 @@ type fixture struct {
 	url    string
 	head   string
 	creds  string
-	work   *scan.WorkDir
+	work   *workdir.Dir
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -45,7 +47,7 @@ func newFixture(t *testing.T) *fixture {
 	src.Write("main.go", "package main\n")
 	head := src.Commit()
 	srv := scantest.NewGitServer(t, gitUser, gitPassword)
-	work, err := scan.OpenWorkDir(t.TempDir())
+	work, err := workdir.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +56,7 @@ func newFixture(t *testing.T) *fixture {
 }
 
 func (f *fixture) preparer(mod func(*repo.Options)) *repo.Preparer {
-	o := repo.Options{Config: scan.Config{Runner: scan.NewRunner(time.Minute)}, Work: f.work, CredentialsFile: f.creds,
+	o := repo.Options{Config: scan.Config{Runner: proc.NewRunner(time.Minute)}, Work: f.work, CredentialsFile: f.creds,
 		CAFile: f.server.CAFile, RefuseAddress: refuseLinkLocal, Limits: repo.Limits{Timeout: time.Minute}}
 	if mod != nil {
 		mod(&o)
@@ -68,7 +70,7 @@ func prepare(p *repo.Preparer, spec scan.RepoSpec) (*scan.Prepared, error) {
 
 func git(t *testing.T, dir string, args ...string) string {
 	t.Helper()
-	res, err := scan.NewRunner(time.Minute).Run(context.Background(), scan.Cmd{Program: "git", Args: append([]string{"-C", dir}, args...),
+	res, err := proc.NewRunner(time.Minute).Run(context.Background(), proc.Cmd{Program: "git", Args: append([]string{"-C", dir}, args...),
 		Env: []string{"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null"}})
 	if err != nil || res.ExitCode != 0 {
 		t.Fatalf("git %v: %v %s", args, err, res.Stderr)
@@ -197,13 +199,13 @@ func TestSubmodulesOnlyWhenAsked(t *testing.T) {
 	app.Git("update-index", "--add", "--cacheinfo", "160000,"+lib.Git("rev-parse", "HEAD")+",lib")
 	app.Git("commit", "-q", "-m", "add lib")
 	url := srv.Serve(t, app, "app")
-	work, err := scan.OpenWorkDir(t.TempDir())
+	work, err := workdir.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer work.Close()
 	p := func(allow []string) *repo.Preparer {
-		return repo.New(repo.Options{Config: scan.Config{Runner: scan.NewRunner(time.Minute)}, Work: work, CAFile: srv.CAFile, Allow: allow})
+		return repo.New(repo.Options{Config: scan.Config{Runner: proc.NewRunner(time.Minute)}, Work: work, CAFile: srv.CAFile, Allow: allow})
 	}
 	plain, err := prepare(p(nil), scan.RepoSpec{URL: url})
 	if err != nil {

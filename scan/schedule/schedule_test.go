@@ -27,6 +27,8 @@ import (
 	"scand/hook"
 	"scand/notify"
 	"scand/scan"
+	"scand/scan/proc"
+	"scand/scan/request"
 	"scand/scan/schedule"
 	"scand/scan/secrets"
 	"scand/sse"
@@ -182,7 +184,7 @@ func (e *env) open(opts envOptions) {
 	}
 	e.store = st
 	e.bus = sse.NewBus(nil)
-	cfg := scan.Config{Runner: scan.NewRunner(time.Minute), Getenv: func(k string) string {
+	cfg := scan.Config{Runner: proc.NewRunner(time.Minute), Getenv: func(k string) string {
 		if k == "SVC_SECRETS_HISTORY" {
 			return "0"
 		}
@@ -194,7 +196,7 @@ func (e *env) open(opts envOptions) {
 	e.notes = notify.New(notify.Config{Store: st, Now: e.clock.Now})
 	e.alerts = schedule.NewAlerts(schedule.AlertOptions{Store: st, Bus: e.bus, Now: e.clock.Now, MinSeverity: "high"})
 	e.ret = schedule.NewRetention(schedule.RetentionOptions{Store: st, Now: e.clock.Now, MaxAge: time.Duration(opts.retentionDays) * 24 * time.Hour, Pause: time.Millisecond})
-	e.sched = schedule.New(schedule.Options{Store: st, Submit: e.orch.Submit, Now: e.clock.Now, Policy: scan.TargetPolicy{Roots: []string{e.root}}})
+	e.sched = schedule.New(schedule.Options{Store: st, Submit: e.orch.Submit, Now: e.clock.Now, Policy: request.TargetPolicy{Roots: []string{e.root}}})
 	e.bus.AddSink("webhooks", e.hooks.Sink)
 	e.bus.AddSink("notifications", e.notes.Sink)
 	e.bus.AddSink("alerts", e.alerts.Sink)

@@ -15,8 +15,8 @@ import (
 	"unicode/utf8"
 
 	"scand/finding"
-	"scand/scan"
 	"scand/scan/cron"
+	"scand/scan/request"
 	"scand/store"
 )
 
@@ -45,7 +45,7 @@ type Options struct {
 	// Submit queues a pending scan with the orchestrator (its Submit).
 	Submit func(scanID string)
 	// Policy is the same target confinement POST /scans applies.
-	Policy scan.TargetPolicy
+	Policy request.TargetPolicy
 	// Now is the scheduler's clock: when schedules are due and from when
 	// their next run is computed.
 	Now      func() time.Time
@@ -57,7 +57,7 @@ type Options struct {
 type Scheduler struct {
 	store    *store.Store
 	submit   func(string)
-	policy   scan.TargetPolicy
+	policy   request.TargetPolicy
 	now      func() time.Time
 	log      *slog.Logger
 	maxSleep time.Duration
@@ -208,7 +208,7 @@ func (s *Scheduler) runOne(ctx context.Context, sc store.Schedule, now time.Time
 		rec.Run.Outcome, rec.Run.Reason = store.RunSkipped, reasonBusy
 		return s.record(ctx, sc, rec)
 	}
-	req, probs, err := s.policy.Check(scan.Request{TargetPath: sc.TargetPath, ScanTypes: sc.ScanTypes, TargetURL: sc.TargetURL, TargetHost: sc.TargetHost})
+	req, probs, err := s.policy.Check(request.Request{TargetPath: sc.TargetPath, ScanTypes: sc.ScanTypes, TargetURL: sc.TargetURL, TargetHost: sc.TargetHost})
 	switch {
 	case len(probs) > 0:
 		rec.Run.Outcome, rec.Run.Reason = store.RunFailed, "target no longer valid: "+describe(probs)
@@ -244,7 +244,7 @@ func (s *Scheduler) record(ctx context.Context, sc store.Schedule, rec store.Sch
 	return true, nil
 }
 
-func describe(probs []scan.Problem) string {
+func describe(probs []request.Problem) string {
 	parts := make([]string, 0, len(probs))
 	for _, p := range probs {
 		field := fmt.Sprint(p.Loc[0])
@@ -299,7 +299,7 @@ func specOf(sc store.Schedule) Spec {
 // ValidationError lists what is wrong with a Spec, field by field (the
 // API's 422).
 type ValidationError struct {
-	Problems []scan.Problem
+	Problems []request.Problem
 }
 
 func (e *ValidationError) Error() string { return "invalid schedule: " + describe(e.Problems) }
@@ -308,9 +308,9 @@ func (e *ValidationError) Error() string { return "invalid schedule: " + describ
 // when an edit leaves the target alone: a schedule whose tree vanished can
 // still be renamed or disabled; its runs record the failure instead.
 func (s *Scheduler) check(spec Spec, checkTarget bool) (Spec, error) {
-	var probs []scan.Problem
+	var probs []request.Problem
 	add := func(field, typ, msg string, input any) {
-		probs = append(probs, scan.Problem{Loc: []any{field}, Type: typ, Msg: msg, Input: input})
+		probs = append(probs, request.Problem{Loc: []any{field}, Type: typ, Msg: msg, Input: input})
 	}
 	name := strings.TrimSpace(spec.Name)
 	if n := utf8.RuneCountInString(name); n < 1 || n > MaxNameLen {
@@ -335,7 +335,7 @@ func (s *Scheduler) check(spec Spec, checkTarget bool) (Spec, error) {
 	}
 	var outside error
 	if checkTarget {
-		req, targetProbs, err := s.policy.Check(scan.Request{TargetPath: spec.TargetPath, ScanTypes: spec.ScanTypes, TargetURL: spec.TargetURL, TargetHost: spec.TargetHost})
+		req, targetProbs, err := s.policy.Check(request.Request{TargetPath: spec.TargetPath, ScanTypes: spec.ScanTypes, TargetURL: spec.TargetURL, TargetHost: spec.TargetHost})
 		probs = append(probs, targetProbs...)
 		spec.TargetPath, spec.ScanTypes, spec.TargetURL, spec.TargetHost = req.TargetPath, req.ScanTypes, req.TargetURL, req.TargetHost
 		outside = err
@@ -347,7 +347,7 @@ func (s *Scheduler) check(spec Spec, checkTarget bool) (Spec, error) {
 }
 
 // Create validates spec like POST /scans validates a scan (a
-// *ValidationError, or scan.ErrOutsideRoots) and stores the schedule with
+// *ValidationError, or request.ErrOutsideRoots) and stores the schedule with
 // its first run time.
 func (s *Scheduler) Create(ctx context.Context, spec Spec, createdBy string) (store.Schedule, error) {
 	spec, err := s.check(spec, true)

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"scand/finding"
-	"scand/scan"
+	"scand/scan/request"
 	"scand/scan/schedule"
 	"scand/store"
 )
@@ -69,7 +69,7 @@ func TestCreateValidatesLikePOSTScans(t *testing.T) {
 	}
 	spec := ok
 	spec.TargetPath = escape
-	if _, err := e.sched.Create(context.Background(), spec, "admin"); !errors.Is(err, scan.ErrOutsideRoots) {
+	if _, err := e.sched.Create(context.Background(), spec, "admin"); !errors.Is(err, request.ErrOutsideRoots) {
 		t.Errorf("symlink out of the roots: %v", err)
 	}
 	if list, _ := e.store.Schedules(context.Background()); len(list) != 0 {

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"scand/finding"
-	"scand/scan"
+	"scand/scan/proc"
 	"scand/scan/tree"
 )
 
@@ -78,22 +78,22 @@ func secretsHistoryArgs(root string, maxCommits int) []string {
 }
 
 func (s *secretsScanner) scanHistory(ctx context.Context, root string) ([]secretsHistoryHit, error) {
-	var r scan.Runner
+	var r proc.Runner
 	if s.cfg.Runner != nil {
 		r = *s.cfg.Runner
 	} else {
-		r = *scan.NewRunner(secretsHistoryTimeout)
+		r = *proc.NewRunner(secretsHistoryTimeout)
 	}
 	// A runner copy with the history's own output cap: the runner still
 	// owns timeouts, process groups and the not-installed case.
 	r.MaxStdout = s.historyMaxBytes
-	res, err := r.Run(ctx, scan.Cmd{
+	res, err := r.Run(ctx, proc.Cmd{
 		Program: "git",
 		Args:    secretsHistoryArgs(root, s.historyMaxCommits),
 		Env:     []string{"GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C"},
 		Timeout: s.historyTimeout,
 	})
-	if errors.Is(err, scan.ErrNotInstalled) {
+	if errors.Is(err, proc.ErrNotInstalled) {
 		s.cfg.Log().Info("secrets: git not installed, history not scanned", "target", root)
 		return nil, nil
 	}

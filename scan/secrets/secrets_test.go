@@ -17,6 +17,7 @@ import (
 	"scand/finding"
 	"scand/scan"
 	"scand/scan/internal/scantest"
+	"scand/scan/proc"
 )
 
 // secretsTestScanner returns the scanner as main.go would build it, with
@@ -28,7 +29,7 @@ func secretsTestScanner(t testing.TB, history bool) *secretsScanner {
 		env["SVC_SECRETS_HISTORY"] = "0"
 	}
 	s := New(scan.Config{
-		Runner: scan.NewRunner(time.Minute),
+		Runner: proc.NewRunner(time.Minute),
 		Getenv: func(k string) string { return env[k] },
 		Now:    time.Now,
 	})

@@ -1,7 +1,8 @@
 // Package tree owns what the scanners share about reading a scanned source
 // tree: the one list of directories no project owns (version-control
 // metadata and installed third-party dependencies), the walk that applies
-// it, binary-file detection and capped reads. A scanned tree is hostile
+// it, binary-file detection and capped reads, and the confined directory
+// listing of the scan-target picker (Browse). A scanned tree is hostile
 // input, so a fix here (a new dependency folder, a tighter cap) lands in
 // every scanner at once.
 package tree

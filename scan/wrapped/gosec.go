@@ -9,6 +9,7 @@ import (
 
 	"scand/finding"
 	"scand/scan"
+	"scand/scan/proc"
 )
 
 type gosecReport struct {
@@ -92,7 +93,7 @@ func Gosec(cfg scan.Config) scan.Scanner {
 		args:      func(*call) ([]string, error) { return []string{"-fmt", "json", "./..."}, nil },
 		exits: exits{
 			report: []int{0, 1},
-			nothingWhen: func(res scan.Result) bool {
+			nothingWhen: func(res proc.Result) bool {
 				return len(bytes.TrimSpace(res.Stdout)) == 0 && res.ExitCode == 1 && bytes.Contains(res.Stderr, []byte("No packages found"))
 			},
 			unparsedIsCrash: true,

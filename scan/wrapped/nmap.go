@@ -15,6 +15,7 @@ import (
 	"scand/finding"
 	"scand/scan"
 	"scand/scan/netguard"
+	"scand/scan/request"
 )
 
 var nmapPortsRe = regexp.MustCompile(`^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$`)
@@ -30,11 +31,11 @@ var nmapPortsRe = regexp.MustCompile(`^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$`)
 func nmapTarget(ctx context.Context, c *call, t scan.Target) error {
 	// Unset or unparsable means the seam's default, one /24.
 	maxHosts, _ := strconv.Atoi(strings.TrimSpace(c.cfg.Env("SVC_NMAP_MAX_HOSTS")))
-	if err := scan.ValidateTargetHost(t.Host, maxHosts); err != nil {
+	if err := request.ValidateTargetHost(t.Host, maxHosts); err != nil {
 		return err
 	}
 	if strings.Contains(t.Host, "/") {
-		if err := scan.CheckTargetHost(c.cfg.Targets, t.Host); err != nil {
+		if err := request.CheckTargetHost(c.cfg.Targets, t.Host); err != nil {
 			return err
 		}
 		c.host = t.Host

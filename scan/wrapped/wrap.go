@@ -30,6 +30,7 @@ import (
 
 	"scand/finding"
 	"scand/scan"
+	"scand/scan/proc"
 	"scand/scan/tree"
 	"scand/scan/vulndb"
 )
@@ -187,7 +188,7 @@ type exits struct {
 	nothing []int
 	// nothingWhen recognizes "nothing to scan" where the status alone
 	// cannot tell it from findings.
-	nothingWhen func(res scan.Result) bool
+	nothingWhen func(res proc.Result) bool
 	// unparsedIsCrash reports a report that does not parse after a
 	// non-zero status as the crash it is, with the tool's own words.
 	unparsedIsCrash bool
@@ -308,11 +309,11 @@ func (w *cli) program() string {
 	return w.tool.name
 }
 
-func (w *cli) runner() *scan.Runner {
+func (w *cli) runner() *proc.Runner {
 	if w.cfg.Runner != nil {
 		return w.cfg.Runner
 	}
-	return scan.NewRunner(0)
+	return proc.NewRunner(0)
 }
 
 func (w *cli) newCall() *call {
@@ -334,8 +335,8 @@ func (w *cli) probe(ctx context.Context) (string, string, bool) {
 	if prog != t.name && !filepath.IsAbs(prog) {
 		return "", fmt.Sprintf("%s=%s must be an absolute path", w.pathEnv(), prog), false
 	}
-	res, err := w.runner().Run(ctx, scan.Cmd{Program: prog, Args: v.args, Timeout: probeTimeout})
-	if errors.Is(err, scan.ErrNotInstalled) {
+	res, err := w.runner().Run(ctx, proc.Cmd{Program: prog, Args: v.args, Timeout: probeTimeout})
+	if errors.Is(err, proc.ErrNotInstalled) {
 		if prog != t.name {
 			return "", fmt.Sprintf("%s=%s is not an executable file; %s", w.pathEnv(), prog, t.installHint), false
 		}
@@ -401,7 +402,7 @@ func (w *cli) notReady(ctx context.Context) error {
 		if w.SkipReason(ctx) == scan.SkipDatabaseNotConfigured {
 			return fmt.Errorf("%s: %s: %w", w.tool.name, hint, scan.ErrDatabaseNotConfigured)
 		}
-		return fmt.Errorf("%s: %s: %w", w.tool.name, hint, scan.ErrNotInstalled)
+		return fmt.Errorf("%s: %s: %w", w.tool.name, hint, proc.ErrNotInstalled)
 	}
 	return nil
 }
@@ -553,9 +554,9 @@ func (w *cli) runOnce(ctx context.Context, c *call) ([]finding.Finding, error) {
 }
 
 // run executes the tool through the one runner with the scan's timeout.
-func (w *cli) run(ctx context.Context, dir string, args []string) (scan.Result, error) {
+func (w *cli) run(ctx context.Context, dir string, args []string) (proc.Result, error) {
 	r := w.runner()
-	res, err := r.Run(ctx, scan.Cmd{Program: w.program(), Args: args, Dir: dir, Env: w.tool.env})
+	res, err := r.Run(ctx, proc.Cmd{Program: w.program(), Args: args, Dir: dir, Env: w.tool.env})
 	if err != nil {
 		return res, err
 	}
@@ -620,7 +621,7 @@ func (e *toolError) Error() string {
 	return e.Stderr
 }
 
-func crash(tool string, res scan.Result) error {
+func crash(tool string, res proc.Result) error {
 	head := stderrHead(res.Stderr)
 	if head == "" {
 		// A tool silent on stderr may have said why on stdout.

@@ -16,6 +16,7 @@ import (
 
 	"scand/finding"
 	"scand/scan"
+	"scand/scan/proc"
 	"scand/scan/vulndb"
 )
 
@@ -31,7 +32,7 @@ import (
 func wrapIntegrationScanner(t *testing.T, mk func(scan.Config) scan.Scanner, env map[string]string) (scan.Scanner, string) {
 	t.Helper()
 	cfg := scan.Config{
-		Runner: scan.NewRunner(10 * time.Minute),
+		Runner: proc.NewRunner(10 * time.Minute),
 		Getenv: func(k string) string {
 			if v, ok := env[k]; ok {
 				return v

@@ -15,6 +15,8 @@ import (
 
 	"scand/finding"
 	"scand/scan"
+	"scand/scan/proc"
+	"scand/scan/request"
 )
 
 // wrapTestData is the wrappers' fixture folder, seen from package scan.
@@ -26,7 +28,7 @@ const wrapRecordedRoot = "/tmp/scandfix"
 
 func wrapTestConfig(env map[string]string) scan.Config {
 	return scan.Config{
-		Runner: scan.NewRunner(2 * time.Minute),
+		Runner: proc.NewRunner(2 * time.Minute),
 		Getenv: func(k string) string { return env[k] },
 		Now:    time.Now,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
@@ -128,7 +130,7 @@ func TestWrapValidateHost(t *testing.T) {
 		{strings.Repeat("a", 254), 256, false},
 	}
 	for _, c := range cases {
-		err := scan.ValidateTargetHost(c.host, c.max)
+		err := request.ValidateTargetHost(c.host, c.max)
 		if (err == nil) != c.ok {
 			t.Errorf("ValidateTargetHost(%q, %d) = %v, want ok=%v", c.host, c.max, err, c.ok)
 		}
@@ -145,7 +147,7 @@ func TestWrapValidateURLAndPath(t *testing.T) {
 		"-http://x":               false,
 		"":                        false,
 	} {
-		if _, err := scan.ValidateTargetURL(raw); (err == nil) != ok {
+		if _, err := request.ValidateTargetURL(raw); (err == nil) != ok {
 			t.Errorf("ValidateTargetURL(%q) = %v, want ok=%v", raw, err, ok)
 		}
 	}
@@ -344,7 +346,7 @@ func TestWrapDatabaseNotConfigured(t *testing.T) {
 			_, err := s.Scan(context.Background(), scan.Target{Path: t.TempDir()})
 			want, reason := scan.ErrDatabaseNotConfigured, scan.SkipDatabaseNotConfigured
 			if c.mk == nil || c.name == "kics missing" {
-				want, reason = scan.ErrNotInstalled, scan.SkipNotInstalled
+				want, reason = proc.ErrNotInstalled, scan.SkipNotInstalled
 			}
 			if !errors.Is(err, want) {
 				t.Fatalf("Scan error = %v, want %v", err, want)
@@ -467,7 +469,7 @@ exit 0
 	}
 
 	missing := declare(wrapTestConfig(map[string]string{"SVC_DEMO_TOOL_PATH": "/nonexistent/demo"}))
-	if _, err := missing.Scan(context.Background(), scan.Target{Path: target}); !errors.Is(err, scan.ErrNotInstalled) || !strings.Contains(err.Error(), "install demo") {
+	if _, err := missing.Scan(context.Background(), scan.Target{Path: target}); !errors.Is(err, proc.ErrNotInstalled) || !strings.Contains(err.Error(), "install demo") {
 		t.Fatalf("missing tool: %v", err)
 	}
 }

@@ -14,6 +14,8 @@ import (
 
 	"scand/finding"
 	"scand/scan"
+	"scand/scan/proc"
+	"scand/scan/request"
 )
 
 // zapScanner drives a running ZAP daemon through its JSON API; ZAP is the
@@ -73,7 +75,7 @@ func (s *zapScanner) base() (*url.URL, error) {
 	if raw == "" {
 		return nil, errors.New("SVC_ZAP_URL is not set: start ZAP as a daemon (zap.sh -daemon -host 127.0.0.1 -port 8090 -config api.key=<key>) and set SVC_ZAP_URL=http://127.0.0.1:8090 and SVC_ZAP_API_KEY")
 	}
-	u, err := scan.ValidateTargetURL(raw)
+	u, err := request.ValidateTargetURL(raw)
 	if err != nil {
 		return nil, fmt.Errorf("SVC_ZAP_URL: %w", err)
 	}
@@ -173,7 +175,7 @@ func (s *zapScanner) callValue(ctx context.Context, base *url.URL, path, field s
 }
 
 func (s *zapScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error) {
-	target, err := scan.ValidateTargetURL(t.URL)
+	target, err := request.ValidateTargetURL(t.URL)
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +186,7 @@ func (s *zapScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Finding
 	}
 	base, err := s.base()
 	if err != nil {
-		return nil, fmt.Errorf("zap: %s: %w", err.Error(), scan.ErrNotInstalled)
+		return nil, fmt.Errorf("zap: %s: %w", err.Error(), proc.ErrNotInstalled)
 	}
 	var timeout time.Duration
 	if s.cfg.Runner != nil {
@@ -202,7 +204,7 @@ func (s *zapScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Finding
 		s.stop(ctx, base, spiderID, ascanID)
 		if runCtx.Err() != nil {
 			if ctx.Err() == nil && errors.Is(runCtx.Err(), context.DeadlineExceeded) {
-				return nil, fmt.Errorf("zap %s after %s: %w", step, timeout, scan.ErrTimeout)
+				return nil, fmt.Errorf("zap %s after %s: %w", step, timeout, proc.ErrTimeout)
 			}
 			return nil, fmt.Errorf("zap %s: %w", step, ctx.Err())
 		}

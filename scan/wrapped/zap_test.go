@@ -12,6 +12,7 @@ import (
 
 	"scand/finding"
 	"scand/scan"
+	"scand/scan/proc"
 )
 
 // zapFake is a loopback stand-in for ZAP's API serving the response bodies
@@ -226,7 +227,7 @@ func TestZAPStopsScansOnCancelAndTimeout(t *testing.T) {
 		fake, srv := newZapFake(t, "", -1)
 		s := newZapTestScanner(map[string]string{"SVC_ZAP_URL": srv.URL}, 200*time.Millisecond)
 		_, err := s.Scan(context.Background(), scan.Target{URL: "http://127.0.0.1:8080/"})
-		if !errors.Is(err, scan.ErrTimeout) {
+		if !errors.Is(err, proc.ErrTimeout) {
 			t.Fatalf("err = %v, want ErrTimeout", err)
 		}
 		if !fake.called("ascan/action/stop") {
@@ -244,7 +245,7 @@ func TestZAPRejectsBadTargets(t *testing.T) {
 		}
 	}
 	s = newZapTestScanner(map[string]string{}, time.Minute)
-	if _, err := s.Scan(context.Background(), scan.Target{URL: "http://127.0.0.1/"}); !errors.Is(err, scan.ErrNotInstalled) {
+	if _, err := s.Scan(context.Background(), scan.Target{URL: "http://127.0.0.1/"}); !errors.Is(err, proc.ErrNotInstalled) {
 		t.Errorf("unconfigured ZAP: err = %v, want ErrNotInstalled", err)
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"scand/finding"
 	"scand/scan"
+	"scand/scan/proc"
 )
 
 // GitRepo is a repository in a temporary directory, isolated from the
@@ -39,7 +40,7 @@ func (r *GitRepo) Git(args ...string) string {
 	defer cancel()
 	full := append([]string{"-C", r.Dir, "-c", "user.name=scand test", "-c", "user.email=test@scand.invalid",
 		"-c", "commit.gpgsign=false", "-c", "core.autocrlf=false"}, args...)
-	res, err := scan.NewRunner(30*time.Second).Run(ctx, scan.Cmd{Program: "git", Args: full, Env: []string{
+	res, err := proc.NewRunner(30*time.Second).Run(ctx, proc.Cmd{Program: "git", Args: full, Env: []string{
 		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
 		"GIT_AUTHOR_DATE=2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2026-01-01T00:00:00Z",
 	}})

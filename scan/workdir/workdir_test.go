@@ -1,0 +1,38 @@
+package workdir
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// A work directory left by a dead process is swept; a live one's is not.
+func TestWorkDirSweep(t *testing.T) {
+	base := t.TempDir()
+	dead := filepath.Join(base, workDirPrefix+"dead")
+	os.MkdirAll(filepath.Join(dead, "image-1/rootfs"), 0o500)
+	os.WriteFile(filepath.Join(dead, workDirOwner), []byte("999999999"), 0o600)
+	live := filepath.Join(base, workDirPrefix+"live")
+	os.MkdirAll(live, 0o700)
+	os.WriteFile(filepath.Join(live, workDirOwner), []byte("1"), 0o600) // init never dies
+	other := filepath.Join(base, "unrelated")
+	os.MkdirAll(other, 0o700)
+	w, err := Open(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info, err := os.Stat(w.Path()); err != nil || info.Mode().Perm() != 0o700 {
+		t.Errorf("work directory mode: %v %v", info.Mode(), err)
+	}
+	for p, want := range map[string]bool{dead: false, live: true, other: true} {
+		if _, err := os.Stat(p); (err == nil) != want {
+			t.Errorf("%s exists = %v, want %v", p, err == nil, want)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(w.Path()); !os.IsNotExist(err) {
+		t.Error("Close left the directory")
+	}
+}

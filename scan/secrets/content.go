@@ -34,8 +34,8 @@ type Match struct {
 func (c *Content) Scan(data []byte, rel string) []Match {
 	var out []Match
 	sc := &secretsScratch{}
-	c.s.engine.scanContent(data, rel, sc, func(h secretsHit) {
-		out = append(out, Match{Finding: c.s.newFinding(&c.s.engine.rules[h.rule], rel, h), Value: h.hash})
+	c.s.engine().scanContent(data, rel, sc, func(h secretsHit) {
+		out = append(out, Match{Finding: c.s.newFinding(&c.s.engine().rules[h.rule], rel, h), Value: h.hash})
 	})
 	return out
 }

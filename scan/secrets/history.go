@@ -136,7 +136,7 @@ func (s *secretsScanner) parseHistory(ctx context.Context, out []byte) ([]secret
 	var chunk secretsHistoryChunk
 	flush := func() {
 		if len(chunk.lines) > 0 && chunk.path != "" && !secretsSkipPath(chunk.path) {
-			s.engine.scanContent(chunk.data, chunk.path, sc, func(h secretsHit) {
+			s.engine().scanContent(chunk.data, chunk.path, sc, func(h secretsHit) {
 				h.line = chunk.lines[h.line-1]
 				oldest[key{h.hash, chunk.path}] = secretsHistoryHit{commit: chunk.commit, path: chunk.path, hit: h}
 			})
@@ -221,7 +221,7 @@ func secretsHunkNewStart(line []byte) int {
 }
 
 func (s *secretsScanner) historyFinding(h secretsHistoryHit) finding.Finding {
-	rule := &s.engine.rules[h.hit.rule]
+	rule := &s.engine().rules[h.hit.rule]
 	f := s.newFinding(rule, h.path, h.hit)
 	f.Title = rule.title + " in git history"
 	f.Description = rule.title + " found in git history: commit " + h.commit + " added it to " + h.path +

@@ -505,8 +505,11 @@ func secretsRedact(v []byte) string {
 
 // secretsScanner is the built-in `secrets` code scanner.
 type secretsScanner struct {
-	cfg     scan.Config
-	engine  *secretsEngine
+	cfg scan.Config
+	// engine compiles the rule set on first use: an idle daemon, and a
+	// command that never scans, do not carry its ~3 MB of compiled
+	// patterns.
+	engine  func() *secretsEngine
 	workers int
 	history bool
 	// History bounds; the constants in history.go, except in tests.
@@ -524,7 +527,7 @@ func New(cfg scan.Config) scan.Scanner {
 	h := strings.ToLower(strings.TrimSpace(cfg.Env("SVC_SECRETS_HISTORY")))
 	return &secretsScanner{
 		cfg:    cfg,
-		engine: newSecretsEngine(),
+		engine: sync.OnceValue(newSecretsEngine),
 		// GOMAXPROCS, not NumCPU: it honours the container's CPU quota.
 		workers: runtime.GOMAXPROCS(0),
 		history: h != "0" && h != "false" && h != "off" && h != "no",
@@ -541,7 +544,7 @@ func (s *secretsScanner) Type() string { return scan.TypeCode }
 // Available is always true: the scanner is built in. The history scan
 // quietly does without git when git is missing.
 func (s *secretsScanner) Available(context.Context) (string, string, bool) {
-	return fmt.Sprintf("builtin (%d rules)", len(s.engine.rules)), "", true
+	return fmt.Sprintf("builtin (%d rules)", len(secretsRuleTable())), "", true
 }
 
 // Scan reports secrets in the working tree (in file, line, rule order),
@@ -694,12 +697,12 @@ func (s *secretsScanner) scanTree(ctx context.Context, root string, ignore func(
 				if data == nil {
 					continue
 				}
-				s.engine.scanContent(data, job.rel, sc, func(h secretsHit) {
+				s.engine().scanContent(data, job.rel, sc, func(h secretsHit) {
 					if ctx.Err() != nil {
 						return
 					}
 					inTree.add(h.hash)
-					if err := emit(s.newFinding(&s.engine.rules[h.rule], job.rel, h)); err != nil {
+					if err := emit(s.newFinding(&s.engine().rules[h.rule], job.rel, h)); err != nil {
 						stop(err)
 					}
 				})
@@ -714,7 +717,7 @@ func (s *secretsScanner) scanTree(ctx context.Context, root string, ignore func(
 	walkErr := walk.Files(ctx, root, func(abs, rel string) error {
 		if secretsPKCS12File(rel) {
 			// Binary, so never read: the name is the finding.
-			rule := &s.engine.rules[s.engine.ruleIndex["pkcs12-file"]]
+			rule := &s.engine().rules[s.engine().ruleIndex["pkcs12-file"]]
 			f := s.newFinding(rule, rel, secretsHit{snippet: path.Base(rel)})
 			f.Metadata = map[string]any{"redacted": "(binary key store)"}
 			keyStores = append(keyStores, f)

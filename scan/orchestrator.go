@@ -350,8 +350,13 @@ func (o *Orchestrator) runScan(ctx context.Context, id string, opts RunOptions) 
 		target.Ignore = ps
 	}
 	target.Worktree = opts.Worktree
-	scanners, skips := o.selectScanners(ctx, id, ExpandScanTypes(prep.scanners(o.scanners), sc.ScanTypes), target, cfg, opts,
-		readsTree && (prep == nil || prep.Image == ""))
+	// An unpacked image is a whole operating system, not a project: a
+	// Python or JavaScript analyzer with nothing of its language to read
+	// there is left out (skipped, "nothing to scan") by the daemon too,
+	// instead of costing a tool start per scan.
+	unpackedImage := prep != nil && prep.Image != ""
+	skipIdle := readsTree && (unpackedImage || opts.SkipIdle)
+	scanners, skips := o.selectScanners(ctx, id, ExpandScanTypes(prep.scanners(o.scanners), sc.ScanTypes), target, cfg, opts, skipIdle)
 	skipped = append(skipped, skips...)
 	// Probes start tools; asked for together they cost the slowest one.
 	ProbeAll(ctx, o.log, scanners)

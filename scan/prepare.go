@@ -161,6 +161,19 @@ type mappedScanner struct {
 	mapPath func(string) string
 }
 
+// Unwrap is the registry scanner, for the optional interfaces the
+// selection looks at (Selective, ImageReader): a mapped scanner reads
+// what its scanner reads.
+func (m mappedScanner) Unwrap() Scanner { return m.Scanner }
+
+// unwrapped is s without the path mapping a prepared target adds.
+func unwrapped(s Scanner) Scanner {
+	if u, ok := s.(interface{ Unwrap() Scanner }); ok {
+		return u.Unwrap()
+	}
+	return s
+}
+
 func (m mappedScanner) Scan(ctx context.Context, t Target) ([]finding.Finding, error) {
 	fs, err := m.Scanner.Scan(ctx, t)
 	for i := range fs {

@@ -25,6 +25,8 @@ type fakePreparer struct {
 	panicInLine bool
 	cleaned     atomic.Int32
 	extra       []Scanner
+	// image is the archive the target was unpacked from (Prepared.Image).
+	image string
 }
 
 func (f *fakePreparer) Prepare(ctx context.Context, spec TargetSpec, _ []string) (*Prepared, error) {
@@ -45,6 +47,7 @@ func (f *fakePreparer) Prepare(ctx context.Context, spec TargetSpec, _ []string)
 			return strings.CutPrefix(fp, "sha256:l1:/")
 		},
 		Cleanup: func() { f.cleaned.Add(1); workdir.RemoveTree(dir) }}
+	p.Image = f.image
 	return p, nil
 }
 
@@ -201,4 +204,44 @@ func TestPreparedTargetFailureCancelAndPanic(t *testing.T) {
 			t.Errorf("scan = %s %q", sc.Status, sc.Error)
 		}
 	})
+}
+
+// imageReadingScanner reads the image archive when there is one, like
+// trivy image; its Reads matches nothing in the unpacked root.
+type imageReadingScanner struct{ selectiveScanner }
+
+func (imageReadingScanner) ReadsImage() bool { return true }
+
+// An unpacked image is narrowed to the scanners with something to read in
+// it, by the daemon too; a scanner of the archive itself stays.
+func TestUnpackedImageSkipsIdleScanners(t *testing.T) {
+	py := selectiveScanner{&walkScanner{Builtin: NewBuiltin("py", TypeCode), rule: "P", wants: ".py"}}
+	conf := selectiveScanner{&walkScanner{Builtin: NewBuiltin("conf", TypeCode), rule: "C", wants: ".conf"}}
+	archive := imageReadingScanner{selectiveScanner{&walkScanner{Builtin: NewBuiltin("archive", TypeCode), rule: "A", wants: ".lock"}}}
+	plain := &walkScanner{Builtin: NewBuiltin("plain", TypeCode), rule: "R"}
+	f := newFake(t)
+	f.image = "/images/app.tar"
+	st, o := prepHarness(t, []Scanner{py, conf, archive, plain}, f)
+	sc := waitEnded(t, st, submitImageScan(t, st, o))
+	if sc.Status != store.StatusCompleted {
+		t.Fatalf("scan %s: %s", sc.Status, sc.Error)
+	}
+	if got := strings.Join(sc.ScannersRun, ","); got != "conf,archive,plain" {
+		t.Errorf("ran %s, want conf,archive,plain", got)
+	}
+	if py.probed || len(py.visited) != 0 {
+		t.Error("the idle scanner was probed or run")
+	}
+	if len(sc.ScannersSkipped) != 1 || sc.ScannersSkipped[0].Name != "py" || sc.ScannersSkipped[0].Reason != SkipNothingToScan {
+		t.Errorf("skipped %+v", sc.ScannersSkipped)
+	}
+
+	// A prepared target without an archive (a repository clone) is a
+	// project: the daemon runs every scanner of the type, as for a tree.
+	f2 := newFake(t)
+	st2, o2 := prepHarness(t, []Scanner{py, conf}, f2)
+	sc = waitEnded(t, st2, submitImageScan(t, st2, o2))
+	if got := strings.Join(sc.ScannersRun, ","); got != "py,conf" {
+		t.Errorf("without an archive (a prepared clone) ran %s, want py,conf", got)
+	}
 }

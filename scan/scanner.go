@@ -75,6 +75,14 @@ type Selective interface {
 	Reads(rel string) bool
 }
 
+// ImageReader is implemented by a Selective scanner that, given a
+// Target.Image, reads the image archive itself (trivy image) rather than
+// files of the unpacked root: the root holding nothing it reads does not
+// make it idle.
+type ImageReader interface {
+	ReadsImage() bool
+}
+
 // Scanner is the seam every built-in and wrapped scanner implements.
 type Scanner interface {
 	// Name is the stable identifier (a wrapped tool's lowercase name).

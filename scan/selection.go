@@ -40,10 +40,10 @@ var errEnoughFiles = errors.New("every scanner has a file to read")
 
 // selectScanners narrows the scanners of a scan's types to those that
 // run: the ones RunOptions names, minus those the configuration disables
-// and, with SkipIdle, those the tree gives nothing to read. The left-out
+// and, when skipIdle, those the tree gives nothing to read. The left-out
 // ones are returned as skipped, with their event published.
 func (o *Orchestrator) selectScanners(ctx context.Context, scanID string, all []Scanner, t Target, cfg *repoconfig.Config,
-	opts RunOptions, readsTree bool) ([]Scanner, []store.SkippedScanner) {
+	opts RunOptions, skipIdle bool) ([]Scanner, []store.SkippedScanner) {
 	var run []Scanner
 	var skipped []store.SkippedScanner
 	skip := func(s Scanner, reason, hint string) {
@@ -59,14 +59,17 @@ func (o *Orchestrator) selectScanners(ctx context.Context, scanID string, all []
 			run = append(run, s)
 		}
 	}
-	if !opts.SkipIdle || !readsTree {
+	if !skipIdle {
 		return run, skipped
 	}
 	// One walk finds, for every selective scanner, whether the tree holds
 	// a file it reads; it stops as soon as each has one.
 	wanting := map[int]Selective{}
 	for i, s := range run {
-		if sel, ok := s.(Selective); ok && !slices.Contains(opts.Required, s.Name()) {
+		if ir, ok := unwrapped(s).(ImageReader); ok && t.Image != "" && ir.ReadsImage() {
+			continue
+		}
+		if sel, ok := unwrapped(s).(Selective); ok && !slices.Contains(opts.Required, s.Name()) {
 			wanting[i] = sel
 		}
 	}

@@ -189,7 +189,8 @@ func Trivy(cfg scan.Config) scan.Scanner {
 			c.image = t.Image
 			return pathTarget(ctx, c, t)
 		},
-		reads: trivyReads,
+		readsImage: true,
+		reads:      trivyReads,
 		args: func(c *call) ([]string, error) {
 			offline := []string{"--scanners", "vuln", "--format", "json", "--quiet",
 				"--cache-dir", c.db, "--skip-db-update", "--skip-java-db-update",

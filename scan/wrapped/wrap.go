@@ -84,6 +84,9 @@ type tool struct {
 	// without starting it; nil means any file (or, with eachDirOf, the
 	// files of that name).
 	reads func(rel string) bool
+	// readsImage: given a scan.Target.Image, the tool reads that archive
+	// (its target function passes it on), not the unpacked root.
+	readsImage bool
 	// env is added to the runner's minimal environment.
 	env []string
 	// reportFile, when set, is the file the tool writes its report to in
@@ -293,6 +296,9 @@ func (w *cli) Reads(rel string) bool {
 	return true
 }
 func (w *cli) Type() string { return w.tool.scanType }
+
+// ReadsImage implements scan.ImageReader.
+func (w *cli) ReadsImage() bool { return w.tool.readsImage }
 
 // pathEnv is the setting that overrides where the program is:
 // SVC_OSV_SCANNER_PATH for osv-scanner.

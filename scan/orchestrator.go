@@ -72,12 +72,7 @@ const interruptedReason = "interrupted by restart"
 
 // NewOrchestrator builds an orchestrator; call Start to run queued scans.
 func NewOrchestrator(o OrchestratorOptions) *Orchestrator {
-	if o.Log == nil {
-		o.Log = slog.New(slog.DiscardHandler)
-	}
-	if o.Now == nil {
-		o.Now = time.Now
-	}
+	o.Log, o.Now = LoggerOrDiscard(o.Log), ClockOrWall(o.Now)
 	if o.MaxConcurrent <= 0 {
 		o.MaxConcurrent = 2
 	}

@@ -207,6 +207,26 @@ func (d *compDiscovery) count(ctx context.Context) error {
 	return nil
 }
 
+// eachEntry calls visit for every entry of dir, each charged against the
+// bound, and stops at the first error visit or the bound returns. A
+// directory that cannot be listed is recorded in d.errs and skipped.
+func (d *compDiscovery) eachEntry(ctx context.Context, dir string, visit func(os.DirEntry) error) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		d.errs = append(d.errs, err)
+		return nil
+	}
+	for _, e := range entries {
+		if err := d.count(ctx); err != nil {
+			return err
+		}
+		if err := visit(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (d *compDiscovery) visit(ctx context.Context, p string, e fs.DirEntry, err error) error {
 	if err != nil {
 		if p == d.root {

@@ -119,17 +119,9 @@ func (d *compDiscovery) scanNodeModules(ctx context.Context, dir string, depth i
 	if depth > compMaxNodeModulesDepth {
 		return nil
 	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		d.errs = append(d.errs, err)
-		return nil
-	}
-	for _, e := range entries {
-		if err := d.count(ctx); err != nil {
-			return err
-		}
+	return d.eachEntry(ctx, dir, func(e os.DirEntry) error {
 		if !e.IsDir() {
-			continue // symlinks too: pnpm's top-level links point into .pnpm, read below
+			return nil // symlinks too: pnpm's top-level links point into .pnpm, read below
 		}
 		name := e.Name()
 		p := filepath.Join(dir, name)
@@ -139,7 +131,7 @@ func (d *compDiscovery) scanNodeModules(ctx context.Context, dir string, depth i
 			// every folder of an @scope is a package.
 			sub, err := os.ReadDir(p)
 			if err != nil {
-				continue
+				return nil
 			}
 			for _, s := range sub {
 				if err := d.count(ctx); err != nil {
@@ -160,12 +152,10 @@ func (d *compDiscovery) scanNodeModules(ctx context.Context, dir string, depth i
 		case strings.HasPrefix(name, "."):
 			// .bin, .cache, .vite: not packages
 		default:
-			if err := d.scanNPMPackage(ctx, p, depth); err != nil {
-				return err
-			}
+			return d.scanNPMPackage(ctx, p, depth)
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 func (d *compDiscovery) scanNPMPackage(ctx context.Context, dir string, depth int) error {
@@ -250,15 +240,7 @@ func compNPMLicenseField(raw json.RawMessage) []string {
 // scanSitePackages reads *.dist-info/METADATA (and the older
 // *.egg-info/PKG-INFO) of every installed distribution.
 func (d *compDiscovery) scanSitePackages(ctx context.Context, dir string) error {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		d.errs = append(d.errs, err)
-		return nil
-	}
-	for _, e := range entries {
-		if err := d.count(ctx); err != nil {
-			return err
-		}
+	return d.eachEntry(ctx, dir, func(e os.DirEntry) error {
 		var meta string
 		switch {
 		case e.IsDir() && strings.HasSuffix(e.Name(), ".dist-info"):
@@ -268,16 +250,16 @@ func (d *compDiscovery) scanSitePackages(ctx context.Context, dir string) error 
 		case e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".egg-info"):
 			meta = filepath.Join(dir, e.Name())
 		default:
-			continue
+			return nil
 		}
 		data, err := tree.ReadCapped(meta, compMaxMetaBytes)
 		if err != nil {
-			continue
+			return nil
 		}
 		name, version, info := compParsePythonMetadata(data, d.rel(meta))
 		d.licenses.add(EcoPyPI, name, version, info)
-	}
-	return nil
+		return nil
+	})
 }
 
 // compParsePythonMetadata reads the core-metadata headers (RFC 822 style,

@@ -207,15 +207,10 @@ func (d *compDiscovery) count(ctx context.Context) error {
 	return nil
 }
 
-// eachEntry calls visit for every entry of dir, each charged against the
-// bound, and stops at the first error visit or the bound returns. A
-// directory that cannot be listed is recorded in d.errs and skipped.
-func (d *compDiscovery) eachEntry(ctx context.Context, dir string, visit func(os.DirEntry) error) error {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		d.errs = append(d.errs, err)
-		return nil
-	}
+// eachEntry calls visit for every entry of a directory listing, each
+// charged against the bound, and stops at the first error visit or the
+// bound returns.
+func (d *compDiscovery) eachEntry(ctx context.Context, entries []os.DirEntry, visit func(os.DirEntry) error) error {
 	for _, e := range entries {
 		if err := d.count(ctx); err != nil {
 			return err

@@ -119,7 +119,12 @@ func (d *compDiscovery) scanNodeModules(ctx context.Context, dir string, depth i
 	if depth > compMaxNodeModulesDepth {
 		return nil
 	}
-	return d.eachEntry(ctx, dir, func(e os.DirEntry) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		d.errs = append(d.errs, err)
+		return nil
+	}
+	return d.eachEntry(ctx, entries, func(e os.DirEntry) error {
 		if !e.IsDir() {
 			return nil // symlinks too: pnpm's top-level links point into .pnpm, read below
 		}
@@ -133,22 +138,16 @@ func (d *compDiscovery) scanNodeModules(ctx context.Context, dir string, depth i
 			if err != nil {
 				return nil
 			}
-			for _, s := range sub {
-				if err := d.count(ctx); err != nil {
-					return err
+			return d.eachEntry(ctx, sub, func(s os.DirEntry) error {
+				switch {
+				case !s.IsDir():
+					return nil
+				case name == ".pnpm":
+					return d.scanNodeModules(ctx, filepath.Join(p, s.Name(), "node_modules"), depth+1)
+				default:
+					return d.scanNPMPackage(ctx, filepath.Join(p, s.Name()), depth)
 				}
-				if !s.IsDir() {
-					continue
-				}
-				if name == ".pnpm" {
-					err = d.scanNodeModules(ctx, filepath.Join(p, s.Name(), "node_modules"), depth+1)
-				} else {
-					err = d.scanNPMPackage(ctx, filepath.Join(p, s.Name()), depth)
-				}
-				if err != nil {
-					return err
-				}
-			}
+			})
 		case strings.HasPrefix(name, "."):
 			// .bin, .cache, .vite: not packages
 		default:
@@ -240,7 +239,12 @@ func compNPMLicenseField(raw json.RawMessage) []string {
 // scanSitePackages reads *.dist-info/METADATA (and the older
 // *.egg-info/PKG-INFO) of every installed distribution.
 func (d *compDiscovery) scanSitePackages(ctx context.Context, dir string) error {
-	return d.eachEntry(ctx, dir, func(e os.DirEntry) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		d.errs = append(d.errs, err)
+		return nil
+	}
+	return d.eachEntry(ctx, entries, func(e os.DirEntry) error {
 		var meta string
 		switch {
 		case e.IsDir() && strings.HasSuffix(e.Name(), ".dist-info"):
@@ -401,22 +405,17 @@ func (d *compDiscovery) scanVendor(ctx context.Context, dir string) error {
 	if err != nil {
 		return nil
 	}
-	for _, e := range entries {
-		if err := d.count(ctx); err != nil {
-			return err
-		}
+	return d.eachEntry(ctx, entries, func(e os.DirEntry) error {
 		if !e.IsDir() {
-			continue
+			return nil
 		}
 		crateDir := filepath.Join(dir, e.Name())
 		ct := filepath.Join(crateDir, "Cargo.toml")
-		data, err := tree.ReadCapped(ct, compMaxMetaBytes)
-		if err != nil {
-			continue
+		if data, err := tree.ReadCapped(ct, compMaxMetaBytes); err == nil {
+			d.addCargoTomlLicense(crateDir, ct, data)
 		}
-		d.addCargoTomlLicense(crateDir, ct, data)
-	}
-	return nil
+		return nil
+	})
 }
 
 func (d *compDiscovery) addCargoTomlLicense(crateDir, ct string, data []byte) {

@@ -42,9 +42,9 @@ func (c Config) Time() time.Time { return ClockOrWall(c.Now)() }
 // Log is the scanner's logger; a Config without one logs nowhere.
 func (c Config) Log() *slog.Logger { return LoggerOrDiscard(c.Logger) }
 
-// ClockOrWall is the clock a scanner or service was wired with, or the
-// wall clock when it was wired without one: tests and SVC_FAKE_NOW inject
-// theirs, and nothing of scan's reads time.Now on its own.
+// ClockOrWall is the clock a scanner or service was wired with (tests and
+// SVC_FAKE_NOW inject theirs), or the wall clock when it was wired
+// without one.
 func ClockOrWall(now func() time.Time) func() time.Time {
 	if now != nil {
 		return now

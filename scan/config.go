@@ -37,17 +37,27 @@ func (c Config) Env(key string) string {
 
 // Time is the current time on the injected clock; a Config without one
 // reads the wall clock.
-func (c Config) Time() time.Time {
-	if c.Now != nil {
-		return c.Now()
-	}
-	return time.Now()
-}
+func (c Config) Time() time.Time { return ClockOrWall(c.Now)() }
 
 // Log is the scanner's logger; a Config without one logs nowhere.
-func (c Config) Log() *slog.Logger {
-	if c.Logger != nil {
-		return c.Logger
+func (c Config) Log() *slog.Logger { return LoggerOrDiscard(c.Logger) }
+
+// ClockOrWall is the clock a scanner or service was wired with (tests and
+// SVC_FAKE_NOW inject theirs), or the wall clock when it was wired
+// without one.
+func ClockOrWall(now func() time.Time) func() time.Time {
+	if now != nil {
+		return now
+	}
+	return time.Now
+}
+
+// LoggerOrDiscard is the logger a scanner or service was wired with, or
+// one that logs nowhere: a component built without a logger (a test, the
+// command line's quiet engine) must still be able to log.
+func LoggerOrDiscard(log *slog.Logger) *slog.Logger {
+	if log != nil {
+		return log
 	}
 	return slog.New(slog.DiscardHandler)
 }

@@ -72,12 +72,7 @@ const interruptedReason = "interrupted by restart"
 
 // NewOrchestrator builds an orchestrator; call Start to run queued scans.
 func NewOrchestrator(o OrchestratorOptions) *Orchestrator {
-	if o.Log == nil {
-		o.Log = slog.New(slog.DiscardHandler)
-	}
-	if o.Now == nil {
-		o.Now = time.Now
-	}
+	o.Log, o.Now = LoggerOrDiscard(o.Log), ClockOrWall(o.Now)
 	if o.MaxConcurrent <= 0 {
 		o.MaxConcurrent = 2
 	}
@@ -552,6 +547,14 @@ func safeScan(ctx context.Context, s Scanner, t Target, emit func(finding.Findin
 		return ss.ScanStream(ctx, t, emit)
 	}
 	fs, err := s.Scan(ctx, t)
+	return emitEach(fs, err, emit)
+}
+
+// emitEach sends a slice-based scanner's findings one by one, as a
+// streaming scanner would have, and returns the scanner's error. A
+// PartialSkip keeps the findings of the parts that ran; any other error
+// discards them.
+func emitEach(fs []finding.Finding, err error, emit func(finding.Finding) error) error {
 	var partial *PartialSkip
 	if err != nil && !errors.As(err, &partial) {
 		return err
@@ -561,7 +564,6 @@ func safeScan(ctx context.Context, s Scanner, t Target, emit func(finding.Findin
 			return err
 		}
 	}
-	// A PartialSkip keeps the findings of the parts that ran.
 	return err
 }
 

@@ -184,8 +184,7 @@ func (m mappedScanner) Scan(ctx context.Context, t Target) ([]finding.Finding, e
 
 // ScanStream maps the paths of a streaming scanner's findings as they
 // come; a slice-based scanner is run through Scan and its findings sent
-// one by one, so every mapped scanner streams (a PartialSkip keeps the
-// findings of the parts that ran, as in safeScan).
+// one by one (emitEach), so every mapped scanner streams.
 func (m mappedScanner) ScanStream(ctx context.Context, t Target, emit func(finding.Finding) error) error {
 	if ss, ok := m.Scanner.(StreamScanner); ok {
 		return ss.ScanStream(ctx, t, func(f finding.Finding) error {
@@ -194,16 +193,7 @@ func (m mappedScanner) ScanStream(ctx context.Context, t Target, emit func(findi
 		})
 	}
 	fs, err := m.Scan(ctx, t)
-	var partial *PartialSkip
-	if err != nil && !errors.As(err, &partial) {
-		return err
-	}
-	for _, f := range fs {
-		if err := emit(f); err != nil {
-			return err
-		}
-	}
-	return err
+	return emitEach(fs, err, emit)
 }
 
 // SkipReason and DataSources forward the optional interfaces of the

@@ -24,6 +24,7 @@ import (
 	"strconv"
 	"strings"
 
+	"scand/scan/purl"
 	"scand/scan/tree"
 )
 
@@ -207,6 +208,21 @@ func (d *compDiscovery) count(ctx context.Context) error {
 	return nil
 }
 
+// eachEntry calls visit for every entry of a directory listing, each
+// charged against the bound, and stops at the first error visit or the
+// bound returns.
+func (d *compDiscovery) eachEntry(ctx context.Context, entries []os.DirEntry, visit func(os.DirEntry) error) error {
+	for _, e := range entries {
+		if err := d.count(ctx); err != nil {
+			return err
+		}
+		if err := visit(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (d *compDiscovery) visit(ctx context.Context, p string, e fs.DirEntry, err error) error {
 	if err != nil {
 		if p == d.root {
@@ -361,9 +377,9 @@ func compUniqueSorted(in []string) []string {
 // ---- purl ----
 
 // compPURL builds a package URL per the purl spec: the type's own name
-// normalization, namespace segments and name percent-encoded one by one
-// (so an npm scope becomes %40scope), version encoded, qualifiers sorted.
-// An empty version leaves the @version part out rather than inventing one.
+// normalization and namespace, then purl.Build (segments encoded one by
+// one, so an npm scope becomes %40scope; qualifiers sorted; an empty
+// version left out).
 func compPURL(eco, name, version string, qualifiers ...[2]string) string {
 	var ns string
 	switch eco {
@@ -391,61 +407,7 @@ func compPURL(eco, name, version string, qualifiers ...[2]string) string {
 			ns, name = name[:i], name[i+1:]
 		}
 	}
-	var b strings.Builder
-	b.WriteString("pkg:")
-	b.WriteString(eco)
-	b.WriteByte('/')
-	if ns != "" {
-		for _, seg := range strings.Split(ns, "/") {
-			if seg == "" {
-				continue
-			}
-			b.WriteString(compPURLEscape(seg))
-			b.WriteByte('/')
-		}
-	}
-	b.WriteString(compPURLEscape(name))
-	if version != "" {
-		b.WriteByte('@')
-		b.WriteString(compPURLEscape(version))
-	}
-	var qs [][2]string
-	for _, q := range qualifiers {
-		if q[1] != "" {
-			qs = append(qs, q)
-		}
-	}
-	sort.Slice(qs, func(i, j int) bool { return qs[i][0] < qs[j][0] })
-	for i, q := range qs {
-		if i == 0 {
-			b.WriteByte('?')
-		} else {
-			b.WriteByte('&')
-		}
-		b.WriteString(q[0])
-		b.WriteByte('=')
-		b.WriteString(compPURLEscape(q[1]))
-	}
-	return b.String()
-}
-
-// compPURLEscape percent-encodes everything but the purl spec's unreserved
-// characters and ':' (which the spec says stays as is).
-func compPURLEscape(s string) string {
-	const hex = "0123456789ABCDEF"
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
-			c == '-' || c == '.' || c == '_' || c == '~' || c == ':' {
-			b.WriteByte(c)
-			continue
-		}
-		b.WriteByte('%')
-		b.WriteByte(hex[c>>4])
-		b.WriteByte(hex[c&15])
-	}
-	return b.String()
+	return purl.Build(purl.Escape, eco, strings.Split(ns, "/"), name, version, qualifiers...)
 }
 
 // compPyPINormalize is PEP 503 name normalization, which the purl spec

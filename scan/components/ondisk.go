@@ -124,12 +124,9 @@ func (d *compDiscovery) scanNodeModules(ctx context.Context, dir string, depth i
 		d.errs = append(d.errs, err)
 		return nil
 	}
-	for _, e := range entries {
-		if err := d.count(ctx); err != nil {
-			return err
-		}
+	return d.eachEntry(ctx, entries, func(e os.DirEntry) error {
 		if !e.IsDir() {
-			continue // symlinks too: pnpm's top-level links point into .pnpm, read below
+			return nil // symlinks too: pnpm's top-level links point into .pnpm, read below
 		}
 		name := e.Name()
 		p := filepath.Join(dir, name)
@@ -139,33 +136,25 @@ func (d *compDiscovery) scanNodeModules(ctx context.Context, dir string, depth i
 			// every folder of an @scope is a package.
 			sub, err := os.ReadDir(p)
 			if err != nil {
-				continue
+				return nil
 			}
-			for _, s := range sub {
-				if err := d.count(ctx); err != nil {
-					return err
+			return d.eachEntry(ctx, sub, func(s os.DirEntry) error {
+				switch {
+				case !s.IsDir():
+					return nil
+				case name == ".pnpm":
+					return d.scanNodeModules(ctx, filepath.Join(p, s.Name(), "node_modules"), depth+1)
+				default:
+					return d.scanNPMPackage(ctx, filepath.Join(p, s.Name()), depth)
 				}
-				if !s.IsDir() {
-					continue
-				}
-				if name == ".pnpm" {
-					err = d.scanNodeModules(ctx, filepath.Join(p, s.Name(), "node_modules"), depth+1)
-				} else {
-					err = d.scanNPMPackage(ctx, filepath.Join(p, s.Name()), depth)
-				}
-				if err != nil {
-					return err
-				}
-			}
+			})
 		case strings.HasPrefix(name, "."):
 			// .bin, .cache, .vite: not packages
 		default:
-			if err := d.scanNPMPackage(ctx, p, depth); err != nil {
-				return err
-			}
+			return d.scanNPMPackage(ctx, p, depth)
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 func (d *compDiscovery) scanNPMPackage(ctx context.Context, dir string, depth int) error {
@@ -255,10 +244,7 @@ func (d *compDiscovery) scanSitePackages(ctx context.Context, dir string) error 
 		d.errs = append(d.errs, err)
 		return nil
 	}
-	for _, e := range entries {
-		if err := d.count(ctx); err != nil {
-			return err
-		}
+	return d.eachEntry(ctx, entries, func(e os.DirEntry) error {
 		var meta string
 		switch {
 		case e.IsDir() && strings.HasSuffix(e.Name(), ".dist-info"):
@@ -268,16 +254,16 @@ func (d *compDiscovery) scanSitePackages(ctx context.Context, dir string) error 
 		case e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".egg-info"):
 			meta = filepath.Join(dir, e.Name())
 		default:
-			continue
+			return nil
 		}
 		data, err := tree.ReadCapped(meta, compMaxMetaBytes)
 		if err != nil {
-			continue
+			return nil
 		}
 		name, version, info := compParsePythonMetadata(data, d.rel(meta))
 		d.licenses.add(EcoPyPI, name, version, info)
-	}
-	return nil
+		return nil
+	})
 }
 
 // compParsePythonMetadata reads the core-metadata headers (RFC 822 style,
@@ -419,22 +405,17 @@ func (d *compDiscovery) scanVendor(ctx context.Context, dir string) error {
 	if err != nil {
 		return nil
 	}
-	for _, e := range entries {
-		if err := d.count(ctx); err != nil {
-			return err
-		}
+	return d.eachEntry(ctx, entries, func(e os.DirEntry) error {
 		if !e.IsDir() {
-			continue
+			return nil
 		}
 		crateDir := filepath.Join(dir, e.Name())
 		ct := filepath.Join(crateDir, "Cargo.toml")
-		data, err := tree.ReadCapped(ct, compMaxMetaBytes)
-		if err != nil {
-			continue
+		if data, err := tree.ReadCapped(ct, compMaxMetaBytes); err == nil {
+			d.addCargoTomlLicense(crateDir, ct, data)
 		}
-		d.addCargoTomlLicense(crateDir, ct, data)
-	}
-	return nil
+		return nil
+	})
 }
 
 func (d *compDiscovery) addCargoTomlLicense(crateDir, ct string, data []byte) {

@@ -366,7 +366,7 @@ func gitHygieneSameDir(root, toplevel string) bool {
 // gitHygieneHead reads the first bytes of a regular file under root,
 // without following a symbolic link out of the tree.
 func gitHygieneHead(root, rel string) ([]byte, bool) {
-	f, err := tree.OpenFile(filepath.Join(root, filepath.FromSlash(rel)))
+	f, _, err := tree.OpenFile(filepath.Join(root, filepath.FromSlash(rel)))
 	if err != nil {
 		return nil, false
 	}

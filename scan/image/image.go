@@ -102,33 +102,27 @@ func (p *Preparer) Prepare(ctx context.Context, spec scan.TargetSpec, scanTypes 
 	if !scan.UnderRoots(real, p.o.Roots) {
 		return nil, fmt.Errorf("image %s now resolves to %s, outside the allowed scan roots (SVC_SCAN_ROOTS)", archive, real)
 	}
-	dir, err := p.o.Work.Temp("image-")
+	target, err := p.o.Work.NewTarget("image-")
 	if err != nil {
 		return nil, err
 	}
-	// Removed on every way out but success, a panic included; on success
-	// the orchestrator calls Cleanup when the scan ends.
-	ok := false
-	defer func() {
-		if !ok {
-			_ = workdir.RemoveTree(dir)
-		}
-	}()
+	defer target.Discard()
 	ctx, cancel := context.WithTimeout(ctx, p.o.Limits.Timeout)
 	defer cancel()
-	res, err := p.unpack(ctx, real, dir, slices.Contains(scanTypes, scan.TypeCode), slices.Contains(scanTypes, scan.TypeDependency))
+	res, err := p.unpack(ctx, real, target, slices.Contains(scanTypes, scan.TypeCode), slices.Contains(scanTypes, scan.TypeDependency))
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
 			return nil, fmt.Errorf("image %s: unpacking took longer than %s (SVC_TARGET_TIMEOUT)", archive, p.o.Limits.Timeout)
 		}
 		return nil, fmt.Errorf("image %s: %w", archive, err)
 	}
-	ok = true
+	target.Keep()
 	return res, nil
 }
 
-// unpack reads the image at archive and unpacks it under dir.
-func (p *Preparer) unpack(ctx context.Context, archive, dir string, keepRemoved, forTrivy bool) (*scan.Prepared, error) {
+// unpack reads the image at archive and unpacks it into target.
+func (p *Preparer) unpack(ctx context.Context, archive string, target *workdir.Target, keepRemoved, forTrivy bool) (*scan.Prepared, error) {
+	dir := target.Path
 	src, kind, err := openSource(ctx, archive, dir, p.o.Limits)
 	if err != nil {
 		return nil, err
@@ -201,7 +195,7 @@ func (p *Preparer) unpack(ctx context.Context, archive, dir string, keepRemoved,
 		},
 		MapPath:   mapPath,
 		UnmapPath: unmapPath,
-		Cleanup:   func() { _ = workdir.RemoveTree(dir) },
+		Cleanup:   target.Remove,
 	}, nil
 }
 

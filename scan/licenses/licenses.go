@@ -78,9 +78,7 @@ func (s *licensesScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Fi
 		}
 		// Some files could not be parsed; the rest still count. The
 		// error names files, never their content.
-		if s.cfg.Logger != nil {
-			s.cfg.Logger.Warn("licenses: some manifests were skipped", "error", err.Error())
-		}
+		s.cfg.Log().Warn("licenses: some manifests were skipped", "error", err.Error())
 	}
 	return licenseFindings(comps), nil
 }
@@ -98,17 +96,30 @@ const (
 	licenseClassNetwork
 )
 
-// licenseRules gives, per class, the rule id and the severity for a
-// runtime and for a dev-only component.
+// licenseRules gives, per class, the rule id, the severity for a runtime
+// and for a dev-only component, and for a recognized license what its
+// findings call it (the title's "<kind> license <id>") and what it obliges
+// (the description goes on with it after "<component> (<purl>) is under
+// <id>"). Read-only.
 var licenseRules = map[licenseClass]struct {
 	rule         string
 	runtime, dev finding.Severity
+	kind, terms  string
 }{
-	licenseClassNetwork:         {"license-network-copyleft", finding.High, finding.Low},
-	licenseClassStrong:          {"license-strong-copyleft", finding.High, finding.Low},
-	licenseClassSourceAvailable: {"license-source-available", finding.Medium, finding.Info},
-	licenseClassUnknown:         {"license-unknown", finding.Medium, finding.Info},
-	licenseClassWeak:            {"license-weak-copyleft", finding.Low, finding.Info},
+	licenseClassNetwork: {"license-network-copyleft", finding.High, finding.Low, "Network copyleft",
+		". Its copyleft is triggered when users interact with the software over a network, not only on " +
+			"distribution: a SaaS built on it must offer its complete corresponding source under the same license " +
+			"(SSPL extends that to the whole service stack). Get legal review or replace it."},
+	licenseClassStrong: {"license-strong-copyleft", finding.High, finding.Low, "Strong copyleft",
+		". Distributing a work that includes or links it requires releasing the whole work's source under a " +
+			"compatible copyleft license. Get legal review before shipping it."},
+	licenseClassSourceAvailable: {"license-source-available", finding.Medium, finding.Info, "Source-available",
+		", which is not an open-source license: the licensor restricts use (typically commercial or competing " +
+			"hosted use). Check the terms against how the product uses it."},
+	licenseClassUnknown: {"license-unknown", finding.Medium, finding.Info, "", ""},
+	licenseClassWeak: {"license-weak-copyleft", finding.Low, finding.Info, "Weak copyleft",
+		". Changes to the component itself must be released under the same license, and for LGPL users must " +
+			"be able to replace the library; using it unmodified is usually fine."},
 }
 
 // licenseLinkingExceptions turn a GPL into a library-friendly license:
@@ -158,34 +169,31 @@ func licenseClassifyID(id, exception string) licenseClass {
 	return c
 }
 
-var (
-	licenseWordNetwork    = regexp.MustCompile(`affero|\bagpl|server side public|\bsspl`)
-	licenseWordWeak       = regexp.MustCompile(`lesser general public|library general public|\blgpl|mozilla public|\bmpl\b|eclipse public|\bepl\b|\bcddl|common development and distribution`)
-	licenseWordStrong     = regexp.MustCompile(`general public licen[cs]e|\bgpl|\beupl|european union public`)
-	licenseWordSourceAvl  = regexp.MustCompile(`business source|\bbusl|elastic licen[cs]e|commons clause|non-?commercial|polyform`)
-	licenseWordPermissive = regexp.MustCompile(`\bmit\b|\bbsd\b|apache|\bisc\b|public domain|\bunlicense\b|\bzlib|python software foundation|\bpsf\b|\bcc0|wtfpl|\bboost\b|\bartistic\b|\bx11\b|\bexpat\b|postgresql|\bhpnd\b|\bunicode\b`)
-	licenseWordUnknown    = regexp.MustCompile(`^unlicensed$|see licen[cs]e in|proprietary|commercial|all rights reserved|licenseref-scand-unidentified`)
-)
+// licenseWords classify a license name that is not SPDX by its wording,
+// the first that matches deciding. Copyleft words win over permissive
+// ones: text naming both is more likely "dual MIT/GPL" wording than a
+// permissive license, and reporting it errs on the side of a human look.
+// Read-only.
+var licenseWords = []struct {
+	re    *regexp.Regexp
+	class licenseClass
+}{
+	{regexp.MustCompile(`^unlicensed$|see licen[cs]e in|proprietary|commercial|all rights reserved|licenseref-scand-unidentified`), licenseClassUnknown},
+	{regexp.MustCompile(`affero|\bagpl|server side public|\bsspl`), licenseClassNetwork},
+	{regexp.MustCompile(`lesser general public|library general public|\blgpl|mozilla public|\bmpl\b|eclipse public|\bepl\b|\bcddl|common development and distribution`), licenseClassWeak},
+	{regexp.MustCompile(`general public licen[cs]e|\bgpl|\beupl|european union public`), licenseClassStrong},
+	{regexp.MustCompile(`business source|\bbusl|elastic licen[cs]e|commons clause|non-?commercial|polyform`), licenseClassSourceAvailable},
+	{regexp.MustCompile(`\bmit\b|\bbsd\b|apache|\bisc\b|public domain|\bunlicense\b|\bzlib|python software foundation|\bpsf\b|\bcc0|wtfpl|\bboost\b|\bartistic\b|\bx11\b|\bexpat\b|postgresql|\bhpnd\b|\bunicode\b`), licenseClassPermissive},
+}
 
 // licenseClassifyText classifies a license name that is not SPDX by its
-// wording. Copyleft words win over permissive ones: text naming both is
-// more likely "dual MIT/GPL" wording than a permissive license, and
-// reporting it errs on the side of a human look.
+// wording (licenseWords); unknown when no wording matches.
 func licenseClassifyText(s string) licenseClass {
 	low := strings.ToLower(strings.TrimSpace(s))
-	switch {
-	case licenseWordUnknown.MatchString(low):
-		return licenseClassUnknown
-	case licenseWordNetwork.MatchString(low):
-		return licenseClassNetwork
-	case licenseWordWeak.MatchString(low):
-		return licenseClassWeak
-	case licenseWordStrong.MatchString(low):
-		return licenseClassStrong
-	case licenseWordSourceAvl.MatchString(low):
-		return licenseClassSourceAvailable
-	case licenseWordPermissive.MatchString(low):
-		return licenseClassPermissive
+	for _, w := range licenseWords {
+		if w.re.MatchString(low) {
+			return w.class
+		}
 	}
 	return licenseClassUnknown
 }
@@ -360,28 +368,9 @@ func licenseDevNote(dev bool) string {
 
 func licenseText(class licenseClass, lic, ref string, c components.Component) (string, string) {
 	dev := licenseDevNote(c.Dev)
-	switch class {
-	case licenseClassNetwork:
-		return fmt.Sprintf("Network copyleft license %s: %s", lic, ref),
-			fmt.Sprintf("%s (%s) is under %s. Its copyleft is triggered when users interact with the software over a "+
-				"network, not only on distribution: a SaaS built on it must offer its complete corresponding source "+
-				"under the same license (SSPL extends that to the whole service stack). Get legal review or replace it.%s",
-				ref, c.PURL, lic, dev)
-	case licenseClassStrong:
-		return fmt.Sprintf("Strong copyleft license %s: %s", lic, ref),
-			fmt.Sprintf("%s (%s) is under %s. Distributing a work that includes or links it requires releasing the "+
-				"whole work's source under a compatible copyleft license. Get legal review before shipping it.%s",
-				ref, c.PURL, lic, dev)
-	case licenseClassWeak:
-		return fmt.Sprintf("Weak copyleft license %s: %s", lic, ref),
-			fmt.Sprintf("%s (%s) is under %s. Changes to the component itself must be released under the same "+
-				"license, and for LGPL users must be able to replace the library; using it unmodified is usually fine.%s",
-				ref, c.PURL, lic, dev)
-	case licenseClassSourceAvailable:
-		return fmt.Sprintf("Source-available license %s: %s", lic, ref),
-			fmt.Sprintf("%s (%s) is under %s, which is not an open-source license: the licensor restricts use "+
-				"(typically commercial or competing hosted use). Check the terms against how the product uses it.%s",
-				ref, c.PURL, lic, dev)
+	if r := licenseRules[class]; r.kind != "" {
+		return fmt.Sprintf("%s license %s: %s", r.kind, lic, ref),
+			fmt.Sprintf("%s (%s) is under %s%s%s", ref, c.PURL, lic, r.terms, dev)
 	}
 	return fmt.Sprintf("Unrecognized license %q: %s", lic, ref),
 		fmt.Sprintf("%s (%s) declares the license %q, which is not an SPDX id scand can classify. It may be a "+

@@ -12,17 +12,33 @@ import (
 	"strings"
 )
 
-// blockedRange is a range no outbound connection of scand may reach.
+// blockedRange is a range of addresses and what it is, said as the
+// reason a connection to it is refused.
 type blockedRange struct {
 	prefix netip.Prefix
 	reason string
+}
+
+// rangeList is a classification: the ranges of one kind of address.
+type rangeList []blockedRange
+
+// containing says which range of l holds a, compared in its Canonical
+// form, or ok=false.
+func (l rangeList) containing(a netip.Addr) (reason string, ok bool) {
+	a = Canonical(a)
+	for _, r := range l {
+		if r.prefix.Contains(a) {
+			return r.reason, true
+		}
+	}
+	return "", false
 }
 
 // alwaysBlocked: link-local ranges hold the cloud metadata services, whose
 // credentials are the classic SSRF prize, and the unspecified, multicast
 // and broadcast ranges are not unicast hosts at all (0.0.0.0 even reaches
 // the local machine on Linux). Read-only.
-var alwaysBlocked = []blockedRange{
+var alwaysBlocked = rangeList{
 	{netip.MustParsePrefix("169.254.0.0/16"), "a link-local address (cloud metadata services live here)"},
 	{netip.MustParsePrefix("fe80::/10"), "an IPv6 link-local address"},
 	{netip.MustParsePrefix("100.100.100.200/32"), "a cloud metadata service address"},
@@ -38,7 +54,7 @@ var alwaysBlocked = []blockedRange{
 // when SVC_WEBHOOK_ALLOW_PRIVATE=0, always allowed as scan targets
 // (scanning internal applications is what an internal scanner is for).
 // Read-only.
-var privateRanges = []blockedRange{
+var privateRanges = rangeList{
 	{netip.MustParsePrefix("127.0.0.0/8"), "a loopback address"},
 	{netip.MustParsePrefix("::1/128"), "a loopback address"},
 	{netip.MustParsePrefix("10.0.0.0/8"), "a private address"},
@@ -75,24 +91,12 @@ func Canonical(a netip.Addr) netip.Addr {
 // AlwaysBlocked says why a may never be dialled (link-local, metadata,
 // unspecified, multicast, broadcast), or ok=false.
 func AlwaysBlocked(a netip.Addr) (reason string, blocked bool) {
-	a = Canonical(a)
-	for _, r := range alwaysBlocked {
-		if r.prefix.Contains(a) {
-			return r.reason, true
-		}
-	}
-	return "", false
+	return alwaysBlocked.containing(a)
 }
 
 // Private says which private or loopback range a lies in, or ok=false.
 func Private(a netip.Addr) (reason string, private bool) {
-	a = Canonical(a)
-	for _, r := range privateRanges {
-		if r.prefix.Contains(a) {
-			return r.reason, true
-		}
-	}
-	return "", false
+	return privateRanges.containing(a)
 }
 
 // PrefixBlocked says why a range may not be targeted: it overlaps an

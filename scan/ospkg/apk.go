@@ -47,7 +47,7 @@ func discoverApk(ctx context.Context, r *os.Root, _ string, res *Result) error {
 			return nil
 		}
 		p := Package{Type: "apk", Name: name, Version: version, Arch: arch, Source: apkInstalled, Line: line,
-			PURL: purl("apk", ns, strings.ToLower(name), version, [2]string{"arch", arch}, [2]string{"distro", res.Distro.Qualifier()})}
+			PURL: osPURL("apk", ns, strings.ToLower(name), version, [2]string{"arch", arch}, [2]string{"distro", res.Distro.Qualifier()})}
 		if license != "" {
 			// apk writes SPDX-style expressions ("MIT AND BSD-2-Clause");
 			// older packages space-separate several names.

@@ -75,7 +75,7 @@ func parseDpkg(r *os.Root, data []byte, rel string, needStatus bool, res *Result
 		arch := f["architecture"]
 		epoch, v := splitEpoch(version)
 		p := Package{Type: "deb", Name: name, Version: version, Arch: arch, Source: rel, Line: line,
-			PURL: purl("deb", ns, name, v, [2]string{"arch", arch}, [2]string{"distro", res.Distro.Qualifier()}, [2]string{"epoch", epoch})}
+			PURL: osPURL("deb", ns, name, v, [2]string{"arch", arch}, [2]string{"distro", res.Distro.Qualifier()}, [2]string{"epoch", epoch})}
 		copyright := "usr/share/doc/" + name + "/copyright"
 		ls, seen := licenses[copyright]
 		if !seen {

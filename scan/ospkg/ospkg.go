@@ -22,6 +22,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"scand/scan/purl"
 )
 
 // Package is one installed operating-system package.
@@ -160,49 +162,11 @@ func readOSRelease(r *os.Root) Distro {
 	return Distro{}
 }
 
-// purl builds pkg:<typ>/<namespace>/<name>@<version>?<qualifiers sorted>.
-func purl(typ, namespace, name, version string, qualifiers ...[2]string) string {
-	var b strings.Builder
-	b.WriteString("pkg:" + typ + "/")
-	if namespace != "" {
-		b.WriteString(purlEscape(namespace) + "/")
-	}
-	b.WriteString(purlEscape(name))
-	if version != "" {
-		b.WriteString("@" + purlEscape(version))
-	}
-	var qs [][2]string
-	for _, q := range qualifiers {
-		if q[1] != "" {
-			qs = append(qs, q)
-		}
-	}
-	slices.SortFunc(qs, func(a, b [2]string) int { return strings.Compare(a[0], b[0]) })
-	for i, q := range qs {
-		if i == 0 {
-			b.WriteByte('?')
-		} else {
-			b.WriteByte('&')
-		}
-		b.WriteString(q[0] + "=" + purlEscape(q[1]))
-	}
-	return b.String()
-}
-
-func purlEscape(s string) string {
-	const hex = "0123456789ABCDEF"
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-._~", c) >= 0 {
-			b.WriteByte(c)
-			continue
-		}
-		b.WriteByte('%')
-		b.WriteByte(hex[c>>4])
-		b.WriteByte(hex[c&15])
-	}
-	return b.String()
+// osPURL builds pkg:<typ>/<namespace>/<name>@<version>?<qualifiers>,
+// spelled as Trivy spells OS packages' purls (purl.EscapeColon), so the
+// two agree on the packages of an image.
+func osPURL(typ, namespace, name, version string, qualifiers ...[2]string) string {
+	return purl.Build(purl.EscapeColon, typ, []string{namespace}, name, version, qualifiers...)
 }
 
 // splitEpoch splits "1:2.3-4" into "1" and "2.3-4".

@@ -127,7 +127,7 @@ func (h rpmHeader) pkg(source string, d Distro) Package {
 		ns = "redhat"
 	}
 	p := Package{Type: "rpm", Name: h.name, Version: full, Arch: h.arch, Source: source,
-		PURL: purl("rpm", ns, h.name, version, [2]string{"arch", h.arch}, [2]string{"distro", d.Qualifier()}, [2]string{"epoch", epoch})}
+		PURL: osPURL("rpm", ns, h.name, version, [2]string{"arch", h.arch}, [2]string{"distro", d.Qualifier()}, [2]string{"epoch", epoch})}
 	if h.license != "" {
 		p.Licenses, p.LicenseSource = []string{spdx.Normalize(h.license)}, source
 	}

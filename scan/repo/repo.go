@@ -150,17 +150,12 @@ func (p *Preparer) Prepare(ctx context.Context, spec scan.TargetSpec, _ []string
 	if err != nil {
 		return nil, err
 	}
-	dir, err := p.o.Work.Temp("repo-")
+	target, err := p.o.Work.NewTarget("repo-")
 	if err != nil {
 		return nil, err
 	}
-	ok := false
-	defer func() {
-		if !ok {
-			_ = workdir.RemoveTree(dir)
-		}
-	}()
-	commit, err := p.clone(ctx, u, pin, repo, dir)
+	defer target.Discard()
+	commit, err := p.clone(ctx, u, pin, repo, target.Path)
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, proc.ErrTimeout) {
 			return nil, fmt.Errorf("cloning %s took longer than %s (SVC_TARGET_TIMEOUT)", u.Redacted(), p.o.Limits.Timeout)
@@ -168,11 +163,11 @@ func (p *Preparer) Prepare(ctx context.Context, spec scan.TargetSpec, _ []string
 		return nil, err
 	}
 	p.o.Config.Log().Info("repository cloned", "url", u.Redacted(), "ref", repo.Ref, "commit", commit, "history", repo.History)
-	ok = true
+	target.Keep()
 	return &scan.Prepared{
-		Root:     dir,
+		Root:     target.Path,
 		Resolved: scan.Resolved{Repo: &scan.RepoInfo{Commit: commit}},
-		Cleanup:  func() { _ = workdir.RemoveTree(dir) },
+		Cleanup:  target.Remove,
 	}, nil
 }
 

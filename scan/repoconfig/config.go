@@ -29,9 +29,9 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"syscall"
 
 	"scand/finding"
+	"scand/scan/tree"
 )
 
 // FileName is the config file scand looks for at the root of a tree.
@@ -205,30 +205,25 @@ func Parse(file string, data []byte) (*Config, error) {
 	return c, nil
 }
 
-// ErrNotRegular is Load's error for a config that is a symbolic link, a
-// directory or a device: in a scanned tree it is an attacker's way to make
-// scand read a file outside it.
-var ErrNotRegular = errors.New("not a regular file")
+// ErrNotRegular is what Load says of a config that is a directory, a FIFO
+// or a device: in a scanned tree it is an attacker's way to make scand
+// hang or read what is not the tree's.
+var ErrNotRegular = tree.ErrNotRegular
 
 // Load reads and parses a config file without following a final symbolic
-// link; name is what errors cite (".scand.toml" for the file at a tree's
-// root, the path given for --config).
+// link (tree.OpenFile); name is what errors cite (".scand.toml" for the
+// file at a tree's root, the path given for --config).
 func Load(path, name string) (*Config, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		if errors.Is(err, syscall.ELOOP) {
-			return nil, &Error{File: name, Msg: "is a symbolic link; scand reads only a regular file"}
-		}
+	f, _, err := tree.OpenFile(path)
+	switch {
+	case errors.Is(err, tree.ErrSymlink):
+		return nil, &Error{File: name, Msg: "is a symbolic link; scand reads only a regular file"}
+	case errors.Is(err, tree.ErrNotRegular):
+		return nil, &Error{File: name, Msg: ErrNotRegular.Error()}
+	case err != nil:
 		return nil, err
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, &Error{File: name, Msg: ErrNotRegular.Error()}
-	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
 	if err != nil {
 		return nil, err

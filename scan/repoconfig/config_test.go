@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"scand/finding"
@@ -208,8 +209,21 @@ func TestLoadRefusesLinksAndBigFiles(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(dir, FileName)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := LoadTree(dir); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+	if _, err := LoadTree(dir); err == nil || err.Error() != FileName+": is a symbolic link; scand reads only a regular file" {
 		t.Errorf("a symlinked config was read: %v", err)
+	}
+	os.Remove(filepath.Join(dir, FileName))
+	// A FIFO would block a plain open forever; a directory is no file.
+	if err := syscall.Mkfifo(filepath.Join(dir, FileName), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadTree(dir); err == nil || err.Error() != FileName+": "+ErrNotRegular.Error() {
+		t.Errorf("a FIFO config: %v", err)
+	}
+	os.Remove(filepath.Join(dir, FileName))
+	os.Mkdir(filepath.Join(dir, FileName), 0o700)
+	if _, err := LoadTree(dir); err == nil || err.Error() != FileName+": not a regular file" {
+		t.Errorf("a directory config: %v", err)
 	}
 	os.Remove(filepath.Join(dir, FileName))
 	os.WriteFile(filepath.Join(dir, FileName), []byte(strings.Repeat("# x\n", MaxSize/4+1)), 0o600)

@@ -64,15 +64,10 @@ func parseTOML(file string, data []byte) ([]entry, error) {
 				return nil, p.errf(line, "", "arrays of tables ([[...]]) are not part of .scand.toml")
 			}
 			p.skipSpace()
-			name, err := p.key()
+			name, err := p.keyThen(']', "a table header is [name]")
 			if err != nil {
 				return nil, err
 			}
-			p.skipSpace()
-			if p.i >= len(p.src) || p.src[p.i] != ']' {
-				return nil, p.errf(line, name, "a table header is [name]")
-			}
-			p.i++
 			if err := p.endOfLine(name); err != nil {
 				return nil, err
 			}
@@ -83,15 +78,10 @@ func parseTOML(file string, data []byte) ([]entry, error) {
 			table = name
 			continue
 		}
-		key, err := p.key()
+		key, err := p.keyThen('=', "expected = after the key")
 		if err != nil {
 			return nil, err
 		}
-		p.skipSpace()
-		if p.i >= len(p.src) || p.src[p.i] != '=' {
-			return nil, p.errf(line, key, "expected = after the key")
-		}
-		p.i++
 		p.skipSpace()
 		full := key
 		if table != "" {
@@ -185,6 +175,23 @@ func (p *parser) key() (string, error) {
 	if p.i < len(p.src) && p.src[p.i] == '.' {
 		return "", p.errf(line, k, "dotted keys are not part of .scand.toml; quote a key that holds a dot")
 	}
+	return k, nil
+}
+
+// keyThen reads a key and the delimiter that must follow it (spaces
+// between them allowed): ']' closing a table header, '=' before a value.
+// Without the delimiter the error is msg, on the key's line.
+func (p *parser) keyThen(delim byte, msg string) (string, error) {
+	line := p.line
+	k, err := p.key()
+	if err != nil {
+		return "", err
+	}
+	p.skipSpace()
+	if p.i >= len(p.src) || p.src[p.i] != delim {
+		return "", p.errf(line, k, "%s", msg)
+	}
+	p.i++
 	return k, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"scand/finding"
+	"scand/scan"
 	"scand/sse"
 	"scand/store"
 )
@@ -49,12 +50,7 @@ type Alerts struct {
 // NewAlerts returns the change-alert service; Sink refuses events until
 // Start.
 func NewAlerts(o AlertOptions) *Alerts {
-	if o.Log == nil {
-		o.Log = slog.New(slog.DiscardHandler)
-	}
-	if o.Now == nil {
-		o.Now = time.Now
-	}
+	o.Log, o.Now = scan.LoggerOrDiscard(o.Log), scan.ClockOrWall(o.Now)
 	if !finding.Severity(o.MinSeverity).Valid() {
 		o.MinSeverity = DefaultAlertMinSeverity
 	}

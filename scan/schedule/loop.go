@@ -9,20 +9,31 @@ import (
 )
 
 // background is the start-once, stop-with-a-bound life of a goroutine the
-// scheduler and retention each run for the daemon's lifetime.
+// scheduler and retention each run for the daemon's lifetime, and the
+// pause between its passes that a wake-up cuts short.
 type background struct {
+	name string
+	// wake holds at most one pending wake-up: those that come while a
+	// pass runs fold into one more pass.
+	wake chan struct{}
+
 	mu     sync.Mutex
 	cancel context.CancelFunc
 	done   chan struct{}
 }
 
+// newBackground names the loop in its errors and log lines.
+func newBackground(name string) *background {
+	return &background{name: name, wake: make(chan struct{}, 1)}
+}
+
 // start runs loop in a goroutine on a context that outlives ctx's
 // cancellation (stop ends it); a second start is an error.
-func (b *background) start(ctx context.Context, name string, loop func(ctx context.Context)) error {
+func (b *background) start(ctx context.Context, loop func(ctx context.Context)) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.done != nil {
-		return errors.New(name + " already started")
+		return errors.New(b.name + " already started")
 	}
 	ctx, b.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan struct{})
@@ -35,7 +46,7 @@ func (b *background) start(ctx context.Context, name string, loop func(ctx conte
 }
 
 // stop cancels the loop and waits for it at most timeout.
-func (b *background) stop(timeout time.Duration, name string, log *slog.Logger) {
+func (b *background) stop(timeout time.Duration, log *slog.Logger) {
 	b.mu.Lock()
 	cancel, done := b.cancel, b.done
 	b.mu.Unlock()
@@ -46,6 +57,28 @@ func (b *background) stop(timeout time.Duration, name string, log *slog.Logger) 
 	select {
 	case <-done:
 	case <-time.After(timeout):
-		log.Error(name+" did not stop in time", "timeout", timeout.String())
+		log.Error(b.name+" did not stop in time", "timeout", timeout.String())
 	}
+}
+
+// poke ends the loop's pause now, or the next one if it is not pausing;
+// it never blocks.
+func (b *background) poke() {
+	select {
+	case b.wake <- struct{}{}:
+	default:
+	}
+}
+
+// pause waits d, or until poked; false when the loop is to end.
+func (b *background) pause(ctx context.Context, d time.Duration) bool {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-b.wake:
+	case <-timer.C:
+	}
+	return true
 }

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	"scand/scan"
 	"scand/sse"
 	"scand/store"
 )
@@ -47,46 +48,36 @@ type Retention struct {
 	maxAge   time.Duration
 	interval time.Duration
 	pause    time.Duration
-
-	wake chan struct{}
-	bg   background
+	bg       *background
 }
 
 // NewRetention returns the retention service; Start runs it.
 func NewRetention(o RetentionOptions) *Retention {
-	if o.Log == nil {
-		o.Log = slog.New(slog.DiscardHandler)
-	}
-	if o.Now == nil {
-		o.Now = time.Now
-	}
+	o.Log, o.Now = scan.LoggerOrDiscard(o.Log), scan.ClockOrWall(o.Now)
 	if o.Interval <= 0 {
 		o.Interval = DefaultRetentionInterval
 	}
 	if o.Pause <= 0 {
 		o.Pause = retentionPause
 	}
-	return &Retention{store: o.Store, log: o.Log, now: o.Now, maxAge: o.MaxAge, interval: o.Interval, pause: o.Pause, wake: make(chan struct{}, 1)}
+	return &Retention{store: o.Store, log: o.Log, now: o.Now, maxAge: o.MaxAge, interval: o.Interval, pause: o.Pause, bg: newBackground("retention")}
 }
 
 // Start runs a pass now, after each completed scan and every interval.
 func (r *Retention) Start(ctx context.Context) error {
-	return r.bg.start(ctx, "retention", r.loop)
+	return r.bg.start(ctx, r.loop)
 }
 
 // Stop ends the loop between two deletions, waiting at most timeout.
 func (r *Retention) Stop(timeout time.Duration) {
-	r.bg.stop(timeout, "retention", r.log)
+	r.bg.stop(timeout, r.log)
 }
 
 // Sink wakes retention after a completed scan, so a schedule's keep_last
 // holds right after its newest scan lands.
 func (r *Retention) Sink(_ context.Context, ev sse.Event) error {
 	if ev.Name == sse.ScanComplete {
-		select {
-		case r.wake <- struct{}{}:
-		default:
-		}
+		r.bg.poke()
 	}
 	return nil
 }
@@ -96,15 +87,9 @@ func (r *Retention) loop(ctx context.Context) {
 		if _, err := r.RunOnce(ctx); err != nil && ctx.Err() == nil {
 			r.log.Error("retention pass failed", "error", err.Error())
 		}
-		timer := time.NewTimer(r.interval)
-		select {
-		case <-ctx.Done():
-			timer.Stop()
+		if !r.bg.pause(ctx, r.interval) {
 			return
-		case <-r.wake:
-		case <-timer.C:
 		}
-		timer.Stop()
 	}
 }
 

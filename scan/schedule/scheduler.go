@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"scand/finding"
+	"scand/scan"
 	"scand/scan/cron"
 	"scand/scan/request"
 	"scand/store"
@@ -62,20 +63,12 @@ type Scheduler struct {
 	log      *slog.Logger
 	maxSleep time.Duration
 	zones    *zoneCache
-
-	wake chan struct{}
-
-	bg background
+	bg       *background
 }
 
 // New returns a scheduler; Start runs it.
 func New(o Options) *Scheduler {
-	if o.Log == nil {
-		o.Log = slog.New(slog.DiscardHandler)
-	}
-	if o.Now == nil {
-		o.Now = time.Now
-	}
+	o.Log, o.Now = scan.LoggerOrDiscard(o.Log), scan.ClockOrWall(o.Now)
 	if o.MaxSleep <= 0 {
 		o.MaxSleep = DefaultMaxSleep
 	}
@@ -83,7 +76,7 @@ func New(o Options) *Scheduler {
 		o.Submit = func(string) {}
 	}
 	return &Scheduler{store: o.Store, submit: o.Submit, policy: o.Policy, now: o.Now, log: o.Log, maxSleep: o.MaxSleep,
-		zones: newZoneCache(), wake: make(chan struct{}, 1)}
+		zones: newZoneCache(), bg: newBackground("scheduler")}
 }
 
 // Now is the scheduler's clock.
@@ -93,22 +86,17 @@ func (s *Scheduler) Now() time.Time { return s.now() }
 // each, however many run times it missed) and then keeps running
 // schedules as they come due. Start the orchestrator first.
 func (s *Scheduler) Start(ctx context.Context) error {
-	return s.bg.start(ctx, "scheduler", s.loop)
+	return s.bg.start(ctx, s.loop)
 }
 
 // Stop ends the loop, waiting at most timeout for a run in progress.
 func (s *Scheduler) Stop(timeout time.Duration) {
-	s.bg.stop(timeout, "scheduler", s.log)
+	s.bg.stop(timeout, s.log)
 }
 
 // Wake makes the loop look at the schedules now: after an edit, or after
 // a test moved the clock.
-func (s *Scheduler) Wake() {
-	select {
-	case s.wake <- struct{}{}:
-	default:
-	}
-}
+func (s *Scheduler) Wake() { s.bg.poke() }
 
 func (s *Scheduler) loop(ctx context.Context) {
 	for {
@@ -134,15 +122,9 @@ func (s *Scheduler) loop(ctx context.Context) {
 			}
 			wait = min(wait, d)
 		}
-		timer := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			timer.Stop()
+		if !s.bg.pause(ctx, wait) {
 			return
-		case <-s.wake:
-		case <-timer.C:
 		}
-		timer.Stop()
 	}
 }
 

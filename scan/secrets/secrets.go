@@ -760,17 +760,13 @@ func secretsCompareFindings(a, b finding.Finding) int {
 // readCandidate reads a file into the worker's buffer, or returns nil data
 // when it is too large or binary.
 func (s *secretsScanner) readCandidate(abs string, sc *secretsScratch) ([]byte, error) {
-	f, err := tree.OpenFile(abs)
+	f, st, err := tree.OpenFile(abs)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
 	size := st.Size()
-	if size == 0 || size > secretsMaxFileSize || !st.Mode().IsRegular() {
+	if size == 0 || size > secretsMaxFileSize {
 		return nil, nil
 	}
 	if int64(cap(sc.buf)) < size {

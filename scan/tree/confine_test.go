@@ -2,6 +2,7 @@ package tree
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,16 +52,19 @@ func TestOpenFileRefusesLinksAndSpecialFiles(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "file")
 	writeFile(t, file, "hello")
-	if f, err := OpenFile(file); err != nil {
+	if f, fi, err := OpenFile(file); err != nil {
 		t.Fatal(err)
 	} else {
 		f.Close()
+		if fi.Size() != 5 || !fi.Mode().IsRegular() {
+			t.Errorf("OpenFile(file) info = %v %d, want a regular file of 5 bytes", fi.Mode(), fi.Size())
+		}
 	}
 	link := filepath.Join(dir, "link")
 	if err := os.Symlink(file, link); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := OpenFile(link); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+	if _, _, err := OpenFile(link); !errors.Is(err, ErrSymlink) || err.Error() != link+": a symbolic link, not followed" {
 		t.Fatalf("OpenFile(symlink) = %v, want a refusal", err)
 	}
 	fifo := filepath.Join(dir, "fifo")
@@ -68,10 +72,10 @@ func TestOpenFileRefusesLinksAndSpecialFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
-	go func() { _, err := OpenFile(fifo); done <- err }()
+	go func() { _, _, err := OpenFile(fifo); done <- err }()
 	select {
 	case err := <-done:
-		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		if !errors.Is(err, ErrNotRegular) || err.Error() != fifo+": not a regular file" {
 			t.Fatalf("OpenFile(fifo) = %v, want a refusal", err)
 		}
 	case <-time.After(5 * time.Second):

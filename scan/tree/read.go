@@ -55,15 +55,11 @@ func (e *tooLargeError) Is(target error) bool { return target == ErrTooLarge }
 // refused, so a target cannot make the daemon read outside itself, and the
 // read stays bounded even if the file grows after the size check.
 func ReadCapped(p string, max int64) ([]byte, error) {
-	fh, err := OpenFile(p)
+	fh, fi, err := OpenFile(p)
 	if err != nil {
 		return nil, err
 	}
 	defer fh.Close()
-	fi, err := fh.Stat()
-	if err != nil {
-		return nil, err
-	}
 	if fi.Size() > max {
 		return nil, &tooLargeError{path: p, size: fi.Size(), max: max}
 	}
@@ -74,27 +70,35 @@ func ReadCapped(p string, max int64) ([]byte, error) {
 	return b, err
 }
 
-// OpenFile opens a regular file of a scanned tree for reading. A final
-// symbolic link is refused by the kernel (O_NOFOLLOW), not by a check that
-// a swap could race; a FIFO or device is refused without blocking on it.
-func OpenFile(p string) (*os.File, error) {
+// What OpenFile's errors match when p is not a regular file: a final
+// symbolic link, or a directory, FIFO, socket or device.
+var (
+	ErrSymlink    = errors.New("a symbolic link, not followed")
+	ErrNotRegular = errors.New("not a regular file")
+)
+
+// OpenFile opens a regular file of a scanned tree for reading and returns
+// what it is (its size for a capped read). A final symbolic link is
+// refused by the kernel (O_NOFOLLOW), not by a check that a swap could
+// race; a FIFO or device is refused without blocking on it.
+func OpenFile(p string) (*os.File, fs.FileInfo, error) {
 	fh, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		if errors.Is(err, syscall.ELOOP) {
-			return nil, fmt.Errorf("%s: a symbolic link, not followed", p)
+			return nil, nil, fmt.Errorf("%s: %w", p, ErrSymlink)
 		}
-		return nil, err
+		return nil, nil, err
 	}
 	fi, err := fh.Stat()
 	if err != nil {
 		fh.Close()
-		return nil, err
+		return nil, nil, err
 	}
 	if !fi.Mode().IsRegular() {
 		fh.Close()
-		return nil, fmt.Errorf("%s: not a regular file", p)
+		return nil, nil, fmt.Errorf("%s: %w", p, ErrNotRegular)
 	}
-	return fh, nil
+	return fh, fi, nil
 }
 
 // CheckDir reports whether root is an existing directory, following a

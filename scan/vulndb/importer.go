@@ -485,43 +485,39 @@ func unzipFile(f *zip.File, dst string) error {
 	return err
 }
 
-// copyFileAtomic copies src to a temporary file beside dst, syncs it and
-// renames it over dst.
+// copyFileAtomic copies src over dst (replaceFile), group-readable like
+// the rest of the store.
 func copyFileAtomic(src, dst string) error {
 	in, err := os.Open(src)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	tmp, err := os.CreateTemp(filepath.Dir(dst), ".import-*")
-	if err != nil {
+	return replaceFile(dst, 0o640, func(w io.Writer) error {
+		_, err := io.Copy(w, in)
 		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := io.Copy(tmp, in); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o640); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), dst)
+	})
 }
 
+// writeFileAtomic writes data over dst (replaceFile), readable by scand's
+// user only.
 func writeFileAtomic(dst string, data []byte) error {
+	return replaceFile(dst, 0o600, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// replaceFile has write fill a temporary file beside dst, syncs it, gives
+// it perm and renames it over dst, so a reader sees the old file or the
+// whole new one, and a crash leaves dst as it was.
+func replaceFile(dst string, perm os.FileMode, write func(io.Writer) error) error {
 	tmp, err := os.CreateTemp(filepath.Dir(dst), ".write-*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
+	if err := write(tmp); err != nil {
 		tmp.Close()
 		return err
 	}
@@ -530,6 +526,9 @@ func writeFileAtomic(dst string, data []byte) error {
 		return err
 	}
 	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), perm); err != nil {
 		return err
 	}
 	return os.Rename(tmp.Name(), dst)
@@ -604,32 +603,36 @@ func zipNewestEntry(p string) (time.Time, bool) {
 	return newest.UTC(), true
 }
 
+// govulnModified is a Go vulnerability database's build date: the
+// "modified" of its index/db.json.
 func govulnModified(p string) (time.Time, error) {
-	b, err := readSmall(p, 1<<20)
-	if err != nil {
-		return time.Time{}, err
-	}
 	var db struct {
 		Modified time.Time `json:"modified"`
 	}
-	if err := json.Unmarshal(b, &db); err != nil || db.Modified.IsZero() {
-		return time.Time{}, fmt.Errorf("%s has no modified date", p)
-	}
-	return db.Modified.UTC(), nil
+	return jsonDate(p, 1<<20, "modified date", &db, &db.Modified)
 }
 
+// trivyUpdatedAt is a Trivy database's build date: the UpdatedAt of its
+// metadata.json.
 func trivyUpdatedAt(p string) (time.Time, error) {
-	b, err := readSmall(p, maxTrivyMetaBytes)
-	if err != nil {
-		return time.Time{}, err
-	}
 	var meta struct {
 		UpdatedAt time.Time `json:"UpdatedAt"`
 	}
-	if err := json.Unmarshal(b, &meta); err != nil || meta.UpdatedAt.IsZero() {
-		return time.Time{}, fmt.Errorf("%s has no UpdatedAt", p)
+	return jsonDate(p, maxTrivyMetaBytes, "UpdatedAt", &meta, &meta.UpdatedAt)
+}
+
+// jsonDate decodes the JSON file p (its first max bytes) into doc and
+// returns *date, a field of doc, in UTC; a file without it is an error
+// naming what is missing.
+func jsonDate(p string, max int64, what string, doc any, date *time.Time) (time.Time, error) {
+	b, err := readSmall(p, max)
+	if err != nil {
+		return time.Time{}, err
 	}
-	return meta.UpdatedAt.UTC(), nil
+	if err := json.Unmarshal(b, doc); err != nil || date.IsZero() {
+		return time.Time{}, fmt.Errorf("%s has no %s", p, what)
+	}
+	return date.UTC(), nil
 }
 
 func readSmall(p string, max int64) ([]byte, error) {

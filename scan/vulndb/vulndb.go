@@ -199,9 +199,22 @@ func Describe(tool, dir, source, vulnDir string) []Info {
 			i.ImportedAt, i.SHA256 = &at, e.SHA256
 		}
 	}
-	var out []Info
+	// single describes a folder holding one database, present when its
+	// data file exists, dated by the file date reads.
+	single := func(name, data, dated string, date func(string) (time.Time, error)) []Info {
+		if _, err := os.Stat(filepath.Join(dir, data)); err != nil {
+			return nil
+		}
+		i := Info{Name: name, Tool: tool, Path: dir, Source: source}
+		if t, err := date(filepath.Join(dir, dated)); err == nil {
+			i.BuiltAt = &t
+		}
+		fromManifest(&i)
+		return []Info{i}
+	}
 	switch tool {
 	case ToolOSV:
+		var out []Info
 		zips, _ := filepath.Glob(filepath.Join(dir, "osv-scalibr", "*", "all.zip"))
 		sort.Strings(zips)
 		for _, z := range zips {
@@ -213,28 +226,13 @@ func Describe(tool, dir, source, vulnDir string) []Info {
 			fromManifest(&i)
 			out = append(out, i)
 		}
+		return out
 	case ToolGovulncheck:
-		if _, err := os.Stat(filepath.Join(dir, "index", "db.json")); err != nil {
-			return nil
-		}
-		i := Info{Name: "govulndb", Tool: tool, Path: dir, Source: source}
-		if t, err := govulnModified(filepath.Join(dir, "index", "db.json")); err == nil {
-			i.BuiltAt = &t
-		}
-		fromManifest(&i)
-		out = append(out, i)
+		return single("govulndb", "index/db.json", "index/db.json", govulnModified)
 	case ToolTrivy:
-		if _, err := os.Stat(filepath.Join(dir, "db", "trivy.db")); err != nil {
-			return nil
-		}
-		i := Info{Name: "trivy", Tool: tool, Path: dir, Source: source}
-		if t, err := trivyUpdatedAt(filepath.Join(dir, "db", "metadata.json")); err == nil {
-			i.BuiltAt = &t
-		}
-		fromManifest(&i)
-		out = append(out, i)
+		return single("trivy", "db/trivy.db", "db/metadata.json", trivyUpdatedAt)
 	}
-	return out
+	return nil
 }
 
 // DefaultDir is SVC_VULNDB_DIR's default: "vulndb" beside the database.

@@ -71,6 +71,37 @@ func (w *Dir) Temp(prefix string) (string, error) {
 	return os.MkdirTemp(w.dir, prefix)
 }
 
+// Target is the directory a preparer fills with one target. Until Keep,
+// Discard removes it: a preparer that defers Discard leaves nothing behind
+// on every way out but success, a panic included, and on success hands
+// the directory to the orchestrator, which calls Remove when the scan ends.
+type Target struct {
+	Path string
+	kept bool
+}
+
+// NewTarget makes a fresh mode-0700 directory (Temp) for one target.
+func (w *Dir) NewTarget(prefix string) (*Target, error) {
+	dir, err := w.Temp(prefix)
+	if err != nil {
+		return nil, err
+	}
+	return &Target{Path: dir}, nil
+}
+
+// Keep marks the target prepared: Discard leaves it alone from now on.
+func (t *Target) Keep() { t.kept = true }
+
+// Discard removes the directory unless it was kept.
+func (t *Target) Discard() {
+	if !t.kept {
+		_ = RemoveTree(t.Path)
+	}
+}
+
+// Remove removes the directory, kept or not.
+func (t *Target) Remove() { _ = RemoveTree(t.Path) }
+
 // Close removes the directory and everything left in it.
 func (w *Dir) Close() error { return RemoveTree(w.dir) }
 

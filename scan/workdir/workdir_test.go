@@ -36,3 +36,41 @@ func TestWorkDirSweep(t *testing.T) {
 		t.Error("Close left the directory")
 	}
 }
+
+// A target is removed by Discard until it is kept, read-only directories
+// inside included, and by Remove after.
+func TestTargetDiscardUntilKept(t *testing.T) {
+	w, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	exists := func(p string) bool { _, err := os.Stat(p); return err == nil }
+
+	failed, err := w.NewTarget("image-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info, err := os.Stat(failed.Path); err != nil || info.Mode().Perm() != 0o700 || filepath.Dir(failed.Path) != w.Path() {
+		t.Fatalf("target %s: %v %v", failed.Path, info, err)
+	}
+	os.MkdirAll(filepath.Join(failed.Path, "rootfs/etc"), 0o500)
+	failed.Discard()
+	if exists(failed.Path) {
+		t.Error("Discard before Keep left the directory")
+	}
+
+	kept, err := w.NewTarget("repo-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept.Keep()
+	kept.Discard()
+	if !exists(kept.Path) {
+		t.Fatal("Discard after Keep removed the directory")
+	}
+	kept.Remove()
+	if exists(kept.Path) {
+		t.Error("Remove left the directory")
+	}
+}

@@ -109,19 +109,10 @@ var eslintIgnores = []string{
 // Never the scanned tree: a project's own plugins are code it could make
 // scand run.
 func eslintModulesDir(c *call) string {
-	if d := strings.TrimSpace(c.cfg.Env("SVC_ESLINT_MODULES")); d != "" {
-		return d
-	}
-	prog := c.programPath()
-	if prog == "" {
-		return ""
-	}
-	real, err := filepath.EvalSymlinks(prog)
-	if err != nil {
-		return ""
-	}
-	// .../node_modules/eslint/bin/eslint.js
-	return filepath.Dir(filepath.Dir(filepath.Dir(real)))
+	return c.folderSetting("SVC_ESLINT_MODULES", func(program string) string {
+		// .../node_modules/eslint/bin/eslint.js
+		return filepath.Dir(filepath.Dir(filepath.Dir(program)))
+	})
 }
 
 func eslintReady(c *call) (string, bool) {

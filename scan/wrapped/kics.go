@@ -14,17 +14,9 @@ import (
 
 // kicsQueriesDir is SVC_KICS_QUERIES, else assets/queries beside the binary.
 func kicsQueriesDir(c *call) string {
-	if q := strings.TrimSpace(c.cfg.Env("SVC_KICS_QUERIES")); q != "" {
-		return q
-	}
-	prog := c.programPath()
-	if prog == "" {
-		return ""
-	}
-	if real, err := filepath.EvalSymlinks(prog); err == nil {
-		prog = real
-	}
-	return filepath.Join(filepath.Dir(prog), "assets", "queries")
+	return c.folderSetting("SVC_KICS_QUERIES", func(program string) string {
+		return filepath.Join(filepath.Dir(program), "assets", "queries")
+	})
 }
 
 func kicsQueriesReady(c *call) (string, bool) {

@@ -264,6 +264,26 @@ func (c *call) programPath() string {
 	return p
 }
 
+// folderSetting is a folder a tool needs besides its program: the one
+// the setting env names, else the one where the tool's install puts it,
+// relative to its program (beside, given the program with its links
+// resolved: npm links a program into node_modules/.bin, a release is often
+// linked into a bin folder). "" when neither is known.
+func (c *call) folderSetting(env string, beside func(program string) string) string {
+	if d := strings.TrimSpace(c.cfg.Env(env)); d != "" {
+		return d
+	}
+	prog := c.programPath()
+	if prog == "" {
+		return ""
+	}
+	real, err := filepath.EvalSymlinks(prog)
+	if err != nil {
+		return ""
+	}
+	return beside(real)
+}
+
 // pathTarget accepts an absolute, existing directory and runs in it.
 func pathTarget(_ context.Context, c *call, t scan.Target) error {
 	if err := validateDir(t.Path); err != nil {

@@ -52,7 +52,7 @@ func Open(path string, pragmas []string, now func() time.Time) (Pools, error) {
 	db := sql.OpenDB(readers)
 	db.SetMaxOpenConns(8)
 	db.SetMaxIdleConns(8)
-	db.SetConnMaxIdleTime(5 * time.Minute)
+	db.SetConnMaxIdleTime(time.Minute)
 	writer, err := newObservedConnector(DSN(path, WriterCacheKiB, pragmas...), health, newSpaceGuard(path))
 	if err != nil {
 		db.Close()
@@ -61,6 +61,10 @@ func Open(path string, pragmas []string, now func() time.Time) (Pools, error) {
 	w := sql.OpenDB(writer)
 	w.SetMaxOpenConns(1)
 	w.SetMaxIdleConns(1)
+	// A connection's page cache and its allocator's arenas stay with it:
+	// closing it after a minute of idleness is what gives an idle daemon
+	// its memory back (reopening costs about a millisecond).
+	w.SetConnMaxIdleTime(time.Minute)
 	return Pools{Read: db, Write: w, Health: health}, nil
 }
 

@@ -1,0 +1,4 @@
+package main
+
+var theapikey = "somefakekey"
+func login(username, password string) error { return auth(username, password) }

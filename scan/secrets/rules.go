@@ -156,16 +156,30 @@ func secretsRuleTable() []secretsRule {
 			remediation: "Generate a new key pair, deploy the new public key or certificate, and revoke the old one."},
 		{id: "private-key-other", title: "Private key", severity: crit, cwe: cwe321,
 			remediation: "Generate a new key pair, deploy the new public key, and remove the old one from wherever it is trusted."},
+		// Kubernetes manifests, Helm values and CI variables carry PEM keys
+		// base64-wrapped ("LS0tLS1CRUdJTi" is "-----BEGIN "): decode and
+		// require a private-key header followed by a body.
+		{id: "private-key-base64", title: "Base64-encoded private key", severity: crit, cwe: cwe321,
+			remediation: "Generate a new key pair, deploy the new public key or certificate, and revoke the old one; the base64 wrapping hides nothing.",
+			csKeywords:  []string{"LS0tLS1CRUdJTi"}, pattern: `\b(LS0tLS1CRUdJTi[A-Za-z0-9+/]{60,}={0,2})`, validate: secretsValidateBase64PrivateKey},
 
 		// ---- cloud providers ----
 		{id: "aws-access-key-id", title: "AWS access key ID", severity: crit, cwe: cwe798,
 			remediation: "Deactivate and delete the access key in IAM (and its secret), review CloudTrail for its use, and switch to roles or short-lived credentials.",
-			csKeywords:  []string{"AKIA", "ASIA", "ABIA", "ACCA"}, pattern: `\b((?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})\b`, validate: secretsValidateNotAWSExample},
+			// S3-compatible stores (MinIO, Ceph, Wasabi) issue 20-character keys
+			// without AWS's prefix; under the AWS variable name they are the same
+			// credential.
+			keywords: []string{"aws_access_key_id"}, csKeywords: []string{"AKIA", "ASIA", "ABIA", "ACCA"},
+			pattern:  `\b(?P<secret>(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})\b|(?i:aws_access_key_id)` + assign + `(?P<secret>[A-Z0-9]{20})\b`,
+			validate: secretsValidateAWSKeyID},
 		{id: "aws-secret-access-key", title: "AWS secret access key", severity: crit, cwe: cwe798,
 			remediation: "Deactivate and delete the access key in IAM, review CloudTrail for its use, and switch to roles or short-lived credentials.",
-			keywords:    []string{"secret_access_key", "secretaccesskey", "secret-access-key", "aws_secret", "awssecret"},
-			pattern:     `(?i)(?:secret[_-]?access[_-]?key|aws[_-]?secret(?:[_-]?key)?)` + assign + `([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`,
-			minEntropy:  3.5, validate: secretsValidateNotAWSExample},
+			// "secret key: ..." next to an access key ID (a hand-over note, a
+			// console export) is the pair's secret: secretsValidateAWSSecret
+			// asks for the ID in the same file when the name does not say AWS.
+			keywords:   []string{"secret_access_key", "secretaccesskey", "secret-access-key", "aws_secret", "awssecret", "secret key", "secret_key", "secretkey"},
+			pattern:    `(?i)(?:secret[_-]?access[_-]?key|aws[_-]?secret(?:[_-]?key)?|secret[ _-]?key)` + assign + `([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`,
+			minEntropy: 3.5, validate: secretsValidateAWSSecret},
 		{id: "azure-storage-connection-string", title: "Azure Storage connection string with account key", severity: crit, cwe: cwe798,
 			remediation: "Regenerate the storage account key (Access keys > Rotate) and move to Microsoft Entra ID auth or SAS tokens with short expiry.",
 			keywords:    []string{"accountkey"}, pattern: `(?i)AccountName=[^;"'\s]+;\s*AccountKey=([A-Za-z0-9+/]{86}==)`},
@@ -184,6 +198,15 @@ func secretsRuleTable() []secretsRule {
 		{id: "google-oauth-client-secret", title: "Google OAuth client secret", severity: high, cwe: cwe798,
 			remediation: "Reset the client secret of the OAuth client under APIs & Services > Credentials.",
 			csKeywords:  []string{"GOCSPX-"}, pattern: `\b(GOCSPX-[A-Za-z0-9_-]{28})` + notB64ID},
+		{id: "google-oauth-access-token", title: "Google OAuth access token", severity: high, cwe: cwe798,
+			remediation: "Revoke it (https://oauth2.googleapis.com/revoke?token=...) or remove the app's access under the Google account's Security > Third-party access; access tokens expire within an hour, but whatever minted it can mint more.",
+			csKeywords:  []string{"ya29."}, pattern: `\b(ya29\.[0-9A-Za-z_-]{30,})` + notB64ID, minEntropy: 3.5},
+		{id: "google-oauth-refresh-token", title: "Google OAuth refresh token", severity: high, cwe: cwe798,
+			remediation: "Revoke it (https://oauth2.googleapis.com/revoke?token=...) or remove the app's access under the Google account's Security > Third-party access; a refresh token mints access tokens until revoked.",
+			csKeywords:  []string{"1//0"}, pattern: `(?:^|[^0-9A-Za-z/])(?P<secret>1//0[0-9A-Za-z_-]{35,})` + notB64ID, minEntropy: 3.5},
+		{id: "azure-app-configuration-connection-string", title: "Azure App Configuration connection string with access key", severity: crit, cwe: cwe798,
+			remediation: "Regenerate the access key (App Configuration > Access settings) and move to Microsoft Entra ID auth with a managed identity.",
+			keywords:    []string{"azconfig.io"}, pattern: `(?i)Endpoint=https://[a-z0-9-]+\.azconfig\.io/?;\s*Id=[^;"'\s]+;\s*Secret=([A-Za-z0-9+/]{43}=)`},
 
 		// ---- payment ----
 		{id: "stripe-live-secret-key", title: "Stripe live secret key", severity: crit, cwe: cwe798,
@@ -192,6 +215,12 @@ func secretsRuleTable() []secretsRule {
 		{id: "stripe-restricted-key", title: "Stripe live restricted key", severity: crit, cwe: cwe798,
 			remediation: "Roll the restricted key in the Stripe Dashboard (Developers > API keys).",
 			csKeywords:  []string{"rk_live_"}, pattern: `\b(rk_live_` + base62 + `{24,99})\b`, minEntropy: 3},
+		// A test-mode key moves no money, but it reads and writes the
+		// account's test data and webhooks, and it is the same secret class.
+		{id: "stripe-test-secret-key", title: "Stripe test-mode secret key", severity: med, cwe: cwe798,
+			remediation: "Roll the test key in the Stripe Dashboard (Developers > API keys, test mode).",
+			csKeywords:  []string{"sk_test_", "rk_test_"}, pattern: `\b([sr]k_test_` + base62 + `{24,99})\b`, minEntropy: 3, modeWords: true,
+			validate: secretsValidateNotDocumentedExample},
 
 		// ---- source hosting and CI ----
 		{id: "github-pat", title: "GitHub personal access token (classic)", severity: high, cwe: cwe798,
@@ -417,7 +446,15 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 			if !secretsIdentEndsWith(lower[s:e], suffixes) {
 				continue
 			}
+			// '/forgot-password' is a route; a name opened by a quote that an
+			// operator follows ("Password:") sits inside a string, a label.
+			if s > 0 && (line[s-1] == '/' || secretsIsQuote(line[s-1]) && e < len(line) && line[e] == ':') {
+				continue
+			}
 			vs, ve, ok := secretsAssignedValue(line, e, c.configFile)
+			if !ok {
+				vs, ve, ok = secretsXMLKeyValue(line, s, e)
+			}
 			if !ok {
 				continue
 			}
@@ -432,6 +469,33 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 		}
 	}
 	return spans
+}
+
+// secretsXMLKeyValueRe is the rest of an appSettings-style entry after
+// its key's name: <add key="SmtpPassword" value="..."/>.
+var secretsXMLKeyValueRe = regexp.MustCompile(`^"\s+value\s*=\s*"([^"]*)"`)
+
+// secretsXMLKeyValue returns the value of a key/value element whose key
+// attribute is the identifier line[s:e] (.NET appSettings, Spring XML
+// properties, Ant/MSBuild property lists).
+func secretsXMLKeyValue(line []byte, s, e int) (int, int, bool) {
+	if s == 0 || line[s-1] != '"' {
+		return 0, 0, false
+	}
+	before := bytes.TrimRight(line[:s-1], " \t")
+	if !bytes.HasSuffix(before, []byte("=")) {
+		return 0, 0, false
+	}
+	before = bytes.TrimRight(before[:len(before)-1], " \t")
+	n := len(before)
+	if n < 3 || !bytes.EqualFold(before[n-3:], []byte("key")) || n > 3 && secretsIdentByte(before[n-4]) {
+		return 0, 0, false
+	}
+	m := secretsXMLKeyValueRe.FindSubmatchIndex(line[e:])
+	if m == nil || m[3] == m[2] {
+		return 0, 0, false
+	}
+	return e + m[2], e + m[3], true
 }
 
 // secretsIdentEndsWith reports whether the identifier, with separators
@@ -527,6 +591,9 @@ func secretsIsQuote(b byte) bool { return b == '"' || b == '\'' || b == '`' }
 // as "Bearer" or "refresh_token"), which also skips pass-phrases made only
 // of words: an accepted false negative, documented.
 func secretsGenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, weakOK bool) bool {
+	// A value that opens with the other quote is a concatenation:
+	// "'$PRECOMPILE_PASSWORD'" closes the string around a variable.
+	v = bytes.Trim(v, "\"'`")
 	if len(v) < secretsGenericMinLen || len(v) > secretsGenericMaxLen {
 		return false
 	}
@@ -565,6 +632,15 @@ func secretsGenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, w
 	if lv == secretsStripSeparators(ident) {
 		return false // password: "password", apiKey: "api_key"
 	}
+	// Without a digit, a value that names the credential is a label, a
+	// CSS selector or a message: "#add-password", "Password:", "token-field".
+	if !bytes.ContainsAny(v, "0123456789") {
+		for _, kw := range []string{"password", "passwd", "secret", "token"} {
+			if strings.Contains(lv, kw) {
+				return false
+			}
+		}
+	}
 	if weakOK {
 		return !secretsWeakPasswordPlaceholders[lv] && !secretsLooksTemplate(v)
 	}
@@ -590,8 +666,29 @@ func secretsStripSeparators(b []byte) string {
 var secretsPlaceholderMarkers = []string{
 	"changeme", "change_me", "change-me", "changeit", "example", "dummy", "test", "sample",
 	"placeholder", "redacted", "your", "xxxx", "****", "....", "fake", "replace", "insert",
-	"todo", "fixme", "notreal", "not_real", "not-real", "<", ">", "${", "{{", "}}", "$(", "%(",
-	"#{", "%s", "%v", "%d",
+	"todo", "fixme", "notreal", "not_real", "not-real", "${", "{{", "}}", "%s", "%v", "%d",
+}
+
+// secretsTemplateRe finds the bracketed and interpolated forms of a
+// placeholder: <PASSWORD>, [API KEY], $(VAR), %(name)s, #{var}, or a
+// value cut from one ("password>" of "-u <user:password>"). A bare
+// "<", "(" or "[" is not one: machine-made secrets (Django keys, JWT
+// signing secrets) draw from punctuation too.
+var secretsTemplateRe = regexp.MustCompile(`<[A-Za-z][A-Za-z0-9 _.:-]*>|^<|>$|\[[A-Za-z][A-Za-z0-9 _.:-]*\]|\$\([A-Za-z_]|%\([A-Za-z_][A-Za-z0-9_]*\)|#\{[A-Za-z_@$]`)
+
+// secretsAlphabetRun reports values written by walking the alphabet or
+// the digits ("abCD1EF+GHIJxLMnOPqRS..."): at least 8 neighbouring pairs,
+// and a quarter of all pairs, are successors (b after a, 4 after 3), case
+// aside. In a random value about one pair in 26 is.
+func secretsAlphabetRun(v []byte) bool {
+	succ := 0
+	for i := 1; i < len(v); i++ {
+		a, b := secretsLowerByte(v[i-1]), secretsLowerByte(v[i])
+		if b == a+1 && ('a' <= a && a < 'z' || '0' <= a && a < '9') {
+			succ++
+		}
+	}
+	return succ >= 8 && 4*succ >= len(v)-1
 }
 
 // secretsSequenceMarkers are keyboard and counting runs. In a value they
@@ -602,12 +699,14 @@ var secretsPlaceholderMarkers = []string{
 var secretsSequenceMarkers = []string{"12345678", "abcdefgh", "qwerty"}
 
 // secretsDocumentedExamples are credentials published in vendor
-// documentation: AWS's example key pair and the Azure Storage emulator
-// (Azurite) account key, which every local-development setup contains.
+// documentation: AWS's example key pair, the Azure Storage emulator
+// (Azurite) account key, which every local-development setup contains, and
+// the test key of Stripe's API reference.
 var secretsDocumentedExamples = []string{
 	"AKIAIOSFODNN7EXAMPLE",
 	"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
 	"Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
+	"sk_test_4eC39HqLyjWDarjtT1zdp7dc", // Stripe's API reference, in every code sample
 }
 
 // secretsLooksPlaceholder reports whether v is a template reference, a
@@ -619,7 +718,29 @@ func secretsLooksPlaceholder(v []byte) bool {
 			return true
 		}
 	}
-	return secretsLooksTemplate(v)
+	return secretsHasRepeatedPattern(v) || secretsAlphabetRun(v) || secretsLooksTemplate(v)
+}
+
+// secretsHasRepeatedPattern reports values built by repeating a short
+// chunk (AKIADEADBEEFDEADBEEF, AGE-SECRET-KEY-1GFPYYSJZGFPYYSJZ...): some
+// period p (up to 32) at which at least 8 consecutive bytes repeat, the repetition
+// spanning half the value or more. A random value repeats 8 bytes by
+// chance with probability around 62^-8.
+func secretsHasRepeatedPattern(v []byte) bool {
+	for p := 1; p <= min(len(v)/2, 32); p++ {
+		run := 0
+		for i := 0; i+p < len(v); i++ {
+			if v[i] != v[i+p] {
+				run = 0
+				continue
+			}
+			run++
+			if run >= 8 && 2*(run+p) >= len(v) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // secretsLooksTemplate is secretsLooksPlaceholder without the sequence
@@ -635,6 +756,9 @@ func secretsLooksTemplate(v []byte) bool {
 		if string(v) == ex {
 			return true
 		}
+	}
+	if secretsTemplateRe.Match(v) {
+		return true
 	}
 	// $VAR; ${VAR} is caught above.
 	if len(v) > 1 && v[0] == '$' && (secretsIdentByte(v[1]) || v[1] == '{') {
@@ -681,6 +805,12 @@ func secretsEntropy(v []byte) float64 {
 	return h
 }
 
+// secretsValidateNotDocumentedExample rejects the vendors' published
+// example credentials.
+func secretsValidateNotDocumentedExample(v []byte, _ *secretsMatchCtx) bool {
+	return !slices.Contains(secretsDocumentedExamples, string(v))
+}
+
 func secretsValidateNotAWSExample(v []byte, _ *secretsMatchCtx) bool {
 	s := string(v)
 	for _, ex := range secretsDocumentedExamples {
@@ -689,6 +819,37 @@ func secretsValidateNotAWSExample(v []byte, _ *secretsMatchCtx) bool {
 		}
 	}
 	return !strings.HasSuffix(s, "EXAMPLE") && !strings.HasSuffix(s, "EXAMPLEKEY")
+}
+
+// secretsValidateAWSKeyID rejects documented examples and, for a key
+// without AWS's prefix, values that are not a mix of letters and digits.
+func secretsValidateAWSKeyID(v []byte, c *secretsMatchCtx) bool {
+	if !secretsValidateNotAWSExample(v, c) {
+		return false
+	}
+	for _, p := range []string{"AKIA", "ASIA", "ABIA", "ACCA"} {
+		if bytes.HasPrefix(v, []byte(p)) {
+			return true
+		}
+	}
+	return bytes.ContainsAny(v, "0123456789") && bytes.ContainsAny(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+}
+
+// secretsAWSKeyIDRe finds an access key ID anywhere in a file.
+var secretsAWSKeyIDRe = regexp.MustCompile(`\b(?:AKIA|ASIA)[A-Z2-7]{16}\b`)
+
+// secretsValidateAWSSecret accepts a 40-character secret under an AWS
+// name, or under a bare "secret key" name when the file also holds an
+// access key ID.
+func secretsValidateAWSSecret(v []byte, c *secretsMatchCtx) bool {
+	if !secretsValidateNotAWSExample(v, c) {
+		return false
+	}
+	lower := c.lowerLine()
+	if bytes.Contains(lower, []byte("aws")) || bytes.Contains(lower, []byte("access")) {
+		return true
+	}
+	return secretsAWSKeyIDRe.Match(c.data)
 }
 
 // secretsValidateJWT decodes the header and requires a JSON object with a
@@ -721,8 +882,38 @@ func secretsURLPasswordPlaceholder(lower string) bool {
 	return false
 }
 
-func secretsValidateURLPassword(v []byte, _ *secretsMatchCtx) bool {
+// secretsURLUserPlaceholder reports the user names of documentation:
+// "my" + a capitalised word is the MongoDB manual's and many tutorials'
+// convention (myDatabaseUser, myUserAdmin, myUser).
+func secretsURLUserPlaceholder(user []byte) bool {
+	if len(user) > 2 && user[0] == 'm' && user[1] == 'y' && 'A' <= user[2] && user[2] <= 'Z' {
+		return true
+	}
+	switch strings.ToLower(string(user)) {
+	case "myuser", "myusername", "mylogin":
+		return true
+	}
+	return false
+}
+
+// secretsURLUser returns the user name in front of ":"+pw+"@" on the line.
+func secretsURLUser(line, pw []byte) []byte {
+	i := bytes.Index(line, append(append([]byte{':'}, pw...), '@'))
+	if i < 0 {
+		return nil
+	}
+	s := i
+	for s > 0 && line[s-1] != '/' && line[s-1] != ' ' && line[s-1] != '"' && line[s-1] != '\'' {
+		s--
+	}
+	return line[s:i]
+}
+
+func secretsValidateURLPassword(v []byte, c *secretsMatchCtx) bool {
 	if len(v) < 3 || secretsURLPasswordPlaceholder(strings.ToLower(string(v))) {
+		return false
+	}
+	if c != nil && secretsURLUserPlaceholder(secretsURLUser(c.line, v)) {
 		return false
 	}
 	// A password in a URL is percent-encoded; ":" or "*" alone is masked.
@@ -733,6 +924,24 @@ func secretsValidateURLPassword(v []byte, _ *secretsMatchCtx) bool {
 // escaped newlines (service-account JSON) when it carries a real body.
 func secretsValidatePEMInline(v []byte, _ *secretsMatchCtx) bool {
 	return len(secretsBase64Run(v)) >= 40
+}
+
+// secretsValidateBase64PrivateKey decodes the start of a base64-wrapped
+// PEM block (enough for the header and the first body line) and accepts
+// it when it is a private key with a real body, as secretsFindPrivateKeys
+// would judge it.
+func secretsValidateBase64PrivateKey(v []byte, _ *secretsMatchCtx) bool {
+	head := v[:min(len(v), 1024)&^3]
+	dec, err := base64.StdEncoding.DecodeString(string(head))
+	if err != nil {
+		return false
+	}
+	m := secretsPEMHeaderRe.FindIndex(dec)
+	if m == nil || m[0] != 0 {
+		return false
+	}
+	body, _, _ := secretsPEMBody(dec, m[1], m[1])
+	return body != nil && !secretsLooksPlaceholder(body)
 }
 
 // secretsBase64Run returns the longest run of base64 bytes in b (escaped
@@ -931,6 +1140,10 @@ func secretsVendorRules() []secretsRule {
 	age := tok("age-secret-key", "age encryption identity (secret key)", crit, "your key store: generate a new identity with age-keygen, re-encrypt the files to its recipient",
 		[]string{"AGE-SECRET-KEY-1"}, `AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}`)
 	age.cwe = "CWE-321"
+	grafana := both("grafana-token", "Grafana API key, Cloud or service account token", high, "Grafana (Administration > Service accounts / API keys)",
+		[]string{"eyJrIjoi", "glc_", "glsa_"}, `eyJrIjoi[A-Za-z0-9]{70,400}={0,3}|glc_[A-Za-z0-9+/]{32,400}={0,3}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}`,
+		[]string{"grafana"}, `glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}`)
+	grafana.validate = secretsValidateNotPowerBI
 	return []secretsRule{
 		// ---- secret stores, identity and cloud ----
 		tok("onepassword-secret-key", "1Password account Secret Key", crit, "1Password (Profile > Regenerate Secret Key)",
@@ -1028,9 +1241,7 @@ func secretsVendorRules() []secretsRule {
 			[]string{"datadog", "dd_api", "dd_app", "dd-api", "dd-app"}, `[a-f0-9]{40}|[a-f0-9]{32}`),
 		both("sentry-token", "Sentry auth token", high, "Sentry (User settings > Auth tokens, or Organization tokens)",
 			[]string{"sntryu_", "sntrys_"}, `sntryu_[a-f0-9]{64}|sntrys_eyJ[A-Za-z0-9+/=_-]{80,}`, []string{"sentry"}, `[a-f0-9]{64}`),
-		both("grafana-token", "Grafana API key, Cloud or service account token", high, "Grafana (Administration > Service accounts / API keys)",
-			[]string{"eyJrIjoi", "glc_", "glsa_"}, `eyJrIjoi[A-Za-z0-9]{70,400}={0,3}|glc_[A-Za-z0-9+/]{32,400}={0,3}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}`,
-			[]string{"grafana"}, `glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}`),
+		grafana,
 		tok("new-relic-key", "New Relic API, insert, browser or license key", high, "New Relic (API keys)",
 			[]string{"NRAK-", "NRAA-", "NRII-", "NRIQ-", "NRRA-", "NRJS-", "NRAL"},
 			// A license key of an EU or other regional account starts with its region (eu01xx…NRAL).
@@ -1173,6 +1384,25 @@ func secretsStructuredRules() []secretsRule {
 func secretsPKCS12File(rel string) bool {
 	ext := strings.ToLower(path.Ext(rel))
 	return ext == ".p12" || ext == ".pfx"
+}
+
+// secretsValidateNotPowerBI rejects a Power BI report link's r= value,
+// which is base64 JSON starting {"k":" like a legacy Grafana API key
+// ({"k":…,"n":name,"id":n}) but carries a tenant and cluster
+// ({"k":…,"t":…,"c":n}) and no name.
+func secretsValidateNotPowerBI(v []byte, _ *secretsMatchCtx) bool {
+	if !bytes.HasPrefix(v, []byte("eyJrIjoi")) {
+		return true
+	}
+	raw := bytes.TrimRight(v, "=")
+	raw = raw[:len(raw)&^3]
+	dec := make([]byte, base64.StdEncoding.DecodedLen(len(raw)))
+	n, err := base64.StdEncoding.Decode(dec, raw)
+	if err != nil {
+		return true
+	}
+	dec = dec[:n]
+	return bytes.Contains(dec, []byte(`"n"`)) || !bytes.Contains(dec, []byte(`"t"`)) || !bytes.Contains(dec, []byte(`"c"`))
 }
 
 // secretsValidateNotHex rejects values made only of hex digits, for
@@ -1409,7 +1639,7 @@ func secretsFindURLCredentials(c *secretsMatchCtx) []secretsSpan {
 		if !ok || len(pw) == 0 || len(host) == 0 || secretsURLPlaceholderHost(string(bytes.Split(host, []byte(":"))[0])) {
 			continue
 		}
-		if len(user) > 0 && (user[0] == '$' || user[0] == '%' || user[0] == '{' || user[0] == '<') {
+		if len(user) > 0 && (user[0] == '$' || user[0] == '%' || user[0] == '{' || user[0] == '<') || secretsURLUserPlaceholder(user) {
 			continue
 		}
 		plain := pw

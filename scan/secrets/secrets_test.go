@@ -117,6 +117,12 @@ var secretsPositive = []struct {
 	{"generic-secret.ini", 3, "generic-secret", finding.Medium, "CWE-798", "3a6b8b9ee98ed74c4494f9b58730ca87800a3c84"},
 	{"generic-secret.ts", 1, "generic-secret", finding.Medium, "CWE-798", "p5KRa511nfitf78US5wE4TLZBYJh1yAb"},
 	{"generic-secret.go", 3, "generic-secret", finding.Medium, "CWE-798", "dzcm5occN_H3Fou27YL0n5lgsofBHGPqpaW4QSJyDBOR9CmR"},
+	{"private-key-base64.yaml", 4, "private-key-base64", finding.Critical, "CWE-321", "LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlFb3dJQkFBS0NBUUVBL3V3bFdYeGRqbTJJb2dLUjdQZmhJZzhFejlvUDBaVjFZZ0hOTXFoUVkvQ0liMjdNCnh5ODV2MGVxSHAyRVJ1TEdRWngzTkFjWkNmL2pDbWhRZFk3RXorekZaUUhOSWNPUVRCUDZ0VVdmbTBrT3FwUXkKUDFPbEZkeUtobElCM29wWDNBS2NMMXJ4SXU0c0hTQytHVU1FUFlaTkZlSEZYbHdEcHZ0MWxZbXpCNVV2b2FkLworcTVRTWVnRDV2ZlgzcjFIRFkwaFdva1RwWHRaVnVSVC9ML0s0a3hlZ203TEtoZ2lYV25oaUlkMkJKS0tPOE5xCk9tWEZqcHpVdWtNck1UdmNmZU0rVzduYWZBZjYzZFhGcTlmWVZQSHlVbXZtVFZjdkZLWE1oYnpsRWQ0VnZPenUKLS0tLS1FTkQgUlNBIFBSSVZBVEUgS0VZLS0tLS0K"},
+	{"google-oauth-tokens.js", 2, "google-oauth-access-token", finding.High, "CWE-798", "ya29.a0xXkZWI7gAyIuwMUfBu2jN4KBe1BDgMHxHkt2NumGDbneu7Z_GymloP8M9tJCWiG5GpOuY0Lbzf7B1QG41v9CfNDxlexuamy4D9Ae2zN5NsQN7WfH7BPOeD90hq81vPl6Vs4Bc5V-sWEq582E7pQ2zH"},
+	{"google-oauth-tokens.js", 3, "google-oauth-refresh-token", finding.High, "CWE-798", "1//02IgRCfFvTY71YeojjdkWRfmJDasSKvPTvNHqU9krJqIMqRkbZ5ciEPRGrUhReW8bw_nvgGSkuQxnkhV2yEDZ0-VpfL-rb8kJLOW"},
+	{"azure-app-configuration-connection-string.cs", 2, "azure-app-configuration-connection-string", finding.Critical, "CWE-798", "DyiYZA4lUBb/ez09u+W0Qje4rbp2uqGq1W4LHMTFuUK="},
+	{"stripe-test-secret-key.rb", 2, "stripe-test-secret-key", finding.Medium, "CWE-798", "sk_test_fZqfM2oeq3hDavJA76rNicHT"},
+	{"stripe-test-secret-key.rb", 3, "stripe-test-secret-key", finding.Medium, "CWE-798", "rk_test_p8hkqdlm7tOtHWnsCGRlrwZb"},
 }
 
 func TestSecretsPositiveFixtures(t *testing.T) {

@@ -1357,8 +1357,23 @@ func secretsStructuredRules() []secretsRule {
 		{id: "curl-basic-auth", title: "Credentials passed to curl -u", severity: high, cwe: "CWE-259",
 			remediation: "Change the password, and let curl read it from a .netrc outside the repository (--netrc-file) or from the environment instead of the command line.",
 			keywords:    []string{"curl"},
-			pattern:     `(?i)\bcurl\b[^\n]*?\s(?:-u[ \t]*|--user(?:[ \t]+|=))["']?[^\s"':]*:(?P<secret>[^\s"']+)`,
+			pattern:     `(?i)\bcurl\b[^\n]*?\s(?:-u[ \t]*|--user(?:[ \t]+|=))["']?[^\s"':]*:["']?(?P<secret>[^\s"']+)`,
+			validate:    secretsValidateNotPlaceholderPassword, find: secretsFindCurlAuth},
+		{id: "connection-string-password", title: "Password in a database connection string", severity: high, cwe: "CWE-259",
+			remediation: "Change the database password, and build the connection string at run time from a secret store (or use integrated/managed-identity authentication) instead of writing Password= into code or configuration.",
+			keywords:    []string{"password", "pwd"},
+			pattern:     `(?i)(?:^|[;"'\s])(?:password|pwd)[ \t]*=[ \t]*(?P<secret>[^;"'\s]+)`,
+			validate:    secretsValidateConnectionStringPassword},
+		{id: "network-credential-password", title: "Password passed to a .NET credential constructor", severity: high, cwe: "CWE-259",
+			remediation: "Change the password, and read it from configuration protected by DPAPI, a secret store or the environment instead of passing a literal to NetworkCredential/DirectoryEntry.",
+			keywords:    []string{"networkcredential", "directoryentry"},
+			pattern:     `(?i)\bNetworkCredential\s*\(\s*@?"[^"]*"\s*,\s*@?"(?P<secret>[^"]+)"|\bDirectoryEntry\s*\(\s*@?"[^"]*"\s*,\s*@?"[^"]*"\s*,\s*@?"(?P<secret>[^"]+)"`,
 			validate:    secretsValidateNotPlaceholderPassword},
+		{id: "netrc-password", title: "Password in a .netrc file", severity: high, cwe: "CWE-259",
+			remediation: "Change the password or token, and keep .netrc in the home directory (mode 0600), never in a repository; CI systems inject it at run time.",
+			keywords:    []string{"password"}, fileContext: []string{"machine"},
+			pattern:  `(?:^|[ \t])password[ \t]+(?P<secret>[^\s]+)`,
+			validate: secretsValidateNetrcPassword},
 		{id: "http-auth-header", title: "Credential in an HTTP authentication header", severity: high, cwe: "CWE-798",
 			remediation: "Revoke the token or change the password it encodes, and add the header at run time from the environment or a secret manager.",
 			keywords:    []string{"authorization", "api-key", "x-auth-token", "private-token", "x-access-token"},
@@ -1377,6 +1392,78 @@ func secretsStructuredRules() []secretsRule {
 		{id: "pkcs12-file", title: "PKCS#12 key store (.p12/.pfx)", severity: high, cwe: "CWE-321",
 			remediation: "A PKCS#12 file holds a private key behind a password that can be attacked offline. Replace the key and certificate it holds, remove the file and purge it from history, and inject it at deploy time."},
 	}
+}
+
+// secretsConnectionKeyRe is another key of an ODBC/ADO.NET/OLE DB/libpq
+// connection string: Password= counts only beside one of them.
+var secretsConnectionKeyRe = regexp.MustCompile(`(?i)(?:^|[;"'\s])(?:server|data source|user id|uid|user|username|initial catalog|database|dbname|provider|host|driver|dsn|address|addr)[ \t]*=`)
+
+// secretsValidateConnectionStringPassword accepts Password=/Pwd= of a
+// connection string (Server=...;User ID=...;Password=...): written as the
+// application will use it, so no entropy is asked, only that it is not a
+// reference or placeholder.
+func secretsValidateConnectionStringPassword(v []byte, c *secretsMatchCtx) bool {
+	return secretsConnectionKeyRe.Match(c.line) && secretsValidateNotPlaceholderPassword(v, c)
+}
+
+// secretsNetrcKeywords are the tokens of a .netrc entry.
+var secretsNetrcKeywords = map[string]bool{"machine": true, "login": true, "password": true, "account": true, "port": true}
+
+// secretsNetrcMachineRe is the start of a .netrc entry.
+var secretsNetrcMachineRe = regexp.MustCompile(`(?m)^[ \t]*(?:machine|default)\b`)
+
+// secretsValidateNetrcPassword accepts the password of a .netrc entry: the
+// line must be made of netrc keyword/value pairs (a sentence containing
+// "password" is not), and the file must declare a machine. In a .netrc a
+// weak password is still the password; only placeholders are skipped.
+func secretsValidateNetrcPassword(v []byte, c *secretsMatchCtx) bool {
+	f := bytes.Fields(c.line)
+	if len(f)%2 != 0 {
+		return false
+	}
+	for i := 0; i < len(f); i += 2 {
+		if !secretsNetrcKeywords[string(f[i])] {
+			return false
+		}
+	}
+	if !secretsNetrcMachineRe.Match(c.data) {
+		return false
+	}
+	return !secretsURLPasswordPlaceholder(strings.ToLower(string(v))) && !secretsLooksTemplate(v)
+}
+
+// secretsCurlContinuedUserRe is -u/--user on a continuation line of a
+// curl command.
+var secretsCurlContinuedUserRe = regexp.MustCompile(`(?:^|\s)(?:-u[ \t]*|--user(?:[ \t]+|=))["']?[^\s"':]*:["']?(?P<secret>[^\s"']+)`)
+
+// secretsFindCurlAuth is curl-basic-auth: -u on the curl line itself, or
+// on one of the lines the command continues onto (a trailing backslash).
+// The finding stays on the curl line, where the command starts.
+func secretsFindCurlAuth(c *secretsMatchCtx) []secretsSpan {
+	r := c.engine.ruleIndex["curl-basic-auth"]
+	if spans := c.engine.matchPattern(r, c); len(spans) > 0 {
+		return spans
+	}
+	line, next := c.line, c.lineEnd
+	for k := 0; k < 16 && bytes.HasSuffix(bytes.TrimRight(line, " \t\r"), []byte("\\")) && next < len(c.data); k++ {
+		start := next + 1
+		end := len(c.data)
+		if i := bytes.IndexByte(c.data[start:], '\n'); i >= 0 {
+			end = start + i
+		}
+		line, next = c.data[start:end], end
+		m := secretsCurlContinuedUserRe.FindSubmatchIndex(line)
+		if m == nil {
+			continue
+		}
+		v := line[m[2]:m[3]]
+		if !secretsValidateNotPlaceholderPassword(v, c) {
+			return nil
+		}
+		n := len(c.line)
+		return []secretsSpan{{rule: r, matchStart: n, matchEnd: n, start: n, end: n, value: v}}
+	}
+	return nil
 }
 
 // secretsPKCS12File reports the key-store file names the pkcs12-file rule

@@ -123,6 +123,13 @@ var secretsPositive = []struct {
 	{"azure-app-configuration-connection-string.cs", 2, "azure-app-configuration-connection-string", finding.Critical, "CWE-798", "DyiYZA4lUBb/ez09u+W0Qje4rbp2uqGq1W4LHMTFuUK="},
 	{"stripe-test-secret-key.rb", 2, "stripe-test-secret-key", finding.Medium, "CWE-798", "sk_test_fZqfM2oeq3hDavJA76rNicHT"},
 	{"stripe-test-secret-key.rb", 3, "stripe-test-secret-key", finding.Medium, "CWE-798", "rk_test_p8hkqdlm7tOtHWnsCGRlrwZb"},
+	{"connection-string-password.config", 2, "connection-string-password", finding.High, "CWE-259", "Vq7#mT2pLx9w"},
+	{"connection-string-password.config", 3, "connection-string-password", finding.High, "CWE-259", "kR4!zN8qWc"},
+	{"network-credential-password.cs", 2, "network-credential-password", finding.High, "CWE-259", "Hn3vQz8rTk2m"},
+	{"network-credential-password.cs", 3, "network-credential-password", finding.High, "CWE-259", "pX9!wL4eRt7s"},
+	{".netrc", 3, "netrc-password", finding.High, "CWE-259", "Tz5mWq8vKp2x"},
+	{".netrc", 4, "netrc-password", finding.High, "CWE-259", "hunter7Q"},
+	{"curl-continued.sh", 1, "curl-basic-auth", finding.High, "CWE-259", "Jd8rKq2mVx5t"},
 }
 
 func TestSecretsPositiveFixtures(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"scand/finding"
@@ -865,10 +866,26 @@ func secretsValidateJWT(v []byte, _ *secretsMatchCtx) bool {
 	}
 	var h map[string]any
 	if json.Unmarshal(raw, &h) != nil {
-		return false
+		return secretsDamagedJWTHeaderSigned(raw)
 	}
 	alg, _ := h["alg"].(string)
 	return alg != "" && !strings.EqualFold(alg, "none")
+}
+
+// secretsDamagedJWTHeaderSigned judges a header that is not valid JSON
+// (a byte changed by copying, or an issuer's sloppy encoder) by the
+// signing algorithm it names: the token still has a signature and is
+// still accepted by lenient parsers.
+func secretsDamagedJWTHeaderSigned(raw []byte) bool {
+	_, rest, ok := bytes.Cut(raw, []byte(`"alg":"`))
+	if !ok {
+		return false
+	}
+	alg := rest
+	if i := bytes.IndexByte(rest, '"'); i >= 0 {
+		alg = rest[:i]
+	}
+	return len(alg) >= 2 && !bytes.HasPrefix(bytes.ToLower(alg), []byte("none"))
 }
 
 // secretsURLPasswordPlaceholder reports passwords that only ever appear
@@ -1146,6 +1163,10 @@ func secretsVendorRules() []secretsRule {
 	grafana.validate = secretsValidateNotPowerBI
 	return []secretsRule{
 		// ---- secret stores, identity and cloud ----
+		tok("amazon-mws-token", "Amazon Marketplace Web Service auth token", crit, "Seller Central (Apps and Services > Manage your apps: revoke the developer's access)",
+			[]string{"amzn.mws."}, `amzn\.mws\.`+uuid),
+		tok("django-secret-key", "Django SECRET_KEY (startproject-generated)", high, "the settings: generate a new key (django.core.management.utils.get_random_secret_key), load it from the environment, and expect sessions and signed tokens to be invalidated",
+			[]string{"django-insecure-"}, `django-insecure-[a-z0-9!@#$%^&*(\-_=+)]{40,60}`),
 		tok("onepassword-secret-key", "1Password account Secret Key", crit, "1Password (Profile > Regenerate Secret Key)",
 			[]string{"A3-"}, `A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}`),
 		tok("onepassword-service-account-token", "1Password service account token", crit, "1Password (Developer > Service Accounts)",
@@ -1223,6 +1244,12 @@ func secretsVendorRules() []secretsRule {
 		near("jfrog-identity-token", "JFrog identity token", high, "JFrog (Edit profile > Identity tokens)",
 			[]string{"jfrog", "artifactory", "bintray", "xray"}, `[A-Za-z0-9]{64}`),
 		tok("clojars-token", "Clojars deploy token", high, "Clojars (Deploy tokens)", []string{"CLOJARS_"}, `CLOJARS_[a-z0-9]{60}`),
+		tok("crates-io-token", "crates.io API token", high, "crates.io (Account settings > API Tokens) and check recent publishes", []string{"cio"}, `cio[A-Za-z0-9]{32}`),
+		near("codeclimate-reporter-id", "Code Climate test reporter ID", med, "Code Climate (Repo settings > Test coverage > Regenerate)",
+			[]string{"cc_test_reporter_id", "codeclimate", "code_climate"}, `[a-f0-9]{64}`),
+		both("azure-devops-pat", "Azure DevOps personal access token", high, "Azure DevOps (User settings > Personal access tokens > Revoke)",
+			[]string{"AZDO"}, `[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4}`,
+			[]string{"azure_devops", "azuredevops", "azure-devops", "ado_pat", "ado_token", "devops_pat", "devops_token", "vsts"}, `[a-z2-7]{52}`),
 		tok("rubygems-api-key", "RubyGems API key", high, "rubygems.org (Settings > API keys)", []string{"rubygems_"}, `rubygems_[a-f0-9]{48}`),
 		{id: "nuget-api-key", title: "NuGet API key", severity: high, cwe: "CWE-798",
 			remediation: secretsRevokeIn("nuget.org (API Keys) and check recent package pushes"),
@@ -1246,6 +1273,12 @@ func secretsVendorRules() []secretsRule {
 			[]string{"NRAK-", "NRAA-", "NRII-", "NRIQ-", "NRRA-", "NRJS-", "NRAL"},
 			// A license key of an EU or other regional account starts with its region (eu01xx…NRAL).
 			`NRAK-[A-Z0-9]{27}|NRAA-[a-f0-9]{27}|NRII-[A-Za-z0-9_-]{32}|NRIQ-[A-Za-z0-9_-]{32}|NRRA-[a-f0-9]{42}|NRJS-[a-f0-9]{19}|[a-z0-9]{6}[a-f0-9]{30}NRAL`),
+		{id: "new-relic-license-key", title: "New Relic license key (legacy format)", severity: high, cwe: "CWE-798",
+			remediation: secretsRevokeIn("New Relic (API keys: delete the license key and create a new one)"),
+			// The 40-hex license key predates the NRAL suffix; newrelic.yml
+			// and its environment-variable form name it license_key.
+			keywords: []string{"license_key"}, fileContext: []string{"newrelic", "new relic", "new_relic"},
+			pattern: `(?i)license_key["']?[ \t]*[:=][ \t]*["']?([a-f0-9]{40})` + secretsNearEnd, minEntropy: 3},
 		near("sumologic-token", "Sumo Logic access key", high, "Sumo Logic (Preferences > Access keys)", []string{"sumo"}, `[A-Za-z0-9]{64}`),
 		near("cisco-meraki-api-key", "Cisco Meraki API key", high, "the Meraki dashboard (My profile > API access)", []string{"meraki"}, `[0-9a-f]{40}`),
 		near("okta-api-token", "Okta API token", high, "the Okta admin console (Security > API > Tokens)", []string{"okta"}, `00[A-Za-z0-9_=-]{40}`),
@@ -1274,9 +1307,10 @@ func secretsVendorRules() []secretsRule {
 		near("discord-client-secret", "Discord client secret or API token", high, "the Discord Developer Portal (OAuth2 > Reset Secret)",
 			[]string{"discord"}, `[a-f0-9]{64}|[A-Za-z0-9_-]{32}`),
 		both("telegram-bot-token", "Telegram bot token", high, "@BotFather (/revoke)",
-			[]string{":AA"}, `[0-9]{5,16}:AA[A-Za-z0-9_-]{33}`, []string{"telegram", "tgbot"}, `[0-9]{5,16}:A[A-Za-z0-9_-]{34}`),
+			[]string{":AA"}, `[0-9]{5,16}:AA[A-Za-z0-9_-]{32,33}`, []string{"telegram", "tgbot"}, `[0-9]{5,16}:A[A-Za-z0-9_-]{34}`),
 		near("messagebird-api-key", "MessageBird API key", high, "the MessageBird dashboard (Developers > API access)",
 			[]string{"messagebird", "message-bird", "message_bird"}, `[A-Za-z0-9]{25}`),
+		near("twilio-api-key-secret", "Twilio API key secret", high, "the Twilio Console (Account > API keys: delete the key)", []string{"twilio"}, `[A-Za-z0-9]{32}`),
 		near("sendbird-token", "Sendbird API token", high, "the Sendbird dashboard (Settings > General > API tokens)", []string{"sendbird"}, `[a-f0-9]{40}`),
 		tok("brevo-api-key", "Brevo (Sendinblue) API or SMTP key", high, "Brevo (SMTP & API > API keys)",
 			[]string{"xkeysib-", "xsmtpsib-"}, `x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}`),
@@ -1309,7 +1343,16 @@ func secretsVendorRules() []secretsRule {
 		near("dropbox-token", "Dropbox access token", high, "the Dropbox App Console (Generated access token / revoke)",
 			[]string{"dropbox"}, `sl\.[A-Za-z0-9_=-]{130,}|[a-z0-9]{11}AAAAAAAAAA[A-Za-z0-9_=-]{43}`),
 		near("fastly-token", "Fastly API token", high, "Fastly (Account > API tokens)", []string{"fastly"}, `[A-Za-z0-9_-]{32}`),
-		near("adafruit-io-key", "Adafruit IO key", med, "Adafruit IO (My Key > Regenerate key)", []string{"adafruit"}, `aio_[A-Za-z0-9]{28}|[a-f0-9]{32}`),
+		both("adafruit-io-key", "Adafruit IO key", med, "Adafruit IO (My Key > Regenerate key)",
+			[]string{"aio_"}, `aio_[A-Za-z0-9]{28}`, []string{"adafruit"}, `aio_[A-Za-z0-9]{28}|[a-f0-9]{32}`),
+		near("postmark-token", "Postmark server or account API token", high, "Postmark (Servers > API Tokens, or Account > API Tokens)",
+			[]string{"postmark"}, uuid),
+		both("figma-token", "Figma personal access token", high, "Figma (Settings > Security > Personal access tokens)",
+			[]string{"figd_"}, `figd_[A-Za-z0-9_-]{40}`, []string{"figma"}, `[0-9]{3,6}-`+uuid),
+		{id: "salesforce-access-token", title: "Salesforce access token or session ID", severity: high, cwe: "CWE-798",
+			remediation: secretsRevokeIn("Salesforce (Setup > Session Management > Remove, or revoke the connected app's OAuth tokens)"),
+			// The org ID (00D + 12 or 15 characters), "!", then the session part.
+			csKeywords: []string{"00D"}, pattern: `\b(00D[A-Za-z0-9]{12,15}![A-Za-z0-9._]{80,})` + secretsTokEnd, minEntropy: 3.5},
 		tok("adobe-client-secret", "Adobe client secret", high, "the Adobe Developer Console (Credentials > Retrieve client secret > Rotate)", []string{"p8e-"}, `p8e-[A-Za-z0-9-]{32}`),
 
 		// ---- AI APIs ----
@@ -1376,9 +1419,12 @@ func secretsStructuredRules() []secretsRule {
 			validate: secretsValidateNetrcPassword},
 		{id: "http-auth-header", title: "Credential in an HTTP authentication header", severity: high, cwe: "CWE-798",
 			remediation: "Revoke the token or change the password it encodes, and add the header at run time from the environment or a secret manager.",
-			keywords:    []string{"authorization", "api-key", "x-auth-token", "private-token", "x-access-token"},
+			keywords:    []string{"authorization", "api-key", "x-auth-token", "private-token", "x-access-token", "apikey:", "-token:", "-key:"},
+			// The third form is a vendor's own header (X-Octopus-ApiKey:,
+			// X-Figma-Token:, X-Vault-Token:) in HTTP syntax, name: value.
 			pattern: `(?i)\b(?:proxy-)?authorization["'\]]?[ \t]*[:,=][ \t]*["']?(?:(?:bearer|token|basic|apikey|api-key|sso-key)[ \t]+)?(?P<secret>[A-Za-z0-9._~+/=:-]{12,})` + secretsNearEnd +
-				`|(?i)\b(?:x-)?(?:api-key|auth-token|access-token|private-token)["'\]]?[ \t]*[:,=][ \t]*["']?(?P<secret>[A-Za-z0-9._~+/=-]{16,})` + secretsNearEnd,
+				`|(?i)\b(?:x-)?(?:api-key|auth-token|access-token|private-token)["'\]]?[ \t]*[:,=][ \t]*["']?(?P<secret>[A-Za-z0-9._~+/=-]{16,})` + secretsNearEnd +
+				`|(?i)\bx-(?:[a-z0-9]+-)+(?:apikey|api-key|token|key)[ \t]*:[ \t]*(?P<secret>[A-Za-z0-9._~+/=-]{16,})` + secretsNearEnd,
 			validate: secretsValidateHeaderCredential},
 		{id: "kubernetes-secret", title: "Value in a Kubernetes Secret manifest", severity: high, cwe: "CWE-798",
 			remediation: "Rotate the value, and keep Secret manifests out of the repository: create them at deploy time, or commit them encrypted (Sealed Secrets, SOPS) or as references to an external secret store.",
@@ -1538,8 +1584,10 @@ func secretsValidateHeaderCredential(v []byte, c *secretsMatchCtx) bool {
 		return secretsValidateJWT(v, c) // an unsigned JWT is no credential
 	}
 	basic := bytes.Contains(c.lowerLine(), []byte("basic "+strings.ToLower(string(v))))
-	if dec, err := base64.StdEncoding.DecodeString(string(v)); err == nil && utf8.Valid(dec) {
-		if user, pw, ok := strings.Cut(string(dec), ":"); ok && user != "" {
+	// The password may hold any bytes (Latin-1 passwords, a damaged copy);
+	// the user name must be printable text.
+	if dec, err := base64.StdEncoding.DecodeString(string(v)); err == nil {
+		if user, pw, ok := strings.Cut(string(dec), ":"); ok && user != "" && utf8.ValidString(user) && !strings.ContainsFunc(user, unicode.IsControl) {
 			return !secretsWeakPasswordPlaceholders[strings.ToLower(user+":"+pw)] && secretsValidateNotPlaceholderPassword([]byte(pw), c)
 		}
 	}

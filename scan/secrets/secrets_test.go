@@ -130,6 +130,19 @@ var secretsPositive = []struct {
 	{".netrc", 3, "netrc-password", finding.High, "CWE-259", "Tz5mWq8vKp2x"},
 	{".netrc", 4, "netrc-password", finding.High, "CWE-259", "hunter7Q"},
 	{"curl-continued.sh", 1, "curl-basic-auth", finding.High, "CWE-259", "Jd8rKq2mVx5t"},
+	{"vendor-tokens-2.txt", 1, "amazon-mws-token", finding.Critical, "CWE-798", "amzn.mws.32833106-536e-45df-80b2-d002cc92d33d"},
+	{"vendor-tokens-2.txt", 2, "django-secret-key", finding.High, "CWE-798", "django-insecure-pmhs49$pj9%&6arb5lm6ylvuhf9)q84nomefm(92#-8eg-=n=v"},
+	{"vendor-tokens-2.txt", 3, "crates-io-token", finding.High, "CWE-798", "cio2fgKD0f6YYIgrCOX6Jhw7Hd11XzWL8MH"},
+	{"vendor-tokens-2.txt", 4, "codeclimate-reporter-id", finding.Medium, "CWE-798", "77fc4c011f1bd38f1f34920fbd01f40072e3cf347862554017cdf83fd989e60f"},
+	{"vendor-tokens-2.txt", 5, "azure-devops-pat", finding.High, "CWE-798", "ecbjafgnf3kgys57zm3qsfuumrx6zzqytfrgjixdndbhirkvdyft"},
+	{"vendor-tokens-2.txt", 6, "twilio-api-key-secret", finding.High, "CWE-798", "YNPPtPQvv9PBmGGwYPnqwYo8kwQj1qH9"},
+	{"vendor-tokens-2.txt", 7, "postmark-token", finding.High, "CWE-798", "7e1bc7d6-4d6d-4118-8adc-f92b726bd36c"},
+	{"vendor-tokens-2.txt", 8, "figma-token", finding.High, "CWE-798", "figd_Em9iJLwbL132Zn4T8_WvXX2HdNK44cjXQVIoSTsp"},
+	{"vendor-tokens-2.txt", 9, "salesforce-access-token", finding.High, "CWE-798", "00DCS6jkdFKsvw8f46!GrwQ2d8m3Dze9n2cldhT.7JZjyUDevwBJSMglyU59Fo95X07mVvp_DKOHQ9UODdfdFd2lA2D.FNQEoQ._xZ90txdegvcU.G7"},
+	{"newrelic.yml", 3, "new-relic-license-key", finding.High, "CWE-798", "2be01e4fc2d031c41885221c25f6aaf76fdc6c36"},
+	{"headers-more.sh", 1, "jwt", finding.Medium, "CWE-798", "eyJhbGciOiJIUzI1NiITInR5cCI6IkpXVCJ9.eyJzdWIiOiJzdmMtcmVwb3J0cyIsInJvbGUiOiJzZXJ2aWNlIiwiaWF0IjoxNzY3MjI1NjAwfQ.Qm9Zt3x8K2pLr5VwNs7Hc1Fd4Jg6Yb0Ae9Xu2Wi8Tk"},
+	{"headers-more.sh", 2, "http-auth-header", finding.High, "CWE-798", "c3ZjLWV4cG9ydDpw5HNzVzByZDlLeDc="},
+	{"headers-more.sh", 3, "http-auth-header", finding.High, "CWE-798", "8f3kQ2x9Lm4vT7pZ1wR6"},
 }
 
 func TestSecretsPositiveFixtures(t *testing.T) {

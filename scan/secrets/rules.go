@@ -1459,10 +1459,16 @@ var secretsNetrcKeywords = map[string]bool{"machine": true, "login": true, "pass
 var secretsNetrcMachineRe = regexp.MustCompile(`(?m)^[ \t]*(?:machine|default)\b`)
 
 // secretsValidateNetrcPassword accepts the password of a .netrc entry: the
-// line must be made of netrc keyword/value pairs (a sentence containing
-// "password" is not), and the file must declare a machine. In a .netrc a
-// weak password is still the password; only placeholders are skipped.
+// file must be a configuration file (.netrc and _netrc are), the line made
+// of netrc keyword/value pairs (a sentence containing "password" is not),
+// and the file must declare a machine. Source code that parses netrc
+// ("password string" in a struct, fixtures in tests) is not a netrc file.
+// In a .netrc a weak password is still the password; only placeholders
+// are skipped.
 func secretsValidateNetrcPassword(v []byte, c *secretsMatchCtx) bool {
+	if !c.configFile {
+		return false
+	}
 	f := bytes.Fields(c.line)
 	if len(f)%2 != 0 {
 		return false

@@ -633,17 +633,17 @@ func secretsGenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, w
 	if lv == secretsStripSeparators(ident) {
 		return false // password: "password", apiKey: "api_key"
 	}
-	// Without a digit, a value that names the credential is a label, a
-	// CSS selector or a message: "#add-password", "Password:", "token-field".
+	if weakOK {
+		return !secretsWeakPasswordPlaceholders[lv] && !secretsLooksTemplate(v)
+	}
+	// In source code, a value without a digit that names the credential is
+	// a label, a CSS selector or a message: "#add-password", "Password:", "token-field".
 	if !bytes.ContainsAny(v, "0123456789") {
 		for _, kw := range []string{"password", "passwd", "secret", "token"} {
 			if strings.Contains(lv, kw) {
 				return false
 			}
 		}
-	}
-	if weakOK {
-		return !secretsWeakPasswordPlaceholders[lv] && !secretsLooksTemplate(v)
 	}
 	if secretsLooksPlaceholder(v) {
 		return false

@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
-# bench/secrets-corpus.sh: scand's secrets scanner and gitleaks on the
-# labeled corpus (testdata/secrets/corpus): recall over its labeled true
-# positives and findings on any other line (false positives), per tool.
-# TestSecretsLabeledCorpus holds scand to the bars; this script adds the
+# bench/secrets-corpus.sh: scand's secrets scanner and gitleaks on a
+# labeled corpus (default testdata/secrets/corpus; testdata/secrets/heldout
+# is the held-out one): recall over its labeled true positives and findings
+# on any other line (false positives), per tool. TestSecretsLabeledCorpus
+# and TestSecretsHeldoutCorpus hold scand to the bars; this script adds the
 # gitleaks column. gitleaks is found as in bench/secrets.sh ($GITLEAKS,
 # PATH, or a pinned `go install` into the bench cache).
 #
-# Usage: bench/secrets-corpus.sh
+# Usage: bench/secrets-corpus.sh [CORPUS_DIR]
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
-CORPUS=$REPO/testdata/secrets/corpus
+CORPUS=$(cd "${1:-$REPO/testdata/secrets/corpus}" && pwd)
+if [ ! -f "$CORPUS/LABELS.tsv" ] || [ ! -d "$CORPUS/files" ]; then
+	echo "$CORPUS: not a labeled corpus (needs LABELS.tsv and files/)" >&2
+	exit 2
+fi
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/scand-secrets-corpus.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 

@@ -7,8 +7,8 @@
 //
 // Usage: go run ./bench/secrets-score.go -planted P -scand S -gitleaks G -tree TREE
 //
-//	or -labels testdata/secrets/corpus/LABELS.tsv instead of -planted, to
-//	score the labeled corpus (bench/secrets-corpus.sh).
+//	or -labels testdata/secrets/corpus/LABELS.tsv (or heldout/LABELS.tsv)
+//	instead of -planted, to score a labeled corpus (bench/secrets-corpus.sh).
 package main
 
 import (
@@ -25,6 +25,14 @@ import (
 type loc struct {
 	file string
 	line int
+}
+
+// finding is a reported location; a gitleaks finding may span lines (a
+// curl command whose credential is on a continuation line), and it counts
+// for a planted line anywhere in its span.
+type finding struct {
+	loc
+	lastLine int
 }
 
 type planted struct {
@@ -51,8 +59,9 @@ func readPlanted(p string) map[loc]string {
 	return out
 }
 
-// readLabels reads the labeled corpus's LABELS.tsv (file, line, family)
-// as a planted set.
+// readLabels reads a labeled corpus's LABELS.tsv (file, line, family, and
+// in the held-out corpus a fourth column naming the example's source) as a
+// planted set.
 func readLabels(p string) map[loc]string {
 	data, err := os.ReadFile(p)
 	if err != nil {
@@ -66,7 +75,7 @@ func readLabels(p string) map[loc]string {
 		var f, fam string
 		var n int
 		parts := strings.Split(l, "\t")
-		if len(parts) != 3 {
+		if len(parts) != 3 && len(parts) != 4 {
 			die(fmt.Errorf("bad label line %q", l))
 		}
 		f, fam = parts[0], parts[2]
@@ -78,13 +87,13 @@ func readLabels(p string) map[loc]string {
 	return out
 }
 
-func readScand(p string) []loc {
+func readScand(p string) []finding {
 	f, err := os.Open(p)
 	if err != nil {
 		die(err)
 	}
 	defer f.Close()
-	var out []loc
+	var out []finding
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
@@ -95,12 +104,12 @@ func readScand(p string) []loc {
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			die(err)
 		}
-		out = append(out, loc{r.File, r.Line})
+		out = append(out, finding{loc{r.File, r.Line}, r.Line})
 	}
 	return out
 }
 
-func readGitleaks(p, tree string) []loc {
+func readGitleaks(p, tree string) []finding {
 	data, err := os.ReadFile(p)
 	if err != nil {
 		die(err)
@@ -108,30 +117,38 @@ func readGitleaks(p, tree string) []loc {
 	var rs []struct {
 		File      string
 		StartLine int
+		EndLine   int
 	}
 	if err := json.Unmarshal(data, &rs); err != nil {
 		die(err)
 	}
-	var out []loc
+	var out []finding
 	for _, r := range rs {
 		f := r.File
 		if rel, err := filepath.Rel(tree, f); err == nil && !strings.HasPrefix(rel, "..") {
 			f = rel
 		}
-		out = append(out, loc{filepath.ToSlash(f), r.StartLine})
+		out = append(out, finding{loc{filepath.ToSlash(f), r.StartLine}, max(r.EndLine, r.StartLine)})
 	}
 	return out
 }
 
-func score(name string, plant map[loc]string, found []loc) {
+func score(name string, plant map[loc]string, found []finding) {
 	hit := map[loc]bool{}
 	offPlant := map[loc]bool{}
 	offFindings := 0
-	for _, l := range found {
-		if _, ok := plant[l]; ok {
-			hit[l] = true
-		} else {
-			offPlant[l] = true
+	for _, f := range found {
+		onPlant := false
+		for line := f.line; line <= f.lastLine; line++ {
+			l := loc{f.file, line}
+			if _, ok := plant[l]; ok {
+				hit[l] = true
+				onPlant = true
+				break
+			}
+		}
+		if !onPlant {
+			offPlant[f.loc] = true
 			offFindings++
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"scand/finding"
@@ -156,16 +157,30 @@ func secretsRuleTable() []secretsRule {
 			remediation: "Generate a new key pair, deploy the new public key or certificate, and revoke the old one."},
 		{id: "private-key-other", title: "Private key", severity: crit, cwe: cwe321,
 			remediation: "Generate a new key pair, deploy the new public key, and remove the old one from wherever it is trusted."},
+		// Kubernetes manifests, Helm values and CI variables carry PEM keys
+		// base64-wrapped ("LS0tLS1CRUdJTi" is "-----BEGIN "): decode and
+		// require a private-key header followed by a body.
+		{id: "private-key-base64", title: "Base64-encoded private key", severity: crit, cwe: cwe321,
+			remediation: "Generate a new key pair, deploy the new public key or certificate, and revoke the old one; the base64 wrapping hides nothing.",
+			csKeywords:  []string{"LS0tLS1CRUdJTi"}, pattern: `\b(LS0tLS1CRUdJTi[A-Za-z0-9+/]{60,}={0,2})`, validate: secretsValidateBase64PrivateKey},
 
 		// ---- cloud providers ----
 		{id: "aws-access-key-id", title: "AWS access key ID", severity: crit, cwe: cwe798,
 			remediation: "Deactivate and delete the access key in IAM (and its secret), review CloudTrail for its use, and switch to roles or short-lived credentials.",
-			csKeywords:  []string{"AKIA", "ASIA", "ABIA", "ACCA"}, pattern: `\b((?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})\b`, validate: secretsValidateNotAWSExample},
+			// S3-compatible stores (MinIO, Ceph, Wasabi) issue 20-character keys
+			// without AWS's prefix; under the AWS variable name they are the same
+			// credential.
+			keywords: []string{"aws_access_key_id"}, csKeywords: []string{"AKIA", "ASIA", "ABIA", "ACCA"},
+			pattern:  `\b(?P<secret>(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})\b|(?i:aws_access_key_id)` + assign + `(?P<secret>[A-Z0-9]{20})\b`,
+			validate: secretsValidateAWSKeyID},
 		{id: "aws-secret-access-key", title: "AWS secret access key", severity: crit, cwe: cwe798,
 			remediation: "Deactivate and delete the access key in IAM, review CloudTrail for its use, and switch to roles or short-lived credentials.",
-			keywords:    []string{"secret_access_key", "secretaccesskey", "secret-access-key", "aws_secret", "awssecret"},
-			pattern:     `(?i)(?:secret[_-]?access[_-]?key|aws[_-]?secret(?:[_-]?key)?)` + assign + `([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`,
-			minEntropy:  3.5, validate: secretsValidateNotAWSExample},
+			// "secret key: ..." next to an access key ID (a hand-over note, a
+			// console export) is the pair's secret: secretsValidateAWSSecret
+			// asks for the ID in the same file when the name does not say AWS.
+			keywords:   []string{"secret_access_key", "secretaccesskey", "secret-access-key", "aws_secret", "awssecret", "secret key", "secret_key", "secretkey"},
+			pattern:    `(?i)(?:secret[_-]?access[_-]?key|aws[_-]?secret(?:[_-]?key)?|secret[ _-]?key)` + assign + `([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`,
+			minEntropy: 3.5, validate: secretsValidateAWSSecret},
 		{id: "azure-storage-connection-string", title: "Azure Storage connection string with account key", severity: crit, cwe: cwe798,
 			remediation: "Regenerate the storage account key (Access keys > Rotate) and move to Microsoft Entra ID auth or SAS tokens with short expiry.",
 			keywords:    []string{"accountkey"}, pattern: `(?i)AccountName=[^;"'\s]+;\s*AccountKey=([A-Za-z0-9+/]{86}==)`},
@@ -184,6 +199,15 @@ func secretsRuleTable() []secretsRule {
 		{id: "google-oauth-client-secret", title: "Google OAuth client secret", severity: high, cwe: cwe798,
 			remediation: "Reset the client secret of the OAuth client under APIs & Services > Credentials.",
 			csKeywords:  []string{"GOCSPX-"}, pattern: `\b(GOCSPX-[A-Za-z0-9_-]{28})` + notB64ID},
+		{id: "google-oauth-access-token", title: "Google OAuth access token", severity: high, cwe: cwe798,
+			remediation: "Revoke it (https://oauth2.googleapis.com/revoke?token=...) or remove the app's access under the Google account's Security > Third-party access; access tokens expire within an hour, but whatever minted it can mint more.",
+			csKeywords:  []string{"ya29."}, pattern: `\b(ya29\.[0-9A-Za-z_-]{30,})` + notB64ID, minEntropy: 3.5},
+		{id: "google-oauth-refresh-token", title: "Google OAuth refresh token", severity: high, cwe: cwe798,
+			remediation: "Revoke it (https://oauth2.googleapis.com/revoke?token=...) or remove the app's access under the Google account's Security > Third-party access; a refresh token mints access tokens until revoked.",
+			csKeywords:  []string{"1//0"}, pattern: `(?:^|[^0-9A-Za-z/])(?P<secret>1//0[0-9A-Za-z_-]{35,})` + notB64ID, minEntropy: 3.5},
+		{id: "azure-app-configuration-connection-string", title: "Azure App Configuration connection string with access key", severity: crit, cwe: cwe798,
+			remediation: "Regenerate the access key (App Configuration > Access settings) and move to Microsoft Entra ID auth with a managed identity.",
+			keywords:    []string{"azconfig.io"}, pattern: `(?i)Endpoint=https://[a-z0-9-]+\.azconfig\.io/?;\s*Id=[^;"'\s]+;\s*Secret=([A-Za-z0-9+/]{43}=)`},
 
 		// ---- payment ----
 		{id: "stripe-live-secret-key", title: "Stripe live secret key", severity: crit, cwe: cwe798,
@@ -192,6 +216,12 @@ func secretsRuleTable() []secretsRule {
 		{id: "stripe-restricted-key", title: "Stripe live restricted key", severity: crit, cwe: cwe798,
 			remediation: "Roll the restricted key in the Stripe Dashboard (Developers > API keys).",
 			csKeywords:  []string{"rk_live_"}, pattern: `\b(rk_live_` + base62 + `{24,99})\b`, minEntropy: 3},
+		// A test-mode key moves no money, but it reads and writes the
+		// account's test data and webhooks, and it is the same secret class.
+		{id: "stripe-test-secret-key", title: "Stripe test-mode secret key", severity: med, cwe: cwe798,
+			remediation: "Roll the test key in the Stripe Dashboard (Developers > API keys, test mode).",
+			csKeywords:  []string{"sk_test_", "rk_test_"}, pattern: `\b([sr]k_test_` + base62 + `{24,99})\b`, minEntropy: 3, modeWords: true,
+			validate: secretsValidateNotDocumentedExample},
 
 		// ---- source hosting and CI ----
 		{id: "github-pat", title: "GitHub personal access token (classic)", severity: high, cwe: cwe798,
@@ -417,7 +447,15 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 			if !secretsIdentEndsWith(lower[s:e], suffixes) {
 				continue
 			}
+			// '/forgot-password' is a route; a name opened by a quote that an
+			// operator follows ("Password:") sits inside a string, a label.
+			if s > 0 && (line[s-1] == '/' || secretsIsQuote(line[s-1]) && e < len(line) && line[e] == ':') {
+				continue
+			}
 			vs, ve, ok := secretsAssignedValue(line, e, c.configFile)
+			if !ok {
+				vs, ve, ok = secretsXMLKeyValue(line, s, e)
+			}
 			if !ok {
 				continue
 			}
@@ -432,6 +470,33 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 		}
 	}
 	return spans
+}
+
+// secretsXMLKeyValueRe is the rest of an appSettings-style entry after
+// its key's name: <add key="SmtpPassword" value="..."/>.
+var secretsXMLKeyValueRe = regexp.MustCompile(`^"\s+value\s*=\s*"([^"]*)"`)
+
+// secretsXMLKeyValue returns the value of a key/value element whose key
+// attribute is the identifier line[s:e] (.NET appSettings, Spring XML
+// properties, Ant/MSBuild property lists).
+func secretsXMLKeyValue(line []byte, s, e int) (int, int, bool) {
+	if s == 0 || line[s-1] != '"' {
+		return 0, 0, false
+	}
+	before := bytes.TrimRight(line[:s-1], " \t")
+	if !bytes.HasSuffix(before, []byte("=")) {
+		return 0, 0, false
+	}
+	before = bytes.TrimRight(before[:len(before)-1], " \t")
+	n := len(before)
+	if n < 3 || !bytes.EqualFold(before[n-3:], []byte("key")) || n > 3 && secretsIdentByte(before[n-4]) {
+		return 0, 0, false
+	}
+	m := secretsXMLKeyValueRe.FindSubmatchIndex(line[e:])
+	if m == nil || m[3] == m[2] {
+		return 0, 0, false
+	}
+	return e + m[2], e + m[3], true
 }
 
 // secretsIdentEndsWith reports whether the identifier, with separators
@@ -527,6 +592,9 @@ func secretsIsQuote(b byte) bool { return b == '"' || b == '\'' || b == '`' }
 // as "Bearer" or "refresh_token"), which also skips pass-phrases made only
 // of words: an accepted false negative, documented.
 func secretsGenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, weakOK bool) bool {
+	// A value that opens with the other quote is a concatenation:
+	// "'$PRECOMPILE_PASSWORD'" closes the string around a variable.
+	v = bytes.Trim(v, "\"'`")
 	if len(v) < secretsGenericMinLen || len(v) > secretsGenericMaxLen {
 		return false
 	}
@@ -549,7 +617,8 @@ func secretsGenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, w
 		return false
 	}
 	lv := strings.ToLower(string(v))
-	for _, p := range []string{"http://", "https://", "file:", "/", "./", "../", "~/", "(", "sha256:", "sha512-", "sha1-"} {
+	// arn: is an AWS resource name (IAMUserChangePassword = "arn:aws:iam::aws:policy/…").
+	for _, p := range []string{"http://", "https://", "file:", "/", "./", "../", "~/", "(", "sha256:", "sha512-", "sha1-", "arn:"} {
 		if strings.HasPrefix(lv, p) {
 			return false
 		}
@@ -566,6 +635,15 @@ func secretsGenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, w
 	}
 	if weakOK {
 		return !secretsWeakPasswordPlaceholders[lv] && !secretsLooksTemplate(v)
+	}
+	// In source code, a value without a digit that names the credential is
+	// a label, a CSS selector or a message: "#add-password", "Password:", "token-field".
+	if !bytes.ContainsAny(v, "0123456789") {
+		for _, kw := range []string{"password", "passwd", "secret", "token"} {
+			if strings.Contains(lv, kw) {
+				return false
+			}
+		}
 	}
 	if secretsLooksPlaceholder(v) {
 		return false
@@ -589,8 +667,29 @@ func secretsStripSeparators(b []byte) string {
 var secretsPlaceholderMarkers = []string{
 	"changeme", "change_me", "change-me", "changeit", "example", "dummy", "test", "sample",
 	"placeholder", "redacted", "your", "xxxx", "****", "....", "fake", "replace", "insert",
-	"todo", "fixme", "notreal", "not_real", "not-real", "<", ">", "${", "{{", "}}", "$(", "%(",
-	"#{", "%s", "%v", "%d",
+	"todo", "fixme", "notreal", "not_real", "not-real", "${", "{{", "}}", "%s", "%v", "%d",
+}
+
+// secretsTemplateRe finds the bracketed and interpolated forms of a
+// placeholder: <PASSWORD>, [API KEY], $(VAR), %(name)s, #{var}, or a
+// value cut from one ("password>" of "-u <user:password>"). A bare
+// "<", "(" or "[" is not one: machine-made secrets (Django keys, JWT
+// signing secrets) draw from punctuation too.
+var secretsTemplateRe = regexp.MustCompile(`<[A-Za-z][A-Za-z0-9 _.:-]*>|^<|>$|\[[A-Za-z][A-Za-z0-9 _.:-]*\]|\$\([A-Za-z_]|%\([A-Za-z_][A-Za-z0-9_]*\)|#\{[A-Za-z_@$]`)
+
+// secretsAlphabetRun reports values written by walking the alphabet or
+// the digits ("abCD1EF+GHIJxLMnOPqRS..."): at least 8 neighbouring pairs,
+// and a quarter of all pairs, are successors (b after a, 4 after 3), case
+// aside. In a random value about one pair in 26 is.
+func secretsAlphabetRun(v []byte) bool {
+	succ := 0
+	for i := 1; i < len(v); i++ {
+		a, b := secretsLowerByte(v[i-1]), secretsLowerByte(v[i])
+		if b == a+1 && ('a' <= a && a < 'z' || '0' <= a && a < '9') {
+			succ++
+		}
+	}
+	return succ >= 8 && 4*succ >= len(v)-1
 }
 
 // secretsSequenceMarkers are keyboard and counting runs. In a value they
@@ -601,12 +700,14 @@ var secretsPlaceholderMarkers = []string{
 var secretsSequenceMarkers = []string{"12345678", "abcdefgh", "qwerty"}
 
 // secretsDocumentedExamples are credentials published in vendor
-// documentation: AWS's example key pair and the Azure Storage emulator
-// (Azurite) account key, which every local-development setup contains.
+// documentation: AWS's example key pair, the Azure Storage emulator
+// (Azurite) account key, which every local-development setup contains, and
+// the test key of Stripe's API reference.
 var secretsDocumentedExamples = []string{
 	"AKIAIOSFODNN7EXAMPLE",
 	"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
 	"Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
+	"sk_test_4eC39HqLyjWDarjtT1zdp7dc", // Stripe's API reference, in every code sample
 }
 
 // secretsLooksPlaceholder reports whether v is a template reference, a
@@ -618,7 +719,29 @@ func secretsLooksPlaceholder(v []byte) bool {
 			return true
 		}
 	}
-	return secretsLooksTemplate(v)
+	return secretsHasRepeatedPattern(v) || secretsAlphabetRun(v) || secretsLooksTemplate(v)
+}
+
+// secretsHasRepeatedPattern reports values built by repeating a short
+// chunk (AKIADEADBEEFDEADBEEF, AGE-SECRET-KEY-1GFPYYSJZGFPYYSJZ...): some
+// period p (up to 32) at which at least 8 consecutive bytes repeat, the repetition
+// spanning half the value or more. A random value repeats 8 bytes by
+// chance with probability around 62^-8.
+func secretsHasRepeatedPattern(v []byte) bool {
+	for p := 1; p <= min(len(v)/2, 32); p++ {
+		run := 0
+		for i := 0; i+p < len(v); i++ {
+			if v[i] != v[i+p] {
+				run = 0
+				continue
+			}
+			run++
+			if run >= 8 && 2*(run+p) >= len(v) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // secretsLooksTemplate is secretsLooksPlaceholder without the sequence
@@ -634,6 +757,9 @@ func secretsLooksTemplate(v []byte) bool {
 		if string(v) == ex {
 			return true
 		}
+	}
+	if secretsTemplateRe.Match(v) {
+		return true
 	}
 	// $VAR; ${VAR} is caught above.
 	if len(v) > 1 && v[0] == '$' && (secretsIdentByte(v[1]) || v[1] == '{') {
@@ -680,6 +806,12 @@ func secretsEntropy(v []byte) float64 {
 	return h
 }
 
+// secretsValidateNotDocumentedExample rejects the vendors' published
+// example credentials.
+func secretsValidateNotDocumentedExample(v []byte, _ *secretsMatchCtx) bool {
+	return !slices.Contains(secretsDocumentedExamples, string(v))
+}
+
 func secretsValidateNotAWSExample(v []byte, _ *secretsMatchCtx) bool {
 	s := string(v)
 	for _, ex := range secretsDocumentedExamples {
@@ -688,6 +820,37 @@ func secretsValidateNotAWSExample(v []byte, _ *secretsMatchCtx) bool {
 		}
 	}
 	return !strings.HasSuffix(s, "EXAMPLE") && !strings.HasSuffix(s, "EXAMPLEKEY")
+}
+
+// secretsValidateAWSKeyID rejects documented examples and, for a key
+// without AWS's prefix, values that are not a mix of letters and digits.
+func secretsValidateAWSKeyID(v []byte, c *secretsMatchCtx) bool {
+	if !secretsValidateNotAWSExample(v, c) {
+		return false
+	}
+	for _, p := range []string{"AKIA", "ASIA", "ABIA", "ACCA"} {
+		if bytes.HasPrefix(v, []byte(p)) {
+			return true
+		}
+	}
+	return bytes.ContainsAny(v, "0123456789") && bytes.ContainsAny(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+}
+
+// secretsAWSKeyIDRe finds an access key ID anywhere in a file.
+var secretsAWSKeyIDRe = regexp.MustCompile(`\b(?:AKIA|ASIA)[A-Z2-7]{16}\b`)
+
+// secretsValidateAWSSecret accepts a 40-character secret under an AWS
+// name, or under a bare "secret key" name when the file also holds an
+// access key ID.
+func secretsValidateAWSSecret(v []byte, c *secretsMatchCtx) bool {
+	if !secretsValidateNotAWSExample(v, c) {
+		return false
+	}
+	lower := c.lowerLine()
+	if bytes.Contains(lower, []byte("aws")) || bytes.Contains(lower, []byte("access")) {
+		return true
+	}
+	return secretsAWSKeyIDRe.Match(c.data)
 }
 
 // secretsValidateJWT decodes the header and requires a JSON object with a
@@ -703,10 +866,26 @@ func secretsValidateJWT(v []byte, _ *secretsMatchCtx) bool {
 	}
 	var h map[string]any
 	if json.Unmarshal(raw, &h) != nil {
-		return false
+		return secretsDamagedJWTHeaderSigned(raw)
 	}
 	alg, _ := h["alg"].(string)
 	return alg != "" && !strings.EqualFold(alg, "none")
+}
+
+// secretsDamagedJWTHeaderSigned judges a header that is not valid JSON
+// (a byte changed by copying, or an issuer's sloppy encoder) by the
+// signing algorithm it names: the token still has a signature and is
+// still accepted by lenient parsers.
+func secretsDamagedJWTHeaderSigned(raw []byte) bool {
+	_, rest, ok := bytes.Cut(raw, []byte(`"alg":"`))
+	if !ok {
+		return false
+	}
+	alg := rest
+	if i := bytes.IndexByte(rest, '"'); i >= 0 {
+		alg = rest[:i]
+	}
+	return len(alg) >= 2 && !bytes.HasPrefix(bytes.ToLower(alg), []byte("none"))
 }
 
 // secretsURLPasswordPlaceholder reports passwords that only ever appear
@@ -720,8 +899,38 @@ func secretsURLPasswordPlaceholder(lower string) bool {
 	return false
 }
 
-func secretsValidateURLPassword(v []byte, _ *secretsMatchCtx) bool {
+// secretsURLUserPlaceholder reports the user names of documentation:
+// "my" + a capitalised word is the MongoDB manual's and many tutorials'
+// convention (myDatabaseUser, myUserAdmin, myUser).
+func secretsURLUserPlaceholder(user []byte) bool {
+	if len(user) > 2 && user[0] == 'm' && user[1] == 'y' && 'A' <= user[2] && user[2] <= 'Z' {
+		return true
+	}
+	switch strings.ToLower(string(user)) {
+	case "myuser", "myusername", "mylogin":
+		return true
+	}
+	return false
+}
+
+// secretsURLUser returns the user name in front of ":"+pw+"@" on the line.
+func secretsURLUser(line, pw []byte) []byte {
+	i := bytes.Index(line, append(append([]byte{':'}, pw...), '@'))
+	if i < 0 {
+		return nil
+	}
+	s := i
+	for s > 0 && line[s-1] != '/' && line[s-1] != ' ' && line[s-1] != '"' && line[s-1] != '\'' {
+		s--
+	}
+	return line[s:i]
+}
+
+func secretsValidateURLPassword(v []byte, c *secretsMatchCtx) bool {
 	if len(v) < 3 || secretsURLPasswordPlaceholder(strings.ToLower(string(v))) {
+		return false
+	}
+	if c != nil && secretsURLUserPlaceholder(secretsURLUser(c.line, v)) {
 		return false
 	}
 	// A password in a URL is percent-encoded; ":" or "*" alone is masked.
@@ -732,6 +941,24 @@ func secretsValidateURLPassword(v []byte, _ *secretsMatchCtx) bool {
 // escaped newlines (service-account JSON) when it carries a real body.
 func secretsValidatePEMInline(v []byte, _ *secretsMatchCtx) bool {
 	return len(secretsBase64Run(v)) >= 40
+}
+
+// secretsValidateBase64PrivateKey decodes the start of a base64-wrapped
+// PEM block (enough for the header and the first body line) and accepts
+// it when it is a private key with a real body, as secretsFindPrivateKeys
+// would judge it.
+func secretsValidateBase64PrivateKey(v []byte, _ *secretsMatchCtx) bool {
+	head := v[:min(len(v), 1024)&^3]
+	dec, err := base64.StdEncoding.DecodeString(string(head))
+	if err != nil {
+		return false
+	}
+	m := secretsPEMHeaderRe.FindIndex(dec)
+	if m == nil || m[0] != 0 {
+		return false
+	}
+	body, _, _ := secretsPEMBody(dec, m[1], m[1])
+	return body != nil && !secretsLooksPlaceholder(body)
 }
 
 // secretsBase64Run returns the longest run of base64 bytes in b (escaped
@@ -930,15 +1157,23 @@ func secretsVendorRules() []secretsRule {
 	age := tok("age-secret-key", "age encryption identity (secret key)", crit, "your key store: generate a new identity with age-keygen, re-encrypt the files to its recipient",
 		[]string{"AGE-SECRET-KEY-1"}, `AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}`)
 	age.cwe = "CWE-321"
+	grafana := both("grafana-token", "Grafana API key, Cloud or service account token", high, "Grafana (Administration > Service accounts / API keys)",
+		[]string{"eyJrIjoi", "glc_", "glsa_"}, `eyJrIjoi[A-Za-z0-9]{70,400}={0,3}|glc_[A-Za-z0-9+/]{32,400}={0,3}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}`,
+		[]string{"grafana"}, `glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}`)
+	grafana.validate = secretsValidateNotPowerBI
 	return []secretsRule{
 		// ---- secret stores, identity and cloud ----
+		tok("amazon-mws-token", "Amazon Marketplace Web Service auth token", crit, "Seller Central (Apps and Services > Manage your apps: revoke the developer's access)",
+			[]string{"amzn.mws."}, `amzn\.mws\.`+uuid),
+		tok("django-secret-key", "Django SECRET_KEY (startproject-generated)", high, "the settings: generate a new key (django.core.management.utils.get_random_secret_key), load it from the environment, and expect sessions and signed tokens to be invalidated",
+			[]string{"django-insecure-"}, `django-insecure-[a-z0-9!@#$%^&*(\-_=+)]{40,60}`),
 		tok("onepassword-secret-key", "1Password account Secret Key", crit, "1Password (Profile > Regenerate Secret Key)",
 			[]string{"A3-"}, `A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}`),
 		tok("onepassword-service-account-token", "1Password service account token", crit, "1Password (Developer > Service Accounts)",
 			[]string{"ops_eyJ"}, `ops_eyJ[A-Za-z0-9+/_-]{100,}={0,2}`),
 		age,
 		both("vault-token", "HashiCorp Vault token", crit, "Vault (vault token revoke) and review the audit log",
-			[]string{"hvs.", "hvb.", "hvr."}, `hv[sbr]\.[A-Za-z0-9_-]{90,400}`, []string{"vault"}, `s\.[A-Za-z0-9]{24}`),
+			[]string{"hvs.", "hvb.", "hvr."}, `hv[sbr]\.[A-Za-z0-9_-]{24,400}`, []string{"vault"}, `s\.[A-Za-z0-9]{24}`),
 		tok("hashicorp-terraform-token", "Terraform Cloud / Enterprise API token", high, "Terraform Cloud (User settings > Tokens)",
 			[]string{".atlasv1."}, `[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}`),
 		tok("doppler-token", "Doppler token", crit, "the Doppler dashboard (Access > Tokens)",
@@ -1009,6 +1244,12 @@ func secretsVendorRules() []secretsRule {
 		near("jfrog-identity-token", "JFrog identity token", high, "JFrog (Edit profile > Identity tokens)",
 			[]string{"jfrog", "artifactory", "bintray", "xray"}, `[A-Za-z0-9]{64}`),
 		tok("clojars-token", "Clojars deploy token", high, "Clojars (Deploy tokens)", []string{"CLOJARS_"}, `CLOJARS_[a-z0-9]{60}`),
+		tok("crates-io-token", "crates.io API token", high, "crates.io (Account settings > API Tokens) and check recent publishes", []string{"cio"}, `cio[A-Za-z0-9]{32}`),
+		near("codeclimate-reporter-id", "Code Climate test reporter ID", med, "Code Climate (Repo settings > Test coverage > Regenerate)",
+			[]string{"cc_test_reporter_id", "codeclimate", "code_climate"}, `[a-f0-9]{64}`),
+		both("azure-devops-pat", "Azure DevOps personal access token", high, "Azure DevOps (User settings > Personal access tokens > Revoke)",
+			[]string{"AZDO"}, `[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4}`,
+			[]string{"azure_devops", "azuredevops", "azure-devops", "ado_pat", "ado_token", "devops_pat", "devops_token", "vsts"}, `[a-z2-7]{52}`),
 		tok("rubygems-api-key", "RubyGems API key", high, "rubygems.org (Settings > API keys)", []string{"rubygems_"}, `rubygems_[a-f0-9]{48}`),
 		{id: "nuget-api-key", title: "NuGet API key", severity: high, cwe: "CWE-798",
 			remediation: secretsRevokeIn("nuget.org (API Keys) and check recent package pushes"),
@@ -1027,11 +1268,17 @@ func secretsVendorRules() []secretsRule {
 			[]string{"datadog", "dd_api", "dd_app", "dd-api", "dd-app"}, `[a-f0-9]{40}|[a-f0-9]{32}`),
 		both("sentry-token", "Sentry auth token", high, "Sentry (User settings > Auth tokens, or Organization tokens)",
 			[]string{"sntryu_", "sntrys_"}, `sntryu_[a-f0-9]{64}|sntrys_eyJ[A-Za-z0-9+/=_-]{80,}`, []string{"sentry"}, `[a-f0-9]{64}`),
-		both("grafana-token", "Grafana API key, Cloud or service account token", high, "Grafana (Administration > Service accounts / API keys)",
-			[]string{"eyJrIjoi", "glc_", "glsa_"}, `eyJrIjoi[A-Za-z0-9]{70,400}={0,3}|glc_[A-Za-z0-9+/]{32,400}={0,3}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}`,
-			[]string{"grafana"}, `glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}`),
+		grafana,
 		tok("new-relic-key", "New Relic API, insert, browser or license key", high, "New Relic (API keys)",
-			[]string{"NRAK-", "NRII-", "NRJS-", "NRAL"}, `NRAK-[A-Z0-9]{27}|NRII-[A-Za-z0-9_-]{32}|NRJS-[a-f0-9]{19}|[a-f0-9]{36}NRAL`),
+			[]string{"NRAK-", "NRAA-", "NRII-", "NRIQ-", "NRRA-", "NRJS-", "NRAL"},
+			// A license key of an EU or other regional account starts with its region (eu01xx…NRAL).
+			`NRAK-[A-Z0-9]{27}|NRAA-[a-f0-9]{27}|NRII-[A-Za-z0-9_-]{32}|NRIQ-[A-Za-z0-9_-]{32}|NRRA-[a-f0-9]{42}|NRJS-[a-f0-9]{19}|[a-z0-9]{6}[a-f0-9]{30}NRAL`),
+		{id: "new-relic-license-key", title: "New Relic license key (legacy format)", severity: high, cwe: "CWE-798",
+			remediation: secretsRevokeIn("New Relic (API keys: delete the license key and create a new one)"),
+			// The 40-hex license key predates the NRAL suffix; newrelic.yml
+			// and its environment-variable form name it license_key.
+			keywords: []string{"license_key"}, fileContext: []string{"newrelic", "new relic", "new_relic"},
+			pattern: `(?i)license_key["']?[ \t]*[:=][ \t]*["']?([a-f0-9]{40})` + secretsNearEnd, minEntropy: 3},
 		near("sumologic-token", "Sumo Logic access key", high, "Sumo Logic (Preferences > Access keys)", []string{"sumo"}, `[A-Za-z0-9]{64}`),
 		near("cisco-meraki-api-key", "Cisco Meraki API key", high, "the Meraki dashboard (My profile > API access)", []string{"meraki"}, `[0-9a-f]{40}`),
 		near("okta-api-token", "Okta API token", high, "the Okta admin console (Security > API > Tokens)", []string{"okta"}, `00[A-Za-z0-9_=-]{40}`),
@@ -1039,7 +1286,9 @@ func secretsVendorRules() []secretsRule {
 			[]string{"launchdarkly", "ld_sdk", "ld_api", "ld_access", "ld-sdk"}, `(?:api|sdk|mob)-`+uuid),
 		near("mattermost-token", "Mattermost access token", high, "Mattermost (Profile > Security > Personal access tokens)", []string{"mattermost"}, `[a-z0-9]{26}`),
 		tok("microsoft-teams-webhook", "Microsoft Teams incoming webhook URL", med, "the Teams channel (Connectors > Incoming Webhook > Remove), then create a new one",
-			[]string{"webhook.office.com"}, `https://[a-z0-9-]+\.webhook\.office\.com/webhookb2/[a-z0-9-]{36}@[a-z0-9-]{36}/IncomingWebhook/[a-z0-9]{32}/[a-z0-9-]{36}(?:/[A-Za-z0-9_-]+)?`),
+			// The legacy host outlook.office.com/webhook/ still serves connectors created before 2021.
+			[]string{"webhook.office.com", "outlook.office.com/webhook/"},
+			`https://[a-z0-9-]+\.webhook\.office\.com/webhookb2/[a-z0-9-]{36}@[a-z0-9-]{36}/IncomingWebhook/[a-z0-9]{32}/[a-z0-9-]{36}(?:/[A-Za-z0-9_-]+)?|https://outlook\.office\.com/webhook/[a-f0-9-]{36}@[a-f0-9-]{36}/[A-Za-z]+/[a-f0-9]{32}/[a-f0-9-]{36}`),
 		tok("maxmind-license-key", "MaxMind license key", med, "MaxMind (Manage license keys)", []string{"_mmk"}, `[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk`),
 		tok("intra42-client-secret", "42 Intra API client secret", med, "the 42 Intra applications page", []string{"s-s4t2"}, `s-s4t2(?:ud|af)-[a-f0-9]{64}`),
 		near("privateai-api-key", "Private AI API key", med, "the Private AI portal", []string{"privateai", "private_ai", "private-ai"}, `[A-Za-z0-9]{32}`),
@@ -1058,9 +1307,10 @@ func secretsVendorRules() []secretsRule {
 		near("discord-client-secret", "Discord client secret or API token", high, "the Discord Developer Portal (OAuth2 > Reset Secret)",
 			[]string{"discord"}, `[a-f0-9]{64}|[A-Za-z0-9_-]{32}`),
 		both("telegram-bot-token", "Telegram bot token", high, "@BotFather (/revoke)",
-			[]string{":AA"}, `[0-9]{5,16}:AA[A-Za-z0-9_-]{33}`, []string{"telegram", "tgbot"}, `[0-9]{5,16}:A[A-Za-z0-9_-]{34}`),
+			[]string{":AA"}, `[0-9]{5,16}:AA[A-Za-z0-9_-]{32,33}`, []string{"telegram", "tgbot"}, `[0-9]{5,16}:A[A-Za-z0-9_-]{34}`),
 		near("messagebird-api-key", "MessageBird API key", high, "the MessageBird dashboard (Developers > API access)",
 			[]string{"messagebird", "message-bird", "message_bird"}, `[A-Za-z0-9]{25}`),
+		near("twilio-api-key-secret", "Twilio API key secret", high, "the Twilio Console (Account > API keys: delete the key)", []string{"twilio"}, `[A-Za-z0-9]{32}`),
 		near("sendbird-token", "Sendbird API token", high, "the Sendbird dashboard (Settings > General > API tokens)", []string{"sendbird"}, `[a-f0-9]{40}`),
 		tok("brevo-api-key", "Brevo (Sendinblue) API or SMTP key", high, "Brevo (SMTP & API > API keys)",
 			[]string{"xkeysib-", "xsmtpsib-"}, `x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}`),
@@ -1077,7 +1327,8 @@ func secretsVendorRules() []secretsRule {
 		near("beamer-api-token", "Beamer API key", high, "Beamer (Settings > API)", []string{"beamer"}, `b_[A-Za-z0-9=_-]{44}`),
 		tok("frameio-token", "Frame.io developer token", high, "Frame.io (Developer > Tokens)", []string{"fio-u-"}, `fio-u-[A-Za-z0-9_=-]{64}`),
 		near("squarespace-token", "Squarespace API key", high, "Squarespace (Settings > Developer API keys)", []string{"squarespace"}, uuid),
-		near("twitch-token", "Twitch API token or client secret", high, "the Twitch developer console", []string{"twitch"}, `[a-z0-9]{30}`),
+		both("twitch-token", "Twitch API token, client secret or stream key", high, "the Twitch developer console (stream keys: Creator Dashboard > Settings > Stream > Reset)",
+			[]string{"live_"}, `live_[0-9]{8,12}_[A-Za-z0-9]{30,36}`, []string{"twitch"}, `[a-z0-9]{30}`),
 		near("twitter-token", "Twitter / X API key, secret or token", high, "the X developer portal (Keys and tokens > Regenerate)",
 			[]string{"twitter"}, `A{22}[A-Za-z0-9%]{80,100}|[0-9]{15,25}-[A-Za-z0-9]{20,40}|[A-Za-z0-9]{50}|[A-Za-z0-9]{45}|[A-Za-z0-9]{35}|[A-Za-z0-9]{25}`),
 		both("facebook-token", "Facebook / Meta access token or app secret", high, "Meta for Developers (App settings > Basic > App secret reset; Access token debugger)",
@@ -1092,7 +1343,16 @@ func secretsVendorRules() []secretsRule {
 		near("dropbox-token", "Dropbox access token", high, "the Dropbox App Console (Generated access token / revoke)",
 			[]string{"dropbox"}, `sl\.[A-Za-z0-9_=-]{130,}|[a-z0-9]{11}AAAAAAAAAA[A-Za-z0-9_=-]{43}`),
 		near("fastly-token", "Fastly API token", high, "Fastly (Account > API tokens)", []string{"fastly"}, `[A-Za-z0-9_-]{32}`),
-		near("adafruit-io-key", "Adafruit IO key", med, "Adafruit IO (My Key > Regenerate key)", []string{"adafruit"}, `aio_[A-Za-z0-9]{28}|[a-f0-9]{32}`),
+		both("adafruit-io-key", "Adafruit IO key", med, "Adafruit IO (My Key > Regenerate key)",
+			[]string{"aio_"}, `aio_[A-Za-z0-9]{28}`, []string{"adafruit"}, `aio_[A-Za-z0-9]{28}|[a-f0-9]{32}`),
+		near("postmark-token", "Postmark server or account API token", high, "Postmark (Servers > API Tokens, or Account > API Tokens)",
+			[]string{"postmark"}, uuid),
+		both("figma-token", "Figma personal access token", high, "Figma (Settings > Security > Personal access tokens)",
+			[]string{"figd_"}, `figd_[A-Za-z0-9_-]{40}`, []string{"figma"}, `[0-9]{3,6}-`+uuid),
+		{id: "salesforce-access-token", title: "Salesforce access token or session ID", severity: high, cwe: "CWE-798",
+			remediation: secretsRevokeIn("Salesforce (Setup > Session Management > Remove, or revoke the connected app's OAuth tokens)"),
+			// The org ID (00D + 12 or 15 characters), "!", then the session part.
+			csKeywords: []string{"00D"}, pattern: `\b(00D[A-Za-z0-9]{12,15}![A-Za-z0-9._]{80,})` + secretsTokEnd, minEntropy: 3.5},
 		tok("adobe-client-secret", "Adobe client secret", high, "the Adobe Developer Console (Credentials > Retrieve client secret > Rotate)", []string{"p8e-"}, `p8e-[A-Za-z0-9-]{32}`),
 
 		// ---- AI APIs ----
@@ -1140,13 +1400,31 @@ func secretsStructuredRules() []secretsRule {
 		{id: "curl-basic-auth", title: "Credentials passed to curl -u", severity: high, cwe: "CWE-259",
 			remediation: "Change the password, and let curl read it from a .netrc outside the repository (--netrc-file) or from the environment instead of the command line.",
 			keywords:    []string{"curl"},
-			pattern:     `(?i)\bcurl\b[^\n]*?\s(?:-u[ \t]*|--user(?:[ \t]+|=))["']?[^\s"':]*:(?P<secret>[^\s"']+)`,
+			pattern:     `(?i)\bcurl\b[^\n]*?\s(?:-u[ \t]*|--user(?:[ \t]+|=))["']?[^\s"':]*:["']?(?P<secret>[^\s"']+)`,
+			validate:    secretsValidateNotPlaceholderPassword, find: secretsFindCurlAuth},
+		{id: "connection-string-password", title: "Password in a database connection string", severity: high, cwe: "CWE-259",
+			remediation: "Change the database password, and build the connection string at run time from a secret store (or use integrated/managed-identity authentication) instead of writing Password= into code or configuration.",
+			keywords:    []string{"password", "pwd"},
+			pattern:     `(?i)(?:^|[;"'\s])(?:password|pwd)[ \t]*=[ \t]*(?P<secret>[^;"'\s]+)`,
+			validate:    secretsValidateConnectionStringPassword},
+		{id: "network-credential-password", title: "Password passed to a .NET credential constructor", severity: high, cwe: "CWE-259",
+			remediation: "Change the password, and read it from configuration protected by DPAPI, a secret store or the environment instead of passing a literal to NetworkCredential/DirectoryEntry.",
+			keywords:    []string{"networkcredential", "directoryentry"},
+			pattern:     `(?i)\bNetworkCredential\s*\(\s*@?"[^"]*"\s*,\s*@?"(?P<secret>[^"]+)"|\bDirectoryEntry\s*\(\s*@?"[^"]*"\s*,\s*@?"[^"]*"\s*,\s*@?"(?P<secret>[^"]+)"`,
 			validate:    secretsValidateNotPlaceholderPassword},
+		{id: "netrc-password", title: "Password in a .netrc file", severity: high, cwe: "CWE-259",
+			remediation: "Change the password or token, and keep .netrc in the home directory (mode 0600), never in a repository; CI systems inject it at run time.",
+			keywords:    []string{"password"}, fileContext: []string{"machine"},
+			pattern:  `(?:^|[ \t])password[ \t]+(?P<secret>[^\s]+)`,
+			validate: secretsValidateNetrcPassword},
 		{id: "http-auth-header", title: "Credential in an HTTP authentication header", severity: high, cwe: "CWE-798",
 			remediation: "Revoke the token or change the password it encodes, and add the header at run time from the environment or a secret manager.",
-			keywords:    []string{"authorization", "api-key", "x-auth-token", "private-token", "x-access-token"},
+			keywords:    []string{"authorization", "api-key", "x-auth-token", "private-token", "x-access-token", "apikey:", "-token:", "-key:"},
+			// The third form is a vendor's own header (X-Octopus-ApiKey:,
+			// X-Figma-Token:, X-Vault-Token:) in HTTP syntax, name: value.
 			pattern: `(?i)\b(?:proxy-)?authorization["'\]]?[ \t]*[:,=][ \t]*["']?(?:(?:bearer|token|basic|apikey|api-key|sso-key)[ \t]+)?(?P<secret>[A-Za-z0-9._~+/=:-]{12,})` + secretsNearEnd +
-				`|(?i)\b(?:x-)?(?:api-key|auth-token|access-token|private-token)["'\]]?[ \t]*[:,=][ \t]*["']?(?P<secret>[A-Za-z0-9._~+/=-]{16,})` + secretsNearEnd,
+				`|(?i)\b(?:x-)?(?:api-key|auth-token|access-token|private-token)["'\]]?[ \t]*[:,=][ \t]*["']?(?P<secret>[A-Za-z0-9._~+/=-]{16,})` + secretsNearEnd +
+				`|(?i)\bx-(?:[a-z0-9]+-)+(?:apikey|api-key|token|key)[ \t]*:[ \t]*(?P<secret>[A-Za-z0-9._~+/=-]{16,})` + secretsNearEnd,
 			validate: secretsValidateHeaderCredential},
 		{id: "kubernetes-secret", title: "Value in a Kubernetes Secret manifest", severity: high, cwe: "CWE-798",
 			remediation: "Rotate the value, and keep Secret manifests out of the repository: create them at deploy time, or commit them encrypted (Sealed Secrets, SOPS) or as references to an external secret store.",
@@ -1162,11 +1440,108 @@ func secretsStructuredRules() []secretsRule {
 	}
 }
 
+// secretsConnectionKeyRe is another key of an ODBC/ADO.NET/OLE DB/libpq
+// connection string: Password= counts only beside one of them.
+var secretsConnectionKeyRe = regexp.MustCompile(`(?i)(?:^|[;"'\s])(?:server|data source|user id|uid|user|username|initial catalog|database|dbname|provider|host|driver|dsn|address|addr)[ \t]*=`)
+
+// secretsValidateConnectionStringPassword accepts Password=/Pwd= of a
+// connection string (Server=...;User ID=...;Password=...): written as the
+// application will use it, so no entropy is asked, only that it is not a
+// reference or placeholder.
+func secretsValidateConnectionStringPassword(v []byte, c *secretsMatchCtx) bool {
+	return secretsConnectionKeyRe.Match(c.line) && secretsValidateNotPlaceholderPassword(v, c)
+}
+
+// secretsNetrcKeywords are the tokens of a .netrc entry.
+var secretsNetrcKeywords = map[string]bool{"machine": true, "login": true, "password": true, "account": true, "port": true}
+
+// secretsNetrcMachineRe is the start of a .netrc entry.
+var secretsNetrcMachineRe = regexp.MustCompile(`(?m)^[ \t]*(?:machine|default)\b`)
+
+// secretsValidateNetrcPassword accepts the password of a .netrc entry: the
+// file must be a configuration file (.netrc and _netrc are), the line made
+// of netrc keyword/value pairs (a sentence containing "password" is not),
+// and the file must declare a machine. Source code that parses netrc
+// ("password string" in a struct, fixtures in tests) is not a netrc file.
+// In a .netrc a weak password is still the password; only placeholders
+// are skipped.
+func secretsValidateNetrcPassword(v []byte, c *secretsMatchCtx) bool {
+	if !c.configFile {
+		return false
+	}
+	f := bytes.Fields(c.line)
+	if len(f)%2 != 0 {
+		return false
+	}
+	for i := 0; i < len(f); i += 2 {
+		if !secretsNetrcKeywords[string(f[i])] {
+			return false
+		}
+	}
+	if !secretsNetrcMachineRe.Match(c.data) {
+		return false
+	}
+	return !secretsURLPasswordPlaceholder(strings.ToLower(string(v))) && !secretsLooksTemplate(v)
+}
+
+// secretsCurlContinuedUserRe is -u/--user on a continuation line of a
+// curl command.
+var secretsCurlContinuedUserRe = regexp.MustCompile(`(?:^|\s)(?:-u[ \t]*|--user(?:[ \t]+|=))["']?[^\s"':]*:["']?(?P<secret>[^\s"']+)`)
+
+// secretsFindCurlAuth is curl-basic-auth: -u on the curl line itself, or
+// on one of the lines the command continues onto (a trailing backslash).
+// The finding stays on the curl line, where the command starts.
+func secretsFindCurlAuth(c *secretsMatchCtx) []secretsSpan {
+	r := c.engine.ruleIndex["curl-basic-auth"]
+	if spans := c.engine.matchPattern(r, c); len(spans) > 0 {
+		return spans
+	}
+	line, next := c.line, c.lineEnd
+	for k := 0; k < 16 && bytes.HasSuffix(bytes.TrimRight(line, " \t\r"), []byte("\\")) && next < len(c.data); k++ {
+		start := next + 1
+		end := len(c.data)
+		if i := bytes.IndexByte(c.data[start:], '\n'); i >= 0 {
+			end = start + i
+		}
+		line, next = c.data[start:end], end
+		m := secretsCurlContinuedUserRe.FindSubmatchIndex(line)
+		if m == nil {
+			continue
+		}
+		v := line[m[2]:m[3]]
+		if !secretsValidateNotPlaceholderPassword(v, c) {
+			return nil
+		}
+		n := len(c.line)
+		return []secretsSpan{{rule: r, matchStart: n, matchEnd: n, start: n, end: n, value: v}}
+	}
+	return nil
+}
+
 // secretsPKCS12File reports the key-store file names the pkcs12-file rule
 // stands for.
 func secretsPKCS12File(rel string) bool {
 	ext := strings.ToLower(path.Ext(rel))
 	return ext == ".p12" || ext == ".pfx"
+}
+
+// secretsValidateNotPowerBI rejects a Power BI report link's r= value,
+// which is base64 JSON starting {"k":" like a legacy Grafana API key
+// ({"k":…,"n":name,"id":n}) but carries a tenant and cluster
+// ({"k":…,"t":…,"c":n}) and no name.
+func secretsValidateNotPowerBI(v []byte, _ *secretsMatchCtx) bool {
+	if !bytes.HasPrefix(v, []byte("eyJrIjoi")) {
+		return true
+	}
+	raw := bytes.TrimRight(v, "=")
+	raw = raw[:len(raw)&^3]
+	dec := make([]byte, base64.StdEncoding.DecodedLen(len(raw)))
+	n, err := base64.StdEncoding.Decode(dec, raw)
+	if err != nil {
+		return true
+	}
+	dec = dec[:n]
+	return bytes.Contains(dec, []byte(`"n"`)) || !bytes.Contains(dec, []byte(`"t"`)) || !bytes.Contains(dec, []byte(`"c"`))
 }
 
 // secretsValidateNotHex rejects values made only of hex digits, for
@@ -1215,8 +1590,10 @@ func secretsValidateHeaderCredential(v []byte, c *secretsMatchCtx) bool {
 		return secretsValidateJWT(v, c) // an unsigned JWT is no credential
 	}
 	basic := bytes.Contains(c.lowerLine(), []byte("basic "+strings.ToLower(string(v))))
-	if dec, err := base64.StdEncoding.DecodeString(string(v)); err == nil && utf8.Valid(dec) {
-		if user, pw, ok := strings.Cut(string(dec), ":"); ok && user != "" {
+	// The password may hold any bytes (Latin-1 passwords, a damaged copy);
+	// the user name must be printable text.
+	if dec, err := base64.StdEncoding.DecodeString(string(v)); err == nil {
+		if user, pw, ok := strings.Cut(string(dec), ":"); ok && user != "" && utf8.ValidString(user) && !strings.ContainsFunc(user, unicode.IsControl) {
 			return !secretsWeakPasswordPlaceholders[strings.ToLower(user+":"+pw)] && secretsValidateNotPlaceholderPassword([]byte(pw), c)
 		}
 	}
@@ -1403,7 +1780,7 @@ func secretsFindURLCredentials(c *secretsMatchCtx) []secretsSpan {
 		if !ok || len(pw) == 0 || len(host) == 0 || secretsURLPlaceholderHost(string(bytes.Split(host, []byte(":"))[0])) {
 			continue
 		}
-		if len(user) > 0 && (user[0] == '$' || user[0] == '%' || user[0] == '{' || user[0] == '<') {
+		if len(user) > 0 && (user[0] == '$' || user[0] == '%' || user[0] == '{' || user[0] == '<') || secretsURLUserPlaceholder(user) {
 			continue
 		}
 		plain := pw

@@ -1,0 +1,4 @@
+#!/bin/sh
+export AWS_ACCESS_KEY_ID=A3T0ABCDEFGHIJKLMNOP
+aws_secret_access_key => aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
+AWS_ACCESS_KEY_ID=AKIADEADBEEFDEADBEEF

@@ -1,0 +1,3 @@
+interface Exchange {
+    dapiDataGetTopLongShortPositionRatio (params?: {}): Promise<implicitReturnType>;
+}

@@ -1,0 +1,4 @@
+    var fbApiKey = '0278fc1adf6dc1d82a156f306ce2c5cc';
+var settings = {
+     fbApiKey:            "171e84fd57f430fc59afa8fad3dbda2a",
+};

@@ -1,0 +1,3 @@
+var entry = new DirectoryEntry("LDAP://EXAMPLE.COM",
+          "ADMNALRRHH@EXAMPLE.COM",
+          "Rrhh1234");

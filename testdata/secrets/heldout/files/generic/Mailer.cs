@@ -1,0 +1,2 @@
+var sender = new SmtpClient("smtp.example.com");
+sender.Credentials = new NetworkCredential("NuGets@example.com", "vzihlaquknriqlht");

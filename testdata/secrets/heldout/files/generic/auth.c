@@ -1,0 +1,5 @@
+/* Set default values */
+server = xmalloc(sizeof(*server));
+server->user = "anonymous";
+server->password = "busybox@";
+pwd = (char *) (p + ulen + 2);

@@ -1,0 +1,6 @@
+class Client {
+  constructor(opts) {
+    this.config = { apiKey: this.apiKey, };
+    this.secret = { apiKey: fs.readFileSync('foo', 'utf8') };
+  }
+}

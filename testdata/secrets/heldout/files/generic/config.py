@@ -1,0 +1,1 @@
+API_KEY = "951bc382db9abad29c68634761dd6e19"

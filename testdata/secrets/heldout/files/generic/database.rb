@@ -1,0 +1,4 @@
+config = {
+  :username       => 'ian',
+  :password       => '4ian1234',
+}

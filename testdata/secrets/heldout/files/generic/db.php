@@ -1,0 +1,6 @@
+<?php
+//Database Info
+$host = "localhost";
+$database = "NHOHVA";
+$user = "mg1021";
+$password = "goodspec";

@@ -1,0 +1,1 @@
+common.then_log_in({username: 'geronimo', password: '52VeZqtHDCdAr5yM'});

@@ -1,0 +1,1 @@
+GH_TOKEN=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 gh release list

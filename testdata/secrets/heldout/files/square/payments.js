@@ -1,0 +1,2 @@
+var applicationId = 'sq0idp-r34HdSnJVWaCesH3dnJrGA';
+var accessToken = 'sq0atp-RdSPeJa5qDMaCesxHOjeRQ';

@@ -1,0 +1,3 @@
+client.Credentials = new NetworkCredential(config["SmtpUser"], config["SmtpPassword"]);
+client.Credentials = new NetworkCredential("user", "password");
+var ldap = new DirectoryEntry("LDAP://dc01", user, password);

@@ -1,0 +1,4 @@
+const credentials = {
+  access_token: 'ya29.a0xXkZWI7gAyIuwMUfBu2jN4KBe1BDgMHxHkt2NumGDbneu7Z_GymloP8M9tJCWiG5GpOuY0Lbzf7B1QG41v9CfNDxlexuamy4D9Ae2zN5NsQN7WfH7BPOeD90hq81vPl6Vs4Bc5V-sWEq582E7pQ2zH',
+  refresh: '1//02IgRCfFvTY71YeojjdkWRfmJDasSKvPTvNHqU9krJqIMqRkbZ5ciEPRGrUhReW8bw_nvgGSkuQxnkhV2yEDZ0-VpfL-rb8kJLOW',
+};

@@ -24,7 +24,7 @@ type APIKey struct {
 
 const apiKeyColumns = "id, name, prefix, hash, scopes, created_at, last_used_at, revoked_at"
 
-func scanAPIKey(row interface{ Scan(...any) error }) (APIKey, error) {
+func scanAPIKey(row sqlbase.Row) (APIKey, error) {
 	var k APIKey
 	var scopes, created string
 	var used, revoked sql.NullString
@@ -60,19 +60,7 @@ func (s *Store) APIKeyByID(ctx context.Context, id string) (APIKey, error) {
 // APIKeys lists every key, oldest first.
 func (s *Store) APIKeys(ctx context.Context) ([]APIKey, error) {
 	rows, err := s.db.QueryContext(ctx, "SELECT "+apiKeyColumns+" FROM api_keys ORDER BY created_at, id")
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []APIKey{}
-	for rows.Next() {
-		k, err := scanAPIKey(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, k)
-	}
-	return out, rows.Err()
+	return sqlbase.Collect(rows, err, scanAPIKey)
 }
 
 // HasActiveAPIKeys reports whether any unrevoked key exists; it decides

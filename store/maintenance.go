@@ -257,20 +257,8 @@ func (s *Store) backfill(ctx context.Context) error {
 		return nil
 	}
 	rows, err := s.w.QueryContext(ctx, "SELECT DISTINCT scan_id FROM findings_v1")
+	ids, err := sqlbase.Collect(rows, err, sqlbase.ScanString)
 	if err != nil {
-		return err
-	}
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return err
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return err
 	}
 	for _, id := range ids {

@@ -22,7 +22,7 @@ type Notification struct {
 
 const notificationColumns = "id, severity, title, body, scan_id, created_at, read_at"
 
-func scanNotification(row interface{ Scan(...any) error }) (Notification, error) {
+func scanNotification(row sqlbase.Row) (Notification, error) {
 	var n Notification
 	var created string
 	var read sql.NullString
@@ -62,19 +62,7 @@ func (s *Store) Notifications(ctx context.Context, unreadOnly bool, limit int) (
 	}
 	q += " ORDER BY seq DESC LIMIT ?"
 	rows, err := s.db.QueryContext(ctx, q, limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []Notification{}
-	for rows.Next() {
-		n, err := scanNotification(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, n)
-	}
-	return out, rows.Err()
+	return sqlbase.Collect(rows, err, scanNotification)
 }
 
 // UnreadNotificationCount counts notifications not yet read.

@@ -61,7 +61,7 @@ type ScheduleRun struct {
 const scheduleColumns = `id, name, target_path, scan_types, target_url, target_host, cron, timezone, enabled,
 	alert_min_severity, keep_last, next_run_at, last_run_at, created_at, updated_at, created_by`
 
-func scanSchedule(row interface{ Scan(...any) error }) (Schedule, error) {
+func scanSchedule(row sqlbase.Row) (Schedule, error) {
 	var sc Schedule
 	var types, created, updated string
 	var url, host, alert, next, last sql.NullString
@@ -134,19 +134,7 @@ func (s *Store) DueSchedules(ctx context.Context, now time.Time, limit int) ([]S
 
 func (s *Store) querySchedules(ctx context.Context, q string, args ...any) ([]Schedule, error) {
 	rows, err := s.db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []Schedule{}
-	for rows.Next() {
-		sc, err := scanSchedule(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, sc)
-	}
-	return out, rows.Err()
+	return sqlbase.Collect(rows, err, scanSchedule)
 }
 
 // NextScheduledRun returns the earliest next run of any enabled schedule;

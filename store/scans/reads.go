@@ -24,18 +24,7 @@ func (s *Table) ScansWithFingerprint(ctx context.Context, fingerprint string, li
 // CountScans counts the scans a ScanFilter selects (ignoring its paging).
 func (s *Table) CountScans(ctx context.Context, f ScanFilter) (int, error) {
 	q := "SELECT count(*) FROM scans"
-	where := []string{"hidden = 0"}
-	var args []any
-	if len(f.Statuses) > 0 {
-		where = append(where, "status IN ("+sqlbase.Placeholders(len(f.Statuses))+")")
-		for _, st := range f.Statuses {
-			args = append(args, st)
-		}
-	}
-	if f.TargetPath != "" {
-		where = append(where, "target_path = ?")
-		args = append(args, f.TargetPath)
-	}
+	where, args := f.where()
 	q += " WHERE " + strings.Join(where, " AND ")
 	var n int
 	err := s.db.QueryRowContext(ctx, q, args...).Scan(&n)

@@ -82,7 +82,7 @@ const Columns = `seq, id, target_path, scan_types, target_url, target_host, stat
 
 // ScanRow reads one scan selected with Columns; ErrNotFound when there
 // was no row.
-func ScanRow(row interface{ Scan(...any) error }) (Scan, error) {
+func ScanRow(row sqlbase.Row) (Scan, error) {
 	var sc Scan
 	var types, run, skipped, counts, live, started string
 	var url, host, completed, schedule sql.NullString
@@ -183,15 +183,10 @@ type ScanFilter struct {
 	Before int64
 }
 
-// Scans lists scans newest first.
-func (s *Table) Scans(ctx context.Context, f ScanFilter) ([]Scan, error) {
-	q := "SELECT " + Columns + " FROM scans"
+// where is the filter's conditions on the scans table, paging aside.
+func (f ScanFilter) where() ([]string, []any) {
 	where := []string{"hidden = 0"}
 	var args []any
-	if f.Before > 0 {
-		where = append(where, "seq < ?")
-		args = append(args, f.Before)
-	}
 	if len(f.Statuses) > 0 {
 		where = append(where, "status IN ("+sqlbase.Placeholders(len(f.Statuses))+")")
 		for _, st := range f.Statuses {
@@ -201,6 +196,17 @@ func (s *Table) Scans(ctx context.Context, f ScanFilter) ([]Scan, error) {
 	if f.TargetPath != "" {
 		where = append(where, "target_path = ?")
 		args = append(args, f.TargetPath)
+	}
+	return where, args
+}
+
+// Scans lists scans newest first.
+func (s *Table) Scans(ctx context.Context, f ScanFilter) ([]Scan, error) {
+	q := "SELECT " + Columns + " FROM scans"
+	where, args := f.where()
+	if f.Before > 0 {
+		where = append(where, "seq < ?")
+		args = append(args, f.Before)
 	}
 	q += " WHERE " + strings.Join(where, " AND ")
 	q += " ORDER BY seq DESC LIMIT ? OFFSET ?"
@@ -218,19 +224,7 @@ func (s *Table) ScansByStatus(ctx context.Context, status string) ([]Scan, error
 
 func (s *Table) queryScans(ctx context.Context, q string, args ...any) ([]Scan, error) {
 	rows, err := s.db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []Scan{}
-	for rows.Next() {
-		sc, err := ScanRow(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, sc)
-	}
-	return out, rows.Err()
+	return sqlbase.Collect(rows, err, ScanRow)
 }
 
 // MarkScanRunning moves a pending scan to running. It returns ErrConflict

@@ -113,6 +113,35 @@ func InTx(ctx context.Context, w *sql.DB, fn func(*sql.Tx) error) error {
 	return tx.Commit()
 }
 
+// Row is what a table's row decoder reads: a *sql.Row or *sql.Rows.
+type Row interface{ Scan(...any) error }
+
+// Collect decodes every row of a query with decode and closes rows; err
+// is the query's. The list is empty, never nil, when there is no row, so
+// an API answer is [] rather than null.
+func Collect[T any](rows *sql.Rows, err error, decode func(Row) (T, error)) ([]T, error) {
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []T{}
+	for rows.Next() {
+		v, err := decode(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// ScanString decodes a one-column row of text, for Collect.
+func ScanString(r Row) (string, error) {
+	var v string
+	err := r.Scan(&v)
+	return v, err
+}
+
 // TimeLayout is fixed-width so that text order equals time order in SQL.
 const TimeLayout = "2006-01-02T15:04:05.000000Z"
 

@@ -74,7 +74,7 @@ type Delivery struct {
 
 const webhookColumns = "id, name, url, secret, event_filter, enabled, created_at, updated_at"
 
-func scanWebhook(row interface{ Scan(...any) error }) (Webhook, error) {
+func scanWebhook(row sqlbase.Row) (Webhook, error) {
 	var w Webhook
 	var filter, created, updated string
 	var enabled int
@@ -114,19 +114,7 @@ func (s *Queue) WebhookByID(ctx context.Context, id string) (Webhook, error) {
 // Webhooks lists every subscription, oldest first.
 func (s *Queue) Webhooks(ctx context.Context) ([]Webhook, error) {
 	rows, err := s.db.QueryContext(ctx, "SELECT "+webhookColumns+" FROM webhooks ORDER BY created_at, id")
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []Webhook{}
-	for rows.Next() {
-		w, err := scanWebhook(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, w)
-	}
-	return out, rows.Err()
+	return sqlbase.Collect(rows, err, scanWebhook)
 }
 
 // UpdateWebhook applies p and returns the row as stored afterwards.
@@ -185,7 +173,7 @@ func (s *Queue) DeleteWebhook(ctx context.Context, id string) error {
 
 const deliveryColumns = "id, webhook_id, event, payload, status, attempt, next_attempt_at, response_code, response_note, created_at, updated_at"
 
-func scanDelivery(row interface{ Scan(...any) error }) (Delivery, error) {
+func scanDelivery(row sqlbase.Row) (Delivery, error) {
 	var d Delivery
 	var payload, next, created, updated string
 	var code sql.NullInt64
@@ -227,20 +215,8 @@ func (s *Queue) EnqueueEvent(ctx context.Context, event string, payload []byte, 
 		rows, err := tx.QueryContext(ctx, `SELECT id FROM webhooks
 			WHERE enabled = 1 AND EXISTS (SELECT 1 FROM json_each(webhooks.event_filter) WHERE json_each.value = ?)
 			ORDER BY created_at, id`, event)
+		ids, err := sqlbase.Collect(rows, err, sqlbase.ScanString)
 		if err != nil {
-			return err
-		}
-		var ids []string
-		for rows.Next() {
-			var id string
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return err
-			}
-			ids = append(ids, id)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
 			return err
 		}
 		if len(ids) == 0 {
@@ -574,19 +550,7 @@ func (s *Queue) WebhooksWithPendingDeliveries(ctx context.Context) ([]string, er
 // subscription, newest first.
 func (s *Queue) DeliveriesByWebhook(ctx context.Context, webhookID string, limit int) ([]Delivery, error) {
 	rows, err := s.db.QueryContext(ctx, "SELECT "+deliveryColumns+" FROM webhook_deliveries WHERE webhook_id = ? ORDER BY seq DESC LIMIT ?", webhookID, limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []Delivery{}
-	for rows.Next() {
-		d, err := scanDelivery(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, d)
-	}
-	return out, rows.Err()
+	return sqlbase.Collect(rows, err, scanDelivery)
 }
 
 // DeliveryByID returns one delivery.

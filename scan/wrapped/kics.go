@@ -147,7 +147,14 @@ func Kics(cfg scan.Config) scan.Scanner {
 		},
 		args: func(c *call) ([]string, error) {
 			q := kicsQueriesDir(c)
-			return []string{"scan", "-p", c.root, "-q", q, "--libraries-path", kicsLibraries(q),
+			// KICS reads kics.config from the scanned path when no --config
+			// is given, and it may exclude every severity: an empty one of
+			// scand's own keeps the tree from configuring the scan.
+			conf := filepath.Join(c.outDir, "scand-kics.json")
+			if err := os.WriteFile(conf, []byte("{}\n"), 0o600); err != nil {
+				return nil, err
+			}
+			return []string{"scan", "-p", c.root, "-q", q, "--libraries-path", kicsLibraries(q), "--config", conf,
 				"--report-formats", "json", "-o", c.outDir, "--output-name", "results",
 				"--no-progress", "--disable-secrets", "--ignore-on-exit", "results", "--no-color", "--silent"}, nil
 		},

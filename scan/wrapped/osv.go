@@ -291,7 +291,11 @@ func osvEcosystemOf(name string) string {
 // osvArgs passes osv-scanner the lockfiles whose ecosystem database is
 // present and records the others as skipped parts.
 func osvArgs(c *call) ([]string, error) {
-	args := []string{"scan", "source", "--offline", "--local-db-path", c.db, "--format", "json"}
+	// --config: osv-scanner otherwise reads the osv-scanner.toml beside
+	// each lockfile, whose [[IgnoredVulns]] would let the scanned tree hide
+	// its own advisories; scand's triage and .scand.toml are where that is
+	// decided, visibly.
+	args := []string{"scan", "source", "--offline", "--local-db-path", c.db, "--format", "json", "--config", os.DevNull}
 	missing := map[string][]string{}
 	var eco []string
 	_ = tree.Walk{Ignore: ignoreFunc(c.ignore)}.Files(context.Background(), c.root, func(abs, rel string) error {

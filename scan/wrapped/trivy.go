@@ -3,6 +3,7 @@ package wrapped
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -194,7 +195,11 @@ func Trivy(cfg scan.Config) scan.Scanner {
 		args: func(c *call) ([]string, error) {
 			offline := []string{"--scanners", "vuln", "--format", "json", "--quiet",
 				"--cache-dir", c.db, "--skip-db-update", "--skip-java-db-update",
-				"--offline-scan", "--skip-version-check", "--disable-telemetry"}
+				"--offline-scan", "--skip-version-check", "--disable-telemetry",
+				// Trivy reads trivy.yaml and .trivyignore from its working
+				// directory, the scanned tree: a tree must not turn its own
+				// vulnerabilities off (skip-files, severity, ignored ids).
+				"--config", os.DevNull, "--ignorefile", os.DevNull}
 			if c.image != "" {
 				return append(append([]string{"image"}, offline...), "--cache-backend", "memory", "--input", c.image), nil
 			}

@@ -1,0 +1,105 @@
+package wrapped
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"scand/finding"
+	"scand/scan"
+)
+
+// A scanned tree is hostile: the configuration files the wrapped tools look
+// for in it (bandit's .bandit, osv-scanner.toml beside a lockfile, Trivy's
+// trivy.yaml and .trivyignore in its working directory, kics.config in the
+// scanned path) must not switch findings off. Each tool runs on a copy of
+// the fixture tree, then again with its files added that skip or ignore
+// everything it reported; the findings must stay the same.
+func TestWrappersIgnoreTheTreesToolConfiguration(t *testing.T) {
+	cases := []struct {
+		mk      func(scan.Config) scan.Scanner
+		hostile func(t *testing.T, root string, first []finding.Finding)
+	}{
+		{Bandit, func(t *testing.T, root string, first []finding.Finding) {
+			wrapTestWriteFile(t, filepath.Join(root, ".bandit"), "[bandit]\nskips: "+strings.Join(ruleIDs(first), ",")+"\n")
+			wrapTestWriteFile(t, filepath.Join(root, "pyapp", ".bandit"), "[bandit]\nskips: "+strings.Join(ruleIDs(first), ",")+"\n")
+		}},
+		{OSV, func(t *testing.T, root string, first []finding.Finding) {
+			var toml strings.Builder
+			for _, id := range ruleIDs(first) {
+				fmt.Fprintf(&toml, "[[IgnoredVulns]]\nid = %q\nreason = \"hidden by the scanned tree\"\n\n", id)
+			}
+			for _, dir := range findingDirs(first) {
+				wrapTestWriteFile(t, filepath.Join(root, dir, "osv-scanner.toml"), toml.String())
+			}
+		}},
+		{Trivy, func(t *testing.T, root string, first []finding.Finding) {
+			wrapTestWriteFile(t, filepath.Join(root, ".trivyignore"), strings.Join(ruleIDs(first), "\n")+"\n")
+			var skip strings.Builder
+			skip.WriteString("severity:\n  - CRITICAL\nscan:\n  skip-files:\n")
+			for _, f := range first {
+				fmt.Fprintf(&skip, "    - %q\n", f.FilePath)
+			}
+			wrapTestWriteFile(t, filepath.Join(root, "trivy.yaml"), skip.String())
+		}},
+		{Kics, func(t *testing.T, root string, _ []finding.Finding) {
+			wrapTestWriteFile(t, filepath.Join(root, "kics.config"), "exclude-severities: \"critical,high,medium,low,info\"\n")
+		}},
+	}
+	for _, c := range cases {
+		s, v := wrapIntegrationScanner(t, c.mk, nil)
+		t.Run(s.Name(), func(t *testing.T) {
+			root := t.TempDir()
+			if err := os.CopyFS(root, os.DirFS(wrapIntegrationTree(t))); err != nil {
+				t.Fatal(err)
+			}
+			first := wrapIntegrationRun(t, s, v, scan.Target{Path: root})
+			if len(first) == 0 {
+				t.Fatal("no findings on the fixture tree: nothing to hide")
+			}
+			c.hostile(t, root, first)
+			again := wrapIntegrationRun(t, s, v, scan.Target{Path: root})
+			if got, want := findingKeys(again), findingKeys(first); !slices.Equal(got, want) {
+				t.Errorf("the tree's own configuration changed the findings:\nwith it:    %v\nwithout it: %v", got, want)
+			}
+		})
+	}
+}
+
+// ruleIDs are the distinct rule ids of fs, sorted.
+func ruleIDs(fs []finding.Finding) []string {
+	var ids []string
+	for _, f := range fs {
+		if !slices.Contains(ids, f.RuleID) {
+			ids = append(ids, f.RuleID)
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// findingDirs are the distinct directories of fs's files, sorted.
+func findingDirs(fs []finding.Finding) []string {
+	var dirs []string
+	for _, f := range fs {
+		if d := path.Dir(f.FilePath); !slices.Contains(dirs, d) {
+			dirs = append(dirs, d)
+		}
+	}
+	slices.Sort(dirs)
+	return dirs
+}
+
+// findingKeys identify findings by rule, file and line, sorted.
+func findingKeys(fs []finding.Finding) []string {
+	keys := make([]string, len(fs))
+	for i, f := range fs {
+		keys[i] = fmt.Sprintf("%s %s:%d", f.RuleID, f.FilePath, f.Line)
+	}
+	slices.Sort(keys)
+	return keys
+}

@@ -331,7 +331,9 @@ func short(commit string) string {
 type gitRunner struct{ runner *proc.Runner }
 
 func (g gitRunner) run(ctx context.Context, dir string, args ...string) (proc.Result, error) {
-	res, err := g.runner.Run(ctx, proc.Cmd{Program: "git", Args: args, Dir: dir, Timeout: gitTimeout,
+	// The repository's own settings may not run programs (hooks on the
+	// worktree checkout, fsmonitor): a scan has no side effects.
+	res, err := g.runner.Run(ctx, proc.Cmd{Program: "git", Args: append(proc.GitInTree(dir), args...), Dir: dir, Timeout: gitTimeout,
 		Env: []string{"GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0"}})
 	if err != nil {
 		return res, err

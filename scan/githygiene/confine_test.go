@@ -35,3 +35,19 @@ func TestGitHygieneStaysInTheTarget(t *testing.T) {
 		}
 	}
 }
+
+// A scanned repository's own .git/config must not make scand's git run a
+// program (core.fsmonitor runs on "git ls-files", hooks, pager, diff).
+func TestGitHygieneRunsNoProgramOfTheRepository(t *testing.T) {
+	r := scantest.NewGitRepo(t)
+	r.Write(".env", "DB_PASSWORD=x\n")
+	r.Commit()
+	r.Write("untracked.pem", "-----BEGIN OPENSSH PRIVATE KEY-----\n")
+	marker := r.ArmHostileConfig()
+	if got := scantest.Scan(t, gitHygieneTestScanner(), r.Dir); len(got) == 0 {
+		t.Fatal("no findings: the scanner did not read the repository")
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("git ran a program named by the scanned repository's configuration")
+	}
+}

@@ -287,7 +287,7 @@ func (s *gitHygieneScanner) Available(ctx context.Context) (string, string, bool
 // settings and returns its stdout; a non-zero exit is an error unless it
 // is listed in okExits.
 func (s *gitHygieneScanner) git(ctx context.Context, root string, stdin []byte, okExits []int, args ...string) ([]byte, error) {
-	full := append([]string{"-C", root, "-c", "core.quotePath=false", "-c", "core.excludesFile=/dev/null"}, args...)
+	full := append(append(proc.GitInTree(root), "-c", "core.quotePath=false", "-c", "core.excludesFile=/dev/null"), args...)
 	res, err := s.runner().Run(ctx, proc.Cmd{
 		Program: "git", Args: full, Stdin: stdin, Timeout: gitHygieneTimeout,
 		Env: []string{"GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C"},

@@ -36,3 +36,21 @@ func TestSecretsHistoryStaysInTheTarget(t *testing.T) {
 		}
 	}
 }
+
+// The history scan must not let the scanned repository's .git/config make
+// git run a program (textconv, external diff, pager, fsmonitor, hooks).
+func TestSecretsHistoryRunsNoProgramOfTheRepository(t *testing.T) {
+	tok := "glpat-" + "Lm4Xp6Rt1Bn8Kd3Hq7Wc"
+	r := scantest.NewGitRepo(t)
+	r.Write("deploy.yml", "token: "+tok+"\n")
+	r.Commit()
+	r.Write("deploy.yml", "token: from-the-vault\n")
+	r.Commit()
+	marker := r.ArmHostileConfig()
+	if got := scantest.Scan(t, secretsTestScanner(t, true), r.Dir); len(got) != 1 {
+		t.Fatalf("%d findings, want the history's 1", len(got))
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("git ran a program named by the scanned repository's configuration")
+	}
+}

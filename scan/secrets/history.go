@@ -65,16 +65,15 @@ func secretsIsRepoRoot(dir string) bool {
 // repository configuration could change in the output is pinned: prefixes,
 // quoting, colour, external diff drivers, textconv filters, signatures.
 func secretsHistoryArgs(root string, maxCommits int) []string {
-	return []string{
-		"-C", root,
+	return append(proc.GitInTree(root),
 		"-c", "core.quotePath=true",
 		"-c", "log.showSignature=false",
 		"-c", "diff.noprefix=false",
 		"log", "-p", "--all", "--no-color", "--no-ext-diff", "--no-textconv", "-U0", "-M",
 		"--src-prefix=a/", "--dst-prefix=b/",
-		"--format=" + "%x01%H",
-		"--max-count=" + strconv.Itoa(maxCommits),
-	}
+		"--format="+"%x01%H",
+		"--max-count="+strconv.Itoa(maxCommits),
+	)
 }
 
 func (s *secretsScanner) scanHistory(ctx context.Context, root string) ([]secretsHistoryHit, error) {

@@ -94,3 +94,30 @@ func Scan(t testing.TB, s scan.Scanner, dir string) []finding.Finding {
 	}
 	return fs
 }
+
+// ArmHostileConfig gives the repository a .git/config (and attributes)
+// that make git run a program of the repository's choosing wherever git
+// lets the repository decide: the fsmonitor hook, every hook, the pager,
+// an external diff and a textconv filter. The program creates the
+// returned file, so a test proves none of them ran by its absence.
+func (r *GitRepo) ArmHostileConfig() (marker string) {
+	r.t.Helper()
+	marker = filepath.Join(r.t.TempDir(), "repository-command-ran")
+	cmd := "touch " + marker
+	hooks := filepath.Join(r.Dir, ".git", "evil-hooks")
+	if err := os.MkdirAll(hooks, 0o755); err != nil {
+		r.t.Fatal(err)
+	}
+	for _, hook := range []string{"post-checkout", "post-index-change", "reference-transaction", "fsmonitor-watchman"} {
+		if err := os.WriteFile(filepath.Join(hooks, hook), []byte("#!/bin/sh\n"+cmd+"\n"), 0o755); err != nil {
+			r.t.Fatal(err)
+		}
+	}
+	r.Git("config", "core.fsmonitor", cmd)
+	r.Git("config", "core.hooksPath", hooks)
+	r.Git("config", "core.pager", cmd)
+	r.Git("config", "diff.external", cmd)
+	r.Git("config", "diff.evil.textconv", cmd+"; cat")
+	r.Write(".gitattributes", "* diff=evil\n")
+	return marker
+}

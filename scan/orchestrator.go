@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -343,6 +344,12 @@ func (o *Orchestrator) runScan(ctx context.Context, id string, opts RunOptions) 
 	}
 	if ps := cfg.Paths(); ps != nil {
 		target.Ignore = ps
+		// What the tree's configuration kept out of the scan is on the
+		// record, like a scanner's skipped parts: a reader of the scan sees
+		// what was not looked at.
+		entry := store.SkippedScanner{Name: cfg.File + " [ignore] paths", Reason: truncate(strings.Join(ps.Patterns(), ", "), 400) + " (not scanned, findings there not reported)"}
+		skipped = append(skipped, entry)
+		o.publish(bg, id, sse.ScannerSkipped, sse.ScannerSkippedData{ScanID: id, Name: entry.Name, Reason: entry.Reason})
 	}
 	target.Worktree = opts.Worktree
 	// An unpacked image is a whole operating system, not a project: a

@@ -119,6 +119,11 @@ disable = ["off"]
 	}) {
 		t.Errorf("disabled scanner ran (%v) or is not listed: %+v", off.visited, sc.ScannersSkipped)
 	}
+	if !slices.ContainsFunc(sc.ScannersSkipped, func(s store.SkippedScanner) bool {
+		return s.Name == ".scand.toml [ignore] paths" && s.Reason == "fixtures/, *.gen.go, !keep.gen.go (not scanned, findings there not reported)"
+	}) {
+		t.Errorf("the ignored paths are not on the scan's record: %+v", sc.ScannersSkipped)
+	}
 	fs, err := st.FindingsByScan(context.Background(), sc.ID, store.FindingQuery{})
 	if err != nil {
 		t.Fatal(err)

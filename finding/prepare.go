@@ -92,6 +92,12 @@ func PrepareOne(scanID string, f Finding, src LineSource) Finding {
 	} else if f.Snippet != "" {
 		suppression = SuppressedBy(f.RuleID, f.Snippet, "")
 	}
+	if suppression == "" {
+		// A tool's own in-source suppression (gosec's #nosec, which it
+		// reports with -track-suppressions) stays, visible as one, unless
+		// scand:ignore names the line too.
+		suppression, _ = f.Metadata[MetaSuppressedBy].(string)
+	}
 	if suppression != "" {
 		f.Metadata[MetaSuppressedBy] = suppression
 	} else {

@@ -415,3 +415,27 @@ func TestMarshalFindings(t *testing.T) {
 		t.Error("an unencodable metadata value should be an error, not silent output")
 	}
 }
+
+// A scanner's own in-source suppression (gosec's #nosec) is kept; a
+// scand:ignore on the line wins; anything but a non-empty string is none.
+func TestPrepareKeepsAScannersSuppression(t *testing.T) {
+	src := func(path string, line int) (string, string, bool) {
+		if path == "ignored.go" {
+			return "x := 1 // scand:ignore", "", true
+		}
+		return "x := 1", "", true
+	}
+	tool := map[string]any{MetaSuppressedBy: "inline: #nosec (gosec)"}
+	in := []Finding{
+		{Scanner: "s", RuleID: "r", FilePath: "tool.go", Line: 1, Metadata: tool},
+		{Scanner: "s", RuleID: "r", FilePath: "ignored.go", Line: 1, Metadata: tool},
+		{Scanner: "s", RuleID: "r", FilePath: "plain.go", Line: 1},
+		{Scanner: "s", RuleID: "r", FilePath: "odd.go", Line: 1, Metadata: map[string]any{MetaSuppressedBy: 7}},
+	}
+	out := Prepare("x", in, src, nil)
+	for file, want := range map[string]any{"tool.go": "inline: #nosec (gosec)", "ignored.go": "inline: scand:ignore", "plain.go": nil, "odd.go": nil} {
+		if got := byFile(out, file).Metadata[MetaSuppressedBy]; got != want {
+			t.Errorf("%s: suppressed_by %v, want %v", file, got, want)
+		}
+	}
+}

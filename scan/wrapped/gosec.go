@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"scand/finding"
 	"scand/scan"
@@ -26,6 +27,12 @@ type gosecReport struct {
 		Line    string `json:"line"`
 		Column  string `json:"column"`
 		NoSec   bool   `json:"nosec"`
+		// Suppressions is set with -track-suppressions: a #nosec on the
+		// line, with the text after "--" as its justification.
+		Suppressions []struct {
+			Kind          string `json:"kind"`
+			Justification string `json:"justification"`
+		} `json:"suppressions"`
 	} `json:"Issues"`
 }
 
@@ -38,8 +45,20 @@ func gosecParse(root, dir string, out []byte) ([]finding.Finding, int, error) {
 	}
 	fs := make([]finding.Finding, 0, len(rep.Issues))
 	for _, is := range rep.Issues {
-		if is.RuleID == "" || is.NoSec {
+		if is.RuleID == "" {
 			continue
+		}
+		md := map[string]any{
+			"confidence": strings.ToLower(is.Confidence),
+			"column":     is.Column,
+		}
+		switch {
+		case len(is.Suppressions) > 0:
+			// Kept and marked, as scand:ignore is: a #nosec in a hostile
+			// tree must not make a finding disappear.
+			md[finding.MetaSuppressedBy] = gosecSuppressedBy(is.Suppressions[0].Kind, is.Suppressions[0].Justification)
+		case is.NoSec:
+			md[finding.MetaSuppressedBy] = gosecSuppressedBy("inSource", "")
 		}
 		fs = append(fs, finding.Finding{
 			Scanner:     "gosec",
@@ -51,13 +70,33 @@ func gosecParse(root, dir string, out []byte) ([]finding.Finding, int, error) {
 			Line:        gosecLine(is.Line),
 			RuleID:      is.RuleID,
 			CWE:         cweOf(is.CWE.ID),
-			Metadata: map[string]any{
-				"confidence": strings.ToLower(is.Confidence),
-				"column":     is.Column,
-			},
+			Metadata:    md,
 		})
 	}
 	return fs, len(rep.GolangErrors), nil
+}
+
+// gosecSuppressedBy is metadata.suppressed_by for a suppression gosec
+// tracked; the justification is the tree's text, so it is cut short and
+// kept to one printable line.
+func gosecSuppressedBy(kind, justification string) string {
+	by := "inline: #nosec (gosec)"
+	if kind != "" && kind != "inSource" {
+		by = "gosec: " + kind
+	}
+	justification = strings.Map(func(r rune) rune {
+		if !unicode.IsPrint(r) {
+			return ' '
+		}
+		return r
+	}, justification)
+	if j := strings.Join(strings.Fields(justification), " "); j != "" {
+		if r := []rune(j); len(r) > 120 {
+			j = string(r[:120]) + "…"
+		}
+		by += " -- " + j
+	}
+	return by
 }
 
 // gosecLine reads "28" or a range "28-30" as its first line.
@@ -90,7 +129,7 @@ func Gosec(cfg scan.Config) scan.Scanner {
 	return newCLI(cfg, tool{name: "gosec", scanType: scan.TypeCode,
 		eachDirOf: "go.mod",
 		env:       goToolEnv(),
-		args:      func(*call) ([]string, error) { return []string{"-fmt", "json", "./..."}, nil },
+		args:      func(*call) ([]string, error) { return []string{"-fmt", "json", "-track-suppressions", "./..."}, nil },
 		exits: exits{
 			report: []int{0, 1},
 			nothingWhen: func(res proc.Result) bool {

@@ -103,3 +103,38 @@ func findingKeys(fs []finding.Finding) []string {
 	slices.Sort(keys)
 	return keys
 }
+
+// gosec's #nosec is the tree's own text too: the finding it covers is
+// kept, marked suppressed with the comment's justification, the way
+// scand:ignore marks one, instead of disappearing.
+func TestWrappersGosecNosecIsKeptSuppressed(t *testing.T) {
+	s, v := wrapIntegrationScanner(t, Gosec, nil)
+	root := t.TempDir()
+	wrapTestWriteFile(t, filepath.Join(root, "go.mod"), "module example.com/nosec\n\ngo 1.21\n")
+	wrapTestWriteFile(t, filepath.Join(root, "main.go"), `package main
+
+import (
+	"crypto/md5"
+	"fmt"
+)
+
+func main() {
+	legacy := md5.New() // #nosec G401 -- checksum of a legacy format `+"\x1b[2J"+`
+	fresh := md5.New()
+	fmt.Println(legacy, fresh)
+}
+`)
+	fs := wrapIntegrationRun(t, s, v, scan.Target{Path: root})
+	var got []string
+	for _, f := range fs {
+		if f.RuleID == "G401" {
+			by, _ := f.Metadata[finding.MetaSuppressedBy].(string)
+			got = append(got, fmt.Sprintf("%d %q", f.Line, by))
+		}
+	}
+	slices.Sort(got)
+	want := []string{`10 ""`, `9 "inline: #nosec (gosec) -- checksum of a legacy format [2J"`}
+	if !slices.Equal(got, want) {
+		t.Errorf("G401 findings %v, want %v", got, want)
+	}
+}

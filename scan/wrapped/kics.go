@@ -2,14 +2,17 @@ package wrapped
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"scand/finding"
 	"scand/scan"
+	"scand/scan/tree"
 )
 
 // kicsQueriesDir is SVC_KICS_QUERIES, else assets/queries beside the binary.
@@ -137,14 +140,7 @@ func kicsParse(root string, out []byte) ([]finding.Finding, error) {
 func Kics(cfg scan.Config) scan.Scanner {
 	return newCLI(cfg, tool{name: "kics", scanType: scan.TypeIaC,
 		reportFile: "results.json",
-		reads: func(rel string) bool {
-			name := strings.ToLower(filepath.Base(rel))
-			switch filepath.Ext(name) {
-			case ".tf", ".tfvars", ".hcl", ".yaml", ".yml", ".json", ".bicep", ".proto", ".tpl", ".cfg", ".conf", ".ini":
-				return true
-			}
-			return strings.HasPrefix(name, "dockerfile") || strings.HasSuffix(name, ".dockerfile")
-		},
+		reads:      kicsReads,
 		args: func(c *call) ([]string, error) {
 			q := kicsQueriesDir(c)
 			// KICS reads kics.config from the scanned path when no --config
@@ -154,6 +150,7 @@ func Kics(cfg scan.Config) scan.Scanner {
 			if err := os.WriteFile(conf, []byte("{}\n"), 0o600); err != nil {
 				return nil, err
 			}
+			c.skipped = append(c.skipped, kicsHiddenByComments(c)...)
 			return []string{"scan", "-p", c.root, "-q", q, "--libraries-path", kicsLibraries(q), "--config", conf,
 				"--report-formats", "json", "-o", c.outDir, "--output-name", "results",
 				"--no-progress", "--disable-secrets", "--ignore-on-exit", "results", "--no-color", "--silent"}, nil
@@ -164,4 +161,45 @@ func Kics(cfg scan.Config) scan.Scanner {
 		version:     probeVersion(`(?:Keeping Infrastructure as Code Secure|KICS|kics)\s+v?(\d+\.\d+\.\d+\S*|development)`, "version"),
 		installHint: "go install github.com/Checkmarx/kics/v2/cmd/console@v2.2.0 and rename it to kics, then copy the module's assets/ folder beside it or to SVC_KICS_QUERIES (…/assets/queries); or set SVC_KICS_PATH",
 	})
+}
+
+// kicsReads tells the files KICS analyzes.
+func kicsReads(rel string) bool {
+	name := strings.ToLower(filepath.Base(rel))
+	switch filepath.Ext(name) {
+	case ".tf", ".tfvars", ".hcl", ".yaml", ".yml", ".json", ".bicep", ".proto", ".tpl", ".cfg", ".conf", ".ini":
+		return true
+	}
+	return strings.HasPrefix(name, "dockerfile") || strings.HasSuffix(name, ".dockerfile")
+}
+
+// kicsCommentMarker starts KICS's in-file directives ("# kics-scan
+// ignore", "ignore-line", "ignore-block", "disable=<query ids>"), which
+// drop results without a trace and cannot be turned off: the files that
+// carry one are recorded as partly skipped, so the scan says where KICS
+// was told to look away.
+const kicsCommentMarker = "kics-scan "
+
+// kicsHiddenByComments lists the files KICS reads that carry a directive.
+func kicsHiddenByComments(c *call) []scan.SkippedPart {
+	var files []string
+	_ = tree.Walk{Ignore: ignoreFunc(c.ignore)}.Files(context.Background(), c.root, func(abs, rel string) error {
+		if !kicsReads(rel) {
+			return nil
+		}
+		// KICS itself skips files over 5 MB.
+		if data, err := tree.ReadCapped(abs, 5<<20); err == nil && bytes.Contains(data, []byte(kicsCommentMarker)) {
+			files = append(files, rel)
+		}
+		return nil
+	})
+	if len(files) == 0 {
+		return nil
+	}
+	shown := files
+	if len(shown) > 5 {
+		shown = append(slices.Clone(shown[:5]), fmt.Sprintf("and %d more", len(files)-5))
+	}
+	return []scan.SkippedPart{{Part: "kics-scan comments", Reason: "results hidden by the files' own kics-scan directives",
+		Hint: strings.Join(shown, ", ") + ": KICS drops what a \"# kics-scan ignore\", \"ignore-line\", \"ignore-block\" or \"disable=\" comment covers; review those comments, or record the decision in .scand.toml or a triage verdict instead"}}
 }

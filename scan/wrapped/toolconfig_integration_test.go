@@ -1,6 +1,7 @@
 package wrapped
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path"
@@ -137,4 +138,30 @@ func main() {
 	if !slices.Equal(got, want) {
 		t.Errorf("G401 findings %v, want %v", got, want)
 	}
+}
+
+// KICS's in-file "# kics-scan ..." directives cannot be turned off; the
+// files that carry one are recorded as a skipped part of the scan, so the
+// scan says where KICS was told to look away.
+func TestWrappersKicsRecordsFilesThatHideResults(t *testing.T) {
+	s, v := wrapIntegrationScanner(t, Kics, nil)
+	root := t.TempDir()
+	if err := os.CopyFS(root, os.DirFS(filepath.Join(wrapIntegrationTree(t), "infra"))); err != nil {
+		t.Fatal(err)
+	}
+	// Without a directive there is no skipped part: TestWrappersIntegrationKics.
+	t.Logf("kics %s", v)
+	tf := filepath.Join(root, "main.tf")
+	body, err := os.ReadFile(tf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrapTestWriteFile(t, tf, "# kics-scan ignore\n"+string(body))
+	fs, err := s.Scan(t.Context(), scan.Target{Path: root})
+	var partial *scan.PartialSkip
+	if !errors.As(err, &partial) || len(partial.Parts) != 1 || partial.Parts[0].Part != "kics-scan comments" ||
+		!strings.HasPrefix(partial.Parts[0].Hint, "main.tf: ") {
+		t.Fatalf("err %v, want a skipped part naming main.tf", err)
+	}
+	t.Logf("kics with the directive: %d findings, hint %q", len(fs), partial.Parts[0].Hint)
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"scand/finding"
@@ -196,10 +195,6 @@ func kicsHiddenByComments(c *call) []scan.SkippedPart {
 	if len(files) == 0 {
 		return nil
 	}
-	shown := files
-	if len(shown) > 5 {
-		shown = append(slices.Clone(shown[:5]), fmt.Sprintf("and %d more", len(files)-5))
-	}
 	return []scan.SkippedPart{{Part: "kics-scan comments", Reason: "results hidden by the files' own kics-scan directives",
-		Hint: strings.Join(shown, ", ") + ": KICS drops what a \"# kics-scan ignore\", \"ignore-line\", \"ignore-block\" or \"disable=\" comment covers; review those comments, or record the decision in .scand.toml or a triage verdict instead"}}
+		Hint: fileList(files) + ": KICS drops what a \"# kics-scan ignore\", \"ignore-line\", \"ignore-block\" or \"disable=\" comment covers; review those comments, or record the decision in .scand.toml or a triage verdict instead"}}
 }

@@ -320,14 +320,9 @@ func osvArgs(c *call) ([]string, error) {
 	})
 	slices.Sort(eco)
 	for _, e := range eco {
-		files := missing[e]
-		shown := files
-		if len(shown) > 5 {
-			shown = append(slices.Clone(shown[:5]), fmt.Sprintf("and %d more", len(files)-5))
-		}
 		c.skipped = append(c.skipped, scan.SkippedPart{Part: e, Reason: scan.SkipDatabaseNotConfigured,
 			Hint: fmt.Sprintf("%s not checked: the OSV database has no %s data; copy OSV's %s/all.zip to %s/osv-scalibr/%s/all.zip (SVC_OSV_DB) or import it with `scand vulndb import`",
-				strings.Join(shown, ", "), e, e, c.db, e)})
+				fileList(missing[e]), e, e, c.db, e)})
 	}
 	if !slices.Contains(args, "-L") {
 		return nil, errNothingToScan

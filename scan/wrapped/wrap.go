@@ -711,3 +711,12 @@ func validateDir(p string) error {
 	}
 	return nil
 }
+
+// fileList names files in a skipped part's hint: the first five, then how
+// many more.
+func fileList(files []string) string {
+	if len(files) > 5 {
+		return strings.Join(files[:5], ", ") + fmt.Sprintf(", and %d more", len(files)-5)
+	}
+	return strings.Join(files, ", ")
+}

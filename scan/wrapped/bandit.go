@@ -3,6 +3,8 @@ package wrapped
 import (
 	"fmt"
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"scand/finding"
@@ -68,6 +70,13 @@ func banditParse(root string, out []byte) ([]finding.Finding, error) {
 		if line < 0 {
 			line = 0
 		}
+		md := map[string]any{
+			"confidence": strings.ToLower(r.IssueConfidence),
+			"more_info":  r.MoreInfo,
+		}
+		if banditNosec(r.Code, line) {
+			md[finding.MetaSuppressedBy] = "inline: # nosec (bandit)"
+		}
 		fs = append(fs, finding.Finding{
 			Scanner:     "bandit",
 			ScanType:    scan.TypeCode,
@@ -78,13 +87,26 @@ func banditParse(root string, out []byte) ([]finding.Finding, error) {
 			Line:        line,
 			RuleID:      r.TestID,
 			CWE:         cwe,
-			Metadata: map[string]any{
-				"confidence": strings.ToLower(r.IssueConfidence),
-				"more_info":  r.MoreInfo,
-			},
+			Metadata:    md,
 		})
 	}
 	return fs, nil
+}
+
+// banditNosecRe is bandit's own test for a "# nosec" comment on a line.
+var banditNosecRe = regexp.MustCompile(`(?i)#\s*nosec`)
+
+// banditNosec reports whether the issue's line, in the numbered code
+// excerpt bandit prints ("8 subprocess.call(...)  # nosec"), carries the
+// comment bandit would have hidden the issue for.
+func banditNosec(code string, line int) bool {
+	prefix := strconv.Itoa(line) + " "
+	for l := range strings.SplitSeq(code, "\n") {
+		if text, ok := strings.CutPrefix(l, prefix); ok {
+			return banditNosecRe.MatchString(text)
+		}
+	}
+	return false
 }
 
 // banditCWE is the CWE bandit ≥ 1.7.3 attaches to each test id, for the
@@ -129,7 +151,9 @@ func Bandit(cfg scan.Config) scan.Scanner {
 		args: func(c *call) ([]string, error) {
 			// -r reads the target's .bandit, which may skip any test: an
 			// empty --ini keeps the scanned tree from configuring bandit.
-			return []string{"-r", c.root, "-f", "json", "-q", "--ini", os.DevNull}, nil
+			// --ignore-nosec: a "# nosec" in the tree marks a finding
+			// suppressed (banditNosec) instead of hiding it.
+			return []string{"-r", c.root, "-f", "json", "-q", "--ini", os.DevNull, "--ignore-nosec"}, nil
 		},
 		exits:       exits{report: []int{0, 1}},
 		parse:       func(c *call, out []byte) ([]finding.Finding, error) { return banditParse(c.root, out) },

@@ -165,3 +165,24 @@ func TestWrappersKicsRecordsFilesThatHideResults(t *testing.T) {
 	}
 	t.Logf("kics with the directive: %d findings, hint %q", len(fs), partial.Parts[0].Hint)
 }
+
+// bandit's "# nosec" is the tree's own text: the finding is kept, marked
+// suppressed, instead of disappearing.
+func TestWrappersBanditNosecIsKeptSuppressed(t *testing.T) {
+	s, v := wrapIntegrationScanner(t, Bandit, nil)
+	root := t.TempDir()
+	wrapTestWriteFile(t, filepath.Join(root, "app.py"), "import subprocess\n"+
+		"subprocess.call(\"ls\", shell=True)  # nosec\n"+
+		"subprocess.call(\"ls\", shell=True)\n")
+	var got []string
+	for _, f := range wrapIntegrationRun(t, s, v, scan.Target{Path: root}) {
+		if f.RuleID == "B602" {
+			by, _ := f.Metadata[finding.MetaSuppressedBy].(string)
+			got = append(got, fmt.Sprintf("%d %q", f.Line, by))
+		}
+	}
+	slices.Sort(got)
+	if want := []string{`2 "inline: # nosec (bandit)"`, `3 ""`}; !slices.Equal(got, want) {
+		t.Errorf("B602 findings %v, want %v", got, want)
+	}
+}

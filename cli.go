@@ -335,7 +335,7 @@ func progressSink(w io.Writer) sse.Sink {
 			fmt.Fprintf(w, "scand: %s: %d findings in %.1fs\n", d.Name, d.FindingsCount, d.DurationS)
 		case sse.ScannerSkippedData:
 			if d.Reason != report.SkippedIdle {
-				fmt.Fprintf(w, "scand: %s not run: %s\n", d.Name, report.Printable(d.Reason, 200))
+				fmt.Fprintf(w, "scand: skipped %s: %s\n", d.Name, report.Printable(d.Reason, 200))
 			}
 		case sse.ScannerFailedData:
 			fmt.Fprintf(w, "scand: %s failed: %s\n", d.Name, report.Printable(d.Error, 300))

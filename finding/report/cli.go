@@ -475,7 +475,7 @@ func WriteText(w io.Writer, run Run, g Gate, rows iter.Seq2[Row, error], color b
 		fmt.Fprintf(&b, "not needed here (no file they read): %s\n", Printable(strings.Join(idle, ", "), 2000))
 	}
 	for _, sk := range skipped {
-		fmt.Fprintf(&b, "not run: %s: %s", Printable(sk.Name, 100), Printable(sk.Reason, 300))
+		fmt.Fprintf(&b, "skipped: %s: %s", Printable(sk.Name, 100), Printable(sk.Reason, 300))
 		if sk.InstallHint != "" {
 			fmt.Fprintf(&b, " (%s)", Printable(sk.InstallHint, 600))
 		}

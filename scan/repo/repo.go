@@ -222,9 +222,7 @@ func (p *Preparer) checkHost(ctx context.Context, u *url.URL) (string, error) {
 
 // gitConfig is the -c options every git command of a clone gets.
 func (p *Preparer) gitConfig(pins []string) []string {
-	cfg := []string{
-		"core.hooksPath=/dev/null",
-		"core.fsmonitor=false",
+	cfg := append(proc.GitSafeSettings(),
 		"protocol.allow=never",
 		"protocol.https.allow=always",
 		"protocol.ssh.allow=always",
@@ -236,7 +234,7 @@ func (p *Preparer) gitConfig(pins []string) []string {
 		"filter.lfs.required=false",
 		"submodule.recurse=false",
 		"credential.helper=",
-	}
+	)
 	if p.o.CredentialsFile != "" {
 		// Read-only: only "get" reaches credential-store, so a failed
 		// login can never erase the operator's entry, nor a success

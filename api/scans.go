@@ -30,7 +30,7 @@ type ScanView struct {
 	StartedAt       time.Time              `json:"started_at"`
 	CompletedAt     *time.Time             `json:"completed_at"`
 	ScannersRun     []string               `json:"scanners_run"`
-	ScannersSkipped []store.SkippedScanner `json:"scanners_skipped"`
+	ScannersSkipped []store.SkippedScanner `json:"scanners_skipped" doc:"What the scan left out, and why: a scanner (not installed, no database, failed, nothing to scan), a part of one (\"osv-scanner (PyPI)\", \"kics (kics-scan comments)\"), or the paths the tree's .scand.toml ignores (\".scand.toml [ignore] paths\")"`
 	Error           *string                `json:"error" doc:"why the scan failed; null unless status is failed"`
 	ScheduleID      *string                `json:"schedule_id" doc:"the schedule that started the scan; null for scans started through POST /scans"`
 	TargetImage     *TargetImageView       `json:"target_image" doc:"the container image scanned (target_path is then its archive); null for other scans"`
@@ -77,11 +77,11 @@ type ScanSummary struct {
 	SeverityCounts  sse.SeverityCounts     `json:"severity_counts"`
 	RiskScore       int                    `json:"risk_score"`
 	ScannersRun     []string               `json:"scanners_run"`
-	ScannersSkipped []store.SkippedScanner `json:"scanners_skipped"`
+	ScannersSkipped []store.SkippedScanner `json:"scanners_skipped" doc:"What the scan left out, and why: a scanner (not installed, no database, failed, nothing to scan), a part of one (\"osv-scanner (PyPI)\", \"kics (kics-scan comments)\"), or the paths the tree's .scand.toml ignores (\".scand.toml [ignore] paths\")"`
 	StartedAt       time.Time              `json:"started_at"`
 	CompletedAt     *time.Time             `json:"completed_at"`
 	DurationS       *float64               `json:"duration_s" doc:"completed_at minus started_at: the scanners and storing the findings"`
-	Suppressed      int                    `json:"suppressed" doc:"Findings suppressed inline (scand:ignore); severity_counts and risk_score leave them out, total includes them"`
+	Suppressed      int                    `json:"suppressed" doc:"Findings suppressed inline (scand:ignore, a tool's own #nosec) or by .scand.toml [ignore] rules; severity_counts and risk_score leave them out, total includes them"`
 	// VulnDB and Warnings: the offline advisory data the scan used (issue
 	// 16, additive); see vulndb.go.
 	VulnDB   []store.ScanDataSource `json:"vulndb" doc:"Offline advisory data the dependency scanners read: build date and age at scan time"`

@@ -254,7 +254,7 @@ func (e *engine) Prepare(ctx context.Context, spec scan.TargetSpec, types []stri
 		}
 		e.work = w
 	}
-	return registry.Targets(e.scanCfg, targetOptions(e.settings, e.work)).Prepare(ctx, spec, types)
+	return registry.Targets(e.scanCfg, targetOptions(e.settings, e.work, e.scanners)).Prepare(ctx, spec, types)
 }
 
 func (e *engine) close() {

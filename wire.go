@@ -48,7 +48,7 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 		CaptureComponents: components.CaptureJSON,
 		ScanRoots:         cfg.ScanRoots,
 		MaxDataAge:        time.Duration(cfg.VulnDBMaxAgeDays) * 24 * time.Hour,
-		Targets:           registry.Targets(scanCfg, targetOptions(cfg, work)),
+		Targets:           registry.Targets(scanCfg, targetOptions(cfg, work, scanners)),
 	})
 	hooks := hook.New(hook.Config{Store: st, Log: log.With("logger", "scand.hook"), Now: time.Now, AllowPrivate: cfg.WebhookAllowPriv})
 	notes := notify.New(notify.Config{Store: st, Log: log.With("logger", "scand.notify"), Now: time.Now})
@@ -127,11 +127,11 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 }
 
 // targetOptions configures image and repository targets from the config.
-func targetOptions(cfg config, work *workdir.Dir) registry.TargetOptions {
+func targetOptions(cfg config, work *workdir.Dir, scanners []scan.Scanner) registry.TargetOptions {
 	t := cfg.Targets
 	return registry.TargetOptions{Work: work, MaxBytes: t.MaxBytes, MaxFiles: t.MaxFiles, Timeout: t.Timeout,
 		ScanRoots: cfg.ScanRoots, GitAllow: t.GitAllow, RefuseAddress: gitAddressRefusal,
-		CredentialsFile: t.CredentialsFile, CAFile: t.CAFile}
+		CredentialsFile: t.CredentialsFile, CAFile: t.CAFile, Scanners: scanners}
 }
 
 // gitAddressRefusal refuses repository hosts that no scan may reach:

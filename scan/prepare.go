@@ -100,6 +100,9 @@ type Prepared struct {
 	// UnmapPath is MapPath's inverse, for reading finding lines back from
 	// Root; ok is false for a path that is not under Root.
 	UnmapPath func(filePath string) (rel string, ok bool)
+	// Early are scanners the preparer started before the root was ready
+	// (EarlyStarter), each run in place of the registry scanner named so.
+	Early map[string]Scanner
 	// Cleanup removes everything the preparation made. It is called once.
 	Cleanup func()
 }
@@ -133,6 +136,9 @@ func (p *Prepared) scanners(registry []Scanner) []Scanner {
 	}
 	out := make([]Scanner, 0, len(registry)+len(p.Scanners))
 	for _, s := range registry {
+		if e, ok := p.Early[s.Name()]; ok {
+			s = e
+		}
 		if p.MapPath != nil {
 			s = mappedScanner{Scanner: s, mapPath: p.MapPath}
 		}

@@ -75,6 +75,15 @@ type Selective interface {
 	Reads(rel string) bool
 }
 
+// EarlyStarter is implemented by a scanner that can begin on an image
+// archive while its layers are still being unpacked (trivy image reads
+// the archive, not the root). StartEarly starts that work under ctx and
+// returns the scanner to run in this one's place, which waits for it;
+// nil when it cannot start early.
+type EarlyStarter interface {
+	StartEarly(ctx context.Context, archive string) Scanner
+}
+
 // ImageReader is implemented by a Selective scanner that, given a
 // Target.Image, reads the image archive itself (trivy image) rather than
 // files of the unpacked root: the root holding nothing it reads does not

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"scand/finding"
 	"scand/scan"
 	"scand/scan/components"
 	"scand/scan/image"
@@ -26,6 +27,13 @@ import (
 
 // daemon runs the real registry and the real image preparer over a store.
 func daemon(t *testing.T, limits image.Limits) (*scantest.Daemon, *workdir.Dir) {
+	t.Helper()
+	return daemonStarting(t, limits, true)
+}
+
+// daemonStarting wires the image preparer as the daemon does; with early
+// it may start the registry's trivy on the archive while it unpacks.
+func daemonStarting(t *testing.T, limits image.Limits, early bool) (*scantest.Daemon, *workdir.Dir) {
 	t.Helper()
 	work, err := workdir.Open(t.TempDir())
 	if err != nil {
@@ -42,7 +50,12 @@ func daemon(t *testing.T, limits image.Limits) (*scantest.Daemon, *workdir.Dir) 
 	}
 	cfg := scan.Config{Runner: proc.NewRunner(5 * time.Minute), Getenv: getenv}
 	return scantest.NewDaemon(t, cfg, func(cfg scan.Config) ([]scan.Scanner, scan.TargetPreparer) {
-		return registry.All(cfg), registry.Preparers{Image: image.New(image.Options{Config: cfg, Work: work, Limits: limits})}
+		scanners := registry.All(cfg)
+		o := image.Options{Config: cfg, Work: work, Limits: limits}
+		if early {
+			o.Early = scanners
+		}
+		return scanners, registry.Preparers{Image: image.New(o)}
 	}), work
 }
 
@@ -418,4 +431,50 @@ func TestTrivyReadsAnOCIArchive(t *testing.T) {
 		t.Fatalf("scan %s %q: run %v skipped %v", sc.Status, sc.Error, sc.ScannersRun, sc.ScannersSkipped)
 	}
 	workEmpty(t, work)
+}
+
+// Trivy started on the archive while the layers unpack reports exactly
+// what it reports when started at its turn, and runs no longer than the
+// scan: the prepared root and the run are gone when the scan ends.
+func TestEarlyTrivyMatchesTheRunAtItsTurn(t *testing.T) {
+	if _, err := exec.LookPath("trivy"); err != nil || os.Getenv("SVC_TRIVY_CACHE") == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("trivy is not installed (.ci/install-scanners.sh)")
+		}
+		t.Skip("trivy not installed")
+	}
+	rootfs, err := os.ReadFile(imagetest.DebianRootfs(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lock, _ := os.ReadFile("../../testdata/wrappers/tree/webapp/package-lock.json")
+	// trivy image reads installed packages (node_modules), not lockfiles.
+	app := imagetest.Layer(t, imagetest.Entry{Name: "app/", Type: tar.TypeDir}, imagetest.Entry{Name: "app/package-lock.json", Body: string(lock)},
+		imagetest.Entry{Name: "app/node_modules/", Type: tar.TypeDir}, imagetest.Entry{Name: "app/node_modules/lodash/", Type: tar.TypeDir},
+		imagetest.Entry{Name: "app/node_modules/lodash/package.json", Body: `{"name": "lodash", "version": "4.17.15", "license": "MIT"}`})
+	archive := filepath.Join(t.TempDir(), "api.tar")
+	imagetest.WriteDockerArchive(t, archive, imagetest.Image{Layers: [][]byte{rootfs, app}})
+	trivyFindings := func(early bool) []string {
+		d, work := daemonStarting(t, image.Limits{}, early)
+		sc := d.Scan(t, archive, []string{scan.TypeDependency}, &scan.TargetSpec{Image: &scan.ImageSpec{Path: archive}})
+		if sc.Status != "completed" || !slices.Contains(sc.ScannersRun, "trivy") {
+			t.Fatalf("early=%v: scan %s %q: run %v skipped %v", early, sc.Status, sc.Error, sc.ScannersRun, sc.ScannersSkipped)
+		}
+		workEmpty(t, work)
+		var got []string
+		for _, f := range d.Findings(t, sc.ID) {
+			if also, _ := json.Marshal(f.Metadata[finding.MetaAlsoReportedBy]); f.Scanner == "trivy" || strings.Contains(string(also), `"trivy"`) {
+				got = append(got, f.Fingerprint+" "+f.FilePath+" "+f.RuleID)
+			}
+		}
+		slices.Sort(got)
+		return got
+	}
+	atTurn, early := trivyFindings(false), trivyFindings(true)
+	if len(atTurn) == 0 {
+		t.Fatal("trivy found nothing in the image: the comparison proves nothing")
+	}
+	if !slices.Equal(early, atTurn) {
+		t.Errorf("trivy started early reports\n%s\nat its turn\n%s", strings.Join(early, "\n"), strings.Join(atTurn, "\n"))
+	}
 }

@@ -72,6 +72,9 @@ type Options struct {
 	// Roots is SVC_SCAN_ROOTS, checked again when the scan starts: the
 	// archive may have been replaced by a link since the scan was accepted.
 	Roots []string
+	// Early are the registry's scanners; those that can (scan.EarlyStarter:
+	// trivy image) start on the archive while the layers unpack.
+	Early []scan.Scanner
 }
 
 // Preparer unpacks image targets; it implements scan.TargetPreparer.
@@ -107,9 +110,10 @@ func (p *Preparer) Prepare(ctx context.Context, spec scan.TargetSpec, scanTypes 
 		return nil, err
 	}
 	defer target.Discard()
+	scanCtx := ctx // the early runs outlive the preparation
 	ctx, cancel := context.WithTimeout(ctx, p.o.Limits.Timeout)
 	defer cancel()
-	res, err := p.unpack(ctx, real, target, slices.Contains(scanTypes, scan.TypeCode), slices.Contains(scanTypes, scan.TypeDependency))
+	res, err := p.unpack(ctx, scanCtx, real, target, slices.Contains(scanTypes, scan.TypeCode), slices.Contains(scanTypes, scan.TypeDependency))
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
 			return nil, fmt.Errorf("image %s: unpacking took longer than %s (SVC_TARGET_TIMEOUT)", archive, p.o.Limits.Timeout)
@@ -121,7 +125,7 @@ func (p *Preparer) Prepare(ctx context.Context, spec scan.TargetSpec, scanTypes 
 }
 
 // unpack reads the image at archive and unpacks it into target.
-func (p *Preparer) unpack(ctx context.Context, archive string, target *workdir.Target, keepRemoved, forTrivy bool) (*scan.Prepared, error) {
+func (p *Preparer) unpack(ctx, scanCtx context.Context, archive string, target *workdir.Target, keepRemoved, forTrivy bool) (_ *scan.Prepared, err error) {
 	dir := target.Path
 	src, kind, err := openSource(ctx, archive, dir, p.o.Limits)
 	if err != nil {
@@ -132,6 +136,19 @@ func (p *Preparer) unpack(ctx context.Context, archive string, target *workdir.T
 	if err != nil {
 		return nil, err
 	}
+	// Trivy reads a docker archive or a layout as it is: it starts now and
+	// runs beside the unpacking. An OCI archive needs its layout written
+	// out first (below), so its Trivy run waits for its turn.
+	var early map[string]scan.Scanner
+	stopEarly := func() {}
+	if forTrivy && img.format != "oci-archive" {
+		early, stopEarly = startEarly(scanCtx, p.o.Early, archive)
+	}
+	defer func() {
+		if err != nil {
+			stopEarly()
+		}
+	}()
 	work, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, err
@@ -195,8 +212,32 @@ func (p *Preparer) unpack(ctx context.Context, archive string, target *workdir.T
 		},
 		MapPath:   mapPath,
 		UnmapPath: unmapPath,
-		Cleanup:   target.Remove,
+		Early:     early,
+		Cleanup: func() {
+			stopEarly()
+			target.Remove()
+		},
 	}, nil
+}
+
+// startEarly starts the scanners that can begin on the archive itself;
+// stop ends whatever of them still runs (a scan that ends before their
+// turn, or that does not select them).
+func startEarly(ctx context.Context, scanners []scan.Scanner, archive string) (early map[string]scan.Scanner, stop func()) {
+	ctx, stop = context.WithCancel(ctx)
+	for _, s := range scanners {
+		es, ok := s.(scan.EarlyStarter)
+		if !ok {
+			continue
+		}
+		if r := es.StartEarly(ctx, archive); r != nil {
+			if early == nil {
+				early = map[string]scan.Scanner{}
+			}
+			early[s.Name()] = r
+		}
+	}
+	return early, stop
 }
 
 func (p *Preparer) applyLayer(ctx context.Context, src source, u *unpacker, i int, l layerRef) error {

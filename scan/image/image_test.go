@@ -242,3 +242,72 @@ func TestTimeLimit(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// earlyStub stands for trivy: it records the archive it was started on
+// and the context its early run lives in.
+type earlyStub struct {
+	scan.Builtin
+	archive string
+	ctx     context.Context
+}
+
+func (e *earlyStub) StartEarly(ctx context.Context, archive string) scan.Scanner {
+	e.archive, e.ctx = archive, ctx
+	return &plainStub{scan.NewBuiltin("trivy", scan.TypeDependency)}
+}
+
+// plainStub is a scanner that cannot start early.
+type plainStub struct{ scan.Builtin }
+
+func (plainStub) Scan(context.Context, scan.Target) ([]finding.Finding, error) { return nil, nil }
+
+func (e *earlyStub) Scan(context.Context, scan.Target) ([]finding.Finding, error) { return nil, nil }
+
+// A docker archive or a layout starts the early scanners on the archive,
+// for dependency scans only; an OCI archive (whose layout is written out
+// first) and a code-only scan do not; the early run ends with the
+// prepared root, however the scan ends.
+func TestEarlyScannersStartOnTheArchive(t *testing.T) {
+	dir := t.TempDir()
+	docker, oci := filepath.Join(dir, "img.tar"), filepath.Join(dir, "oci.tar")
+	img := imagetest.Image{Layers: [][]byte{secretLayer(t)}}
+	imagetest.WriteDockerArchive(t, docker, img)
+	imagetest.WriteOCIArchive(t, oci, img)
+	work, err := workdir.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { work.Close() })
+	stub := &earlyStub{Builtin: scan.NewBuiltin("trivy", scan.TypeDependency)}
+	p := image.New(image.Options{Work: work, Early: []scan.Scanner{stub, &plainStub{scan.NewBuiltin("secrets", scan.TypeCode)}}})
+
+	prep, err := p.Prepare(context.Background(), scan.TargetSpec{Image: &scan.ImageSpec{Path: docker}}, []string{scan.TypeDependency})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prep.Early["trivy"] == nil || len(prep.Early) != 1 || stub.archive != docker {
+		t.Fatalf("early %v, started on %q", prep.Early, stub.archive)
+	}
+	if stub.ctx.Err() != nil {
+		t.Fatal("the early run was stopped before the scan ended")
+	}
+	prep.Close()
+	if stub.ctx.Err() == nil {
+		t.Error("the early run outlives the prepared root")
+	}
+
+	for name, c := range map[string]struct {
+		path  string
+		types []string
+	}{"oci archive": {oci, []string{scan.TypeDependency}}, "code only": {docker, []string{scan.TypeCode}}} {
+		stub.archive = ""
+		prep, err := p.Prepare(context.Background(), scan.TargetSpec{Image: &scan.ImageSpec{Path: c.path}}, c.types)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(prep.Early) != 0 || stub.archive != "" {
+			t.Errorf("%s: early %v, started on %q", name, prep.Early, stub.archive)
+		}
+		prep.Close()
+	}
+}

@@ -29,6 +29,9 @@ type TargetOptions struct {
 	RefuseAddress   func(netip.Addr) string
 	CredentialsFile string
 	CAFile          string
+	// Scanners are the registry's scanners, for those that can start on
+	// an image archive while it is unpacked (image.Options.Early).
+	Scanners []scan.Scanner
 }
 
 // Targets returns the preparer of image and repository targets. The
@@ -48,7 +51,7 @@ func Targets(cfg scan.Config, o TargetOptions) Preparers {
 		limits.Timeout = o.Timeout
 	}
 	return Preparers{
-		Image: image.New(image.Options{Config: cfg, Work: o.Work, Limits: limits, Roots: o.ScanRoots}),
+		Image: image.New(image.Options{Config: cfg, Work: o.Work, Limits: limits, Roots: o.ScanRoots, Early: o.Scanners}),
 		Repo: repo.New(repo.Options{Config: cfg, Work: o.Work, Allow: o.GitAllow, RefuseAddress: o.RefuseAddress,
 			CredentialsFile: o.CredentialsFile, CAFile: o.CAFile,
 			Limits: repo.Limits{MaxBytes: limits.MaxBytes, MaxFiles: limits.MaxFiles, Timeout: limits.Timeout}}),

@@ -557,6 +557,13 @@ func (w *cli) runOnce(ctx context.Context, c *call) ([]finding.Finding, error) {
 	if err != nil {
 		return nil, err
 	}
+	return w.interpret(c, res)
+}
+
+// interpret turns one finished run into findings by the declaration's
+// exit codes and parser.
+func (w *cli) interpret(c *call, res proc.Result) ([]finding.Finding, error) {
+	t := &w.tool
 	if slices.Contains(t.exits.nothing, res.ExitCode) || t.exits.nothingWhen != nil && t.exits.nothingWhen(res) {
 		return nil, nil
 	}
@@ -565,6 +572,7 @@ func (w *cli) runOnce(ctx context.Context, c *call) ([]finding.Finding, error) {
 	}
 	report := res.Stdout
 	if t.reportFile != "" {
+		var err error
 		if report, err = readReport(t.name, filepath.Join(c.outDir, t.reportFile)); err != nil {
 			return nil, err
 		}
@@ -719,4 +727,66 @@ func fileList(files []string) string {
 		return strings.Join(files[:5], ", ") + fmt.Sprintf(", and %d more", len(files)-5)
 	}
 	return strings.Join(files, ", ")
+}
+
+// StartEarly implements scan.EarlyStarter for a tool that reads image
+// archives (readsImage) and prints its report: the image preparer starts
+// it on the archive as it begins unpacking, and the scan finds the run
+// done or nearly so when the tool's turn comes.
+func (w *cli) StartEarly(ctx context.Context, archive string) scan.Scanner {
+	t := &w.tool
+	if !t.readsImage || t.reportFile != "" || t.eachDirOf != "" {
+		return nil
+	}
+	if _, _, ok := w.Available(ctx); !ok {
+		return nil // the registry scanner reports the skip at its turn
+	}
+	c := w.newCall()
+	c.image = archive
+	args, err := t.args(c)
+	if err != nil {
+		return nil
+	}
+	e := &earlyRun{cli: w, done: make(chan struct{})}
+	go func() {
+		defer close(e.done)
+		e.res, e.err = w.run(ctx, "", args)
+	}()
+	return e
+}
+
+// earlyRun is a tool run StartEarly began; it is the tool in every other
+// respect (availability, skip reason, data sources, files it reads).
+type earlyRun struct {
+	*cli
+	done chan struct{}
+	res  proc.Result
+	err  error
+}
+
+// Scan waits for the run and reads its report against the unpacked root
+// (t), as the tool's own Scan would have.
+func (e *earlyRun) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error) {
+	select {
+	case <-e.done:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if e.err != nil {
+		return nil, e.err
+	}
+	c := e.newCall()
+	target := e.tool.target
+	if target == nil {
+		target = pathTarget
+	}
+	if err := target(ctx, c, t); err != nil {
+		return nil, err
+	}
+	c.ignore = t.Ignore
+	fs, err := e.interpret(c, e.res)
+	if err != nil {
+		return nil, err
+	}
+	return finish(e.cfg, e.tool.name, fs), nil
 }

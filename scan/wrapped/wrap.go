@@ -472,9 +472,9 @@ func (w *cli) DataSources(context.Context) []vulndb.Info {
 // the run is skipped, which is not an error.
 var errNothingToScan = errors.New("nothing to scan")
 
-// Scan validates the target, then runs the tool once, or once per
-// directory eachDirOf finds, and returns the findings of all runs.
-func (w *cli) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error) {
+// callOn is a run's call on the scan's target, validated by the
+// declaration's target function.
+func (w *cli) callOn(ctx context.Context, t scan.Target) (*call, error) {
 	c := w.newCall()
 	target := w.tool.target
 	if target == nil {
@@ -484,6 +484,16 @@ func (w *cli) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error
 		return nil, err
 	}
 	c.ignore = t.Ignore
+	return c, nil
+}
+
+// Scan validates the target, then runs the tool once, or once per
+// directory eachDirOf finds, and returns the findings of all runs.
+func (w *cli) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error) {
+	c, err := w.callOn(ctx, t)
+	if err != nil {
+		return nil, err
+	}
 	if err := w.notReady(ctx); err != nil {
 		return nil, err
 	}
@@ -775,15 +785,10 @@ func (e *earlyRun) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, 
 	if e.err != nil {
 		return nil, e.err
 	}
-	c := e.newCall()
-	target := e.tool.target
-	if target == nil {
-		target = pathTarget
-	}
-	if err := target(ctx, c, t); err != nil {
+	c, err := e.callOn(ctx, t)
+	if err != nil {
 		return nil, err
 	}
-	c.ignore = t.Ignore
 	fs, err := e.interpret(c, e.res)
 	if err != nil {
 		return nil, err

@@ -363,7 +363,7 @@ func TestCompPNPMKeys(t *testing.T) {
 		{"vitest", "0.32.2(jsdom@22.1.0)", 6, "vitest@0.32.2"},
 		{"string-width-cjs", "string-width@4.2.3", 9, "string-width@4.2.3"},
 		{"@scope/x", "1.0.0", 9, "@scope/x@1.0.0"},
-		{"shared", "link:../shared", 9, ""},
+		{"utils", "link:../packages/utils", 9, ""},
 	}
 	for _, tc := range refs {
 		if got := compPNPMRef(tc.name, tc.ref, tc.major); got != tc.want {

@@ -109,13 +109,9 @@ func (s *Store) BeginIngest(ctx context.Context, scanID string) (*Ingest, error)
 	if err != nil {
 		return nil, err
 	}
-	scr, err := scratch.Open(s.path)
+	scr, err := scratch.Open(ctx, s.path)
 	if err != nil {
 		return nil, err
-	}
-	if _, err := scr.DB.ExecContext(ctx, scratch.Schema); err != nil {
-		scr.Close()
-		return nil, fmt.Errorf("scratch schema: %w", err)
 	}
 	return &Ingest{s: s, scan: sc, sc: scr, newID: NewID, hot: map[string]bool{}, fps: scratch.NewSeenSet(), locs: scratch.NewSeenSet(), locScanner: scratch.NewSeenSet()}, nil
 }
@@ -513,14 +509,11 @@ func (s *Store) CompleteScan(ctx context.Context, id string, r ScanResult) error
 	if sc.Status != StatusRunning {
 		return ErrConflict
 	}
-	scr, err := scratch.Open(s.path)
+	scr, err := scratch.Open(ctx, s.path)
 	if err != nil {
 		return err
 	}
 	defer scr.Close()
-	if _, err := scr.DB.ExecContext(ctx, scratch.Schema); err != nil {
-		return err
-	}
 	tx, err := scr.DB.BeginTx(ctx, nil)
 	if err != nil {
 		return err

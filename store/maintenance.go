@@ -275,14 +275,11 @@ func (s *Store) backfillScan(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	scr, err := scratch.Open(s.path)
+	scr, err := scratch.Open(ctx, s.path)
 	if err != nil {
 		return err
 	}
 	defer scr.Close()
-	if _, err := scr.DB.ExecContext(ctx, scratch.Schema); err != nil {
-		return err
-	}
 	sx, err := scr.DB.BeginTx(ctx, nil)
 	if err != nil {
 		return err

@@ -8,6 +8,7 @@
 package scratch
 
 import (
+	"context"
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
@@ -44,8 +45,9 @@ type File struct {
 	path string
 }
 
-// Open makes a new scratch file for the database at dbPath.
-func Open(dbPath string) (*File, error) {
+// Open makes a new scratch file for the database at dbPath, with its
+// tables (Schema).
+func Open(ctx context.Context, dbPath string) (*File, error) {
 	dir, prefix := pattern(dbPath)
 	var b [8]byte
 	if _, err := rand.Read(b[:]); err != nil {
@@ -70,7 +72,12 @@ func Open(dbPath string) (*File, error) {
 	// One connection: a transaction both reads a sorted cursor and writes
 	// another table, and nothing else uses the file.
 	db.SetMaxOpenConns(1)
-	return &File{DB: db, path: p}, nil
+	scr := &File{DB: db, path: p}
+	if _, err := db.ExecContext(ctx, Schema); err != nil {
+		scr.Close()
+		return nil, fmt.Errorf("scratch schema: %w", err)
+	}
+	return scr, nil
 }
 
 // Close deletes the file; nil-safe.

@@ -2,7 +2,6 @@ package wrapped
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -182,7 +181,7 @@ const kicsCommentMarker = "kics-scan "
 // kicsHiddenByComments lists the files KICS reads that carry a directive.
 func kicsHiddenByComments(c *call) []scan.SkippedPart {
 	var files []string
-	_ = tree.Walk{Ignore: ignoreFunc(c.ignore)}.Files(context.Background(), c.root, func(abs, rel string) error {
+	_ = tree.Walk{Ignore: ignoreFunc(c.ignore)}.Files(c.runCtx(), c.root, func(abs, rel string) error {
 		if !kicsReads(rel) {
 			return nil
 		}

@@ -1,7 +1,6 @@
 package wrapped
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path"
@@ -298,7 +297,7 @@ func osvArgs(c *call) ([]string, error) {
 	args := []string{"scan", "source", "--offline", "--local-db-path", c.db, "--format", "json", "--config", os.DevNull}
 	missing := map[string][]string{}
 	var eco []string
-	_ = tree.Walk{Ignore: ignoreFunc(c.ignore)}.Files(context.Background(), c.root, func(abs, rel string) error {
+	_ = tree.Walk{Ignore: ignoreFunc(c.ignore)}.Files(c.runCtx(), c.root, func(abs, rel string) error {
 		e := osvEcosystemOf(path.Base(rel))
 		if e == "" {
 			return nil

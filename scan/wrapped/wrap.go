@@ -199,6 +199,8 @@ type exits struct {
 
 // call is what a declaration's functions see of one run.
 type call struct {
+	// ctx is the run's: the walks an args function makes end with it.
+	ctx     context.Context
 	cfg     scan.Config
 	program string // SVC_<TOOL>_PATH or the tool's name
 	db      string // the offline database's folder
@@ -247,6 +249,15 @@ func (c *call) excludePatterns(negates bool) []string {
 		}
 	}
 	return ps
+}
+
+// runCtx is the run's context; Background for a call made outside a run
+// (tests of a declaration's args).
+func (c *call) runCtx() context.Context {
+	if c.ctx == nil {
+		return context.Background()
+	}
+	return c.ctx
 }
 
 // rel makes a path the tool reported relative to the target.
@@ -556,6 +567,7 @@ func (w *cli) runOnce(ctx context.Context, c *call) ([]finding.Finding, error) {
 		defer os.RemoveAll(dir)
 		c.outDir = dir
 	}
+	c.ctx = ctx
 	args, err := t.args(c)
 	if errors.Is(err, errNothingToScan) {
 		return nil, nil
@@ -752,7 +764,7 @@ func (w *cli) StartEarly(ctx context.Context, archive string) scan.Scanner {
 		return nil // the registry scanner reports the skip at its turn
 	}
 	c := w.newCall()
-	c.image = archive
+	c.image, c.ctx = archive, ctx
 	args, err := t.args(c)
 	if err != nil {
 		return nil

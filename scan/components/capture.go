@@ -3,7 +3,9 @@ package components
 import (
 	"context"
 	"encoding/json"
+	"path"
 	"slices"
+	"strings"
 
 	"scand/scan/ospkg"
 )
@@ -42,3 +44,29 @@ func fromOSPackages(pkgs []ospkg.Package) []Component {
 	}
 	return out
 }
+
+// compSiblings are the files a lockfile's parser reads beside it.
+var compSiblings = map[string]bool{"package.json": true, "composer.json": true, "pyproject.toml": true, "Pipfile": true, "go.sum": true}
+
+// Reads reports whether Discover reads the file at rel (slash-separated,
+// relative to the root): lockfiles and manifests, the files beside them
+// their parsers read, and anything under the directories it reads for
+// license data. An image target writes out only the files its scanners
+// read (scan/image).
+func Reads(rel string) bool {
+	name := path.Base(rel)
+	if compLockfileParsers[name] != nil || compIsRequirementsFile(name) || compSiblings[name] {
+		return true
+	}
+	for _, dir := range strings.Split(path.Dir(rel), "/") {
+		switch dir {
+		case "node_modules", "site-packages", "dist-packages", "vendor":
+			return true
+		}
+	}
+	return false
+}
+
+// CaptureReads reports whether CaptureJSON reads the file at rel: what
+// Discover reads, and the operating-system package databases.
+func CaptureReads(rel string) bool { return Reads(rel) || ospkg.Reads(rel) }

@@ -597,3 +597,20 @@ func (s *gitHygieneScanner) scanPlainTree(ctx context.Context, root string) ([]f
 	}
 	return out, nil
 }
+
+// ReadsFile tells an image target (scan/image) which files the scanner
+// reads outside a repository: sensitive names, decided on the content's
+// first bytes as the scan decides them (data nil: by name alone, so every
+// kind that depends on content counts). An image holding a repository is
+// unpacked whole.
+func (s *gitHygieneScanner) ReadsFile(rel string, data []byte) bool {
+	if tree.UnderSkippedDir(rel) {
+		return false
+	}
+	base := strings.ToLower(path.Base(rel))
+	if data == nil && (path.Ext(base) == ".sql" || base == ".npmrc" || base == ".pypirc") {
+		return true
+	}
+	_, _, ok := gitHygieneClassify(rel, func() ([]byte, bool) { return data[:min(len(data), gitHygieneSniffBytes)], data != nil })
+	return ok
+}

@@ -377,3 +377,7 @@ func licenseText(class licenseClass, lic, ref string, c components.Component) (s
 			"custom or proprietary license (npm's UNLICENSED means not licensed for use by others). Read the "+
 			"license text and record a decision.%s", ref, c.PURL, lic, dev)
 }
+
+// ReadsFile tells an image target (scan/image) which files the scanner
+// reads: those component discovery reads.
+func (s *licensesScanner) ReadsFile(rel string, _ []byte) bool { return components.Reads(rel) }

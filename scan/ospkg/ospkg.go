@@ -212,3 +212,22 @@ func isNotExist(err error) bool {
 }
 
 func cleanRel(p string) string { return strings.TrimPrefix(path.Clean("/"+p), "/") }
+
+// Reads reports whether Discover reads the file at rel (slash-separated,
+// relative to the root), or a link on the way to one: the release files,
+// the package databases, and the Debian copyright files (each under a
+// package's documentation folder, which may itself be a link).
+func Reads(rel string) bool {
+	switch {
+	case rel == "etc/os-release" || rel == "usr/lib/os-release" || rel == apkInstalled || rel == dpkgStatus,
+		strings.HasPrefix(rel, dpkgStatusD+"/"),
+		strings.HasPrefix(rel, "var/lib/rpm/"), strings.HasPrefix(rel, "usr/lib/sysimage/rpm/"), strings.HasPrefix(rel, "usr/share/rpm/"):
+		return true
+	}
+	doc, ok := strings.CutPrefix(rel, "usr/share/doc/")
+	if !ok {
+		return false
+	}
+	pkg, file, nested := strings.Cut(doc, "/")
+	return pkg != "" && (!nested || file == "copyright")
+}

@@ -5,6 +5,7 @@ import (
 
 	"scand/finding"
 	"scand/scan"
+	"scand/scan/tree"
 )
 
 // Content runs the scanner's rules over content that is not a file of the
@@ -55,4 +56,30 @@ func (c *Content) ScanFile(abs, rel string) ([]Match, error) {
 		return nil, err
 	}
 	return c.Scan(data, rel), nil
+}
+
+// ReadsFile tells an image target (scan/image) which files it must write
+// out for the secrets scanner and layer-secrets: the files a rule matches
+// (data is the content; nil, judged by name alone, matches nothing) and
+// key stores, reported by name. Unlike the tree scan it counts files under
+// the directories the walk does not enter: layer-secrets reads them.
+func (c *Content) ReadsFile(rel string, data []byte) bool {
+	return secretsPKCS12File(rel) || c.s.matches(rel, data)
+}
+
+// Covers reports whether s is the secrets scanner, whose files ReadsFile
+// names as well.
+func (c *Content) Covers(s scan.Scanner) bool {
+	_, ok := s.(*secretsScanner)
+	return ok
+}
+
+// matches runs the rules over data as the tree scan reads it.
+func (s *secretsScanner) matches(rel string, data []byte) bool {
+	if len(data) == 0 || len(data) > secretsMaxFileSize || secretsSkipFile(rel) || tree.LooksBinary(data) {
+		return false
+	}
+	found := false
+	s.engine().scanContent(data, rel, &secretsScratch{}, func(secretsHit) { found = true })
+	return found
 }

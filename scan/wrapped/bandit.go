@@ -147,7 +147,8 @@ var banditCWE = map[string]finding.CWE{
 // releases assign to the same test ids.
 func Bandit(cfg scan.Config) scan.Scanner {
 	return newCLI(cfg, tool{name: "bandit", scanType: scan.TypeCode,
-		reads: func(rel string) bool { return strings.HasSuffix(rel, ".py") || strings.HasSuffix(rel, ".pyw") },
+		reads:        func(rel string) bool { return strings.HasSuffix(rel, ".py") || strings.HasSuffix(rel, ".pyw") },
+		readsExactly: true, // with its configuration file replaced, bandit -r opens only these
 		args: func(c *call) ([]string, error) {
 			// -r reads the target's .bandit, which may skip any test: an
 			// empty --ini keeps the scanned tree from configuring bandit.

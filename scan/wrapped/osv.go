@@ -243,8 +243,11 @@ func OSV(cfg scan.Config) scan.Scanner {
 		noFollow: true, // seen not to read symlinked lockfiles or descend into symlinked directories; osvArgs lists regular files only
 		args:     osvArgs,
 		reads:    func(rel string) bool { return osvEcosystemOf(path.Base(rel)) != "" },
-		exits:    exits{report: []int{0, 1}, nothing: []int{128}},
-		parse:    func(c *call, out []byte) ([]finding.Finding, error) { return osvParse(c.root, out, c.lines) },
+		// Each lockfile is passed with -L, and --config replaces the
+		// osv-scanner.toml it would otherwise read beside it.
+		readsExactly: true,
+		exits:        exits{report: []int{0, 1}, nothing: []int{128}},
+		parse:        func(c *call, out []byte) ([]finding.Finding, error) { return osvParse(c.root, out, c.lines) },
 		db: offlineDB{env: "SVC_OSV_DB", imported: "osv",
 			unset:   "SVC_OSV_DB is not set: copy OSV databases (<ecosystem>/all.zip from the OSV bucket, e.g. npm/all.zip, Go/all.zip, PyPI/all.zip) to <dir>/osv-scalibr/ on this host and set SVC_OSV_DB=<dir>",
 			needs:   []string{"osv-scalibr/*/all.zip"},

@@ -84,6 +84,9 @@ type tool struct {
 	// without starting it; nil means any file (or, with eachDirOf, the
 	// files of that name).
 	reads func(rel string) bool
+	// readsExactly: reads names every file the tool opens, so an image
+	// target need write out only those (scan/image).
+	readsExactly bool
 	// readsImage: given a scan.Target.Image, the tool reads that archive
 	// (its target function passes it on), not the unpacked root.
 	readsImage bool
@@ -327,6 +330,10 @@ func (w *cli) Reads(rel string) bool {
 	return true
 }
 func (w *cli) Type() string { return w.tool.scanType }
+
+// ReadsExactly tells an image target whether Reads names every file the
+// tool opens.
+func (w *cli) ReadsExactly() bool { return w.tool.readsExactly }
 
 // ReadsImage implements scan.ImageReader.
 func (w *cli) ReadsImage() bool { return w.tool.readsImage }

@@ -7,8 +7,10 @@ import (
 	"testing"
 
 	"scand/scan"
+	"scand/scan/components"
 	"scand/scan/image"
 	"scand/scan/internal/imagetest"
+	"scand/scan/registry"
 	"scand/scan/workdir"
 )
 
@@ -36,13 +38,25 @@ func BenchmarkPrepareDebian(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer work.Close()
-	p := image.New(image.Options{Work: work})
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		prep, err := p.Prepare(context.Background(), scan.TargetSpec{Image: &scan.ImageSpec{Path: archive}}, []string{scan.TypeCode})
-		if err != nil {
-			b.Fatal(err)
-		}
-		prep.Close()
+	// "whole" writes out every file; "read" only what the registry's code
+	// and dependency scanners read, as the daemon does.
+	reg := registry.All(scan.Config{})
+	for _, c := range []struct {
+		name string
+		o    image.Options
+	}{
+		{"whole", image.Options{Work: work}},
+		{"read", image.Options{Work: work, Scanners: reg, CaptureReads: components.CaptureReads}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			p := image.New(c.o)
+			for i := 0; i < b.N; i++ {
+				prep, err := p.Prepare(context.Background(), scan.TargetSpec{Image: &scan.ImageSpec{Path: archive}}, []string{scan.TypeCode, scan.TypeDependency})
+				if err != nil {
+					b.Fatal(err)
+				}
+				prep.Close()
+			}
+		})
 	}
 }

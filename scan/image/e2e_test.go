@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,8 +32,10 @@ func daemon(t *testing.T, limits image.Limits) (*scantest.Daemon, *workdir.Dir) 
 	return daemonStarting(t, limits, true)
 }
 
-// daemonStarting wires the image preparer as the daemon does; with early
-// it may start the registry's trivy on the archive while it unpacks.
+// daemonStarting wires the image preparer; with early as the daemon does:
+// it may start the registry's trivy on the archive while it unpacks, and
+// writes out only the files the scan's scanners read. Without, it writes
+// out every file and runs trivy at its turn.
 func daemonStarting(t *testing.T, limits image.Limits, early bool) (*scantest.Daemon, *workdir.Dir) {
 	t.Helper()
 	work, err := workdir.Open(t.TempDir())
@@ -53,7 +56,7 @@ func daemonStarting(t *testing.T, limits image.Limits, early bool) (*scantest.Da
 		scanners := registry.All(cfg)
 		o := image.Options{Config: cfg, Work: work, Limits: limits}
 		if early {
-			o.Early = scanners
+			o.Scanners, o.CaptureReads = scanners, components.CaptureReads
 		}
 		return scanners, registry.Preparers{Image: image.New(o)}
 	}), work
@@ -111,23 +114,37 @@ func dpkgPackages(t *testing.T, rootfs []byte) map[string]string {
 	return pkgs
 }
 
+func debianRootfs(t *testing.T) []byte {
+	t.Helper()
+	rootfs, err := os.ReadFile(imagetest.DebianRootfs(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rootfs
+}
+
+// webapp is an application layer's entries: a .env with an AWS key pair
+// (a later deleteLayer removes it), and the webapp fixture's manifest and
+// lockfile.
+func webapp(t *testing.T) []imagetest.Entry {
+	t.Helper()
+	lock, _ := os.ReadFile("../../testdata/wrappers/tree/webapp/package-lock.json")
+	manifest, _ := os.ReadFile("../../testdata/wrappers/tree/webapp/package.json")
+	return []imagetest.Entry{
+		{Name: "app/", Type: tar.TypeDir},
+		{Name: "app/.env", Body: "AWS_ACCESS_KEY_ID=" + awsKeyID + "\nAWS_SECRET_ACCESS_KEY=" + awsSecret + "\n"},
+		{Name: "app/package.json", Body: string(manifest)},
+		{Name: "app/package-lock.json", Body: string(lock)},
+	}
+}
+
 // The Debian image scanned end to end: its SBOM lists every package of
 // its dpkg status with a correct purl, the secret a later layer deleted is
 // reported with the layer that added it, the configuration is audited,
 // and nothing is left on disk.
 func TestScanDebianImage(t *testing.T) {
-	rootfs, err := os.ReadFile(imagetest.DebianRootfs(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lock, _ := os.ReadFile("../../testdata/wrappers/tree/webapp/package-lock.json")
-	manifest, _ := os.ReadFile("../../testdata/wrappers/tree/webapp/package.json")
-	app := imagetest.Layer(t,
-		imagetest.Entry{Name: "app/", Type: tar.TypeDir},
-		imagetest.Entry{Name: "app/.env", Body: "AWS_ACCESS_KEY_ID=" + awsKeyID + "\nAWS_SECRET_ACCESS_KEY=" + awsSecret + "\n"},
-		imagetest.Entry{Name: "app/package.json", Body: string(manifest)},
-		imagetest.Entry{Name: "app/package-lock.json", Body: string(lock)},
-	)
+	rootfs := debianRootfs(t)
+	app := imagetest.Layer(t, webapp(t)...)
 	img := imagetest.Image{
 		Layers:  [][]byte{rootfs, app, deleteLayer(t)},
 		Config:  map[string]any{"Env": []string{"PATH=/usr/local/bin:/usr/bin", "GITHUB_TOKEN=" + envSecret}, "ExposedPorts": map[string]any{"8080/tcp": map[string]any{}}},
@@ -353,32 +370,39 @@ func TestHostileArchives(t *testing.T) {
 		{"tar bomb: decompression", [][]byte{base, bomb}, false, "decompresses to more than"},
 		{"tampered layer", [][]byte{base, imagetest.Layer(t, imagetest.Entry{Name: "app", Body: "x"})}, true, "tampered"},
 	}
-	d, work := daemon(t, image.Limits{MaxFiles: 2000, MaxBytes: 16 << 20})
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			img := imagetest.Image{Layers: tc.layers, Gzip: true}
-			dir := t.TempDir()
-			imagetest.WriteOCILayout(t, dir, img)
-			if tc.tamper {
-				tamperLastLayer(t, dir, img)
-			}
-			start := time.Now()
-			sc := d.Scan(t, dir, []string{scan.TypeCode}, &scan.TargetSpec{Image: &scan.ImageSpec{Path: dir}})
-			if sc.Status != "failed" || !strings.Contains(sc.Error, tc.want) {
-				t.Errorf("status %s, error %q; want failed with %q", sc.Status, sc.Error, tc.want)
-			}
-			if took := time.Since(start); took > 20*time.Second {
-				t.Errorf("refusal took %s", took)
-			}
-			if entries, _ := os.ReadDir(outside); len(entries) != 0 {
-				t.Errorf("written outside the temporary root: %v", entries)
-			}
-			if _, err := os.Lstat(filepath.Join(filepath.Dir(work.Path()), "escape.txt")); err == nil {
-				t.Error("escape.txt written beside the work directory")
-			}
-			workEmpty(t, work)
-		})
+	// Both ways of unpacking refuse the same archives: writing out every
+	// file, and only what the scanners read (the rest kept as names).
+	for _, readOnly := range []bool{false, true} {
+		d, work := daemonStarting(t, image.Limits{MaxFiles: 2000, MaxBytes: 16 << 20}, readOnly)
+		for _, tc := range cases {
+			t.Run(fmt.Sprintf("%s/read-only=%v", tc.name, readOnly), func(t *testing.T) { hostileArchive(t, d, work, outside, tc.layers, tc.tamper, tc.want) })
+		}
 	}
+}
+
+func hostileArchive(t *testing.T, d *scantest.Daemon, work *workdir.Dir, outside string, layers [][]byte, tamper bool, want string) {
+	t.Helper()
+	img := imagetest.Image{Layers: layers, Gzip: true}
+	dir := t.TempDir()
+	imagetest.WriteOCILayout(t, dir, img)
+	if tamper {
+		tamperLastLayer(t, dir, img)
+	}
+	start := time.Now()
+	sc := d.Scan(t, dir, []string{scan.TypeCode}, &scan.TargetSpec{Image: &scan.ImageSpec{Path: dir}})
+	if sc.Status != "failed" || !strings.Contains(sc.Error, want) {
+		t.Errorf("status %s, error %q; want failed with %q", sc.Status, sc.Error, want)
+	}
+	if took := time.Since(start); took > 20*time.Second {
+		t.Errorf("refusal took %s", took)
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Errorf("written outside the temporary root: %v", entries)
+	}
+	if _, err := os.Lstat(filepath.Join(filepath.Dir(work.Path()), "escape.txt")); err == nil {
+		t.Error("escape.txt written beside the work directory")
+	}
+	workEmpty(t, work)
 }
 
 // tamperLastLayer rewrites the top layer blob (keeping its file name), so
@@ -476,5 +500,95 @@ func TestEarlyTrivyMatchesTheRunAtItsTurn(t *testing.T) {
 	}
 	if !slices.Equal(early, atTurn) {
 		t.Errorf("trivy started early reports\n%s\nat its turn\n%s", strings.Join(early, "\n"), strings.Join(atTurn, "\n"))
+	}
+}
+
+// Writing out only the files the scanners read changes nothing a scan
+// reports. The Debian image with an application layer (secrets found by
+// content and by name, a lockfile, an installed npm package, hard links
+// to files with and without a secret, a file a later layer deletes) is
+// scanned for code and dependencies both ways: every finding (fingerprint,
+// path, rule, scanner), the SBOM and the scanners run are the same, while
+// far fewer files reach the disk.
+func TestWritingOutWhatScannersReadChangesNoResult(t *testing.T) {
+	rootfs := debianRootfs(t)
+	app := imagetest.Layer(t, append(webapp(t),
+		imagetest.Entry{Name: "app/notes.md", Body: "deploy token: " + envSecret + "\n"},
+		imagetest.Entry{Name: "app/notes-copy.md", Type: tar.TypeLink, Link: "app/notes.md"},
+		imagetest.Entry{Name: "app/readme.txt", Body: "nothing to see\n"},
+		imagetest.Entry{Name: "app/.env.local", Type: tar.TypeLink, Link: "app/readme.txt"},
+		imagetest.Entry{Name: "app/server.key", Body: "not a key, but named like one\n"},
+		imagetest.Entry{Name: "app/.npmrc", Body: "//registry.corp/:_authToken=${NPM_TOKEN}\nalways-auth=true\n_password=aHVudGVyMg==\n"},
+		imagetest.Entry{Name: "app/.npmrc.bak", Type: tar.TypeLink, Link: "app/readme.txt"},
+		imagetest.Entry{Name: "app/node_modules/", Type: tar.TypeDir},
+		imagetest.Entry{Name: "app/node_modules/lodash/", Type: tar.TypeDir},
+		imagetest.Entry{Name: "app/node_modules/lodash/package.json", Body: `{"name": "lodash", "version": "4.17.15", "license": "MIT"}`},
+	)...)
+	archive := filepath.Join(t.TempDir(), "api.tar")
+	imagetest.WriteDockerArchive(t, archive, imagetest.Image{Layers: [][]byte{rootfs, app, deleteLayer(t)}})
+	types := []string{scan.TypeCode, scan.TypeDependency}
+
+	// What reaches the disk.
+	count := func(p *image.Preparer) (files int, root string) {
+		prep := prepare(t, p, archive, types...)
+		filepath.WalkDir(prep.Root, func(_ string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				files++
+			}
+			return nil
+		})
+		return files, prep.Root
+	}
+	all, _ := count(newPreparer(t, image.Limits{}))
+	some, root := count(newReadingPreparer(t))
+	t.Logf("files written out: %d of %d", some, all)
+	if some*10 > all {
+		t.Errorf("%d of %d files written out; the scanners read far fewer", some, all)
+	}
+	for _, want := range []string{"var/lib/dpkg/status", "etc/os-release", "usr/lib/os-release", "app/notes.md", "app/server.key", "app/package-lock.json"} {
+		if _, err := os.Lstat(filepath.Join(root, want)); err != nil {
+			t.Errorf("%s not written out: %v", want, err)
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(root, "usr/bin/perl")); err == nil {
+		t.Error("usr/bin/perl written out; no scanner reads it")
+	}
+
+	// What the scans report.
+	results := func(readOnly bool) (findings []string, sbom string, ran []string) {
+		d, work := daemonStarting(t, image.Limits{}, readOnly)
+		sc := d.Scan(t, archive, types, &scan.TargetSpec{Image: &scan.ImageSpec{Path: archive}})
+		if sc.Status != "completed" {
+			t.Fatalf("read-only=%v: scan %s %q", readOnly, sc.Status, sc.Error)
+		}
+		workEmpty(t, work)
+		for _, f := range d.Findings(t, sc.ID) {
+			findings = append(findings, f.Fingerprint+" "+f.FilePath+" "+f.RuleID+" "+f.Scanner)
+		}
+		slices.Sort(findings)
+		raw, err := d.Store.ScanComponents(context.Background(), sc.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return findings, string(raw), sc.ScannersRun
+	}
+	wholeFindings, wholeSBOM, wholeRan := results(false)
+	readFindings, readSBOM, readRan := results(true)
+	for _, scanner := range []string{"secrets", "layer-secrets", "git-hygiene"} {
+		if !slices.ContainsFunc(wholeFindings, func(f string) bool { return strings.HasSuffix(f, " "+scanner) }) {
+			t.Errorf("no %s finding: the comparison proves less than it should\n%s", scanner, strings.Join(wholeFindings, "\n"))
+		}
+	}
+	if !strings.Contains(wholeSBOM, "pkg:deb/debian/") || !strings.Contains(wholeSBOM, "pkg:npm/lodash@4.17.15") {
+		t.Errorf("SBOM lacks the Debian packages or lodash: %.300s", wholeSBOM)
+	}
+	if !slices.Equal(readFindings, wholeFindings) {
+		t.Errorf("findings differ:\nonly what scanners read:\n%s\nwhole:\n%s", strings.Join(readFindings, "\n"), strings.Join(wholeFindings, "\n"))
+	}
+	if readSBOM != wholeSBOM {
+		t.Errorf("SBOM differs (%d bytes against %d)", len(readSBOM), len(wholeSBOM))
+	}
+	if !slices.Equal(readRan, wholeRan) {
+		t.Errorf("scanners run %v, whole %v", readRan, wholeRan)
 	}
 }

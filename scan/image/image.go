@@ -72,9 +72,13 @@ type Options struct {
 	// Roots is SVC_SCAN_ROOTS, checked again when the scan starts: the
 	// archive may have been replaced by a link since the scan was accepted.
 	Roots []string
-	// Early are the registry's scanners; those that can (scan.EarlyStarter:
-	// trivy image) start on the archive while the layers unpack.
-	Early []scan.Scanner
+	// Scanners are the registry's. Those that can (scan.EarlyStarter:
+	// trivy image) start on the archive while the layers unpack, and what
+	// those of a scan's types read decides which files are written out
+	// (reading.go); nil writes out every file.
+	Scanners []scan.Scanner
+	// CaptureReads tells the files the SBOM capture reads.
+	CaptureReads func(rel string) bool
 }
 
 // Preparer unpacks image targets; it implements scan.TargetPreparer.
@@ -113,7 +117,8 @@ func (p *Preparer) Prepare(ctx context.Context, spec scan.TargetSpec, scanTypes 
 	scanCtx := ctx // the early runs outlive the preparation
 	ctx, cancel := context.WithTimeout(ctx, p.o.Limits.Timeout)
 	defer cancel()
-	res, err := p.unpack(ctx, scanCtx, real, target, slices.Contains(scanTypes, scan.TypeCode), slices.Contains(scanTypes, scan.TypeDependency))
+	keepRemoved := slices.Contains(scanTypes, scan.TypeCode)
+	res, err := p.unpack(ctx, scanCtx, real, target, keepRemoved, slices.Contains(scanTypes, scan.TypeDependency), p.readingFor(scanTypes, keepRemoved))
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
 			return nil, fmt.Errorf("image %s: unpacking took longer than %s (SVC_TARGET_TIMEOUT)", archive, p.o.Limits.Timeout)
@@ -125,7 +130,7 @@ func (p *Preparer) Prepare(ctx context.Context, spec scan.TargetSpec, scanTypes 
 }
 
 // unpack reads the image at archive and unpacks it into target.
-func (p *Preparer) unpack(ctx, scanCtx context.Context, archive string, target *workdir.Target, keepRemoved, forTrivy bool) (_ *scan.Prepared, err error) {
+func (p *Preparer) unpack(ctx, scanCtx context.Context, archive string, target *workdir.Target, keepRemoved, forTrivy bool, read *reading) (_ *scan.Prepared, err error) {
 	dir := target.Path
 	src, kind, err := openSource(ctx, archive, dir, p.o.Limits)
 	if err != nil {
@@ -142,7 +147,7 @@ func (p *Preparer) unpack(ctx, scanCtx context.Context, archive string, target *
 	var early map[string]scan.Scanner
 	stopEarly := func() {}
 	if forTrivy && img.format != "oci-archive" {
-		early, stopEarly = startEarly(scanCtx, p.o.Early, archive)
+		early, stopEarly = startEarly(scanCtx, p.o.Scanners, archive)
 	}
 	defer func() {
 		if err != nil {
@@ -154,16 +159,11 @@ func (p *Preparer) unpack(ctx, scanCtx context.Context, archive string, target *
 		return nil, err
 	}
 	defer work.Close()
-	u, err := newUnpacker(work, dir, p.o.Limits, keepRemoved)
+	u, err := p.applyLayers(ctx, src, img, work, dir, keepRemoved, read)
 	if err != nil {
 		return nil, err
 	}
 	defer u.close()
-	for i, l := range img.layers {
-		if err := p.applyLayer(ctx, src, u, i, l); err != nil {
-			return nil, err
-		}
-	}
 	layers := make([]string, len(img.layers))
 	for i, l := range img.layers {
 		layers[i] = l.diffID
@@ -238,6 +238,34 @@ func startEarly(ctx context.Context, scanners []scan.Scanner, archive string) (e
 		}
 	}
 	return early, stop
+}
+
+// applyLayers unpacks every layer, writing out what read names; when a
+// scanner turns out to need the whole tree it starts again and writes out
+// every file.
+func (p *Preparer) applyLayers(ctx context.Context, src source, img *image, work *os.Root, dir string, keepRemoved bool, read *reading) (*unpacker, error) {
+	for {
+		u, err := newUnpacker(work, dir, p.o.Limits, keepRemoved, read)
+		if err != nil {
+			return nil, err
+		}
+		for i, l := range img.layers {
+			if err = p.applyLayer(ctx, src, u, i, l); err != nil {
+				break
+			}
+		}
+		if err == nil {
+			return u, nil
+		}
+		u.close()
+		if !errors.Is(err, errWhole) || read == nil {
+			return nil, err
+		}
+		read = nil
+		if err := errors.Join(work.RemoveAll("rootfs"), work.RemoveAll("removed")); err != nil {
+			return nil, err
+		}
+	}
 }
 
 func (p *Preparer) applyLayer(ctx context.Context, src source, u *unpacker, i int, l layerRef) error {

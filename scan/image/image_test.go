@@ -11,8 +11,10 @@ import (
 
 	"scand/finding"
 	"scand/scan"
+	"scand/scan/components"
 	"scand/scan/image"
 	"scand/scan/internal/imagetest"
+	"scand/scan/registry"
 	"scand/scan/workdir"
 )
 
@@ -216,16 +218,32 @@ func TestRemovedSecretsNotDoubleReported(t *testing.T) {
 	}}
 	path := filepath.Join(t.TempDir(), "image.tar")
 	imagetest.WriteDockerArchive(t, path, img)
-	prep := prepare(t, newPreparer(t, image.Limits{}), path)
-	fs := runExtra(t, prep, "layer-secrets")
-	files := map[string]bool{}
-	for _, f := range fs {
-		files[f.FilePath] = true
+	// Unpacked whole, and writing out only what the scanners read (the
+	// daemon's way): the secret files are written out either way.
+	for mode, p := range map[string]*image.Preparer{"whole": newPreparer(t, image.Limits{}), "read": newReadingPreparer(t)} {
+		prep := prepare(t, p, path, scan.TypeCode, scan.TypeDependency)
+		fs := runExtra(t, prep, "layer-secrets")
+		files := map[string]bool{}
+		for _, f := range fs {
+			files[f.FilePath] = true
+		}
+		want := img.DiffIDs()[0] + ":/gone/.env"
+		if len(files) != 1 || !files[want] {
+			t.Errorf("%s: layer-secrets reported %v, want only %s", mode, files, want)
+		}
 	}
-	want := img.DiffIDs()[0] + ":/gone/.env"
-	if len(files) != 1 || !files[want] {
-		t.Errorf("layer-secrets reported %v, want only %s", files, want)
+}
+
+// newReadingPreparer is the preparer as the daemon wires it: it writes
+// out only the files the registry's scanners read.
+func newReadingPreparer(t *testing.T) *image.Preparer {
+	t.Helper()
+	work, err := workdir.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
 	}
+	t.Cleanup(func() { work.Close() })
+	return image.New(image.Options{Work: work, Scanners: registry.All(scan.Config{}), CaptureReads: components.CaptureReads})
 }
 
 // The time limit stops unpacking and says which limit it was.
@@ -279,7 +297,7 @@ func TestEarlyScannersStartOnTheArchive(t *testing.T) {
 	}
 	t.Cleanup(func() { work.Close() })
 	stub := &earlyStub{Builtin: scan.NewBuiltin("trivy", scan.TypeDependency)}
-	p := image.New(image.Options{Work: work, Early: []scan.Scanner{stub, &plainStub{scan.NewBuiltin("secrets", scan.TypeCode)}}})
+	p := image.New(image.Options{Work: work, Scanners: []scan.Scanner{stub, &plainStub{scan.NewBuiltin("secrets", scan.TypeCode)}}})
 
 	prep, err := p.Prepare(context.Background(), scan.TargetSpec{Image: &scan.ImageSpec{Path: docker}}, []string{scan.TypeDependency})
 	if err != nil {

@@ -3,6 +3,7 @@ package image
 import (
 	"archive/tar"
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"context"
 	"crypto/sha256"
@@ -71,6 +72,14 @@ type unpacker struct {
 	keepRemoved bool
 	chown       bool
 
+	// read is what the scan's scanners read (reading.go); nil writes out
+	// every file. virt holds the entries not written out, recent the
+	// content of the latest ones, content a file's bytes being judged.
+	read    *reading
+	virt    virtualIndex
+	recent  recent
+	content []byte
+
 	layer   int
 	owner   map[string]int  // path in the image → the layer that wrote it
 	written map[string]bool // paths the current layer wrote
@@ -90,7 +99,7 @@ type unpacker struct {
 	buf     []byte
 }
 
-func newUnpacker(work *os.Root, workPath string, limits Limits, keepRemoved bool) (*unpacker, error) {
+func newUnpacker(work *os.Root, workPath string, limits Limits, keepRemoved bool, read *reading) (*unpacker, error) {
 	if err := work.Mkdir("rootfs", 0o700); err != nil {
 		return nil, err
 	}
@@ -98,7 +107,7 @@ func newUnpacker(work *os.Root, workPath string, limits Limits, keepRemoved bool
 		return nil, err
 	}
 	return &unpacker{work: work, workPath: workPath, limits: limits, keepRemoved: keepRemoved, chown: os.Geteuid() == 0,
-		owner: map[string]int{}, dirs: map[string]bool{}, roots: map[string]*os.Root{}, buf: make([]byte, 256<<10)}, nil
+		read: read, virt: virtualIndex{}, owner: map[string]int{}, dirs: map[string]bool{}, roots: map[string]*os.Root{}, buf: make([]byte, 256<<10)}, nil
 }
 
 // maxCachedDirs bounds the open directory handles.
@@ -171,6 +180,7 @@ func layerError(layer int, entry string, format string, args ...any) error {
 func (u *unpacker) apply(ctx context.Context, blob io.Reader, idx int, ref layerRef) error {
 	u.layer = idx
 	u.written = map[string]bool{}
+	u.recent.reset()
 	// An uncompressed blob is its own tar: one hash serves both digests.
 	blobHash := &lazyHash{}
 	br := bufio.NewReaderSize(blob, 1<<16)
@@ -372,6 +382,9 @@ func (u *unpacker) ensureParents(rel string) error {
 	if err != nil {
 		return layerError(u.layer, rel, "%v", err)
 	}
+	if n := u.virt.get(dir); n != nil {
+		return u.realize(rel, dir, n, pr, base)
+	}
 	info, err := pr.Lstat(base)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -388,6 +401,108 @@ func (u *unpacker) ensureParents(rel string) error {
 		return layerError(u.layer, rel, "its parent %q is not a directory", dir)
 	}
 	u.dirs[dir] = true
+	return nil
+}
+
+// realize writes out the virtual directory dir, above rel, because
+// something under it is written out; its children stay virtual.
+func (u *unpacker) realize(rel, dir string, n *vnode, pr *os.Root, base string) error {
+	if err := notADir(dir, n); err != nil {
+		return layerError(u.layer, rel, "%v", err)
+	}
+	if err := pr.Mkdir(base, 0o700); err != nil {
+		return layerError(u.layer, rel, "%v", err)
+	}
+	if err := pr.Chmod(base, n.mode); err != nil {
+		return layerError(u.layer, rel, "%v", err)
+	}
+	if u.chown {
+		_ = pr.Lchown(base, n.uid, n.gid)
+	}
+	parent, _ := splitRel(dir)
+	delete(u.virt[parent], base)
+	u.dirs[dir] = true
+	return nil
+}
+
+// notADir refuses an entry under the virtual link or file dir, as
+// ensureParents refuses one under a real one; nil for a directory.
+func notADir(dir string, n *vnode) error {
+	switch {
+	case n.dir:
+		return nil
+	case n.link:
+		return fmt.Errorf("its parent %q is a symbolic link; scand never writes through links", dir)
+	}
+	return fmt.Errorf("its parent %q is not a directory", dir)
+}
+
+// ensureVirtualParents is ensureParents for a virtual entry: missing
+// directories above rel are made virtual, none is written out.
+func (u *unpacker) ensureVirtualParents(rel string) error {
+	dir := path.Dir(rel)
+	if dir == "." || u.dirs[dir] {
+		return nil
+	}
+	if n := u.virt.get(dir); n != nil {
+		if err := notADir(dir, n); err != nil {
+			return layerError(u.layer, rel, "%v", err)
+		}
+		return nil
+	}
+	if err := u.ensureVirtualParents(dir); err != nil {
+		return err
+	}
+	if u.mayBeReal(dir) {
+		info, err := u.work.Lstat(in(dir))
+		switch {
+		case err == nil && info.Mode()&fs.ModeSymlink != 0:
+			return layerError(u.layer, rel, "its parent %q is a symbolic link; scand never writes through links", dir)
+		case err == nil && !info.IsDir():
+			return layerError(u.layer, rel, "its parent %q is not a directory", dir)
+		case err == nil:
+			u.dirs[dir] = true
+			return nil
+		case !errors.Is(err, fs.ErrNotExist):
+			return layerError(u.layer, rel, "%v", err)
+		}
+	}
+	u.virt.put(dir, &vnode{dir: true, mode: 0o755})
+	u.owner[dir] = u.layer
+	u.written[dir] = true
+	return nil
+}
+
+// mayBeReal reports whether rel can be on disk: its parent is not virtual.
+func (u *unpacker) mayBeReal(rel string) bool {
+	parent, _ := splitRel(rel)
+	return parent == "" || u.dirs[parent] || u.virt.get(parent) == nil
+}
+
+// makeVirtual clears rel, real or virtual, for a virtual entry n.
+func (u *unpacker) makeVirtual(rel string, n *vnode) error {
+	if err := u.ensureVirtualParents(rel); err != nil {
+		return err
+	}
+	if old := u.virt.get(rel); old != nil {
+		if n.dir && old.dir {
+			old.mode, old.uid, old.gid = n.mode, n.uid, n.gid
+			n = old // layers merge directories
+		} else {
+			u.virt.drop(rel, u.owner)
+		}
+	} else if u.mayBeReal(rel) {
+		if info, err := u.work.Lstat(in(rel)); err == nil {
+			if err := u.displace(rel, info); err != nil {
+				return err
+			}
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return layerError(u.layer, rel, "%v", err)
+		}
+	}
+	u.virt.put(rel, n)
+	u.owner[rel] = u.layer
+	u.written[rel] = true
 	return nil
 }
 
@@ -420,6 +535,9 @@ func (u *unpacker) displace(rel string, info fs.FileInfo) error {
 		// would follow the directory to where it goes.
 		u.dirs = map[string]bool{}
 		u.resetRoots()
+		if err := u.dropVirtualUnder(rel); err != nil {
+			return err
+		}
 	}
 	if !u.keepRemoved {
 		if err := u.work.RemoveAll(in(rel)); err != nil {
@@ -470,12 +588,39 @@ func (u *unpacker) displace(rel string, info fs.FileInfo) error {
 	})
 }
 
-// parentsReal reports whether every directory above rel exists as a real
-// directory, without creating any.
-func (u *unpacker) parentsReal(rel string) bool {
+// dropVirtualUnder forgets the virtual entries under the real directory
+// rel, which is leaving the root: those of rel and of every real directory
+// under it.
+func (u *unpacker) dropVirtualUnder(rel string) error {
+	if len(u.virt) == 0 {
+		return nil
+	}
+	u.virt.dropUnder(rel, u.owner)
+	sub, err := u.work.OpenRoot(in(rel))
+	if err != nil {
+		return layerError(u.layer, rel, "%v", err)
+	}
+	defer sub.Close()
+	return fs.WalkDir(sub.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() && p != "." {
+			u.virt.dropUnder(rel+"/"+p, u.owner)
+		}
+		return nil
+	})
+}
+
+// parentsExist reports whether every directory above rel exists as a
+// directory, real or virtual, without creating any.
+func (u *unpacker) parentsExist(rel string) bool {
 	for dir := path.Dir(rel); dir != "."; dir = path.Dir(dir) {
 		if u.dirs[dir] {
 			return true
+		}
+		if n := u.virt.get(dir); n != nil {
+			if !n.dir {
+				return false
+			}
+			continue
 		}
 		info, err := u.work.Lstat(in(dir))
 		if err != nil || !info.IsDir() {
@@ -488,8 +633,12 @@ func (u *unpacker) parentsReal(rel string) bool {
 // whiteout hides rel from the layers below. A name under a missing
 // directory or a link hides nothing: no lower layer put anything there.
 func (u *unpacker) whiteout(rel string) error {
-	if rel == "" || u.written[rel] || !u.parentsReal(rel) {
+	if rel == "" || u.written[rel] || !u.parentsExist(rel) {
 		return nil // hides nothing of its own layer
+	}
+	if u.virt.get(rel) != nil {
+		u.virt.drop(rel, u.owner)
+		return nil
 	}
 	info, err := u.work.Lstat(in(rel))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -505,7 +654,13 @@ func (u *unpacker) whiteout(rel string) error {
 // layer wrote there (before or after the marker).
 func (u *unpacker) opaque(dir string) error {
 	if dir != "" {
-		if !u.parentsReal(dir) {
+		if !u.parentsExist(dir) {
+			return nil
+		}
+		if n := u.virt.get(dir); n != nil {
+			if n.dir {
+				u.clearLowerVirtual(dir)
+			}
 			return nil
 		}
 		info, err := u.work.Lstat(in(dir))
@@ -550,7 +705,21 @@ func (u *unpacker) clearLower(dir string) error {
 			return err
 		}
 	}
+	u.clearLowerVirtual(dir)
 	return nil
+}
+
+// clearLowerVirtual is clearLower for the virtual children of dir.
+func (u *unpacker) clearLowerVirtual(dir string) {
+	for name, n := range u.virt[dir] {
+		child := path.Join(dir, name)
+		switch {
+		case !u.written[child]:
+			u.virt.drop(child, u.owner)
+		case n.dir:
+			u.clearLowerVirtual(child)
+		}
+	}
 }
 
 // dirMode keeps a directory's permission bits and sticky bit and lets the
@@ -564,6 +733,19 @@ func dirMode(hdr *tar.Header) fs.FileMode {
 }
 
 func (u *unpacker) mkdir(rel string, hdr *tar.Header) error {
+	if u.read != nil {
+		// A directory is written out when something in it is (realize),
+		// or stays what it is when it already is.
+		if err := u.ensureVirtualParents(rel); err != nil {
+			return err
+		}
+		if u.virt.get(rel) != nil || !u.mayBeReal(rel) {
+			return u.makeVirtual(rel, &vnode{dir: true, mode: dirMode(hdr), uid: hdr.Uid, gid: hdr.Gid})
+		}
+		if info, err := u.work.Lstat(in(rel)); err != nil || !info.IsDir() {
+			return u.makeVirtual(rel, &vnode{dir: true, mode: dirMode(hdr), uid: hdr.Uid, gid: hdr.Gid})
+		}
+	}
 	if err := u.ensureParents(rel); err != nil {
 		return err
 	}
@@ -617,10 +799,58 @@ func (u *unpacker) create(rel string, make func(dr *os.Root, base string) (*os.F
 	}
 }
 
+// judge decides whether the file rel is written out; when it is not, it
+// becomes virtual here. data is its content when judging read it.
+func (u *unpacker) judge(rel string, size int64, tr io.Reader) (data []byte, need bool, err error) {
+	if u.read.needsWhole(rel) {
+		return nil, false, errWhole
+	}
+	if u.read.byName(rel) {
+		return nil, true, nil
+	}
+	if size <= contentLimit && len(u.read.content) > 0 {
+		if int64(cap(u.content)) < size {
+			u.content = make([]byte, size)
+		}
+		data = u.content[:size]
+		if _, err := io.ReadFull(tr, data); err != nil {
+			if errors.Is(err, io.EOF) {
+				err = io.ErrUnexpectedEOF
+			}
+			var ce *capError
+			if errors.As(err, &ce) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+				return nil, false, err
+			}
+			return nil, false, layerError(u.layer, rel, "%v", err)
+		}
+		if u.read.byContent(rel, data) {
+			return data, true, nil
+		}
+	}
+	u.bytes += size
+	if err := u.makeVirtual(rel, &vnode{readable: data != nil}); err != nil {
+		return nil, false, err
+	}
+	if data != nil {
+		u.recent.add(rel, data)
+	}
+	return nil, false, nil
+}
+
+// writeOut prepares rel for an entry written out: its directories real,
+// no virtual entry left at its name.
+func (u *unpacker) writeOut(rel string) error {
+	if err := u.ensureParents(rel); err != nil {
+		return err
+	}
+	u.virt.drop(rel, u.owner)
+	return nil
+}
+
 // writerOnly hides os.File's ReadFrom so copies use the unpacker's buffer.
 type writerOnly struct{ io.Writer }
 
-func (u *unpacker) file(rel string, hdr *tar.Header, tr *tar.Reader) error {
+func (u *unpacker) file(rel string, hdr *tar.Header, tr io.Reader) error {
 	size := hdr.Size
 	switch {
 	case size < 0:
@@ -630,7 +860,17 @@ func (u *unpacker) file(rel string, hdr *tar.Header, tr *tar.Reader) error {
 	case u.bytes+size > u.limits.MaxBytes:
 		return layerError(u.layer, rel, "claims %d bytes; the image would exceed %d bytes unpacked (SVC_TARGET_MAX_BYTES)", size, u.limits.MaxBytes)
 	}
-	if err := u.ensureParents(rel); err != nil {
+	var content io.Reader = tr
+	if u.read != nil {
+		data, need, err := u.judge(rel, size, tr)
+		if err != nil || !need {
+			return err
+		}
+		if data != nil {
+			content = bytes.NewReader(data)
+		}
+	}
+	if err := u.writeOut(rel); err != nil {
 		return err
 	}
 	f, err := u.create(rel, func(dr *os.Root, base string) (*os.File, error) {
@@ -639,7 +879,7 @@ func (u *unpacker) file(rel string, hdr *tar.Header, tr *tar.Reader) error {
 	if err != nil {
 		return err
 	}
-	n, err := io.CopyBuffer(writerOnly{f}, io.LimitReader(tr, size), u.buf)
+	n, err := io.CopyBuffer(writerOnly{f}, io.LimitReader(content, size), u.buf)
 	u.bytes += n
 	if err == nil && n != size {
 		err = io.ErrUnexpectedEOF
@@ -672,7 +912,15 @@ func (u *unpacker) symlink(rel string, hdr *tar.Header) error {
 	if len(hdr.Linkname) > u.limits.MaxPath || hdr.Linkname == "" || strings.IndexByte(hdr.Linkname, 0) >= 0 {
 		return layerError(u.layer, rel, "invalid symbolic link target")
 	}
-	if err := u.ensureParents(rel); err != nil {
+	if u.read != nil {
+		if u.read.needsWhole(rel) {
+			return errWhole
+		}
+		if !u.read.byName(rel) {
+			return u.makeVirtual(rel, &vnode{link: true})
+		}
+	}
+	if err := u.writeOut(rel); err != nil {
 		return err
 	}
 	target := inImageLink(rel, hdr.Linkname)
@@ -716,11 +964,22 @@ func (u *unpacker) hardlink(rel string, hdr *tar.Header) error {
 	if target == "" || target == rel {
 		return layerError(u.layer, rel, "hard link to %q", hdr.Linkname)
 	}
+	if u.read != nil {
+		if u.read.needsWhole(rel) {
+			return errWhole
+		}
+		if n := u.virt.get(target); n != nil {
+			if n.dir || n.link || !u.parentsExist(target) {
+				return layerError(u.layer, rel, "hard link to %q, which is not a regular file unpacked earlier in the image", hdr.Linkname)
+			}
+			return u.linkVirtual(rel, target, n, hdr)
+		}
+	}
 	info, err := u.work.Lstat(in(target))
-	if err != nil || !info.Mode().IsRegular() || !u.parentsReal(target) {
+	if err != nil || !info.Mode().IsRegular() || !u.parentsExist(target) {
 		return layerError(u.layer, rel, "hard link to %q, which is not a regular file unpacked earlier in the image", hdr.Linkname)
 	}
-	if err := u.ensureParents(rel); err != nil {
+	if err := u.writeOut(rel); err != nil {
 		return err
 	}
 	if _, err := u.clear(rel, false); err != nil {
@@ -732,4 +991,24 @@ func (u *unpacker) hardlink(rel string, hdr *tar.Header) error {
 	u.owner[rel] = u.layer
 	u.written[rel] = true
 	return nil
+}
+
+// linkVirtual makes rel a hard link to the virtual file target: virtual
+// as well, or, when a scanner reads it, a copy of target's content kept
+// in recent. A link whose content is needed but no longer known unpacks
+// the image whole.
+func (u *unpacker) linkVirtual(rel, target string, n *vnode, hdr *tar.Header) error {
+	data, known := u.recent.get(target)
+	if n.readable && !known {
+		return errWhole // a scanner may read this content under the new name
+	}
+	if !u.read.byName(rel) && !(known && u.read.byContent(rel, data)) {
+		return u.makeVirtual(rel, &vnode{readable: n.readable})
+	}
+	if !known {
+		return errWhole // needed by name; its content was never kept
+	}
+	h := *hdr
+	h.Typeflag, h.Size = tar.TypeReg, int64(len(data))
+	return u.file(rel, &h, bytes.NewReader(data))
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"scand/scan"
+	"scand/scan/components"
 	"scand/scan/image"
 	"scand/scan/repo"
 	"scand/scan/workdir"
@@ -29,8 +30,7 @@ type TargetOptions struct {
 	RefuseAddress   func(netip.Addr) string
 	CredentialsFile string
 	CAFile          string
-	// Scanners are the registry's scanners, for those that can start on
-	// an image archive while it is unpacked (image.Options.Early).
+	// Scanners are the registry's scanners (image.Options.Scanners).
 	Scanners []scan.Scanner
 }
 
@@ -51,7 +51,8 @@ func Targets(cfg scan.Config, o TargetOptions) Preparers {
 		limits.Timeout = o.Timeout
 	}
 	return Preparers{
-		Image: image.New(image.Options{Config: cfg, Work: o.Work, Limits: limits, Roots: o.ScanRoots, Early: o.Scanners}),
+		Image: image.New(image.Options{Config: cfg, Work: o.Work, Limits: limits, Roots: o.ScanRoots,
+			Scanners: o.Scanners, CaptureReads: components.CaptureReads}),
 		Repo: repo.New(repo.Options{Config: cfg, Work: o.Work, Allow: o.GitAllow, RefuseAddress: o.RefuseAddress,
 			CredentialsFile: o.CredentialsFile, CAFile: o.CAFile,
 			Limits: repo.Limits{MaxBytes: limits.MaxBytes, MaxFiles: limits.MaxFiles, Timeout: limits.Timeout}}),

@@ -50,9 +50,11 @@ var compSiblings = map[string]bool{"package.json": true, "composer.json": true, 
 
 // Reads reports whether Discover reads the file at rel (slash-separated,
 // relative to the root): lockfiles and manifests, the files beside them
-// their parsers read, and anything under the directories it reads for
-// license data. An image target writes out only the files its scanners
-// read (scan/image).
+// their parsers read, and the license data of installed packages (the
+// first dependency directory on the path decides, as in Discover's walk:
+// package.json in node_modules, the metadata in site-packages, anything
+// in vendor, where a Cargo.toml may name any file). An image target
+// writes out only the files its scanners read (scan/image).
 func Reads(rel string) bool {
 	name := path.Base(rel)
 	if compLockfileParsers[name] != nil || compIsRequirementsFile(name) || compSiblings[name] {
@@ -60,7 +62,11 @@ func Reads(rel string) bool {
 	}
 	for _, dir := range strings.Split(path.Dir(rel), "/") {
 		switch dir {
-		case "node_modules", "site-packages", "dist-packages", "vendor":
+		case "node_modules":
+			return false // package.json, a sibling, was matched above
+		case "site-packages", "dist-packages":
+			return name == "METADATA" || name == "PKG-INFO" || strings.HasSuffix(name, ".egg-info")
+		case "vendor":
 			return true
 		}
 	}

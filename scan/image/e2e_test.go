@@ -523,6 +523,11 @@ func TestWritingOutWhatScannersReadChangesNoResult(t *testing.T) {
 		imagetest.Entry{Name: "app/node_modules/", Type: tar.TypeDir},
 		imagetest.Entry{Name: "app/node_modules/lodash/", Type: tar.TypeDir},
 		imagetest.Entry{Name: "app/node_modules/lodash/package.json", Body: `{"name": "lodash", "version": "4.17.15", "license": "MIT"}`},
+		imagetest.Entry{Name: "app/node_modules/lodash/LICENSE", Body: "MIT License\n"},
+		imagetest.Entry{Name: "app/requirements.txt", Body: "requests==2.19.0\n"},
+		imagetest.Entry{Name: "usr/lib/python3/dist-packages/requests-2.19.0.dist-info/", Type: tar.TypeDir},
+		imagetest.Entry{Name: "usr/lib/python3/dist-packages/requests-2.19.0.dist-info/METADATA", Body: "Metadata-Version: 2.1\nName: requests\nVersion: 2.19.0\nLicense: Apache 2.0\n"},
+		imagetest.Entry{Name: "usr/lib/python3/dist-packages/requests-2.19.0.dist-info/RECORD", Body: "requests/__init__.py,,\n"},
 	)...)
 	archive := filepath.Join(t.TempDir(), "api.tar")
 	imagetest.WriteDockerArchive(t, archive, imagetest.Image{Layers: [][]byte{rootfs, app, deleteLayer(t)}})
@@ -579,7 +584,7 @@ func TestWritingOutWhatScannersReadChangesNoResult(t *testing.T) {
 			t.Errorf("no %s finding: the comparison proves less than it should\n%s", scanner, strings.Join(wholeFindings, "\n"))
 		}
 	}
-	if !strings.Contains(wholeSBOM, "pkg:deb/debian/") || !strings.Contains(wholeSBOM, "pkg:npm/lodash@4.17.15") {
+	if !strings.Contains(wholeSBOM, "pkg:deb/debian/") || !strings.Contains(wholeSBOM, "pkg:npm/lodash@4.17.15") || !strings.Contains(wholeSBOM, "requests-2.19.0.dist-info/METADATA") {
 		t.Errorf("SBOM lacks the Debian packages or lodash: %.300s", wholeSBOM)
 	}
 	if !slices.Equal(readFindings, wholeFindings) {

@@ -254,6 +254,9 @@ func (p *Preparer) applyLayers(ctx context.Context, src source, img *image, work
 				break
 			}
 		}
+		if err == nil && read != nil && u.linksIntoVirtual() {
+			err = errWhole
+		}
 		if err == nil {
 			return u, nil
 		}

@@ -329,3 +329,35 @@ func TestEarlyScannersStartOnTheArchive(t *testing.T) {
 		prep.Close()
 	}
 }
+
+// A link a scanner reads that leads to files no scanner names (here the
+// dpkg database moved elsewhere and linked back) makes the image unpack
+// whole: the SBOM is the same as when every file is written out.
+func TestALinkIntoUnreadFilesUnpacksWhole(t *testing.T) {
+	status := "Package: zlib1g\nStatus: install ok installed\nArchitecture: amd64\nVersion: 1:1.2.13.dfsg-1\n\n"
+	img := imagetest.Image{Layers: [][]byte{imagetest.Layer(t,
+		imagetest.Entry{Name: "etc/", Type: '5'},
+		imagetest.Entry{Name: "etc/os-release", Body: "ID=debian\nVERSION_ID=\"12\"\n"},
+		imagetest.Entry{Name: "opt/dpkg/status", Body: status},
+		imagetest.Entry{Name: "var/lib/", Type: '5'},
+		imagetest.Entry{Name: "var/lib/dpkg", Type: '2', Link: "../../opt/dpkg"},
+		imagetest.Entry{Name: "usr/bin/tool", Body: "#!/bin/sh\n"},
+	)}}
+	path := filepath.Join(t.TempDir(), "image.tar")
+	imagetest.WriteDockerArchive(t, path, img)
+	sbom := map[string]string{}
+	for mode, p := range map[string]*image.Preparer{"whole": newPreparer(t, image.Limits{}), "read": newReadingPreparer(t)} {
+		prep := prepare(t, p, path, scan.TypeCode, scan.TypeDependency)
+		raw, err := components.CaptureJSON(context.Background(), prep.Root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sbom[mode] = string(raw)
+	}
+	if !strings.Contains(sbom["whole"], "pkg:deb/debian/zlib1g@") {
+		t.Fatalf("the whole image's SBOM lacks zlib1g: %s", sbom["whole"])
+	}
+	if sbom["read"] != sbom["whole"] {
+		t.Errorf("SBOM\n%s\nwhole\n%s", sbom["read"], sbom["whole"])
+	}
+}

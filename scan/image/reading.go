@@ -111,6 +111,13 @@ func (r *reading) needsWhole(rel string) bool {
 	return slices.ContainsFunc(r.partial, func(reads func(string) bool) bool { return reads(rel) }) && !tree.UnderSkippedDir(rel)
 }
 
+// followed reports a symbolic link some scanner reads through: the
+// fileReaders read regular files only (the tree walks skip links), so
+// only the named readers (the OS package discovery, the exact tools) can.
+func (r *reading) followed(rel string) bool {
+	return slices.ContainsFunc(r.names, func(reads func(string) bool) bool { return reads(rel) })
+}
+
 // byName reports a file some scanner reads whatever it holds.
 func (r *reading) byName(rel string) bool {
 	return slices.ContainsFunc(r.names, func(reads func(string) bool) bool { return reads(rel) }) ||

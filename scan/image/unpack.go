@@ -75,8 +75,10 @@ type unpacker struct {
 	// read is what the scan's scanners read (reading.go); nil writes out
 	// every file. virt holds the entries not written out, recent the
 	// content of the latest ones, content a file's bytes being judged.
+	// links are the links written out, and where they point.
 	read    *reading
 	virt    virtualIndex
+	links   [][2]string
 	recent  recent
 	content []byte
 
@@ -916,7 +918,7 @@ func (u *unpacker) symlink(rel string, hdr *tar.Header) error {
 		if u.read.needsWhole(rel) {
 			return errWhole
 		}
-		if !u.read.byName(rel) {
+		if !u.read.followed(rel) {
 			return u.makeVirtual(rel, &vnode{link: true})
 		}
 	}
@@ -935,6 +937,9 @@ func (u *unpacker) symlink(rel string, hdr *tar.Header) error {
 	}); err != nil {
 		return err
 	}
+	if u.read != nil {
+		u.links = append(u.links, [2]string{rel, linkDest(rel, hdr.Linkname)})
+	}
 	u.owner[rel] = u.layer
 	u.written[rel] = true
 	return nil
@@ -945,15 +950,37 @@ func (u *unpacker) symlink(rel string, hdr *tar.Header) error {
 // absolute in the image, and ".." stops at its root.
 func inImageLink(rel, target string) string {
 	dir := path.Dir("/" + rel)
-	abs := path.Clean(target)
-	if !path.IsAbs(target) {
-		abs = path.Clean(dir + "/" + target)
-	}
-	r, err := filepath.Rel(dir, abs)
+	r, err := filepath.Rel(dir, linkDest(rel, target))
 	if err != nil {
 		return "."
 	}
 	return filepath.ToSlash(r)
+}
+
+// linkDest is where the link at rel points in the image, as an absolute
+// path ("/" is the image's root).
+func linkDest(rel, target string) string {
+	if path.IsAbs(target) {
+		return path.Clean(target)
+	}
+	return path.Clean(path.Dir("/"+rel) + "/" + target)
+}
+
+// linksIntoVirtual reports a link written out (a scanner reads it) that
+// leads to, or through, an entry that was not: what the scanner would
+// read there is not on disk, so the image must be unpacked whole.
+func (u *unpacker) linksIntoVirtual() bool {
+	for _, l := range u.links {
+		if u.virt.get(l[0]) != nil {
+			continue // replaced since
+		}
+		for p := strings.TrimPrefix(l[1], "/"); p != "" && p != "."; p = path.Dir(p) {
+			if u.virt.get(p) != nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (u *unpacker) hardlink(rel string, hdr *tar.Header) error {

@@ -216,13 +216,13 @@ func cleanRel(p string) string { return strings.TrimPrefix(path.Clean("/"+p), "/
 // Reads reports whether Discover reads the file at rel (slash-separated,
 // relative to the root), or a link on the way to one: the release files,
 // the package databases, and the Debian copyright files (each under a
-// package's documentation folder, which may itself be a link).
+// package's documentation folder, which may itself be a link). A folder
+// on the way counts too: Discover follows a link there.
 func Reads(rel string) bool {
-	switch {
-	case rel == "etc/os-release" || rel == "usr/lib/os-release" || rel == apkInstalled || rel == dpkgStatus,
-		strings.HasPrefix(rel, dpkgStatusD+"/"),
-		strings.HasPrefix(rel, "var/lib/rpm/"), strings.HasPrefix(rel, "usr/lib/sysimage/rpm/"), strings.HasPrefix(rel, "usr/share/rpm/"):
-		return true
+	for _, p := range readPaths {
+		if rel == p || strings.HasPrefix(p, rel+"/") || strings.HasPrefix(rel, p+"/") && p != "usr/share/doc" {
+			return true
+		}
 	}
 	doc, ok := strings.CutPrefix(rel, "usr/share/doc/")
 	if !ok {
@@ -231,3 +231,8 @@ func Reads(rel string) bool {
 	pkg, file, nested := strings.Cut(doc, "/")
 	return pkg != "" && (!nested || file == "copyright")
 }
+
+// readPaths are what Discover reads: each file, or everything under each
+// folder (but for usr/share/doc, of which Reads takes the copyright files).
+var readPaths = []string{"etc/os-release", "usr/lib/os-release", apkInstalled, dpkgStatus, dpkgStatusD,
+	"var/lib/rpm", "usr/lib/sysimage/rpm", "usr/share/rpm", "usr/share/doc"}

@@ -2,6 +2,7 @@ package image_test
 
 import (
 	"context"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,7 +15,9 @@ import (
 	"scand/scan/components"
 	"scand/scan/image"
 	"scand/scan/internal/imagetest"
+	"scand/scan/internal/scantest"
 	"scand/scan/registry"
+	"scand/scan/secrets"
 	"scand/scan/workdir"
 )
 
@@ -360,4 +363,165 @@ func TestALinkIntoUnreadFilesUnpacksWhole(t *testing.T) {
 	if sbom["read"] != sbom["whole"] {
 		t.Errorf("SBOM\n%s\nwhole\n%s", sbom["read"], sbom["whole"])
 	}
+}
+
+// Random layer stacks over a small namespace (nested folders, files a
+// scanner reads by name or for a secret and files none reads, links,
+// hard links, whiteouts, opaque folders, a file replacing a folder and
+// back) unpack to the same result both ways: the same refusal, or the
+// same secrets and deleted secrets reported, the same SBOM, every file
+// written out holding what it holds when every file is, every file a
+// scanner reads written out, and every path mapped to the same layer.
+func TestVirtualEntriesBehaveAsFilesOnDisk(t *testing.T) {
+	rng := rand.New(rand.NewPCG(18, 2026))
+	dirs := []string{"a", "a/b", "a/b/c", "d", "node_modules", "node_modules/x"}
+	names := []string{".env", "notes.txt", "package.json", "tool.bin", "readme.md", "id_rsa"}
+	body := func() string {
+		switch rng.IntN(4) {
+		case 0:
+			return "token = \"" + envSecret + "\"\n"
+		case 1:
+			return `{"name": "x", "version": "1.0.0", "license": "MIT"}`
+		case 2:
+			return "\x00\x01binary"
+		}
+		return "plain text\n"
+	}
+	whole, read := newPreparer(t, image.Limits{}), newReadingPreparer(t)
+	const rounds = 150
+	refused, secretsSeen := 0, 0
+	for round := 0; round < rounds; round++ {
+		var layers [][]byte
+		named := map[string]bool{}
+		for l := 0; l < 1+rng.IntN(4); l++ {
+			var entries []imagetest.Entry
+			var files []string
+			for e := 0; e < 3+rng.IntN(10); e++ {
+				dir := dirs[rng.IntN(len(dirs))]
+				name := dir + "/" + names[rng.IntN(len(names))]
+				switch k := rng.IntN(10); {
+				case k < 4:
+					entries = append(entries, imagetest.Entry{Name: name, Body: body()})
+					files = append(files, name)
+				case k == 4:
+					entries = append(entries, imagetest.Entry{Name: dir + "/", Type: '5'})
+				case k == 5:
+					entries = append(entries, imagetest.Entry{Name: name, Type: '2', Link: "../" + names[rng.IntN(len(names))]})
+				case k == 6 && len(files) > 0:
+					entries = append(entries, imagetest.Entry{Name: name, Type: '1', Link: files[rng.IntN(len(files))]})
+				case k == 7:
+					entries = append(entries, imagetest.Entry{Name: dir + "/.wh." + names[rng.IntN(len(names))]})
+				case k == 8:
+					entries = append(entries, imagetest.Entry{Name: dirs[rng.IntN(len(dirs))] + "/.wh..wh..opq"})
+				default:
+					// a file replaces a folder, then a folder the file
+					d := dirs[rng.IntN(len(dirs))]
+					entries = append(entries, imagetest.Entry{Name: d, Body: body()}, imagetest.Entry{Name: d + "/", Type: '5'})
+				}
+			}
+			for _, e := range entries {
+				named[strings.TrimSuffix(e.Name, "/")] = true
+			}
+			layers = append(layers, imagetest.Layer(t, entries...))
+		}
+		img := imagetest.Image{Layers: layers}
+		archive := filepath.Join(t.TempDir(), "image.tar")
+		imagetest.WriteDockerArchive(t, archive, img)
+		spec := scan.TargetSpec{Image: &scan.ImageSpec{Path: archive}}
+		types := []string{scan.TypeCode, scan.TypeDependency}
+		wp, werr := whole.Prepare(context.Background(), spec, types)
+		rp, rerr := read.Prepare(context.Background(), spec, types)
+		if (werr == nil) != (rerr == nil) || werr != nil && werr.Error() != rerr.Error() {
+			t.Fatalf("round %d: whole: %v; read: %v", round, werr, rerr)
+		}
+		if werr != nil {
+			refused++
+			if refused < 8 {
+				t.Logf("round %d refused: %v", round, werr)
+			}
+			continue
+		}
+		secretsSeen += compareRoots(t, round, wp, rp)
+		// Every name the stack used, there or not, maps alike: what was
+		// removed is forgotten alike.
+		for name := range named {
+			if w, r := wp.MapPath(name), rp.MapPath(name); w != r {
+				t.Errorf("round %d: %s maps to %s, whole %s", round, name, r, w)
+			}
+		}
+		wp.Close()
+		rp.Close()
+	}
+	t.Logf("%d of %d stacks refused alike, %d secrets found alike in the others", refused, rounds, secretsSeen)
+	if refused > rounds/2 || secretsSeen < rounds/2 {
+		t.Errorf("the stacks exercise too little: %d refused, %d secrets", refused, secretsSeen)
+	}
+}
+
+// compareRoots checks one round and returns the secrets found in it.
+func compareRoots(t *testing.T, round int, wp, rp *scan.Prepared) int {
+	t.Helper()
+	secretsOf := func(p *scan.Prepared) []string {
+		var out []string
+		for _, f := range scantest.Scan(t, registryScanner(t, "secrets"), p.Root) {
+			out = append(out, p.MapPath(f.FilePath)+" "+f.RuleID)
+		}
+		for _, f := range runExtra(t, p, "layer-secrets") {
+			out = append(out, f.FilePath+" "+f.RuleID)
+		}
+		slices.Sort(out)
+		return out
+	}
+	w, r := secretsOf(wp), secretsOf(rp)
+	if !slices.Equal(w, r) {
+		t.Errorf("round %d: secrets\n%v\nwhole\n%v", round, r, w)
+	}
+	wc, _ := components.CaptureJSON(context.Background(), wp.Root)
+	rc, _ := components.CaptureJSON(context.Background(), rp.Root)
+	if string(wc) != string(rc) {
+		t.Errorf("round %d: SBOM\n%s\nwhole\n%s", round, rc, wc)
+	}
+	content := secrets.NewContent(scan.Config{})
+	filepath.WalkDir(wp.Root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || p == wp.Root {
+			return nil
+		}
+		rel, _ := filepath.Rel(wp.Root, p)
+		if wp.MapPath(rel) != rp.MapPath(rel) {
+			t.Errorf("round %d: %s maps to %s, whole %s", round, rel, rp.MapPath(rel), wp.MapPath(rel))
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		data, _ := os.ReadFile(p)
+		got, err := os.ReadFile(filepath.Join(rp.Root, rel))
+		if err == nil && string(got) != string(data) {
+			t.Errorf("round %d: %s holds %q, whole %q", round, rel, got, data)
+		}
+		if err != nil && (components.CaptureReads(rel) || content.ReadsFile(rel, data)) {
+			t.Errorf("round %d: %s, which a scanner reads, was not written out", round, rel)
+		}
+		return nil
+	})
+	filepath.WalkDir(rp.Root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && p != rp.Root {
+			rel, _ := filepath.Rel(rp.Root, p)
+			if _, err := os.Lstat(filepath.Join(wp.Root, rel)); err != nil {
+				t.Errorf("round %d: %s written out, but absent when every file is", round, rel)
+			}
+		}
+		return nil
+	})
+	return len(w)
+}
+
+func registryScanner(t *testing.T, name string) scan.Scanner {
+	t.Helper()
+	for _, s := range registry.All(scan.Config{Getenv: func(string) string { return "" }}) {
+		if s.Name() == name {
+			return s
+		}
+	}
+	t.Fatalf("no scanner %s", name)
+	return nil
 }

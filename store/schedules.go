@@ -252,50 +252,42 @@ func (s *Store) RecordScheduleRun(ctx context.Context, rec ScheduleRunRecord) (S
 // ScheduleRuns lists up to limit runs of a schedule, newest first, each
 // with its scan's current status.
 func (s *Store) ScheduleRuns(ctx context.Context, scheduleID string, limit int) ([]ScheduleRun, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT r.id, r.schedule_id, r.scheduled_for, r.created_at, r.outcome, r.reason, r.scan_id, s.status
+	rows, err := s.db.QueryContext(ctx, `SELECT `+scheduleRunColumns+`
 		FROM schedule_runs r LEFT JOIN scans s ON s.id = r.scan_id
 		WHERE r.schedule_id = ? ORDER BY r.seq DESC LIMIT ?`, scheduleID, limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []ScheduleRun{}
-	for rows.Next() {
-		var r ScheduleRun
-		var due, created string
-		var scanID, status sql.NullString
-		if err := rows.Scan(&r.ID, &r.ScheduleID, &due, &created, &r.Outcome, &r.Reason, &scanID, &status); err != nil {
-			return nil, err
-		}
-		r.ScheduledFor, r.CreatedAt = sqlbase.ParseTime(due), sqlbase.ParseTime(created)
-		r.ScanID, r.ScanStatus = scanID.String, status.String
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return sqlbase.Collect(rows, err, scanScheduleRun)
 }
 
 // LatestScheduleRuns returns every schedule's newest run with its scan's
 // current status, by schedule id. Each schedule costs one seek on its
 // run history, however long that history is.
 func (s *Store) LatestScheduleRuns(ctx context.Context) (map[string]ScheduleRun, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT r.id, r.schedule_id, r.scheduled_for, r.created_at, r.outcome, r.reason, r.scan_id, s.status
+	rows, err := s.db.QueryContext(ctx, `SELECT `+scheduleRunColumns+`
 		FROM schedules sc JOIN schedule_runs r ON r.seq = (SELECT max(seq) FROM schedule_runs WHERE schedule_id = sc.id)
 		LEFT JOIN scans s ON s.id = r.scan_id`)
+	runs, err := sqlbase.Collect(rows, err, scanScheduleRun)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	out := map[string]ScheduleRun{}
-	for rows.Next() {
-		var r ScheduleRun
-		var due, created string
-		var scanID, status sql.NullString
-		if err := rows.Scan(&r.ID, &r.ScheduleID, &due, &created, &r.Outcome, &r.Reason, &scanID, &status); err != nil {
-			return nil, err
-		}
-		r.ScheduledFor, r.CreatedAt = sqlbase.ParseTime(due), sqlbase.ParseTime(created)
-		r.ScanID, r.ScanStatus = scanID.String, status.String
+	out := make(map[string]ScheduleRun, len(runs))
+	for _, r := range runs {
 		out[r.ScheduleID] = r
 	}
-	return out, rows.Err()
+	return out, nil
+}
+
+// scheduleRunColumns are what scanScheduleRun reads: a run (r) and the
+// status of its scan (s).
+const scheduleRunColumns = `r.id, r.schedule_id, r.scheduled_for, r.created_at, r.outcome, r.reason, r.scan_id, s.status`
+
+func scanScheduleRun(row sqlbase.Row) (ScheduleRun, error) {
+	var r ScheduleRun
+	var due, created string
+	var scanID, status sql.NullString
+	if err := row.Scan(&r.ID, &r.ScheduleID, &due, &created, &r.Outcome, &r.Reason, &scanID, &status); err != nil {
+		return r, err
+	}
+	r.ScheduledFor, r.CreatedAt = sqlbase.ParseTime(due), sqlbase.ParseTime(created)
+	r.ScanID, r.ScanStatus = scanID.String, status.String
+	return r, nil
 }

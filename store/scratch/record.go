@@ -71,17 +71,27 @@ func (r *Record) Encode(b []byte) []byte {
 
 var errBadRecord = errors.New("corrupt scratch record")
 
+// readStrings fills strs with the length-prefixed strings at the start of
+// b and returns the rest; ok is false when b ends too soon.
+func readStrings(b []byte, strs []string) (rest []byte, ok bool) {
+	for i := range strs {
+		n, w := binary.Uvarint(b)
+		if w <= 0 || uint64(len(b)-w) < n {
+			return b, false
+		}
+		strs[i] = string(b[w : w+int(n)])
+		b = b[w+int(n):]
+	}
+	return b, true
+}
+
 // DecodeRecord reads back what Encode wrote.
 func DecodeRecord(b []byte) (Record, error) {
 	var r Record
 	var strs [12]string
-	for i := range strs {
-		n, w := binary.Uvarint(b)
-		if w <= 0 || uint64(len(b)-w) < n {
-			return r, errBadRecord
-		}
-		strs[i] = string(b[w : w+int(n)])
-		b = b[w+int(n):]
+	b, ok := readStrings(b, strs[:])
+	if !ok {
+		return r, errBadRecord
 	}
 	f := &r.F
 	f.Severity, f.Scanner, f.ScanType, f.Title, f.Description, f.FilePath, f.RuleID = strs[0], strs[1], strs[2], strs[3], strs[4], strs[5], strs[6]
@@ -204,13 +214,8 @@ func DecodeFP(fp string, b []byte) (FPRow, error) {
 	r.Ord, r.Tagset, r.Suppressed = int(ord), int64(tagset), int(b[w])
 	b = b[w+1:]
 	var strs [3]string
-	for i := range strs {
-		n, w := binary.Uvarint(b)
-		if w <= 0 || uint64(len(b)-w) < n {
-			return r, errBadRecord
-		}
-		strs[i] = string(b[w : w+int(n)])
-		b = b[w+int(n):]
+	if _, ok := readStrings(b, strs[:]); !ok {
+		return r, errBadRecord
 	}
 	r.Severity, r.Scanner, r.ScanType = strs[0], strs[1], strs[2]
 	return r, nil

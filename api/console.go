@@ -213,7 +213,7 @@ func (a *consoleActions) ScanDetails(ctx context.Context, sc store.Scan) (ui.Sca
 	if out.VulnDB, err = a.s.Store.ScanDataSources(ctx, sc.ID); err != nil {
 		return out, err
 	}
-	out.Warnings = dataWarnings(out.VulnDB)
+	out.Warnings = report.DataWarnings(out.VulnDB)
 	return out, nil
 }
 

@@ -13,6 +13,7 @@ import (
 	"scand/api/httpio"
 	"scand/auth"
 	"scand/finding"
+	"scand/finding/report"
 	"scand/scan"
 	"scand/scan/request"
 	"scand/sse"
@@ -471,7 +472,7 @@ func (s *Server) handleSummary(w http.ResponseWriter, r *http.Request) error {
 	if sum.VulnDB, err = s.Store.ScanDataSources(r.Context(), sc.ID); err != nil {
 		return err
 	}
-	sum.Warnings = dataWarnings(sum.VulnDB)
+	sum.Warnings = report.DataWarnings(sum.VulnDB)
 	httpio.WriteJSON(w, http.StatusOK, sum)
 	return nil
 }

@@ -15,7 +15,6 @@ import (
 	"scand/auth"
 	"scand/scan"
 	"scand/scan/vulndb"
-	"scand/store"
 )
 
 // VulnDBConfig is the offline advisory data scand manages (issue 16).
@@ -130,15 +129,4 @@ func (s *Server) handleVulnDBImport(w http.ResponseWriter, r *http.Request) erro
 		"built_at", info.BuiltAt, "key_id", PrincipalFrom(r.Context()).ID)
 	httpio.WriteJSON(w, http.StatusCreated, info.WithAge(s.Now(), s.VulnDB.maxAge()))
 	return nil
-}
-
-// dataWarnings are a scan's warnings about its advisory data.
-func dataWarnings(data []store.ScanDataSource) []string {
-	out := []string{}
-	for _, d := range data {
-		if d.Warning != "" {
-			out = append(out, d.Warning)
-		}
-	}
-	return out
 }

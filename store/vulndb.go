@@ -3,23 +3,14 @@ package store
 import (
 	"context"
 	"database/sql"
-	"time"
 
+	"scand/finding/report"
 	"scand/store/sqlbase"
 )
 
 // ScanDataSource is one offline database a scan's scanners read, as it
-// was when the scan ran.
-type ScanDataSource struct {
-	Name    string     `json:"name"`
-	Tool    string     `json:"tool"`
-	Path    string     `json:"path"`
-	Source  string     `json:"source"`
-	BuiltAt *time.Time `json:"built_at"`
-	AgeDays *float64   `json:"age_days"`
-	Stale   bool       `json:"stale"`
-	Warning string     `json:"warning,omitempty"`
-}
+// was when the scan ran: what the report writers show, stored.
+type ScanDataSource = report.ScanDataSource
 
 // SetScanDataSources records the databases a scan used, replacing what
 // was recorded for it before.

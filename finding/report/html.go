@@ -68,7 +68,7 @@ type reportView struct {
 	Skipped     []Skipped
 	// DataSources is the offline advisory data the scan used, and
 	// DataWarnings the stale ones' warnings.
-	DataSources  []DataSource
+	DataSources  []ScanDataSource
 	DataWarnings []string
 	Compliance   []reportTagCount
 	GeneratedAt  string

@@ -32,7 +32,7 @@ type Scan struct {
 	ScannersRun []string
 	Skipped     []Skipped
 	// DataSources is the offline advisory data the scanners read.
-	DataSources []DataSource
+	DataSources []ScanDataSource
 	// Version is scand's release, printed in the report's footer.
 	Version string
 }
@@ -44,9 +44,9 @@ type Skipped struct {
 	InstallHint string `json:"install_hint"`
 }
 
-// DataSource is one offline advisory database a scan read, with its build
-// date and age at scan time (the store's ScanDataSource).
-type DataSource struct {
+// ScanDataSource is one offline advisory database a scan read, with its
+// build date and age at scan time; the store keeps it as it is.
+type ScanDataSource struct {
 	Name    string     `json:"name"`
 	Tool    string     `json:"tool"`
 	Path    string     `json:"path"`
@@ -130,7 +130,7 @@ func SuppressedBy(meta map[string]any) string {
 }
 
 // DataWarnings are a scan's warnings about its advisory data.
-func DataWarnings(data []DataSource) []string {
+func DataWarnings(data []ScanDataSource) []string {
 	out := []string{}
 	for _, d := range data {
 		if d.Warning != "" {
@@ -142,7 +142,7 @@ func DataWarnings(data []DataSource) []string {
 
 // dataProperties is a SARIF run's property bag for the advisory data its
 // tool read; nil when it read none.
-func dataProperties(data []DataSource) map[string]any {
+func dataProperties(data []ScanDataSource) map[string]any {
 	if len(data) == 0 {
 		return nil
 	}

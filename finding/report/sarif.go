@@ -319,7 +319,7 @@ type Tool struct {
 	// finding in canonical order (RulesOf for findings held in memory).
 	Rules []Rule
 	// DataSources is the offline advisory data the tool read.
-	DataSources []DataSource
+	DataSources []ScanDataSource
 	// Results are the tool's findings in canonical order.
 	Results iter.Seq2[Row, error]
 }

@@ -34,8 +34,8 @@ func ReportScan(sc store.Scan, data []store.ScanDataSource, version string) repo
 	if out.Skipped == nil {
 		out.Skipped = []report.Skipped{}
 	}
-	for _, d := range data {
-		out.DataSources = append(out.DataSources, report.DataSource(d))
+	if len(data) > 0 {
+		out.DataSources = data
 	}
 	return out
 }
@@ -147,10 +147,10 @@ func Tools(ctx context.Context, names []string, scanners []scan.Scanner, data []
 	}
 	tools := make([]report.Tool, len(names))
 	for i, name := range names {
-		var ds []report.DataSource
+		var ds []report.ScanDataSource
 		for _, d := range data {
 			if d.Tool == name {
-				ds = append(ds, report.DataSource(d))
+				ds = append(ds, d)
 			}
 		}
 		tools[i] = report.Tool{Name: name, Version: versions[name], InformationURI: InformationURI(byName[name], name),

@@ -93,6 +93,26 @@ func splitList(v string) []string {
 	return out
 }
 
+// treeArg is the directory a command's one PATH names (default .), made
+// absolute; cmd names the command in the usage error.
+func treeArg(cmd string, pos []string) (string, error) {
+	if len(pos) > 1 {
+		return "", &usageError{fmt.Sprintf("%s takes one PATH, got %q", cmd, pos)}
+	}
+	root := "."
+	if len(pos) == 1 {
+		root = pos[0]
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", &usageError{err.Error()}
+	}
+	if info, err := os.Stat(abs); err != nil || !info.IsDir() {
+		return "", &usageError{fmt.Sprintf("%s is not a directory", root)}
+	}
+	return abs, nil
+}
+
 // scanFlags are the flags scan and diff share.
 type scanFlags struct {
 	types, scanners, require       string

@@ -147,23 +147,13 @@ func runBaselineCommand(ctx context.Context, args []string, getenv func(string) 
 	if err != nil {
 		return flagError(err)
 	}
-	if len(pos) > 1 {
-		return &usageError{fmt.Sprintf("scand baseline takes one PATH, got %q", pos)}
-	}
 	sf := scanFlags{types: *types, scanners: *scanners, format: "text"}
 	if err := sf.check(); err != nil {
 		return err
 	}
-	root := "."
-	if len(pos) == 1 {
-		root = pos[0]
-	}
-	abs, err := filepath.Abs(root)
+	abs, err := treeArg("scand baseline", pos)
 	if err != nil {
-		return &usageError{err.Error()}
-	}
-	if info, err := os.Stat(abs); err != nil || !info.IsDir() {
-		return &usageError{fmt.Sprintf("%s is not a directory", root)}
+		return err
 	}
 	cfg, err := loadRepoConfig(*config, abs)
 	if err != nil {

@@ -45,22 +45,12 @@ func runDiffCommand(ctx context.Context, args []string, getenv func(string) stri
 	if err := f.check(); err != nil {
 		return err
 	}
-	if len(pos) > 1 {
-		return &usageError{fmt.Sprintf("scand diff takes one PATH, got %q", pos)}
-	}
 	if *baseRef == "" {
 		return &usageError{"scand diff needs -base REF"}
 	}
-	root := "."
-	if len(pos) == 1 {
-		root = pos[0]
-	}
-	abs, err := filepath.Abs(root)
+	abs, err := treeArg("scand diff", pos)
 	if err != nil {
-		return &usageError{err.Error()}
-	}
-	if info, err := os.Stat(abs); err != nil || !info.IsDir() {
-		return &usageError{fmt.Sprintf("%s is not a directory", root)}
+		return err
 	}
 	bl, err := loadBaseline(f.baseline)
 	if err != nil {
@@ -83,7 +73,7 @@ func runDiffCommand(ctx context.Context, args []string, getenv func(string) stri
 	g := gitRunner{runner: eng.scanCfg.Runner}
 	top, err := g.out(ctx, abs, "rev-parse", "--show-toplevel")
 	if err != nil {
-		return &usageError{fmt.Sprintf("%s is not inside a git work tree: %v", root, err)}
+		return &usageError{fmt.Sprintf("%s is not inside a git work tree: %v", abs, err)}
 	}
 	realAbs, err := filepath.EvalSymlinks(abs)
 	if err != nil {
@@ -91,7 +81,7 @@ func runDiffCommand(ctx context.Context, args []string, getenv func(string) stri
 	}
 	sub, err := filepath.Rel(top, realAbs)
 	if err != nil || !filepath.IsLocal(sub) && sub != "." {
-		return &usageError{fmt.Sprintf("%s is not inside the repository at %s", root, top)}
+		return &usageError{fmt.Sprintf("%s is not inside the repository at %s", abs, top)}
 	}
 	baseCommit, err := g.commit(ctx, top, *baseRef)
 	if err != nil {

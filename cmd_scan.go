@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -65,16 +64,9 @@ func runScanCommand(ctx context.Context, args []string, getenv func(string) stri
 		// the orchestrator once the repository is cloned.
 		configGiven = f.config != ""
 	default:
-		root := "."
-		if len(pos) == 1 {
-			root = pos[0]
-		}
-		abs, err := filepath.Abs(root)
+		abs, err := treeArg("scand scan", pos)
 		if err != nil {
-			return &usageError{err.Error()}
-		}
-		if info, err := os.Stat(abs); err != nil || !info.IsDir() {
-			return &usageError{fmt.Sprintf("%s is not a directory", root)}
+			return err
 		}
 		req.TargetPath = abs
 		if cfg, err = loadRepoConfig(f.config, abs); err != nil {

@@ -18,6 +18,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"scand/scan/tree"
 )
 
 // How layers are unpacked, and why (a layer is attacker-controlled):
@@ -830,10 +832,14 @@ func (u *unpacker) judge(rel string, size int64, tr io.Reader) (data []byte, nee
 		}
 	}
 	u.bytes += size
-	if err := u.makeVirtual(rel, &vnode{readable: data != nil}); err != nil {
+	// Binary content is never wanted for what it holds (the rules skip
+	// it; git-hygiene judges a binary key file by its name): only text is
+	// kept for a hard link under another name.
+	text := data != nil && !tree.LooksBinary(data)
+	if err := u.makeVirtual(rel, &vnode{readable: text}); err != nil {
 		return nil, false, err
 	}
-	if data != nil {
+	if text {
 		u.recent.add(rel, data)
 	}
 	return nil, false, nil

@@ -18,8 +18,8 @@ type vnode struct {
 	// mode and owner are a directory's, applied if it becomes real.
 	mode     fs.FileMode
 	uid, gid int
-	// readable marks a file whose content fileReaders were shown: a hard
-	// link to it may need that content again (recent).
+	// readable marks a text file whose content fileReaders were shown:
+	// a hard link to it may need that content again (recent).
 	readable bool
 }
 

@@ -265,6 +265,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		InstallRecipe: registry.InstallCommand,
 		Runner:        app.runner,
 		OutputNow:     outputClock(cfg.FakeNow),
+		SLA:           cfg.SLA,
 		PDFRenderer:   cfg.PDFRenderer,
 		Schedules:     app.schedules,
 		VulnDB: api.VulnDBConfig{Dir: cfg.VulnDBDir, MaxUpload: int64(cfg.VulnDBMaxUploadMB) << 20,

@@ -16,7 +16,9 @@ import (
 
 	"scand/api/httpio"
 	"scand/api/openapi"
+	"scand/api/portfolio"
 	"scand/auth"
+	"scand/finding"
 	"scand/hook"
 	"scand/scan"
 	"scand/scan/netguard"
@@ -77,6 +79,9 @@ type Deps struct {
 	Schedules *schedule.Scheduler
 	// VulnDB is the offline advisory data scand imports and reports on.
 	VulnDB VulnDBConfig
+	// SLA is the fix-deadline policy (SVC_SLA_DAYS); deadlines are judged
+	// on the output clock, so SVC_FAKE_NOW moves them in tests.
+	SLA finding.SLAPolicy
 }
 
 // Server holds the dependencies and the route table.
@@ -155,8 +160,17 @@ func (s *Server) routeTable() []Route {
 	rs = append(rs, s.scheduleRoutes()...)
 	rs = append(rs, s.notificationRoutes()...)
 	rs = append(rs, s.vulndbRoutes()...)
+	rs = append(rs, portfolio.Handlers{Store: s.Store, Now: s.slaNow, SLA: s.SLA, Hidden: hiddenTriageStatuses()}.Routes()...)
 	rs = append(rs, s.TestRoutes...)
 	return rs
+}
+
+// slaNow is the clock fix deadlines are judged on: SVC_FAKE_NOW when set.
+func (s *Server) slaNow() time.Time {
+	if s.OutputNow != nil {
+		return s.OutputNow()
+	}
+	return s.Now()
 }
 
 // CloseStreams ends every open event stream; main.go calls it on shutdown.

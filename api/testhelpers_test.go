@@ -21,6 +21,7 @@ import (
 
 	"scand/api/httpio"
 	"scand/auth"
+	"scand/finding"
 	"scand/sse"
 	"scand/store"
 )
@@ -89,6 +90,8 @@ type apiEnvOptions struct {
 	// Limiter defaults to the SPEC.md limits (60/min, burst 10, enabled).
 	Limiter    *auth.RateLimiter
 	TestRoutes []Route
+	// SLA is SVC_SLA_DAYS (zero: no deadlines).
+	SLA finding.SLAPolicy
 }
 
 // apiEnv is one server over a fresh database.
@@ -128,6 +131,7 @@ func newAPIEnv(t *testing.T, opts apiEnvOptions) *apiEnv {
 		EventSecret: e.secret,
 		Ready:       func() bool { return true },
 		TestRoutes:  opts.TestRoutes,
+		SLA:         opts.SLA,
 	})
 	e.h = e.srv.Handler()
 	return e

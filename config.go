@@ -41,7 +41,7 @@ type config struct {
 	AlertMinSeverity   string
 	RetentionDays      int
 	// SLA is the fix deadline per severity (SVC_SLA_DAYS).
-	SLA finding.SLAPolicy
+	SLA                finding.SLAPolicy
 	SchedulerFakeStart time.Time
 	VulnDBDir          string
 	VulnDBMaxAgeDays   int

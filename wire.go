@@ -6,6 +6,7 @@ import (
 	"net/netip"
 	"time"
 
+	"scand/finding/report"
 	"scand/hook"
 	"scand/notify"
 	"scand/scan"
@@ -64,6 +65,17 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 	alerts := schedule.NewAlerts(schedule.AlertOptions{Store: st, Bus: bus, Log: log.With("logger", "scand.alerts"), Now: time.Now, MinSeverity: cfg.AlertMinSeverity})
 	retention := schedule.NewRetention(schedule.RetentionOptions{Store: st, Log: log.With("logger", "scand.retention"), Now: time.Now,
 		MaxAge: time.Duration(cfg.RetentionDays) * 24 * time.Hour})
+	slaNow := time.Now
+	if clock := outputClock(cfg.FakeNow); clock != nil {
+		slaNow = clock
+	}
+	var hidden []string
+	for _, v := range store.TriageStatuses {
+		if report.HiddenVerdict(v) {
+			hidden = append(hidden, v)
+		}
+	}
+	slaWatch := &notify.SLAWatch{Store: st, Bus: bus, Now: slaNow, SLA: cfg.SLA, Hidden: hidden, Log: log.With("logger", "scand.sla")}
 	bus.AddSink("webhooks", hooks.Sink)
 	bus.AddSink("notifications", notes.Sink)
 	bus.AddSink("alerts", alerts.Sink)
@@ -101,6 +113,9 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 		if err := sched.Start(ctx); err != nil {
 			return err
 		}
+		// Findings past their fix deadline are announced daily, the
+		// first time right after start (the sinks are running).
+		slaWatch.Start(ctx)
 		return retention.Start(ctx)
 	}
 	a.stop = func() {
@@ -108,6 +123,7 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 		// orchestrator's last events still reach alerts, then the sinks.
 		sched.Stop(5 * time.Second)
 		retention.Stop(5 * time.Second)
+		slaWatch.Stop(5 * time.Second)
 		orch.Stop(15 * time.Second)
 		if err := work.Close(); err != nil {
 			log.With("logger", "scand").Warn("work directory not removed", "dir", work.Path(), "error", err.Error())

@@ -119,7 +119,7 @@ func (s *Service) Sink(_ context.Context, ev sse.Event) error {
 
 func relevant(name string) bool {
 	return name == sse.ScanComplete || name == sse.ScanFailed || name == sse.ScannerFailed || name == sse.ScanNewFindings ||
-		name == sse.ScanStaleData
+		name == sse.ScanStaleData || name == sse.FindingSLABreached
 }
 
 func (s *Service) loop(ctx context.Context) {
@@ -180,6 +180,10 @@ type facts struct {
 	// scan.stale_data
 	Databases []string `json:"databases"`
 	Warnings  []string `json:"warnings"`
+	// finding.sla_breached
+	TargetName string             `json:"target_name"`
+	Count      int                `json:"count"`
+	BySeverity sse.SeverityCounts `json:"by_severity"`
 }
 
 // Build returns the notification ev calls for; ok is false when it calls
@@ -263,6 +267,16 @@ func Build(ev sse.Event) (n store.Notification, ok bool, err error) {
 			n.Body += "; " + plural(f.FixedCount, "finding") + " no longer reported"
 		}
 		n.Body += "."
+	case sse.FindingSLABreached:
+		if f.Count <= 0 {
+			return n, false, nil
+		}
+		if n.Severity = f.BySeverity.Highest(); n.Severity == "" {
+			n.Severity = "info"
+		}
+		n.Title = plural(f.Count, "finding") + " past the fix deadline in " + f.TargetName
+		n.Body = "Open findings of " + f.TargetName + " passed their SVC_SLA_DAYS deadline (" + f.BySeverity.Breakdown() +
+			"), in its latest scan " + f.ScanID + "."
 	case sse.ScanStaleData:
 		if len(f.Warnings) == 0 {
 			return n, false, nil

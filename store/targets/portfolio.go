@@ -292,7 +292,7 @@ type FindingsQuery struct {
 	Package, Version string
 	Ecosystems       []string
 	// Sort is severity (default), first_seen, target or file.
-	Sort   string
+	Sort  string
 	After *Cursor
 	Limit int
 }
@@ -517,4 +517,52 @@ func contains(list []string, v string) bool {
 		}
 	}
 	return false
+}
+
+// Breach is an open finding of a target's latest completed scan that is
+// past its deadline and was never announced (finding.sla_breached).
+type Breach struct {
+	TargetID               int64
+	TargetName, TargetKind string
+	ScanID                 string
+	Fingerprint, Severity  string
+	Title                  string
+	FirstSeen              time.Time
+}
+
+// NewlyOverdue returns up to limit breaches in target order. Findings
+// whose age is still being written are left for the next call.
+func (s *Targets) NewlyOverdue(ctx context.Context, sla SLA, hidden []string, limit int) ([]Breach, error) {
+	if len(sla.Cutoffs) == 0 {
+		return []Breach{}, nil
+	}
+	od, odArgs := sla.overdueExpr()
+	open, openArgs := openRowFilter("f.suppressed", hidden)
+	rows, err := s.db.QueryContext(ctx, `SELECT t.id, t.name, t.kind, s.id, f.fingerprint, f.severity, coalesce(json_extract(f.body, '$.title'), ''), a.first_seen
+		FROM targets t JOIN scans s ON s.seq = t.latest_seq
+		JOIN findings f ON f.k BETWEEN t.latest_seq << 32 AND (t.latest_seq << 32) + 4294967295
+		JOIN finding_age a ON a.target_id = t.id AND a.fingerprint = f.fingerprint
+		LEFT JOIN triage_states ts ON ts.fingerprint = f.fingerprint
+		WHERE t.latest_seq IS NOT NULL AND a.sla_notified = 0 AND `+od+` AND `+open+`
+		ORDER BY t.id, f.k LIMIT ?`, append(append(odArgs, openArgs...), max(limit, 1))...)
+	return sqlbase.Collect(rows, err, func(r sqlbase.Row) (Breach, error) {
+		var b Breach
+		var first string
+		err := r.Scan(&b.TargetID, &b.TargetName, &b.TargetKind, &b.ScanID, &b.Fingerprint, &b.Severity, &b.Title, &first)
+		b.FirstSeen = sqlbase.ParseTime(first)
+		return b, err
+	})
+}
+
+// MarkBreachesAnnounced records that finding.sla_breached went out for
+// these findings: they are never announced again.
+func (s *Targets) MarkBreachesAnnounced(ctx context.Context, bs []Breach) error {
+	return sqlbase.InTx(ctx, s.w, func(tx *sql.Tx) error {
+		for _, b := range bs {
+			if _, err := tx.ExecContext(ctx, "UPDATE finding_age SET sla_notified = 1 WHERE target_id = ? AND fingerprint = ?", b.TargetID, b.Fingerprint); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }

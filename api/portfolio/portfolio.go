@@ -38,6 +38,10 @@ const (
 
 // Routes returns the portfolio routes.
 func (h Handlers) Routes() []openapi.Route {
+	return append(h.targetRoutes(), h.inventoryRoutes()...)
+}
+
+func (h Handlers) targetRoutes() []openapi.Route {
 	limit := openapi.Param{Name: "limit", In: "query", Type: "integer", Description: "page size (default 50, at most 500)"}
 	cursor := openapi.Param{Name: "cursor", In: "query", Type: "string", Description: "next_cursor of the previous page"}
 	labelP := openapi.Param{Name: "label", In: "query", Type: "string", Description: "key=value; repeat to require several labels"}

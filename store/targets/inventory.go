@@ -1,0 +1,133 @@
+package targets
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"scand/store/sqlbase"
+)
+
+// ComponentQuery selects components of the latest SBOM of each target:
+// the components captured by its latest completed scan that read a tree.
+type ComponentQuery struct {
+	// Name matches the package name exactly, case-insensitively.
+	Name string
+	// PURL matches the package URL without its version (pkg:npm/lodash
+	// matches pkg:npm/lodash@4.17.20).
+	PURL      string
+	Ecosystem string
+	TargetIDs []int64
+}
+
+// ComponentRow is one component in one target's latest SBOM.
+type ComponentRow struct {
+	TargetID                       int64
+	TargetName, TargetKind, ScanID string
+	Name, Version, Ecosystem, PURL string
+}
+
+// likeEscape escapes a LIKE pattern's wildcards (ESCAPE '\').
+func likeEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+// InventoryComponents calls yield for each component q selects, in target
+// then SBOM order; the version-range test is the caller's (it needs each
+// ecosystem's ordering). yield returning false stops.
+func (s *Targets) InventoryComponents(ctx context.Context, q ComponentQuery, yield func(ComponentRow) bool) error {
+	var where []string
+	var args []any
+	if q.Name != "" {
+		where = append(where, "lower(json_extract(j.value, '$.name')) = lower(?)")
+		args = append(args, q.Name)
+	}
+	if q.PURL != "" {
+		where = append(where, `(json_extract(j.value, '$.purl') = ? OR json_extract(j.value, '$.purl') LIKE ? ESCAPE '\')`)
+		args = append(args, q.PURL, likeEscape(q.PURL)+"@%")
+	}
+	if q.Ecosystem != "" {
+		where = append(where, "lower(json_extract(j.value, '$.ecosystem')) = lower(?)")
+		args = append(args, q.Ecosystem)
+	}
+	targetFilter := ""
+	var targetArgs []any
+	if len(q.TargetIDs) > 0 {
+		targetFilter = " WHERE t.id IN (" + sqlbase.Placeholders(len(q.TargetIDs)) + ")"
+		for _, id := range q.TargetIDs {
+			targetArgs = append(targetArgs, id)
+		}
+	}
+	cond := ""
+	if len(where) > 0 {
+		cond = " WHERE " + strings.Join(where, " AND ")
+	}
+	rows, err := s.db.QueryContext(ctx, `WITH sbom AS (SELECT t.id, t.name, t.kind,
+			(SELECT seq FROM scans s WHERE s.target_id = t.id AND s.status = 'completed' AND s.hidden = 0 AND s.components IS NOT NULL
+				ORDER BY s.target_id, s.status, s.seq DESC LIMIT 1) AS seq
+			FROM targets t`+targetFilter+`)
+		SELECT b.id, b.name, b.kind, s.id, coalesce(json_extract(j.value, '$.name'), ''), coalesce(json_extract(j.value, '$.version'), ''),
+			coalesce(json_extract(j.value, '$.ecosystem'), ''), coalesce(json_extract(j.value, '$.purl'), '')
+		FROM sbom b JOIN scans s ON s.seq = b.seq, json_each(s.components) j`+cond+` ORDER BY b.id, j.key`,
+		append(targetArgs, args...)...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var c ComponentRow
+		if err := rows.Scan(&c.TargetID, &c.TargetName, &c.TargetKind, &c.ScanID, &c.Name, &c.Version, &c.Ecosystem, &c.PURL); err != nil {
+			return err
+		}
+		if !yield(c) {
+			return nil
+		}
+	}
+	return rows.Err()
+}
+
+// AffectedRow is one finding of a target's latest completed scan that
+// reports a vulnerability.
+type AffectedRow struct {
+	TargetID                       int64
+	TargetName, TargetKind, ScanID string
+	Fingerprint, Severity          string
+	RuleID, Package, Version       string
+	Ecosystem, FixedVersion        string
+	Aliases                        []string
+	Verdict                        string // "new" when none
+}
+
+// VulnerabilityFindings lists the findings of every target's latest
+// completed scan whose rule id or any alias is id (case-insensitive),
+// in target order.
+func (s *Targets) VulnerabilityFindings(ctx context.Context, id string) ([]AffectedRow, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT t.id, t.name, t.kind, s.id, f.fingerprint, f.severity,
+			coalesce(json_extract(f.body, '$.rule_id'), ''), coalesce(json_extract(f.body, '$.metadata.package'), ''),
+			coalesce(json_extract(f.body, '$.metadata.version'), ''), coalesce(json_extract(f.body, '$.metadata.ecosystem'), ''),
+			coalesce(json_extract(f.body, '$.metadata.fixed_version'), ''), coalesce(json_extract(f.body, '$.metadata.aliases'), '[]'),
+			coalesce(ts.status, 'new')
+		FROM targets t JOIN scans s ON s.seq = t.latest_seq
+		JOIN findings f ON f.k BETWEEN t.latest_seq << 32 AND (t.latest_seq << 32) + 4294967295
+		LEFT JOIN triage_states ts ON ts.fingerprint = f.fingerprint
+		WHERE t.latest_seq IS NOT NULL AND f.scan_type = 'dependency'
+			AND (upper(json_extract(f.body, '$.rule_id')) = upper(?1)
+				OR EXISTS (SELECT 1 FROM json_each(f.body, '$.metadata.aliases') WHERE upper(value) = upper(?1)))
+		ORDER BY t.id, f.k`, id)
+	return sqlbase.Collect(rows, err, func(r sqlbase.Row) (AffectedRow, error) {
+		var a AffectedRow
+		var aliases string
+		err := r.Scan(&a.TargetID, &a.TargetName, &a.TargetKind, &a.ScanID, &a.Fingerprint, &a.Severity, &a.RuleID, &a.Package, &a.Version,
+			&a.Ecosystem, &a.FixedVersion, &aliases, &a.Verdict)
+		if err == nil {
+			a.Aliases = decodeAliases(aliases)
+		}
+		return a, err
+	})
+}
+
+func decodeAliases(s string) []string {
+	out := []string{}
+	_ = json.Unmarshal([]byte(s), &out)
+	return out
+}

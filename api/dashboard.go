@@ -19,6 +19,7 @@ import (
 	"scand/scan/vulndb"
 	"scand/sse"
 	"scand/store"
+	"scand/store/targets"
 )
 
 // ScannerStatus is one scanner of the registry as the dashboard shows it.
@@ -71,13 +72,14 @@ type DashboardScannerCounts struct {
 type DashboardStats struct {
 	TotalScans    int                 `json:"total_scans"`
 	ScansByStatus DashboardScanCounts `json:"scans_by_status"`
-	Targets       int                 `json:"targets" doc:"Distinct targets (path, URL, host) with a completed scan"`
+	Targets       int                 `json:"targets" doc:"Targets (GET /targets) with a completed scan"`
 	TotalFindings int                 `json:"total_findings" doc:"Findings of the latest completed scan of each target"`
 	// The severity counts cover the same findings as total_findings.
 	FindingsBySeverity sse.SeverityCounts     `json:"findings_by_severity" doc:"Findings of the latest completed scan of each target, by severity"`
 	VisibleBySeverity  sse.SeverityCounts     `json:"visible_findings_by_severity" doc:"The same without the default-hidden triage verdicts (false_positive, accepted_risk, wont_fix)"`
 	TriageByStatus     DashboardTriageCounts  `json:"triage_by_status" doc:"The same findings by triage status; no verdict counts as new"`
 	Scanners           DashboardScannerCounts `json:"scanners"`
+	Overdue            int                    `json:"overdue" doc:"Open findings of the latest completed scan of each target past their SVC_SLA_DAYS deadline (no suppressed ones, no hidden verdicts)"`
 }
 
 // TrendDay is one UTC day of GET /dashboard/trends.
@@ -211,6 +213,9 @@ func (s *Server) handleDashboardStats(w http.ResponseWriter, r *http.Request) er
 		body.TotalScans += n
 	}
 	body.Targets = current.Targets
+	if body.Overdue, err = s.Store.OverdueTotal(ctx, hiddenTriageStatuses(), targets.SLA{Cutoffs: s.SLA.Cutoffs(s.slaNow())}); err != nil {
+		return err
+	}
 	for _, c := range current.Counts {
 		body.TotalFindings += c.Count
 		body.FindingsBySeverity.Add(c.Severity, c.Count)

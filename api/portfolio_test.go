@@ -232,6 +232,14 @@ func TestPortfolioTargetsAndFindings(t *testing.T) {
 				t.Errorf("%s: %v (total %d), want %s", q, got, n, want)
 			}
 		}
+		var stats struct {
+			Overdue int `json:"overdue"`
+			Targets int `json:"targets"`
+		}
+		e.decode(e.do("GET", "/api/v1/dashboard/stats", ""), &stats)
+		if stats.Overdue != 1 || stats.Targets != 3 {
+			t.Errorf("dashboard: %+v, want 1 overdue of 3 targets", stats)
+		}
 		e.expectStatus(e.do("GET", "/api/v1/findings?sort=age", ""), 422)
 		e.expectStatus(e.do("GET", "/api/v1/findings?cursor=bogus", ""), 422)
 		e.expectStatus(e.do("GET", "/api/v1/findings?first_seen_before=yesterday", ""), 422)

@@ -110,7 +110,7 @@ func (s *Targets) VulnerabilityFindings(ctx context.Context, id string) ([]Affec
 		FROM targets t JOIN scans s ON s.seq = t.latest_seq
 		JOIN findings f ON f.k BETWEEN t.latest_seq << 32 AND (t.latest_seq << 32) + 4294967295
 		LEFT JOIN triage_states ts ON ts.fingerprint = f.fingerprint
-		WHERE t.latest_seq IS NOT NULL AND f.scan_type = 'dependency'
+		WHERE t.latest_seq IS NOT NULL AND +f.scan_type = 'dependency'
 			AND (upper(json_extract(f.body, '$.rule_id')) = upper(?1)
 				OR EXISTS (SELECT 1 FROM json_each(f.body, '$.metadata.aliases') WHERE upper(value) = upper(?1)))
 		ORDER BY t.id, f.k`, id)

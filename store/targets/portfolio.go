@@ -106,7 +106,7 @@ func openRowFilter(suppressedCol string, hidden []string) (string, []any) {
 // target's id twice, then overdueExpr's and openRowFilter's).
 func overdueCountSQL(sla SLA, hidden []string, exists bool) (string, []any) {
 	od, odArgs := sla.overdueExpr()
-	open, openArgs := openRowFilter("f.suppressed", hidden)
+	open, openArgs := openRowFilter("+f.suppressed", hidden)
 	sel := "count(*)"
 	if exists {
 		sel = "1"
@@ -340,11 +340,13 @@ func (q FindingsQuery) where() (string, []any) {
 			args = append(args, id)
 		}
 	}
-	in("f.severity", q.Severities)
-	in("f.scanner", q.Scanners)
-	in("f.scan_type", q.ScanTypes)
+	// Unary plus keeps SQLite from building an automatic index over every
+	// finding for these terms: the rows come by rowid range per target.
+	in("+f.severity", q.Severities)
+	in("+f.scanner", q.Scanners)
+	in("+f.scan_type", q.ScanTypes)
 	if len(q.Compliance) > 0 {
-		where = append(where, "f.tagset IN (SELECT tagset FROM tagset_tags WHERE tag IN ("+sqlbase.Placeholders(len(q.Compliance))+"))")
+		where = append(where, "+f.tagset IN (SELECT tagset FROM tagset_tags WHERE tag IN ("+sqlbase.Placeholders(len(q.Compliance))+"))")
 		args = append(args, sqlbase.AnySlice(q.Compliance)...)
 	}
 	if len(q.Verdicts) > 0 {
@@ -355,9 +357,9 @@ func (q FindingsQuery) where() (string, []any) {
 	}
 	switch {
 	case q.Suppressed == nil:
-		where = append(where, "f.suppressed = 0")
+		where = append(where, "+f.suppressed = 0")
 	default:
-		where = append(where, "f.suppressed = ?")
+		where = append(where, "+f.suppressed = ?")
 		args = append(args, sqlbase.BoolInt(*q.Suppressed))
 	}
 	if q.FirstSeenBefore != nil {
@@ -375,7 +377,7 @@ func (q FindingsQuery) where() (string, []any) {
 		args = append(args, q.Advisory, q.Advisory)
 	}
 	if q.Package != "" {
-		where = append(where, "f.scan_type = 'dependency' AND json_extract(f.body, '$.metadata.package') = ?")
+		where = append(where, "+f.scan_type = 'dependency' AND json_extract(f.body, '$.metadata.package') = ?")
 		args = append(args, q.Package)
 		if len(q.Ecosystems) > 0 {
 			where = append(where, "coalesce(lower(json_extract(f.body, '$.metadata.ecosystem')) IN ("+sqlbase.Placeholders(len(q.Ecosystems))+"), 1)")
@@ -474,8 +476,8 @@ func (s *Targets) PortfolioFindings(ctx context.Context, q FindingsQuery) ([]Por
 	case "target":
 		extra, ea := "", []any(nil)
 		if c != nil {
-			extra = " AND (t.name, t.id, f.k) > (?, ?, ?)"
-			ea = []any{c.Str, c.Target, c.K}
+			extra = " AND (t.name > ? OR (t.name = ? AND (t.id > ? OR (t.id = ? AND f.k > ?))))"
+			ea = []any{c.Str, c.Str, c.Target, c.Target, c.K}
 		}
 		return out, run(extra, ea, "t.name, t.id, f.k", limit)
 	case "file":
@@ -495,10 +497,10 @@ func (s *Targets) PortfolioFindings(ctx context.Context, q FindingsQuery) ([]Por
 		if len(q.Severities) > 0 && !contains(q.Severities, string(sev)) {
 			continue
 		}
-		extra, ea := " AND f.severity = ?", []any{string(sev)}
+		extra, ea := " AND +f.severity = ?", []any{string(sev)}
 		if c != nil && sev.Rank() == c.Sev {
-			extra += " AND (t.id, f.k) > (?, ?)"
-			ea = append(ea, c.Target, c.K)
+			extra += " AND (t.id > ? OR (t.id = ? AND f.k > ?))"
+			ea = append(ea, c.Target, c.Target, c.K)
 		}
 		if err := run(extra, ea, "t.id, f.k", limit-len(out)); err != nil {
 			return nil, err
@@ -537,7 +539,7 @@ func (s *Targets) NewlyOverdue(ctx context.Context, sla SLA, hidden []string, li
 		return []Breach{}, nil
 	}
 	od, odArgs := sla.overdueExpr()
-	open, openArgs := openRowFilter("f.suppressed", hidden)
+	open, openArgs := openRowFilter("+f.suppressed", hidden)
 	rows, err := s.db.QueryContext(ctx, `SELECT t.id, t.name, t.kind, s.id, f.fingerprint, f.severity, coalesce(json_extract(f.body, '$.title'), ''), a.first_seen
 		FROM targets t JOIN scans s ON s.seq = t.latest_seq
 		JOIN findings f ON f.k BETWEEN t.latest_seq << 32 AND (t.latest_seq << 32) + 4294967295

@@ -12,8 +12,8 @@ package main
 
 import (
 	"crypto/sha256"
-	"encoding/base64"
 	"database/sql"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"flag"

@@ -48,6 +48,8 @@ func (s *Server) newConsole() http.Handler {
 		WebhookEvents:    hook.Events,
 		HiddenTriage:     hiddenTriageStatuses(),
 		Version:          Version,
+		SLA:              s.SLA,
+		SLANow:           s.slaNow,
 	})
 	if err != nil {
 		// The console's routes name API routes; a mismatch is a defect of

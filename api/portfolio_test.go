@@ -244,4 +244,23 @@ func TestPortfolioTargetsAndFindings(t *testing.T) {
 		e.expectStatus(e.do("GET", "/api/v1/findings?cursor=bogus", ""), 422)
 		e.expectStatus(e.do("GET", "/api/v1/findings?first_seen_before=yesterday", ""), 422)
 	})
+
+	t.Run("console", func(t *testing.T) {
+		e := e.with(t)
+		rec := e.do("GET", "/ui/targets?label=team%3Dpayments", "")
+		e.expectStatus(rec, 200)
+		body := rec.Body.String()
+		if !strings.Contains(body, "payments api") || strings.Contains(body, "/src/c") || !strings.Contains(rec.Header().Get("Content-Security-Policy"), "default-src") {
+			t.Errorf("targets page: %s\nCSP %q", body, rec.Header().Get("Content-Security-Policy"))
+		}
+		rec = e.do("GET", "/ui/findings?severity=critical", "")
+		e.expectStatus(rec, 200)
+		body = rec.Body.String()
+		if strings.Count(body, "CVE-2021-44228: vuln in log4j-core") != 2 || !strings.Contains(body, "overdue</span>") || strings.Contains(body, "fpC2") {
+			t.Errorf("findings page: %s", body)
+		}
+		if rec := e.do("GET", "/ui/findings?cursor=forged", ""); rec.Code != 200 || !strings.Contains(rec.Body.String(), "expired") {
+			t.Errorf("forged cursor: %d", rec.Code)
+		}
+	})
 }

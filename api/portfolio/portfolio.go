@@ -531,7 +531,7 @@ func (h Handlers) listFindings(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if c := qs.Get("cursor"); c != "" {
-		cur, err := decodeCursor(c, q.Sort)
+		cur, err := DecodeCursor(c, q.Sort)
 		if err != nil {
 			return err
 		}
@@ -565,7 +565,7 @@ func (h Handlers) listFindings(w http.ResponseWriter, r *http.Request) error {
 		out.Total = &n
 	}
 	if len(rows) == q.Limit {
-		c := encodeCursor(rows[len(rows)-1].Cursor, q.Sort)
+		c := EncodeCursor(rows[len(rows)-1].Cursor, q.Sort)
 		out.NextCursor = &c
 		httpio.SetNextLink(w, r, c)
 	}
@@ -612,7 +612,8 @@ func AgeFields(p finding.SLAPolicy, sev finding.Severity, first, last, now time.
 	return a
 }
 
-func encodeCursor(c targets.Cursor, sort string) string {
+// EncodeCursor is the opaque cursor of a findings page's last row.
+func EncodeCursor(c targets.Cursor, sort string) string {
 	b, _ := json.Marshal(struct {
 		Sort string `json:"o"`
 		targets.Cursor
@@ -620,7 +621,9 @@ func encodeCursor(c targets.Cursor, sort string) string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
-func decodeCursor(raw, sort string) (targets.Cursor, error) {
+// DecodeCursor reads EncodeCursor's cursor for the same sort; any other
+// is a 422.
+func DecodeCursor(raw, sort string) (targets.Cursor, error) {
 	bad := httpio.Invalid("value_error", "cursor is not a cursor this list returned", raw, "query", "cursor")
 	b, err := base64.RawURLEncoding.DecodeString(raw)
 	if err != nil {

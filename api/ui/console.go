@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"scand/auth"
+	"scand/finding"
 	"scand/store"
 )
 
@@ -50,6 +51,10 @@ type Config struct {
 	// HiddenTriage is the dashboard's default-hidden set of verdicts.
 	HiddenTriage []string
 	Version      string
+	// SLA and SLANow judge fix deadlines (SVC_SLA_DAYS, on the
+	// SVC_FAKE_NOW clock when set); nil SLANow is Now.
+	SLA    finding.SLAPolicy
+	SLANow func() time.Time
 }
 
 // Console serves every /ui/ route.
@@ -152,6 +157,8 @@ func (c *Console) routes() []route {
 	return []route{
 		{Pattern: "GET /ui/{$}", API: "GET /dashboard/stats", Handle: c.overview},
 		{Pattern: "GET /ui/scans", API: "GET /scans", Handle: c.scanList},
+		{Pattern: "GET /ui/targets", API: "GET /targets", Handle: c.targetList},
+		{Pattern: "GET /ui/findings", API: "GET /findings", Handle: c.portfolioFindings},
 		{Pattern: "POST /ui/scans", API: "POST /scans", Handle: c.startScan},
 		{Pattern: "GET /ui/scans/{id}", API: "GET /scans/{id}/findings", Handle: c.scanDetail},
 		{Pattern: "POST /ui/scans/{id}/cancel", API: "POST /scans/{id}/cancel", Handle: c.cancelScan},

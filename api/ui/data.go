@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"scand/store"
+	"scand/store/targets"
 )
 
 // Data is every read the console makes. Pages depend on this interface
@@ -35,6 +36,10 @@ type Data interface {
 	// Activity lists the UTC days in [from, to) with scans started or
 	// completed, oldest first.
 	Activity(ctx context.Context, from, to time.Time) ([]store.ConsoleDay, error)
+
+	// Portfolio (issue 25): targets and the findings of their latest scans.
+	Targets(ctx context.Context, q targets.TargetQuery) ([]targets.TargetSummary, error)
+	PortfolioFindings(ctx context.Context, q targets.FindingsQuery) ([]targets.PortfolioFinding, int, error)
 
 	Notifications(ctx context.Context, unreadOnly bool, limit int) ([]store.Notification, error)
 	UnreadNotifications(ctx context.Context) (int, error)
@@ -95,6 +100,23 @@ type storeData struct{ st *store.Store }
 
 // NewStoreData adapts a store to Data.
 func NewStoreData(st *store.Store) Data { return storeData{st} }
+
+func (d storeData) Targets(ctx context.Context, q targets.TargetQuery) ([]targets.TargetSummary, error) {
+	return d.st.ListTargets(ctx, q)
+}
+
+func (d storeData) PortfolioFindings(ctx context.Context, q targets.FindingsQuery) ([]targets.PortfolioFinding, int, error) {
+	rows, err := d.st.PortfolioFindings(ctx, q)
+	if err != nil {
+		return nil, 0, err
+	}
+	// Rows hold their JSON only until the next one is read: copy each.
+	for i := range rows {
+		rows[i].Row.Body = append([]byte(nil), rows[i].Row.Body...)
+	}
+	n, err := d.st.CountPortfolioFindings(ctx, q)
+	return rows, n, err
+}
 
 func (d storeData) Scan(ctx context.Context, id string) (store.Scan, error) {
 	return d.st.ScanByID(ctx, id)

@@ -223,8 +223,10 @@ type DayCount struct {
 // the day), oldest first. Open is the scan's unsuppressed findings (the
 // verdicts of the past are not kept per day).
 func (s *Targets) OpenSeries(ctx context.Context, targetID int64, from time.Time) ([]DayCount, error) {
+	// Unary plus: the target's few scans by scans_by_target, never every
+	// completed scan since from by scans_completed.
 	rows, err := s.db.QueryContext(ctx, `SELECT substr(completed_at, 1, 10), live_counts FROM scans
-		WHERE target_id = ? AND status = 'completed' AND hidden = 0 AND completed_at >= ? ORDER BY completed_at, seq`, targetID, sqlbase.FormatTime(from))
+		WHERE target_id = ? AND +status = 'completed' AND hidden = 0 AND +completed_at >= ? ORDER BY completed_at, seq`, targetID, sqlbase.FormatTime(from))
 	if err != nil {
 		return nil, err
 	}
@@ -394,9 +396,51 @@ func (q FindingsQuery) where() (string, []any) {
 // CountPortfolioFindings counts what a FindingsQuery selects (paging
 // aside).
 func (s *Targets) CountPortfolioFindings(ctx context.Context, q FindingsQuery) (int, error) {
+	if q.FirstSeenBefore == nil && !q.Overdue && q.Advisory == "" && q.Package == "" && len(q.Compliance) == 0 {
+		return s.countFromFacets(ctx, q)
+	}
 	where, args := q.where()
 	var n int
 	err := s.db.QueryRowContext(ctx, "SELECT count(*)"+portfolioFrom+" WHERE "+where, args...).Scan(&n)
+	return n, err
+}
+
+// countFromFacets answers a count whose filters are all facets of
+// finding_counts (kept at ingest and by SetTriage) from those rows: a
+// few per target instead of every finding.
+func (s *Targets) countFromFacets(ctx context.Context, q FindingsQuery) (int, error) {
+	tw, args := q.Targets.where()
+	where := []string{"t.latest_seq IS NOT NULL", tw}
+	in := func(col string, vals []string) {
+		if len(vals) > 0 {
+			where = append(where, col+" IN ("+sqlbase.Placeholders(len(vals))+")")
+			args = append(args, sqlbase.AnySlice(vals)...)
+		}
+	}
+	if len(q.TargetIDs) > 0 {
+		where = append(where, "t.id IN ("+sqlbase.Placeholders(len(q.TargetIDs))+")")
+		for _, id := range q.TargetIDs {
+			args = append(args, id)
+		}
+	}
+	in("c.severity", q.Severities)
+	in("c.scanner", q.Scanners)
+	in("c.scan_type", q.ScanTypes)
+	if len(q.Verdicts) > 0 {
+		in("c.triage", q.Verdicts)
+	} else if len(q.Hidden) > 0 {
+		where = append(where, "c.triage NOT IN ("+sqlbase.Placeholders(len(q.Hidden))+")")
+		args = append(args, sqlbase.AnySlice(q.Hidden)...)
+	}
+	if q.Suppressed == nil {
+		where = append(where, "c.suppressed = 0")
+	} else {
+		where = append(where, "c.suppressed = ?")
+		args = append(args, sqlbase.BoolInt(*q.Suppressed))
+	}
+	var n int
+	err := s.db.QueryRowContext(ctx, "SELECT coalesce(sum(c.n), 0) FROM targets t JOIN finding_counts c ON c.scan_seq = t.latest_seq WHERE "+
+		strings.Join(where, " AND "), args...).Scan(&n)
 	return n, err
 }
 

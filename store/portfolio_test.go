@@ -14,6 +14,7 @@ import (
 
 	"scand/finding"
 	"scand/store/sqlbase"
+	"scand/store/targets"
 )
 
 // completeWith runs a scan of target through CreateScan (or
@@ -250,6 +251,7 @@ func TestMigrationAttachesExistingScans(t *testing.T) {
 				('a3', '/a', '["code"]', 'failed', '2026-01-03T00:00:00.000000Z', '2026-01-03T00:01:00.000000Z'),
 				('i1', '/img.tar', '["dependency"]', 'completed', '2026-01-02T00:00:00.000000Z', '2026-01-02T00:01:00.000000Z')`,
 			`INSERT INTO scan_targets (scan_id, spec) VALUES ('i1', '{"image":{"path":"/img.tar"}}')`,
+			`UPDATE scans SET components = '[{"name":"lodash","version":"4.17.20","ecosystem":"npm","purl":"pkg:npm/lodash@4.17.20"}]' WHERE id = 'a2'`,
 			`INSERT INTO finding_fps (scan_seq, fingerprint, ord, tagset, suppressed) VALUES
 				(1, 'fpA', 0, 0, 0), (1, 'fpB', 1, 0, 0), (2, 'fpB', 0, 0, 0), (2, 'fpC', 1, 0, 0), (4, 'fpB', 0, 0, 0)`,
 		} {
@@ -286,11 +288,74 @@ func TestMigrationAttachesExistingScans(t *testing.T) {
 	if ages, _ := s.AgesOf(ctx, img.ID, []string{"fpB"}); !ages["fpB"].FirstSeen.Equal(day(2)) {
 		t.Errorf("fpB on the image: %+v", ages)
 	}
+	var comps []string
+	if err := s.InventoryComponents(ctx, targets.ComponentQuery{PURL: "pkg:npm/lodash"}, func(c targets.ComponentRow) bool {
+		comps = append(comps, c.ScanID+" "+c.Version)
+		return true
+	}); err != nil || strings.Join(comps, ",") != "a2 4.17.20" {
+		t.Errorf("inventory after migration: %v %v", comps, err)
+	}
 	// A scan created after the migration joins the existing target.
 	if _, err := s.CreateScan(ctx, Scan{ID: "a4", TargetPath: "/a", ScanTypes: []string{"code"}, StartedAt: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	if a4, err := s.TargetOfScan(ctx, "a4"); err != nil || a4.ID != a.ID {
 		t.Errorf("a4's target %+v %v, want %d", a4, err, a.ID)
+	}
+}
+
+func TestInventoryFollowsScanComponents(t *testing.T) {
+	s, clock := openClockedStore(t)
+	ctx := context.Background()
+	at := clock.Now()
+	completeWith(t, s, clock, "a1", Scan{TargetPath: "/a"}, "", at)
+	completeWith(t, s, clock, "a2", Scan{TargetPath: "/a"}, "", at.Add(time.Hour))
+	completeWith(t, s, clock, "b1", Scan{TargetPath: "/b"}, "", at)
+	set := func(id, comps string) {
+		t.Helper()
+		if err := s.SetScanComponents(ctx, id, []byte(comps)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set("a1", `[{"name":"lodash","version":"4.17.15","ecosystem":"npm","purl":"pkg:npm/lodash@4.17.15"}]`)
+	set("a2", `[{"name":"lodash","version":"4.17.21","ecosystem":"npm","purl":"pkg:npm/lodash@4.17.21"},
+		{"name":"@babel/core","version":"7.1.0","ecosystem":"npm","purl":"pkg:npm/%40babel/core@7.1.0?arch=x#sub"}]`)
+	set("b1", `[{"name":"LoDash","version":"4.17.20","ecosystem":"npm","purl":"pkg:npm/lodash@4.17.20"}]`)
+	got := func(q targets.ComponentQuery) string {
+		t.Helper()
+		var out []string
+		if err := s.InventoryComponents(ctx, q, func(c targets.ComponentRow) bool {
+			out = append(out, c.ScanID+":"+c.Name+"@"+c.Version)
+			return true
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(out, ",")
+	}
+	// a1's SBOM is not a's latest: only a2 and b1 count.
+	if g := got(targets.ComponentQuery{PURL: "pkg:npm/lodash"}); g != "a2:lodash@4.17.21,b1:LoDash@4.17.20" {
+		t.Errorf("by purl: %s", g)
+	}
+	if g := got(targets.ComponentQuery{Name: "lodash"}); g != "a2:lodash@4.17.21,b1:LoDash@4.17.20" {
+		t.Errorf("by name: %s", g)
+	}
+	if g := got(targets.ComponentQuery{PURL: "pkg:npm/%40babel/core"}); g != "a2:@babel/core@7.1.0" {
+		t.Errorf("qualifiers and subpath: %s", g)
+	}
+	// Rewriting and deleting keep the rows in step.
+	set("b1", `[]`)
+	if err := s.DeleteScan(ctx, "a2"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Purge(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if g := got(targets.ComponentQuery{PURL: "pkg:npm/lodash"}); g != "a1:lodash@4.17.15" {
+		t.Errorf("after rewrite and delete: %s", g)
+	}
+	var n int
+	s.db.QueryRow("SELECT count(*) FROM scan_components").Scan(&n)
+	if n != 1 {
+		t.Errorf("%d component rows, want a1's one", n)
 	}
 }

@@ -27,27 +27,23 @@ type ComponentRow struct {
 	Name, Version, Ecosystem, PURL string
 }
 
-// likeEscape escapes a LIKE pattern's wildcards (ESCAPE '\').
-func likeEscape(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
-}
-
 // InventoryComponents calls yield for each component q selects, in target
 // then SBOM order; the version-range test is the caller's (it needs each
-// ecosystem's ordering). yield returning false stops.
+// ecosystem's ordering). yield returning false stops. A name or purl is
+// looked up in scan_components' indexes, once per target.
 func (s *Targets) InventoryComponents(ctx context.Context, q ComponentQuery, yield func(ComponentRow) bool) error {
 	var where []string
 	var args []any
 	if q.Name != "" {
-		where = append(where, "lower(json_extract(j.value, '$.name')) = lower(?)")
+		where = append(where, "c.name_lc = lower(?)")
 		args = append(args, q.Name)
 	}
 	if q.PURL != "" {
-		where = append(where, `(json_extract(j.value, '$.purl') = ? OR json_extract(j.value, '$.purl') LIKE ? ESCAPE '\')`)
-		args = append(args, q.PURL, likeEscape(q.PURL)+"@%")
+		where = append(where, "c.purl_base = ?")
+		args = append(args, q.PURL)
 	}
 	if q.Ecosystem != "" {
-		where = append(where, "lower(json_extract(j.value, '$.ecosystem')) = lower(?)")
+		where = append(where, "lower(c.ecosystem) = lower(?)")
 		args = append(args, q.Ecosystem)
 	}
 	targetFilter := ""
@@ -60,15 +56,13 @@ func (s *Targets) InventoryComponents(ctx context.Context, q ComponentQuery, yie
 	}
 	cond := ""
 	if len(where) > 0 {
-		cond = " WHERE " + strings.Join(where, " AND ")
+		cond = " AND " + strings.Join(where, " AND ")
 	}
 	rows, err := s.db.QueryContext(ctx, `WITH sbom AS (SELECT t.id, t.name, t.kind,
-			(SELECT seq FROM scans s WHERE s.target_id = t.id AND s.status = 'completed' AND s.hidden = 0 AND s.components IS NOT NULL
-				ORDER BY s.target_id, s.status, s.seq DESC LIMIT 1) AS seq
+			(SELECT max(seq) FROM scans s WHERE s.target_id = t.id AND s.status = 'completed' AND s.hidden = 0 AND s.components IS NOT NULL) AS seq
 			FROM targets t`+targetFilter+`)
-		SELECT b.id, b.name, b.kind, s.id, coalesce(json_extract(j.value, '$.name'), ''), coalesce(json_extract(j.value, '$.version'), ''),
-			coalesce(json_extract(j.value, '$.ecosystem'), ''), coalesce(json_extract(j.value, '$.purl'), '')
-		FROM sbom b JOIN scans s ON s.seq = b.seq, json_each(s.components) j`+cond+` ORDER BY b.id, j.key`,
+		SELECT b.id, b.name, b.kind, s.id, c.name, c.version, c.ecosystem, c.purl
+		FROM sbom b JOIN scans s ON s.seq = b.seq JOIN scan_components c ON c.scan_seq = b.seq`+cond+` ORDER BY b.id, c.idx`,
 		append(targetArgs, args...)...)
 	if err != nil {
 		return err

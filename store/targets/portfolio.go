@@ -374,7 +374,9 @@ func (q FindingsQuery) where() (string, []any) {
 		args = append(args, odArgs...)
 	}
 	if q.Advisory != "" {
-		where = append(where, `(upper(json_extract(f.body, '$.rule_id')) = upper(?)
+		// Advisories are what dependency scanners report: the type test
+		// spares every other row its JSON.
+		where = append(where, `+f.scan_type = 'dependency' AND (upper(json_extract(f.body, '$.rule_id')) = upper(?)
 			OR EXISTS (SELECT 1 FROM json_each(f.body, '$.metadata.aliases') WHERE upper(value) = upper(?)))`)
 		args = append(args, q.Advisory, q.Advisory)
 	}

@@ -52,6 +52,10 @@ type chatFacts struct {
 	New            *sse.SeverityCounts `json:"new"`
 	FixedCount     int                 `json:"fixed_count"`
 	PreviousScanID string              `json:"previous_scan_id"`
+	// finding.sla_breached
+	TargetName string             `json:"target_name"`
+	Count      int                `json:"count"`
+	BySeverity sse.SeverityCounts `json:"by_severity"`
 }
 
 // chatField is one labelled value; Code values are identifiers or paths.
@@ -127,6 +131,14 @@ func summarize(m message) chatSummary {
 			chatField{"No longer reported", strconv.Itoa(f.FixedCount), false}, chatField{"Scan", f.ScanID, true},
 			chatField{"Previous scan", f.PreviousScanID, true})
 		return s
+	}
+	if m.Event == sse.FindingSLABreached {
+		title := strconv.Itoa(f.Count) + " findings past their fix deadline"
+		if f.Count == 1 {
+			title = "1 finding past its fix deadline"
+		}
+		return chatSummary{Title: title, Severity: f.BySeverity.Highest(), Subject: f.TargetName,
+			Fields: []chatField{{"Target", f.TargetName, true}, {"Overdue", f.BySeverity.Breakdown(), false}, {"Scan", f.ScanID, true}}}
 	}
 	return chatSummary{Title: m.Event, Detail: string(m.Data)}
 }

@@ -399,7 +399,11 @@ func (e *secretsEngine) matchPattern(r int, c *secretsMatchCtx) []secretsSpan {
 		if rule.minEntropy > 0 && secretsEntropy(v) < rule.minEntropy {
 			continue
 		}
-		if secretsLooksPlaceholder(secretsWithoutModeWords(v, rule.modeWords)) {
+		if rule.vendorFormat {
+			if secretsLooksFormatPlaceholder(v) {
+				continue
+			}
+		} else if secretsLooksPlaceholder(secretsWithoutModeWords(v, rule.modeWords)) {
 			continue
 		}
 		if rule.validate != nil && !rule.validate(v, c) {

@@ -85,6 +85,11 @@ type secretsRule struct {
 	validate func(value []byte, c *secretsMatchCtx) bool
 	// find replaces pattern for rules that need more than a regexp.
 	find func(c *secretsMatchCtx) []secretsSpan
+	// prefilter, when set, is a cheap test of the line that must pass
+	// before pattern or find runs: for rules whose keywords are common
+	// words (key, token), it keeps the regexp off the lines that cannot
+	// hold the value's shape.
+	prefilter func(line []byte) bool
 	// modeWords marks formats whose prefix names a mode (sk_test_,
 	// duffel_live_, FLWSECK_TEST-): "test" there is the vendor's word, not
 	// a sign of a placeholder, so the placeholder check skips it.
@@ -1304,6 +1309,7 @@ func secretsVendorRules() []secretsRule {
 	vault := both("vault-token", "HashiCorp Vault token", crit, "Vault (vault token revoke) and review the audit log",
 		[]string{"hvs.", "hvb.", "hvr."}, `hv[sbr]\.[A-Za-z0-9_-]{24,400}`, []string{"vault", "token"}, `s\.[A-Za-z0-9]{24,26}`)
 	vault.validate = secretsValidateMixedToken
+	vault.prefilter = secretsHasVaultShape
 	// An access key is an access ID (su + 12) and a 64-character key; the
 	// ID alone opens nothing, but it is half the pair and names the
 	// account. Both mix cases and digits (sumOfExposures is code).
@@ -1585,7 +1591,8 @@ func secretsStructuredRules() []secretsRule {
 			validate: secretsValidateNetrcPassword},
 		{id: "http-auth-header", title: "Credential in an HTTP authentication header", severity: high, cwe: "CWE-798",
 			remediation: "Revoke the token or change the password it encodes, and add the header at run time from the environment or a secret manager.",
-			keywords:    []string{"authorization", "api-key", "x-auth-token", "private-token", "x-access-token", "apikey:", "-token:", "-key:", "token:"},
+			keywords: []string{"authorization", "api-key", "x-auth-token", "private-token", "x-access-token", "apikey:", "-token:", "-key:",
+				`-h "token:`, `-h 'token:`, `--header "token:`, `--header 'token:`},
 			// The third form is a vendor's own header (X-Octopus-ApiKey:,
 			// X-Figma-Token:, X-Vault-Token:) in HTTP syntax, name: value.
 			// The fourth is a header given to curl (-H "Token: ...", -H
@@ -1605,9 +1612,9 @@ func secretsStructuredRules() []secretsRule {
 		// Wallet keys of Ethereum and other secp256k1 chains, test files
 		// included: a development key committed today is a funded
 		// deployer key after a copy to the wrong network.
-		{id: "ethereum-private-key", title: "Ethereum (secp256k1) private key", severity: finding.Critical, cwe: "CWE-321",
+		{id: "ethereum-private-key", title: "Hex-encoded private key (Ethereum wallet or other curve)", severity: finding.Critical, cwe: "CWE-321",
 			remediation: "Move any funds and contract roles off the key's address to a new key, and load signing keys from a keystore, hardware wallet or secret manager instead of source.",
-			keywords:    []string{"key", "wallet", "account", "signer", "deployer", "mnemonic"}, find: secretsFindEthereumKeys},
+			keywords:    []string{"key", "wallet", "account", "signer", "deployer", "mnemonic"}, prefilter: secretsHasHexRun64, find: secretsFindEthereumKeys},
 		{id: "jwt-base64", title: "Base64-encoded JSON Web Token", severity: med, cwe: "CWE-798",
 			remediation: "Invalidate it (rotate the signing key or revoke the session) if it has not expired, and never commit bearer tokens.",
 			csKeywords:  []string{"ZXlK"}, pattern: `\b(ZXlK[A-Za-z0-9+/]{40,}={0,2})`, validate: secretsValidateBase64JWT},
@@ -1802,6 +1809,48 @@ func secretsValidateMixedToken(v []byte, _ *secretsMatchCtx) bool {
 		bytes.ContainsAny(v, "0123456789")
 }
 
+// secretsHasVaultShape reports a line that can hold a Vault token: an
+// hvs./hvb./hvr. prefix, or "s." followed by 24 to 26 letters and digits.
+func secretsHasVaultShape(line []byte) bool {
+	for off := 0; ; {
+		i := bytes.IndexByte(line[off:], '.')
+		if i < 0 {
+			return false
+		}
+		i += off
+		off = i + 1
+		if i == 0 || line[i-1] != 's' {
+			continue
+		}
+		if i >= 3 && line[i-3] == 'h' && line[i-2] == 'v' {
+			return true
+		}
+		n := 0
+		for n < 27 && i+1+n < len(line) && secretsIsAlnum(line[i+1+n]) {
+			n++
+		}
+		if n >= 24 && n <= 26 {
+			return true
+		}
+	}
+}
+
+// secretsHasHexRun64 reports a line with 64 hex digits in a row.
+func secretsHasHexRun64(line []byte) bool {
+	run := 0
+	for _, b := range line {
+		if '0' <= b && b <= '9' || 'a' <= b|32 && b|32 <= 'f' {
+			run++
+			if run >= 64 {
+				return true
+			}
+			continue
+		}
+		run = 0
+	}
+	return false
+}
+
 // secretsEthereumKeyRe is a 32-byte secp256k1 private key (64 hex, with
 // or without 0x) where a key is expected: assigned to a name that says
 // key, wallet, signer or account (PRIVATE_KEY =, ownerKey =,
@@ -1820,9 +1869,34 @@ func secretsFindEthereumKeys(c *secretsMatchCtx) []secretsSpan {
 		if secretsEntropy(body) < 3 || secretsLooksFormatPlaceholder(body) {
 			continue
 		}
+		// The name must not say public (PublicKey, PeerPublicKey), and
+		// unless it says private, the file must be about a chain: 64 hex
+		// under "key" is as often a test vector of a cipher (HPKE, ECDH).
+		name := bytes.ToLower(c.line[m[0]:m[2]])
+		if bytes.Contains(name, []byte("pub")) {
+			continue
+		}
+		if !bytes.Contains(name, []byte("priv")) && !secretsMentionsChain(c.data) {
+			continue
+		}
 		spans = append(spans, secretsSpan{rule: c.engine.ruleIndex["ethereum-private-key"], matchStart: m[0], matchEnd: m[3], start: m[2], end: m[3], value: v})
 	}
 	return spans
+}
+
+// secretsChainMarkers are words of Ethereum tooling and networks.
+var secretsChainMarkers = []string{"ethers", "web3", "hardhat", "forge-std", "vm.addr", "eth_account", "solidity", "ethereum",
+	"viem", "truffle", "ganache", "anvil", "etherscan", "metamask", "infura", "alchemy", "sepolia", "goerli", "holesky", "mainnet", "chainid", "chain_id"}
+
+// secretsMentionsChain reports content that names Ethereum tooling.
+func secretsMentionsChain(data []byte) bool {
+	lower := bytes.ToLower(data)
+	for _, m := range secretsChainMarkers {
+		if bytes.Contains(lower, []byte(m)) {
+			return true
+		}
+	}
+	return false
 }
 
 // secretsWeakPasswordPlaceholders are whole values that stand for "put

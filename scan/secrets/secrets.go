@@ -328,7 +328,7 @@ func (e *secretsEngine) scanContent(data []byte, rel string, sc *secretsScratch,
 				r := w*64 + bits.TrailingZeros64(word)
 				word &= word - 1
 				rule := &e.rules[r]
-				if len(rule.fileContext) > 0 && !contextOK.has(r) {
+				if len(rule.fileContext) > 0 && !contextOK.has(r) || rule.prefilter != nil && !rule.prefilter(line) {
 					continue
 				}
 				var spans []secretsSpan

@@ -90,6 +90,11 @@ type secretsRule struct {
 	// words (key, token), it keeps the regexp off the lines that cannot
 	// hold the value's shape.
 	prefilter func(line []byte) bool
+	// nested is the pattern of a vendor-name rule (secretsNear) for a line
+	// inside a block that the vendor's name opens (sumologic:, "facebook":
+	// {, provider "sumologic" {): there the name is on the block's line,
+	// and the value's own key only has to say it holds a credential.
+	nested string
 	// modeWords marks formats whose prefix names a mode (sk_test_,
 	// duffel_live_, FLWSECK_TEST-): "test" there is the vendor's word, not
 	// a sign of a placeholder, so the placeholder check skips it.
@@ -105,6 +110,7 @@ type secretsRule struct {
 	vendorFormat bool
 
 	re           *regexp.Regexp
+	nestedRe     *regexp.Regexp
 	secretGroups []int
 }
 
@@ -113,11 +119,12 @@ type secretsMatchCtx struct {
 	data               []byte // the whole file (or history chunk)
 	lineStart, lineEnd int    // the line is data[lineStart:lineEnd], without '\n'
 	line               []byte
-	configFile         bool   // unquoted values count (.env, .ini, YAML, ...)
-	iacFile            bool   // Terraform, HCL, Bicep, ...: values are deployed as written
-	translation        bool   // an i18n catalogue: values are natural language
-	k8sSecret          bool   // the file declares a Kubernetes Secret: kubernetes-secret judges its data
-	lower              []byte // see lowerLine
+	configFile         bool           // unquoted values count (.env, .ini, YAML, ...)
+	iacFile            bool           // Terraform, HCL, Bicep, ...: values are deployed as written
+	translation        bool           // an i18n catalogue: values are natural language
+	k8sSecret          bool           // the file declares a Kubernetes Secret: kubernetes-secret judges its data
+	nested             secretsRuleSet // rules whose vendor name opens a block this line is in
+	lower              []byte         // see lowerLine
 	scratch            *secretsScratch
 	engine             *secretsEngine
 }
@@ -1265,7 +1272,15 @@ func secretsTok(id, title string, sev finding.Severity, where string, prefixes [
 // value in the same assignment.
 func secretsNear(id, title string, sev finding.Severity, where string, vendors []string, value string) secretsRule {
 	return secretsRule{id: id, title: title, severity: sev, cwe: "CWE-798", remediation: secretsRevokeIn(where),
-		keywords: vendors, pattern: secretsNearPattern(vendors, value), minEntropy: 3, modeWords: true, vendorFormat: true}
+		keywords: vendors, pattern: secretsNearPattern(vendors, value), minEntropy: 3, modeWords: true, vendorFormat: true,
+		nested: secretsNestedPattern(value)}
+}
+
+// secretsNestedPattern is a key that names a credential (accessKey,
+// app_secret, "api-token", access_id), an assignment, and the value.
+func secretsNestedPattern(value string) string {
+	return `(?i:^[ \t]*["']?[\w.-]*(?:key|secret|token|passw|pwd|auth|credential|access)[\w.-]*["']?[ \t]*(?::=|=>|=|:))[ \t]*["'\x60]?(?P<secret>` +
+		value + `)` + secretsNearEnd
 }
 
 func secretsNearPattern(vendors []string, value string) string {
@@ -1506,7 +1521,8 @@ func secretsVendorRules() []secretsRule {
 			[]string{"twitter"}, `A{22}[A-Za-z0-9%]{80,100}|[0-9]{15,25}-[A-Za-z0-9]{20,40}|[A-Za-z0-9]{50}|[A-Za-z0-9]{45}|[A-Za-z0-9]{35}|[A-Za-z0-9]{25}`),
 		both("facebook-token", "Facebook / Meta access token or app secret", high, "Meta for Developers (App settings > Basic > App secret reset; Access token debugger)",
 			[]string{"EAAB", "EAAC", "EAAD", "EAAG", "EAAM", "EAAU"}, `EAA[BCDGMU][A-Za-z0-9]{80,}`,
-			[]string{"facebook", "fb_app_secret", "fb_secret", "fb-app-secret"}, `[a-f0-9]{32}`),
+			// fbApiKey, FB_CLIENT_SECRET: the short name prefixes the credential's.
+			[]string{"facebook", "fb_app", "fbapp", "fb-app", "fb_api", "fbapi", "fb_secret", "fbsecret", "fb_client", "fbclient", "fb-client"}, `[a-f0-9]{32}`),
 		near("linkedin-client-secret", "LinkedIn client secret", med, "the LinkedIn developer portal (Auth > Generate a new client secret)", []string{"linkedin"}, `[A-Za-z0-9]{16}`),
 		near("etsy-api-key", "Etsy API key", high, "Etsy (Your apps)", []string{"etsy"}, `[a-z0-9]{24}`),
 		near("finnhub-token", "Finnhub API token", med, "Finnhub (Dashboard)", []string{"finnhub"}, `[a-z0-9]{20}`),
@@ -1579,6 +1595,11 @@ func secretsStructuredRules() []secretsRule {
 			keywords:    []string{"password", "pwd"},
 			pattern:     `(?i)(?:^|[;"'\s])(?:password|pwd)[ \t]*=[ \t]*(?P<secret>[^;"'\s]+)`,
 			validate:    secretsValidateConnectionStringPassword},
+		{id: "cli-password-flag", title: "Password passed as a command-line flag", severity: high, cwe: "CWE-259",
+			remediation: "Change the password, and give it to the tool on standard input (docker login --password-stdin), from a credential helper or from the environment: a flag's value is visible in the process list and the shell history.",
+			keywords:    []string{"--password", "--passwd", "--pass ", "--pass="},
+			pattern:     `(?i)(?:^|\s)--pass(?:word|wd)?(?:=|[ \t]+)["']?(?P<secret>[^\s"'$<{%(\x60-][^\s"'\x60]{3,})`,
+			validate:    secretsValidateNotPlaceholderPassword},
 		{id: "network-credential-password", title: "Password passed to a .NET credential constructor", severity: high, cwe: "CWE-259",
 			remediation: "Change the password, and read it from configuration protected by DPAPI, a secret store or the environment instead of passing a literal to NetworkCredential/DirectoryEntry.",
 			keywords:    []string{"networkcredential", "directoryentry"},
@@ -1802,11 +1823,27 @@ func secretsValidateNotHex(v []byte, _ *secretsMatchCtx) bool {
 }
 
 // secretsValidateMixedToken accepts a value with upper- and lower-case
-// letters and a digit, as machine-made tokens have and identifiers
-// (s.AcceptanceTimeoutSeconds) rarely do.
+// letters, as machine-made tokens have, that is not a camel-case
+// identifier (s.AcceptanceTimeoutSeconds, sumOfExposures): without a
+// digit, a run of five lower-case letters marks a word.
 func secretsValidateMixedToken(v []byte, _ *secretsMatchCtx) bool {
-	return bytes.ContainsAny(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") && bytes.ContainsAny(v, "abcdefghijklmnopqrstuvwxyz") &&
-		bytes.ContainsAny(v, "0123456789")
+	if !bytes.ContainsAny(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") || !bytes.ContainsAny(v, "abcdefghijklmnopqrstuvwxyz") {
+		return false
+	}
+	if bytes.ContainsAny(v, "0123456789") {
+		return true
+	}
+	run := 0
+	for _, b := range v {
+		if 'a' <= b && b <= 'z' {
+			if run++; run >= 5 {
+				return false
+			}
+			continue
+		}
+		run = 0
+	}
+	return true
 }
 
 // secretsHasVaultShape reports a line that can hold a Vault token: an
@@ -1819,11 +1856,11 @@ func secretsHasVaultShape(line []byte) bool {
 		}
 		i += off
 		off = i + 1
+		if i >= 3 && line[i-3] == 'h' && line[i-2] == 'v' && (line[i-1] == 's' || line[i-1] == 'b' || line[i-1] == 'r') {
+			return true
+		}
 		if i == 0 || line[i-1] != 's' {
 			continue
-		}
-		if i >= 3 && line[i-3] == 'h' && line[i-2] == 'v' {
-			return true
 		}
 		n := 0
 		for n < 27 && i+1+n < len(line) && secretsIsAlnum(line[i+1+n]) {

@@ -131,7 +131,12 @@ var secretsHeldoutDir = filepath.Join("..", "..", "testdata", "secrets", "heldou
 // finding that is not a labeled true positive (its recall there: 0.741,
 // 166/224). It is a constant so that the test does not need gitleaks.
 // The bar is met: scand's recall there is 0.978 (219/224) with false
-// positives on 2 lines (same script, same corpus).
+// positives on 3 lines (same script, same corpus). The third came with
+// issue 28: NRAK-123456788ABCDEFGHIJKLMNOPQR, a placeholder among Nosey
+// Parker's examples, passes the New Relic format, and values of an exact
+// vendor format are no longer rejected for counting runs, because the
+// public rule sets label such hand-made values true positives elsewhere
+// (docs/secrets.md).
 const (
 	secretsHeldoutMinRecall  = 0.95
 	secretsHeldoutGitleaksFP = 10

@@ -122,6 +122,7 @@ type secretsMatchCtx struct {
 	configFile         bool           // unquoted values count (.env, .ini, YAML, ...)
 	iacFile            bool           // Terraform, HCL, Bicep, ...: values are deployed as written
 	translation        bool           // an i18n catalogue: values are natural language
+	rel                string         // the file's path relative to the target
 	k8sSecret          bool           // the file declares a Kubernetes Secret: kubernetes-secret judges its data
 	nested             secretsRuleSet // rules whose vendor name opens a block this line is in
 	lower              []byte         // see lowerLine
@@ -769,6 +770,9 @@ var secretsDocumentedExamples = []string{
 	// codes, and the client s6BhdRkqt3 with its secret.
 	"mF_9.B5f-4.1JqM", "2YotnFZFEjr1zCsicMWpAA", "tGzv3JOkF0XG5Qx2TlKWIA", "SplxlOBeZQQYbYS6WxSbIA",
 	"czZCaGRSa3F0MzpnWDFmQmF0M2JW", "gX1fBat3bV", "8xLOxBtZp8",
+	// The nuget.config reference's sample feed passwords
+	// (learn.microsoft.com/nuget/reference/nuget-config-file).
+	"33f!!lloppa", "hal+9ooo_da!sY",
 }
 
 // secretsFormatPlaceholderMarkers are the placeholder words that still
@@ -1445,7 +1449,10 @@ func secretsVendorRules() []secretsRule {
 			csKeywords:  []string{"oy2"}, pattern: `\b(oy2[a-z0-9]{43})\b`, minEntropy: 3.5, validate: secretsValidateNotHex},
 		{id: "nuget-config-password", title: "Clear-text password in NuGet configuration", severity: high, cwe: "CWE-259",
 			remediation: "Change the feed password or token and store it encrypted (nuget sources add -StorePasswordInClearText is the problem) or in an environment variable referenced from NuGet.Config.",
-			keywords:    []string{"cleartextpassword"}, pattern: `(?i)key\s*=\s*"ClearTextPassword"\s+value\s*=\s*"([^"]{4,})"`, validate: secretsValidateNotPlaceholderPassword},
+			// Password is the DPAPI-encrypted form; a value that is not a
+			// DPAPI blob there is clear text all the same.
+			keywords: []string{"cleartextpassword", `key="password"`}, pattern: `(?i)key\s*=\s*"(?:ClearText)?Password"\s+value\s*=\s*"([^"]{4,})"`,
+			vendorFormat: true, validate: secretsValidateNuGetPassword},
 		tok("readme-api-key", "ReadMe API key", high, "ReadMe (API keys)", []string{"rdme_"}, `rdme_[a-z0-9]{70}`),
 		tok("postman-api-key", "Postman API key", high, "Postman (Settings > API keys)", []string{"PMAK-"}, `PMAK-[a-f0-9]{24}-[a-f0-9]{34}`),
 		tok("octopus-deploy-api-key", "Octopus Deploy API key", high, "Octopus Deploy (Profile > My API keys)", []string{"API-"}, `API-[A-Z0-9]{26}`),
@@ -1711,6 +1718,23 @@ func secretsValidateNotPublicGoogleKey(_ []byte, c *secretsMatchCtx) bool {
 		}
 	}
 	return true
+}
+
+// secretsValidateNuGetPassword accepts a feed password of a NuGet
+// configuration: the file is one (named nuget.config in any case, or
+// holding packageSourceCredentials: the same element in another XML file
+// means nothing to NuGet), and the value is neither ciphertext, a
+// reference (%VAR%, $VAR) nor a dictionary placeholder. Like any password
+// in configuration it needs no entropy; "TestSourcePassword" is what a
+// feed was given.
+func secretsValidateNuGetPassword(v []byte, c *secretsMatchCtx) bool {
+	if !strings.EqualFold(path.Base(c.rel), "nuget.config") && !bytes.Contains(c.data, []byte("packageSourceCredentials")) {
+		return false
+	}
+	if secretsLooksEncrypted(v) || len(v) > 1 && (v[0] == '%' && v[len(v)-1] == '%' || v[0] == '$') {
+		return false
+	}
+	return !secretsWeakPasswordPlaceholders[strings.ToLower(string(v))]
 }
 
 // secretsNetrcKeywords are the tokens of a .netrc entry.

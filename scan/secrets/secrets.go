@@ -326,7 +326,7 @@ func (e *secretsEngine) scanContent(data []byte, rel string, sc *secretsScratch,
 		}
 		mc := secretsMatchCtx{data: data, lineStart: cand.start, lineEnd: cand.start + len(line), line: line,
 			configFile: config, iacFile: iac, translation: translation, k8sSecret: contextOK.has(e.k8sSecretRule),
-			nested: cand.nested, engine: e, scratch: sc}
+			nested: cand.nested, rel: rel, engine: e, scratch: sc}
 		accepted = accepted[:0]
 		for w, word := range cand.rules {
 			for word != 0 {

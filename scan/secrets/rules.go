@@ -1601,8 +1601,11 @@ func secretsStructuredRules() []secretsRule {
 		{id: "curl-basic-auth", title: "Credentials passed to curl -u", severity: high, cwe: "CWE-259",
 			remediation: "Change the password, and let curl read it from a .netrc outside the repository (--netrc-file) or from the environment instead of the command line.",
 			keywords:    []string{"curl"},
-			pattern:     `(?i)\bcurl\b[^\n]*?\s(?:-u[ \t]*|--user(?:[ \t]+|=))(?:"[^"\s:]*"|'[^'\s:]*'|["']?[^\s"':]*):["']?(?P<secret>[^\s"']+)`,
-			validate:    secretsValidateCurlPassword, find: secretsFindCurlAuth},
+			// The second form is an API key given as the user name with an
+			// empty password (-u sk_live_...:), as Stripe and others document.
+			pattern: `(?i)\bcurl\b[^\n]*?\s(?:-u[ \t]*|--user(?:[ \t]+|=))(?:"[^"\s:]*"|'[^'\s:]*'|["']?[^\s"':]*):["']?(?P<secret>[^\s"']+)` +
+				`|(?i)\bcurl\b[^\n]*?\s(?:-u[ \t]*|--user(?:[ \t]+|=))["']?(?P<secret>[^\s"':$<{]{8,}):["']?(?:\s|$)`,
+			validate: secretsValidateCurlPassword, find: secretsFindCurlAuth},
 		{id: "connection-string-password", title: "Password in a database connection string", severity: high, cwe: "CWE-259",
 			remediation: "Change the database password, and build the connection string at run time from a secret store (or use integrated/managed-identity authentication) instead of writing Password= into code or configuration.",
 			keywords:    []string{"password", "pwd"},
@@ -1632,7 +1635,7 @@ func secretsStructuredRules() []secretsRule {
 			// The fourth is a header given to curl (-H "Token: ...", -H
 			// "apikey: ..."): the command line says it is a header, so a
 			// bare Token or Key name is enough.
-			pattern: `(?i)\b(?:proxy-)?authorization["'\]]?[ \t]*[:,=][ \t]*["']?(?:(?:bearer|token|basic|apikey|api-key|api-token|sso-key)[ \t]+)?(?P<secret>[A-Za-z0-9._~+/=:-]{12,})` + secretsNearEnd +
+			pattern: `(?i)\b(?:proxy-)?authorization["'\]]?[ \t]*[:,=][ \t]*["']?(?:(?:bearer|token|basic|apikey|api-key|api-token|sso-key)[ \t]+)?(?P<secret>[A-Za-z0-9._~+/=:@-]{12,})` + secretsNearEnd +
 				`|(?i)(?:^|\s)(?:-H|--header)[ \t=]*["'](?:x-(?:[a-z0-9]+-)*)?(?:api-?)?(?:key|token)[ \t]*:[ \t]*(?P<secret>[A-Za-z0-9._~+/=-]{8,})["']` +
 				`|(?i)\b(?:x-)?(?:api-key|auth-token|access-token|private-token)["'\]]?[ \t]*[:,=][ \t]*["']?(?P<secret>[A-Za-z0-9._~+/=-]{16,})` + secretsNearEnd +
 				`|(?i)\bx-(?:[a-z0-9]+-)+(?:apikey|api-key|token|key)[ \t]*:[ \t]*(?P<secret>[A-Za-z0-9._~+/=-]{16,})` + secretsNearEnd,
@@ -1780,6 +1783,13 @@ var secretsCurlContinuedUserRe = regexp.MustCompile(`(?:^|\s)(?:-u[ \t]*|--user(
 func secretsValidateCurlPassword(v []byte, c *secretsMatchCtx) bool {
 	if len(v) > 2 && v[0] == '{' && v[len(v)-1] == '}' && v[1] != '{' {
 		v = v[1 : len(v)-1]
+	}
+	if c != nil && bytes.Contains(c.line, append(append([]byte{}, v...), ':')) && !bytes.Contains(c.line, append([]byte{':'}, v...)) {
+		// A user name alone (-u key:) is a credential only when it looks
+		// machine-made: -u deployuser: is a user whose password curl asks for.
+		if !bytes.ContainsAny(v, "0123456789") || secretsEntropy(v) < 3 {
+			return false
+		}
 	}
 	return secretsValidateNotPlaceholderPassword(v, c)
 }

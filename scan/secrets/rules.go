@@ -2167,13 +2167,22 @@ func secretsYAMLDocIsSecret(data []byte, pos int) bool {
 	if i := bytes.Index(data[pos:], []byte("\n---")); i >= 0 {
 		end = pos + i
 	}
+	// The least indented kind: is the document's own (nested ones belong
+	// to references such as secretStoreRef); manifests pasted into other
+	// files, or copied with a stray leading space, keep it at any depth.
+	best, secret := -1, false
 	for _, l := range bytes.Split(data[start:end], []byte("\n")) {
-		k, v, ok := bytes.Cut(bytes.TrimSpace(l), []byte(":"))
-		if ok && len(l) > 0 && l[0] != ' ' && string(k) == "kind" {
-			return strings.EqualFold(strings.Trim(strings.TrimSpace(string(v)), `"'`), "Secret")
+		t := bytes.TrimSpace(l)
+		k, v, ok := bytes.Cut(t, []byte(":"))
+		if !ok || string(k) != "kind" {
+			continue
+		}
+		if indent := len(l) - len(bytes.TrimLeft(l, " \t")); best < 0 || indent < best {
+			best = indent
+			secret = strings.EqualFold(strings.Trim(strings.TrimSpace(string(v)), `"'`), "Secret")
 		}
 	}
-	return false
+	return secret
 }
 
 // inK8sSecretData reports whether the line is an entry of a Kubernetes

@@ -303,7 +303,7 @@ func secretsRuleTable() []secretsRule {
 		// ---- chat ----
 		{id: "slack-bot-token", title: "Slack bot token", severity: high, cwe: cwe798,
 			remediation: "Revoke it (auth.revoke or reinstall the app after regenerating tokens under OAuth & Permissions).",
-			keywords:    []string{"xoxb-"}, pattern: `\b(xoxb-[0-9]{10,13}-[0-9]{10,13}-` + base62 + `{24,34}|xoxb-[0-9]{8,14}-` + base62 + `{18,26})\b`, minEntropy: 3},
+			keywords:    []string{"xoxb-"}, pattern: `\b(xoxb-[0-9]{10,13}-[0-9]{10,13}-` + base62 + `{24,34}|xoxb-[0-9]{8,14}-` + base62 + `{18,26})\b`, minEntropy: 3, vendorFormat: true},
 		{id: "slack-config-token", title: "Slack app configuration token", severity: high, cwe: cwe798,
 			remediation: "Revoke it with tooling.tokens.rotate or regenerate it under Your Apps > App configuration tokens.",
 			// Slack documents no length; these bands hold every published example.
@@ -328,7 +328,7 @@ func secretsRuleTable() []secretsRule {
 			// Team and bot IDs are upper case when Slack prints them, but
 			// URLs are copied through tools that fold case; the path shape
 			// (T.../B.../token) is what identifies the hook.
-			keywords: []string{"hooks.slack.com"}, pattern: `hooks\.slack\.com/(?:services|workflows|triggers)/(T[A-Za-z0-9_]{6,12}/[A-Za-z0-9_]{6,12}/` + base62 + `{20,32})\b`, minEntropy: 3},
+			keywords: []string{"hooks.slack.com"}, pattern: `hooks\.slack\.com/(?:services|workflows|triggers)/(T[A-Za-z0-9_]{6,12}/[A-Za-z0-9_]{6,12}/(?:[0-9]{10,20}/)?` + base62 + `{20,32})\b`, minEntropy: 3, vendorFormat: true},
 		{id: "discord-bot-token", title: "Discord bot token", severity: high, cwe: cwe798,
 			remediation: "Reset the token in the Developer Portal (Bot > Reset Token).",
 			fileContext: []string{"discord"}, pattern: `\b([MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38})` + notB64ID, minEntropy: 3.5},

@@ -74,11 +74,14 @@ func TestProjectJuiceShop(t *testing.T) {
 	}
 	ranged := 0
 	for _, c := range comps {
-		if c.Source == "package.json" && c.VersionRange && c.Scope == components.ScopeDirect {
+		if c.Source == "package.json" && c.DeclaredRange != "" && c.Scope == components.ScopeDirect {
 			ranged++
-			if c.Name == "express" && c.Version != "^4.17.1" {
-				t.Errorf("express version %q, want the declared range", c.Version)
+			if c.Name == "express" && (c.DeclaredRange != "^4.17.1" || c.Version != "" || c.PURL != "pkg:npm/express") {
+				t.Errorf("express version %q range %q purl %q, want no version, the declared range and a purl without version", c.Version, c.DeclaredRange, c.PURL)
 			}
+		}
+		if strings.ContainsAny(c.Version, "^~<>*") {
+			t.Errorf("%s has a range as its version: %q", c.Name, c.Version)
 		}
 	}
 	if ranged != 5 {

@@ -58,7 +58,8 @@ type Info struct {
 	Source string `json:"source"`
 	// BuiltAt is when the publisher built the data: the newest record's
 	// modified time (OSV), index/db.json's modified (Go), metadata.json's
-	// UpdatedAt (Trivy). Null when it cannot be told.
+	// UpdatedAt (Trivy), never a file's or zip entry's timestamp. Null when
+	// it cannot be told.
 	BuiltAt *time.Time `json:"built_at"`
 	// ImportedAt is when `scand vulndb import` installed it; null for data
 	// scand did not import.
@@ -179,9 +180,10 @@ func Inventory(ctx context.Context, loc Locations) []Info {
 }
 
 // Describe returns the databases in a tool's folder with their build
-// dates. For data under vulnDir (imported) the manifest's record is used;
-// otherwise the date is read from the data (OSV: the zip's newest entry
-// time; Go: index/db.json; Trivy: db/metadata.json).
+// dates, read from the data itself however it was given (OSV: the newest
+// record's modified; Go: index/db.json; Trivy: db/metadata.json), by the
+// same readers the importer records in the manifest. For imported data the
+// manifest adds the import date and checksum.
 func Describe(tool, dir, source, vulnDir string) []Info {
 	var m manifest
 	if vulnDir != "" {
@@ -220,7 +222,7 @@ func Describe(tool, dir, source, vulnDir string) []Info {
 		for _, z := range zips {
 			eco := filepath.Base(filepath.Dir(z))
 			i := Info{Name: "osv/" + eco, Tool: tool, Path: z, Source: source}
-			if t, ok := zipNewestEntry(z); ok {
+			if t, err := osvZipModified(z); err == nil {
 				i.BuiltAt = &t
 			}
 			fromManifest(&i)

@@ -112,7 +112,8 @@ function analyze(context) {
   // Source order, so reports come out in line order.
   for (const list of Object.values(nodes)) list.sort((a, b) => a.range[0] - b.range[0]);
 
-  const tainted = new Set(); // Variables
+  // Seeds: variables user-controlled from the start.
+  const seeds = [];
 
   function paramVariable(fn, param) {
     for (const v of sourceCode.scopeManager.getDeclaredVariables(fn)) {
@@ -131,7 +132,7 @@ function analyze(context) {
       const target = prop.value.type === "AssignmentPattern" ? prop.value.left : prop.value;
       if (target.type === "Identifier") {
         const v = paramVariable(fn, target);
-        if (v) tainted.add(v);
+        if (v) seeds.push(v);
       }
     }
   }
@@ -143,47 +144,26 @@ function analyze(context) {
     if (calleeName(call) === "on" && call.arguments[0] && call.arguments[0].value === "entry" && fn &&
         (fn.type === "FunctionExpression" || fn.type === "ArrowFunctionExpression") && fn.params[0] && fn.params[0].type === "Identifier") {
       const v = paramVariable(fn, fn.params[0]);
-      if (v) tainted.add(v);
+      if (v) seeds.push(v);
     }
   }
 
-  function isTainted(node, depth) {
-    node = unwrap(node);
-    if (!node || (depth || 0) > MAX_DEPTH) return false;
-    const d = (depth || 0) + 1;
-    switch (node.type) {
-      case "Identifier": {
-        const v = refs.get(node);
-        return v !== undefined && tainted.has(v);
-      }
-      case "MemberExpression":
-        return isSourceMember(node) || isTainted(node.object, d);
-      case "TemplateLiteral":
-        return node.expressions.some((e) => isTainted(e, d));
-      case "TaggedTemplateExpression":
-        return false; // sql`...` tags bind their values
-      case "BinaryExpression": case "LogicalExpression":
-        return isTainted(node.left, d) || isTainted(node.right, d);
-      case "ConditionalExpression":
-        return isTainted(node.consequent, d) || isTainted(node.alternate, d);
-      case "CallExpression": case "NewExpression": {
-        if (SANITIZERS.has(calleeName(node))) return false;
-        if (node.arguments.some((a) => isTainted(a, d))) return true;
-        const c = unwrap(node.callee);
-        return c && c.type === "MemberExpression" && isTainted(c.object, d);
-      }
-      case "ObjectExpression":
-        return node.properties.some((p) => (p.type === "SpreadElement" ? isTainted(p.argument, d) : isTainted(p.value, d)));
-      case "ArrayExpression":
-        return node.elements.some((e) => e && isTainted(e.type === "SpreadElement" ? e.argument : e, d));
-      case "SpreadElement":
-        return isTainted(node.argument, d);
-      case "AssignmentExpression":
-        return isTainted(node.right, d);
-      case "SequenceExpression":
-        return isTainted(node.expressions[node.expressions.length - 1], d);
-      default:
-        return false;
+  // Paths checked against a root (p.startsWith(root), p.indexOf(root) === 0,
+  // p.slice(0, root.length) !== root): what is derived from them is
+  // contained, for the path-traversal sinks.
+  const contained = new Set();
+  for (const call of nodes.calls) {
+    const c = unwrap(call.callee);
+    if (!c || c.type !== "MemberExpression") continue;
+    const recv = unwrap(c.object);
+    const v = recv && recv.type === "Identifier" ? refs.get(recv) : undefined;
+    if (!v) continue;
+    const name = memberProp(c);
+    const parent = call.parent && call.parent.type === "ChainExpression" ? call.parent.parent : call.parent;
+    const compared = parent && parent.type === "BinaryExpression" && ["===", "!==", "==", "!="].includes(parent.operator);
+    const zeroFirst = call.arguments[0] && call.arguments[0].type === "Literal" && call.arguments[0].value === 0;
+    if (name === "startsWith" || (name === "indexOf" && compared) || (["slice", "substr", "substring"].includes(name) && zeroFirst && compared)) {
+      contained.add(v);
     }
   }
 
@@ -198,39 +178,90 @@ function analyze(context) {
     return undefined;
   }
 
-  function add(v) {
-    if (v && !tainted.has(v)) {
-      tainted.add(v);
-      return true;
-    }
-    return false;
-  }
+  // taint computes, to a fixed point, the variables derived from the seeds
+  // (never through a variable in stop) and returns the test of an
+  // expression.
+  function taint(stop) {
+    const tainted = new Set(seeds.filter((v) => !stop.has(v)));
 
-  // Propagate to a fixed point (bounded: each round adds a variable or stops).
-  for (let round = 0; round < 16; round++) {
-    let changed = false;
-    for (const decl of nodes.declarators) {
-      if (decl.init && isTainted(decl.init)) {
-        for (const v of scopeManager.getDeclaredVariables(decl)) changed = add(v) || changed;
+    function isTainted(node, depth) {
+      node = unwrap(node);
+      if (!node || (depth || 0) > MAX_DEPTH) return false;
+      const d = (depth || 0) + 1;
+      switch (node.type) {
+        case "Identifier": {
+          const v = refs.get(node);
+          return v !== undefined && !stop.has(v) && tainted.has(v);
+        }
+        case "MemberExpression":
+          return isSourceMember(node) || isTainted(node.object, d);
+        case "TemplateLiteral":
+          return node.expressions.some((e) => isTainted(e, d));
+        case "TaggedTemplateExpression":
+          return false; // sql`...` tags bind their values
+        case "BinaryExpression": case "LogicalExpression":
+          return isTainted(node.left, d) || isTainted(node.right, d);
+        case "ConditionalExpression":
+          return isTainted(node.consequent, d) || isTainted(node.alternate, d);
+        case "CallExpression": case "NewExpression": {
+          if (SANITIZERS.has(calleeName(node))) return false;
+          if (node.arguments.some((a) => isTainted(a, d))) return true;
+          const c = unwrap(node.callee);
+          return c && c.type === "MemberExpression" && isTainted(c.object, d);
+        }
+        case "ObjectExpression":
+          return node.properties.some((p) => (p.type === "SpreadElement" ? isTainted(p.argument, d) : isTainted(p.value, d)));
+        case "ArrayExpression":
+          return node.elements.some((e) => e && isTainted(e.type === "SpreadElement" ? e.argument : e, d));
+        case "SpreadElement":
+          return isTainted(node.argument, d);
+        case "AssignmentExpression":
+          return isTainted(node.right, d);
+        case "SequenceExpression":
+          return isTainted(node.expressions[node.expressions.length - 1], d);
+        default:
+          return false;
       }
     }
-    for (const asg of nodes.assignments) {
-      const left = unwrap(asg.left);
-      if (left && left.type === "Identifier" && isTainted(asg.right)) changed = add(refs.get(left)) || changed;
+
+    function add(v) {
+      if (v && !stop.has(v) && !tainted.has(v)) {
+        tainted.add(v);
+        return true;
+      }
+      return false;
     }
-    for (const call of nodes.calls) {
-      const c = unwrap(call.callee);
-      if (!c || c.type !== "Identifier") continue;
-      const v = refs.get(c);
-      const fn = v && functionOf(v);
-      if (!fn) continue;
-      call.arguments.forEach((arg, i) => {
-        const p = fn.params[i];
-        if (p && p.type === "Identifier" && isTainted(arg)) changed = add(paramVariable(fn, p)) || changed;
-      });
+
+    // Bounded: each round adds a variable or stops.
+    for (let round = 0; round < 16; round++) {
+      let changed = false;
+      for (const decl of nodes.declarators) {
+        if (decl.init && isTainted(decl.init)) {
+          for (const v of scopeManager.getDeclaredVariables(decl)) changed = add(v) || changed;
+        }
+      }
+      for (const asg of nodes.assignments) {
+        const left = unwrap(asg.left);
+        if (left && left.type === "Identifier" && isTainted(asg.right)) changed = add(refs.get(left)) || changed;
+      }
+      for (const call of nodes.calls) {
+        const c = unwrap(call.callee);
+        if (!c || c.type !== "Identifier") continue;
+        const v = refs.get(c);
+        const fn = v && functionOf(v);
+        if (!fn) continue;
+        call.arguments.forEach((arg, i) => {
+          const p = fn.params[i];
+          if (p && p.type === "Identifier" && isTainted(arg)) changed = add(paramVariable(fn, p)) || changed;
+        });
+      }
+      if (!changed) break;
     }
-    if (!changed) break;
+    return isTainted;
   }
+
+  const isTainted = taint(new Set());
+  const isPathTainted = contained.size ? taint(contained) : isTainted;
 
   // constInit: the initializer of a const/let/var the identifier refers to,
   // for sinks that look at how a string was built (`const q = "..." + x; db.query(q)`).
@@ -243,7 +274,7 @@ function analyze(context) {
     return node;
   }
 
-  const result = { nodes, isTainted, constInit, refs };
+  const result = { nodes, isTainted, isPathTainted, constInit, refs };
   analyses.set(ast, result);
   return result;
 }
@@ -268,6 +299,43 @@ function staticText(node, depth) {
 
 const SQL_TEXT = /^\s*(?:\(\s*)?(?:SELECT\b[\s\S]*\bFROM\b|INSERT\s+(?:OR\s+\w+\s+)?INTO\b|UPDATE\b[\s\S]*\bSET\b|DELETE\s+FROM\b|REPLACE\s+INTO\b|MERGE\s+INTO\b|WITH\b[\s\S]*\bSELECT\b)/i;
 const SQL_METHODS = new Set(["query", "raw", "execute", "exec", "run", "all", "get", "each", "prepare", "unsafe", "queryRaw", "executeRaw", "$queryRawUnsafe", "$executeRawUnsafe", "queryRawUnsafe", "executeRawUnsafe", "whereRaw", "havingRaw", "orderByRaw", "joinRaw", "fromRaw", "literal"]);
+
+// FIXED_ORIGIN: a URL prefix that already fixes where it leads: a path on
+// this host ("/items/", not "//") or an absolute URL with its host.
+const FIXED_ORIGIN = /^(?:\/[^/\\]|[a-z][a-z0-9+.-]*:\/\/[^/?#\\]+[/?#])/i;
+
+// leadsTainted: whether a URL's origin, its leading part, comes from the
+// request. "/items/" + id and `${base}/${id}` lead somewhere fixed; url,
+// "/" + next and `${next}` do not.
+function leadsTainted(node, isTainted) {
+  const parts = [];
+  const flatten = (n, depth) => {
+    n = unwrap(n);
+    if (depth > MAX_DEPTH) return parts.push(n);
+    if (n && n.type === "BinaryExpression" && n.operator === "+") {
+      flatten(n.left, depth + 1);
+      flatten(n.right, depth + 1);
+    } else if (n && n.type === "TemplateLiteral") {
+      n.quasis.forEach((q, i) => {
+        parts.push({ type: "Literal", value: q.value.cooked || "" });
+        if (i < n.expressions.length) flatten(n.expressions[i], depth + 1);
+      });
+    } else {
+      parts.push(n);
+    }
+  };
+  flatten(node, 0);
+  let prefix = "";
+  for (const p of parts) {
+    if (p && p.type === "Literal" && typeof p.value === "string") {
+      prefix += p.value;
+      if (FIXED_ORIGIN.test(prefix)) return false;
+      continue;
+    }
+    return isTainted(p);
+  }
+  return false;
+}
 
 function report(context, node, message) {
   context.report({ node, message });
@@ -337,7 +405,7 @@ const ssrf = rule("an outgoing HTTP request to a URL taken from the request", (c
       const p = target.properties.find((q) => q.type === "Property" && ["url", "uri", "host", "hostname", "baseURL"].includes(propName(q.key)));
       target = p && p.value;
     }
-    if (target && a.isTainted(target)) {
+    if (target && leadsTainted(target, a.isTainted)) {
       report(context, call, "outgoing request to a URL taken from the request (SSRF); allow only known hosts");
     }
   }
@@ -346,7 +414,7 @@ const ssrf = rule("an outgoing HTTP request to a URL taken from the request", (c
 const openRedirect = rule("a redirect to a location taken from the request", (context, a) => {
   for (const call of a.nodes.calls) {
     const name = calleeName(call);
-    if ((name === "redirect" || name === "location") && unwrap(call.callee).type === "MemberExpression" && call.arguments.some((arg) => a.isTainted(arg))) {
+    if ((name === "redirect" || name === "location") && unwrap(call.callee).type === "MemberExpression" && call.arguments.some((arg) => leadsTainted(arg, a.isTainted))) {
       report(context, call, "redirect to a location taken from the request (open redirect); redirect only to known paths or hosts");
     }
   }
@@ -362,7 +430,7 @@ const pathTraversal = rule("a file served, read or written at a path taken from 
     if (unwrap(call.callee).type !== "MemberExpression" || call.arguments.length === 0) continue;
     const serve = ["sendFile", "sendfile", "download"].includes(name);
     const fs = FS_CALLS.has(name) && FS_OBJECTS.has(calleeObjectName(call));
-    if ((serve || fs) && a.isTainted(call.arguments[0])) {
+    if ((serve || fs) && a.isPathTainted(call.arguments[0])) {
       report(context, call, serve
         ? "file served from a path taken from the request (path traversal); resolve it under a fixed root and check the result stays there"
         : "file opened at a path taken from the request or an archive entry (path traversal, zip slip); resolve it under a fixed root and check the result stays there");

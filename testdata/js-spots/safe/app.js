@@ -31,6 +31,23 @@ module.exports = function routes(app, db, models) {
         fs.readFile(path.join(__dirname, "static.txt"), () => {});
     });
 
+    app.get("/static/*", function(req, res) {
+        // Checked to stay under the root before it is opened.
+        const file = path.normalize(path.join(__dirname, "public", req.path));
+        if (!file.startsWith(path.join(__dirname, "public"))) {
+            return res.sendStatus(403);
+        }
+        const gzipped = file + ".gz";
+        fs.createReadStream(gzipped).pipe(res);
+    });
+
+    app.post("/items", function(req, res) {
+        // A created item's URL on this host.
+        res.location(`${req.protocol}://example.com/items/${req.body.id}`);
+        res.location("/items/" + req.body.id);
+        res.sendStatus(201);
+    });
+
     app.get("/go", function(req, res) {
         res.redirect("/home");
         res.redirect(301, process.env.BASE_PATH + "/profile");

@@ -368,10 +368,10 @@ const SEQUELIZE_OPTION_KEYS = new Set(["where", "attributes", "include", "order"
 
 const nosqlInjection = rule("MongoDB $where built from strings, or a query filter taking a request value as is", (context, a) => {
   for (const prop of a.nodes.properties) {
-    if (propName(prop.key) !== "$where") continue;
-    const v = unwrap(prop.value);
+    if (propName(prop.key) !== "$where" || !prop.parent || prop.parent.type !== "ObjectExpression") continue;
+    const v = a.constInit(prop.value);
     if (!v || v.type === "FunctionExpression" || v.type === "ArrowFunctionExpression") continue;
-    const { dynamic } = staticText(a.constInit(v));
+    const { dynamic } = staticText(v);
     if (dynamic) report(context, prop, "MongoDB $where evaluates JavaScript built from a string with variable parts (NoSQL injection); query with operators instead");
   }
   for (const call of a.nodes.calls) {

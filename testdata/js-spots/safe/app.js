@@ -17,6 +17,8 @@ module.exports = function routes(app, db, models) {
         // Converted before it reaches the filter; no $where.
         db.orders.find({ orderId: String(req.params.id) }).then((o) => res.json(o));
         db.orders.find({ $where: function() { return this.total > 10; } });
+        const bigOrder = function() { return this.total > 1000; };
+        db.orders.find({ $where: bigOrder });
         const limit = parseInt(req.query.limit, 10);
         db.orders.find({ $where: "this.total > 10" }).limit(limit);
     });

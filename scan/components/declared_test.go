@@ -25,7 +25,7 @@ func declaredWrite(t *testing.T, root, rel, body string) {
 // is kept apart and the purl names no version.
 func TestDeclaredRangeNPM(t *testing.T) {
 	root := t.TempDir()
-	declaredWrite(t, root, "app/package.json", `{"dependencies": {"express": "^4.17.1", "lodash": "~4.17.0", "left-pad": "*"},
+	declaredWrite(t, root, "app/package.json", `{"dependencies": {"express": "^4.17.1", "lodash": "~4.17.0", "left-pad": "*", "ms": "2.1.3", "debug": "=v4.3.4"},
 		"devDependencies": {"@scope/tool": "^2.0.0"}}`)
 	declaredWrite(t, root, "app/node_modules/express/package.json", `{"name": "express", "version": "4.18.2", "license": "MIT"}`)
 	// Installed above the manifest's folder: Node finds it there too.
@@ -40,6 +40,8 @@ func TestDeclaredRangeNPM(t *testing.T) {
 		"express":     {"4.18.2", "^4.17.1", "pkg:npm/express@4.18.2"},
 		"lodash":      {"", "~4.17.0", "pkg:npm/lodash"},
 		"left-pad":    {"", "*", "pkg:npm/left-pad"},
+		"ms":          {"2.1.3", "", "pkg:npm/ms@2.1.3"}, // a pin is a version
+		"debug":       {"4.3.4", "", "pkg:npm/debug@4.3.4"},
 		"@scope/tool": {"2.1.0", "^2.0.0", "pkg:npm/%40scope/tool@2.1.0"},
 	}
 	seen := 0

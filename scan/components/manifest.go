@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -20,6 +21,10 @@ import (
 // otherwise: a range is not a version); the licenses scanner reports one
 // info finding per such manifest and the scan a coverage warning, since no
 // advisory can be matched to a range.
+
+// compNPMExactSpec is a dependency spec naming one release ("1.2.3",
+// "=1.2.3", "v1.2.3-rc.1"), as npm reads it.
+var compNPMExactSpec = regexp.MustCompile(`^=?v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?)$`)
 
 // compNPMLockfiles are the files that pin a package.json's versions.
 var compNPMLockfiles = []string{"package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock", "bun.lockb"}
@@ -67,8 +72,13 @@ func compParsePackageJSONRanges(f compFile, root string) []Component {
 			if strings.HasPrefix(spec, "file:") || strings.HasPrefix(spec, "link:") || strings.HasPrefix(spec, "workspace:") {
 				continue // the project's own code, not a third-party package
 			}
-			out = append(out, Component{Name: name, DeclaredRange: spec, Ecosystem: EcoNPM,
-				PURL: compPURL(EcoNPM, name, ""), Scope: ScopeDirect, Dev: dev, Source: f.rel, Line: lineOf(name)})
+			c := Component{Name: name, DeclaredRange: spec, Ecosystem: EcoNPM,
+				PURL: compPURL(EcoNPM, name, ""), Scope: ScopeDirect, Dev: dev, Source: f.rel, Line: lineOf(name)}
+			if m := compNPMExactSpec.FindStringSubmatch(spec); m != nil {
+				// "0.4.0" is a pin, not a range: npm installs exactly that.
+				c.Version, c.DeclaredRange, c.PURL = m[1], "", compPURL(EcoNPM, name, m[1])
+			}
+			out = append(out, c)
 		}
 	}
 	add(deps.prod, false)

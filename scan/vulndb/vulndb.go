@@ -222,10 +222,12 @@ func Describe(tool, dir, source, vulnDir string) []Info {
 		for _, z := range zips {
 			eco := filepath.Base(filepath.Dir(z))
 			i := Info{Name: "osv/" + eco, Tool: tool, Path: z, Source: source}
-			if t, err := osvZipModified(z); err == nil {
-				i.BuiltAt = &t
+			fromManifest(&i) // an import recorded the date, read the same way
+			if i.BuiltAt == nil {
+				if t, ok := osvZipDate(z, vulnDir); ok {
+					i.BuiltAt = &t
+				}
 			}
-			fromManifest(&i)
 			out = append(out, i)
 		}
 		return out
@@ -235,6 +237,59 @@ func Describe(tool, dir, source, vulnDir string) []Info {
 		return single("trivy", "db/trivy.db", "db/metadata.json", trivyUpdatedAt)
 	}
 	return nil
+}
+
+// dateCacheName is the file under SVC_VULNDB_DIR that remembers the dates
+// of OSV zips scand did not import (SVC_OSV_DB), by path, size and
+// modification time: reading a zip's records takes seconds for a large
+// ecosystem, and every scan asks.
+const dateCacheName = "osv-dates.json"
+
+// maxDateCacheEntries bounds the cache; zips beyond it are read each time.
+const maxDateCacheEntries = 256
+
+type dateCacheEntry struct {
+	Size    int64     `json:"size"`
+	ModTime time.Time `json:"mod_time"`
+	BuiltAt time.Time `json:"built_at"`
+}
+
+func readDateCache(vulnDir string) map[string]dateCacheEntry {
+	m := map[string]dateCacheEntry{}
+	b, err := readSmall(filepath.Join(vulnDir, dateCacheName), maxManifestBytes)
+	if err == nil {
+		json.Unmarshal(b, &m)
+	}
+	return m
+}
+
+// osvZipDate is osvZipModified of the zip at p, remembered under vulnDir
+// ("" for none) while the zip's size and modification time stay the same.
+// The cache is best effort: a failure to write it only costs the next read.
+func osvZipDate(p, vulnDir string) (time.Time, bool) {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return time.Time{}, false
+	}
+	if vulnDir != "" {
+		if e, ok := readDateCache(vulnDir)[p]; ok && e.Size == fi.Size() && e.ModTime.Equal(fi.ModTime()) && !e.BuiltAt.IsZero() {
+			return e.BuiltAt, true
+		}
+	}
+	t, err := osvZipModified(p)
+	if err != nil {
+		return time.Time{}, false
+	}
+	if st, err := os.Stat(vulnDir); vulnDir != "" && err == nil && st.IsDir() {
+		m := readDateCache(vulnDir)
+		if _, ok := m[p]; ok || len(m) < maxDateCacheEntries {
+			m[p] = dateCacheEntry{Size: fi.Size(), ModTime: fi.ModTime(), BuiltAt: t}
+			if b, err := json.MarshalIndent(m, "", "  "); err == nil {
+				writeFileAtomic(filepath.Join(vulnDir, dateCacheName), append(b, '\n'))
+			}
+		}
+	}
+	return t, true
 }
 
 // DefaultDir is SVC_VULNDB_DIR's default: "vulndb" beside the database.

@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -332,6 +333,40 @@ func TestOSVDateIsTheRecords(t *testing.T) {
 	if !aged.Stale || aged.AgeDays == nil || *aged.AgeDays != 1025 || !strings.Contains(aged.Warning(7), "1025 days old (built 2023-02-10") {
 		t.Errorf("aged = %+v, warning %q", aged, aged.Warning(7))
 	}
+
+	// With SVC_VULNDB_DIR the date is remembered while the zip's size and
+	// modification time stay, and read again when the zip changes.
+	cacheDir := t.TempDir()
+	loc := Locations{Dir: cacheDir, Getenv: func(k string) string {
+		if k == "SVC_OSV_DB" {
+			return osvDir
+		}
+		return ""
+	}}
+	if inv := Inventory(context.Background(), loc); len(inv) != 1 || !inv[0].BuiltAt.Equal(want) {
+		t.Fatalf("inventory with a cache = %+v", inv)
+	}
+	cache := readDateCache(cacheDir)
+	zipPath := filepath.Join(osvDir, "osv-scalibr", "npm", "all.zip")
+	e, ok := cache[zipPath]
+	if !ok || !e.BuiltAt.Equal(want) {
+		t.Fatalf("date cache = %+v", cache)
+	}
+	e.BuiltAt = want.Add(-24 * time.Hour) // only the cache says so
+	cache[zipPath] = e
+	b, _ := json.Marshal(cache)
+	os.WriteFile(filepath.Join(cacheDir, dateCacheName), b, 0o600)
+	if inv := Inventory(context.Background(), loc); len(inv) != 1 || !inv[0].BuiltAt.Equal(want.Add(-24*time.Hour)) {
+		t.Errorf("the cached date was not used: %+v", inv)
+	}
+	records["GHSA-cccc.json"] = []byte(`{"id":"GHSA-cccc","modified":"2024-06-01T00:00:00Z","affected":[{"package":{"ecosystem":"npm","name":"c"}}]}`)
+	if err := copyFileAtomic(zipOf(t, records, packed), zipPath); err != nil {
+		t.Fatal(err)
+	}
+	if inv := Inventory(context.Background(), loc); len(inv) != 1 || inv[0].BuiltAt.Format(time.RFC3339) != "2024-06-01T00:00:00Z" {
+		t.Errorf("a changed zip kept its cached date: %+v", inv)
+	}
+	delete(records, "GHSA-cccc.json")
 
 	dir := t.TempDir()
 	info, err := importer(dir).Import(context.Background(), Archive{Path: archive, Name: "all.zip", SHA256: sha(t, archive)})

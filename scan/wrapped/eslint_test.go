@@ -99,6 +99,14 @@ func TestESLintConfig(t *testing.T) {
 			t.Errorf("rule %s not enabled", r.id)
 		}
 	}
+	// Every scand/ rule enabled is one the embedded rule file exports (an
+	// unknown rule makes ESLint exit 2, failing every scan).
+	exports := eslintOwnRules[strings.LastIndex(eslintOwnRules, "module.exports"):]
+	for _, r := range eslintRules {
+		if name, ok := strings.CutPrefix(r.id, "scand/"); ok && !strings.Contains(exports, `"`+name+`":`) && !strings.Contains(exports, " "+name+",") {
+			t.Errorf("rule %s is not exported by eslint_rules.cjs", r.id)
+		}
+	}
 	if strings.Contains(conf, "detect-object-injection") || strings.Contains(conf, "no-insecure-random") {
 		t.Error("a rule left out on purpose is enabled")
 	}

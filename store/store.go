@@ -10,6 +10,8 @@
 //	store/findings     reads of the findings tables: the planner behind
 //	                   FindingRows, Compare, the console's pages
 //	store/webhooks     webhook subscriptions and their delivery queue
+//	store/ops          the online backup and its verification, and the
+//	                   aggregates /metrics reads
 //
 // and it builds on:
 //

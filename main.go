@@ -128,6 +128,10 @@ func commandFor(name string) (command, bool) {
 		return runConfigCommand, true // cmd_config.go
 	case "status", "vulndb":
 		return runVulnDBCommand, true // cmd_vulndb.go, cmd_status.go
+	case "backup":
+		return runBackupCommand, true // cmd_backup.go
+	case "restore":
+		return runRestoreCommand, true // cmd_backup.go
 	}
 	return nil, false
 }

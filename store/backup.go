@@ -33,9 +33,9 @@ func (s *Store) Backup(ctx context.Context, dest string) (BackupSummary, error) 
 }
 
 // BackupFile is Backup for a process that does not own the database
-// (`scand backup` beside a running daemon): it opens dbPath read-only,
-// runs no migration and writes nothing beside it but what a WAL reader
-// needs.
+// (`scand backup` beside a running daemon): it opens dbPath without the
+// store (no migration, no lock: the daemon may hold it) and runs only the
+// VACUUM INTO, which reads.
 func BackupFile(ctx context.Context, dbPath, dest string) (BackupSummary, error) {
 	if _, err := os.Stat(dbPath); err != nil {
 		return BackupSummary{}, fmt.Errorf("database %s: %w", dbPath, err)
@@ -44,7 +44,7 @@ func BackupFile(ctx context.Context, dbPath, dest string) (BackupSummary, error)
 	if err != nil {
 		return BackupSummary{}, err
 	}
-	u := url.URL{Scheme: "file", Path: abs, RawQuery: "mode=ro&_pragma=busy_timeout(10000)"}
+	u := url.URL{Scheme: "file", Path: abs, RawQuery: "_pragma=busy_timeout(10000)"}
 	db, err := sql.Open("sqlite", u.String())
 	if err != nil {
 		return BackupSummary{}, err

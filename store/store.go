@@ -360,6 +360,10 @@ type LockedError = sqlbase.LockedError
 // process that runs migrations, restart recovery and scans over it.
 type DBLock = sqlbase.DBLock
 
+// ErrLockLost means the database's lock file was removed or replaced
+// and could not be locked again (DBLock.Check).
+var ErrLockLost = sqlbase.ErrLockLost
+
 // LockPath is the lock file beside the database (sqlbase.LockPath).
 func LockPath(db string) (string, error) { return sqlbase.LockPath(db) }
 

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -117,4 +118,25 @@ func TestAdminBackupRoute(t *testing.T) {
 	}
 	rec = e.do("POST", "/api/v1/admin/backup", "", bearer...)
 	e.expectStatus(rec, http.StatusCreated)
+}
+
+// TestReadyReportsALostLock: /ready is 503 lock_lost while the lock check
+// fails, 200 again as soon as it passes, and /metrics says why.
+func TestReadyReportsALostLock(t *testing.T) {
+	e := newAPIEnv(t, apiEnvOptions{Metrics: monitor.ModePublic})
+	var lost error = errors.New("lock file replaced")
+	e.srv.LockCheck = func() error { return lost }
+	rec := e.do("GET", "/ready", "")
+	e.expectStatus(rec, http.StatusServiceUnavailable)
+	var body Ready
+	e.decode(rec, &body)
+	if body.Checks.Database != "lock_lost" || !strings.Contains(body.Detail, "lock file") {
+		t.Fatalf("/ready with a lost lock: %+v", body)
+	}
+	m := e.do("GET", "/metrics", "").Body.String()
+	if metricLine(m, `scand_database_failure{reason="lock_lost"}`) != `scand_database_failure{reason="lock_lost"} 1` || metricLine(m, "scand_ready") != "scand_ready 0" {
+		t.Fatalf("metrics with a lost lock:\n%s", m)
+	}
+	lost = nil
+	e.expectStatus(e.do("GET", "/ready", ""), http.StatusOK)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
 	"scand/api/httpio"
@@ -120,18 +119,17 @@ func (s *Server) registerReadinessMetrics() {
 		return
 	}
 	// One evaluation serves the families of one scrape.
-	var mu sync.Mutex
-	var at time.Time
-	var last Ready
-	var lastOK bool
+	type result struct {
+		body Ready
+		ok   bool
+	}
+	type key struct{}
 	check := func(ctx context.Context) (Ready, bool) {
-		mu.Lock()
-		defer mu.Unlock()
-		if time.Since(at) > time.Second {
-			last, lastOK = s.readiness(ctx)
-			at = time.Now()
-		}
-		return last, lastOK
+		r := metrics.Once(ctx, key{}, func() result {
+			body, ok := s.readiness(ctx)
+			return result{body, ok}
+		})
+		return r.body, r.ok
 	}
 	reg.Gauge("scand_ready", "1 when GET /ready answers 200, 0 when it answers 503.", func(ctx context.Context, emit metrics.Emit) {
 		_, ok := check(ctx)

@@ -111,12 +111,40 @@ func (r *Registry) Write(ctx context.Context, w io.Writer) error {
 		fams[i] = r.families[n]
 	}
 	r.mu.Unlock()
+	ctx = context.WithValue(ctx, scrapeKey{}, &scrape{values: map[any]any{}})
 	var b strings.Builder
 	for _, f := range fams {
 		f.write(ctx, &b)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+type scrapeKey struct{}
+
+// scrape is one Write's memo of values several families share.
+type scrape struct {
+	mu     sync.Mutex
+	values map[any]any
+}
+
+// Once returns compute's result, computed at most once per scrape for key:
+// several families read from one query (the store's aggregates, the
+// readiness checks) without running it once per family. Outside a scrape
+// it just computes.
+func Once[T any](ctx context.Context, key any, compute func() T) T {
+	s, _ := ctx.Value(scrapeKey{}).(*scrape)
+	if s == nil {
+		return compute()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if v, ok := s.values[key]; ok {
+		return v.(T)
+	}
+	v := compute()
+	s.values[key] = v
+	return v
 }
 
 // ContentType is the media type of Write's output.

@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -78,5 +79,29 @@ func TestNilIsInert(t *testing.T) {
 	r.Gauge("g", "", func(context.Context, Emit) {})
 	if c.Value("x") != 0 || h.Count() != 0 {
 		t.Fatal("nil metrics counted")
+	}
+}
+
+// TestOnceSharesOneComputationPerScrape: two families reading one query
+// run it once per scrape, and again on the next scrape.
+func TestOnceSharesOneComputationPerScrape(t *testing.T) {
+	r := New()
+	calls := 0
+	type key struct{}
+	read := func(ctx context.Context) int {
+		return Once(ctx, key{}, func() int { calls++; return calls })
+	}
+	r.Gauge("scand_a", "", func(ctx context.Context, emit Emit) { emit(float64(read(ctx))) })
+	r.Gauge("scand_b", "", func(ctx context.Context, emit Emit) { emit(float64(read(ctx))) })
+	for scrape := 1; scrape <= 2; scrape++ {
+		var b strings.Builder
+		r.Write(context.Background(), &b)
+		want := fmt.Sprintf("scand_a %d\n", scrape)
+		if !strings.Contains(b.String(), want) || !strings.Contains(b.String(), fmt.Sprintf("scand_b %d\n", scrape)) {
+			t.Fatalf("scrape %d:\n%s", scrape, b.String())
+		}
+	}
+	if calls != 2 {
+		t.Fatalf("%d computations for 2 scrapes", calls)
 	}
 }

@@ -220,9 +220,7 @@ func (m *Monitor) registerCollected(r *metrics.Registry) {
 	r.Gauge("scand_process_start_time_seconds", "When the daemon started, in seconds since the Unix epoch.", func(ctx context.Context, emit metrics.Emit) {
 		emit(float64(m.started.UnixNano()) / 1e9)
 	})
-	// One read of the stored aggregates serves the four families below;
-	// the scrape renders families one after another, so it is cached for
-	// the length of one scrape (a second).
+	// One read of the stored aggregates serves the families below.
 	stats := m.statsOnce()
 	r.Gauge("scand_scans", "Scans kept (not deleted), by status and source (scan: run here; import: sent by scand scan --server).", func(ctx context.Context, emit metrics.Emit) {
 		s, ok := stats(ctx)
@@ -304,27 +302,26 @@ func (m *Monitor) registerCollected(r *metrics.Registry) {
 	registerRuntime(r)
 }
 
-// statsOnce returns a reader of the store's aggregates that reuses one
-// answer for a second: one scrape reads them once.
+// statsOnce returns a reader of the store's aggregates that one scrape
+// runs once, whichever family asks first.
 func (m *Monitor) statsOnce() func(context.Context) (store.OpsStats, bool) {
-	var mu sync.Mutex
-	var at time.Time
-	var last store.OpsStats
-	var ok bool
+	type result struct {
+		stats store.OpsStats
+		ok    bool
+	}
+	type key struct{}
 	return func(ctx context.Context) (store.OpsStats, bool) {
 		if m.cfg.Store == nil {
 			return store.OpsStats{}, false
 		}
-		mu.Lock()
-		defer mu.Unlock()
-		if now := time.Now(); now.Sub(at) > time.Second {
+		r := metrics.Once(ctx, key{}, func() result {
 			s, err := m.cfg.Store.OpsStats(ctx)
-			at, last, ok = now, s, err == nil
 			if err != nil {
 				m.cfg.Log.Warn("metrics: stored aggregates not read", "error", err.Error())
 			}
-		}
-		return last, ok
+			return result{s, err == nil}
+		})
+		return r.stats, r.ok
 	}
 }
 

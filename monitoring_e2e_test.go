@@ -194,8 +194,8 @@ func TestBinaryMetricsUnderLoad(t *testing.T) {
 		t.Fatalf("promtool check metrics: %v\n%s\nscrape:\n%s", err, out, body)
 	}
 	for series, want := range map[string]string{
-		"scand_scan_queue_depth": "2",
-		"scand_scans_running":    "1",
+		"scand_scan_queue_depth":                      "2",
+		"scand_scans_running":                         "1",
 		`scand_scans{status="pending",source="scan"}`: "2",
 		`scand_scans{status="running",source="scan"}`: "1",
 		"scand_webhook_deliveries_pending":            "1",

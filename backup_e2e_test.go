@@ -20,7 +20,20 @@ import (
 // getRaw fetches a URL and returns the status and body.
 func getRaw(t *testing.T, url string) (int, []byte) {
 	t.Helper()
-	resp, err := (&http.Client{Timeout: 60 * time.Second}).Get(url)
+	return getRawKey(t, url, "")
+}
+
+// getRawKey is getRaw with a Bearer key ("" for none).
+func getRawKey(t *testing.T, url, key string) (int, []byte) {
+	t.Helper()
+	req, err := http.NewRequest("GET", url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	resp, err := (&http.Client{Timeout: 60 * time.Second}).Do(req)
 	if err != nil {
 		t.Fatalf("GET %s: %v", url, err)
 	}

@@ -203,6 +203,18 @@ func TestBinaryBackupDuringAScanAndRestore(t *testing.T) {
 		_, wantHistory[f.Fingerprint] = getRaw(t, baseA+"/findings/"+f.Fingerprint+"/history")
 	}
 
+	// Restore refuses while the daemon holds the database, and touches
+	// nothing.
+	refused := exec.Command(buildScand(t), "restore", "-db", env["SVC_DB"], backup)
+	refused.Env = []string{"PATH=" + os.Getenv("PATH")}
+	out, err := refused.CombinedOutput()
+	if code := refused.ProcessState.ExitCode(); err == nil || code != 2 || !strings.Contains(string(out), fmt.Sprintf("pid %d", a.cmd.Process.Pid)) {
+		t.Fatalf("restore over a running daemon's database: exit %d, %s", code, out)
+	}
+	if aside, _ := filepath.Glob(env["SVC_DB"] + ".before-restore-*"); len(aside) != 0 {
+		t.Fatalf("a refused restore moved the database aside: %v", aside)
+	}
+
 	restored := filepath.Join(work, "restored", "scand.db")
 	os.MkdirAll(filepath.Dir(restored), 0o700)
 	// A database to replace, so restore has something to keep aside.

@@ -107,6 +107,12 @@ func New(cfg Config) *Monitor {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
+	if cfg.Mode == "" {
+		cfg.Mode = ModeKey // never open by omission
+	}
+	if cfg.Registry == nil {
+		cfg.Registry = metrics.New()
+	}
 	r := cfg.Registry
 	m := &Monitor{cfg: cfg, started: cfg.Now(), starts: map[string]time.Time{}}
 	m.HTTPRequests = r.Counter("scand_http_requests_total", "API requests answered, by route pattern (not the raw path), method and status class.", "route", "method", "code")

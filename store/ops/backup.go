@@ -57,7 +57,14 @@ func Backup(ctx context.Context, db *sql.DB, dest string) error {
 		if errors.Is(err, fs.ErrExist) {
 			return fmt.Errorf("backup to %s: %w", dest, ErrExists)
 		}
-		return fmt.Errorf("backup to %s: %w", dest, err)
+		// A file system without hard links (vfat, some network mounts):
+		// rename, after checking again that nothing took the name.
+		if _, serr := os.Lstat(dest); serr == nil {
+			return fmt.Errorf("backup to %s: %w", dest, ErrExists)
+		}
+		if err := os.Rename(tmp, dest); err != nil {
+			return fmt.Errorf("backup to %s: %w", dest, err)
+		}
 	}
 	return syncDir(filepath.Dir(dest))
 }

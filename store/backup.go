@@ -107,7 +107,14 @@ func Restore(ctx context.Context, dbPath, backupPath, suffix string) (Restored, 
 		os.Remove(tmp)
 		return out, fmt.Errorf("the copy of %s beside the database does not verify: %w", backupPath, err)
 	}
-	if _, err := os.Stat(dbPath); err == nil {
+	if fi, err := os.Stat(dbPath); err == nil {
+		// The restored file gets the replaced one's owner and mode: run as
+		// root, restore must not leave a file the daemon's user cannot
+		// write. (Chown fails harmlessly for anyone else.)
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+			os.Chown(tmp, int(st.Uid), int(st.Gid))
+		}
+		os.Chmod(tmp, fi.Mode().Perm())
 		out.Aside = dbPath + suffix
 		if _, err := os.Lstat(out.Aside); err == nil {
 			os.Remove(tmp)

@@ -327,6 +327,23 @@ const portfolioFrom = ` FROM targets t JOIN scans s ON s.seq = t.latest_seq
 	LEFT JOIN triage_states ts ON ts.fingerprint = f.fingerprint
 	LEFT JOIN finding_age a ON a.target_id = t.id AND a.fingerprint = f.fingerprint`
 
+// portfolioFromDependency is portfolioFrom reading only the ord ranges
+// of the scanners that reported dependency findings in each latest scan,
+// for the filters only dependency findings can match (advisory, purl).
+const portfolioFromDependency = ` FROM targets t JOIN scans s ON s.seq = t.latest_seq
+	JOIN finding_blocks b ON b.scan_seq = t.latest_seq
+		AND b.scanner IN (SELECT c.scanner FROM finding_counts c WHERE c.scan_seq = t.latest_seq AND c.scan_type = 'dependency')
+	JOIN findings f ON f.k BETWEEN (t.latest_seq << 32) + b.first_ord AND (t.latest_seq << 32) + b.last_ord
+	LEFT JOIN triage_states ts ON ts.fingerprint = f.fingerprint
+	LEFT JOIN finding_age a ON a.target_id = t.id AND a.fingerprint = f.fingerprint`
+
+func (q FindingsQuery) from() string {
+	if q.Advisory != "" || q.Package != "" {
+		return portfolioFromDependency
+	}
+	return portfolioFrom
+}
+
 func (q FindingsQuery) where() (string, []any) {
 	tw, args := q.Targets.where()
 	where := []string{"t.latest_seq IS NOT NULL", tw}
@@ -403,7 +420,7 @@ func (s *Targets) CountPortfolioFindings(ctx context.Context, q FindingsQuery) (
 	}
 	where, args := q.where()
 	var n int
-	err := s.db.QueryRowContext(ctx, "SELECT count(*)"+portfolioFrom+" WHERE "+where, args...).Scan(&n)
+	err := s.db.QueryRowContext(ctx, "SELECT count(*)"+q.from()+" WHERE "+where, args...).Scan(&n)
 	return n, err
 }
 
@@ -463,7 +480,7 @@ func (s *Targets) PortfolioFindings(ctx context.Context, q FindingsQuery) ([]Por
 		t.name, json_extract(f.body, '$.file_path'), json_extract(f.body, '$.line')`
 	var out []PortfolioFinding
 	run := func(extra string, extraArgs []any, order string, n int) error {
-		sqlq := cols + portfolioFrom + " WHERE " + where + extra + " ORDER BY " + order + " LIMIT ?"
+		sqlq := cols + q.from() + " WHERE " + where + extra + " ORDER BY " + order + " LIMIT ?"
 		a := append(append(append([]any{}, args...), extraArgs...), n)
 		rows, err := s.db.QueryContext(ctx, sqlq, a...)
 		if err != nil {

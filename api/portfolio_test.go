@@ -259,6 +259,18 @@ func TestPortfolioTargetsAndFindings(t *testing.T) {
 		if strings.Count(body, "CVE-2021-44228: vuln in log4j-core") != 2 || !strings.Contains(body, "overdue</span>") || strings.Contains(body, "fpC2") {
 			t.Errorf("findings page: %s", body)
 		}
+		for id, v := range map[string]string{"a2": "4.17.20", "b1": "4.17.21"} {
+			comps := `[{"name":"lodash","version":"` + v + `","ecosystem":"npm","purl":"pkg:npm/lodash@` + v + `"}]`
+			if err := e.store.SetScanComponents(context.Background(), id, []byte(comps)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rec = e.do("GET", "/ui/components?purl=pkg%3Anpm%2Flodash&version=%3C4.17.21", "")
+		e.expectStatus(rec, 200)
+		if body := rec.Body.String(); !strings.Contains(body, "pkg:npm/lodash@4.17.20") || strings.Contains(body, "pkg:npm/lodash@4.17.21") ||
+			!strings.Contains(body, "payments api") {
+			t.Errorf("components page: %s", body)
+		}
 		if rec := e.do("GET", "/ui/findings?cursor=forged", ""); rec.Code != 200 || !strings.Contains(rec.Body.String(), "expired") {
 			t.Errorf("forged cursor: %d", rec.Code)
 		}

@@ -1,6 +1,7 @@
 package portfolio
 
 import (
+	"context"
 	"net/http"
 	"sort"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"scand/api/openapi"
 	"scand/auth"
 	"scand/finding/versions"
+	"scand/store"
 	"scand/store/targets"
 )
 
@@ -96,12 +98,24 @@ func (h Handlers) listComponents(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	out, err := Inventory(r.Context(), h.Store, q, constraint, limit)
+	if err != nil {
+		return err
+	}
+	httpio.WriteJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// Inventory lists the components q selects whose version satisfies
+// constraint (nil: any), grouped with the targets that hold each, at most
+// limit; the API and the console share it.
+func Inventory(ctx context.Context, st *store.Store, q targets.ComponentQuery, constraint *versions.Constraint, limit int) (ComponentList, error) {
 	type key struct{ name, version, eco, purl string }
 	index := map[key]int{}
 	out := ComponentList{Items: []ComponentView{}}
 	read := 0
 	seen := map[[2]any]bool{}
-	err = h.Store.InventoryComponents(r.Context(), q, func(c targets.ComponentRow) bool {
+	err := st.InventoryComponents(ctx, q, func(c targets.ComponentRow) bool {
 		read++
 		if read > maxInventoryRows {
 			out.Truncated = true
@@ -128,7 +142,7 @@ func (h Handlers) listComponents(w http.ResponseWriter, r *http.Request) error {
 		return true
 	})
 	if err != nil {
-		return err
+		return out, err
 	}
 	sort.SliceStable(out.Items, func(i, j int) bool {
 		a, b := out.Items[i], out.Items[j]
@@ -140,8 +154,7 @@ func (h Handlers) listComponents(w http.ResponseWriter, r *http.Request) error {
 		}
 		return versions.Compare(versions.SchemeOf(a.Ecosystem), a.Version, b.Version) < 0
 	})
-	httpio.WriteJSON(w, http.StatusOK, out)
-	return nil
+	return out, nil
 }
 
 // ecosystemOf is a component's ecosystem, from its purl type when the

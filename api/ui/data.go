@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"time"
 
+	"scand/api/portfolio"
+	"scand/finding/versions"
 	"scand/store"
 	"scand/store/targets"
 )
@@ -40,6 +42,7 @@ type Data interface {
 	// Portfolio (issue 25): targets and the findings of their latest scans.
 	Targets(ctx context.Context, q targets.TargetQuery) ([]targets.TargetSummary, error)
 	PortfolioFindings(ctx context.Context, q targets.FindingsQuery) ([]targets.PortfolioFinding, int, error)
+	Components(ctx context.Context, q targets.ComponentQuery, constraint *versions.Constraint, limit int) (portfolio.ComponentList, error)
 
 	Notifications(ctx context.Context, unreadOnly bool, limit int) ([]store.Notification, error)
 	UnreadNotifications(ctx context.Context) (int, error)
@@ -116,6 +119,10 @@ func (d storeData) PortfolioFindings(ctx context.Context, q targets.FindingsQuer
 	}
 	n, err := d.st.CountPortfolioFindings(ctx, q)
 	return rows, n, err
+}
+
+func (d storeData) Components(ctx context.Context, q targets.ComponentQuery, constraint *versions.Constraint, limit int) (portfolio.ComponentList, error) {
+	return portfolio.Inventory(ctx, d.st, q, constraint, limit)
 }
 
 func (d storeData) Scan(ctx context.Context, id string) (store.Scan, error) {

@@ -9,6 +9,7 @@ import (
 
 	"scand/api/portfolio"
 	"scand/finding"
+	"scand/finding/versions"
 	"scand/store/targets"
 )
 
@@ -212,4 +213,45 @@ func contains(list []string, v string) bool {
 		}
 	}
 	return false
+}
+
+type componentsView struct {
+	Name, PURL, Version string
+	Searched            bool
+	Invalid             string
+	List                portfolio.ComponentList
+}
+
+// components is the inventory search: which targets' latest SBOM holds a
+// package, optionally in a version range.
+func (c *Console) components(w http.ResponseWriter, r *http.Request, rq *request) error {
+	qs := r.URL.Query()
+	v := componentsView{Name: strings.TrimSpace(qs.Get("name")), PURL: strings.TrimSpace(qs.Get("purl")), Version: strings.TrimSpace(qs.Get("version"))}
+	v.Searched = v.Name != "" || v.PURL != ""
+	q := targets.ComponentQuery{Name: v.Name}
+	if v.PURL != "" {
+		base, _, _ := strings.Cut(v.PURL, "?")
+		base, _, _ = strings.Cut(base, "#")
+		if i := strings.LastIndex(base, "@"); i > strings.LastIndex(base, "/") {
+			base = base[:i]
+		}
+		q.PURL = base
+	}
+	var constraint *versions.Constraint
+	if v.Version != "" {
+		cons, err := versions.ParseConstraint(v.Version)
+		if err != nil {
+			v.Invalid, v.Searched = "Version: "+err.Error(), false
+		} else {
+			constraint = &cons
+		}
+	}
+	if v.Searched {
+		var err error
+		if v.List, err = c.cfg.Data.Components(r.Context(), q, constraint, portfolioPageSize*4); err != nil {
+			return err
+		}
+	}
+	c.render(w, r, rq, http.StatusOK, "components", "Components", "components", v)
+	return nil
 }

@@ -271,6 +271,13 @@ func TestPortfolioTargetsAndFindings(t *testing.T) {
 			!strings.Contains(body, "payments api") {
 			t.Errorf("components page: %s", body)
 		}
+		rec = e.do("GET", "/ui/vulnerabilities/GHSA-jfh8-c2jp-5v3q", "")
+		e.expectStatus(rec, 200)
+		if body := rec.Body.String(); !strings.Contains(body, "CVE-2021-44228") || !strings.Contains(body, "payments api") || !strings.Contains(body, "/src/c") ||
+			!strings.Contains(body, "9.9.9") {
+			t.Errorf("vulnerability page: %s", body)
+		}
+		e.expectStatus(e.do("GET", "/ui/vulnerabilities/CVE-1999-0001", ""), 404)
 		if rec := e.do("GET", "/ui/findings?cursor=forged", ""); rec.Code != 200 || !strings.Contains(rec.Body.String(), "expired") {
 			t.Errorf("forged cursor: %d", rec.Code)
 		}

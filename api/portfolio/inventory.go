@@ -227,15 +227,27 @@ type AffectedFindingV struct {
 
 func (h Handlers) getVulnerability(w http.ResponseWriter, r *http.Request) error {
 	id := strings.TrimSpace(r.PathValue("id"))
-	if id == "" || len(id) > 200 {
-		return httpio.NotFound("Vulnerability not found in any target's latest scan")
-	}
-	rows, err := h.Store.VulnerabilityFindings(r.Context(), id)
+	out, found, err := VulnerabilityOf(r.Context(), h.Store, id, h.Hidden)
 	if err != nil {
 		return err
 	}
-	if len(rows) == 0 {
+	if !found {
 		return httpio.NotFound("Vulnerability not found in any target's latest scan")
+	}
+	httpio.WriteJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// VulnerabilityOf gathers what every target's latest scan reports of a
+// vulnerability id (any alias); found is false when none does. The API
+// and the console share it.
+func VulnerabilityOf(ctx context.Context, st *store.Store, id string, hidden []string) (Vulnerability, bool, error) {
+	if id == "" || len(id) > 200 {
+		return Vulnerability{}, false, nil
+	}
+	rows, err := st.VulnerabilityFindings(ctx, id)
+	if err != nil || len(rows) == 0 {
+		return Vulnerability{}, false, err
 	}
 	out := Vulnerability{ID: id, Aliases: []string{}, Targets: []AffectedTarget{}, Packages: []AffectedPackage{}, Findings: []AffectedFindingV{}}
 	aliases := map[string]bool{}
@@ -256,7 +268,7 @@ func (h Handlers) getVulnerability(w http.ResponseWriter, r *http.Request) error
 			out.Targets = append(out.Targets, AffectedTarget{TargetRefView: TargetRefView{ID: a.TargetID, Name: a.TargetName, Kind: a.TargetKind, ScanID: a.ScanID}})
 		}
 		out.Targets[i].Findings++
-		if !contains(h.Hidden, a.Verdict) {
+		if !contains(hidden, a.Verdict) {
 			out.Targets[i].Open++
 		}
 		k := pkgKey{a.Ecosystem, a.Package, a.Version}
@@ -276,6 +288,5 @@ func (h Handlers) getVulnerability(w http.ResponseWriter, r *http.Request) error
 		out.Findings = append(out.Findings, AffectedFindingV{TargetID: a.TargetID, ScanID: a.ScanID, Fingerprint: a.Fingerprint, Severity: a.Severity,
 			RuleID: a.RuleID, Package: a.Package, Version: a.Version, FixedVersion: a.FixedVersion, Verdict: a.Verdict})
 	}
-	httpio.WriteJSON(w, http.StatusOK, out)
-	return nil
+	return out, true, nil
 }

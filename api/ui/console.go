@@ -160,6 +160,7 @@ func (c *Console) routes() []route {
 		{Pattern: "GET /ui/targets", API: "GET /targets", Handle: c.targetList},
 		{Pattern: "GET /ui/findings", API: "GET /findings", Handle: c.portfolioFindings},
 		{Pattern: "GET /ui/components", API: "GET /components", Handle: c.components},
+		{Pattern: "GET /ui/vulnerabilities/{id}", API: "GET /vulnerabilities/{id}", Handle: c.vulnerability},
 		{Pattern: "POST /ui/scans", API: "POST /scans", Handle: c.startScan},
 		{Pattern: "GET /ui/scans/{id}", API: "GET /scans/{id}/findings", Handle: c.scanDetail},
 		{Pattern: "POST /ui/scans/{id}/cancel", API: "POST /scans/{id}/cancel", Handle: c.cancelScan},

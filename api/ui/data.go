@@ -43,6 +43,7 @@ type Data interface {
 	Targets(ctx context.Context, q targets.TargetQuery) ([]targets.TargetSummary, error)
 	PortfolioFindings(ctx context.Context, q targets.FindingsQuery) ([]targets.PortfolioFinding, int, error)
 	Components(ctx context.Context, q targets.ComponentQuery, constraint *versions.Constraint, limit int) (portfolio.ComponentList, error)
+	Vulnerability(ctx context.Context, id string, hidden []string) (portfolio.Vulnerability, bool, error)
 
 	Notifications(ctx context.Context, unreadOnly bool, limit int) ([]store.Notification, error)
 	UnreadNotifications(ctx context.Context) (int, error)
@@ -123,6 +124,10 @@ func (d storeData) PortfolioFindings(ctx context.Context, q targets.FindingsQuer
 
 func (d storeData) Components(ctx context.Context, q targets.ComponentQuery, constraint *versions.Constraint, limit int) (portfolio.ComponentList, error) {
 	return portfolio.Inventory(ctx, d.st, q, constraint, limit)
+}
+
+func (d storeData) Vulnerability(ctx context.Context, id string, hidden []string) (portfolio.Vulnerability, bool, error) {
+	return portfolio.VulnerabilityOf(ctx, d.st, id, hidden)
 }
 
 func (d storeData) Scan(ctx context.Context, id string) (store.Scan, error) {

@@ -113,6 +113,8 @@ type portfolioRow struct {
 	DueAt               *time.Time
 	Overdue             bool
 	ScanID              string
+	// Advisory: a dependency finding, whose rule id names a vulnerability.
+	Advisory bool
 }
 
 type portfolioView struct {
@@ -177,7 +179,8 @@ func (c *Console) portfolioFindings(w http.ResponseWriter, r *http.Request, rq *
 			return err
 		}
 		row := portfolioRow{TargetID: pf.TargetID, TargetName: pf.TargetName, Fingerprint: f.Fingerprint, Severity: string(f.Severity), Title: f.Title,
-			FilePath: f.FilePath, Line: f.Line, RuleID: f.RuleID, Verdict: "new", FirstSeen: pf.FirstSeen, LastSeen: pf.LastSeen, ScanID: pf.ScanID}
+			FilePath: f.FilePath, Line: f.Line, RuleID: f.RuleID, Verdict: "new", FirstSeen: pf.FirstSeen, LastSeen: pf.LastSeen, ScanID: pf.ScanID,
+			Advisory: f.ScanType == "dependency"}
 		if f.State != nil {
 			row.Verdict = f.State.Status
 		}
@@ -253,5 +256,19 @@ func (c *Console) components(w http.ResponseWriter, r *http.Request, rq *request
 		}
 	}
 	c.render(w, r, rq, http.StatusOK, "components", "Components", "components", v)
+	return nil
+}
+
+// vulnerability lists the targets a vulnerability (any alias) affects.
+func (c *Console) vulnerability(w http.ResponseWriter, r *http.Request, rq *request) error {
+	id := strings.TrimSpace(r.PathValue("id"))
+	v, found, err := c.cfg.Data.Vulnerability(r.Context(), id, c.cfg.HiddenTriage)
+	if err != nil {
+		return err
+	}
+	if !found {
+		return notFound("No target's latest scan reports " + id + ".")
+	}
+	c.render(w, r, rq, http.StatusOK, "vulnerability", id, "findings", v)
 	return nil
 }

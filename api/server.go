@@ -16,6 +16,7 @@ import (
 
 	"scand/api/httpio"
 	"scand/api/openapi"
+	"scand/api/review"
 	"scand/auth"
 	"scand/hook"
 	"scand/scan"
@@ -94,6 +95,8 @@ type Server struct {
 
 	// console is the web console under /ui/.
 	console http.Handler
+	// review is the audit log, bulk verdicts and their routes.
+	review *review.Service
 	// bodyLimits holds the mux patterns of routes whose body cap is not
 	// httpio.MaxBodyBytes (an archive upload).
 	bodyLimits map[string]int64
@@ -123,6 +126,7 @@ func New(d Deps) *Server {
 	}
 	s := &Server{Deps: d, log: d.Log.With("logger", "scand.api"), access: d.Log.With("logger", "scand.access")}
 	s.streams, s.closeStreams = context.WithCancel(context.Background())
+	s.review = review.New(review.Deps{Store: d.Store, Log: s.log, Now: d.Now, Principal: PrincipalFrom})
 	s.routes = s.routeTable()
 	s.mux = http.NewServeMux()
 	s.bodyLimits = map[string]int64{}
@@ -155,6 +159,7 @@ func (s *Server) routeTable() []Route {
 	rs = append(rs, s.scheduleRoutes()...)
 	rs = append(rs, s.notificationRoutes()...)
 	rs = append(rs, s.vulndbRoutes()...)
+	rs = append(rs, s.review.Routes()...)
 	rs = append(rs, s.TestRoutes...)
 	return rs
 }

@@ -826,7 +826,7 @@ func TestVerdictAndCommentsThroughTheConsole(t *testing.T) {
 		t.Fatalf("after the verdict to %q", p.loc)
 	}
 	st, err := e.st.TriageStateOf(context.Background(), f.fp)
-	if err != nil || st == nil || st.Status != "accepted_risk" || st.Note != "compensating control" || st.UpdatedBy != keyID {
+	if err != nil || st == nil || st.Status != "accepted_risk" || st.Note != "compensating control" || st.UpdatedBy != "alice ("+keyID+")" {
 		t.Fatalf("stored verdict %+v, %v", st, err)
 	}
 	page = c.get(p.loc)

@@ -120,7 +120,7 @@ func withDone(u, done string) string {
 func (c *Console) setTriage(w http.ResponseWriter, r *http.Request, rq *request) error {
 	back := findingBack(r)
 	f := r.PostForm
-	if _, err := c.cfg.Actions.SetTriage(r.Context(), rq.p, r.PathValue("fp"), f.Get("status"), f.Get("note")); err != nil {
+	if _, err := c.cfg.Actions.SetTriage(r.Context(), rq.p, r.PathValue("fp"), f.Get("status"), f.Get("note"), f.Get("expires_at")); err != nil {
 		return withBack(err, back)
 	}
 	return redirect(w, r, withDone(back, "triage")+"#triage")
@@ -136,7 +136,7 @@ func (c *Console) addComment(w http.ResponseWriter, r *http.Request, rq *request
 
 func (c *Console) deleteComment(w http.ResponseWriter, r *http.Request, rq *request) error {
 	back := findingBack(r)
-	if err := c.cfg.Actions.DeleteComment(r.Context(), r.PathValue("fp"), r.PathValue("cid")); err != nil {
+	if err := c.cfg.Actions.DeleteComment(r.Context(), rq.p, r.PathValue("fp"), r.PathValue("cid")); err != nil {
 		return withBack(err, back)
 	}
 	return redirect(w, r, withDone(back, "comment-deleted")+"#comments")

@@ -535,7 +535,7 @@ func (c *Console) scanDetail(w http.ResponseWriter, r *http.Request, rq *request
 
 func (c *Console) cancelScan(w http.ResponseWriter, r *http.Request, rq *request) error {
 	id := r.PathValue("id")
-	if _, err := c.cfg.Actions.CancelScan(r.Context(), id); err != nil {
+	if _, err := c.cfg.Actions.CancelScan(r.Context(), rq.p, id); err != nil {
 		return withBack(err, scanURL(id))
 	}
 	return redirect(w, r, scanURL(id)+"?done=cancelled")
@@ -543,7 +543,7 @@ func (c *Console) cancelScan(w http.ResponseWriter, r *http.Request, rq *request
 
 func (c *Console) deleteScan(w http.ResponseWriter, r *http.Request, rq *request) error {
 	id := r.PathValue("id")
-	if err := c.cfg.Actions.DeleteScan(r.Context(), id); err != nil {
+	if err := c.cfg.Actions.DeleteScan(r.Context(), rq.p, id); err != nil {
 		return withBack(err, scanURL(id))
 	}
 	return redirect(w, r, "/ui/scans?done=deleted")

@@ -65,9 +65,9 @@ type Record struct {
 // caller is wrong, and nothing is written.
 var ErrSecretField = errors.New("audit: a change names a secret field")
 
-// secretField reports whether a field name is one whose value must never
+// SecretField reports whether a field name is one whose value must never
 // be kept: webhook secrets, plaintext keys, key hashes, tokens, passwords.
-func secretField(name string) bool {
+func SecretField(name string) bool {
 	n := strings.ToLower(name)
 	if n == "key" || n == "api_key" {
 		return true
@@ -115,7 +115,7 @@ func (l *Log) AppendAudit(ctx context.Context, r Record) (Record, error) {
 // Emit after the commit.
 func (l *Log) AppendAuditTx(ctx context.Context, tx *sql.Tx, r Record) (Record, error) {
 	for field := range r.Changes {
-		if secretField(field) {
+		if SecretField(field) {
 			return r, fmt.Errorf("%w: %q", ErrSecretField, field)
 		}
 	}

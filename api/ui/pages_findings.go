@@ -27,7 +27,9 @@ type findingView struct {
 	Suppressed  string
 	Statuses    []string
 	Current     string
-	Flash       string
+	// Expires is the verdict's expiry date for the form ("" for none).
+	Expires string
+	Flash   string
 }
 
 // scansShown caps the "appeared in" list; a finding present in every
@@ -76,6 +78,7 @@ func (c *Console) findingDetail(w http.ResponseWriter, r *http.Request, rq *requ
 	if v.State != nil {
 		v.Current = v.State.Status
 	}
+	v.Expires = expiryValue(v.State)
 	if v.Finding != nil {
 		v.Suppressed = suppressedBy(v.Finding.Finding)
 		for k, val := range v.Finding.Metadata {

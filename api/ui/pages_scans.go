@@ -427,29 +427,31 @@ type sevCount struct {
 }
 
 type scanDetailView struct {
-	Scan       store.Scan
-	Details    ScanDetails
-	Active     bool
-	Events     string
-	Expected   int
-	Duration   string
-	Counts     []sevCount
-	Previous   *store.Scan
-	Filter     findingFilter
-	Findings   []store.FindingWithState
-	Total      int
-	More       bool
-	Filtered   bool
-	FirstURL   string
-	PrevURL    string
-	NextURL    string
-	FilterURL  string
-	ScanTypes  []string
-	Scanners   []string
-	Statuses   []string
-	Severities []string
-	PageSizes  []int
-	Flash      string
+	Scan      store.Scan
+	Details   ScanDetails
+	Active    bool
+	Events    string
+	Expected  int
+	Duration  string
+	Counts    []sevCount
+	Previous  *store.Scan
+	Filter    findingFilter
+	Findings  []store.FindingWithState
+	Total     int
+	More      bool
+	Filtered  bool
+	FirstURL  string
+	PrevURL   string
+	NextURL   string
+	FilterURL string
+	// FilterValues are the table's filters, which the bulk form carries.
+	FilterValues url.Values
+	ScanTypes    []string
+	Scanners     []string
+	Statuses     []string
+	Severities   []string
+	PageSizes    []int
+	Flash        string
 }
 
 // refresh reloads a running scan's page every few seconds for a browser
@@ -520,6 +522,10 @@ func (c *Console) scanDetail(w http.ResponseWriter, r *http.Request, rq *request
 		return base + "?" + vals.Encode() + "#findings"
 	}
 	v.FilterURL = base
+	v.FilterValues = v.Filter.values()
+	if r.URL.Query().Get("done") == "bulk" {
+		v.Flash = bulkFlash(r)
+	}
 	if q.Get("after") != "" || q.Get("before") != "" {
 		v.FirstURL = link("", "")
 	}

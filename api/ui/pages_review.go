@@ -1,0 +1,164 @@
+package ui
+
+// The reviewer's pages: one verdict on many findings (selected rows or
+// every finding matching the table's filters, always through a page that
+// names the count first) and the audit log.
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"scand/api/review"
+	"scand/store"
+	"scand/store/audit"
+)
+
+type bulkView struct {
+	ScanID    string
+	Count     int
+	Status    string
+	Note      string
+	ExpiresAt string
+	// Hidden are the form fields the confirmation posts back unchanged.
+	Hidden url.Values
+	Back   string
+}
+
+// bulkRequest reads the bulk form: the checked rows (mode "selected") or
+// the table's filters (mode "all"), and the verdict.
+func (c *Console) bulkRequest(r *http.Request, scanID string) (review.BulkTriageRequest, url.Values, error) {
+	f := r.PostForm
+	note, exp := f.Get("note"), f.Get("expires_at")
+	req := review.BulkTriageRequest{Verdict: review.Verdict{Status: f.Get("status"), Note: &note, ExpiresAt: &exp}}
+	keep := url.Values{"mode": {f.Get("mode")}, "status": {req.Status}, "note": {note}, "expires_at": {exp}}
+	switch f.Get("mode") {
+	case "selected":
+		req.Fingerprints = f["fp"]
+		if len(req.Fingerprints) == 0 {
+			return req, keep, &pageError{status: http.StatusUnprocessableEntity, msgs: []string{"No finding is selected: tick the rows to set the verdict on, or choose all matching findings."}}
+		}
+		keep["fp"] = req.Fingerprints
+	case "all":
+		ff := c.parseFindingFilter(f)
+		q := ff.query("", "")
+		req.Filter = &review.BulkFilter{ScanID: scanID, Severity: q.Severities, ScanType: q.ScanTypes, Scanner: q.Scanners,
+			Compliance: q.Compliance, Triage: q.Triage, Suppressed: q.Suppressed, Q: q.Text}
+		for k, v := range ff.values() {
+			keep[k] = v
+		}
+	default:
+		return req, keep, &pageError{status: http.StatusBadRequest, msgs: []string{"The form did not say which findings to set."}}
+	}
+	return req, keep, nil
+}
+
+// bulkTriage shows the confirmation that names the count (a dry run), or,
+// once confirmed, sets the verdict with the confirmed count as expected:
+// a set that changed meanwhile is refused with the new count.
+func (c *Console) bulkTriage(w http.ResponseWriter, r *http.Request, rq *request) error {
+	scanID := r.PathValue("id")
+	req, keep, err := c.bulkRequest(r, scanID)
+	back := scanURL(scanID) + "#findings"
+	if req.Filter != nil {
+		if vals := c.parseFindingFilter(r.PostForm).values(); len(vals) > 0 {
+			back = scanURL(scanID) + "?" + vals.Encode() + "#findings"
+		}
+	}
+	if err != nil {
+		return withBack(err, back)
+	}
+	if r.PostForm.Get("confirm") != "1" {
+		req.DryRun = true
+		res, err := c.cfg.Actions.BulkTriage(r.Context(), rq.p, req)
+		if err != nil {
+			return withBack(err, back)
+		}
+		if res.MatchingCount == 0 {
+			return withBack(&pageError{status: http.StatusUnprocessableEntity, msgs: []string{"No finding matches: nothing to set."}}, back)
+		}
+		v := bulkView{ScanID: scanID, Count: res.MatchingCount, Status: req.Status, Note: *req.Note, ExpiresAt: *req.ExpiresAt, Hidden: keep, Back: back}
+		c.render(w, r, rq, http.StatusOK, "bulkconfirm", "Confirm the verdict", "scans", v)
+		return nil
+	}
+	n, err := strconv.Atoi(r.PostForm.Get("expected"))
+	if err != nil || n < 0 {
+		return withBack(&pageError{status: http.StatusBadRequest, msgs: []string{"The confirmation lost its count; start again."}}, back)
+	}
+	req.ExpectedCount = &n
+	res, err := c.cfg.Actions.BulkTriage(r.Context(), rq.p, req)
+	if err != nil {
+		return withBack(err, back)
+	}
+	sep := "?"
+	if i := strings.IndexByte(back, '?'); i >= 0 {
+		sep = "&"
+	}
+	to := strings.TrimSuffix(back, "#findings") + sep + url.Values{"done": {"bulk"}, "count": {strconv.Itoa(res.Updated)}}.Encode() + "#findings"
+	return redirect(w, r, to)
+}
+
+type auditView struct {
+	Records    []audit.Record
+	Actor      string
+	Action     string
+	ObjectType string
+	ObjectID   string
+	NextURL    string
+	FirstURL   string
+}
+
+// auditLog lists the audit log, newest first, as GET /audit pages it.
+func (c *Console) auditLog(w http.ResponseWriter, r *http.Request, rq *request) error {
+	q := r.URL.Query()
+	v := auditView{Actor: strings.TrimSpace(q.Get("actor")), Action: strings.TrimSpace(q.Get("action")),
+		ObjectType: strings.TrimSpace(q.Get("object_type")), ObjectID: strings.TrimSpace(q.Get("object_id"))}
+	page, err := c.cfg.Actions.AuditLog(r.Context(), audit.Query{Actor: v.Actor, Action: v.Action, ObjectType: v.ObjectType,
+		ObjectID: v.ObjectID, After: q.Get("after"), Limit: 100})
+	if errors.Is(err, audit.ErrBadCursor) {
+		return &pageError{status: http.StatusUnprocessableEntity, back: "/ui/audit",
+			msgs: []string{"This page link is not one the audit log handed out (the after= value is invalid). Start again from the newest records."}}
+	}
+	if err != nil {
+		return err
+	}
+	v.Records = page.Records
+	vals := url.Values{}
+	for k, val := range map[string]string{"actor": v.Actor, "action": v.Action, "object_type": v.ObjectType, "object_id": v.ObjectID} {
+		if val != "" {
+			vals.Set(k, val)
+		}
+	}
+	if q.Get("after") != "" {
+		v.FirstURL = "/ui/audit?" + vals.Encode()
+	}
+	if page.Next != "" {
+		vals.Set("after", page.Next)
+		v.NextURL = "/ui/audit?" + vals.Encode()
+	}
+	c.render(w, r, rq, http.StatusOK, "audit", "Audit log", "audit", v)
+	return nil
+}
+
+// bulkFlash is the confirmation after a bulk verdict; count is a number
+// or the flash is the generic one.
+func bulkFlash(r *http.Request) string {
+	if n, err := strconv.Atoi(r.URL.Query().Get("count")); err == nil && n >= 0 {
+		if n == 1 {
+			return "Verdict set on 1 finding."
+		}
+		return "Verdict set on " + strconv.Itoa(n) + " findings."
+	}
+	return "Verdict set."
+}
+
+// expiryValue is the date an expiring verdict shows in the form.
+func expiryValue(st *store.TriageState) string {
+	if st == nil || st.ExpiresAt == nil {
+		return ""
+	}
+	return st.ExpiresAt.UTC().Format(time.DateOnly)
+}

@@ -52,7 +52,7 @@ type setting struct {
 	env, flag, def, help string
 }
 
-// settings is the one list of configuration variables; README documents
+// settings is the one list of configuration variables; docs/operations.md documents
 // the same list and a test keeps them in step.
 var settings = []setting{
 	{"SVC_ADDR", "addr", "127.0.0.1:8000", "listen address host:port"},

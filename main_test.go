@@ -294,7 +294,14 @@ type scandProcess struct {
 // stray SVC_ variable of the CI machine cannot change the outcome).
 func startScand(t *testing.T, env map[string]string, args ...string) *scandProcess {
 	t.Helper()
+	return startScandIn(t, "", env, args...)
+}
+
+// startScandIn is startScand with dir as the working directory.
+func startScandIn(t *testing.T, dir string, env map[string]string, args ...string) *scandProcess {
+	t.Helper()
 	p := &scandProcess{cmd: exec.Command(buildScand(t), args...), stdout: &lockedBuffer{}, stderr: &lockedBuffer{}, exited: make(chan struct{})}
+	p.cmd.Dir = dir
 	p.cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
 	for k, v := range env {
 		p.cmd.Env = append(p.cmd.Env, k+"="+v)

@@ -11,6 +11,7 @@
 //	                   FindingRows, Compare, the console's pages
 //	store/webhooks     webhook subscriptions and their delivery queue
 //	store/audit        the append-only audit log of every state change
+//	store/targets      targets as records, per-target finding age
 //
 // and it builds on:
 //
@@ -45,6 +46,7 @@ import (
 	"scand/store/scans"
 	"scand/store/scratch"
 	"scand/store/sqlbase"
+	"scand/store/targets"
 	"scand/store/webhooks"
 )
 
@@ -70,6 +72,7 @@ type Store struct {
 	*findings.Reader
 	*webhooks.Queue
 	*audit.Log
+	*targets.Targets
 
 	// db serves reads; several connections read concurrently under WAL.
 	db *sql.DB
@@ -107,6 +110,7 @@ func open(ctx context.Context, path string, now func() time.Time, pragmas []stri
 	s := &Store{Queue: webhooks.New(db, w, now), Log: audit.New(db, w, now), db: db, w: w, now: now, path: path, wake: make(chan struct{}, 1), health: health}
 	s.Table = scans.New(db, w, now, s.wakePurger)
 	s.Reader = findings.New(db, s.Table)
+	s.Targets = targets.New(db, w, now)
 	if err := s.open(ctx); err != nil {
 		s.Close()
 		return nil, err
@@ -122,7 +126,10 @@ func (s *Store) open(ctx context.Context) error {
 		return err
 	}
 	scratch.RemoveStale(s.path)
-	return s.backfill(ctx)
+	if err := s.backfill(ctx); err != nil {
+		return err
+	}
+	return s.RecoverSightings(ctx)
 }
 
 // ensureIncrementalVacuum makes freed pages return to the file system. A

@@ -332,7 +332,7 @@ func (w *findingWriter) finish(ctx context.Context, m flipMeta) error {
 	if counts == nil {
 		counts = countsMap(w.all)
 	}
-	return w.writeTx(ctx, func(tx *sql.Tx) error {
+	err := w.writeTx(ctx, func(tx *sql.Tx) error {
 		if w.mode == writerBackfill {
 			if _, err := tx.ExecContext(ctx, `UPDATE scans SET live_counts = ?, suppressed_count = ?,
 				severity_counts = CASE WHEN severity_counts = '{}' THEN ? ELSE severity_counts END WHERE seq = ?`,
@@ -366,6 +366,15 @@ func (w *findingWriter) finish(ctx context.Context, m flipMeta) error {
 		}
 		return insertMany(ctx, tx, nil, "INSERT INTO finding_rules (scan_seq, scanner, rule_id, first_ord, worst, cwes, tags) VALUES ", 7, rules)
 	})
+	if err != nil || w.mode == writerBackfill {
+		return err
+	}
+	// The scan is completed: its findings' age on the target follows in
+	// short transactions of their own. A failure here does not undo the
+	// scan; the scan stays unaged and the maintenance loop (and Open)
+	// redo it, and until then readers take a missing age as this scan's.
+	_ = w.s.RecordSightings(ctx, w.scan.Seq)
+	return nil
 }
 
 // facetKey is one row of finding_counts without the scan and the count.

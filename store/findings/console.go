@@ -513,7 +513,7 @@ func (s *Reader) CurrentFindingClasses(ctx context.Context, hidden []string) ([]
 	rows, err := s.db.QueryContext(ctx, `SELECT c.severity, CASE
 			WHEN c.suppressed = 1 THEN 'suppressed'
 			WHEN `+hiddenExpr+` THEN 'hidden' ELSE 'live' END, sum(c.n)
-		FROM targets g JOIN finding_counts c ON c.scan_seq = g.scan_seq
+		FROM targets g JOIN finding_counts c ON c.scan_seq = g.latest_seq
 		GROUP BY 1, 2 HAVING sum(c.n) > 0 ORDER BY 1, 2`, args...)
 	if err != nil {
 		return nil, err

@@ -193,6 +193,18 @@ func TestSingleVerdictWithExpiryIsAudited(t *testing.T) {
 	if ch["status"].Before != "new" || ch["status"].After != "accepted_risk" || ch["expires_at"].After == nil {
 		t.Fatalf("changes: %+v", ch)
 	}
+	var stats struct {
+		Expiring *int `json:"expiring_acceptances"`
+	}
+	e.decode(e.do("GET", "/api/v1/dashboard/stats", ""), &stats)
+	if stats.Expiring == nil || *stats.Expiring != 1 {
+		t.Fatalf("dashboard expiring acceptances: %v", stats.Expiring)
+	}
+	e.clock.Advance(5 * 24 * time.Hour) // the acceptance ends in 3 days: past, it still counts until swept
+	e.decode(e.do("GET", "/api/v1/dashboard/stats", ""), &stats)
+	if *stats.Expiring != 1 {
+		t.Fatalf("after: %d", *stats.Expiring)
+	}
 }
 
 // TestAuditLogHasNoWritePath tries every method on the audit paths: only

@@ -32,6 +32,8 @@ type Data interface {
 	// CurrentFindings classifies the open findings (latest completed scan
 	// of each target) by severity: live, suppressed, or a hidden verdict.
 	CurrentFindings(ctx context.Context, hidden []string) ([]store.SeverityClassCount, error)
+	// ExpiringVerdicts counts verdicts that expire before until.
+	ExpiringVerdicts(ctx context.Context, until time.Time) (int, error)
 	// Activity lists the UTC days in [from, to) with scans started or
 	// completed, oldest first.
 	Activity(ctx context.Context, from, to time.Time) ([]store.ConsoleDay, error)
@@ -228,6 +230,10 @@ func (d storeData) Compare(ctx context.Context, a, b, kind, cursor string, limit
 		page.Findings[i] = r.FindingWithState
 	}
 	return page, nil
+}
+
+func (d storeData) ExpiringVerdicts(ctx context.Context, until time.Time) (int, error) {
+	return d.st.ExpiringVerdicts(ctx, until)
 }
 
 func (d storeData) CurrentFindings(ctx context.Context, hidden []string) ([]store.SeverityClassCount, error) {

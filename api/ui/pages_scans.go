@@ -52,6 +52,8 @@ type overviewView struct {
 	UnreadCount int
 	Advisory    []AdvisoryDB
 	Stale       int
+	// Expiring counts acceptances that end within a week.
+	Expiring int
 }
 
 var scanStatuses = []string{store.StatusPending, store.StatusRunning, store.StatusCompleted, store.StatusFailed, store.StatusCancelled}
@@ -63,6 +65,9 @@ func (c *Console) overview(w http.ResponseWriter, r *http.Request, rq *request) 
 		return err
 	}
 	v := overviewView{Statuses: scanStatuses}
+	if v.Expiring, err = c.cfg.Data.ExpiringVerdicts(ctx, c.cfg.Now().Add(7*24*time.Hour)); err != nil {
+		return err
+	}
 	bySev := map[string]*severityRow{}
 	for _, s := range finding.Severities {
 		row := &severityRow{Severity: string(s)}

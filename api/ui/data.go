@@ -66,6 +66,9 @@ type FindingQuery struct {
 	After      string
 	Before     string
 	Limit      int
+	// Page jumps to a page number (1-based) from the top; 0 pages by
+	// cursor.
+	Page int
 }
 
 // FindingPage is one page of findings with the cursors of its neighbours
@@ -139,6 +142,9 @@ func (d storeData) Findings(ctx context.Context, scanID string, q FindingQuery) 
 	sq := store.ConsoleFindingQuery{Severities: q.Severities, ScanTypes: q.ScanTypes, Scanners: q.Scanners, Compliance: q.Compliance,
 		Triage: q.Triage, Suppressed: q.Suppressed, Text: q.Text, After: cursorOrd(q.After), Before: cursorOrd(q.Before), Limit: q.Limit + 1,
 		CountUpTo: CountCap + 1}
+	if q.Page > 1 {
+		sq.After, sq.Before, sq.Skip = -1, -1, (q.Page-1)*q.Limit
+	}
 	if sq.After >= 0 {
 		sq.Before = -1
 	}
@@ -169,7 +175,7 @@ func (d storeData) Findings(ctx context.Context, scanID string, q FindingQuery) 
 			if more {
 				page.Next = last
 			}
-			if sq.After >= 0 {
+			if sq.After >= 0 || sq.Skip > 0 {
 				page.Prev = first
 			}
 		}

@@ -162,3 +162,50 @@ func expiryValue(st *store.TriageState) string {
 	}
 	return st.ExpiresAt.UTC().Format(time.DateOnly)
 }
+
+// lastPage is a Before bound past every position: the page before it is
+// the last one.
+const lastPage = "2147483647"
+
+// pageQuery is the findings query of a scan page's URL: a cursor (after,
+// before), a page number or "last". A cursor or page that is not one the
+// console hands out is refused with a message, never read as page 1.
+func (c *Console) pageQuery(sc store.Scan, ff findingFilter, q url.Values) (FindingQuery, error) {
+	first := scanURL(sc.ID)
+	if vals := ff.values(); len(vals) > 0 {
+		first += "?" + vals.Encode()
+	}
+	first += "#findings"
+	bad := func(what string) error {
+		return &pageError{status: http.StatusUnprocessableEntity, back: first,
+			msgs: []string{"This page link is not valid (" + what + "); it may come from an older version of the page. Go back to the first page of the findings."}}
+	}
+	after, before, pageNo := q.Get("after"), q.Get("before"), q.Get("page")
+	for name, cur := range map[string]string{"after": after, "before": before} {
+		if n, err := strconv.Atoi(cur); cur != "" && (err != nil || n < 0) {
+			return FindingQuery{}, bad(name + "=" + strconv.Quote(cur))
+		}
+	}
+	fq := ff.query(after, before)
+	switch {
+	case pageNo == "":
+	case pageNo == "last":
+		fq.After, fq.Before = "", lastPage
+	default:
+		n, err := strconv.Atoi(pageNo)
+		if err != nil || n < 1 {
+			return FindingQuery{}, bad("page=" + strconv.Quote(pageNo))
+		}
+		if n > 1 {
+			fq.After, fq.Before, fq.Page = "", "", n
+		}
+	}
+	return fq, nil
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

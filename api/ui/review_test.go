@@ -114,3 +114,39 @@ func TestAuditPageNeedsAdminAndRefusesBadCursors(t *testing.T) {
 		t.Fatalf("bad cursor: %d", bad.status)
 	}
 }
+
+// TestFindingPagesJumpAndRefuseBadLinks jumps to a page number and to the
+// last page, and refuses cursors and pages the console never hands out
+// instead of showing page 1.
+func TestFindingPagesJumpAndRefuseBadLinks(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	var fs []finding.Finding
+	for i := 0; i < 120; i++ {
+		fs = append(fs, mkFinding(fmt.Sprintf("n%03d", i), finding.High, "secrets", "r", fmt.Sprintf("f%03d.go", i), 1))
+	}
+	sc := e.seedScan("/src/p", fs)
+	c := e.client(t)
+	base := "/ui/scans/" + sc.ID
+	p3 := c.get(base + "?limit=25&page=3")
+	expect(t, p3, 200, "page 3")
+	if !strings.Contains(p3.body, "Title n050<") || !strings.Contains(p3.body, "Title n074<") || strings.Contains(p3.body, "Title n049<") || strings.Contains(p3.body, "Title n075<") {
+		t.Fatal("page 3 does not hold findings 50 to 74")
+	}
+	if !strings.Contains(p3.body, "Page 3 of 5") {
+		t.Fatal("page 3 does not say where it is")
+	}
+	last := c.get(base + "?limit=25&page=last")
+	expect(t, last, 200, "last page")
+	if !strings.Contains(last.body, "Title n119<") || !strings.Contains(last.body, "Title n100<") || strings.Contains(last.body, "Title n099<") {
+		t.Fatal("the last page does not hold findings 100 to 119")
+	}
+	for _, bad := range []string{"?after=abc", "?before=-3", "?page=0", "?page=x", "?limit=25&page=99"} {
+		p := c.get(base + bad)
+		if p.status != http.StatusUnprocessableEntity || strings.Contains(p.body, "Title n000<") {
+			t.Fatalf("%s: %d, or page 1 shown", bad, p.status)
+		}
+	}
+	if p := c.get("/ui/scans?page=nope"); p.status != http.StatusUnprocessableEntity {
+		t.Fatalf("scan list with a bad page: %d", p.status)
+	}
+}

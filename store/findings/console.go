@@ -40,6 +40,9 @@ type ConsoleFindingQuery struct {
 	After, Before int
 	// Limit is the page size (at least 1).
 	Limit int
+	// Skip passes over this many matches (after After) before the page:
+	// a jump to a page number. It costs reading them.
+	Skip int
 	// CountUpTo caps counting the matches of a text search, which has to
 	// read the rows; past it a page only says "more than". Every other
 	// filter is counted exactly from the stored per-facet counts.
@@ -131,8 +134,16 @@ func (s *Reader) ConsoleFindings(ctx context.Context, scanID string, q ConsoleFi
 	}
 	limit := max(q.Limit, 1)
 	backwards := q.After < 0 && q.Before >= 0
+	skip := 0
+	if !backwards {
+		skip = max(q.Skip, 0)
+	}
 	var decodeErr error
-	err = p.consoleWalk(ctx, tx, q.After, q.Before, limit, backwards, "SELECT "+findingRowColumns, func(r FindingRow) bool {
+	err = p.consoleWalk(ctx, tx, q.After, q.Before, limit+skip, backwards, "SELECT "+findingRowColumns, func(r FindingRow) bool {
+		if skip > 0 {
+			skip--
+			return true
+		}
 		fw, err := r.Decode()
 		if err != nil {
 			decodeErr = err

@@ -44,7 +44,7 @@ func New(d Deps) *Service {
 
 // Routes are the review routes for the route table.
 func (s *Service) Routes() []openapi.Route {
-	return append(s.auditRoutes(), s.triageRoutes()...)
+	return append(append(s.auditRoutes(), s.triageRoutes()...), s.ruleRoutes()...)
 }
 
 // MaxNoteChars caps a verdict's note (as a comment's text).
@@ -315,4 +315,27 @@ func ValidFingerprint(fp string) bool {
 		}
 	}
 	return true
+}
+
+func (s *Service) ruleRoutes() []openapi.Route {
+	return []openapi.Route{{Method: "GET", Path: "/scans/{id}/rules", Scope: auth.ScopeRead, Tag: "scans",
+		Summary:  "A completed scan's findings grouped by scanner and rule, most findings first (count, worst severity, a title)",
+		Params:   []openapi.Param{{Name: "id", In: "path", Type: "string", Required: true, Description: "scan id"}},
+		Response: []store.RuleGroup{}, Errors: []int{404}, Handler: s.handleRules}}
+}
+
+func (s *Service) handleRules(w http.ResponseWriter, r *http.Request) error {
+	sc, err := s.Store.ScanByID(r.Context(), r.PathValue("id"))
+	if errors.Is(err, store.ErrNotFound) {
+		return httpio.NotFound("Scan not found")
+	}
+	if err != nil {
+		return err
+	}
+	groups, err := s.Store.RuleGroups(r.Context(), sc)
+	if err != nil {
+		return err
+	}
+	httpio.WriteJSON(w, http.StatusOK, groups)
+	return nil
 }

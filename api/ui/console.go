@@ -158,6 +158,7 @@ func (c *Console) routes() []route {
 		{Pattern: "POST /ui/scans/{id}/delete", API: "DELETE /scans/{id}", Handle: c.deleteScan},
 		{Pattern: "POST /ui/scans/{id}/triage", API: "POST /findings/triage", Handle: c.bulkTriage},
 		{Pattern: "GET /ui/audit", API: "GET /audit", Handle: c.auditLog},
+		{Pattern: "GET /ui/scans/{id}/rules", API: "GET /scans/{id}/rules", Handle: c.ruleGroups},
 		{Pattern: "GET /ui/scans/{id}/sbom", API: "GET /scans/{id}/sbom", Handle: c.export("GET /scans/{id}/sbom")},
 		{Pattern: "GET /ui/scans/{id}/report", API: "GET /scans/{id}/report", Handle: c.export("GET /scans/{id}/report")},
 		{Pattern: "GET /ui/browse", API: "GET /dashboard/browse", Handle: c.browse},

@@ -32,6 +32,8 @@ type Data interface {
 	// CurrentFindings classifies the open findings (latest completed scan
 	// of each target) by severity: live, suppressed, or a hidden verdict.
 	CurrentFindings(ctx context.Context, hidden []string) ([]store.SeverityClassCount, error)
+	// RuleGroups groups a completed scan's findings by scanner and rule.
+	RuleGroups(ctx context.Context, sc store.Scan) ([]store.RuleGroup, error)
 	// ExpiringVerdicts counts verdicts that expire before until.
 	ExpiringVerdicts(ctx context.Context, until time.Time) (int, error)
 	// Activity lists the UTC days in [from, to) with scans started or
@@ -236,6 +238,10 @@ func (d storeData) Compare(ctx context.Context, a, b, kind, cursor string, limit
 		page.Findings[i] = r.FindingWithState
 	}
 	return page, nil
+}
+
+func (d storeData) RuleGroups(ctx context.Context, sc store.Scan) ([]store.RuleGroup, error) {
+	return d.st.RuleGroups(ctx, sc)
 }
 
 func (d storeData) ExpiringVerdicts(ctx context.Context, until time.Time) (int, error) {

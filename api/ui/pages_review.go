@@ -209,3 +209,37 @@ func plural(n int) string {
 	}
 	return "s"
 }
+
+type ruleGroupsView struct {
+	Scan   store.Scan
+	Groups []ruleGroupRow
+}
+
+type ruleGroupRow struct {
+	store.RuleGroup
+	// URL is the scan's findings table filtered to the rule.
+	URL string
+}
+
+// ruleGroups lists a scan's findings by rule, each with one link to its
+// rows.
+func (c *Console) ruleGroups(w http.ResponseWriter, r *http.Request, rq *request) error {
+	sc, err := c.cfg.Data.Scan(r.Context(), r.PathValue("id"))
+	if errors.Is(err, store.ErrNotFound) {
+		return notFound("No scan has this id; it may have been deleted.")
+	}
+	if err != nil {
+		return err
+	}
+	groups, err := c.cfg.Data.RuleGroups(r.Context(), sc)
+	if err != nil {
+		return err
+	}
+	v := ruleGroupsView{Scan: sc}
+	for _, g := range groups {
+		q := url.Values{"scanner": {g.Scanner}, "q": {g.RuleID}}
+		v.Groups = append(v.Groups, ruleGroupRow{RuleGroup: g, URL: scanURL(sc.ID) + "?" + q.Encode() + "#findings"})
+	}
+	c.render(w, r, rq, http.StatusOK, "rules", "Findings by rule", "scans", v)
+	return nil
+}

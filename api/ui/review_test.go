@@ -150,3 +150,35 @@ func TestFindingPagesJumpAndRefuseBadLinks(t *testing.T) {
 		t.Fatalf("scan list with a bad page: %d", p.status)
 	}
 }
+
+// TestRuleGroupsCountAndLinkToTheRows groups a scan by rule, most
+// findings first, and follows one group's link to exactly its rows.
+func TestRuleGroupsCountAndLinkToTheRows(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	var fs []finding.Finding
+	for i := 0; i < 7; i++ {
+		fs = append(fs, mkFinding(fmt.Sprintf("pw%d", i), finding.Medium, "secrets", "generic-password", fmt.Sprintf("t%d.ts", i), 1))
+	}
+	for i := 0; i < 3; i++ {
+		fs = append(fs, mkFinding(fmt.Sprintf("aws%d", i), finding.Critical, "secrets", "aws-access-key-id", fmt.Sprintf("a%d.ts", i), 1))
+	}
+	sc := e.seedScan("/src/g", fs)
+	c := e.client(t)
+	p := c.get("/ui/scans/" + sc.ID + "/rules")
+	expect(t, p, 200, "rules page")
+	checkPageSafe(t, "rules page", p.body)
+	pw, aws := strings.Index(p.body, "generic-password"), strings.Index(p.body, "aws-access-key-id")
+	if pw < 0 || aws < 0 || pw > aws {
+		t.Fatal("the 7-finding rule is not listed before the 3-finding one")
+	}
+	code, body := e.apiDo("GET", "/api/v1/scans/"+sc.ID+"/rules", "", "")
+	var groups []store.RuleGroup
+	decodeJSON(t, body, &groups)
+	if code != 200 || len(groups) != 2 || groups[0].Count != 7 || groups[1].Count != 3 || groups[1].Worst != finding.Critical {
+		t.Fatalf("API rule groups: %d %+v", code, groups)
+	}
+	rows := c.get("/ui/scans/" + sc.ID + "?" + url.Values{"scanner": {"secrets"}, "q": {"aws-access-key-id"}}.Encode())
+	if n := strings.Count(rows.body, `name="fp"`); n != 3 {
+		t.Fatalf("the group's link shows %d rows, want 3", n)
+	}
+}

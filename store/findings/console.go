@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 
+	"scand/finding"
 	"scand/store/findingjson"
 	"scand/store/scans"
 	"scand/store/sqlbase"
@@ -574,4 +575,55 @@ func (s *Reader) MatchingFingerprints(ctx context.Context, scanID string, q Cons
 		return len(out) <= upTo
 	})
 	return out, err
+}
+
+// RuleGroup is one rule of a scan's findings and how many it has.
+type RuleGroup struct {
+	Scanner string           `json:"scanner"`
+	RuleID  string           `json:"rule_id"`
+	Title   string           `json:"title" doc:"title of the rule's first finding in canonical order"`
+	Worst   finding.Severity `json:"worst_severity"`
+	Count   int              `json:"count"`
+}
+
+// RuleGroups returns a completed scan's findings grouped by (scanner,
+// rule), most findings first: most noise comes in groups. The counts read
+// the scan's rows once (the rule id lives in the stored body).
+func (s *Reader) RuleGroups(ctx context.Context, sc scans.Scan) ([]RuleGroup, error) {
+	rules, err := s.ScanRules(ctx, sc)
+	if err != nil || len(rules) == 0 {
+		return []RuleGroup{}, err
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT f.scanner, json_extract(CAST(f.body AS TEXT), '$.rule_id'), count(*) FROM findings f
+		WHERE f.k >= ? AND f.k < ? GROUP BY 1, 2`, sc.Seq<<32, (sc.Seq+1)<<32)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	counts := map[[2]string]int{}
+	for rows.Next() {
+		var scanner, rule string
+		var n int
+		if err := rows.Scan(&scanner, &rule, &n); err != nil {
+			return nil, err
+		}
+		counts[[2]string{scanner, rule}] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]RuleGroup, 0, len(rules))
+	for _, r := range rules {
+		out = append(out, RuleGroup{Scanner: r.Scanner, RuleID: r.RuleID, Title: r.First.Title, Worst: r.Worst, Count: counts[[2]string{r.Scanner, r.RuleID}]})
+	}
+	slices.SortStableFunc(out, func(a, b RuleGroup) int {
+		if a.Count != b.Count {
+			return b.Count - a.Count
+		}
+		if a.Worst.Rank() != b.Worst.Rank() {
+			return b.Worst.Rank() - a.Worst.Rank()
+		}
+		return strings.Compare(a.Scanner+"\x00"+a.RuleID, b.Scanner+"\x00"+b.RuleID)
+	})
+	return out, nil
 }

@@ -44,7 +44,7 @@ func New(d Deps) *Service {
 
 // Routes are the review routes for the route table.
 func (s *Service) Routes() []openapi.Route {
-	return append(append(s.auditRoutes(), s.triageRoutes()...), s.ruleRoutes()...)
+	return slices.Concat(s.auditRoutes(), s.triageRoutes(), s.ruleRoutes(), s.linkRoutes())
 }
 
 // MaxNoteChars caps a verdict's note (as a comment's text).
@@ -337,5 +337,25 @@ func (s *Service) handleRules(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	httpio.WriteJSON(w, http.StatusOK, groups)
+	return nil
+}
+
+func (s *Service) linkRoutes() []openapi.Route {
+	return []openapi.Route{{Method: "GET", Path: "/findings/{fingerprint}/links", Scope: auth.ScopeRead, Tag: "triage",
+		Summary:  "How a finding was matched to its old self when its file moved: linked (verdict, history and comments followed) or refused as ambiguous, with the reason",
+		Params:   []openapi.Param{{Name: "fingerprint", In: "path", Type: "string", Required: true, Description: "finding fingerprint (64 hex characters)"}},
+		Response: []store.FindingLink{}, Errors: []int{404}, Handler: s.handleLinks}}
+}
+
+func (s *Service) handleLinks(w http.ResponseWriter, r *http.Request) error {
+	fp := r.PathValue("fingerprint")
+	if !ValidFingerprint(fp) {
+		return httpio.NotFound("Finding not found: a fingerprint is 64 lowercase hex characters")
+	}
+	links, err := s.Store.FindingLinks(r.Context(), fp)
+	if err != nil {
+		return err
+	}
+	httpio.WriteJSON(w, http.StatusOK, links)
 	return nil
 }

@@ -39,6 +39,7 @@ type config struct {
 	PDFRenderer        string
 	AlertMinSeverity   string
 	RetentionDays      int
+	AuditRetentionDays int
 	SchedulerFakeStart time.Time
 	VulnDBDir          string
 	VulnDBMaxAgeDays   int
@@ -76,6 +77,7 @@ var settings = []setting{
 	{"SVC_TARGET_ALLOW", "target-allow", "", "comma-separated CIDR ranges, addresses and host names (*.example.com) DAST and network scans may target (empty = any but metadata and link-local)"},
 	{"SVC_ALERT_MIN_SEVERITY", "alert-min-severity", "high", "a new finding at or above this severity makes a notification (schedules may set their own)"},
 	{"SVC_RETENTION_DAYS", "retention-days", "0", "delete completed scans older than this many days, never a target's newest (0 = keep all)"},
+	{"SVC_AUDIT_RETENTION_DAYS", "audit-retention-days", "365", "delete audit log records older than this many days (0 = keep all)"},
 	{"SVC_SCHEDULER_FAKE_START", "scheduler-fake-start", "", "testing aid: RFC 3339 time the scheduler's clock starts at (then advances in real time)"},
 	{"SVC_VULNDB_DIR", "vulndb-dir", "", "directory of imported advisory databases (default: vulndb/ beside SVC_DB)"},
 	{"SVC_VULNDB_MAX_AGE_DAYS", "vulndb-max-age-days", "7", "advisory data older than this many days makes a scan warning and a notification"},
@@ -171,6 +173,7 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 	c.NmapMaxHosts = intIn("SVC_NMAP_MAX_HOSTS", 1, 65536)
 	c.ScannerTimeout = time.Duration(intIn("SVC_SCANNER_TIMEOUT", 1, 86400)) * time.Second
 	c.RetentionDays = intIn("SVC_RETENTION_DAYS", 0, 36500)
+	c.AuditRetentionDays = intIn("SVC_AUDIT_RETENTION_DAYS", 0, 36500)
 	c.VulnDBMaxAgeDays = intIn("SVC_VULNDB_MAX_AGE_DAYS", 1, 3650)
 	c.VulnDBMaxUploadMB = intIn("SVC_VULNDB_MAX_UPLOAD_MB", 1, 65536)
 	c.VulnDBDir = strings.TrimSpace(values["SVC_VULNDB_DIR"])

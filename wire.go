@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"scand/api/monitor"
+	"scand/api/review"
 	"scand/hook"
 	"scand/notify"
 	"scand/scan"
@@ -65,9 +66,17 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 		Policy: request.TargetPolicy{Roots: cfg.ScanRoots, MaxHosts: cfg.NmapMaxHosts, Targets: targets}, Ran: mon.ScheduleRun})
 	alerts := schedule.NewAlerts(schedule.AlertOptions{Store: st, Bus: bus, Log: log.With("logger", "scand.alerts"), Now: time.Now, MinSeverity: cfg.AlertMinSeverity})
 	retention := schedule.NewRetention(schedule.RetentionOptions{Store: st, Log: log.With("logger", "scand.retention"), Now: time.Now,
-		MaxAge: time.Duration(cfg.RetentionDays) * 24 * time.Hour})
+		MaxAge: time.Duration(cfg.RetentionDays) * 24 * time.Hour, AuditMaxAge: time.Duration(cfg.AuditRetentionDays) * 24 * time.Hour})
 	// Metrics first: counting is cheap and must not wait behind the others.
 	bus.AddSink("metrics", mon.Sink)
+	// Acceptances expire on the SVC_FAKE_NOW clock when it is set, so a
+	// test can put an expiry in the past without waiting for it.
+	expiryNow := time.Now
+	if !cfg.FakeNow.IsZero() {
+		expiryNow = outputClock(cfg.FakeNow)
+	}
+	expiry := schedule.NewExpiry(schedule.ExpiryOptions{Store: st, Bus: bus, Log: log.With("logger", "scand.expiry"), Now: expiryNow})
+	st.SetAuditSink(review.Sink(log.With("logger", "scand.audit")))
 	bus.AddSink("webhooks", hooks.Sink)
 	bus.AddSink("notifications", notes.Sink)
 	bus.AddSink("alerts", alerts.Sink)
@@ -105,6 +114,9 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 		if err := sched.Start(ctx); err != nil {
 			return err
 		}
+		if err := expiry.Start(ctx); err != nil {
+			return err
+		}
 		return retention.Start(ctx)
 	}
 	a.stop = func() {
@@ -112,6 +124,7 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 		// orchestrator's last events still reach alerts, then the sinks.
 		sched.Stop(5 * time.Second)
 		retention.Stop(5 * time.Second)
+		expiry.Stop(5 * time.Second)
 		orch.Stop(15 * time.Second)
 		if err := work.Close(); err != nil {
 			log.With("logger", "scand").Warn("work directory not removed", "dir", work.Path(), "error", err.Error())

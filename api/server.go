@@ -17,6 +17,7 @@ import (
 	"scand/api/httpio"
 	"scand/api/monitor"
 	"scand/api/openapi"
+	"scand/api/review"
 	"scand/auth"
 	"scand/hook"
 	"scand/scan"
@@ -101,6 +102,8 @@ type Server struct {
 
 	// console is the web console under /ui/.
 	console http.Handler
+	// review is the audit log, bulk verdicts and their routes.
+	review *review.Service
 	// bodyLimits holds the mux patterns of routes whose body cap is not
 	// httpio.MaxBodyBytes (an archive upload).
 	bodyLimits map[string]int64
@@ -130,6 +133,7 @@ func New(d Deps) *Server {
 	}
 	s := &Server{Deps: d, log: d.Log.With("logger", "scand.api"), access: d.Log.With("logger", "scand.access")}
 	s.streams, s.closeStreams = context.WithCancel(context.Background())
+	s.review = review.New(review.Deps{Store: d.Store, Log: s.log, Now: d.Now, Principal: PrincipalFrom})
 	s.routes = s.routeTable()
 	s.mux = http.NewServeMux()
 	s.bodyLimits = map[string]int64{}
@@ -166,6 +170,7 @@ func (s *Server) routeTable() []Route {
 	if s.Monitor != nil {
 		rs = append(rs, s.Monitor.Routes()...)
 	}
+	rs = append(rs, s.review.Routes()...)
 	rs = append(rs, s.TestRoutes...)
 	return rs
 }

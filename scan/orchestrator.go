@@ -373,11 +373,18 @@ func (o *Orchestrator) runScan(ctx context.Context, id string, opts RunOptions) 
 	}
 	defer in.Close()
 	src := prep.lineSource(tree.LineSource(target.Path))
+	var moves *moveTracker
+	if readsTree {
+		if moves, err = newMoveTracker(ctx, o.store, id, target.Path); err != nil {
+			o.log.Warn("moved findings not looked for", "scan_id", id, "error", err.Error())
+			moves = nil
+		}
+	}
 	for _, s := range scanners {
 		if ctx.Err() != nil {
 			break
 		}
-		ran, skips, err := o.runScanner(ctx, id, s, target, in, src, cfg)
+		ran, skips, err := o.runScanner(ctx, id, s, target, in, src, cfg, moves)
 		if err != nil {
 			o.fail(bg, id, sc.TargetPath, run, skipped, fmt.Errorf("store findings: %w", err))
 			return
@@ -399,7 +406,9 @@ func (o *Orchestrator) runScan(ctx context.Context, id string, opts RunOptions) 
 	staleNames, staleWarnings := o.recordDataAge(bg, id, dataSources)
 	// Storing is part of the scan: completed_at (and so duration_s) is
 	// stamped when the last chunk is written.
-	sum, err := in.Finish(ctx, store.IngestMeta{ScannersRun: run, Skipped: skipped})
+	// Verdicts follow moved findings in the transaction that completes
+	// the scan, so its first reader already sees them.
+	sum, err := in.Finish(ctx, store.IngestMeta{ScannersRun: run, Skipped: skipped, Links: moves.links()})
 	if errors.Is(err, store.ErrConflict) {
 		return // cancelled while storing; Cancel published the event
 	}
@@ -410,6 +419,9 @@ func (o *Orchestrator) runScan(ctx context.Context, id string, opts RunOptions) 
 	if err != nil {
 		o.fail(bg, id, sc.TargetPath, run, skipped, fmt.Errorf("store findings: %w", err))
 		return
+	}
+	if sum.MovedVerdicts > 0 {
+		o.log.Info("verdicts followed moved findings", "scan_id", id, "count", sum.MovedVerdicts)
 	}
 	a := sum.All
 	o.publish(bg, id, sse.ScanComplete, sse.ScanCompleteData{ScanID: id, TargetPath: sc.TargetPath, FindingsCount: sum.Findings,
@@ -448,7 +460,7 @@ func (o *Orchestrator) fail(ctx context.Context, id, targetPath string, run []st
 // on the rest (PartialSkip). A failed scanner's findings are taken back
 // out. err is a storage failure, which fails the scan.
 func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner, t Target, in *store.Ingest, src finding.LineSource,
-	cfg *repoconfig.Config) (ran bool, skips []store.SkippedScanner, err error) {
+	cfg *repoconfig.Config, moves *moveTracker) (ran bool, skips []store.SkippedScanner, err error) {
 	bg := context.WithoutCancel(ctx)
 	name := s.Name()
 	if _, hint, ok := s.Available(ctx); !ok {
@@ -482,7 +494,7 @@ func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner,
 		if f.ScanType == "" {
 			f.ScanType = s.Type()
 		}
-		pf := finding.PrepareOne(scanID, f, src)
+		pf, lineContext := finding.PrepareOneWithContext(scanID, f, src)
 		if cfg != nil {
 			// Whatever a scanner read, nothing under [ignore] paths is
 			// reported; [ignore] rules and [severity] mark what is kept.
@@ -495,6 +507,7 @@ func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner,
 			storeErr.CompareAndSwap(nil, &err)
 			return err
 		}
+		moves.observe(pf, lineContext)
 		count.Add(1)
 		return nil
 	}

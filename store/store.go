@@ -12,6 +12,8 @@
 //	store/webhooks     webhook subscriptions and their delivery queue
 //	store/ops          the online backup and its verification, and the
 //	                   aggregates /metrics reads
+//	store/audit        the append-only audit log of every state change
+//	store/targets      targets as records, per-target finding age
 //
 // and it builds on:
 //
@@ -41,10 +43,12 @@ import (
 	"strings"
 	"time"
 
+	"scand/store/audit"
 	"scand/store/findings"
 	"scand/store/scans"
 	"scand/store/scratch"
 	"scand/store/sqlbase"
+	"scand/store/targets"
 	"scand/store/webhooks"
 )
 
@@ -69,6 +73,8 @@ type Store struct {
 	*scans.Table
 	*findings.Reader
 	*webhooks.Queue
+	*audit.Log
+	*targets.Targets
 
 	// db serves reads; several connections read concurrently under WAL.
 	db *sql.DB
@@ -104,9 +110,10 @@ func open(ctx context.Context, path string, now func() time.Time, pragmas []stri
 		return nil, err
 	}
 	db, w, health := p.Read, p.Write, p.Health
-	s := &Store{Queue: webhooks.New(db, w, now), db: db, w: w, now: now, path: path, wake: make(chan struct{}, 1), health: health}
+	s := &Store{Queue: webhooks.New(db, w, now), Log: audit.New(db, w, now), db: db, w: w, now: now, path: path, wake: make(chan struct{}, 1), health: health}
 	s.Table = scans.New(db, w, now, s.wakePurger)
 	s.Reader = findings.New(db, s.Table)
+	s.Targets = targets.New(db, w, now)
 	if err := s.open(ctx, extra); err != nil {
 		s.Close()
 		return nil, err
@@ -142,7 +149,10 @@ func (s *Store) open(ctx context.Context, extra []migration) error {
 		return err
 	}
 	scratch.RemoveStale(s.path)
-	return s.backfill(ctx)
+	if err := s.backfill(ctx); err != nil {
+		return err
+	}
+	return s.RecoverSightings(ctx)
 }
 
 // ensureIncrementalVacuum makes freed pages return to the file system. A

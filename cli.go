@@ -258,6 +258,7 @@ type engine struct {
 	work     *workdir.Dir
 	log      *slog.Logger
 	stderr   io.Writer
+	beat     *heartbeat // nil with -quiet
 }
 
 // newEngine builds the engine from the daemon's own settings (SVC_*
@@ -295,7 +296,8 @@ func newEngine(ctx context.Context, getenv func(string) string, stderr io.Writer
 	e.policy = request.TargetPolicy{MaxHosts: settings.NmapMaxHosts, Targets: targets, GitAllow: settings.Targets.GitAllow, RefuseAddress: gitAddressRefusal}
 	bus := sse.NewBus(nil)
 	if !quiet {
-		bus.AddSink("progress", progressSink(stderr))
+		e.beat = newHeartbeat(stderr, heartbeatInterval)
+		bus.AddSink("progress", progressSink(stderr, e.beat))
 	}
 	// The orchestrator's lines are the daemon's record of a scan; here the
 	// progress lines and the command's own messages say the same.
@@ -323,6 +325,9 @@ func (e *engine) Prepare(ctx context.Context, spec scan.TargetSpec, types []stri
 }
 
 func (e *engine) close() {
+	if e.beat != nil {
+		e.beat.close()
+	}
 	if e.st != nil {
 		e.st.Close()
 	}
@@ -392,17 +397,23 @@ func (e *engine) run(ctx context.Context, req request.Request, opts scan.RunOpti
 	return done, nil
 }
 
-// progressSink prints one line per scanner to stderr.
-func progressSink(w io.Writer) sse.Sink {
+// progressSink prints one line per scanner to stderr, and has beat say
+// every so often that a long one is still running.
+func progressSink(w io.Writer, beat *heartbeat) sse.Sink {
 	return func(_ context.Context, ev sse.Event) error {
 		switch d := ev.Data.(type) {
+		case sse.ScannerStartData:
+			beat.started(d.Name)
 		case sse.ScannerCompleteData:
+			beat.finished(d.Name)
 			fmt.Fprintf(w, "scand: %s: %d findings in %.1fs\n", d.Name, d.FindingsCount, d.DurationS)
 		case sse.ScannerSkippedData:
+			beat.finished(d.Name)
 			if d.Reason != report.SkippedIdle {
 				fmt.Fprintf(w, "scand: skipped %s: %s\n", d.Name, report.Printable(d.Reason, 200))
 			}
 		case sse.ScannerFailedData:
+			beat.finished(d.Name)
 			fmt.Fprintf(w, "scand: %s failed: %s\n", d.Name, report.Printable(d.Error, 300))
 		}
 		return nil

@@ -20,7 +20,7 @@ Usage:
   scand status [-json]          scanners available here, and the offline advisory databases
   scand config check [FILE]     validate a .scand.toml
   scand vulndb import|list      offline advisory databases
-  scand version                 print the release
+  scand version, --version      print the release
   scand help [COMMAND]          this text, or a command's flags
 
 Exit codes of scan, diff and baseline: 0 nothing at or above -fail-on, 1 at least

@@ -45,6 +45,8 @@ type config struct {
 	VulnDBMaxUploadMB  int
 	// Image and repository targets (config_targets.go).
 	Targets targetConfig
+	// Metrics and backups (config_monitor.go).
+	Monitor monitorConfig
 }
 
 type setting struct {
@@ -85,6 +87,9 @@ var settings = []setting{
 	{"SVC_GIT_ALLOW", "git-allow", "", "comma-separated hosts repositories may be cloned from; .example.com allows its subdomains (empty = any host)"},
 	{"SVC_GIT_CREDENTIALS_FILE", "git-credentials-file", "", "git credential-store file (mode 0600) with the credentials for cloning"},
 	{"SVC_GIT_CA_FILE", "git-ca-file", "", "PEM CA certificates for https git servers, besides the system's"},
+	{"SVC_METRICS", "metrics", "key", "GET /metrics: off, public, or key (an API key with read scope, or SVC_METRICS_KEY)"},
+	{"SVC_METRICS_KEY", "", "", "Bearer token that may read /metrics and nothing else (not a flag: it would show in ps)"},
+	{"SVC_BACKUP_DIR", "backup-dir", "", "absolute directory POST /admin/backup writes into (default: backups/ beside SVC_DB)"},
 }
 
 // usageError marks a configuration problem: exit code 2.
@@ -221,6 +226,7 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 		bad("SVC_TARGET_ALLOW", err.Error())
 	}
 	c.Targets = parseTargetSettings(values, bad)
+	c.Monitor = parseMonitorSettings(values, c.DB, bad)
 	if len(problems) > 0 {
 		return c, &usageError{"invalid configuration: " + strings.Join(problems, "; ")}
 	}

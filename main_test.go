@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -548,6 +550,12 @@ func TestBinaryRefusesIncompatibleDatabase(t *testing.T) {
 			if err := tamperDB(env["SVC_DB"], c.tamper); err != nil {
 				t.Fatal(err)
 			}
+			// auto_vacuum off makes an accepted open rewrite the file: a
+			// refusal must come before that.
+			if err := tamperDB(env["SVC_DB"], "PRAGMA auto_vacuum = NONE; VACUUM"); err != nil {
+				t.Fatal(err)
+			}
+			before := sha256File(t, env["SVC_DB"])
 			p := startScand(t, env)
 			if code := p.wait(t, 30*time.Second); code != 2 {
 				t.Fatalf("exit code %d, want 2:\n%s", code, p.stderr.String())
@@ -555,8 +563,25 @@ func TestBinaryRefusesIncompatibleDatabase(t *testing.T) {
 			if s := p.stderr.String(); !strings.Contains(s, c.want) || !strings.Contains(s, "CRITICAL") {
 				t.Fatalf("stderr lacks a CRITICAL %q line:\n%s", c.want, s)
 			}
+			if c.name == "newer schema" && !strings.Contains(p.stderr.String(), fmt.Sprintf("knows up to %d", store.SchemaVersion())) {
+				t.Fatalf("stderr does not name the binary's schema version %d:\n%s", store.SchemaVersion(), p.stderr.String())
+			}
+			if after := sha256File(t, env["SVC_DB"]); after != before {
+				t.Fatalf("the refused database changed: sha256 %s before, %s after", before, after)
+			}
 		})
 	}
+}
+
+// sha256File is the hex sha256 of a file's bytes.
+func sha256File(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
 
 // tamperDB edits a database behind the store's back, with the same

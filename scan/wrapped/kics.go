@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"scand/finding"
@@ -190,6 +191,31 @@ func kicsReads(rel string) bool {
 	return strings.HasPrefix(name, "dockerfile") || strings.HasSuffix(name, ".dockerfile")
 }
 
+// kicsDocumentKey finds, in JSON or YAML, a key that some KICS platform's
+// documents have at their top or in their resources: Kubernetes, Helm,
+// Knative and Crossplane (apiVersion, kind), CloudFormation and CDK
+// output (AWSTemplateFormatVersion, Resources, AWS:: types), ARM
+// ($schema, contentVersion, Microsoft. types), Google Deployment Manager
+// (resources, imports), OpenAPI (openapi, swagger), Docker Compose
+// (services), Ansible (hosts, tasks, handlers, roles, "- name:" task
+// lists, inventories' children), GitHub workflows (jobs, steps), Pulumi
+// (runtime), Serverless (service, provider, functions), Terraform JSON
+// (resource, variable, module, provider). Translation catalogues, fixtures
+// and settings files have none, and KICS spent most of a JavaScript
+// project's scan parsing them for nothing.
+var kicsDocumentKey = regexp.MustCompile(`(?m)(?:^[ \t]*-?[ \t]*|[{,][ \t\r\n]*)["']?(?:apiVersion|kind|AWSTemplateFormatVersion|Resources|resources|\$schema|contentVersion|imports|openapi|swagger|services|hosts|tasks|handlers|roles|children|jobs|steps|runtime|service|provider|functions|resource|variable|module|data|output|locals|terraform)["']?[ \t]*:|^[ \t]*-[ \t]+name[ \t]*:|AWS::|Microsoft\.`)
+
+// kicsMayBeIaC reports whether a file KICS reads by its name is worth
+// handing over: JSON and YAML only when they hold a key of a KICS
+// platform (kicsDocumentKey), everything else always.
+func kicsMayBeIaC(rel string, data []byte) bool {
+	switch strings.ToLower(filepath.Ext(rel)) {
+	case ".json", ".yaml", ".yml":
+		return kicsDocumentKey.Match(data)
+	}
+	return true
+}
+
 // kicsMaxPathBytes caps the -p list: one argument may not exceed 128 KiB
 // on Linux. A tree with more IaC files than fit is handed over whole.
 const kicsMaxPathBytes = 100 << 10
@@ -207,9 +233,15 @@ func kicsInputs(c *call) (paths []string, hidden []scan.SkippedPart) {
 		if !kicsReads(rel) {
 			return nil
 		}
-		// KICS reads files whole; 5 MiB covers any real IaC file.
-		if data, err := tree.ReadCapped(abs, 5<<20); err == nil && bytes.Contains(data, []byte(kicsCommentMarker)) {
-			commented = append(commented, rel)
+		// KICS skips files over 5 MB (its --max-file-size default).
+		data, err := tree.ReadCapped(abs, 5<<20)
+		if err == nil {
+			if !kicsMayBeIaC(rel, data) {
+				return nil
+			}
+			if bytes.Contains(data, []byte(kicsCommentMarker)) {
+				commented = append(commented, rel)
+			}
 		}
 		size += len(abs) + 1
 		if strings.ContainsAny(abs, ",\"") || size > kicsMaxPathBytes {

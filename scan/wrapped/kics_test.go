@@ -178,12 +178,28 @@ echo '{"queries":[]}' > "$out/results.json"
 		"node_modules/x/deploy.yaml", "node_modules/x/main.tf", "skipme/k8s.yaml", "README.md"} {
 		wrapTestWriteFile(t, filepath.Join(root, f), "x\n")
 	}
-	iac := []string{"Dockerfile", "infra/main.tf", "k8s/deploy.yaml", "template.json"}
-	for _, f := range iac {
-		wrapTestWriteFile(t, filepath.Join(root, f), "x\n")
+	// Data files with KICS's extensions but no platform's keys: left out.
+	wrapTestWriteFile(t, filepath.Join(root, "i18n/de.json"), `{"KEY_1": "Services and tasks: resources", "KEY_2": "kind"}`+"\n")
+	wrapTestWriteFile(t, filepath.Join(root, "data/challenges.yml"), "challenge1:\n  name: XSS\n  difficulty: 3\n")
+	iac := map[string]string{
+		"Dockerfile":                  "FROM debian\n",
+		"ansible/roles/web/tasks.yml": "- name: install nginx\n  apt: name=nginx\n",
+		"compose.yaml":                "services:\n  web:\n    image: nginx\n",
+		"infra/main.tf":               "resource \"aws_s3_bucket\" \"b\" {}\n",
+		"k8s/deploy.yaml":             "apiVersion: v1\nkind: Pod\n",
+		"template.json":               `{"AWSTemplateFormatVersion": "2010-09-09", "Resources": {}}` + "\n",
+		"arm.json":                    "{\n  \"$schema\": \"https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#\"\n}\n",
 	}
-	if got := pathsOf(root, ignoreDir("skipme")); !slices.Equal(got, iac) {
-		t.Errorf("-p lists %v, want %v", got, iac)
+	var want []string
+	for f, body := range iac {
+		wrapTestWriteFile(t, filepath.Join(root, f), body)
+		want = append(want, f)
+	}
+	slices.Sort(want)
+	got := pathsOf(root, ignoreDir("skipme"))
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("-p lists %v, want %v", got, want)
 	}
 
 	jsOnly := t.TempDir()

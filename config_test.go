@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -201,6 +202,23 @@ func TestREADMEDocumentsEverySetting(t *testing.T) {
 	section = section[start+1:]
 	if end := strings.Index(section[3:], "\n## "); end >= 0 {
 		section = section[:end+3]
+	}
+	// Settings of one concern may be documented on that concern's page
+	// under docs/, in a "## Settings" table of the same shape.
+	pages, _ := filepath.Glob("docs/*.md")
+	for _, page := range pages {
+		b, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(b)
+		if i := strings.Index(text, "\n## Settings\n"); i >= 0 {
+			text = text[i+1:]
+			if end := strings.Index(text[3:], "\n## "); end >= 0 {
+				text = text[:end+3]
+			}
+			section += "\n" + text
+		}
 	}
 	rows := map[string]string{}
 	for _, line := range strings.Split(section, "\n") {

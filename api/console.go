@@ -46,6 +46,8 @@ func (s *Server) newConsole() http.Handler {
 		ScanTypes:        scan.ScanTypes,
 		DefaultScanTypes: defaultScanTypes,
 		WebhookEvents:    hook.Events,
+		Throttle:         s.Throttle,
+		ClientAddr:       s.Hardening.ClientAddr,
 		HiddenTriage:     hiddenTriageStatuses(),
 		Version:          Version,
 	})

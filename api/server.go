@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"scand/api/hardening"
 	"scand/api/httpio"
 	"scand/api/openapi"
 	"scand/auth"
@@ -32,9 +33,14 @@ const Version = "0.11.0"
 
 // Deps is everything the handlers need, wired by main.go.
 type Deps struct {
-	Store       *store.Store
-	Auth        *auth.Authenticator
-	Limiter     *auth.RateLimiter
+	Store   *store.Store
+	Auth    *auth.Authenticator
+	Limiter *auth.RateLimiter
+	// Throttle backs off addresses that fail to authenticate, on the API
+	// and the console alike; nil disables it (tests of other things).
+	Throttle *auth.FailureThrottle
+	// Hardening is the browser, Host and HSTS policy (api/hardening).
+	Hardening   hardening.Policy
 	Bus         *sse.Bus
 	Log         *slog.Logger
 	Now         func() time.Time
@@ -97,6 +103,9 @@ type Server struct {
 	// bodyLimits holds the mux patterns of routes whose body cap is not
 	// httpio.MaxBodyBytes (an archive upload).
 	bodyLimits map[string]int64
+	// uploadTypes holds the mux patterns of routes whose body is a raw
+	// upload, with its declared media type.
+	uploadTypes map[string]string
 
 	openapiOnce sync.Once
 	openapiBody []byte
@@ -126,8 +135,12 @@ func New(d Deps) *Server {
 	s.routes = s.routeTable()
 	s.mux = http.NewServeMux()
 	s.bodyLimits = map[string]int64{}
+	s.uploadTypes = map[string]string{}
 	for _, rt := range s.routes {
 		s.mount(rt)
+		if rt.RawRequest != "" {
+			s.uploadTypes[rt.Pattern(prefixV1)], s.uploadTypes[rt.Pattern(prefixLegacy)] = rt.RawRequest, rt.RawRequest
+		}
 		if limit := rt.MaxBody; limit != 0 {
 			if limit < 0 {
 				limit = max(d.VulnDB.MaxUpload, httpio.MaxBodyBytes)
@@ -183,7 +196,28 @@ func (s *Server) mount(rt Route) {
 
 // Handler returns the root handler with every middleware applied.
 func (s *Server) Handler() http.Handler {
-	return s.withRequestID(s.withAccessLog(s.withRecover(http.HandlerFunc(s.route))))
+	return s.withRequestID(s.withAccessLog(s.withRecover(s.withHostCheck(http.HandlerFunc(s.route)))))
+}
+
+// withHostCheck sends HSTS over https and, while scand runs in dev mode,
+// refuses a Host that is not loopback or configured: a page that rebinds
+// its own name to 127.0.0.1 must not read or drive an unprotected scand.
+func (s *Server) withHostCheck(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.Hardening.SetHSTS(w, r)
+		if s.Auth != nil && !s.Hardening.HostAllowed(r) {
+			dev, err := s.Auth.DevMode(r.Context())
+			if err == nil && dev {
+				s.log.WarnContext(r.Context(), "dev mode: foreign Host refused", "request_id", requestID(r.Context()), "host", r.Host)
+				err = hardening.RefuseHost(r)
+			}
+			if err != nil {
+				s.writeError(w, r, err)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // route dispatches through the mux but renders its 404 and 405 as JSON,
@@ -208,6 +242,12 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, limit)
 	if pattern != "" {
+		if err := hardening.CheckUnsafe(r, s.uploadTypes[pattern]); err != nil {
+			s.log.InfoContext(r.Context(), "browser request refused", "request_id", requestID(r.Context()), "status", err.Status,
+				"origin", r.Header.Get("Origin"), "sec_fetch_site", r.Header.Get("Sec-Fetch-Site"), "content_type", r.Header.Get("Content-Type"))
+			s.writeError(w, r, err)
+			return
+		}
 		// Dispatch through the mux itself: Handler only finds the route,
 		// ServeHTTP also sets the {id} path values handlers read.
 		s.mux.ServeHTTP(w, r)
@@ -307,17 +347,39 @@ func (s *Server) guard(rt Route) http.Handler {
 	})
 }
 
+// authenticate resolves the caller. A presented credential is checked
+// only when the client's address is not in a failure back-off, and a
+// wrong one extends it; a missing key is no guess and costs nothing.
 func (s *Server) authenticate(r *http.Request, rt Route) (auth.Principal, error) {
+	tok := ""
 	if rt.EventToken {
-		if tok := r.URL.Query().Get("event_token"); tok != "" {
-			return s.authenticateEventToken(r, tok)
-		}
+		tok = r.URL.Query().Get("event_token")
 	}
 	key, presented := auth.KeyFromRequest(r)
-	p, err := s.Auth.Authenticate(r.Context(), key, presented)
-	if err == auth.ErrUnauthorized {
-		return p, &httpio.Error{Status: http.StatusUnauthorized, Detail: unauthorizedDetail(presented),
-			Header: map[string]string{"WWW-Authenticate": "Bearer"}}
+	if tok == "" && !presented {
+		p, err := s.Auth.Authenticate(r.Context(), "", false)
+		if err == auth.ErrUnauthorized {
+			err = &httpio.Error{Status: http.StatusUnauthorized, Detail: unauthorizedDetail(false), Header: map[string]string{"WWW-Authenticate": "Bearer"}}
+		}
+		return p, err
+	}
+	addr := s.Hardening.ClientAddr(r)
+	if wait := s.Throttle.Check(addr, s.Now()); wait > 0 {
+		return auth.Principal{}, hardening.Throttled(wait)
+	}
+	var p auth.Principal
+	var err error
+	if tok != "" {
+		p, err = s.authenticateEventToken(r, tok)
+	} else if p, err = s.Auth.Authenticate(r.Context(), key, true); err == auth.ErrUnauthorized {
+		err = &httpio.Error{Status: http.StatusUnauthorized, Detail: unauthorizedDetail(true), Header: map[string]string{"WWW-Authenticate": "Bearer"}}
+	}
+	var he *httpio.Error
+	if errors.As(err, &he) && he.Status == http.StatusUnauthorized {
+		if backoff := s.Throttle.Fail(addr, s.Now()); backoff > 0 {
+			s.log.WarnContext(r.Context(), "authentication failures: address backed off", "request_id", requestID(r.Context()),
+				"client", addr, "backoff_s", hardening.RetryAfterSeconds(backoff))
+		}
 	}
 	return p, err
 }

@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"scand/api/hardening"
 	"scand/api/httpio"
 	"scand/auth"
 	"scand/sse"
@@ -87,7 +88,10 @@ type apiEnvOptions struct {
 	EnvKey       string
 	AuthRequired bool
 	// Limiter defaults to the SPEC.md limits (60/min, burst 10, enabled).
-	Limiter    *auth.RateLimiter
+	Limiter *auth.RateLimiter
+	// Throttle is the failure back-off; nil leaves it off, since most
+	// tests present wrong keys on purpose under a clock that stands still.
+	Throttle   *auth.FailureThrottle
 	TestRoutes []Route
 }
 
@@ -119,9 +123,13 @@ func newAPIEnv(t *testing.T, opts apiEnvOptions) *apiEnv {
 	logs := &apiLogBuffer{}
 	e := &apiEnv{t: t, store: st, clock: clock, logs: logs, secret: []byte("api-test-event-secret")}
 	e.srv = New(Deps{
-		Store:       st,
-		Auth:        &auth.Authenticator{Store: st, EnvKey: opts.EnvKey, AuthRequired: opts.AuthRequired},
-		Limiter:     limiter,
+		Store:    st,
+		Auth:     &auth.Authenticator{Store: st, EnvKey: opts.EnvKey, AuthRequired: opts.AuthRequired},
+		Limiter:  limiter,
+		Throttle: opts.Throttle,
+		// httptest requests name example.com: the Host a dev-mode server
+		// would refuse unless it is configured.
+		Hardening:   hardening.Policy{AllowedHosts: []string{"example.com"}},
 		Bus:         sse.NewBus(nil),
 		Log:         slog.New(slog.NewJSONHandler(logs, nil)),
 		Now:         clock.Now,

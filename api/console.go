@@ -238,8 +238,8 @@ func (a *consoleActions) MarkAllNotificationsRead(ctx context.Context) (int, err
 	return a.s.Store.MarkAllNotificationsRead(ctx, a.s.Now())
 }
 
-func (a *consoleActions) Browse(ctx context.Context, path string) (ui.Listing, error) {
-	l, err := a.s.browse(path)
+func (a *consoleActions) Browse(ctx context.Context, p auth.Principal, path string) (ui.Listing, error) {
+	l, err := a.s.browse(p, path)
 	if err != nil {
 		return ui.Listing{}, err
 	}

@@ -241,6 +241,11 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		limit = l
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, limit)
+	if pattern != "" && r.ContentLength > limit {
+		// Declared too large: refused before a byte of it is read.
+		s.writeError(w, r, httpio.Status(http.StatusRequestEntityTooLarge, "Request body too large (limit "+itoa64(limit)+" bytes)"))
+		return
+	}
 	if pattern != "" {
 		if err := hardening.CheckUnsafe(r, s.uploadTypes[pattern]); err != nil {
 			s.log.InfoContext(r.Context(), "browser request refused", "request_id", requestID(r.Context()), "status", err.Status,

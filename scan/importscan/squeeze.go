@@ -1,6 +1,7 @@
 package importscan
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -26,6 +27,11 @@ type squeezer struct {
 	// string.
 	valueBytes  int
 	stringBytes int
+	// buf[pos:] is read from r and not yet passed on; readErr is what r
+	// said last (io.EOF at the end).
+	buf     []byte
+	pos     int
+	readErr error
 	// err is the first read error below the squeezer (the body cap's
 	// *http.MaxBytesError, a cut connection): the decoder may report it
 	// as the end of the input, so Read checks it at the end.
@@ -40,13 +46,43 @@ const maxValueBytes = 4 << 20
 var ErrValueTooLarge = fmt.Errorf("a finding or a string in the body is larger than %d MiB", maxValueBytes>>20)
 
 func (s *squeezer) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	// Read the body in large blocks: the decoder asks for a few hundred
+	// bytes at a time, and a mostly-whitespace body would otherwise cost a
+	// read call per few hundred bytes.
+	if s.buf == nil {
+		s.buf = make([]byte, 0, 64<<10)
+	}
 	for {
-		n, err := s.r.Read(p)
-		if err != nil && !errors.Is(err, io.EOF) && s.err == nil {
-			s.err = err
+		if s.pos == len(s.buf) {
+			if s.readErr != nil {
+				return 0, s.readErr
+			}
+			n, err := s.r.Read(s.buf[:cap(s.buf)])
+			s.buf, s.pos = s.buf[:n], 0
+			if err != nil {
+				s.readErr = err
+				if !errors.Is(err, io.EOF) && s.err == nil {
+					s.err = err
+				}
+			}
 		}
 		kept := 0
-		for _, c := range p[:n] {
+		for s.pos < len(s.buf) && kept < len(p) {
+			if !s.inString {
+				// Skip a run of spaces eight bytes at a time: a padded body
+				// must cost no more than reading it.
+				for s.pos+8 <= len(s.buf) && binary.LittleEndian.Uint64(s.buf[s.pos:]) == 0x2020202020202020 {
+					s.pos += 8
+				}
+				if s.pos == len(s.buf) {
+					break
+				}
+			}
+			c := s.buf[s.pos]
+			s.pos++
 			if s.inString {
 				s.stringBytes++
 				switch {
@@ -76,13 +112,14 @@ func (s *squeezer) Read(p []byte) (int, error) {
 			}
 			if s.valueBytes > maxValueBytes || s.stringBytes > maxValueBytes {
 				s.err = ErrValueTooLarge
+				s.readErr = ErrValueTooLarge
 				return 0, s.err
 			}
 			p[kept] = c
 			kept++
 		}
-		if kept > 0 || err != nil {
-			return kept, err
+		if kept > 0 {
+			return kept, nil
 		}
 	}
 }

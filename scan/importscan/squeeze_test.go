@@ -52,3 +52,11 @@ func TestReadReportsTheBodyCapNotAMissingField(t *testing.T) {
 		t.Fatalf("Read: %v, want the read error", err)
 	}
 }
+
+func BenchmarkSqueezerSpaces(b *testing.B) {
+	body := []byte("{" + strings.Repeat(" ", 64<<20))
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		io.Copy(io.Discard, &squeezer{r: bytes.NewReader(body)})
+	}
+}

@@ -7,7 +7,6 @@
 package hardening
 
 import (
-	"context"
 	"mime"
 	"net"
 	"net/http"
@@ -190,6 +189,3 @@ func RetryAfterSeconds(wait time.Duration) int {
 	secs := int((wait + time.Second - 1) / time.Second)
 	return max(secs, 1)
 }
-
-// DevModeFunc reports whether nothing protects scand (auth.Authenticator).
-type DevModeFunc func(context.Context) (bool, error)

@@ -25,7 +25,7 @@ var reportFormats = []string{"html", "pdf", "sarif"}
 // out the whole page before it prints, so its time and memory grow with
 // the report (100k findings ran past its 60 s bound); HTML and SARIF are
 // streamed and have no such limit.
-const pdfMaxFindings = 5000
+const pdfMaxFindings = 2000
 
 func (s *Server) reportRoutes() []Route {
 	// One PDF render at a time: each one is a whole Chromium, and two
@@ -37,7 +37,7 @@ func (s *Server) reportRoutes() []Route {
 		Params: []Param{
 			{Name: "id", In: "path", Type: "string", Required: true, Description: "Scan id"},
 			{Name: "format", In: "query", Type: "string", Enum: reportFormats, Default: "html",
-				Description: "html: printable page without external references, streamed; pdf: needs Chromium (apt-get install chromium, or SVC_PDF_RENDERER), at most 5000 findings (422 beyond, at once); sarif: one run per scanner, streamed"},
+				Description: "html: printable page without external references, streamed; pdf: needs Chromium (apt-get install chromium, or SVC_PDF_RENDERER), at most 2000 findings (422 beyond, at once); sarif: one run per scanner, streamed"},
 		},
 		ContentTypes: []string{"text/html", "application/pdf", "application/sarif+json"},
 		Errors:       []int{404, 409, 422, 501},

@@ -317,7 +317,7 @@ func TestReportPDFOfALargeScanAnswersAtOnce(t *testing.T) {
 	if rec.Code != 422 || time.Since(start) > 2*time.Second {
 		t.Fatalf("PDF of %d findings: %d after %v: %s", len(fs), rec.Code, time.Since(start), rec.Body)
 	}
-	for _, want := range []string{"5001 findings", "at most 5000", "format=html", "format=sarif"} {
+	for _, want := range []string{strconv.Itoa(pdfMaxFindings+1) + " findings", "at most " + strconv.Itoa(pdfMaxFindings), "format=html", "format=sarif"} {
 		if !strings.Contains(rec.Body.String(), want) {
 			t.Errorf("detail lacks %q: %s", want, rec.Body)
 		}

@@ -61,7 +61,14 @@ func TestBinaryThrottlesKeyGuessing(t *testing.T) {
 			case <-time.After(50 * time.Millisecond):
 			}
 			start := time.Now()
-			code, _ := getWithKey(t, other, url, "weak-operator-key")
+			req, _ := http.NewRequest("GET", url, nil)
+			req.Header.Set("X-API-Key", "weak-operator-key")
+			code := -1 // no answer
+			if resp, err := other.Do(req); err == nil {
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				code = resp.StatusCode
+			}
 			slowest = max(slowest, time.Since(start))
 			otherCodes = append(otherCodes, code)
 		}

@@ -48,13 +48,15 @@ type config struct {
 	TrustProxy   bool
 	// Image and repository targets (config_targets.go).
 	Targets targetConfig
+	// Metrics and backups (config_monitor.go).
+	Monitor monitorConfig
 }
 
 type setting struct {
 	env, flag, def, help string
 }
 
-// settings is the one list of configuration variables; README documents
+// settings is the one list of configuration variables; docs/operations.md documents
 // the same list and a test keeps them in step.
 var settings = []setting{
 	{"SVC_ADDR", "addr", "127.0.0.1:8000", "listen address host:port"},
@@ -90,6 +92,9 @@ var settings = []setting{
 	{"SVC_ALLOWED_HOSTS", "allowed-hosts", "", "comma-separated Host names a dev-mode scand answers besides loopback names and addresses (.example.com allows subdomains)"},
 	{"SVC_TRUST_PROXY", "trust-proxy", "0", "1 = a reverse proxy in front sets X-Forwarded-Proto and X-Forwarded-For (HSTS on https, throttling by client address)"},
 	{"SVC_GIT_CA_FILE", "git-ca-file", "", "PEM CA certificates for https git servers, besides the system's"},
+	{"SVC_METRICS", "metrics", "key", "GET /metrics: off, public, or key (an API key with read scope, or SVC_METRICS_KEY)"},
+	{"SVC_METRICS_KEY", "", "", "Bearer token that may read /metrics and nothing else (not a flag: it would show in ps)"},
+	{"SVC_BACKUP_DIR", "backup-dir", "", "absolute directory POST /admin/backup writes into (default: backups/ beside SVC_DB)"},
 }
 
 // usageError marks a configuration problem: exit code 2.
@@ -238,6 +243,7 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 		}
 		c.AllowedHosts = append(c.AllowedHosts, h)
 	}
+	c.Monitor = parseMonitorSettings(values, c.DB, bad)
 	if len(problems) > 0 {
 		return c, &usageError{"invalid configuration: " + strings.Join(problems, "; ")}
 	}

@@ -6,6 +6,7 @@ import (
 	"net/netip"
 	"time"
 
+	"scand/api/monitor"
 	"scand/hook"
 	"scand/notify"
 	"scand/scan"
@@ -33,7 +34,7 @@ type app struct {
 	stop      func()
 }
 
-func wire(ctx context.Context, cfg config, getenv func(string) string, st *store.Store, bus *sse.Bus, log *slog.Logger) (*app, error) {
+func wire(ctx context.Context, cfg config, getenv func(string) string, st *store.Store, bus *sse.Bus, log *slog.Logger, mon *monitor.Monitor) (*app, error) {
 	targets := netguard.Targets{Allow: cfg.TargetAllow}
 	scanCfg := scan.Config{Runner: proc.NewRunner(cfg.ScannerTimeout), Getenv: getenv, Now: time.Now, Logger: log.With("logger", "scand.scan"),
 		Targets: targets, VulnDBDir: cfg.VulnDBDir}
@@ -51,8 +52,9 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 		Targets:           registry.Targets(scanCfg, targetOptions(cfg, work, scanners)),
 		ScannerTimeout:    cfg.ScannerTimeout,
 	})
-	hooks := hook.New(hook.Config{Store: st, Log: log.With("logger", "scand.hook"), Now: time.Now, AllowPrivate: cfg.WebhookAllowPriv})
-	notes := notify.New(notify.Config{Store: st, Log: log.With("logger", "scand.notify"), Now: time.Now})
+	hooks := hook.New(hook.Config{Store: st, Log: log.With("logger", "scand.hook"), Now: time.Now, AllowPrivate: cfg.WebhookAllowPriv,
+		Observe: mon.Delivery})
+	notes := notify.New(notify.Config{Store: st, Log: log.With("logger", "scand.notify"), Now: time.Now, Created: mon.Notification})
 	schedNow := time.Now
 	if !cfg.SchedulerFakeStart.IsZero() {
 		offset := time.Until(cfg.SchedulerFakeStart)
@@ -61,10 +63,12 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 			cfg.SchedulerFakeStart.Format(time.RFC3339) + " and runs from there; a testing aid, unset it in production")
 	}
 	sched := schedule.New(schedule.Options{Store: st, Submit: orch.Submit, Now: schedNow, Log: log.With("logger", "scand.scheduler"),
-		Policy: request.TargetPolicy{Roots: cfg.ScanRoots, MaxHosts: cfg.NmapMaxHosts, Targets: targets}})
+		Policy: request.TargetPolicy{Roots: cfg.ScanRoots, MaxHosts: cfg.NmapMaxHosts, Targets: targets}, Ran: mon.ScheduleRun})
 	alerts := schedule.NewAlerts(schedule.AlertOptions{Store: st, Bus: bus, Log: log.With("logger", "scand.alerts"), Now: time.Now, MinSeverity: cfg.AlertMinSeverity})
 	retention := schedule.NewRetention(schedule.RetentionOptions{Store: st, Log: log.With("logger", "scand.retention"), Now: time.Now,
 		MaxAge: time.Duration(cfg.RetentionDays) * 24 * time.Hour})
+	// Metrics first: counting is cheap and must not wait behind the others.
+	bus.AddSink("metrics", mon.Sink)
 	bus.AddSink("webhooks", hooks.Sink)
 	bus.AddSink("notifications", notes.Sink)
 	bus.AddSink("alerts", alerts.Sink)

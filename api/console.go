@@ -15,6 +15,7 @@ import (
 	"scand/finding/report"
 	"scand/hook"
 	"scand/scan"
+	"scand/scan/reportdata"
 	"scand/store"
 )
 
@@ -215,7 +216,11 @@ func (a *consoleActions) ScanDetails(ctx context.Context, sc store.Scan) (ui.Sca
 	if out.VulnDB, err = a.s.Store.ScanDataSources(ctx, sc.ID); err != nil {
 		return out, err
 	}
-	out.Warnings = report.DataWarnings(out.VulnDB)
+	coverage, err := reportdata.ScanCoverage(ctx, a.s.Store, sc.ID)
+	if err != nil {
+		return out, err
+	}
+	out.Warnings = append(report.DataWarnings(out.VulnDB), coverage...)
 	return out, nil
 }
 

@@ -54,6 +54,15 @@ func newUUID() string {
 // it) out to the access log, which wraps them all.
 type accessNote struct {
 	keyID string
+	// route is the matched route's pattern (legacy /api routes count under
+	// /api/v1), for the request metrics.
+	route string
+}
+
+func noteRoute(ctx context.Context, route string) {
+	if note, _ := ctx.Value(ctxAccessNote).(*accessNote); note != nil {
+		note.route = route
+	}
 }
 
 // noteKeyID records which credential authenticated the request: a DB key's
@@ -90,6 +99,14 @@ func (s *Server) withAccessLog(next http.Handler) http.Handler {
 		if note.keyID != "" {
 			attrs = append(attrs, "key_id", note.keyID)
 		}
+		route := note.route
+		if route == "" {
+			route = "unmatched"
+			if isConsolePath(path) {
+				route = consolePrefix + "/"
+			}
+		}
+		s.Monitor.ObserveRequest(route, r.Method, rec.status, time.Since(start))
 		s.access.InfoContext(r.Context(), "request", attrs...)
 	})
 }

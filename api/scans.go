@@ -15,6 +15,7 @@ import (
 	"scand/finding"
 	"scand/finding/report"
 	"scand/scan"
+	"scand/scan/reportdata"
 	"scand/scan/request"
 	"scand/sse"
 	"scand/store"
@@ -472,7 +473,11 @@ func (s *Server) handleSummary(w http.ResponseWriter, r *http.Request) error {
 	if sum.VulnDB, err = s.Store.ScanDataSources(r.Context(), sc.ID); err != nil {
 		return err
 	}
-	sum.Warnings = report.DataWarnings(sum.VulnDB)
+	coverage, err := reportdata.ScanCoverage(r.Context(), s.Store, sc.ID)
+	if err != nil {
+		return err
+	}
+	sum.Warnings = append(report.DataWarnings(sum.VulnDB), coverage...)
 	httpio.WriteJSON(w, http.StatusOK, sum)
 	return nil
 }

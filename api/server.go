@@ -16,6 +16,7 @@ import (
 
 	"scand/api/hardening"
 	"scand/api/httpio"
+	"scand/api/monitor"
 	"scand/api/openapi"
 	"scand/auth"
 	"scand/hook"
@@ -83,6 +84,12 @@ type Deps struct {
 	Schedules *schedule.Scheduler
 	// VulnDB is the offline advisory data scand imports and reports on.
 	VulnDB VulnDBConfig
+	// Monitor serves /metrics and /admin/backup and counts requests; nil
+	// mounts neither and counts nothing.
+	Monitor *monitor.Monitor
+	// LockCheck reports whether the daemon still holds the database's lock
+	// file (store.DBLock.Check); nil skips the check.
+	LockCheck func() error
 }
 
 // Server holds the dependencies and the route table.
@@ -149,6 +156,7 @@ func New(d Deps) *Server {
 		}
 	}
 	s.console = s.newConsole()
+	s.registerReadinessMetrics()
 	return s
 }
 
@@ -168,6 +176,9 @@ func (s *Server) routeTable() []Route {
 	rs = append(rs, s.scheduleRoutes()...)
 	rs = append(rs, s.notificationRoutes()...)
 	rs = append(rs, s.vulndbRoutes()...)
+	if s.Monitor != nil {
+		rs = append(rs, s.Monitor.Routes()...)
+	}
 	rs = append(rs, s.TestRoutes...)
 	return rs
 }
@@ -317,7 +328,12 @@ func PrincipalFrom(ctx context.Context) auth.Principal {
 // guard authenticates, checks the route's scope and rate limit, then runs
 // the handler and renders its error.
 func (s *Server) guard(rt Route) http.Handler {
+	route := rt.Path
+	if !rt.Public {
+		route = prefixV1 + rt.Path
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		noteRoute(r.Context(), route)
 		if !rt.Public {
 			p, err := s.authenticate(r, rt)
 			if err != nil {
@@ -364,12 +380,14 @@ func (s *Server) authenticate(r *http.Request, rt Route) (auth.Principal, error)
 	if tok == "" && !presented {
 		p, err := s.Auth.Authenticate(r.Context(), "", false)
 		if err == auth.ErrUnauthorized {
+			s.Monitor.AuthFailure("missing_key")
 			err = &httpio.Error{Status: http.StatusUnauthorized, Detail: unauthorizedDetail(false), Header: map[string]string{"WWW-Authenticate": "Bearer"}}
 		}
 		return p, err
 	}
 	addr := s.Hardening.ClientAddr(r)
 	if wait := s.Throttle.Check(addr, s.Now()); wait > 0 {
+		s.Monitor.RateLimit("auth_failures")
 		return auth.Principal{}, hardening.Throttled(wait)
 	}
 	var p auth.Principal
@@ -377,6 +395,7 @@ func (s *Server) authenticate(r *http.Request, rt Route) (auth.Principal, error)
 	if tok != "" {
 		p, err = s.authenticateEventToken(r, tok)
 	} else if p, err = s.Auth.Authenticate(r.Context(), key, true); err == auth.ErrUnauthorized {
+		s.Monitor.AuthFailure("invalid_key")
 		err = &httpio.Error{Status: http.StatusUnauthorized, Detail: unauthorizedDetail(true), Header: map[string]string{"WWW-Authenticate": "Bearer"}}
 	}
 	var he *httpio.Error
@@ -400,10 +419,12 @@ func (s *Server) authenticateEventToken(r *http.Request, tok string) (auth.Princ
 	bad := &httpio.Error{Status: http.StatusUnauthorized, Detail: "Invalid or expired event token"}
 	keyID, err := auth.VerifyEventToken(s.EventSecret, tok, r.PathValue("id"), s.Now())
 	if err != nil {
+		s.Monitor.AuthFailure("invalid_event_token")
 		return auth.Principal{}, bad
 	}
 	p, err := s.Auth.PrincipalByKeyID(r.Context(), keyID)
 	if err == auth.ErrUnauthorized {
+		s.Monitor.AuthFailure("invalid_event_token")
 		return p, bad
 	}
 	return p, err
@@ -422,6 +443,7 @@ func (s *Server) rateLimit(w http.ResponseWriter, r *http.Request, p auth.Princi
 	if d.Allowed {
 		return true
 	}
+	s.Monitor.RateLimit("scan_start")
 	retry := int(d.RetryAfter / time.Second)
 	if retry < 1 {
 		retry = 1

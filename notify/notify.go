@@ -29,6 +29,9 @@ type Config struct {
 	Store *store.Store
 	Log   *slog.Logger
 	Now   func() time.Time
+	// Created, when set, is told the severity of every notification stored
+	// (for /metrics).
+	Created func(severity string)
 }
 
 // Service stores notifications for the events that deserve one.
@@ -39,6 +42,8 @@ type Service struct {
 	store *store.Store
 	log   *slog.Logger
 	now   func() time.Time
+	// created counts stored notifications for /metrics (Config.Created).
+	created func(severity string)
 
 	mu       sync.Mutex
 	events   chan sse.Event
@@ -55,7 +60,7 @@ func New(cfg Config) *Service {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Service{QueueSize: DefaultQueueSize, store: cfg.Store, log: cfg.Log, now: cfg.Now}
+	return &Service{QueueSize: DefaultQueueSize, store: cfg.Store, log: cfg.Log, now: cfg.Now, created: cfg.Created}
 }
 
 // Start prunes read notifications older than Retention (unread ones are
@@ -157,6 +162,9 @@ func (s *Service) Handle(ctx context.Context, ev sse.Event) (*store.Notification
 	stored, err := s.store.CreateNotification(ctx, n)
 	if err != nil {
 		return nil, err
+	}
+	if s.created != nil {
+		s.created(stored.Severity)
 	}
 	return &stored, nil
 }

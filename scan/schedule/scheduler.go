@@ -52,6 +52,9 @@ type Options struct {
 	Now      func() time.Time
 	Log      *slog.Logger
 	MaxSleep time.Duration
+	// Ran, when set, is told the outcome of every recorded run (started,
+	// skipped, failed) for /metrics.
+	Ran func(outcome string)
 }
 
 // Scheduler starts the scans of due schedules.
@@ -62,8 +65,10 @@ type Scheduler struct {
 	now      func() time.Time
 	log      *slog.Logger
 	maxSleep time.Duration
-	zones    *zoneCache
-	bg       *background
+	// ran counts recorded runs by outcome for /metrics (Options.Ran).
+	ran   func(outcome string)
+	zones *zoneCache
+	bg    *background
 }
 
 // New returns a scheduler; Start runs it.
@@ -75,7 +80,7 @@ func New(o Options) *Scheduler {
 	if o.Submit == nil {
 		o.Submit = func(string) {}
 	}
-	return &Scheduler{store: o.Store, submit: o.Submit, policy: o.Policy, now: o.Now, log: o.Log, maxSleep: o.MaxSleep,
+	return &Scheduler{store: o.Store, submit: o.Submit, policy: o.Policy, now: o.Now, log: o.Log, maxSleep: o.MaxSleep, ran: o.Ran,
 		zones: newZoneCache(), bg: newBackground("scheduler")}
 }
 
@@ -212,6 +217,9 @@ func (s *Scheduler) record(ctx context.Context, sc store.Schedule, rec store.Sch
 	}
 	if err != nil {
 		return false, err
+	}
+	if s.ran != nil {
+		s.ran(run.Outcome)
 	}
 	attrs := []any{"schedule_id", sc.ID, "run_id", run.ID, "scheduled_for", run.ScheduledFor.Format(time.RFC3339), "next_run_at", rec.Next.Format(time.RFC3339)}
 	switch run.Outcome {

@@ -69,10 +69,14 @@ func TestWrongKeysBackOffPerAddress(t *testing.T) {
 	if !strings.Contains(e.logs.String(), "address backed off") {
 		t.Error("no log line for the back-off")
 	}
-	// A missing key is no guess.
+	// A missing key is no guess, and a bad event token (HMAC-signed, so
+	// not guessable; a page may reconnect with an expired one) is no guess.
 	before := throttle.Stats().Failures
 	for i := 0; i < 20; i++ {
 		e.do("GET", "/api/v1/scans", "", "RemoteAddr", other)
+		if rec := e.do("GET", "/api/v1/scans/x/events?event_token=expired", "", "RemoteAddr", other); rec.Code != 401 {
+			t.Fatalf("bad event token %d: %d", i, rec.Code)
+		}
 	}
 	if throttle.Stats().Failures != before {
 		t.Fatal("requests without a key counted as failures")

@@ -372,12 +372,16 @@ func (s *Server) guard(rt Route) http.Handler {
 // only when the client's address is not in a failure back-off, and a
 // wrong one extends it; a missing key is no guess and costs nothing.
 func (s *Server) authenticate(r *http.Request, rt Route) (auth.Principal, error) {
-	tok := ""
 	if rt.EventToken {
-		tok = r.URL.Query().Get("event_token")
+		// An event token is HMAC-signed: it cannot be guessed, so it is
+		// not throttled (and a page reconnecting with an expired one must
+		// not lock its own address out).
+		if tok := r.URL.Query().Get("event_token"); tok != "" {
+			return s.authenticateEventToken(r, tok)
+		}
 	}
 	key, presented := auth.KeyFromRequest(r)
-	if tok == "" && !presented {
+	if !presented {
 		p, err := s.Auth.Authenticate(r.Context(), "", false)
 		if err == auth.ErrUnauthorized {
 			s.Monitor.AuthFailure("missing_key")
@@ -390,20 +394,14 @@ func (s *Server) authenticate(r *http.Request, rt Route) (auth.Principal, error)
 		s.Monitor.RateLimit("auth_failures")
 		return auth.Principal{}, hardening.Throttled(wait)
 	}
-	var p auth.Principal
-	var err error
-	if tok != "" {
-		p, err = s.authenticateEventToken(r, tok)
-	} else if p, err = s.Auth.Authenticate(r.Context(), key, true); err == auth.ErrUnauthorized {
+	p, err := s.Auth.Authenticate(r.Context(), key, true)
+	if err == auth.ErrUnauthorized {
 		s.Monitor.AuthFailure("invalid_key")
-		err = &httpio.Error{Status: http.StatusUnauthorized, Detail: unauthorizedDetail(true), Header: map[string]string{"WWW-Authenticate": "Bearer"}}
-	}
-	var he *httpio.Error
-	if errors.As(err, &he) && he.Status == http.StatusUnauthorized {
 		if backoff := s.Throttle.Fail(addr, s.Now()); backoff > 0 {
 			s.log.WarnContext(r.Context(), "authentication failures: address backed off", "request_id", requestID(r.Context()),
 				"client", addr, "backoff_s", hardening.RetryAfterSeconds(backoff))
 		}
+		return p, &httpio.Error{Status: http.StatusUnauthorized, Detail: unauthorizedDetail(true), Header: map[string]string{"WWW-Authenticate": "Bearer"}}
 	}
 	return p, err
 }

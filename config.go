@@ -44,6 +44,9 @@ type config struct {
 	VulnDBDir          string
 	VulnDBMaxAgeDays   int
 	VulnDBMaxUploadMB  int
+	// AllowedHosts and TrustProxy are api/hardening's Policy.
+	AllowedHosts []string
+	TrustProxy   bool
 	// Image and repository targets (config_targets.go).
 	Targets targetConfig
 	// Metrics and backups (config_monitor.go).
@@ -88,6 +91,8 @@ var settings = []setting{
 	{"SVC_TARGET_TIMEOUT", "target-timeout", "600", "seconds unpacking an image or cloning a repository may take"},
 	{"SVC_GIT_ALLOW", "git-allow", "", "comma-separated hosts repositories may be cloned from; .example.com allows its subdomains (empty = any host)"},
 	{"SVC_GIT_CREDENTIALS_FILE", "git-credentials-file", "", "git credential-store file (mode 0600) with the credentials for cloning"},
+	{"SVC_ALLOWED_HOSTS", "allowed-hosts", "", "comma-separated Host names a dev-mode scand answers besides loopback names and addresses (.example.com allows subdomains)"},
+	{"SVC_TRUST_PROXY", "trust-proxy", "0", "1 = a reverse proxy in front sets X-Forwarded-Proto and X-Forwarded-For (HSTS on https, throttling by client address)"},
 	{"SVC_GIT_CA_FILE", "git-ca-file", "", "PEM CA certificates for https git servers, besides the system's"},
 	{"SVC_METRICS", "metrics", "key", "GET /metrics: off, public, or key (an API key with read scope, or SVC_METRICS_KEY)"},
 	{"SVC_METRICS_KEY", "", "", "Bearer token that may read /metrics and nothing else (not a flag: it would show in ps)"},
@@ -229,6 +234,18 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 		bad("SVC_TARGET_ALLOW", err.Error())
 	}
 	c.Targets = parseTargetSettings(values, bad)
+	if c.TrustProxy, err = parseBool(values["SVC_TRUST_PROXY"]); err != nil {
+		bad("SVC_TRUST_PROXY", err.Error())
+	}
+	for _, h := range strings.Split(values["SVC_ALLOWED_HOSTS"], ",") {
+		if h = strings.TrimSpace(h); h == "" {
+			continue
+		}
+		if strings.ContainsAny(h, "/:@ *") {
+			bad("SVC_ALLOWED_HOSTS", "every entry must be a host name such as scand.internal or .example.com, got "+strconv.Quote(h))
+		}
+		c.AllowedHosts = append(c.AllowedHosts, h)
+	}
 	c.Monitor = parseMonitorSettings(values, c.DB, bad)
 	if len(problems) > 0 {
 		return c, &usageError{"invalid configuration: " + strings.Join(problems, "; ")}

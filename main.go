@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"scand/api"
+	"scand/api/hardening"
 	"scand/api/monitor"
 	"scand/auth"
 	"scand/metrics"
@@ -269,6 +270,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		Store:         st,
 		Auth:          authn,
 		Limiter:       auth.NewRateLimiter(cfg.RateLimitPerMin, cfg.RateLimitBurst, cfg.RateLimitEnabled),
+		Throttle:      auth.NewFailureThrottle(),
+		Hardening:     hardening.Policy{AllowedHosts: cfg.AllowedHosts, TrustProxy: cfg.TrustProxy},
 		Bus:           bus,
 		Log:           baseLog,
 		Now:           time.Now,

@@ -51,6 +51,7 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 		ScanRoots:         cfg.ScanRoots,
 		MaxDataAge:        time.Duration(cfg.VulnDBMaxAgeDays) * 24 * time.Hour,
 		Targets:           registry.Targets(scanCfg, targetOptions(cfg, work, scanners)),
+		ScannerTimeout:    cfg.ScannerTimeout,
 	})
 	hooks := hook.New(hook.Config{Store: st, Log: log.With("logger", "scand.hook"), Now: time.Now, AllowPrivate: cfg.WebhookAllowPriv,
 		Observe: mon.Delivery})

@@ -49,6 +49,8 @@ func (s *Server) newConsole() http.Handler {
 		ScanTypes:        scan.ScanTypes,
 		DefaultScanTypes: defaultScanTypes,
 		WebhookEvents:    hook.Events,
+		Throttle:         s.Throttle,
+		ClientAddr:       s.Hardening.ClientAddr,
 		HiddenTriage:     hiddenTriageStatuses(),
 		Version:          Version,
 	})
@@ -251,8 +253,8 @@ func (a *consoleActions) MarkAllNotificationsRead(ctx context.Context) (int, err
 	return a.s.Store.MarkAllNotificationsRead(ctx, a.s.Now())
 }
 
-func (a *consoleActions) Browse(ctx context.Context, path string) (ui.Listing, error) {
-	l, err := a.s.browse(path)
+func (a *consoleActions) Browse(ctx context.Context, p auth.Principal, path string) (ui.Listing, error) {
+	l, err := a.s.browse(p, path)
 	if err != nil {
 		return ui.Listing{}, err
 	}

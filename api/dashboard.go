@@ -143,7 +143,7 @@ func (s *Server) dashboardRoutes() []Route {
 				Description: "Length of the series in days, ending today"}},
 			Response: DashboardTrends{}, Errors: []int{422}, Handler: s.handleDashboardTrends},
 		{Method: "GET", Path: "/dashboard/browse", Scope: auth.ScopeRead, Tag: "dashboard",
-			Summary: "List a directory to pick a scan target, confined to SVC_SCAN_ROOTS when set",
+			Summary: "List a directory to pick a scan target, confined to SVC_SCAN_ROOTS when set; without scan roots it lists the whole host, so it then needs an admin key (403 otherwise)",
 			Params: []Param{{Name: "path", In: "query", Type: "string",
 				Description: "Absolute directory; default: the first scan root, or / when browsing is not confined"}},
 			Response: BrowseListing{}, Errors: []int{404, 422}, Handler: s.handleDashboardBrowse},
@@ -286,7 +286,7 @@ func (s *Server) dashboardTrends(ctx context.Context, days int, now time.Time) (
 // handleDashboardBrowse lists a directory for the scan-target picker,
 // confined to the scan roots (tree.Browse).
 func (s *Server) handleDashboardBrowse(w http.ResponseWriter, r *http.Request) error {
-	body, err := s.browse(r.URL.Query().Get("path"))
+	body, err := s.browse(PrincipalFrom(r.Context()), r.URL.Query().Get("path"))
 	if err != nil {
 		return err
 	}
@@ -295,8 +295,14 @@ func (s *Server) handleDashboardBrowse(w http.ResponseWriter, r *http.Request) e
 }
 
 // browse lists one directory for a scan-target picker (the console's
-// picker too), with tree.Browse's errors as HTTP ones.
-func (s *Server) browse(raw string) (BrowseListing, error) {
+// picker too), with tree.Browse's errors as HTTP ones. Without scan roots
+// the picker shows the whole host (/etc, /root): that is an admin's view,
+// not a read key's.
+func (s *Server) browse(p auth.Principal, raw string) (BrowseListing, error) {
+	if len(s.ScanRoots) == 0 && !p.Has(auth.ScopeAdmin) {
+		return BrowseListing{}, httpio.Status(http.StatusForbidden,
+			"Browsing the file system needs the admin scope while no scan roots are configured (SVC_SCAN_ROOTS)")
+	}
 	l, err := tree.Browse(s.ScanRoots, raw)
 	var be *tree.BrowseError
 	if !errors.As(err, &be) {

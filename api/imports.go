@@ -54,6 +54,8 @@ func (s *Server) handleImportScan(w http.ResponseWriter, r *http.Request) error 
 	switch {
 	case errors.As(err, &tooBig):
 		return httpio.Status(http.StatusRequestEntityTooLarge, "Request body too large (limit "+strconv.Itoa(importMaxBody)+" bytes)")
+	case errors.Is(err, importscan.ErrValueTooLarge):
+		return httpio.Status(http.StatusRequestEntityTooLarge, "Request body refused: "+err.Error())
 	case errors.As(err, &probs):
 		return problemsError("body", probs.Problems)
 	case err != nil:

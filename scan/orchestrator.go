@@ -36,6 +36,10 @@ type Orchestrator struct {
 	// maxDataAge is SVC_VULNDB_MAX_AGE_DAYS (dataage.go).
 	maxDataAge time.Duration
 	targets    TargetPreparer
+	// scannerTimeout bounds each scanner's whole run (SVC_SCANNER_TIMEOUT):
+	// a built-in's walk and the [ignore] matching of what it emits, not
+	// only a wrapped tool's process.
+	scannerTimeout time.Duration
 
 	mu      sync.Mutex
 	queue   []string
@@ -66,6 +70,9 @@ type OrchestratorOptions struct {
 	MaxDataAge time.Duration
 	// Targets prepares image and repository targets; nil refuses them.
 	Targets TargetPreparer
+	// ScannerTimeout bounds each scanner's run, built-ins included; zero
+	// means no bound beyond the scan's own context.
+	ScannerTimeout time.Duration
 }
 
 // interruptedReason is what a scan left running by a crash is failed with.
@@ -78,7 +85,8 @@ func NewOrchestrator(o OrchestratorOptions) *Orchestrator {
 		o.MaxConcurrent = 2
 	}
 	return &Orchestrator{store: o.Store, bus: o.Bus, scanners: o.Scanners, log: o.Log, now: o.Now, max: o.MaxConcurrent,
-		capture: o.CaptureComponents, roots: o.ScanRoots, targets: o.Targets, running: map[string]context.CancelFunc{}, wake: make(chan struct{}, 1), maxDataAge: o.MaxDataAge}
+		capture: o.CaptureComponents, roots: o.ScanRoots, targets: o.Targets, running: map[string]context.CancelFunc{}, wake: make(chan struct{}, 1), maxDataAge: o.MaxDataAge,
+		scannerTimeout: o.ScannerTimeout}
 }
 
 // Scanners returns the registry in run order.
@@ -474,6 +482,12 @@ func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner,
 	if err != nil {
 		return false, nil, err
 	}
+	scanCtx := ctx
+	if o.scannerTimeout > 0 {
+		var cancel context.CancelFunc
+		scanCtx, cancel = context.WithTimeoutCause(ctx, o.scannerTimeout, errScannerTimedOut)
+		defer cancel()
+	}
 	var count atomic.Int64
 	var storeErr atomic.Pointer[error]
 	// emit runs scand's own code (PrepareOne, the line source, the ingest)
@@ -488,6 +502,11 @@ func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner,
 				storeErr.CompareAndSwap(nil, &err)
 			}
 		}()
+		if err := scanCtx.Err(); err != nil {
+			// Past the timeout (or cancelled): a scanner that ignores its
+			// context still stops at its next finding.
+			return context.Cause(scanCtx)
+		}
 		if f.Scanner == "" {
 			f.Scanner = name
 		}
@@ -511,7 +530,10 @@ func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner,
 		count.Add(1)
 		return nil
 	}
-	err = safeScan(ctx, s, t, emit)
+	err = safeScan(scanCtx, s, t, emit)
+	if ctx.Err() == nil && errors.Is(context.Cause(scanCtx), errScannerTimedOut) {
+		err = fmt.Errorf("%w after %s (SVC_SCANNER_TIMEOUT)", proc.ErrTimeout, o.scannerTimeout)
+	}
 	if p := storeErr.Load(); p != nil {
 		return false, nil, *p
 	}
@@ -554,6 +576,9 @@ func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner,
 	o.publish(bg, scanID, sse.ScannerComplete, sse.ScannerCompleteData{ScanID: scanID, Name: name, DurationS: roundSeconds(o.now().Sub(start)), FindingsCount: int(count.Load())})
 	return true, skips, nil
 }
+
+// errScannerTimedOut is the cause of a scanner's context past its timeout.
+var errScannerTimedOut = errors.New("scanner timed out")
 
 // safeScan runs a scanner, streaming when it can, and turns a panic into
 // that scanner's error.

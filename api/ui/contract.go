@@ -64,8 +64,9 @@ type Actions interface {
 	MarkAllNotificationsRead(ctx context.Context) (int, error)
 
 	// Browse lists a directory for the scan-target picker, confined to the
-	// scan roots exactly as the API's browse route is.
-	Browse(ctx context.Context, path string) (Listing, error)
+	// scan roots exactly as the API's browse route is; without scan roots
+	// only an admin caller p may browse.
+	Browse(ctx context.Context, p auth.Principal, path string) (Listing, error)
 	// Scanners probes every scanner, in registry order (the console keeps
 	// the answer for a while).
 	Scanners(ctx context.Context) []ScannerState

@@ -724,7 +724,7 @@ type browseView struct {
 
 func (c *Console) browse(w http.ResponseWriter, r *http.Request, rq *request) error {
 	bp := browsePurposeOf(r.URL.Query())
-	l, err := c.cfg.Actions.Browse(r.Context(), r.URL.Query().Get("path"))
+	l, err := c.cfg.Actions.Browse(r.Context(), rq.p, r.URL.Query().Get("path"))
 	if err != nil {
 		return withBack(err, bp.browse(""))
 	}

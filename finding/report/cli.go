@@ -432,9 +432,7 @@ func Printable(s string, max int) string {
 	return b.String()
 }
 
-func isBidi(r rune) bool {
-	return r >= 0x202A && r <= 0x202E || r >= 0x2066 && r <= 0x2069 || r == 0x200E || r == 0x200F || r == 0x061C
-}
+func isBidi(r rune) bool { return finding.IsBidiControl(r) }
 
 // textColor is the ANSI colour of a severity in a terminal.
 func textColor(sev finding.Severity) string {

@@ -42,10 +42,14 @@ type config struct {
 	RetentionDays      int
 	// SLA is the fix deadline per severity (SVC_SLA_DAYS).
 	SLA                finding.SLAPolicy
+	AuditRetentionDays int
 	SchedulerFakeStart time.Time
 	VulnDBDir          string
 	VulnDBMaxAgeDays   int
 	VulnDBMaxUploadMB  int
+	// AllowedHosts and TrustProxy are api/hardening's Policy.
+	AllowedHosts []string
+	TrustProxy   bool
 	// Image and repository targets (config_targets.go).
 	Targets targetConfig
 	// Metrics and backups (config_monitor.go).
@@ -80,6 +84,7 @@ var settings = []setting{
 	{"SVC_ALERT_MIN_SEVERITY", "alert-min-severity", "high", "a new finding at or above this severity makes a notification (schedules may set their own)"},
 	{"SVC_RETENTION_DAYS", "retention-days", "0", "delete completed scans older than this many days, never a target's newest (0 = keep all)"},
 	{"SVC_SLA_DAYS", "sla-days", finding.DefaultSLA, "fix deadline in days per severity from first_seen (severity:days,...), or none"},
+	{"SVC_AUDIT_RETENTION_DAYS", "audit-retention-days", "365", "delete audit log records older than this many days (0 = keep all)"},
 	{"SVC_SCHEDULER_FAKE_START", "scheduler-fake-start", "", "testing aid: RFC 3339 time the scheduler's clock starts at (then advances in real time)"},
 	{"SVC_VULNDB_DIR", "vulndb-dir", "", "directory of imported advisory databases (default: vulndb/ beside SVC_DB)"},
 	{"SVC_VULNDB_MAX_AGE_DAYS", "vulndb-max-age-days", "7", "advisory data older than this many days makes a scan warning and a notification"},
@@ -90,6 +95,8 @@ var settings = []setting{
 	{"SVC_TARGET_TIMEOUT", "target-timeout", "600", "seconds unpacking an image or cloning a repository may take"},
 	{"SVC_GIT_ALLOW", "git-allow", "", "comma-separated hosts repositories may be cloned from; .example.com allows its subdomains (empty = any host)"},
 	{"SVC_GIT_CREDENTIALS_FILE", "git-credentials-file", "", "git credential-store file (mode 0600) with the credentials for cloning"},
+	{"SVC_ALLOWED_HOSTS", "allowed-hosts", "", "comma-separated Host names a dev-mode scand answers besides loopback names and addresses (.example.com allows subdomains)"},
+	{"SVC_TRUST_PROXY", "trust-proxy", "0", "1 = a reverse proxy in front sets X-Forwarded-Proto and X-Forwarded-For (HSTS on https, throttling by client address)"},
 	{"SVC_GIT_CA_FILE", "git-ca-file", "", "PEM CA certificates for https git servers, besides the system's"},
 	{"SVC_METRICS", "metrics", "key", "GET /metrics: off, public, or key (an API key with read scope, or SVC_METRICS_KEY)"},
 	{"SVC_METRICS_KEY", "", "", "Bearer token that may read /metrics and nothing else (not a flag: it would show in ps)"},
@@ -178,6 +185,7 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 	if c.SLA, err = finding.ParseSLA(values["SVC_SLA_DAYS"]); err != nil {
 		bad("SVC_SLA_DAYS", err.Error())
 	}
+	c.AuditRetentionDays = intIn("SVC_AUDIT_RETENTION_DAYS", 0, 36500)
 	c.VulnDBMaxAgeDays = intIn("SVC_VULNDB_MAX_AGE_DAYS", 1, 3650)
 	c.VulnDBMaxUploadMB = intIn("SVC_VULNDB_MAX_UPLOAD_MB", 1, 65536)
 	c.VulnDBDir = strings.TrimSpace(values["SVC_VULNDB_DIR"])
@@ -233,6 +241,18 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 		bad("SVC_TARGET_ALLOW", err.Error())
 	}
 	c.Targets = parseTargetSettings(values, bad)
+	if c.TrustProxy, err = parseBool(values["SVC_TRUST_PROXY"]); err != nil {
+		bad("SVC_TRUST_PROXY", err.Error())
+	}
+	for _, h := range strings.Split(values["SVC_ALLOWED_HOSTS"], ",") {
+		if h = strings.TrimSpace(h); h == "" {
+			continue
+		}
+		if strings.ContainsAny(h, "/:@ *") {
+			bad("SVC_ALLOWED_HOSTS", "every entry must be a host name such as scand.internal or .example.com, got "+strconv.Quote(h))
+		}
+		c.AllowedHosts = append(c.AllowedHosts, h)
+	}
 	c.Monitor = parseMonitorSettings(values, c.DB, bad)
 	if len(problems) > 0 {
 		return c, &usageError{"invalid configuration: " + strings.Join(problems, "; ")}

@@ -74,7 +74,7 @@ type browser struct {
 	closed   chan struct{}
 }
 
-func startBrowser(t *testing.T, chromium, origin string) *browser {
+func startBrowser(t *testing.T, chromium, origin string, extraArgs ...string) *browser {
 	t.Helper()
 	// fd 3: chromium reads commands; fd 4: chromium writes answers.
 	cmdR, cmdW, err := os.Pipe()
@@ -86,11 +86,12 @@ func startBrowser(t *testing.T, chromium, origin string) *browser {
 		t.Fatal(err)
 	}
 	profile := t.TempDir()
-	cmd := exec.Command(chromium,
+	args := append([]string{
 		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
 		"--disable-dev-shm-usage", "--disable-extensions", "--disable-default-apps", "--mute-audio",
-		"--user-data-dir="+profile, "--remote-debugging-pipe", "--window-size=1280,900", "about:blank")
+		"--user-data-dir=" + profile, "--remote-debugging-pipe", "--window-size=1280,900"}, extraArgs...)
+	cmd := exec.Command(chromium, append(args, "about:blank")...)
 	cmd.ExtraFiles = []*os.File{cmdR, outW}
 	cmd.Env = append(os.Environ(), "HOME="+profile)
 	b := &browser{t: t, cmd: cmd, toChrome: cmdW, origin: origin, pending: map[int]chan cdpMessage{}, stderr: &lockedBuffer{}, closed: make(chan struct{})}

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"scand/api"
+	"scand/api/hardening"
 	"scand/api/monitor"
 	"scand/auth"
 	"scand/metrics"
@@ -141,13 +142,13 @@ func commandFor(name string) (command, bool) {
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	name, rest := "", args
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+	if len(args) > 0 && (!strings.HasPrefix(args[0], "-") || args[0] == "--version" || args[0] == "-version") {
 		name, rest = args[0], args[1:]
 	}
 	switch name {
 	case "", "serve":
 		return serve(ctx, rest, getenv, stdout, stderr)
-	case "version":
+	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "scand %s (%s %s/%s)\n", api.Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 		return nil
 	case "help":
@@ -269,6 +270,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		Store:         st,
 		Auth:          authn,
 		Limiter:       auth.NewRateLimiter(cfg.RateLimitPerMin, cfg.RateLimitBurst, cfg.RateLimitEnabled),
+		Throttle:      auth.NewFailureThrottle(),
+		Hardening:     hardening.Policy{AllowedHosts: cfg.AllowedHosts, TrustProxy: cfg.TrustProxy},
 		Bus:           bus,
 		Log:           baseLog,
 		Now:           time.Now,

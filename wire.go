@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"scand/api/monitor"
+	"scand/api/review"
 	"scand/finding/report"
 	"scand/hook"
 	"scand/notify"
@@ -51,6 +52,7 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 		ScanRoots:         cfg.ScanRoots,
 		MaxDataAge:        time.Duration(cfg.VulnDBMaxAgeDays) * 24 * time.Hour,
 		Targets:           registry.Targets(scanCfg, targetOptions(cfg, work, scanners)),
+		ScannerTimeout:    cfg.ScannerTimeout,
 	})
 	hooks := hook.New(hook.Config{Store: st, Log: log.With("logger", "scand.hook"), Now: time.Now, AllowPrivate: cfg.WebhookAllowPriv,
 		Observe: mon.Delivery})
@@ -66,7 +68,7 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 		Policy: request.TargetPolicy{Roots: cfg.ScanRoots, MaxHosts: cfg.NmapMaxHosts, Targets: targets}, Ran: mon.ScheduleRun})
 	alerts := schedule.NewAlerts(schedule.AlertOptions{Store: st, Bus: bus, Log: log.With("logger", "scand.alerts"), Now: time.Now, MinSeverity: cfg.AlertMinSeverity})
 	retention := schedule.NewRetention(schedule.RetentionOptions{Store: st, Log: log.With("logger", "scand.retention"), Now: time.Now,
-		MaxAge: time.Duration(cfg.RetentionDays) * 24 * time.Hour})
+		MaxAge: time.Duration(cfg.RetentionDays) * 24 * time.Hour, AuditMaxAge: time.Duration(cfg.AuditRetentionDays) * 24 * time.Hour})
 	slaNow := time.Now
 	if clock := outputClock(cfg.FakeNow); clock != nil {
 		slaNow = clock
@@ -80,6 +82,14 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 	slaWatch := &notify.SLAWatch{Store: st, Bus: bus, Now: slaNow, SLA: cfg.SLA, Hidden: hidden, Log: log.With("logger", "scand.sla")}
 	// Metrics first: counting is cheap and must not wait behind the others.
 	bus.AddSink("metrics", mon.Sink)
+	// Acceptances expire on the SVC_FAKE_NOW clock when it is set, so a
+	// test can put an expiry in the past without waiting for it.
+	expiryNow := time.Now
+	if !cfg.FakeNow.IsZero() {
+		expiryNow = outputClock(cfg.FakeNow)
+	}
+	expiry := schedule.NewExpiry(schedule.ExpiryOptions{Store: st, Bus: bus, Log: log.With("logger", "scand.expiry"), Now: expiryNow})
+	st.SetAuditSink(review.Sink(log.With("logger", "scand.audit")))
 	bus.AddSink("webhooks", hooks.Sink)
 	bus.AddSink("notifications", notes.Sink)
 	bus.AddSink("alerts", alerts.Sink)
@@ -120,6 +130,9 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 		// Findings past their fix deadline are announced daily, the
 		// first time right after start (the sinks are running).
 		slaWatch.Start(ctx)
+		if err := expiry.Start(ctx); err != nil {
+			return err
+		}
 		return retention.Start(ctx)
 	}
 	a.stop = func() {
@@ -128,6 +141,7 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 		sched.Stop(5 * time.Second)
 		retention.Stop(5 * time.Second)
 		slaWatch.Stop(5 * time.Second)
+		expiry.Stop(5 * time.Second)
 		orch.Stop(15 * time.Second)
 		if err := work.Close(); err != nil {
 			log.With("logger", "scand").Warn("work directory not removed", "dir", work.Path(), "error", err.Error())

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"scand/api/httpio"
+	"scand/api/review"
 	"scand/api/ui"
 	"scand/auth"
 	"scand/finding/report"
@@ -17,6 +18,7 @@ import (
 	"scand/scan"
 	"scand/scan/reportdata"
 	"scand/store"
+	"scand/store/audit"
 )
 
 // The web console (package ui) is mounted on the same mux as the API but
@@ -47,6 +49,8 @@ func (s *Server) newConsole() http.Handler {
 		ScanTypes:        scan.ScanTypes,
 		DefaultScanTypes: defaultScanTypes,
 		WebhookEvents:    hook.Events,
+		Throttle:         s.Throttle,
+		ClientAddr:       s.Hardening.ClientAddr,
 		HiddenTriage:     hiddenTriageStatuses(),
 		Version:          Version,
 		SLA:              s.SLA,
@@ -120,24 +124,32 @@ func (a *consoleActions) StartScan(ctx context.Context, p auth.Principal, remote
 	return a.s.startScan(ctx, p, req)
 }
 
-func (a *consoleActions) CancelScan(ctx context.Context, id string) (store.Scan, error) {
-	return a.s.cancelScan(ctx, id)
+func (a *consoleActions) CancelScan(ctx context.Context, p auth.Principal, id string) (store.Scan, error) {
+	return a.s.cancelScan(ctx, p, id)
 }
 
-func (a *consoleActions) DeleteScan(ctx context.Context, id string) error {
-	return a.s.deleteScan(ctx, id)
+func (a *consoleActions) DeleteScan(ctx context.Context, p auth.Principal, id string) error {
+	return a.s.deleteScan(ctx, p, id)
 }
 
-func (a *consoleActions) SetTriage(ctx context.Context, p auth.Principal, fingerprint, status, note string) (store.TriageState, error) {
-	return a.s.setTriage(ctx, p, fingerprint, TriageRequest{Status: status, Note: &note})
+func (a *consoleActions) SetTriage(ctx context.Context, p auth.Principal, fingerprint, status, note, expiresAt string) (store.TriageState, error) {
+	return a.s.setTriage(ctx, p, fingerprint, TriageRequest{Status: status, Note: &note, ExpiresAt: &expiresAt})
+}
+
+func (a *consoleActions) BulkTriage(ctx context.Context, p auth.Principal, in review.BulkTriageRequest) (review.BulkTriageResult, error) {
+	return a.s.review.BulkTriage(ctx, p, in)
+}
+
+func (a *consoleActions) AuditLog(ctx context.Context, q audit.Query) (audit.Page, error) {
+	return a.s.Store.AuditRecords(ctx, q)
 }
 
 func (a *consoleActions) AddComment(ctx context.Context, p auth.Principal, fingerprint, text string) (store.Comment, error) {
 	return a.s.addComment(ctx, p, fingerprint, CommentRequest{Text: text})
 }
 
-func (a *consoleActions) DeleteComment(ctx context.Context, fingerprint, id string) error {
-	return a.s.deleteComment(ctx, fingerprint, id)
+func (a *consoleActions) DeleteComment(ctx context.Context, p auth.Principal, fingerprint, id string) error {
+	return a.s.deleteComment(ctx, p, fingerprint, id)
 }
 
 func (a *consoleActions) CreateKey(ctx context.Context, p auth.Principal, name string, scopes []string) (store.APIKey, string, error) {
@@ -162,8 +174,8 @@ func (a *consoleActions) DeleteWebhook(ctx context.Context, p auth.Principal, id
 	return a.s.deleteWebhook(ctx, p, id)
 }
 
-func (a *consoleActions) TestWebhook(ctx context.Context, id string) (string, error) {
-	d, err := a.s.testWebhook(ctx, id)
+func (a *consoleActions) TestWebhook(ctx context.Context, p auth.Principal, id string) (string, error) {
+	d, err := a.s.testWebhook(ctx, p, id)
 	return d.ID, err
 }
 
@@ -243,8 +255,8 @@ func (a *consoleActions) MarkAllNotificationsRead(ctx context.Context) (int, err
 	return a.s.Store.MarkAllNotificationsRead(ctx, a.s.Now())
 }
 
-func (a *consoleActions) Browse(ctx context.Context, path string) (ui.Listing, error) {
-	l, err := a.s.browse(path)
+func (a *consoleActions) Browse(ctx context.Context, p auth.Principal, path string) (ui.Listing, error) {
+	l, err := a.s.browse(p, path)
 	if err != nil {
 		return ui.Listing{}, err
 	}

@@ -80,7 +80,11 @@ type DashboardStats struct {
 	TriageByStatus     DashboardTriageCounts  `json:"triage_by_status" doc:"The same findings by triage status; no verdict counts as new"`
 	Scanners           DashboardScannerCounts `json:"scanners"`
 	Overdue            int                    `json:"overdue" doc:"Open findings of the latest completed scan of each target past their SVC_SLA_DAYS deadline (no suppressed ones, no hidden verdicts)"`
+	ExpiringVerdicts   int                    `json:"expiring_acceptances" doc:"accepted_risk and wont_fix verdicts that expire within the next 7 days (the finding then counts as new again)"`
 }
+
+// ExpiringSoon is how far ahead the dashboard counts expiring acceptances.
+const ExpiringSoon = 7 * 24 * time.Hour
 
 // TrendDay is one UTC day of GET /dashboard/trends.
 type TrendDay struct {
@@ -141,7 +145,7 @@ func (s *Server) dashboardRoutes() []Route {
 				Description: "Length of the series in days, ending today"}},
 			Response: DashboardTrends{}, Errors: []int{422}, Handler: s.handleDashboardTrends},
 		{Method: "GET", Path: "/dashboard/browse", Scope: auth.ScopeRead, Tag: "dashboard",
-			Summary: "List a directory to pick a scan target, confined to SVC_SCAN_ROOTS when set",
+			Summary: "List a directory to pick a scan target, confined to SVC_SCAN_ROOTS when set; without scan roots it lists the whole host, so it then needs an admin key (403 otherwise)",
 			Params: []Param{{Name: "path", In: "query", Type: "string",
 				Description: "Absolute directory; default: the first scan root, or / when browsing is not confined"}},
 			Response: BrowseListing{}, Errors: []int{404, 422}, Handler: s.handleDashboardBrowse},
@@ -228,6 +232,9 @@ func (s *Server) handleDashboardStats(w http.ResponseWriter, r *http.Request) er
 			*n += c.Count
 		}
 	}
+	if body.ExpiringVerdicts, err = s.Store.ExpiringVerdicts(ctx, s.Now().Add(ExpiringSoon)); err != nil {
+		return err
+	}
 	body.Scanners.Total = len(s.Scanners)
 	probeCtx, cancel := context.WithTimeout(ctx, dashboardProbeTimeout)
 	defer cancel()
@@ -284,7 +291,7 @@ func (s *Server) dashboardTrends(ctx context.Context, days int, now time.Time) (
 // handleDashboardBrowse lists a directory for the scan-target picker,
 // confined to the scan roots (tree.Browse).
 func (s *Server) handleDashboardBrowse(w http.ResponseWriter, r *http.Request) error {
-	body, err := s.browse(r.URL.Query().Get("path"))
+	body, err := s.browse(PrincipalFrom(r.Context()), r.URL.Query().Get("path"))
 	if err != nil {
 		return err
 	}
@@ -293,8 +300,14 @@ func (s *Server) handleDashboardBrowse(w http.ResponseWriter, r *http.Request) e
 }
 
 // browse lists one directory for a scan-target picker (the console's
-// picker too), with tree.Browse's errors as HTTP ones.
-func (s *Server) browse(raw string) (BrowseListing, error) {
+// picker too), with tree.Browse's errors as HTTP ones. Without scan roots
+// the picker shows the whole host (/etc, /root): that is an admin's view,
+// not a read key's.
+func (s *Server) browse(p auth.Principal, raw string) (BrowseListing, error) {
+	if len(s.ScanRoots) == 0 && !p.Has(auth.ScopeAdmin) {
+		return BrowseListing{}, httpio.Status(http.StatusForbidden,
+			"Browsing the file system needs the admin scope while no scan roots are configured (SVC_SCAN_ROOTS)")
+	}
 	l, err := tree.Browse(s.ScanRoots, raw)
 	var be *tree.BrowseError
 	if !errors.As(err, &be) {

@@ -446,7 +446,7 @@ func TestDashboardScopes(t *testing.T) {
 		}
 		return plaintext
 	}
-	read, write := keyFor("read"), keyFor("write")
+	read, write, admin := keyFor("read"), keyFor("write"), keyFor("admin")
 	cases := []struct {
 		method, path, key string
 		status            int
@@ -454,13 +454,32 @@ func TestDashboardScopes(t *testing.T) {
 		{"GET", "/api/v1/dashboard/status", read, 200},
 		{"GET", "/api/v1/dashboard/stats", read, 200},
 		{"GET", "/api/v1/dashboard/trends", read, 200},
-		{"GET", "/api/v1/dashboard/browse", read, 200},
+		// No scan roots: browsing lists the whole host, an admin's view.
+		{"GET", "/api/v1/dashboard/browse?path=/etc", read, 403},
+		{"GET", "/api/v1/dashboard/browse?path=/etc", write, 403},
+		{"GET", "/api/v1/dashboard/browse?path=/etc", admin, 200},
 		{"GET", "/api/v1/dashboard/status", write, 200}, // write includes read
 		{"POST", "/api/v1/dashboard/install/x", read, 403},
 		{"POST", "/api/v1/dashboard/install/x", write, 501},
 		{"POST", "/api/v1/dashboard/install/x", "", 401},
 		{"GET", "/api/v1/scans/none/report", write, 404},
 		{"GET", "/api/v1/scans/none/report", read, 404},
+	}
+	// With scan roots a read key browses, inside them only.
+	root := t.TempDir()
+	confined := newReportTestEnv(t, func(d *Deps) { d.ScanRoots = []string{root} })
+	confinedRead := func() string {
+		id, plaintext := auth.NewKey()
+		if _, err := confined.st.CreateAPIKey(ctx, store.APIKey{ID: id, Name: "k", Prefix: auth.DisplayPrefix(id), Hash: auth.HashKey(plaintext), Scopes: []string{"read"}}); err != nil {
+			t.Fatal(err)
+		}
+		return plaintext
+	}()
+	if rec := confined.do(t, "GET", "/api/v1/dashboard/browse?path="+url.QueryEscape(root), "X-API-Key", confinedRead); rec.Code != 200 {
+		t.Errorf("read key inside the scan roots: %d %s", rec.Code, rec.Body)
+	}
+	if rec := confined.do(t, "GET", "/api/v1/dashboard/browse?path=/etc", "X-API-Key", confinedRead); rec.Code != 403 {
+		t.Errorf("read key outside the scan roots: %d %s", rec.Code, rec.Body)
 	}
 	for _, tc := range cases {
 		rec := env.do(t, tc.method, tc.path, "X-API-Key", tc.key)

@@ -3,6 +3,7 @@ package api
 import (
 	"errors"
 	"net/http"
+	"scand/store/audit"
 	"strconv"
 	"time"
 
@@ -53,11 +54,15 @@ func (s *Server) handleImportScan(w http.ResponseWriter, r *http.Request) error 
 	switch {
 	case errors.As(err, &tooBig):
 		return httpio.Status(http.StatusRequestEntityTooLarge, "Request body too large (limit "+strconv.Itoa(importMaxBody)+" bytes)")
+	case errors.Is(err, importscan.ErrValueTooLarge):
+		return httpio.Status(http.StatusRequestEntityTooLarge, "Request body refused: "+err.Error())
 	case errors.As(err, &probs):
 		return problemsError("body", probs.Problems)
 	case err != nil:
 		return err
 	}
+	s.audit(ctx, PrincipalFrom(ctx), "scan.import", "scan", sc.ID, audit.Changes{"status": {After: sc.Status}, "target_path": {After: sc.TargetPath},
+		"findings_count": {After: sc.FindingsCount}})
 	verdicts, err := importscan.Verdicts(ctx, s.Store, sc)
 	if err != nil {
 		return err

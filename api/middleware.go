@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"scand/api/httpio"
+	"scand/api/review"
 	"scand/auth"
 )
 
@@ -23,7 +24,8 @@ func (s *Server) withRequestID(next http.Handler) http.Handler {
 			id = newUUID()
 		}
 		w.Header().Set("X-Request-ID", id)
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxRequestID, id)))
+		ctx := review.WithRequest(context.WithValue(r.Context(), ctxRequestID, id), id, review.ClientAddress(r.RemoteAddr))
+		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
 

@@ -43,6 +43,7 @@ const License = "Proprietary (all rights reserved)"
 // tags list; a test fails when a route uses a tag missing here.
 var tagDescriptions = map[string]string{
 	"admin":         "Operating the daemon: an online, verified backup of its database.",
+	"audit":         "The append-only audit log: every state change with its actor (key id and name), the fields before and after, request id and client address.",
 	"meta":          "Service information, liveness, readiness and this documentation.",
 	"keys":          "Issued API keys: create, list, inspect and revoke.",
 	"scans":         "Start, list, inspect, cancel and delete scans; their summaries, findings and reports.",

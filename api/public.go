@@ -118,6 +118,10 @@ func (s *Server) registerReadinessMetrics() {
 	if reg == nil {
 		return
 	}
+	if s.Throttle != nil {
+		reg.Gauge("scand_auth_backoff_addresses", "Client addresses (IPv6: /64 blocks) the failed-authentication back-off remembers; at most 10000.",
+			func(ctx context.Context, emit metrics.Emit) { emit(float64(s.Throttle.Stats().Tracked)) })
+	}
 	// One evaluation serves the families of one scrape.
 	type result struct {
 		body Ready

@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"iter"
 	"net/http"
@@ -20,6 +21,12 @@ import (
 // reportFormats are the values of ?format=.
 var reportFormats = []string{"html", "pdf", "sarif"}
 
+// pdfMaxFindings is the largest scan a PDF is printed for. Chromium lays
+// out the whole page before it prints, so its time and memory grow with
+// the report (100k findings ran past its 60 s bound); HTML and SARIF are
+// streamed and have no such limit.
+const pdfMaxFindings = 2000
+
 func (s *Server) reportRoutes() []Route {
 	// One PDF render at a time: each one is a whole Chromium, and two
 	// concurrent ones on a small host starve the scanners.
@@ -30,7 +37,7 @@ func (s *Server) reportRoutes() []Route {
 		Params: []Param{
 			{Name: "id", In: "path", Type: "string", Required: true, Description: "Scan id"},
 			{Name: "format", In: "query", Type: "string", Enum: reportFormats, Default: "html",
-				Description: "html: printable page without external references; pdf: needs Chromium (apt-get install chromium, or SVC_PDF_RENDERER); sarif: one run per scanner"},
+				Description: "html: printable page without external references, streamed; pdf: needs Chromium (apt-get install chromium, or SVC_PDF_RENDERER), at most 2000 findings (422 beyond, at once); sarif: one run per scanner, streamed"},
 		},
 		ContentTypes: []string{"text/html", "application/pdf", "application/sarif+json"},
 		Errors:       []int{404, 409, 422, 501},
@@ -76,6 +83,9 @@ func (s *Server) handleReport(w http.ResponseWriter, r *http.Request, pdfSlot ch
 	case "sarif":
 		return s.streamSARIF(ctx, w, sc)
 	case "pdf":
+		if err := s.checkPDFSize(ctx, sc); err != nil {
+			return err
+		}
 		select {
 		case pdfSlot <- struct{}{}:
 			defer func() { <-pdfSlot }()
@@ -105,6 +115,25 @@ func (s *Server) handleReport(w http.ResponseWriter, r *http.Request, pdfSlot ch
 		return sw.Fail(err)
 	}
 	return sw.Finish()
+}
+
+// checkPDFSize refuses at once a PDF of a scan too large to print, naming
+// the formats that work; the count comes from the facets kept at ingest.
+func (s *Server) checkPDFSize(ctx context.Context, sc store.Scan) error {
+	facets, err := s.Store.ScanFacets(ctx, sc)
+	if err != nil {
+		return err
+	}
+	n := 0
+	for _, f := range facets {
+		n += f.N
+	}
+	if n <= pdfMaxFindings {
+		return nil
+	}
+	return httpio.Invalid("value_error", fmt.Sprintf("This scan has %d findings; a PDF is printed for at most %d. "+
+		"Use format=html (streamed; print it from a browser) or format=sarif, or GET /api/v1/scans/%s/findings?format=ndjson", n, pdfMaxFindings, sc.ID),
+		"pdf", "query", "format")
 }
 
 // streamSARIF writes a completed scan as SARIF 2.1.0 (finding/report),

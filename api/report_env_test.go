@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"scand/api/hardening"
 	"scand/api/pdf"
 	"scand/auth"
 	"scand/finding"
@@ -86,6 +87,7 @@ func newReportTestEnv(t *testing.T, configure func(*Deps)) *reportTestEnv {
 		Now:       func() time.Time { return time.Date(2026, 3, 12, 15, 30, 0, 0, time.UTC) },
 		OutputNow: func() time.Time { return reportFakeNow },
 		Runner:    proc.NewRunner(time.Minute),
+		Hardening: hardening.Policy{AllowedHosts: []string{"example.com"}},
 	}
 	if configure != nil {
 		configure(&d)

@@ -3,9 +3,12 @@ package api
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"html/template"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -289,5 +292,40 @@ func TestReportRendersOffline(t *testing.T) {
 	defer mu.Unlock()
 	if len(requests) != 1 || requests[0] != page {
 		t.Errorf("the browser requested %q, want only %q", requests, page)
+	}
+}
+
+// TestReportPDFOfALargeScanAnswersAtOnce: past pdfMaxFindings the PDF is
+// refused before any renderer starts, naming the formats that work; the
+// HTML of the same scan streams.
+func TestReportPDFOfALargeScanAnswersAtOnce(t *testing.T) {
+	marker := filepath.Join(t.TempDir(), "renderer-ran")
+	renderer := filepath.Join(t.TempDir(), "fake-chromium")
+	if err := os.WriteFile(renderer, []byte("#!/bin/sh\ntouch "+marker+"\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e := newReportTestEnv(t, func(d *Deps) { d.PDFRenderer = renderer })
+	started := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	fs := make([]finding.Finding, pdfMaxFindings+1)
+	for i := range fs {
+		fs[i] = finding.Finding{Scanner: "secrets", ScanType: "code", Severity: finding.Low, Title: "t", RuleID: "r",
+			FilePath: "f" + strconv.Itoa(i) + ".go", Line: 1, Fingerprint: fmt.Sprintf("%064x", i)}
+	}
+	e.seedScan(t, "big", "/big", store.StatusCompleted, started, started.Add(time.Minute), 10, fs...)
+	start := time.Now()
+	rec := e.do(t, "GET", "/api/v1/scans/big/report?format=pdf")
+	if rec.Code != 422 || time.Since(start) > 2*time.Second {
+		t.Fatalf("PDF of %d findings: %d after %v: %s", len(fs), rec.Code, time.Since(start), rec.Body)
+	}
+	for _, want := range []string{strconv.Itoa(pdfMaxFindings+1) + " findings", "at most " + strconv.Itoa(pdfMaxFindings), "format=html", "format=sarif"} {
+		if !strings.Contains(rec.Body.String(), want) {
+			t.Errorf("detail lacks %q: %s", want, rec.Body)
+		}
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the renderer ran for a refused PDF")
+	}
+	if rec := e.do(t, "GET", "/api/v1/scans/big/report"); rec.Code != 200 || strings.Count(rec.Body.String(), "<article") < len(fs) {
+		t.Fatalf("HTML of the same scan: %d, %d articles", rec.Code, strings.Count(rec.Body.String(), "<article"))
 	}
 }

@@ -14,10 +14,12 @@ import (
 	"sync"
 	"time"
 
+	"scand/api/hardening"
 	"scand/api/httpio"
 	"scand/api/monitor"
 	"scand/api/openapi"
 	"scand/api/portfolio"
+	"scand/api/review"
 	"scand/auth"
 	"scand/finding"
 	"scand/hook"
@@ -35,9 +37,14 @@ const Version = "0.11.0"
 
 // Deps is everything the handlers need, wired by main.go.
 type Deps struct {
-	Store       *store.Store
-	Auth        *auth.Authenticator
-	Limiter     *auth.RateLimiter
+	Store   *store.Store
+	Auth    *auth.Authenticator
+	Limiter *auth.RateLimiter
+	// Throttle backs off addresses that fail to authenticate, on the API
+	// and the console alike; nil disables it (tests of other things).
+	Throttle *auth.FailureThrottle
+	// Hardening is the browser, Host and HSTS policy (api/hardening).
+	Hardening   hardening.Policy
 	Bus         *sse.Bus
 	Log         *slog.Logger
 	Now         func() time.Time
@@ -106,9 +113,14 @@ type Server struct {
 
 	// console is the web console under /ui/.
 	console http.Handler
+	// review is the audit log, bulk verdicts and their routes.
+	review *review.Service
 	// bodyLimits holds the mux patterns of routes whose body cap is not
 	// httpio.MaxBodyBytes (an archive upload).
 	bodyLimits map[string]int64
+	// uploadTypes holds the mux patterns of routes whose body is a raw
+	// upload, with its declared media type.
+	uploadTypes map[string]string
 
 	openapiOnce sync.Once
 	openapiBody []byte
@@ -135,11 +147,16 @@ func New(d Deps) *Server {
 	}
 	s := &Server{Deps: d, log: d.Log.With("logger", "scand.api"), access: d.Log.With("logger", "scand.access")}
 	s.streams, s.closeStreams = context.WithCancel(context.Background())
+	s.review = review.New(review.Deps{Store: d.Store, Log: s.log, Now: d.Now, Principal: PrincipalFrom})
 	s.routes = s.routeTable()
 	s.mux = http.NewServeMux()
 	s.bodyLimits = map[string]int64{}
+	s.uploadTypes = map[string]string{}
 	for _, rt := range s.routes {
 		s.mount(rt)
+		if rt.RawRequest != "" {
+			s.uploadTypes[rt.Pattern(prefixV1)], s.uploadTypes[rt.Pattern(prefixLegacy)] = rt.RawRequest, rt.RawRequest
+		}
 		if limit := rt.MaxBody; limit != 0 {
 			if limit < 0 {
 				limit = max(d.VulnDB.MaxUpload, httpio.MaxBodyBytes)
@@ -172,6 +189,7 @@ func (s *Server) routeTable() []Route {
 	if s.Monitor != nil {
 		rs = append(rs, s.Monitor.Routes()...)
 	}
+	rs = append(rs, s.review.Routes()...)
 	rs = append(rs, s.TestRoutes...)
 	return rs
 }
@@ -208,7 +226,28 @@ func (s *Server) mount(rt Route) {
 
 // Handler returns the root handler with every middleware applied.
 func (s *Server) Handler() http.Handler {
-	return s.withRequestID(s.withAccessLog(s.withRecover(http.HandlerFunc(s.route))))
+	return s.withRequestID(s.withAccessLog(s.withRecover(s.withHostCheck(http.HandlerFunc(s.route)))))
+}
+
+// withHostCheck sends HSTS over https and, while scand runs in dev mode,
+// refuses a Host that is not loopback or configured: a page that rebinds
+// its own name to 127.0.0.1 must not read or drive an unprotected scand.
+func (s *Server) withHostCheck(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.Hardening.SetHSTS(w, r)
+		if s.Auth != nil && !s.Hardening.HostAllowed(r) {
+			dev, err := s.Auth.DevMode(r.Context())
+			if err == nil && dev {
+				s.log.WarnContext(r.Context(), "dev mode: foreign Host refused", "request_id", requestID(r.Context()), "host", r.Host)
+				err = hardening.RefuseHost(r)
+			}
+			if err != nil {
+				s.writeError(w, r, err)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // route dispatches through the mux but renders its 404 and 405 as JSON,
@@ -232,7 +271,18 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		limit = l
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, limit)
+	if pattern != "" && r.ContentLength > limit {
+		// Declared too large: refused before a byte of it is read.
+		s.writeError(w, r, httpio.Status(http.StatusRequestEntityTooLarge, "Request body too large (limit "+itoa64(limit)+" bytes)"))
+		return
+	}
 	if pattern != "" {
+		if err := hardening.CheckUnsafe(r, s.uploadTypes[pattern]); err != nil {
+			s.log.InfoContext(r.Context(), "browser request refused", "request_id", requestID(r.Context()), "status", err.Status,
+				"origin", r.Header.Get("Origin"), "sec_fetch_site", r.Header.Get("Sec-Fetch-Site"), "content_type", r.Header.Get("Content-Type"))
+			s.writeError(w, r, err)
+			return
+		}
 		// Dispatch through the mux itself: Handler only finds the route,
 		// ServeHTTP also sets the {id} path values handlers read.
 		s.mux.ServeHTTP(w, r)
@@ -337,22 +387,40 @@ func (s *Server) guard(rt Route) http.Handler {
 	})
 }
 
+// authenticate resolves the caller. A presented credential is checked
+// only when the client's address is not in a failure back-off, and a
+// wrong one extends it; a missing key is no guess and costs nothing.
 func (s *Server) authenticate(r *http.Request, rt Route) (auth.Principal, error) {
 	if rt.EventToken {
+		// An event token is HMAC-signed: it cannot be guessed, so it is
+		// not throttled (and a page reconnecting with an expired one must
+		// not lock its own address out).
 		if tok := r.URL.Query().Get("event_token"); tok != "" {
 			return s.authenticateEventToken(r, tok)
 		}
 	}
 	key, presented := auth.KeyFromRequest(r)
-	p, err := s.Auth.Authenticate(r.Context(), key, presented)
-	if err == auth.ErrUnauthorized {
-		if presented {
-			s.Monitor.AuthFailure("invalid_key")
-		} else {
+	if !presented {
+		p, err := s.Auth.Authenticate(r.Context(), "", false)
+		if err == auth.ErrUnauthorized {
 			s.Monitor.AuthFailure("missing_key")
+			err = &httpio.Error{Status: http.StatusUnauthorized, Detail: unauthorizedDetail(false), Header: map[string]string{"WWW-Authenticate": "Bearer"}}
 		}
-		return p, &httpio.Error{Status: http.StatusUnauthorized, Detail: unauthorizedDetail(presented),
-			Header: map[string]string{"WWW-Authenticate": "Bearer"}}
+		return p, err
+	}
+	addr := s.Hardening.ClientAddr(r)
+	if wait := s.Throttle.Check(addr, s.Now()); wait > 0 {
+		s.Monitor.RateLimit("auth_failures")
+		return auth.Principal{}, hardening.Throttled(wait)
+	}
+	p, err := s.Auth.Authenticate(r.Context(), key, true)
+	if err == auth.ErrUnauthorized {
+		s.Monitor.AuthFailure("invalid_key")
+		if backoff := s.Throttle.Fail(addr, s.Now()); backoff > 0 {
+			s.log.WarnContext(r.Context(), "authentication failures: address backed off", "request_id", requestID(r.Context()),
+				"client", addr, "backoff_s", hardening.RetryAfterSeconds(backoff))
+		}
+		return p, &httpio.Error{Status: http.StatusUnauthorized, Detail: unauthorizedDetail(true), Header: map[string]string{"WWW-Authenticate": "Bearer"}}
 	}
 	return p, err
 }

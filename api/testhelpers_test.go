@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"scand/api/hardening"
 	"scand/api/httpio"
 	"scand/api/monitor"
 	"scand/auth"
@@ -90,7 +91,10 @@ type apiEnvOptions struct {
 	EnvKey       string
 	AuthRequired bool
 	// Limiter defaults to the SPEC.md limits (60/min, burst 10, enabled).
-	Limiter    *auth.RateLimiter
+	Limiter *auth.RateLimiter
+	// Throttle is the failure back-off; nil leaves it off, since most
+	// tests present wrong keys on purpose under a clock that stands still.
+	Throttle   *auth.FailureThrottle
 	TestRoutes []Route
 	// SLA is SVC_SLA_DAYS (zero: no deadlines).
 	SLA finding.SLAPolicy
@@ -134,10 +138,14 @@ func newAPIEnv(t *testing.T, opts apiEnvOptions) *apiEnv {
 	e.monitor = monitor.New(monitor.Config{Registry: metrics.New(), Store: st, Auth: authn, Now: clock.Now, Version: Version,
 		Mode: opts.Metrics, ScrapeKey: opts.MetricsKey, BackupDir: filepath.Join(t.TempDir(), "backups")})
 	e.srv = New(Deps{
-		Store:       st,
-		Auth:        authn,
-		Monitor:     e.monitor,
-		Limiter:     limiter,
+		Store:    st,
+		Auth:     authn,
+		Monitor:  e.monitor,
+		Limiter:  limiter,
+		Throttle: opts.Throttle,
+		// httptest requests name example.com: the Host a dev-mode server
+		// would refuse unless it is configured.
+		Hardening:   hardening.Policy{AllowedHosts: []string{"example.com"}},
 		Bus:         sse.NewBus(nil),
 		Log:         slog.New(slog.NewJSONHandler(logs, nil)),
 		Now:         clock.Now,

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"scand/api/hardening"
 	"scand/auth"
 	"scand/hook"
 	"scand/store"
@@ -50,7 +51,8 @@ func newWebhookTestEnv(t *testing.T) *webhookTestEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(env.hooks.Stop)
-	env.handler = New(Deps{Store: st, Auth: &auth.Authenticator{Store: st}, Hooks: env.hooks}).Handler()
+	env.handler = New(Deps{Store: st, Auth: &auth.Authenticator{Store: st}, Hooks: env.hooks,
+		Hardening: hardening.Policy{AllowedHosts: []string{"example.com"}}}).Handler()
 	return env
 }
 

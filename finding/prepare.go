@@ -40,7 +40,8 @@ type LineSource func(filePath string, line int) (current, previous string, ok bo
 //     metadata context "test" and one severity level less.
 //  2. Line context: NormalizeLineContext of the finding's Snippet, or of
 //     the current line from src when the scanner gave none.
-//  3. Fingerprint, suppression (metadata suppressed_by, from the source
+//  3. Fingerprint (a known vulnerability of a dependency: from its
+//     advisory, see AdvisoryOf and CanonicalAdvisoryID), suppression (metadata suppressed_by, from the source
 //     lines when src has them, else from the Snippet), compliance tags and
 //     scan_id.
 //  4. Dedup (whose result is in canonical order, see Sort), then ids from
@@ -69,6 +70,14 @@ func Prepare(scanID string, raw []Finding, src LineSource, newID func() string) 
 // findings apart and sorting the union canonically gives what Prepare
 // gives. f is not modified.
 func PrepareOne(scanID string, f Finding, src LineSource) Finding {
+	f, _ = PrepareOneWithContext(scanID, f, src)
+	return f
+}
+
+// PrepareOneWithContext is PrepareOne that also returns the normalized
+// line context the fingerprint was made of, so a caller can ask which
+// fingerprint the same finding had at another path (a moved file).
+func PrepareOneWithContext(scanID string, f Finding, src LineSource) (Finding, string) {
 	cleanFinding(&f)
 	ApplyTestContext(&f)
 
@@ -85,6 +94,11 @@ func PrepareOne(scanID string, f Finding, src LineSource) Finding {
 		context = NormalizeLineContext(cur)
 	}
 	f.Fingerprint = Fingerprint(f.Scanner, f.RuleID, f.FilePath, context, f.CWE)
+	if a, ok := AdvisoryOf(f); ok {
+		// A vulnerability's identity is its advisory, not the tool that
+		// matched it: every tool that reports it gives one fingerprint.
+		setAdvisory(&f, a)
+	}
 
 	var suppression string
 	if haveLines {
@@ -105,7 +119,7 @@ func PrepareOne(scanID string, f Finding, src LineSource) Finding {
 	}
 	f.ComplianceTags = ComplianceTags(f)
 	f.ScanID = scanID
-	return f
+	return f, context
 }
 
 func cleanFinding(f *Finding) {

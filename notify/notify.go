@@ -124,7 +124,7 @@ func (s *Service) Sink(_ context.Context, ev sse.Event) error {
 
 func relevant(name string) bool {
 	return name == sse.ScanComplete || name == sse.ScanFailed || name == sse.ScannerFailed || name == sse.ScanNewFindings ||
-		name == sse.ScanStaleData || name == sse.FindingSLABreached
+		name == sse.ScanStaleData || name == sse.FindingAcceptanceExpired || name == sse.FindingSLABreached
 }
 
 func (s *Service) loop(ctx context.Context) {
@@ -185,6 +185,10 @@ type facts struct {
 	New              sse.SeverityCounts `json:"new"`
 	FixedCount       int                `json:"fixed_count"`
 	AlertMinSeverity string             `json:"alert_min_severity"`
+	// finding.acceptance_expired
+	Fingerprint    string `json:"fingerprint"`
+	PreviousStatus string `json:"previous_status"`
+	ExpiresAt      string `json:"expires_at"`
 	// scan.stale_data
 	Databases []string `json:"databases"`
 	Warnings  []string `json:"warnings"`
@@ -285,6 +289,11 @@ func Build(ev sse.Event) (n store.Notification, ok bool, err error) {
 		n.Title = plural(f.Count, "finding") + " past the fix deadline in " + f.TargetName
 		n.Body = "Open findings of " + f.TargetName + " passed their SVC_SLA_DAYS deadline (" + f.BySeverity.Breakdown() +
 			"), in its latest scan " + f.ScanID + "."
+	case sse.FindingAcceptanceExpired:
+		n.Severity = "medium"
+		n.Title = "Acceptance expired: finding " + short(f.Fingerprint) + " is open again"
+		n.Body = "The " + strings.ReplaceAll(f.PreviousStatus, "_", " ") + " verdict on finding " + f.Fingerprint + " expired at " +
+			f.ExpiresAt + "; the finding is new again and counts on the dashboard until someone triages it."
 	case sse.ScanStaleData:
 		if len(f.Warnings) == 0 {
 			return n, false, nil
@@ -295,6 +304,13 @@ func Build(ev sse.Event) (n store.Notification, ok bool, err error) {
 			strings.Join(f.Warnings, "; ") + "."
 	}
 	return n, true, nil
+}
+
+func short(fp string) string {
+	if len(fp) > 12 {
+		return fp[:12]
+	}
+	return fp
 }
 
 func plural(n int, word string) string {

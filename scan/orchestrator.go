@@ -36,6 +36,10 @@ type Orchestrator struct {
 	// maxDataAge is SVC_VULNDB_MAX_AGE_DAYS (dataage.go).
 	maxDataAge time.Duration
 	targets    TargetPreparer
+	// scannerTimeout bounds each scanner's whole run (SVC_SCANNER_TIMEOUT):
+	// a built-in's walk and the [ignore] matching of what it emits, not
+	// only a wrapped tool's process.
+	scannerTimeout time.Duration
 
 	mu      sync.Mutex
 	queue   []string
@@ -66,6 +70,9 @@ type OrchestratorOptions struct {
 	MaxDataAge time.Duration
 	// Targets prepares image and repository targets; nil refuses them.
 	Targets TargetPreparer
+	// ScannerTimeout bounds each scanner's run, built-ins included; zero
+	// means no bound beyond the scan's own context.
+	ScannerTimeout time.Duration
 }
 
 // interruptedReason is what a scan left running by a crash is failed with.
@@ -78,7 +85,8 @@ func NewOrchestrator(o OrchestratorOptions) *Orchestrator {
 		o.MaxConcurrent = 2
 	}
 	return &Orchestrator{store: o.Store, bus: o.Bus, scanners: o.Scanners, log: o.Log, now: o.Now, max: o.MaxConcurrent,
-		capture: o.CaptureComponents, roots: o.ScanRoots, targets: o.Targets, running: map[string]context.CancelFunc{}, wake: make(chan struct{}, 1), maxDataAge: o.MaxDataAge}
+		capture: o.CaptureComponents, roots: o.ScanRoots, targets: o.Targets, running: map[string]context.CancelFunc{}, wake: make(chan struct{}, 1), maxDataAge: o.MaxDataAge,
+		scannerTimeout: o.ScannerTimeout}
 }
 
 // Scanners returns the registry in run order.
@@ -373,11 +381,18 @@ func (o *Orchestrator) runScan(ctx context.Context, id string, opts RunOptions) 
 	}
 	defer in.Close()
 	src := prep.lineSource(tree.LineSource(target.Path))
+	var moves *moveTracker
+	if readsTree {
+		if moves, err = newMoveTracker(ctx, o.store, id, target.Path); err != nil {
+			o.log.Warn("moved findings not looked for", "scan_id", id, "error", err.Error())
+			moves = nil
+		}
+	}
 	for _, s := range scanners {
 		if ctx.Err() != nil {
 			break
 		}
-		ran, skips, err := o.runScanner(ctx, id, s, target, in, src, cfg)
+		ran, skips, err := o.runScanner(ctx, id, s, target, in, src, cfg, moves)
 		if err != nil {
 			o.fail(bg, id, sc.TargetPath, run, skipped, fmt.Errorf("store findings: %w", err))
 			return
@@ -399,7 +414,9 @@ func (o *Orchestrator) runScan(ctx context.Context, id string, opts RunOptions) 
 	staleNames, staleWarnings := o.recordDataAge(bg, id, dataSources)
 	// Storing is part of the scan: completed_at (and so duration_s) is
 	// stamped when the last chunk is written.
-	sum, err := in.Finish(ctx, store.IngestMeta{ScannersRun: run, Skipped: skipped})
+	// Verdicts follow moved findings in the transaction that completes
+	// the scan, so its first reader already sees them.
+	sum, err := in.Finish(ctx, store.IngestMeta{ScannersRun: run, Skipped: skipped, Links: moves.links()})
 	if errors.Is(err, store.ErrConflict) {
 		return // cancelled while storing; Cancel published the event
 	}
@@ -410,6 +427,9 @@ func (o *Orchestrator) runScan(ctx context.Context, id string, opts RunOptions) 
 	if err != nil {
 		o.fail(bg, id, sc.TargetPath, run, skipped, fmt.Errorf("store findings: %w", err))
 		return
+	}
+	if sum.MovedVerdicts > 0 {
+		o.log.Info("verdicts followed moved findings", "scan_id", id, "count", sum.MovedVerdicts)
 	}
 	a := sum.All
 	o.publish(bg, id, sse.ScanComplete, sse.ScanCompleteData{ScanID: id, TargetPath: sc.TargetPath, FindingsCount: sum.Findings,
@@ -448,7 +468,7 @@ func (o *Orchestrator) fail(ctx context.Context, id, targetPath string, run []st
 // on the rest (PartialSkip). A failed scanner's findings are taken back
 // out. err is a storage failure, which fails the scan.
 func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner, t Target, in *store.Ingest, src finding.LineSource,
-	cfg *repoconfig.Config) (ran bool, skips []store.SkippedScanner, err error) {
+	cfg *repoconfig.Config, moves *moveTracker) (ran bool, skips []store.SkippedScanner, err error) {
 	bg := context.WithoutCancel(ctx)
 	name := s.Name()
 	if _, hint, ok := s.Available(ctx); !ok {
@@ -461,6 +481,12 @@ func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner,
 	mark, err := in.Mark()
 	if err != nil {
 		return false, nil, err
+	}
+	scanCtx := ctx
+	if o.scannerTimeout > 0 {
+		var cancel context.CancelFunc
+		scanCtx, cancel = context.WithTimeoutCause(ctx, o.scannerTimeout, errScannerTimedOut)
+		defer cancel()
 	}
 	var count atomic.Int64
 	var storeErr atomic.Pointer[error]
@@ -476,13 +502,18 @@ func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner,
 				storeErr.CompareAndSwap(nil, &err)
 			}
 		}()
+		if err := scanCtx.Err(); err != nil {
+			// Past the timeout (or cancelled): a scanner that ignores its
+			// context still stops at its next finding.
+			return context.Cause(scanCtx)
+		}
 		if f.Scanner == "" {
 			f.Scanner = name
 		}
 		if f.ScanType == "" {
 			f.ScanType = s.Type()
 		}
-		pf := finding.PrepareOne(scanID, f, src)
+		pf, lineContext := finding.PrepareOneWithContext(scanID, f, src)
 		if cfg != nil {
 			// Whatever a scanner read, nothing under [ignore] paths is
 			// reported; [ignore] rules and [severity] mark what is kept.
@@ -495,10 +526,14 @@ func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner,
 			storeErr.CompareAndSwap(nil, &err)
 			return err
 		}
+		moves.observe(pf, lineContext)
 		count.Add(1)
 		return nil
 	}
-	err = safeScan(ctx, s, t, emit)
+	err = safeScan(scanCtx, s, t, emit)
+	if ctx.Err() == nil && errors.Is(context.Cause(scanCtx), errScannerTimedOut) {
+		err = fmt.Errorf("%w after %s (SVC_SCANNER_TIMEOUT)", proc.ErrTimeout, o.scannerTimeout)
+	}
 	if p := storeErr.Load(); p != nil {
 		return false, nil, *p
 	}
@@ -541,6 +576,9 @@ func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner,
 	o.publish(bg, scanID, sse.ScannerComplete, sse.ScannerCompleteData{ScanID: scanID, Name: name, DurationS: roundSeconds(o.now().Sub(start)), FindingsCount: int(count.Load())})
 	return true, skips, nil
 }
+
+// errScannerTimedOut is the cause of a scanner's context past its timeout.
+var errScannerTimedOut = errors.New("scanner timed out")
 
 // safeScan runs a scanner, streaming when it can, and turns a panic into
 // that scanner's error.

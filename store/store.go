@@ -10,9 +10,10 @@
 //	store/findings     reads of the findings tables: the planner behind
 //	                   FindingRows, Compare, the console's pages
 //	store/webhooks     webhook subscriptions and their delivery queue
-//	store/targets      targets as records, per-target finding age
 //	store/ops          the online backup and its verification, and the
 //	                   aggregates /metrics reads
+//	store/audit        the append-only audit log of every state change
+//	store/targets      targets as records, per-target finding age
 //
 // and it builds on:
 //
@@ -42,6 +43,7 @@ import (
 	"strings"
 	"time"
 
+	"scand/store/audit"
 	"scand/store/findings"
 	"scand/store/scans"
 	"scand/store/scratch"
@@ -71,6 +73,7 @@ type Store struct {
 	*scans.Table
 	*findings.Reader
 	*webhooks.Queue
+	*audit.Log
 	*targets.Targets
 
 	// db serves reads; several connections read concurrently under WAL.
@@ -107,7 +110,7 @@ func open(ctx context.Context, path string, now func() time.Time, pragmas []stri
 		return nil, err
 	}
 	db, w, health := p.Read, p.Write, p.Health
-	s := &Store{Queue: webhooks.New(db, w, now), db: db, w: w, now: now, path: path, wake: make(chan struct{}, 1), health: health}
+	s := &Store{Queue: webhooks.New(db, w, now), Log: audit.New(db, w, now), db: db, w: w, now: now, path: path, wake: make(chan struct{}, 1), health: health}
 	s.Table = scans.New(db, w, now, s.wakePurger)
 	s.Reader = findings.New(db, s.Table)
 	s.Targets = targets.New(db, w, now)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"scand/finding"
+	"scand/store/audit"
 	"scand/store/findingjson"
 	"scand/store/findings"
 	"scand/store/scratch"
@@ -302,6 +303,11 @@ type flipMeta struct {
 	// severityCounts overrides the counts of every stored finding (a
 	// CompleteScan caller's own); nil uses the writer's.
 	severityCounts map[string]int
+	// links are the moved findings found during the scan; their verdicts
+	// follow in the transaction that completes the scan.
+	links []FindingLink
+	// moved receives how many verdicts followed.
+	moved *int
 }
 
 func countsMap(c finding.SeverityCount) map[string]int {
@@ -332,7 +338,9 @@ func (w *findingWriter) finish(ctx context.Context, m flipMeta) error {
 	if counts == nil {
 		counts = countsMap(w.all)
 	}
+	var linkRecs []audit.Record
 	err := w.writeTx(ctx, func(tx *sql.Tx) error {
+		linkRecs = nil
 		if w.mode == writerBackfill {
 			if _, err := tx.ExecContext(ctx, `UPDATE scans SET live_counts = ?, suppressed_count = ?,
 				severity_counts = CASE WHEN severity_counts = '{}' THEN ? ELSE severity_counts END WHERE seq = ?`,
@@ -351,6 +359,14 @@ func (w *findingWriter) finish(ctx context.Context, m flipMeta) error {
 			if err := sqlbase.ExpectOne(res); err != nil {
 				return err
 			}
+			recs, moved, err := w.s.linkMovedTx(ctx, tx, w.scan.ID, m.links)
+			if err != nil {
+				return err
+			}
+			linkRecs = recs
+			if m.moved != nil {
+				*m.moved = moved
+			}
 		}
 		var blocks []any
 		for _, b := range w.blocks {
@@ -368,6 +384,9 @@ func (w *findingWriter) finish(ctx context.Context, m flipMeta) error {
 	})
 	if err != nil || w.mode == writerBackfill {
 		return err
+	}
+	for _, r := range linkRecs {
+		w.s.Emit(r)
 	}
 	// The scan is completed: its findings' age on the target follows in
 	// short transactions of their own. A failure here does not undo the

@@ -254,9 +254,11 @@ func (g *schemaGen) operation(rt Route) map[string]any {
 	responses[strconv.Itoa(rt.SuccessStatus())] = success
 	errs := append([]int(nil), rt.Errors...)
 	if !rt.Public {
-		errs = append(errs, 401, 403)
-		if rt.RateLimited {
-			errs = append(errs, 429)
+		// 403 also answers a browser-made write (api/hardening); 429 also
+		// an address in its failed-authentication back-off.
+		errs = append(errs, 401, 403, 429)
+		if rt.Method != http.MethodGet && rt.Method != http.MethodHead {
+			errs = append(errs, http.StatusUnsupportedMediaType)
 		}
 		if rt.Request != nil {
 			errs = append(errs, 413, 422)

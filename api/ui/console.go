@@ -48,6 +48,12 @@ type Config struct {
 	DefaultScanTypes []string
 	// WebhookEvents are the events a subscription may filter on.
 	WebhookEvents []string
+	// Throttle backs off client addresses whose sign-ins fail (the API's
+	// own, so guesses on either count together); nil disables it.
+	Throttle *auth.FailureThrottle
+	// ClientAddr is the address a request counts against (the API's
+	// hardening policy: the peer, or a trusted proxy's X-Forwarded-For).
+	ClientAddr func(*http.Request) string
 	// HiddenTriage is the dashboard's default-hidden set of verdicts.
 	HiddenTriage []string
 	Version      string
@@ -67,9 +73,6 @@ type Console struct {
 	scopes   map[string]auth.Scope
 	scanners probeCache[[]ScannerState]
 	advisory probeCache[[]AdvisoryDB]
-	// signIns limits sign-in attempts per client address: an issued key
-	// cannot be guessed, but SVC_API_KEY is whatever the operator chose.
-	signIns *auth.RateLimiter
 }
 
 type handlerFunc func(w http.ResponseWriter, r *http.Request, rq *request) error
@@ -123,8 +126,10 @@ func New(cfg Config) (*Console, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Console{cfg: cfg, sess: newSessions(cfg.Secret), mux: http.NewServeMux(), tmpl: tmpl, static: static, scopes: map[string]auth.Scope{},
-		signIns: auth.NewRateLimiter(signInsPerMinute, signInsPerMinute, true)}
+	if cfg.ClientAddr == nil {
+		cfg.ClientAddr = peerAddr
+	}
+	c := &Console{cfg: cfg, sess: newSessions(cfg.Secret), mux: http.NewServeMux(), tmpl: tmpl, static: static, scopes: map[string]auth.Scope{}}
 	for _, rt := range c.routes() {
 		if !rt.Public {
 			scope, ok := cfg.Actions.ScopeOf(rt.API)
@@ -165,6 +170,9 @@ func (c *Console) routes() []route {
 		{Pattern: "GET /ui/scans/{id}", API: "GET /scans/{id}/findings", Handle: c.scanDetail},
 		{Pattern: "POST /ui/scans/{id}/cancel", API: "POST /scans/{id}/cancel", Handle: c.cancelScan},
 		{Pattern: "POST /ui/scans/{id}/delete", API: "DELETE /scans/{id}", Handle: c.deleteScan},
+		{Pattern: "POST /ui/scans/{id}/triage", API: "POST /findings/triage", Handle: c.bulkTriage},
+		{Pattern: "GET /ui/audit", API: "GET /audit", Handle: c.auditLog},
+		{Pattern: "GET /ui/scans/{id}/rules", API: "GET /scans/{id}/rules", Handle: c.ruleGroups},
 		{Pattern: "GET /ui/scans/{id}/sbom", API: "GET /scans/{id}/sbom", Handle: c.export("GET /scans/{id}/sbom")},
 		{Pattern: "GET /ui/scans/{id}/report", API: "GET /scans/{id}/report", Handle: c.export("GET /scans/{id}/report")},
 		{Pattern: "GET /ui/browse", API: "GET /dashboard/browse", Handle: c.browse},
@@ -206,8 +214,6 @@ const (
 	contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
 		"object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 	maxFormBytes = 256 << 10
-	// signInsPerMinute is the sign-in attempts one client address gets.
-	signInsPerMinute = 10
 )
 
 // ServeHTTP serves /ui and everything under it.
@@ -215,7 +221,10 @@ func (c *Console) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Security-Policy", contentSecurityPolicy)
 	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
+	// same-origin, not no-referrer: under no-referrer a browser sends
+	// "Origin: null" on the console's own form posts, and a null Origin
+	// (a sandboxed frame, a redirect chain) must be refusable.
+	h.Set("Referrer-Policy", "same-origin")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Cross-Origin-Opener-Policy", "same-origin")
 	h.Set("Cross-Origin-Resource-Policy", "same-origin")
@@ -344,11 +353,12 @@ func (c *Console) csrfOK(r *http.Request, rq *request) bool {
 	if r.Header.Get("Sec-Fetch-Site") == "cross-site" {
 		return false
 	}
-	// Under Referrer-Policy: no-referrer browsers send "Origin: null" on
-	// form posts, so only a real origin can be checked; the token decides.
-	if o := r.Header.Get("Origin"); o != "" && o != "null" {
+	// An Origin must be this server; "null" (a sandboxed frame, a page
+	// behind redirects) never is. The console's own pages send their real
+	// origin (Referrer-Policy: same-origin).
+	if o := r.Header.Get("Origin"); o != "" {
 		u, err := url.Parse(o)
-		if err != nil || u.Host != r.Host {
+		if o == "null" || err != nil || u.Host != r.Host {
 			return false
 		}
 	}

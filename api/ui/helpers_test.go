@@ -117,7 +117,7 @@ func newEnv(t testing.TB, o envOptions) *env {
 	if o.RatePerMin == 0 {
 		o.RatePerMin, o.RateBurst = 600, 100
 	}
-	srv := api.New(api.Deps{Store: st, Auth: authn, Limiter: auth.NewRateLimiter(o.RatePerMin, o.RateBurst, true), Bus: bus, Log: log, Now: now,
+	srv := api.New(api.Deps{Store: st, Auth: authn, Limiter: auth.NewRateLimiter(o.RatePerMin, o.RateBurst, true), Throttle: auth.NewFailureThrottle(), Bus: bus, Log: log, Now: now,
 		EventSecret: []byte("ui-test-secret"), Hooks: hooks, Ready: func() bool { return true }, Scans: orch, Scanners: scanners,
 		ScanRoots: o.ScanRoots, MaxHosts: 256, Runner: proc.NewRunner(60 * time.Second), KeepAlive: 200 * time.Millisecond,
 		VulnDB: api.VulnDBConfig{MaxAge: o.VulnDBMaxAge, Getenv: func(k string) string { return o.VulnDBEnv[k] }}})

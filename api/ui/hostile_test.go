@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"math/big"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -130,6 +131,8 @@ func TestHostileContentStaysText(t *testing.T) {
 		"/ui/notifications", "/ui/keys", "/ui/webhooks", "/ui/webhooks/" + wh.ID,
 		"/ui/scans/" + url.PathEscape(imgPayload), "/ui/findings/" + url.PathEscape(scriptPayload),
 		"/ui/login?next=" + url.QueryEscape(jsURL),
+		"/ui/audit", "/ui/audit?actor=" + url.QueryEscape(imgPayload) + "&action=" + url.QueryEscape(scriptPayload),
+		"/ui/scans/" + synth.ID + "/rules", "/ui/scans/" + scanID + "/rules",
 	}
 	for _, realFinding := range real {
 		pages = append(pages, "/ui/findings/"+realFinding.Fingerprint+"?scan="+scanID)
@@ -164,5 +167,88 @@ func TestHostileContentStaysText(t *testing.T) {
 		if !seen[payload] {
 			t.Errorf("payload %q never appeared as text: the test did not exercise it", payload)
 		}
+	}
+	// The downloaded HTML report (and the PDF printed from it) shows bidi
+	// controls as the console does, from the console and from the API.
+	for _, id := range []string{scanID, synth.ID} {
+		for _, page := range []page{c.get("/ui/scans/" + id + "/report?format=html")} {
+			if page.status != 200 || strings.Contains(page.body, "\u202E") || !strings.Contains(page.body, "invoice[U+202E]gnp.js") {
+				t.Errorf("HTML report of %s: %d, raw U+202E %v", id, page.status, strings.Contains(page.body, "\u202E"))
+			}
+		}
+		status, body := e.apiDo("GET", "/api/v1/scans/"+id+"/report", admin, "")
+		if status != 200 || strings.Contains(body, "\u202E") || !strings.Contains(body, "[U+202E]") {
+			t.Errorf("API HTML report of %s: %d, raw U+202E %v", id, status, strings.Contains(body, "\u202E"))
+		}
+	}
+}
+
+// TestHostileReadKeyCannotBrowseTheHost: with no scan roots the picker
+// lists the whole host, so a read key gets 403 from the console and the
+// API; with scan roots it browses inside them only.
+func TestHostileReadKeyCannotBrowseTheHost(t *testing.T) {
+	e := newEnv(t, envOptions{AuthRequired: true, EnvKey: "operator-key-for-tests"})
+	_, read := e.issueKey("reader", "read")
+	c := e.client(t)
+	c.login(read)
+	for _, path := range []string{"/etc", "/root", "/"} {
+		p := c.get("/ui/browse?path=" + url.QueryEscape(path))
+		if p.status != 403 || strings.Contains(p.body, "passwd") || strings.Contains(p.body, "hostname") {
+			t.Errorf("console browse %s with a read key: %d", path, p.status)
+		}
+		if status, body := e.apiDo("GET", "/api/v1/dashboard/browse?path="+url.QueryEscape(path), read, ""); status != 403 || strings.Contains(body, "passwd") {
+			t.Errorf("API browse %s with a read key: %d %.200s", path, status, body)
+		}
+	}
+	admin := e.client(t)
+	admin.login("operator-key-for-tests")
+	if p := admin.get("/ui/browse?path=/etc"); p.status != 200 || !strings.Contains(p.body, "passwd") {
+		t.Errorf("admin browse /etc: %d", p.status)
+	}
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "inside.txt"), nil, 0o644)
+	confined := newEnv(t, envOptions{AuthRequired: true, EnvKey: "operator-key-for-tests", ScanRoots: []string{root}})
+	_, read = confined.issueKey("reader", "read")
+	rc := confined.client(t)
+	rc.login(read)
+	if p := rc.get("/ui/browse?path=" + url.QueryEscape(root)); p.status != 200 || !strings.Contains(p.body, "inside.txt") {
+		t.Errorf("read key inside the scan roots: %d", p.status)
+	}
+	if p := rc.get("/ui/browse?path=/etc"); p.status != 403 {
+		t.Errorf("read key outside the scan roots: %d", p.status)
+	}
+}
+
+// TestHostileNullOriginForms: a form posted from a sandboxed frame (Origin:
+// null) is refused even with the session's own CSRF token, and so is any
+// API write a page could make.
+func TestHostileNullOriginForms(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	c := e.client(t)
+	c.get("/ui/keys")
+	p := c.post("/ui/keys", url.Values{"name": {"from a sandboxed frame"}, "scopes": {"read"}}, "Origin", "null")
+	if p.status != 403 {
+		t.Fatalf("console form with Origin: null: %d", p.status)
+	}
+	c.get("/ui/webhooks")
+	if p := c.post("/ui/webhooks", url.Values{"name": {"x"}, "url": {"http://127.0.0.1:9/x"}, "event_filter": {"scan.complete"}}, "Origin", "null"); p.status != 403 {
+		t.Fatalf("webhook form with Origin: null: %d", p.status)
+	}
+	req, _ := http.NewRequest("POST", e.srv.URL+"/api/v1/webhooks", strings.NewReader(`{"name":"x","url":"http://127.0.0.1:9/x","event_filter":["scan.complete"]}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Origin", "null")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 403 {
+		t.Fatalf("API write with Origin: null: %d", resp.StatusCode)
+	}
+	if status, body := e.apiDo("GET", "/api/v1/keys", "", ""); status != 200 || strings.Contains(body, "sandboxed") {
+		t.Fatalf("keys after the refused form: %d %s", status, body)
+	}
+	if status, body := e.apiDo("GET", "/api/v1/webhooks", "", ""); status != 200 || strings.TrimSpace(body) != "[]" {
+		t.Fatalf("webhooks after the refused requests: %d %s", status, body)
 	}
 }

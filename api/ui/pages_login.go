@@ -4,7 +4,9 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
+	"time"
 
 	"scand/auth"
 )
@@ -58,15 +60,21 @@ func (c *Console) login(w http.ResponseWriter, r *http.Request, rq *request) err
 		c.showLogin(w, r, rq, http.StatusUnprocessableEntity, loginView{Next: next, Error: "Enter an API key."})
 		return nil
 	}
-	if d := c.signIns.Allow(clientAddr(r), c.cfg.Now()); !d.Allowed {
-		c.cfg.Log.WarnContext(ctx, "console sign-in rate limited", "request_id", c.cfg.RequestID(ctx))
+	addr := c.cfg.ClientAddr(r)
+	// A key is checked only outside a back-off: answering a right key
+	// during one would tell a guesser it is right.
+	if wait := c.cfg.Throttle.Check(addr, c.cfg.Now()); wait > 0 {
+		secs := int((wait + time.Second - 1) / time.Second)
+		c.cfg.Log.WarnContext(ctx, "console sign-in throttled", "request_id", c.cfg.RequestID(ctx), "client", addr, "retry_after_s", secs)
+		w.Header().Set("Retry-After", strconv.Itoa(secs))
 		c.showLogin(w, r, rq, http.StatusTooManyRequests, loginView{Next: next,
-			Error: "Too many sign-in attempts from this address; wait a minute and try again."})
+			Error: "Too many failed sign-in attempts from this address; try again in " + strconv.Itoa(secs) + " s."})
 		return nil
 	}
 	p, err := c.cfg.Auth.Authenticate(ctx, key, true)
 	if errors.Is(err, auth.ErrUnauthorized) {
-		c.cfg.Log.InfoContext(ctx, "console sign-in refused", "request_id", c.cfg.RequestID(ctx))
+		backoff := c.cfg.Throttle.Fail(addr, c.cfg.Now())
+		c.cfg.Log.InfoContext(ctx, "console sign-in refused", "request_id", c.cfg.RequestID(ctx), "client", addr, "backoff_s", int(backoff.Seconds()))
 		c.showLogin(w, r, rq, http.StatusUnauthorized, loginView{Next: next, Error: "That key is not valid: it is unknown, malformed or revoked."})
 		return nil
 	}
@@ -91,8 +99,8 @@ func (c *Console) logout(w http.ResponseWriter, r *http.Request, rq *request) er
 	return redirect(w, r, "/ui/login?done=out")
 }
 
-// clientAddr is the client's IP address without the port.
-func clientAddr(r *http.Request) string {
+// peerAddr is the peer's IP address without the port.
+func peerAddr(r *http.Request) string {
 	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
 		return host
 	}

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -16,7 +15,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"scand/finding"
 )
@@ -63,30 +61,9 @@ func (t *templates) execute(w io.Writer, page string, v *view) error {
 }
 
 // defuseBidi replaces Unicode bidirectional controls with a visible
-// "[U+202E]" marker. Scanned file names, titles and comments may carry
-// them to make text read differently from what it is ("Trojan Source");
-// the console's own templates never contain them, so the replacement only
-// ever touches data.
-func defuseBidi(b []byte) []byte {
-	if !bytes.ContainsAny(b, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c") {
-		return b
-	}
-	out := make([]byte, 0, len(b)+64)
-	for len(b) > 0 {
-		r, n := utf8.DecodeRune(b)
-		if isBidiControl(r) {
-			out = append(out, fmt.Sprintf("[U+%04X]", r)...)
-		} else {
-			out = append(out, b[:n]...)
-		}
-		b = b[n:]
-	}
-	return out
-}
-
-func isBidiControl(r rune) bool {
-	return (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f || r == 0x061c
-}
+// "[U+202E]" marker (finding.DefuseBidi). The console's own templates
+// never contain them, so the replacement only ever touches data.
+func defuseBidi(b []byte) []byte { return finding.DefuseBidi(b) }
 
 // timeView renders as <time datetime="UTC" title="UTC">UTC</time>; the
 // script rewrites the text in the viewer's locale and time zone.

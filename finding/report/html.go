@@ -222,7 +222,16 @@ func reportHeader(sc *Scan, t *Tally, generatedAt time.Time) reportView {
 
 // WriteHTML writes the report page: the header, then for each severity
 // group in order the findings that group yields (in canonical order).
+// Bidi controls in the data are shown as "[U+202E]", as the console does.
 func WriteHTML(w io.Writer, sc Scan, t *Tally, generatedAt time.Time, group func(sev finding.Severity) iter.Seq2[Row, error]) error {
+	bw := &finding.BidiWriter{W: w}
+	if err := writeHTML(bw, sc, t, generatedAt, group); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+func writeHTML(w io.Writer, sc Scan, t *Tally, generatedAt time.Time, group func(sev finding.Severity) iter.Seq2[Row, error]) error {
 	v := reportHeader(&sc, t, generatedAt)
 	if err := reportTemplate.ExecuteTemplate(w, "head", v); err != nil {
 		return fmt.Errorf("render report: %w", err)

@@ -345,8 +345,18 @@ type importedFinding struct {
 // after the findings. Unknown members are refused. A problem comes back
 // as a *ProblemsError; a read error (an oversized body) as it is.
 func (im Importer) Read(ctx context.Context, body io.Reader, createdBy string) (store.Scan, error) {
-	dec := json.NewDecoder(body)
+	sq := &squeezer{r: body}
+	dec := json.NewDecoder(sq)
 	dec.DisallowUnknownFields()
+	// decodeProblem, except that a read error below the decoder (the body
+	// cap crossed, a value too large) is what is reported: the decoder
+	// may have taken it for the end of the input.
+	decodeProblem := func(err error, want string, loc ...any) error {
+		if sq.err != nil {
+			return sq.err
+		}
+		return decodeProblem(err, want, loc...)
+	}
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return store.Scan{}, decodeProblem(err, "a JSON object with target, scan_types and findings")
 	}
@@ -457,6 +467,9 @@ func (im Importer) Read(ctx context.Context, body io.Reader, createdBy string) (
 			return sc, pe
 		}
 		return sc, err
+	}
+	if sq.err != nil {
+		return store.Scan{}, sq.err
 	}
 	return store.Scan{}, problemAt("missing", "Field required", nil, "findings")
 }

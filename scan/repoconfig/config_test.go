@@ -2,11 +2,14 @@ package repoconfig
 
 import (
 	"errors"
+	"math/rand/v2"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"scand/finding"
 )
@@ -233,5 +236,123 @@ func TestLoadRefusesLinksAndBigFiles(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, FileName), []byte("fail_on = \"low\"\n"), 0o600)
 	if c, err := LoadTree(dir); err != nil || c.FailOn != "low" || c.File != FileName {
 		t.Errorf("LoadTree: %+v %v", c, err)
+	}
+}
+
+// TestApplyMatchesAnyAdvisoryID: a rule naming a vulnerability's CVE
+// suppresses (and overrides the severity of) the tools' findings that
+// key it by GO or GHSA id, so merging them never unsuppresses it.
+func TestApplyMatchesAnyAdvisoryID(t *testing.T) {
+	c, err := Parse(".scand.toml", []byte("[ignore]\nrules = [\"cve-2021-38561\"]\n[severity]\nGHSA-ppp9-7jff-5vj2 = \"low\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := finding.Finding{Scanner: "govulncheck", RuleID: "GO-2021-0113", Severity: finding.High, FilePath: "go.mod",
+		Metadata: map[string]any{"package": "golang.org/x/text", "version": "v0.3.6", "aliases": []string{"CVE-2021-38561", "GHSA-ppp9-7jff-5vj2"}}}
+	f := finding.PrepareOne("s", raw, nil)
+	if !c.Apply(&f) || !finding.IsSuppressed(f) || f.Severity != finding.Low {
+		t.Fatalf("GO-2021-0113 with alias CVE-2021-38561: suppressed %v, severity %s", finding.IsSuppressed(f), f.Severity)
+	}
+	other := finding.PrepareOne("s", finding.Finding{Scanner: "govulncheck", RuleID: "GO-2022-1059", Severity: finding.High, FilePath: "go.mod",
+		Metadata: map[string]any{"package": "golang.org/x/text", "version": "v0.3.6", "aliases": []string{"CVE-2022-32149"}}}, nil)
+	if c.Apply(&other) || finding.IsSuppressed(other) {
+		t.Error("another vulnerability was suppressed")
+	}
+}
+
+// matchSegsReference is the straightforward backtracking matcher: the
+// meaning the linear one must keep, checked on inputs small enough for it.
+func matchSegsReference(pat, segs []string) bool {
+	for len(pat) > 0 {
+		if pat[0] == "**" {
+			rest := pat[1:]
+			if len(rest) == 0 {
+				return len(segs) > 0
+			}
+			for i := 0; i <= len(segs); i++ {
+				if matchSegsReference(rest, segs[i:]) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(segs) == 0 {
+			return false
+		}
+		if ok, _ := path.Match(pat[0], segs[0]); !ok {
+			return false
+		}
+		pat, segs = pat[1:], segs[1:]
+	}
+	return len(segs) == 0
+}
+
+func TestLinearMatcherAgreesWithBacktracking(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 24))
+	pick := func(from []string, n int) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = from[rng.IntN(len(from))]
+		}
+		return out
+	}
+	patSegs := []string{"**", "**", "a", "b", "a*", "*b", "?", "*"}
+	pathSegs := []string{"a", "b", "ab", "ba", "c"}
+	matched := make([]bool, 8)
+	for i := 0; i < 20000; i++ {
+		pat := pick(patSegs, 1+rng.IntN(5))
+		segs := pick(pathSegs, 1+rng.IntN(7))
+		matchPrefixes(pat, segs, matched[:len(segs)])
+		for k := range segs {
+			if want := matchSegsReference(pat, segs[:k+1]); matched[k] != want {
+				t.Fatalf("%q on %q: %v, want %v", pat, segs[:k+1], matched[k], want)
+			}
+		}
+	}
+}
+
+// TestRepeatedDoubleStarIsLinear: "**/" repeated on a 40-level tree used
+// to take 17.8 s for four and past 45 s for six; every count up to 12
+// must now walk the tree in well under a second.
+func TestRepeatedDoubleStarIsLinear(t *testing.T) {
+	var dirs []string
+	cur := ""
+	for i := 0; i < 40; i++ {
+		cur += strings.Repeat("a", 30) + "/"
+		dirs = append(dirs, strings.TrimSuffix(cur, "/"))
+	}
+	for stars := 1; stars <= 12; stars++ {
+		pattern := strings.Repeat("**/", stars) + "a*b"
+		cfg, err := Parse(".scand.toml", []byte("[ignore]\npaths = [\""+pattern+"\", \"!"+strings.Repeat("**/", stars)+"*a*a*a*a*c\"]\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		for _, d := range dirs {
+			if cfg.Paths().Ignored(d, true) || cfg.Paths().Ignored(d+"/"+strings.Repeat("a", 60)+".go", false) {
+				t.Fatalf("%s ignored %s", pattern, d)
+			}
+		}
+		if !cfg.Paths().Ignored(dirs[39]+"/ab", false) {
+			t.Fatalf("%s does not match %s/ab", pattern, dirs[39])
+		}
+		if took := time.Since(start); took > time.Second {
+			t.Fatalf("%d x **/: %v on the 40-level tree", stars, took)
+		}
+	}
+}
+
+func TestPathPatternCaps(t *testing.T) {
+	many := "[ignore]\npaths = [" + strings.TrimSuffix(strings.Repeat(`"x",`, MaxPathPatterns+1), ",") + "]\n"
+	if _, err := Parse("f", []byte(many)); err == nil || !strings.Contains(err.Error(), "at most 1000") {
+		t.Errorf("%d patterns: %v", MaxPathPatterns+1, err)
+	}
+	long := "[ignore]\npaths = [\"" + strings.Repeat("a", MaxPatternBytes+1) + "\"]\n"
+	if _, err := Parse("f", []byte(long)); err == nil || !strings.Contains(err.Error(), "at most 1024 bytes") {
+		t.Errorf("long pattern: %v", err)
+	}
+	ok := "[ignore]\npaths = [" + strings.TrimSuffix(strings.Repeat(`"x",`, MaxPathPatterns), ",") + "]\n"
+	if _, err := Parse("f", []byte(ok)); err != nil {
+		t.Errorf("%d patterns: %v", MaxPathPatterns, err)
 	}
 }

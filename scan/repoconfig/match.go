@@ -30,11 +30,24 @@ type pattern struct {
 	text    string
 }
 
+// Caps on [ignore] paths: the file comes from the scanned tree, so its
+// patterns are hostile input; these bound what matching one path costs.
+const (
+	MaxPathPatterns = 1000
+	MaxPatternBytes = 1024
+)
+
 // compilePaths checks and compiles the patterns; the error says which one
 // is malformed and why.
 func compilePaths(list []string) (*Paths, error) {
+	if len(list) > MaxPathPatterns {
+		return nil, fmt.Errorf("%d patterns; at most %d are allowed", len(list), MaxPathPatterns)
+	}
 	out := &Paths{}
 	for _, raw := range list {
+		if len(raw) > MaxPatternBytes {
+			return nil, fmt.Errorf("%.40q...: a pattern may be at most %d bytes", raw, MaxPatternBytes)
+		}
 		p := pattern{text: raw}
 		s := raw
 		if strings.HasPrefix(s, "!") {
@@ -100,7 +113,11 @@ func (ps *Paths) Negates() bool {
 func (ps *Paths) Empty() bool { return ps == nil || len(ps.patterns) == 0 }
 
 // Ignored reports whether a slash-separated path relative to the root is
-// excluded: itself, or one of the directories it lies in.
+// excluded: itself, or one of the directories it lies in. The last
+// pattern that matches a path decides, for the path and for each
+// directory above it. Each pattern is run once over the path's segments
+// (matchPrefixes), so the cost is linear in the path's length times the
+// patterns' total length, whatever mix of "**" and "*" they hold.
 func (ps *Paths) Ignored(rel string, isDir bool) bool {
 	if ps.Empty() {
 		return false
@@ -110,52 +127,60 @@ func (ps *Paths) Ignored(rel string, isDir bool) bool {
 		return false
 	}
 	segs := strings.Split(rel, "/")
-	for i := 1; i < len(segs); i++ {
-		if ps.decide(segs[:i], true) {
+	// decision[k] is the verdict on the path's first k+1 segments.
+	decision := make([]bool, len(segs))
+	matched := make([]bool, len(segs))
+	for i := range ps.patterns {
+		p := &ps.patterns[i]
+		matchPrefixes(p.segs, segs, matched)
+		for k, m := range matched {
+			// Every prefix but the whole path is a directory.
+			if m && (!p.dirOnly || isDir || k < len(segs)-1) {
+				decision[k] = !p.negate
+			}
+		}
+	}
+	for _, ignored := range decision {
+		if ignored {
 			return true
 		}
 	}
-	return ps.decide(segs, isDir)
+	return false
 }
 
-// decide applies the patterns to one path: the last that matches wins.
-func (ps *Paths) decide(segs []string, isDir bool) bool {
-	ignored := false
-	for i := range ps.patterns {
-		p := &ps.patterns[i]
-		if p.dirOnly && !isDir {
-			continue
-		}
-		if matchSegs(p.segs, segs) {
-			ignored = !p.negate
+// matchPrefixes sets matched[k] to whether pattern segments pat match the
+// first k+1 path segments. "**" stands for any number of segments, and a
+// trailing "**" for at least one. It simulates the pattern as an automaton
+// whose states are positions in pat, one step per path segment: no
+// backtracking, so "**/**/**/a*b" costs what "a*b" does times its length.
+func matchPrefixes(pat, segs []string, matched []bool) {
+	n := len(pat)
+	cur := make([]bool, n+1)
+	next := make([]bool, n+1)
+	// closure lets a "**" that is not last match zero segments.
+	closure := func(st []bool) {
+		for i := 0; i < n; i++ {
+			if st[i] && pat[i] == "**" && i < n-1 {
+				st[i+1] = true
+			}
 		}
 	}
-	return ignored
-}
-
-// matchSegs matches pattern segments against path segments; "**" stands
-// for any number of segments, and a trailing "**" for at least one.
-func matchSegs(pat, segs []string) bool {
-	for len(pat) > 0 {
-		if pat[0] == "**" {
-			rest := pat[1:]
-			if len(rest) == 0 {
-				return len(segs) > 0
+	cur[0] = true
+	closure(cur)
+	for k, seg := range segs {
+		clear(next)
+		for i := 0; i < n; i++ {
+			if !cur[i] {
+				continue
 			}
-			for i := 0; i <= len(segs); i++ {
-				if matchSegs(rest, segs[i:]) {
-					return true
-				}
+			if pat[i] == "**" {
+				next[i], next[i+1] = true, true
+			} else if ok, _ := path.Match(pat[i], seg); ok {
+				next[i+1] = true
 			}
-			return false
 		}
-		if len(segs) == 0 {
-			return false
-		}
-		if ok, _ := path.Match(pat[0], segs[0]); !ok {
-			return false
-		}
-		pat, segs = pat[1:], segs[1:]
+		closure(next)
+		cur, next = next, cur
+		matched[k] = cur[n]
 	}
-	return len(segs) == 0
 }

@@ -19,6 +19,7 @@ import (
 	"scand/scan/cron"
 	"scand/scan/request"
 	"scand/store"
+	"scand/store/audit"
 )
 
 // DefaultMaxSleep bounds how long the scheduler sleeps between looks at
@@ -226,6 +227,11 @@ func (s *Scheduler) record(ctx context.Context, sc store.Schedule, rec store.Sch
 	case store.RunStarted:
 		s.submit(run.ScanID)
 		s.log.Info("scheduled scan started", append(attrs, "scan_id", run.ScanID)...)
+		if _, err := s.store.AppendAudit(ctx, audit.Record{Actor: audit.System("schedule " + sc.ID), Action: "scan.start", ObjectType: "scan",
+			ObjectID: run.ScanID, Changes: audit.Changes{"status": {After: "pending"}, "schedule_id": {After: sc.ID},
+				"target_path": {After: rec.Scan.TargetPath}, "scan_types": {After: rec.Scan.ScanTypes}}}); err != nil {
+			s.log.Error("audit record not written", "action", "scan.start", "scan_id", run.ScanID, "error", err.Error())
+		}
 	case store.RunSkipped:
 		s.log.Info("scheduled scan skipped", append(attrs, "reason", run.Reason)...)
 	default:

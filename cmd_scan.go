@@ -100,7 +100,7 @@ func runScanCommand(ctx context.Context, args []string, getenv func(string) stri
 	if err := cfg.CheckScanners(eng.names()); err != nil {
 		return &usageError{err.Error()}
 	}
-	opts := scan.RunOptions{Config: cfg, ConfigGiven: configGiven, SkipIdle: true, Required: required}
+	opts := scan.RunOptions{Config: cfg, ConfigGiven: configGiven, SkipIdle: true, Required: required, DefaultTypes: f.typesDefault(cfg)}
 	if len(named) > 0 {
 		opts.Scanners = append(slices.Clone(named), required...)
 	}
@@ -108,7 +108,7 @@ func runScanCommand(ctx context.Context, args []string, getenv func(string) stri
 	if err != nil {
 		return err
 	}
-	var o outcome
+	o := outcome{allowPartial: f.allowPartial}
 	o.checkScanners(sc, named, required)
 	o.checkRequired(sc, required)
 	if f.server != "" {
@@ -119,6 +119,7 @@ func runScanCommand(ctx context.Context, args []string, getenv func(string) stri
 	if err != nil {
 		return err
 	}
+	in.run.Problems, in.run.Notices = o.coverageProblems, o.allowed
 	if err := writeReport(in, f.format, f.output, stdout, colorWanted(getenv, f.noColor)); err != nil {
 		return err
 	}

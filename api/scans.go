@@ -200,7 +200,8 @@ func (s *Server) startScan(ctx context.Context, p auth.Principal, req StartScanR
 		return store.Scan{}, httpio.Status(http.StatusForbidden, err.Error())
 	}
 	sc, err := s.createScan(ctx, store.Scan{ID: store.NewID(), TargetPath: checked.ScanPath, ScanTypes: checked.ScanTypes,
-		TargetURL: checked.TargetURL, TargetHost: checked.TargetHost, StartedAt: s.Now().UTC().Truncate(time.Microsecond), CreatedBy: p.ID}, checked.Target)
+		TargetURL: checked.TargetURL, TargetHost: checked.TargetHost, StartedAt: s.Now().UTC().Truncate(time.Microsecond), CreatedBy: p.ID,
+		DefaultTypes: req.ScanTypes == nil}, checked.Target)
 	if err != nil {
 		return store.Scan{}, err
 	}

@@ -266,6 +266,8 @@ type IngestSummary struct {
 type IngestMeta struct {
 	ScannersRun []string
 	Skipped     []SkippedScanner
+	// Coverage is what the scan examined; nil records none.
+	Coverage *finding.ScanCoverage
 }
 
 // Finish stores everything added and marks the scan completed. It returns
@@ -317,7 +319,7 @@ func (in *Ingest) Finish(ctx context.Context, meta IngestMeta) (IngestSummary, e
 	}
 	sum := w.summary()
 	sum.RiskScore = sum.Live.RiskScore()
-	err = w.finish(ctx, flipMeta{run: meta.ScannersRun, skipped: meta.Skipped, risk: sum.RiskScore})
+	err = w.finish(ctx, flipMeta{run: meta.ScannersRun, skipped: meta.Skipped, risk: sum.RiskScore, coverage: meta.Coverage})
 	return sum, err
 }
 

@@ -302,6 +302,8 @@ type flipMeta struct {
 	// severityCounts overrides the counts of every stored finding (a
 	// CompleteScan caller's own); nil uses the writer's.
 	severityCounts map[string]int
+	// coverage is what the scan examined; nil records none.
+	coverage *finding.ScanCoverage
 }
 
 func countsMap(c finding.SeverityCount) map[string]int {
@@ -332,6 +334,10 @@ func (w *findingWriter) finish(ctx context.Context, m flipMeta) error {
 	if counts == nil {
 		counts = countsMap(w.all)
 	}
+	coverage := ""
+	if m.coverage != nil {
+		coverage = sqlbase.MustJSON(m.coverage)
+	}
 	return w.writeTx(ctx, func(tx *sql.Tx) error {
 		if w.mode == writerBackfill {
 			if _, err := tx.ExecContext(ctx, `UPDATE scans SET live_counts = ?, suppressed_count = ?,
@@ -341,10 +347,10 @@ func (w *findingWriter) finish(ctx context.Context, m flipMeta) error {
 			}
 		} else {
 			res, err := tx.ExecContext(ctx, `UPDATE scans SET status = 'completed', completed_at = ?, scanners_run = ?, scanners_skipped = ?,
-				findings_count = ?, risk_score = ?, severity_counts = ?, live_counts = ?, suppressed_count = ?
+				findings_count = ?, risk_score = ?, severity_counts = ?, live_counts = ?, suppressed_count = ?, coverage = ?
 				WHERE seq = ? AND status = 'running' AND hidden = 0`,
 				sqlbase.FormatTime(w.s.now()), sqlbase.MustJSON(m.run), sqlbase.MustJSON(m.skipped), w.ord, m.risk, sqlbase.MustJSON(counts),
-				sqlbase.MustJSON(countsMap(w.live)), w.suppressed, w.scan.Seq)
+				sqlbase.MustJSON(countsMap(w.live)), w.suppressed, coverage, w.scan.Seq)
 			if err != nil {
 				return err
 			}

@@ -21,7 +21,7 @@ const sarifProbeTimeout = 20 * time.Second
 // ReportScan describes a stored scan to the writers.
 func ReportScan(sc store.Scan, data []store.ScanDataSource, version string) report.Scan {
 	out := report.Scan{ID: sc.ID, TargetPath: sc.TargetPath, ScanTypes: sc.ScanTypes, StartedAt: sc.StartedAt, CompletedAt: sc.CompletedAt,
-		RiskScore: sc.RiskScore, ScannersRun: sc.ScannersRun, Version: version}
+		RiskScore: sc.RiskScore, ScannersRun: sc.ScannersRun, Version: version, Coverage: sc.Coverage}
 	if sc.TargetURL != nil {
 		out.TargetURL = *sc.TargetURL
 	}

@@ -38,7 +38,7 @@ const CoverageMaxPaths = 5
 type ScannerCoverage struct {
 	Scanner  string `json:"scanner"`
 	ScanType string `json:"scan_type"`
-	Status   string `json:"status" enum:"ran,partial,failed,not_installed,not_needed,disabled"`
+	Status   string `json:"status" doc:"ran, partial, failed, not_installed, not_needed or disabled"`
 	// Reason says why a scanner did not run or not fully; "" when it ran.
 	Reason string `json:"reason,omitempty"`
 	// Hint is what to install or configure.
@@ -93,7 +93,7 @@ const (
 // TypeCoverage is what one requested scan type examined.
 type TypeCoverage struct {
 	ScanType string `json:"scan_type"`
-	Status   string `json:"status" enum:"ran,partial,failed,not_needed"`
+	Status   string `json:"status" doc:"ran, partial, failed or not_needed"`
 	Reason   string `json:"reason,omitempty"`
 	// Explicit: the type was asked for (a flag, .scand.toml, the API's
 	// scan_types), not a built-in default. An explicit type that ran

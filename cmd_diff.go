@@ -269,12 +269,10 @@ func runDiffCommand(ctx context.Context, args []string, getenv func(string) stri
 	run.BaseCoverage, run.Problems, run.Notices = baseScan.Coverage, o.coverageProblems, o.allowed
 	run.NotCompared = report.CountNotCompared(notCompared, sum.NotComparedBy)
 	in := reportInput{run: run, gate: gate, rows: all, sarifFixed: f.sarifFixed, tools: func() ([]report.Tool, error) {
+		// A run per scanner the head ran: a run for one it did not (it
+		// failed, or only the base had it) would close that tool's alerts
+		// in a code-scanning upload although nothing was checked.
 		names := slices.Clone(headScan.ScannersRun)
-		for _, n := range baseScan.ScannersRun {
-			if !slices.Contains(names, n) {
-				names = append(names, n)
-			}
-		}
 		rules, err := diffRules(ctx, eng.st, headScan, baseScan)
 		if err != nil {
 			return nil, err

@@ -386,3 +386,98 @@ func TestGateMissingAdvisoryData(t *testing.T) {
 	writeFiles(t, python, map[string]string{".scand.toml": "scan_types = [\"dependency\"]\n"})
 	scandCLI(t, python, env, "scan").want(t, 3)
 }
+
+// The daemon: a scan whose scanner failed or ran partly completes with
+// partial: true and its reasons (scan, summary, the scan.complete event),
+// and a compare lists that scanner's findings as not_compared, never
+// fixed; a scan imported from `scand scan --server` keeps its coverage.
+func TestGateDaemonPartialScanAndCompare(t *testing.T) {
+	repo := gitRepo(t, map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n", "main.go": goodMain})
+	base := daemon(t, map[string]string{"SVC_GOSEC_PATH": fakeTool(t, "gosec", fakeGosec)})
+	good := daemonScan(t, base, repo, []string{"code"})
+	writeFiles(t, repo, map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n\nrequire golang.org/x/text v0.3.5\n"})
+	broken := daemonScan(t, base, repo, []string{"code"})
+
+	type coverageFields struct {
+		Partial        bool     `json:"partial"`
+		PartialReasons []string `json:"partial_reasons"`
+		Coverage       *struct {
+			Scanners []struct{ Scanner, Status string } `json:"scanners"`
+		} `json:"coverage"`
+	}
+	for _, path := range []string{"/api/v1/scans/" + broken, "/api/v1/scans/" + broken + "/summary"} {
+		var v coverageFields
+		apiCall(t, "GET", base+path, nil, &v)
+		if !v.Partial || len(v.PartialReasons) != 1 || !strings.Contains(v.PartialReasons[0], "gosec partial: module .: 1 file(s) could not be type-checked") || v.Coverage == nil {
+			t.Errorf("%s: %+v", path, v)
+		}
+	}
+	var ok coverageFields
+	apiCall(t, "GET", base+"/api/v1/scans/"+good, nil, &ok)
+	if ok.Partial || len(ok.PartialReasons) != 0 || ok.Coverage == nil {
+		t.Errorf("the complete scan: %+v", ok)
+	}
+	// The event stream replays scan.complete with the same fields.
+	var events string
+	apiCall(t, "GET", base+"/api/v1/scans/"+broken+"/events", nil, &events)
+	if !strings.Contains(events, "event: scan.complete") || !strings.Contains(events, `"partial":true,"partial_reasons":["gosec partial`) {
+		t.Errorf("scan.complete lacks the partial fields:\n%s", events)
+	}
+
+	var cmp struct{ Raw map[string]json.RawMessage }
+	var body string
+	if code := apiCall(t, "GET", base+"/api/v1/scans/compare?scan_a="+good+"&scan_b="+broken, nil, &body); code != 200 {
+		t.Fatalf("compare: %d %s", code, body)
+	}
+	json.Unmarshal([]byte(body), &cmp.Raw)
+	list := func(key string) []string {
+		var fs []struct {
+			Scanner string `json:"scanner"`
+			RuleID  string `json:"rule_id"`
+		}
+		json.Unmarshal(cmp.Raw[key], &fs)
+		var out []string
+		for _, f := range fs {
+			out = append(out, f.Scanner+" "+f.RuleID)
+		}
+		return out
+	}
+	if got := list("not_compared"); strings.Join(got, ",") != "gosec G204" {
+		t.Errorf("not_compared %v\n%s", got, body)
+	}
+	for _, key := range []string{"new", "fixed"} {
+		for _, f := range list(key) {
+			if strings.HasPrefix(f, "gosec ") {
+				t.Errorf("%s lists %s", key, f)
+			}
+		}
+	}
+	if !strings.Contains(string(cmp.Raw["not_compared_reasons"]), `"scanner":"gosec"`) {
+		t.Errorf("not_compared_reasons %s", cmp.Raw["not_compared_reasons"])
+	}
+
+	// scand scan --server sends the coverage; the daemon keeps it.
+	env := map[string]string{"SVC_GOSEC_PATH": fakeTool(t, "gosec", fakeGosec)}
+	r := scandCLI(t, repo, env, "scan", "--type", "code", "--server", base, "--format", "json").want(t, 0)
+	if !strings.Contains(r.stdout, `"partial": true`) {
+		t.Fatalf("the CLI scan is not partial:\n%s", r.stdout)
+	}
+	var scans []struct {
+		ID     string `json:"id"`
+		Source string `json:"source"`
+		coverageFields
+	}
+	apiCall(t, "GET", base+"/api/v1/scans", nil, &scans)
+	imported := false
+	for _, s := range scans {
+		if s.Source == "import" {
+			imported = true
+			if !s.Partial || len(s.PartialReasons) == 0 || !strings.Contains(s.PartialReasons[0], "gosec partial") {
+				t.Errorf("imported scan %+v", s)
+			}
+		}
+	}
+	if !imported {
+		t.Error("no imported scan listed")
+	}
+}

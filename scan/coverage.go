@@ -64,3 +64,11 @@ func settleCoverage(order []Scanner, entries []finding.ScannerCoverage, types []
 	c.Settle(types, explicit)
 	return c
 }
+
+// partialReasons are a coverage's reasons, never nil.
+func partialReasons(c *finding.ScanCoverage) []string {
+	if c == nil || c.Reasons == nil {
+		return []string{}
+	}
+	return c.Reasons
+}

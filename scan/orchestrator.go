@@ -225,7 +225,7 @@ func (o *Orchestrator) AnnounceImported(ctx context.Context, done store.Scan, su
 	}
 	o.publish(ctx, done.ID, sse.ScanComplete, sse.ScanCompleteData{ScanID: done.ID, TargetPath: done.TargetPath, FindingsCount: sum.Findings,
 		RiskScore: sum.RiskScore, SeverityCounts: sse.SeverityCounts{Critical: a.Critical, High: a.High, Medium: a.Medium, Low: a.Low, Info: a.Info},
-		DurationS: dur})
+		DurationS: dur, Partial: done.Coverage != nil && done.Coverage.Partial, PartialReasons: partialReasons(done.Coverage), Coverage: done.Coverage})
 }
 
 // Running reports how many scans are executing now.
@@ -420,7 +420,7 @@ func (o *Orchestrator) runScan(ctx context.Context, id string, opts RunOptions) 
 	a := sum.All
 	o.publish(bg, id, sse.ScanComplete, sse.ScanCompleteData{ScanID: id, TargetPath: sc.TargetPath, FindingsCount: sum.Findings,
 		RiskScore: sum.RiskScore, SeverityCounts: sse.SeverityCounts{Critical: a.Critical, High: a.High, Medium: a.Medium, Low: a.Low, Info: a.Info},
-		DurationS: roundSeconds(o.now().Sub(start)), Partial: coverage.Partial, PartialReasons: coverage.Reasons, Coverage: coverage})
+		DurationS: roundSeconds(o.now().Sub(start)), Partial: coverage.Partial, PartialReasons: partialReasons(coverage), Coverage: coverage})
 	o.warnStaleData(bg, id, sc.TargetPath, staleNames, staleWarnings)
 }
 

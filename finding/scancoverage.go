@@ -230,11 +230,9 @@ func typeSubject(scanType string) string {
 // NotComparedReason says why a scanner's findings cannot be compared
 // between two scans (base and head of a diff, scan_a and scan_b of a
 // compare): it failed, ran partly or could not run on either side. ""
-// when both sides looked fully, or when either scan predates coverage.
+// when both sides looked fully; a side stored before coverage was
+// recorded (nil) says nothing either way.
 func NotComparedReason(base, head *ScanCoverage, scanner string) string {
-	if base == nil || head == nil {
-		return ""
-	}
 	var why []string
 	for _, side := range []struct {
 		name string

@@ -456,6 +456,21 @@ func TestGateDaemonPartialScanAndCompare(t *testing.T) {
 		t.Errorf("not_compared_reasons %s", cmp.Raw["not_compared_reasons"])
 	}
 
+	// The console's compare page: the same rule, the reason shown.
+	page := func(show string) string {
+		var html string
+		if code := apiCall(t, "GET", base+"/ui/compare?a="+good+"&b="+broken+"&show="+show, nil, &html); code != 200 {
+			t.Fatalf("console compare %s: %d %s", show, code, html)
+		}
+		return html
+	}
+	if html := page("not_compared"); !strings.Contains(html, "gosec: head: gosec partial") || !strings.Contains(html, "G204") {
+		t.Errorf("console not_compared page lacks the reason or the finding:\n%s", html)
+	}
+	if html := page("fixed"); strings.Contains(html, "G204") {
+		t.Error("the console lists the not-compared finding as fixed")
+	}
+
 	// scand scan --server sends the coverage; the daemon keeps it.
 	env := map[string]string{"SVC_GOSEC_PATH": fakeTool(t, "gosec", fakeGosec)}
 	r := scandCLI(t, repo, env, "scan", "--type", "code", "--server", base, "--format", "json").want(t, 0)

@@ -537,7 +537,7 @@ func (s *Store) CompleteScan(ctx context.Context, id string, r ScanResult) error
 	if counts == nil {
 		counts = countsMap(w.all)
 	}
-	return w.finish(ctx, flipMeta{run: r.ScannersRun, skipped: r.Skipped, risk: r.RiskScore, severityCounts: counts})
+	return w.finish(ctx, flipMeta{run: r.ScannersRun, skipped: r.Skipped, risk: r.RiskScore, severityCounts: counts, coverage: r.Coverage})
 }
 
 // sortedKeys returns a set's members in order.

@@ -79,22 +79,9 @@ func (in reportInput) sarifScan() report.Scan {
 // either side) and the fingerprints of their findings on both sides.
 func notComparedScanners(ctx context.Context, st *store.Store, base, head store.Scan) ([]report.NotCompared, map[string]bool, error) {
 	var out []report.NotCompared
-	var names []string
-	seen := map[string]bool{}
-	for _, c := range []*finding.ScanCoverage{head.Coverage, base.Coverage} {
-		if c == nil {
-			continue
-		}
-		for _, s := range c.Scanners {
-			if seen[s.Scanner] {
-				continue
-			}
-			seen[s.Scanner] = true
-			if reason := finding.NotComparedReason(base.Coverage, head.Coverage, s.Scanner); reason != "" {
-				out = append(out, report.NotCompared{Scanner: s.Scanner, Reason: reason})
-				names = append(names, s.Scanner)
-			}
-		}
+	names, _ := finding.NotComparedScanners(base.Coverage, head.Coverage)
+	for _, name := range names {
+		out = append(out, report.NotCompared{Scanner: name, Reason: finding.NotComparedReason(base.Coverage, head.Coverage, name)})
 	}
 	fps := map[string]bool{}
 	if len(names) == 0 {

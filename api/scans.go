@@ -15,6 +15,7 @@ import (
 	"scand/finding"
 	"scand/finding/report"
 	"scand/scan"
+	"scand/scan/reportdata"
 	"scand/scan/request"
 	"scand/sse"
 	"scand/store"
@@ -542,7 +543,7 @@ func (s *Server) handleCompare(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	buf := make([]byte, 0, 4096)
-	uncompared, err := s.notCompared(r.Context(), a, b)
+	uncompared, err := reportdata.NotCompared(r.Context(), s.Store, a, b)
 	if err != nil {
 		return sw.Fail(err)
 	}
@@ -550,7 +551,7 @@ func (s *Server) handleCompare(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return sw.Fail(err)
 		}
-		if uncompared.has(row) {
+		if uncompared.Has(row) {
 			continue
 		}
 		open(row.Set)
@@ -569,7 +570,7 @@ func (s *Server) handleCompare(w http.ResponseWriter, r *http.Request) error {
 	sw.WriteString(`],"not_compared":[`)
 	// A second pass only when a scanner did not look fully on a side.
 	first = true
-	for row, err := range uncompared.rows(s.Store.Compare(r.Context(), a, b)) {
+	for row, err := range uncompared.Rows(s.Store.Compare(r.Context(), a, b)) {
 		if err != nil {
 			return sw.Fail(err)
 		}
@@ -584,7 +585,7 @@ func (s *Server) handleCompare(w http.ResponseWriter, r *http.Request) error {
 			return sw.Fail(err)
 		}
 	}
-	reasons, _ := json.Marshal(uncompared.reasons())
+	reasons, _ := json.Marshal(uncompared.Reasons())
 	sw.WriteString(`],"not_compared_reasons":`)
 	sw.Write(reasons)
 	sw.WriteString("}\n")

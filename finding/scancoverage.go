@@ -2,6 +2,7 @@ package finding
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -243,4 +244,25 @@ func NotComparedReason(base, head *ScanCoverage, scanner string) string {
 		}
 	}
 	return strings.Join(why, "; ")
+}
+
+// NotComparedScanners lists, in coverage order (head's first), every
+// scanner NotComparedReason excludes from a comparison, and for each
+// "scanner: reason".
+func NotComparedScanners(base, head *ScanCoverage) (names, reasons []string) {
+	for _, c := range []*ScanCoverage{head, base} {
+		if c == nil {
+			continue
+		}
+		for _, s := range c.Scanners {
+			if slices.Contains(names, s.Scanner) {
+				continue
+			}
+			if why := NotComparedReason(base, head, s.Scanner); why != "" {
+				names = append(names, s.Scanner)
+				reasons = append(reasons, s.Scanner+": "+why)
+			}
+		}
+	}
+	return names, reasons
 }

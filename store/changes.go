@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"slices"
 
 	"scand/finding"
 	"scand/store/sqlbase"
@@ -127,20 +126,7 @@ func (s *Store) notComparedScanners(ctx context.Context, ch *ScanChanges) (strin
 	if err != nil {
 		return "", err
 	}
-	names := []string{}
-	for _, c := range []*finding.ScanCoverage{cur.Coverage, prev.Coverage} {
-		if c == nil {
-			continue
-		}
-		for _, sc := range c.Scanners {
-			if slices.Contains(names, sc.Scanner) {
-				continue
-			}
-			if why := finding.NotComparedReason(prev.Coverage, cur.Coverage, sc.Scanner); why != "" {
-				names = append(names, sc.Scanner)
-				ch.NotCompared = append(ch.NotCompared, sc.Scanner+": "+why)
-			}
-		}
-	}
-	return sqlbase.MustJSON(names), nil
+	names, reasons := finding.NotComparedScanners(prev.Coverage, cur.Coverage)
+	ch.NotCompared = reasons
+	return sqlbase.MustJSON(append([]string{}, names...)), nil
 }

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"slices"
 	"strconv"
 	"time"
 
@@ -250,20 +249,7 @@ func (d storeData) notCompared(ctx context.Context, a, b string) (names, reasons
 	if err != nil {
 		return nil, nil, err
 	}
-	for _, c := range []*finding.ScanCoverage{sb.Coverage, sa.Coverage} {
-		if c == nil {
-			continue
-		}
-		for _, s := range c.Scanners {
-			if slices.Contains(names, s.Scanner) {
-				continue
-			}
-			if why := finding.NotComparedReason(sa.Coverage, sb.Coverage, s.Scanner); why != "" {
-				names = append(names, s.Scanner)
-				reasons = append(reasons, s.Scanner+": "+why)
-			}
-		}
-	}
+	names, reasons = finding.NotComparedScanners(sa.Coverage, sb.Coverage)
 	return names, reasons, nil
 }
 

@@ -417,6 +417,16 @@ func TestGateDaemonPartialScanAndCompare(t *testing.T) {
 	if ok.Partial || len(ok.PartialReasons) != 0 || ok.Coverage == nil {
 		t.Errorf("the complete scan: %+v", ok)
 	}
+	// The HTML report and the SARIF say it too.
+	var html, sarif string
+	apiCall(t, "GET", base+"/api/v1/scans/"+broken+"/report", nil, &html)
+	if !strings.Contains(html, "Partial result") || !strings.Contains(html, "gosec partial: module .") {
+		t.Errorf("the HTML report does not say the scan is partial")
+	}
+	apiCall(t, "GET", base+"/api/v1/scans/"+broken+"/report?format=sarif", nil, &sarif)
+	if !strings.Contains(sarif, `"executionSuccessful": false`) || !strings.Contains(sarif, "gosec partial: module .") {
+		t.Errorf("the daemon's SARIF does not say gosec ran partly:\n%s", sarif)
+	}
 	// The event stream replays scan.complete with the same fields.
 	var events string
 	apiCall(t, "GET", base+"/api/v1/scans/"+broken+"/events", nil, &events)

@@ -266,3 +266,11 @@ func NotComparedScanners(base, head *ScanCoverage) (names, reasons []string) {
 	}
 	return names, reasons
 }
+
+// PartialReasons are why the result is partial; nil for a nil coverage.
+func (c *ScanCoverage) PartialReasons() []string {
+	if c == nil {
+		return nil
+	}
+	return c.Reasons
+}

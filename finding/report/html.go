@@ -70,9 +70,11 @@ type reportView struct {
 	// DataWarnings the stale ones' warnings.
 	DataSources  []ScanDataSource
 	DataWarnings []string
-	Compliance   []reportTagCount
-	GeneratedAt  string
-	Version      string
+	// Partial says why the result is partial (the scan's coverage).
+	Partial     []string
+	Compliance  []reportTagCount
+	GeneratedAt string
+	Version     string
 }
 
 type reportCount struct {
@@ -179,6 +181,7 @@ func reportHeader(sc *Scan, t *Tally, generatedAt time.Time) reportView {
 	v := reportView{
 		DataSources:  sc.DataSources,
 		DataWarnings: DataWarnings(sc.DataSources),
+		Partial:      sc.Coverage.PartialReasons(),
 		Title:        "Security scan report: " + sc.TargetPath,
 		ScanID:       sc.ID,
 		Target:       sc.TargetPath,

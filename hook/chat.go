@@ -52,6 +52,8 @@ type chatFacts struct {
 	New            *sse.SeverityCounts `json:"new"`
 	FixedCount     int                 `json:"fixed_count"`
 	PreviousScanID string              `json:"previous_scan_id"`
+	Partial        bool                `json:"partial"`
+	PartialReasons []string            `json:"partial_reasons"`
 }
 
 // chatField is one labelled value; Code values are identifiers or paths.
@@ -91,6 +93,11 @@ func summarize(m message) chatSummary {
 			}
 		}
 		s.Subject = f.TargetPath
+		if f.Partial {
+			// A partial scan is never announced as a clean one.
+			s.Title += " (partial)"
+			s.Detail = "Not fully examined: " + strings.Join(f.PartialReasons, "; ")
+		}
 		s.Fields = append(s.Fields, chatField{"Target", f.TargetPath, true}, chatField{"Risk score", strconv.Itoa(f.RiskScore), false})
 		if f.SeverityCounts != nil && f.FindingsCount > 0 {
 			s.Fields = append(s.Fields, chatField{"Severities", f.SeverityCounts.Breakdown(), false})

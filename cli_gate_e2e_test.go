@@ -249,6 +249,15 @@ func TestGateMissingToolFailsClosed(t *testing.T) {
 			validateSARIF(t, out)
 		}
 	}
+	// A baseline from a scan that did not look is refused the same way.
+	out := filepath.Join(t.TempDir(), "baseline.json")
+	scandCLI(t, repo, env, "baseline", "--scanners", "gosec", "-o", out).want(t, 3)
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a baseline was written from a scan whose scanner did not run")
+	}
+	if r := scandCLI(t, repo, env, "baseline", "--scanners", "gosec", "--allow-partial", "-o", out).want(t, 0); !strings.Contains(r.stderr, "scanner gosec did not run") {
+		t.Errorf("baseline --allow-partial stderr %q", r.stderr)
+	}
 	// The built-in default types on a bare machine still pass, with a note.
 	r = scandCLI(t, repo, map[string]string{"SVC_GOSEC_PATH": env["SVC_GOSEC_PATH"], "SVC_OSV_SCANNER_PATH": "/nonexistent/osv", "SVC_TRIVY_PATH": "/nonexistent/trivy",
 		"SVC_GOVULNCHECK_PATH": "/nonexistent/govulncheck"}, "scan").want(t, 0)

@@ -254,18 +254,22 @@ func runDiffCommand(ctx context.Context, args []string, getenv func(string) stri
 	if err != nil {
 		return &exitError{exitNoScan, err.Error()}
 	}
+	coverage, err := reportdata.ScanCoverage(ctx, eng.st, headScan.ID)
+	if err != nil {
+		return &exitError{exitNoScan, err.Error()}
+	}
 	gate := report.Gate{FailOn: failOn}
 	all := func() iter.Seq2[report.Row, error] { return rows(store.FindingQuery{}) }
 	sum, err := report.Summarize(gate, all())
 	if err != nil {
 		return &exitError{exitNoScan, err.Error()}
 	}
-	run := report.Run{Scan: reportdata.ReportScan(headScan, data, version()), Summary: sum, Base: *baseRef + " (" + short(baseCommit) + ")", Head: headLabel}
+	run := report.Run{Scan: reportdata.ReportScan(headScan, data, coverage, version()), Summary: sum, Base: *baseRef + " (" + short(baseCommit) + ")", Head: headLabel}
 	if headCommit != "" && *headRef != "" {
 		run.Head += " (" + short(headCommit) + ")"
 	}
 	run.TargetPath = filepath.Join(top, sub)
-	run.Warnings = append(report.DataWarnings(run.DataSources), o.warnings...)
+	run.Warnings = append(report.Warnings(run.Scan), o.warnings...)
 	run.BaseCoverage, run.Problems, run.Notices = baseScan.Coverage, o.coverageProblems, o.allowed
 	run.NotCompared = report.CountNotCompared(notCompared, sum.NotComparedBy)
 	in := reportInput{run: run, gate: gate, rows: all, sarifFixed: f.sarifFixed, tools: func() ([]report.Tool, error) {

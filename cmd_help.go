@@ -20,6 +20,8 @@ Usage:
   scand status [-json]          scanners available here, and the offline advisory databases
   scand config check [FILE]     validate a .scand.toml
   scand vulndb import|list      offline advisory databases
+  scand backup FILE             consistent, verified copy of the database while the daemon runs
+  scand restore FILE            put a backup in place (daemon stopped; the old file is kept aside)
   scand version                 print the release
   scand help [COMMAND]          this text, or a command's flags
 
@@ -62,7 +64,7 @@ func runHelp(args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	switch args[0] {
-	case "scan", "diff", "baseline", "status", "vulndb", "serve":
+	case "scan", "diff", "baseline", "status", "vulndb", "serve", "backup", "restore":
 		// The command's own -h prints its flags.
 		return errHelpFor(args[0])
 	case "config":

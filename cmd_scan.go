@@ -172,6 +172,10 @@ func scanReportInput(ctx context.Context, eng *engine, sc store.Scan, failOn str
 	if err != nil {
 		return reportInput{}, &exitError{exitNoScan, err.Error()}
 	}
+	coverage, err := reportdata.ScanCoverage(ctx, eng.st, sc.ID)
+	if err != nil {
+		return reportInput{}, &exitError{exitNoScan, err.Error()}
+	}
 	gate := report.Gate{FailOn: failOn}
 	rows := func() iter.Seq2[report.Row, error] {
 		return reportdata.ReportRows(eng.st.FindingRows(ctx, sc, store.FindingQuery{}), mark)
@@ -180,8 +184,8 @@ func scanReportInput(ctx context.Context, eng *engine, sc store.Scan, failOn str
 	if err != nil {
 		return reportInput{}, &exitError{exitNoScan, err.Error()}
 	}
-	run := report.Run{Scan: reportdata.ReportScan(sc, data, version()), Summary: sum}
-	run.Warnings = append(report.DataWarnings(run.DataSources), warnings...)
+	run := report.Run{Scan: reportdata.ReportScan(sc, data, coverage, version()), Summary: sum}
+	run.Warnings = append(report.Warnings(run.Scan), warnings...)
 	return reportInput{run: run, gate: gate, rows: rows, tools: func() ([]report.Tool, error) {
 		return reportdata.SARIFTools(ctx, eng.st, sc, eng.scanners, data, func(name string) iter.Seq2[report.Row, error] {
 			return reportdata.ReportRows(eng.st.FindingRows(ctx, sc, store.FindingQuery{Scanners: []string{name}}), mark)

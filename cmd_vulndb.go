@@ -145,13 +145,13 @@ func vulndbImport(ctx context.Context, dir string, args []string, sum string, st
 	return nil
 }
 
-func printInventory(w io.Writer, dir string, inv []vulndb.Info, maxAgeDays int) {
-	fmt.Fprintf(w, "Advisory databases (imports go to %s; stale after %d days):\n", dir, maxAgeDays)
+func printInventory(out io.Writer, dir string, inv []vulndb.Info, maxAgeDays int) {
+	fmt.Fprintf(out, "Advisory databases (imports go to %s; stale after %d days):\n", dir, maxAgeDays)
 	if len(inv) == 0 {
-		fmt.Fprintln(w, "  none: set SVC_OSV_DB, SVC_GOVULN_DB, SVC_TRIVY_CACHE or run `scand vulndb import FILE...`")
+		fmt.Fprintln(out, "  none: set SVC_OSV_DB, SVC_GOVULN_DB, SVC_TRIVY_CACHE or run `scand vulndb import FILE...`")
 		return
 	}
-	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+	tw := tabwriter.NewWriter(out, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "  NAME\tTOOL\tBUILT\tAGE\tSOURCE\tPATH")
 	for _, i := range inv {
 		built, age := "unknown", "unknown"
@@ -167,6 +167,11 @@ func printInventory(w io.Writer, dir string, inv []vulndb.Info, maxAgeDays int) 
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\n", i.Name, i.Tool, built, age, i.Source, i.Path)
 	}
 	tw.Flush()
+	for _, i := range inv {
+		if warning := i.Warning(maxAgeDays); warning != "" {
+			fmt.Fprintln(out, "  warning: "+warning)
+		}
+	}
 }
 
 func firstNonEmpty(vs ...string) string {

@@ -81,3 +81,32 @@ func TestVulnDBCommand(t *testing.T) {
 		}
 	}
 }
+
+// `scand status` with SVC_OSV_DB naming an old data set, packed today:
+// the data's own date, its real age and the stale warning.
+func TestStatusOldOSVData(t *testing.T) {
+	osvDir := t.TempDir()
+	zipPath := filepath.Join(osvDir, "osv-scalibr", "npm", "all.zip")
+	if err := os.MkdirAll(filepath.Dir(zipPath), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	w, _ := zw.Create("GHSA-old.json") // entry time: now
+	w.Write([]byte(`{"id":"GHSA-old","modified":"2023-02-10T00:00:00Z","affected":[{"package":{"ecosystem":"npm","name":"x"}}]}`))
+	zw.Close()
+	if err := os.WriteFile(zipPath, buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"SVC_OSV_DB": osvDir, "SVC_VULNDB_DIR": t.TempDir()}
+	getenv := func(k string) string { return env[k] }
+	var out, errOut bytes.Buffer
+	if err := run(context.Background(), []string{"status"}, getenv, &out, &errOut); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	if !strings.Contains(s, "2023-02-10") || !strings.Contains(s, "(STALE)") || !strings.Contains(s, "warning: osv/npm data of osv-scanner is ") ||
+		strings.Contains(s, " 0.0 days") {
+		t.Errorf("status printed %q", s)
+	}
+}

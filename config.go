@@ -39,19 +39,22 @@ type config struct {
 	PDFRenderer        string
 	AlertMinSeverity   string
 	RetentionDays      int
+	AuditRetentionDays int
 	SchedulerFakeStart time.Time
 	VulnDBDir          string
 	VulnDBMaxAgeDays   int
 	VulnDBMaxUploadMB  int
 	// Image and repository targets (config_targets.go).
 	Targets targetConfig
+	// Metrics and backups (config_monitor.go).
+	Monitor monitorConfig
 }
 
 type setting struct {
 	env, flag, def, help string
 }
 
-// settings is the one list of configuration variables; README documents
+// settings is the one list of configuration variables; docs/operations.md documents
 // the same list and a test keeps them in step.
 var settings = []setting{
 	{"SVC_ADDR", "addr", "127.0.0.1:8000", "listen address host:port"},
@@ -74,6 +77,7 @@ var settings = []setting{
 	{"SVC_TARGET_ALLOW", "target-allow", "", "comma-separated CIDR ranges, addresses and host names (*.example.com) DAST and network scans may target (empty = any but metadata and link-local)"},
 	{"SVC_ALERT_MIN_SEVERITY", "alert-min-severity", "high", "a new finding at or above this severity makes a notification (schedules may set their own)"},
 	{"SVC_RETENTION_DAYS", "retention-days", "0", "delete completed scans older than this many days, never a target's newest (0 = keep all)"},
+	{"SVC_AUDIT_RETENTION_DAYS", "audit-retention-days", "365", "delete audit log records older than this many days (0 = keep all)"},
 	{"SVC_SCHEDULER_FAKE_START", "scheduler-fake-start", "", "testing aid: RFC 3339 time the scheduler's clock starts at (then advances in real time)"},
 	{"SVC_VULNDB_DIR", "vulndb-dir", "", "directory of imported advisory databases (default: vulndb/ beside SVC_DB)"},
 	{"SVC_VULNDB_MAX_AGE_DAYS", "vulndb-max-age-days", "7", "advisory data older than this many days makes a scan warning and a notification"},
@@ -85,6 +89,9 @@ var settings = []setting{
 	{"SVC_GIT_ALLOW", "git-allow", "", "comma-separated hosts repositories may be cloned from; .example.com allows its subdomains (empty = any host)"},
 	{"SVC_GIT_CREDENTIALS_FILE", "git-credentials-file", "", "git credential-store file (mode 0600) with the credentials for cloning"},
 	{"SVC_GIT_CA_FILE", "git-ca-file", "", "PEM CA certificates for https git servers, besides the system's"},
+	{"SVC_METRICS", "metrics", "key", "GET /metrics: off, public, or key (an API key with read scope, or SVC_METRICS_KEY)"},
+	{"SVC_METRICS_KEY", "", "", "Bearer token that may read /metrics and nothing else (not a flag: it would show in ps)"},
+	{"SVC_BACKUP_DIR", "backup-dir", "", "absolute directory POST /admin/backup writes into (default: backups/ beside SVC_DB)"},
 }
 
 // usageError marks a configuration problem: exit code 2.
@@ -166,6 +173,7 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 	c.NmapMaxHosts = intIn("SVC_NMAP_MAX_HOSTS", 1, 65536)
 	c.ScannerTimeout = time.Duration(intIn("SVC_SCANNER_TIMEOUT", 1, 86400)) * time.Second
 	c.RetentionDays = intIn("SVC_RETENTION_DAYS", 0, 36500)
+	c.AuditRetentionDays = intIn("SVC_AUDIT_RETENTION_DAYS", 0, 36500)
 	c.VulnDBMaxAgeDays = intIn("SVC_VULNDB_MAX_AGE_DAYS", 1, 3650)
 	c.VulnDBMaxUploadMB = intIn("SVC_VULNDB_MAX_UPLOAD_MB", 1, 65536)
 	c.VulnDBDir = strings.TrimSpace(values["SVC_VULNDB_DIR"])
@@ -221,6 +229,7 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 		bad("SVC_TARGET_ALLOW", err.Error())
 	}
 	c.Targets = parseTargetSettings(values, bad)
+	c.Monitor = parseMonitorSettings(values, c.DB, bad)
 	if len(problems) > 0 {
 		return c, &usageError{"invalid configuration: " + strings.Join(problems, "; ")}
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -184,10 +185,11 @@ func TestExitCode(t *testing.T) {
 	}
 }
 
-// TestREADMEDocumentsEverySetting keeps README's configuration table in
-// step with the one list of settings.
-func TestREADMEDocumentsEverySetting(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
+// TestDocsDocumentEverySetting keeps the configuration table of
+// docs/operations.md in step with the one list of settings.
+func TestDocsDocumentEverySetting(t *testing.T) {
+	const page = "docs/operations.md"
+	readme, err := os.ReadFile(page)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +198,7 @@ func TestREADMEDocumentsEverySetting(t *testing.T) {
 	section := string(readme)
 	start := strings.Index(section, "\n## Configuration\n")
 	if start < 0 {
-		t.Fatal("README.md has no Configuration section")
+		t.Fatal(page + " has no Configuration section")
 	}
 	section = section[start+1:]
 	if end := strings.Index(section[3:], "\n## "); end >= 0 {
@@ -208,22 +210,40 @@ func TestREADMEDocumentsEverySetting(t *testing.T) {
 			rows[m[1]] = line
 		}
 	}
+	// A setting may instead be documented by a table row of the same shape
+	// in a docs/ page (docs/monitoring.md documents SVC_METRICS, ...).
+	docRows := map[string]string{}
+	pages, _ := filepath.Glob(filepath.Join("docs", "*.md"))
+	for _, page := range pages {
+		text, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(text), "\n") {
+			if m := regexp.MustCompile("^\\|\\s*`(SVC_[A-Z_]+)`\\s*\\|").FindStringSubmatch(line); m != nil {
+				docRows[m[1]] = line
+			}
+		}
+	}
 	for _, s := range settings {
 		row, ok := rows[s.env]
 		if !ok {
-			t.Errorf("README.md has no configuration table row for %s", s.env)
+			row, ok = docRows[s.env]
+		}
+		if !ok {
+			t.Errorf("%s has no configuration table row for %s (nor another docs/ page)", page, s.env)
 			continue
 		}
 		if s.def != "" && !strings.Contains(row, "`"+s.def+"`") {
-			t.Errorf("README.md row for %s does not give the default `%s`: %s", s.env, s.def, row)
+			t.Errorf("%s row for %s does not give the default `%s`: %s", page, s.env, s.def, row)
 		}
 		if s.flag != "" && !strings.Contains(row, "`-"+s.flag+"`") {
-			t.Errorf("README.md row for %s does not name the flag `-%s`: %s", s.env, s.flag, row)
+			t.Errorf("%s row for %s does not name the flag `-%s`: %s", page, s.env, s.flag, row)
 		}
 		delete(rows, s.env)
 	}
 	for env := range rows {
-		t.Errorf("README.md documents %s, which config.go does not read", env)
+		t.Errorf("%s documents %s, which config.go does not read", page, env)
 	}
 }
 

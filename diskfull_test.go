@@ -186,3 +186,79 @@ func TestBinaryDiskFull(t *testing.T) {
 		t.Fatalf("exit code %d after SIGTERM:\n%s", code, p.stderr.String())
 	}
 }
+
+// scrapeMetrics reads /metrics (dev mode: no key needed) and returns the
+// value of each series asked for ("" when absent).
+func scrapeMetrics(t *testing.T, addr string, series ...string) map[string]string {
+	t.Helper()
+	client := &http.Client{Timeout: 10 * time.Second}
+	resp, err := client.Get("http://" + addr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 {
+		t.Fatalf("/metrics: %d %s", resp.StatusCode, body)
+	}
+	out := map[string]string{}
+	for _, s := range series {
+		out[s] = ""
+		for _, line := range strings.Split(string(body), "\n") {
+			if v, ok := strings.CutPrefix(line, s+" "); ok {
+				out[s] = v
+			}
+		}
+	}
+	return out
+}
+
+// TestBinaryReadyFollowsDiskSpace: with the database's file system filled
+// and nothing written meanwhile, /ready turns 503 (disk_full) within 5 s
+// and /metrics says why; once space is freed it is 200 again within 5 s.
+func TestBinaryReadyFollowsDiskSpace(t *testing.T) {
+	p, fsDir := startScandOnTmpfs(t, 8)
+	addr := listenAddr(t, p.stderr.String, p.exited)
+	waitReady(t, addr)
+	ready := `scand_ready`
+	diskFull := `scand_database_failure{reason="disk_full"}`
+	if m := scrapeMetrics(t, addr, ready, diskFull); m[ready] != "1" || m[diskFull] != "0" {
+		t.Fatalf("healthy daemon: metrics %v", m)
+	}
+	// waitStatus polls /ready until it answers want, and returns how long
+	// that took.
+	waitStatus := func(want int, within time.Duration) (time.Duration, httpResult) {
+		start := time.Now()
+		for {
+			res := call(t, "GET", "http://"+addr+"/ready", "")
+			if res.status == want {
+				return time.Since(start), res
+			}
+			if time.Since(start) > within {
+				t.Fatalf("/ready still %d %v after %v, want %d", res.status, res.body, within, want)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	fillFileSystem(t, filepath.Join(fsDir, "filler"))
+	took, res := waitStatus(503, 5*time.Second)
+	checks, _ := res.body["checks"].(map[string]any)
+	if checks["database"] != "disk_full" {
+		t.Fatalf("/ready on a full disk: %v, want checks.database disk_full", res.body)
+	}
+	t.Logf("/ready 503 %v after the disk filled", took.Round(time.Millisecond))
+	if m := scrapeMetrics(t, addr, ready, diskFull); m[ready] != "0" || m[diskFull] != "1" {
+		t.Fatalf("full disk: metrics %v, want scand_ready 0 and disk_full 1", m)
+	}
+	if err := os.Remove(filepath.Join(fsDir, "filler")); err != nil {
+		t.Fatal(err)
+	}
+	took, _ = waitStatus(200, 5*time.Second)
+	t.Logf("/ready 200 %v after space was freed", took.Round(time.Millisecond))
+	if m := scrapeMetrics(t, addr, ready, diskFull); m[ready] != "1" || m[diskFull] != "0" {
+		t.Fatalf("after space was freed: metrics %v", m)
+	}
+	if res := call(t, "POST", "http://"+addr+"/api/v1/keys", `{"name":"after-recovery","scopes":["read"]}`); res.status != 201 {
+		t.Fatalf("write after space was freed: %d %v", res.status, res.body)
+	}
+}

@@ -19,9 +19,12 @@ import (
 	"time"
 
 	"scand/api"
+	"scand/api/monitor"
 	"scand/auth"
+	"scand/metrics"
 	"scand/scan/netguard"
 	"scand/scan/registry"
+	"scand/scan/vulndb"
 	"scand/sse"
 	"scand/store"
 )
@@ -128,6 +131,10 @@ func commandFor(name string) (command, bool) {
 		return runConfigCommand, true // cmd_config.go
 	case "status", "vulndb":
 		return runVulnDBCommand, true // cmd_vulndb.go, cmd_status.go
+	case "backup":
+		return runBackupCommand, true // cmd_backup.go
+	case "restore":
+		return runRestoreCommand, true // cmd_backup.go
 	}
 	return nil, false
 }
@@ -242,7 +249,19 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 
 	bus := sse.NewBus(baseLog.With("logger", "scand.events"))
-	app, err := wire(ctx, cfg, getenv, st, bus, baseLog)
+	var app *app
+	mon := monitor.New(monitor.Config{Registry: metrics.New(), Store: st, Auth: authn, Log: baseLog.With("logger", "scand.monitor"),
+		Now: time.Now, Version: api.Version, Mode: cfg.Monitor.Metrics, ScrapeKey: cfg.Monitor.MetricsKey, BackupDir: cfg.Monitor.BackupDir,
+		VulnDB: func(ctx context.Context) []vulndb.Info {
+			return vulndb.Inventory(ctx, vulndb.Locations{Getenv: getenv, Dir: cfg.VulnDBDir})
+		},
+		Running: func() int {
+			if app == nil {
+				return 0
+			}
+			return app.orch.Running()
+		}})
+	app, err = wire(ctx, cfg, getenv, st, bus, baseLog, mon)
 	if err != nil {
 		return err
 	}
@@ -269,6 +288,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		Schedules:     app.schedules,
 		VulnDB: api.VulnDBConfig{Dir: cfg.VulnDBDir, MaxUpload: int64(cfg.VulnDBMaxUploadMB) << 20,
 			MaxAge: time.Duration(cfg.VulnDBMaxAgeDays) * 24 * time.Hour, Getenv: getenv},
+		Monitor:   mon,
+		LockCheck: dbLock.Check,
 	})
 
 	ln, err := net.Listen("tcp", cfg.Addr)

@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -294,7 +296,14 @@ type scandProcess struct {
 // stray SVC_ variable of the CI machine cannot change the outcome).
 func startScand(t *testing.T, env map[string]string, args ...string) *scandProcess {
 	t.Helper()
+	return startScandIn(t, "", env, args...)
+}
+
+// startScandIn is startScand with dir as the working directory.
+func startScandIn(t *testing.T, dir string, env map[string]string, args ...string) *scandProcess {
+	t.Helper()
 	p := &scandProcess{cmd: exec.Command(buildScand(t), args...), stdout: &lockedBuffer{}, stderr: &lockedBuffer{}, exited: make(chan struct{})}
+	p.cmd.Dir = dir
 	p.cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
 	for k, v := range env {
 		p.cmd.Env = append(p.cmd.Env, k+"="+v)
@@ -541,6 +550,12 @@ func TestBinaryRefusesIncompatibleDatabase(t *testing.T) {
 			if err := tamperDB(env["SVC_DB"], c.tamper); err != nil {
 				t.Fatal(err)
 			}
+			// auto_vacuum off makes an accepted open rewrite the file: a
+			// refusal must come before that.
+			if err := tamperDB(env["SVC_DB"], "PRAGMA auto_vacuum = NONE; VACUUM"); err != nil {
+				t.Fatal(err)
+			}
+			before := sha256File(t, env["SVC_DB"])
 			p := startScand(t, env)
 			if code := p.wait(t, 30*time.Second); code != 2 {
 				t.Fatalf("exit code %d, want 2:\n%s", code, p.stderr.String())
@@ -548,8 +563,25 @@ func TestBinaryRefusesIncompatibleDatabase(t *testing.T) {
 			if s := p.stderr.String(); !strings.Contains(s, c.want) || !strings.Contains(s, "CRITICAL") {
 				t.Fatalf("stderr lacks a CRITICAL %q line:\n%s", c.want, s)
 			}
+			if c.name == "newer schema" && !strings.Contains(p.stderr.String(), fmt.Sprintf("knows up to %d", store.SchemaVersion())) {
+				t.Fatalf("stderr does not name the binary's schema version %d:\n%s", store.SchemaVersion(), p.stderr.String())
+			}
+			if after := sha256File(t, env["SVC_DB"]); after != before {
+				t.Fatalf("the refused database changed: sha256 %s before, %s after", before, after)
+			}
 		})
 	}
+}
+
+// sha256File is the hex sha256 of a file's bytes.
+func sha256File(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
 
 // tamperDB edits a database behind the store's back, with the same

@@ -6,6 +6,8 @@ import (
 	"net/netip"
 	"time"
 
+	"scand/api/monitor"
+	"scand/api/review"
 	"scand/hook"
 	"scand/notify"
 	"scand/scan"
@@ -33,7 +35,7 @@ type app struct {
 	stop      func()
 }
 
-func wire(ctx context.Context, cfg config, getenv func(string) string, st *store.Store, bus *sse.Bus, log *slog.Logger) (*app, error) {
+func wire(ctx context.Context, cfg config, getenv func(string) string, st *store.Store, bus *sse.Bus, log *slog.Logger, mon *monitor.Monitor) (*app, error) {
 	targets := netguard.Targets{Allow: cfg.TargetAllow}
 	scanCfg := scan.Config{Runner: proc.NewRunner(cfg.ScannerTimeout), Getenv: getenv, Now: time.Now, Logger: log.With("logger", "scand.scan"),
 		Targets: targets, VulnDBDir: cfg.VulnDBDir}
@@ -50,8 +52,9 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 		MaxDataAge:        time.Duration(cfg.VulnDBMaxAgeDays) * 24 * time.Hour,
 		Targets:           registry.Targets(scanCfg, targetOptions(cfg, work, scanners)),
 	})
-	hooks := hook.New(hook.Config{Store: st, Log: log.With("logger", "scand.hook"), Now: time.Now, AllowPrivate: cfg.WebhookAllowPriv})
-	notes := notify.New(notify.Config{Store: st, Log: log.With("logger", "scand.notify"), Now: time.Now})
+	hooks := hook.New(hook.Config{Store: st, Log: log.With("logger", "scand.hook"), Now: time.Now, AllowPrivate: cfg.WebhookAllowPriv,
+		Observe: mon.Delivery})
+	notes := notify.New(notify.Config{Store: st, Log: log.With("logger", "scand.notify"), Now: time.Now, Created: mon.Notification})
 	schedNow := time.Now
 	if !cfg.SchedulerFakeStart.IsZero() {
 		offset := time.Until(cfg.SchedulerFakeStart)
@@ -60,10 +63,20 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 			cfg.SchedulerFakeStart.Format(time.RFC3339) + " and runs from there; a testing aid, unset it in production")
 	}
 	sched := schedule.New(schedule.Options{Store: st, Submit: orch.Submit, Now: schedNow, Log: log.With("logger", "scand.scheduler"),
-		Policy: request.TargetPolicy{Roots: cfg.ScanRoots, MaxHosts: cfg.NmapMaxHosts, Targets: targets}})
+		Policy: request.TargetPolicy{Roots: cfg.ScanRoots, MaxHosts: cfg.NmapMaxHosts, Targets: targets}, Ran: mon.ScheduleRun})
 	alerts := schedule.NewAlerts(schedule.AlertOptions{Store: st, Bus: bus, Log: log.With("logger", "scand.alerts"), Now: time.Now, MinSeverity: cfg.AlertMinSeverity})
 	retention := schedule.NewRetention(schedule.RetentionOptions{Store: st, Log: log.With("logger", "scand.retention"), Now: time.Now,
-		MaxAge: time.Duration(cfg.RetentionDays) * 24 * time.Hour})
+		MaxAge: time.Duration(cfg.RetentionDays) * 24 * time.Hour, AuditMaxAge: time.Duration(cfg.AuditRetentionDays) * 24 * time.Hour})
+	// Metrics first: counting is cheap and must not wait behind the others.
+	bus.AddSink("metrics", mon.Sink)
+	// Acceptances expire on the SVC_FAKE_NOW clock when it is set, so a
+	// test can put an expiry in the past without waiting for it.
+	expiryNow := time.Now
+	if !cfg.FakeNow.IsZero() {
+		expiryNow = outputClock(cfg.FakeNow)
+	}
+	expiry := schedule.NewExpiry(schedule.ExpiryOptions{Store: st, Bus: bus, Log: log.With("logger", "scand.expiry"), Now: expiryNow})
+	st.SetAuditSink(review.Sink(log.With("logger", "scand.audit")))
 	bus.AddSink("webhooks", hooks.Sink)
 	bus.AddSink("notifications", notes.Sink)
 	bus.AddSink("alerts", alerts.Sink)
@@ -101,6 +114,9 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 		if err := sched.Start(ctx); err != nil {
 			return err
 		}
+		if err := expiry.Start(ctx); err != nil {
+			return err
+		}
 		return retention.Start(ctx)
 	}
 	a.stop = func() {
@@ -108,6 +124,7 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 		// orchestrator's last events still reach alerts, then the sinks.
 		sched.Stop(5 * time.Second)
 		retention.Stop(5 * time.Second)
+		expiry.Stop(5 * time.Second)
 		orch.Stop(15 * time.Second)
 		if err := work.Close(); err != nil {
 			log.With("logger", "scand").Warn("work directory not removed", "dir", work.Path(), "error", err.Error())

@@ -10,12 +10,15 @@ import (
 	"time"
 
 	"scand/api/httpio"
+	"scand/api/review"
 	"scand/api/ui"
 	"scand/auth"
 	"scand/finding/report"
 	"scand/hook"
 	"scand/scan"
+	"scand/scan/reportdata"
 	"scand/store"
+	"scand/store/audit"
 )
 
 // The web console (package ui) is mounted on the same mux as the API but
@@ -117,24 +120,32 @@ func (a *consoleActions) StartScan(ctx context.Context, p auth.Principal, remote
 	return a.s.startScan(ctx, p, req)
 }
 
-func (a *consoleActions) CancelScan(ctx context.Context, id string) (store.Scan, error) {
-	return a.s.cancelScan(ctx, id)
+func (a *consoleActions) CancelScan(ctx context.Context, p auth.Principal, id string) (store.Scan, error) {
+	return a.s.cancelScan(ctx, p, id)
 }
 
-func (a *consoleActions) DeleteScan(ctx context.Context, id string) error {
-	return a.s.deleteScan(ctx, id)
+func (a *consoleActions) DeleteScan(ctx context.Context, p auth.Principal, id string) error {
+	return a.s.deleteScan(ctx, p, id)
 }
 
-func (a *consoleActions) SetTriage(ctx context.Context, p auth.Principal, fingerprint, status, note string) (store.TriageState, error) {
-	return a.s.setTriage(ctx, p, fingerprint, TriageRequest{Status: status, Note: &note})
+func (a *consoleActions) SetTriage(ctx context.Context, p auth.Principal, fingerprint, status, note, expiresAt string) (store.TriageState, error) {
+	return a.s.setTriage(ctx, p, fingerprint, TriageRequest{Status: status, Note: &note, ExpiresAt: &expiresAt})
+}
+
+func (a *consoleActions) BulkTriage(ctx context.Context, p auth.Principal, in review.BulkTriageRequest) (review.BulkTriageResult, error) {
+	return a.s.review.BulkTriage(ctx, p, in)
+}
+
+func (a *consoleActions) AuditLog(ctx context.Context, q audit.Query) (audit.Page, error) {
+	return a.s.Store.AuditRecords(ctx, q)
 }
 
 func (a *consoleActions) AddComment(ctx context.Context, p auth.Principal, fingerprint, text string) (store.Comment, error) {
 	return a.s.addComment(ctx, p, fingerprint, CommentRequest{Text: text})
 }
 
-func (a *consoleActions) DeleteComment(ctx context.Context, fingerprint, id string) error {
-	return a.s.deleteComment(ctx, fingerprint, id)
+func (a *consoleActions) DeleteComment(ctx context.Context, p auth.Principal, fingerprint, id string) error {
+	return a.s.deleteComment(ctx, p, fingerprint, id)
 }
 
 func (a *consoleActions) CreateKey(ctx context.Context, p auth.Principal, name string, scopes []string) (store.APIKey, string, error) {
@@ -159,8 +170,8 @@ func (a *consoleActions) DeleteWebhook(ctx context.Context, p auth.Principal, id
 	return a.s.deleteWebhook(ctx, p, id)
 }
 
-func (a *consoleActions) TestWebhook(ctx context.Context, id string) (string, error) {
-	d, err := a.s.testWebhook(ctx, id)
+func (a *consoleActions) TestWebhook(ctx context.Context, p auth.Principal, id string) (string, error) {
+	d, err := a.s.testWebhook(ctx, p, id)
 	return d.ID, err
 }
 
@@ -213,7 +224,11 @@ func (a *consoleActions) ScanDetails(ctx context.Context, sc store.Scan) (ui.Sca
 	if out.VulnDB, err = a.s.Store.ScanDataSources(ctx, sc.ID); err != nil {
 		return out, err
 	}
-	out.Warnings = report.DataWarnings(out.VulnDB)
+	coverage, err := reportdata.ScanCoverage(ctx, a.s.Store, sc.ID)
+	if err != nil {
+		return out, err
+	}
+	out.Warnings = append(report.DataWarnings(out.VulnDB), coverage...)
 	return out, nil
 }
 

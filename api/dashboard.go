@@ -78,7 +78,11 @@ type DashboardStats struct {
 	VisibleBySeverity  sse.SeverityCounts     `json:"visible_findings_by_severity" doc:"The same without the default-hidden triage verdicts (false_positive, accepted_risk, wont_fix)"`
 	TriageByStatus     DashboardTriageCounts  `json:"triage_by_status" doc:"The same findings by triage status; no verdict counts as new"`
 	Scanners           DashboardScannerCounts `json:"scanners"`
+	ExpiringVerdicts   int                    `json:"expiring_acceptances" doc:"accepted_risk and wont_fix verdicts that expire within the next 7 days (the finding then counts as new again)"`
 }
+
+// ExpiringSoon is how far ahead the dashboard counts expiring acceptances.
+const ExpiringSoon = 7 * 24 * time.Hour
 
 // TrendDay is one UTC day of GET /dashboard/trends.
 type TrendDay struct {
@@ -222,6 +226,9 @@ func (s *Server) handleDashboardStats(w http.ResponseWriter, r *http.Request) er
 			"fixed": &t.Fixed, "wont_fix": &t.WontFix}[c.Status]; n != nil {
 			*n += c.Count
 		}
+	}
+	if body.ExpiringVerdicts, err = s.Store.ExpiringVerdicts(ctx, s.Now().Add(ExpiringSoon)); err != nil {
+		return err
 	}
 	body.Scanners.Total = len(s.Scanners)
 	probeCtx, cancel := context.WithTimeout(ctx, dashboardProbeTimeout)

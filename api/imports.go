@@ -3,6 +3,7 @@ package api
 import (
 	"errors"
 	"net/http"
+	"scand/store/audit"
 	"strconv"
 	"time"
 
@@ -60,6 +61,8 @@ func (s *Server) handleImportScan(w http.ResponseWriter, r *http.Request) error 
 	case err != nil:
 		return err
 	}
+	s.audit(ctx, PrincipalFrom(ctx), "scan.import", "scan", sc.ID, audit.Changes{"status": {After: sc.Status}, "target_path": {After: sc.TargetPath},
+		"findings_count": {After: sc.FindingsCount}})
 	verdicts, err := importscan.Verdicts(ctx, s.Store, sc)
 	if err != nil {
 		return err

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"scand/api/review"
+	"scand/store/audit"
 	"strings"
 	"time"
 
@@ -101,6 +103,7 @@ func (s *Server) createKey(ctx context.Context, p auth.Principal, req CreateKeyR
 		return store.APIKey{}, "", err
 	}
 	s.log.InfoContext(ctx, "api key issued", "key_id", k.ID, "scopes", scopes, "by", p.ID)
+	s.audit(ctx, p, "key.issue", "key", k.ID, review.Diff(nil, keyView(k)))
 	return k, plaintext, nil
 }
 
@@ -157,5 +160,6 @@ func (s *Server) revokeKey(ctx context.Context, p auth.Principal, id string) err
 		return err
 	}
 	s.log.InfoContext(ctx, "api key revoked", "key_id", id, "by", p.ID)
+	s.audit(ctx, p, "key.revoke", "key", id, audit.Changes{"revoked": {Before: false, After: true}})
 	return nil
 }

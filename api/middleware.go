@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"scand/api/httpio"
+	"scand/api/review"
 	"scand/auth"
 )
 
@@ -23,7 +24,8 @@ func (s *Server) withRequestID(next http.Handler) http.Handler {
 			id = newUUID()
 		}
 		w.Header().Set("X-Request-ID", id)
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxRequestID, id)))
+		ctx := review.WithRequest(context.WithValue(r.Context(), ctxRequestID, id), id, review.ClientAddress(r.RemoteAddr))
+		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
 
@@ -54,6 +56,15 @@ func newUUID() string {
 // it) out to the access log, which wraps them all.
 type accessNote struct {
 	keyID string
+	// route is the matched route's pattern (legacy /api routes count under
+	// /api/v1), for the request metrics.
+	route string
+}
+
+func noteRoute(ctx context.Context, route string) {
+	if note, _ := ctx.Value(ctxAccessNote).(*accessNote); note != nil {
+		note.route = route
+	}
 }
 
 // noteKeyID records which credential authenticated the request: a DB key's
@@ -90,6 +101,14 @@ func (s *Server) withAccessLog(next http.Handler) http.Handler {
 		if note.keyID != "" {
 			attrs = append(attrs, "key_id", note.keyID)
 		}
+		route := note.route
+		if route == "" {
+			route = "unmatched"
+			if isConsolePath(path) {
+				route = consolePrefix + "/"
+			}
+		}
+		s.Monitor.ObserveRequest(route, r.Method, rec.status, time.Since(start))
 		s.access.InfoContext(r.Context(), "request", attrs...)
 	})
 }

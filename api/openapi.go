@@ -42,6 +42,8 @@ const License = "Proprietary (all rights reserved)"
 // tagDescriptions explains each operation tag in the document's top-level
 // tags list; a test fails when a route uses a tag missing here.
 var tagDescriptions = map[string]string{
+	"admin":         "Operating the daemon: an online, verified backup of its database.",
+	"audit":         "The append-only audit log: every state change with its actor (key id and name), the fields before and after, request id and client address.",
 	"meta":          "Service information, liveness, readiness and this documentation.",
 	"keys":          "Issued API keys: create, list, inspect and revoke.",
 	"scans":         "Start, list, inspect, cancel and delete scans; their summaries, findings and reports.",

@@ -114,6 +114,10 @@ func (s *Server) streamSARIF(ctx context.Context, w http.ResponseWriter, sc stor
 	if err != nil {
 		return err
 	}
+	coverage, err := reportdata.ScanCoverage(ctx, s.Store, sc.ID)
+	if err != nil {
+		return err
+	}
 	tools, err := reportdata.SARIFTools(ctx, s.Store, sc, s.Scanners, data, func(name string) iter.Seq2[report.Row, error] {
 		return reportdata.ReportRows(s.Store.FindingRows(ctx, sc, store.FindingQuery{Scanners: []string{name}}), nil)
 	})
@@ -122,7 +126,7 @@ func (s *Server) streamSARIF(ctx context.Context, w http.ResponseWriter, sc stor
 	}
 	w.Header().Set("Content-Disposition", `attachment; filename="scand-`+sc.ID+`.sarif"`)
 	sw := httpio.StartStream(w, "application/sarif+json")
-	if err := report.WriteSARIF(sw, reportdata.ReportScan(sc, data, Version), tools); err != nil {
+	if err := report.WriteSARIF(sw, reportdata.ReportScan(sc, data, coverage, Version), tools); err != nil {
 		return sw.Fail(err)
 	}
 	return sw.Finish()
@@ -139,6 +143,10 @@ func (s *Server) writeStoredReport(ctx context.Context, w io.Writer, sc store.Sc
 	if err != nil {
 		return err
 	}
+	coverage, err := reportdata.ScanCoverage(ctx, s.Store, sc.ID)
+	if err != nil {
+		return err
+	}
 	blocks, err := s.Store.ScanBlocks(ctx, sc)
 	if err != nil {
 		return err
@@ -151,7 +159,7 @@ func (s *Server) writeStoredReport(ctx context.Context, w io.Writer, sc store.Sc
 	for _, f := range facets {
 		t.Add(finding.Severity(f.Severity), f.Suppressed, report.HiddenVerdict(f.Triage), f.Tags, f.N)
 	}
-	return report.WriteHTML(w, reportdata.ReportScan(sc, data, Version), t, s.outputNow(), func(sev finding.Severity) iter.Seq2[report.Row, error] {
+	return report.WriteHTML(w, reportdata.ReportScan(sc, data, coverage, Version), t, s.outputNow(), func(sev finding.Severity) iter.Seq2[report.Row, error] {
 		return reportdata.ReportRows(s.Store.FindingRows(ctx, sc, store.FindingQuery{Severities: []string{string(sev)}}), nil)
 	})
 }

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"encoding/json"
 	"net/http"
 	"time"
 
@@ -40,11 +39,9 @@ func (s *Server) handleSBOM(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var comps []components.Component
-	if len(raw) > 0 {
-		if err := json.Unmarshal(raw, &comps); err != nil {
-			return err
-		}
+	comps, err := components.DecodeCapture(raw)
+	if err != nil {
+		return err
 	}
 	meta := sbom.Meta{ScanID: sc.ID, TargetPath: sc.TargetPath, Timestamp: sbomTime(sc, s.OutputNow), ToolVersion: Version}
 	var body []byte

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"scand/store/audit"
 	"slices"
 	"strconv"
 	"strings"
@@ -214,6 +215,8 @@ func (s *Server) startScan(ctx context.Context, p auth.Principal, req StartScanR
 		return store.Scan{}, err
 	}
 	s.Scans.Submit(sc.ID)
+	s.audit(ctx, p, "scan.start", "scan", sc.ID, audit.Changes{"status": {After: sc.Status}, "target_path": {After: sc.TargetPath},
+		"scan_types": {After: sc.ScanTypes}, "target_url": {After: sc.TargetURL}, "target_host": {After: sc.TargetHost}})
 	return sc, nil
 }
 
@@ -309,7 +312,7 @@ func (s *Server) handleGetScan(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) handleDeleteScan(w http.ResponseWriter, r *http.Request) error {
-	if err := s.deleteScan(r.Context(), r.PathValue("id")); err != nil {
+	if err := s.deleteScan(r.Context(), PrincipalFrom(r.Context()), r.PathValue("id")); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -317,19 +320,21 @@ func (s *Server) handleDeleteScan(w http.ResponseWriter, r *http.Request) error 
 }
 
 // deleteScan deletes a finished scan (API and console).
-func (s *Server) deleteScan(ctx context.Context, id string) error {
+func (s *Server) deleteScan(ctx context.Context, p auth.Principal, id string) error {
 	err := s.Store.DeleteScan(ctx, id)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return httpio.NotFound("Scan not found")
 	case errors.Is(err, store.ErrConflict):
 		return httpio.Conflict("Scan is pending or running; cancel it before deleting")
+	case err == nil:
+		s.audit(ctx, p, "scan.delete", "scan", id, audit.Changes{"deleted": {Before: false, After: true}})
 	}
 	return err
 }
 
 func (s *Server) handleCancelScan(w http.ResponseWriter, r *http.Request) error {
-	sc, err := s.cancelScan(r.Context(), r.PathValue("id"))
+	sc, err := s.cancelScan(r.Context(), PrincipalFrom(r.Context()), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -342,13 +347,15 @@ func (s *Server) handleCancelScan(w http.ResponseWriter, r *http.Request) error 
 }
 
 // cancelScan cancels a pending or running scan (API and console).
-func (s *Server) cancelScan(ctx context.Context, id string) (store.Scan, error) {
+func (s *Server) cancelScan(ctx context.Context, p auth.Principal, id string) (store.Scan, error) {
 	sc, err := s.Scans.Cancel(ctx, id)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return sc, httpio.NotFound("Scan not found")
 	case errors.Is(err, store.ErrConflict):
 		return sc, httpio.Conflict("Scan already finished; only pending or running scans can be cancelled")
+	case err == nil:
+		s.audit(ctx, p, "scan.cancel", "scan", id, audit.Changes{"status": {After: sc.Status}})
 	}
 	return sc, err
 }
@@ -481,7 +488,11 @@ func (s *Server) handleSummary(w http.ResponseWriter, r *http.Request) error {
 	if sum.VulnDB, err = s.Store.ScanDataSources(r.Context(), sc.ID); err != nil {
 		return err
 	}
-	sum.Warnings = report.DataWarnings(sum.VulnDB)
+	coverage, err := reportdata.ScanCoverage(r.Context(), s.Store, sc.ID)
+	if err != nil {
+		return err
+	}
+	sum.Warnings = append(report.DataWarnings(sum.VulnDB), coverage...)
 	httpio.WriteJSON(w, http.StatusOK, sum)
 	return nil
 }

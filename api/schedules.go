@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"scand/api/review"
 	"time"
 
 	"scand/api/httpio"
@@ -169,6 +170,7 @@ func (s *Server) createSchedule(ctx context.Context, p auth.Principal, req Creat
 		return sc, scheduleError(err)
 	}
 	s.log.InfoContext(ctx, "schedule created", "schedule_id", sc.ID, "cron", sc.Cron, "timezone", sc.Timezone, "by", p.ID)
+	s.audit(ctx, p, "schedule.create", "schedule", sc.ID, review.Diff(nil, scheduleView(sc)))
 	return sc, nil
 }
 
@@ -210,6 +212,10 @@ func (s *Server) handleUpdateSchedule(w http.ResponseWriter, r *http.Request) er
 // updateSchedule applies an edit to a schedule; the API and the web
 // console both edit schedules through it.
 func (s *Server) updateSchedule(ctx context.Context, p auth.Principal, id string, req UpdateScheduleRequest) (store.Schedule, error) {
+	old, err := s.Store.ScheduleByID(ctx, id)
+	if err != nil {
+		return old, scheduleError(err)
+	}
 	sc, err := s.Schedules.Update(ctx, id, func(spec *schedule.Spec) {
 		set(&spec.Name, req.Name)
 		set(&spec.TargetPath, req.TargetPath)
@@ -230,6 +236,10 @@ func (s *Server) updateSchedule(ctx context.Context, p auth.Principal, id string
 		return sc, scheduleError(err)
 	}
 	s.log.InfoContext(ctx, "schedule updated", "schedule_id", sc.ID, "enabled", sc.Enabled, "by", p.ID)
+	before, after := scheduleView(old), scheduleView(sc)
+	// The next run moves with the clock: only an edit is worth a record.
+	before.NextRunAt, before.LastRunAt, before.UpdatedAt = after.NextRunAt, after.LastRunAt, after.UpdatedAt
+	s.audit(ctx, p, "schedule.update", "schedule", sc.ID, review.Diff(before, after))
 	return sc, nil
 }
 
@@ -251,9 +261,14 @@ func (s *Server) handleDeleteSchedule(w http.ResponseWriter, r *http.Request) er
 // deleteSchedule removes a schedule and its run history; the API and the
 // web console both delete schedules through it.
 func (s *Server) deleteSchedule(ctx context.Context, p auth.Principal, id string) error {
+	old, err := s.Store.ScheduleByID(ctx, id)
+	if err != nil {
+		return scheduleError(err)
+	}
 	if err := s.Schedules.Delete(ctx, id); err != nil {
 		return scheduleError(err)
 	}
+	s.audit(ctx, p, "schedule.delete", "schedule", id, review.Diff(scheduleView(old), nil))
 	s.log.InfoContext(ctx, "schedule deleted", "schedule_id", id, "by", p.ID)
 	return nil
 }

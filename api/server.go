@@ -15,7 +15,9 @@ import (
 	"time"
 
 	"scand/api/httpio"
+	"scand/api/monitor"
 	"scand/api/openapi"
+	"scand/api/review"
 	"scand/auth"
 	"scand/hook"
 	"scand/scan"
@@ -77,6 +79,12 @@ type Deps struct {
 	Schedules *schedule.Scheduler
 	// VulnDB is the offline advisory data scand imports and reports on.
 	VulnDB VulnDBConfig
+	// Monitor serves /metrics and /admin/backup and counts requests; nil
+	// mounts neither and counts nothing.
+	Monitor *monitor.Monitor
+	// LockCheck reports whether the daemon still holds the database's lock
+	// file (store.DBLock.Check); nil skips the check.
+	LockCheck func() error
 }
 
 // Server holds the dependencies and the route table.
@@ -94,6 +102,8 @@ type Server struct {
 
 	// console is the web console under /ui/.
 	console http.Handler
+	// review is the audit log, bulk verdicts and their routes.
+	review *review.Service
 	// bodyLimits holds the mux patterns of routes whose body cap is not
 	// httpio.MaxBodyBytes (an archive upload).
 	bodyLimits map[string]int64
@@ -123,6 +133,7 @@ func New(d Deps) *Server {
 	}
 	s := &Server{Deps: d, log: d.Log.With("logger", "scand.api"), access: d.Log.With("logger", "scand.access")}
 	s.streams, s.closeStreams = context.WithCancel(context.Background())
+	s.review = review.New(review.Deps{Store: d.Store, Log: s.log, Now: d.Now, Principal: PrincipalFrom})
 	s.routes = s.routeTable()
 	s.mux = http.NewServeMux()
 	s.bodyLimits = map[string]int64{}
@@ -136,6 +147,7 @@ func New(d Deps) *Server {
 		}
 	}
 	s.console = s.newConsole()
+	s.registerReadinessMetrics()
 	return s
 }
 
@@ -155,6 +167,10 @@ func (s *Server) routeTable() []Route {
 	rs = append(rs, s.scheduleRoutes()...)
 	rs = append(rs, s.notificationRoutes()...)
 	rs = append(rs, s.vulndbRoutes()...)
+	if s.Monitor != nil {
+		rs = append(rs, s.Monitor.Routes()...)
+	}
+	rs = append(rs, s.review.Routes()...)
 	rs = append(rs, s.TestRoutes...)
 	return rs
 }
@@ -272,7 +288,12 @@ func PrincipalFrom(ctx context.Context) auth.Principal {
 // guard authenticates, checks the route's scope and rate limit, then runs
 // the handler and renders its error.
 func (s *Server) guard(rt Route) http.Handler {
+	route := rt.Path
+	if !rt.Public {
+		route = prefixV1 + rt.Path
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		noteRoute(r.Context(), route)
 		if !rt.Public {
 			p, err := s.authenticate(r, rt)
 			if err != nil {
@@ -316,6 +337,11 @@ func (s *Server) authenticate(r *http.Request, rt Route) (auth.Principal, error)
 	key, presented := auth.KeyFromRequest(r)
 	p, err := s.Auth.Authenticate(r.Context(), key, presented)
 	if err == auth.ErrUnauthorized {
+		if presented {
+			s.Monitor.AuthFailure("invalid_key")
+		} else {
+			s.Monitor.AuthFailure("missing_key")
+		}
 		return p, &httpio.Error{Status: http.StatusUnauthorized, Detail: unauthorizedDetail(presented),
 			Header: map[string]string{"WWW-Authenticate": "Bearer"}}
 	}
@@ -333,10 +359,12 @@ func (s *Server) authenticateEventToken(r *http.Request, tok string) (auth.Princ
 	bad := &httpio.Error{Status: http.StatusUnauthorized, Detail: "Invalid or expired event token"}
 	keyID, err := auth.VerifyEventToken(s.EventSecret, tok, r.PathValue("id"), s.Now())
 	if err != nil {
+		s.Monitor.AuthFailure("invalid_event_token")
 		return auth.Principal{}, bad
 	}
 	p, err := s.Auth.PrincipalByKeyID(r.Context(), keyID)
 	if err == auth.ErrUnauthorized {
+		s.Monitor.AuthFailure("invalid_event_token")
 		return p, bad
 	}
 	return p, err
@@ -355,6 +383,7 @@ func (s *Server) rateLimit(w http.ResponseWriter, r *http.Request, p auth.Princi
 	if d.Allowed {
 		return true
 	}
+	s.Monitor.RateLimit("scan_start")
 	retry := int(d.RetryAfter / time.Second)
 	if retry < 1 {
 		retry = 1

@@ -20,7 +20,9 @@ import (
 	"time"
 
 	"scand/api/httpio"
+	"scand/api/monitor"
 	"scand/auth"
+	"scand/metrics"
 	"scand/sse"
 	"scand/store"
 )
@@ -89,17 +91,21 @@ type apiEnvOptions struct {
 	// Limiter defaults to the SPEC.md limits (60/min, burst 10, enabled).
 	Limiter    *auth.RateLimiter
 	TestRoutes []Route
+	// Metrics is SVC_METRICS (default key); MetricsKey SVC_METRICS_KEY.
+	Metrics    string
+	MetricsKey string
 }
 
 // apiEnv is one server over a fresh database.
 type apiEnv struct {
-	t      *testing.T
-	srv    *Server
-	h      http.Handler
-	store  *store.Store
-	clock  *apiClock
-	logs   *apiLogBuffer
-	secret []byte
+	t       *testing.T
+	srv     *Server
+	h       http.Handler
+	store   *store.Store
+	clock   *apiClock
+	logs    *apiLogBuffer
+	secret  []byte
+	monitor *monitor.Monitor
 }
 
 var apiEnvStart = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -118,9 +124,16 @@ func newAPIEnv(t *testing.T, opts apiEnvOptions) *apiEnv {
 	}
 	logs := &apiLogBuffer{}
 	e := &apiEnv{t: t, store: st, clock: clock, logs: logs, secret: []byte("api-test-event-secret")}
+	authn := &auth.Authenticator{Store: st, EnvKey: opts.EnvKey, AuthRequired: opts.AuthRequired}
+	if opts.Metrics == "" {
+		opts.Metrics = monitor.ModeKey
+	}
+	e.monitor = monitor.New(monitor.Config{Registry: metrics.New(), Store: st, Auth: authn, Now: clock.Now, Version: Version,
+		Mode: opts.Metrics, ScrapeKey: opts.MetricsKey, BackupDir: filepath.Join(t.TempDir(), "backups")})
 	e.srv = New(Deps{
 		Store:       st,
-		Auth:        &auth.Authenticator{Store: st, EnvKey: opts.EnvKey, AuthRequired: opts.AuthRequired},
+		Auth:        authn,
+		Monitor:     e.monitor,
 		Limiter:     limiter,
 		Bus:         sse.NewBus(nil),
 		Log:         slog.New(slog.NewJSONHandler(logs, nil)),

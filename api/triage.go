@@ -4,26 +4,24 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"scand/api/httpio"
+	"scand/api/review"
 	"scand/auth"
 	"scand/store"
+	"scand/store/audit"
 )
 
-// TriageRequest is the body of PATCH /findings/{fingerprint}/state.
-type TriageRequest struct {
-	Status    string  `json:"status"`
-	Note      *string `json:"note,omitempty"`
-	UpdatedBy *string `json:"updated_by,omitempty" doc:"defaults to the caller's key id"`
-}
+// TriageRequest is the body of PATCH /findings/{fingerprint}/state, the
+// verdict fields POST /findings/triage takes too.
+type TriageRequest = review.Verdict
 
 // CommentRequest is the body of POST /findings/{fingerprint}/comments.
 type CommentRequest struct {
 	Text   string  `json:"text" doc:"1 to 10,000 characters"`
-	Author *string `json:"author,omitempty" doc:"defaults to the caller's key id"`
+	Author *string `json:"author,omitempty" doc:"defaults to the caller's key name and id"`
 }
 
 const maxCommentChars = 10000
@@ -82,34 +80,27 @@ func (s *Server) handleSetTriage(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// setTriage applies the triage rules (status, note and author limits, a
-// known fingerprint) and stores the verdict; API and console share it.
+// setTriage applies the triage rules (status, note and author limits, an
+// expiry only on acceptances and in the future, a known fingerprint),
+// stores the verdict and records it; API and console share it.
 func (s *Server) setTriage(ctx context.Context, p auth.Principal, fp string, req TriageRequest) (store.TriageState, error) {
 	var v httpio.Validation
-	if !slices.Contains(store.TriageStatuses, req.Status) {
-		v.Add("enum", "status must be one of "+strings.Join(store.TriageStatuses, ", "), req.Status, "body", "status")
-	}
-	note := ""
-	if req.Note != nil {
-		note = *req.Note
-		if utf8.RuneCountInString(note) > maxCommentChars {
-			v.Add("string_too_long", "note must be at most 10000 characters", nil, "body", "note")
-		}
-	}
-	by := p.ID
-	if req.UpdatedBy != nil && strings.TrimSpace(*req.UpdatedBy) != "" {
-		by = strings.TrimSpace(*req.UpdatedBy)
-		if utf8.RuneCountInString(by) > 200 {
-			v.Add("string_too_long", "updated_by must be at most 200 characters", nil, "body", "updated_by")
-		}
-	}
+	st := req.State(p, s.Now(), &v)
 	if err := v.Err(); err != nil {
 		return store.TriageState{}, err
 	}
 	if err := s.knownFingerprint(ctx, fp); err != nil {
 		return store.TriageState{}, err
 	}
-	return s.Store.SetTriage(ctx, store.TriageState{Fingerprint: fp, Status: req.Status, Note: note, UpdatedBy: by})
+	before, err := s.Store.TriageStateOf(ctx, fp)
+	if err != nil {
+		return store.TriageState{}, err
+	}
+	st.Fingerprint = fp
+	rec := review.RecordOf(ctx, p, "finding.triage", "finding", fp, review.VerdictChanges(before, st))
+	st, _, err = s.Store.SetVerdicts(ctx, []string{fp}, st, &rec)
+	st.Fingerprint = fp
+	return st, err
 }
 
 func (s *Server) handleTriageHistory(w http.ResponseWriter, r *http.Request) error {
@@ -157,7 +148,7 @@ func (s *Server) addComment(ctx context.Context, p auth.Principal, fp string, re
 	if n := utf8.RuneCountInString(req.Text); strings.TrimSpace(req.Text) == "" || n > maxCommentChars {
 		v.Add("string_length", "text must be 1 to 10000 characters", nil, "body", "text")
 	}
-	author := p.ID
+	author := review.DisplayName(p)
 	if req.Author != nil && strings.TrimSpace(*req.Author) != "" {
 		author = strings.TrimSpace(*req.Author)
 		if utf8.RuneCountInString(author) > 200 {
@@ -170,11 +161,15 @@ func (s *Server) addComment(ctx context.Context, p auth.Principal, fp string, re
 	if err := s.knownFingerprint(ctx, fp); err != nil {
 		return store.Comment{}, err
 	}
-	return s.Store.AddComment(ctx, store.Comment{Fingerprint: fp, Text: req.Text, Author: author})
+	c, err := s.Store.AddComment(ctx, store.Comment{Fingerprint: fp, Text: req.Text, Author: author})
+	if err == nil {
+		s.audit(ctx, p, "finding.comment_add", "finding", fp, audit.Changes{"comment_id": {After: c.ID}, "text": {After: c.Text}})
+	}
+	return c, err
 }
 
 func (s *Server) handleDeleteComment(w http.ResponseWriter, r *http.Request) error {
-	if err := s.deleteComment(r.Context(), r.PathValue("fingerprint"), r.PathValue("comment_id")); err != nil {
+	if err := s.deleteComment(r.Context(), PrincipalFrom(r.Context()), r.PathValue("fingerprint"), r.PathValue("comment_id")); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -182,10 +177,18 @@ func (s *Server) handleDeleteComment(w http.ResponseWriter, r *http.Request) err
 }
 
 // deleteComment removes one comment of a fingerprint (API and console).
-func (s *Server) deleteComment(ctx context.Context, fp, id string) error {
+func (s *Server) deleteComment(ctx context.Context, p auth.Principal, fp, id string) error {
 	err := s.Store.DeleteComment(ctx, fp, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return httpio.NotFound("Comment not found")
 	}
+	if err == nil {
+		s.audit(ctx, p, "finding.comment_delete", "finding", fp, audit.Changes{"comment_id": {Before: id, After: nil}})
+	}
 	return err
+}
+
+// audit records a change p made (api/review's Recorder).
+func (s *Server) audit(ctx context.Context, p auth.Principal, action, objectType, objectID string, changes audit.Changes) {
+	s.review.Recorder.Record(ctx, p, action, objectType, objectID, changes)
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"scand/store/audit"
 	"strconv"
 	"strings"
 	"time"
@@ -127,6 +128,8 @@ func (s *Server) handleVulnDBImport(w http.ResponseWriter, r *http.Request) erro
 	}
 	s.log.Info("advisory database imported", "name", info.Name, "archive", name, "sha256", info.SHA256,
 		"built_at", info.BuiltAt, "key_id", PrincipalFrom(r.Context()).ID)
+	s.audit(r.Context(), PrincipalFrom(r.Context()), "vulndb.import", "vulndb", info.Name, audit.Changes{"archive": {After: name},
+		"sha256": {After: info.SHA256}, "built_at": {After: info.BuiltAt}})
 	httpio.WriteJSON(w, http.StatusCreated, info.WithAge(s.Now(), s.VulnDB.maxAge()))
 	return nil
 }

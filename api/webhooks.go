@@ -7,6 +7,8 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"scand/api/review"
+	"scand/store/audit"
 	"slices"
 	"strings"
 	"time"
@@ -212,6 +214,7 @@ func (s *Server) createWebhook(ctx context.Context, p auth.Principal, req Create
 		return store.Webhook{}, "", err
 	}
 	s.log.InfoContext(ctx, "webhook created", "webhook_id", wh.ID, "event_filter", filter, "enabled", enabled, "by", p.ID)
+	s.audit(ctx, p, "webhook.create", "webhook", wh.ID, review.Diff(nil, webhookView(wh)))
 	return wh, secret, nil
 }
 
@@ -280,6 +283,13 @@ func (s *Server) updateWebhook(ctx context.Context, p auth.Principal, id string,
 	if err := v.Err(); err != nil {
 		return store.Webhook{}, err
 	}
+	old, err := s.Store.WebhookByID(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return old, httpio.NotFound("Webhook not found")
+	}
+	if err != nil {
+		return old, err
+	}
 	wh, err := s.Store.UpdateWebhook(ctx, id, patch)
 	if errors.Is(err, store.ErrNotFound) {
 		return wh, httpio.NotFound("Webhook not found")
@@ -292,6 +302,7 @@ func (s *Server) updateWebhook(ctx context.Context, p auth.Principal, id string,
 		s.Hooks.Kick(wh.ID)
 	}
 	s.log.InfoContext(ctx, "webhook updated", "webhook_id", wh.ID, "event_filter", wh.EventFilter, "enabled", wh.Enabled, "by", p.ID)
+	s.audit(ctx, p, "webhook.update", "webhook", wh.ID, review.Diff(webhookView(old), webhookView(wh)))
 	return wh, nil
 }
 
@@ -305,7 +316,10 @@ func (s *Server) handleDeleteWebhook(w http.ResponseWriter, r *http.Request) err
 
 // deleteWebhook removes a subscription and its deliveries (API and console).
 func (s *Server) deleteWebhook(ctx context.Context, p auth.Principal, id string) error {
-	err := s.Store.DeleteWebhook(ctx, id)
+	old, err := s.Store.WebhookByID(ctx, id)
+	if err == nil {
+		err = s.Store.DeleteWebhook(ctx, id)
+	}
 	if errors.Is(err, store.ErrNotFound) {
 		return httpio.NotFound("Webhook not found")
 	}
@@ -313,6 +327,7 @@ func (s *Server) deleteWebhook(ctx context.Context, p auth.Principal, id string)
 		return err
 	}
 	s.log.InfoContext(ctx, "webhook deleted", "webhook_id", id, "by", p.ID)
+	s.audit(ctx, p, "webhook.delete", "webhook", id, review.Diff(webhookView(old), nil))
 	return nil
 }
 
@@ -334,7 +349,7 @@ func (s *Server) handleWebhookDeliveries(w http.ResponseWriter, r *http.Request)
 }
 
 func (s *Server) handleTestWebhook(w http.ResponseWriter, r *http.Request) error {
-	d, err := s.testWebhook(r.Context(), r.PathValue("id"))
+	d, err := s.testWebhook(r.Context(), PrincipalFrom(r.Context()), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -344,7 +359,7 @@ func (s *Server) handleTestWebhook(w http.ResponseWriter, r *http.Request) error
 
 // testWebhook queues a webhook.test delivery through the normal delivery
 // path (API and console).
-func (s *Server) testWebhook(ctx context.Context, id string) (store.Delivery, error) {
+func (s *Server) testWebhook(ctx context.Context, p auth.Principal, id string) (store.Delivery, error) {
 	if s.Hooks == nil {
 		return store.Delivery{}, errors.New("webhook dispatcher not wired")
 	}
@@ -354,6 +369,8 @@ func (s *Server) testWebhook(ctx context.Context, id string) (store.Delivery, er
 		return d, httpio.NotFound("Webhook not found")
 	case errors.Is(err, store.ErrConflict):
 		return d, httpio.Conflict("Webhook is disabled; enable it to send a test delivery")
+	case err == nil:
+		s.audit(ctx, p, "webhook.test", "webhook", id, audit.Changes{"delivery_id": {After: d.ID}})
 	}
 	return d, err
 }

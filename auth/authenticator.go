@@ -126,7 +126,7 @@ func (a *Authenticator) DevMode(ctx context.Context) (bool, error) {
 }
 
 func principalOf(k store.APIKey) Principal {
-	p := Principal{ID: k.ID, Source: SourceDB}
+	p := Principal{ID: k.ID, Source: SourceDB, Name: k.Name}
 	for _, s := range k.Scopes {
 		p.Scopes = append(p.Scopes, Scope(s))
 	}

@@ -40,6 +40,9 @@ type Principal struct {
 	ID     string
 	Scopes []Scope
 	Source string
+	// Name is a DB key's name, which audit records and verdict histories
+	// show beside the id: people know keys by name.
+	Name string
 }
 
 // Has reports whether p may use a route that requires s. Scopes are

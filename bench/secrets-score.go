@@ -136,6 +136,7 @@ func readGitleaks(p, tree string) []finding {
 func score(name string, plant map[loc]string, found []finding) {
 	hit := map[loc]bool{}
 	offPlant := map[loc]bool{}
+	offFiles := map[string]bool{}
 	offFindings := 0
 	for _, f := range found {
 		onPlant := false
@@ -149,6 +150,7 @@ func score(name string, plant map[loc]string, found []finding) {
 		}
 		if !onPlant {
 			offPlant[f.loc] = true
+			offFiles[f.file] = true
 			offFindings++
 		}
 	}
@@ -163,8 +165,8 @@ func score(name string, plant map[loc]string, found []finding) {
 		missed = append(missed, fmt.Sprintf("%s×%d", k, n))
 	}
 	sort.Strings(missed)
-	fmt.Printf("%-9s findings=%-5d recall=%.3f (%d/%d)  off-plant findings=%d (on %d lines)  missed: %s\n",
-		name, len(found), float64(len(hit))/float64(len(plant)), len(hit), len(plant), offFindings, len(offPlant), strings.Join(missed, " "))
+	fmt.Printf("%-9s findings=%-5d recall=%.3f (%d/%d)  off-plant findings=%d (on %d lines, in %d files)  missed: %s\n",
+		name, len(found), float64(len(hit))/float64(len(plant)), len(hit), len(plant), offFindings, len(offPlant), len(offFiles), strings.Join(missed, " "))
 }
 
 func die(err error) {

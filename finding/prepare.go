@@ -69,6 +69,14 @@ func Prepare(scanID string, raw []Finding, src LineSource, newID func() string) 
 // findings apart and sorting the union canonically gives what Prepare
 // gives. f is not modified.
 func PrepareOne(scanID string, f Finding, src LineSource) Finding {
+	f, _ = PrepareOneWithContext(scanID, f, src)
+	return f
+}
+
+// PrepareOneWithContext is PrepareOne that also returns the normalized
+// line context the fingerprint was made of, so a caller can ask which
+// fingerprint the same finding had at another path (a moved file).
+func PrepareOneWithContext(scanID string, f Finding, src LineSource) (Finding, string) {
 	cleanFinding(&f)
 	ApplyTestContext(&f)
 
@@ -105,7 +113,7 @@ func PrepareOne(scanID string, f Finding, src LineSource) Finding {
 	}
 	f.ComplianceTags = ComplianceTags(f)
 	f.ScanID = scanID
-	return f
+	return f, context
 }
 
 func cleanFinding(f *Finding) {

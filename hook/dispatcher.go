@@ -39,7 +39,17 @@ type Config struct {
 	Now   func() time.Time
 	// AllowPrivate permits loopback and private receivers.
 	AllowPrivate bool
+	// Observe, when set, is told the outcome of every delivery attempt
+	// (OutcomeSucceeded, OutcomeRetry, OutcomeFailed) for /metrics.
+	Observe func(outcome string)
 }
+
+// Outcomes of one delivery attempt, as Config.Observe receives them.
+const (
+	OutcomeSucceeded = "succeeded" // the receiver answered 2xx
+	OutcomeRetry     = "retry"     // failed, another attempt is scheduled
+	OutcomeFailed    = "failed"    // given up: policy refusal or too old
+)
 
 // Dispatcher owns the delivery queue: it turns events into committed
 // delivery rows, runs one worker per subscription that has work, and
@@ -68,8 +78,10 @@ type Dispatcher struct {
 	log    *slog.Logger
 	now    func() time.Time
 	policy AddressPolicy
-	client *http.Client
-	jitter func() float64
+	// observe counts attempt outcomes for /metrics; nil counts nothing.
+	observe func(outcome string)
+	client  *http.Client
+	jitter  func() float64
 	// dialOverride rewrites the address dialled (after the URL is chosen,
 	// before the address policy runs); only in-package tests set it.
 	dialOverride func(addr string) string
@@ -140,6 +152,7 @@ func New(cfg Config) *Dispatcher {
 		log:             cfg.Log,
 		now:             cfg.Now,
 		policy:          AddressPolicy{AllowPrivate: cfg.AllowPrivate},
+		observe:         cfg.Observe,
 		jitter:          rand.Float64,
 		workers:         map[string]*worker{},
 	}
@@ -414,6 +427,7 @@ func (d *Dispatcher) work(w *worker) {
 		case c.Delivery != nil:
 			out := d.attempt(d.ctx, c.Webhook, *c.Delivery)
 			done = &out
+			d.observeOutcome(out)
 		case c.Busy:
 			d.sleep(w, d.RetryAfterError)
 		case !c.WaitUntil.IsZero():
@@ -601,6 +615,22 @@ func transportNote(err error) string {
 		err = ue.Err
 	}
 	return truncate(err.Error(), 500)
+}
+
+// observeOutcome tells Config.Observe how an attempt ended; an attempt
+// the shutdown interrupted did not end and is not counted.
+func (d *Dispatcher) observeOutcome(out store.DeliveryOutcome) {
+	if d.observe == nil {
+		return
+	}
+	switch {
+	case out.Status == store.DeliverySucceeded:
+		d.observe(OutcomeSucceeded)
+	case out.Status == store.DeliveryFailed:
+		d.observe(OutcomeFailed)
+	case out.Status == store.DeliveryPending && d.ctx.Err() == nil:
+		d.observe(OutcomeRetry)
+	}
 }
 
 // retry schedules another attempt, or gives up once the delivery is older

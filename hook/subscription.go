@@ -17,8 +17,9 @@ import (
 
 // Events are the only event names that reach webhooks (and notifications);
 // the rest of the lifecycle stays on the SSE stream. scan.new_findings is
-// the change alert of issue 17 (additive to SPEC.md's four).
-var Events = []string{sse.ScanComplete, sse.ScanFailed, sse.ScannerFailed, sse.WebhookTest, sse.ScanNewFindings}
+// the change alert of issue 17, finding.acceptance_expired the end of an
+// expiring verdict (issue 26); both additive to SPEC.md's four.
+var Events = []string{sse.ScanComplete, sse.ScanFailed, sse.ScannerFailed, sse.WebhookTest, sse.ScanNewFindings, sse.FindingAcceptanceExpired}
 
 // IsEvent reports whether name may appear in an event_filter.
 func IsEvent(name string) bool { return slices.Contains(Events, name) }

@@ -29,6 +29,9 @@ type Config struct {
 	Store *store.Store
 	Log   *slog.Logger
 	Now   func() time.Time
+	// Created, when set, is told the severity of every notification stored
+	// (for /metrics).
+	Created func(severity string)
 }
 
 // Service stores notifications for the events that deserve one.
@@ -39,6 +42,8 @@ type Service struct {
 	store *store.Store
 	log   *slog.Logger
 	now   func() time.Time
+	// created counts stored notifications for /metrics (Config.Created).
+	created func(severity string)
 
 	mu       sync.Mutex
 	events   chan sse.Event
@@ -55,7 +60,7 @@ func New(cfg Config) *Service {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Service{QueueSize: DefaultQueueSize, store: cfg.Store, log: cfg.Log, now: cfg.Now}
+	return &Service{QueueSize: DefaultQueueSize, store: cfg.Store, log: cfg.Log, now: cfg.Now, created: cfg.Created}
 }
 
 // Start prunes read notifications older than Retention (unread ones are
@@ -119,7 +124,7 @@ func (s *Service) Sink(_ context.Context, ev sse.Event) error {
 
 func relevant(name string) bool {
 	return name == sse.ScanComplete || name == sse.ScanFailed || name == sse.ScannerFailed || name == sse.ScanNewFindings ||
-		name == sse.ScanStaleData
+		name == sse.ScanStaleData || name == sse.FindingAcceptanceExpired
 }
 
 func (s *Service) loop(ctx context.Context) {
@@ -158,6 +163,9 @@ func (s *Service) Handle(ctx context.Context, ev sse.Event) (*store.Notification
 	if err != nil {
 		return nil, err
 	}
+	if s.created != nil {
+		s.created(stored.Severity)
+	}
 	return &stored, nil
 }
 
@@ -177,6 +185,10 @@ type facts struct {
 	New              sse.SeverityCounts `json:"new"`
 	FixedCount       int                `json:"fixed_count"`
 	AlertMinSeverity string             `json:"alert_min_severity"`
+	// finding.acceptance_expired
+	Fingerprint    string `json:"fingerprint"`
+	PreviousStatus string `json:"previous_status"`
+	ExpiresAt      string `json:"expires_at"`
 	// scan.stale_data
 	Databases []string `json:"databases"`
 	Warnings  []string `json:"warnings"`
@@ -263,6 +275,11 @@ func Build(ev sse.Event) (n store.Notification, ok bool, err error) {
 			n.Body += "; " + plural(f.FixedCount, "finding") + " no longer reported"
 		}
 		n.Body += "."
+	case sse.FindingAcceptanceExpired:
+		n.Severity = "medium"
+		n.Title = "Acceptance expired: finding " + short(f.Fingerprint) + " is open again"
+		n.Body = "The " + strings.ReplaceAll(f.PreviousStatus, "_", " ") + " verdict on finding " + f.Fingerprint + " expired at " +
+			f.ExpiresAt + "; the finding is new again and counts on the dashboard until someone triages it."
 	case sse.ScanStaleData:
 		if len(f.Warnings) == 0 {
 			return n, false, nil
@@ -273,6 +290,13 @@ func Build(ev sse.Event) (n store.Notification, ok bool, err error) {
 			strings.Join(f.Warnings, "; ") + "."
 	}
 	return n, true, nil
+}
+
+func short(fp string) string {
+	if len(fp) > 12 {
+		return fp[:12]
+	}
+	return fp
 }
 
 func plural(n int, word string) string {

@@ -377,11 +377,18 @@ func (o *Orchestrator) runScan(ctx context.Context, id string, opts RunOptions) 
 	}
 	defer in.Close()
 	src := prep.lineSource(tree.LineSource(target.Path))
+	var moves *moveTracker
+	if readsTree {
+		if moves, err = newMoveTracker(ctx, o.store, id, target.Path); err != nil {
+			o.log.Warn("moved findings not looked for", "scan_id", id, "error", err.Error())
+			moves = nil
+		}
+	}
 	for _, s := range scanners {
 		if ctx.Err() != nil {
 			break
 		}
-		ran, sc1, skips, err := o.runScanner(ctx, id, s, target, in, src, cfg)
+		ran, sc1, skips, err := o.runScanner(ctx, id, s, target, in, src, cfg, moves)
 		if err != nil {
 			o.fail(bg, id, sc.TargetPath, run, skipped, fmt.Errorf("store findings: %w", err))
 			return
@@ -405,7 +412,9 @@ func (o *Orchestrator) runScan(ctx context.Context, id string, opts RunOptions) 
 	// Storing is part of the scan: completed_at (and so duration_s) is
 	// stamped when the last chunk is written.
 	coverage := settleCoverage(ExpandScanTypes(prep.scanners(o.scanners), sc.ScanTypes), cov, sc.ScanTypes, !sc.DefaultTypes)
-	sum, err := in.Finish(ctx, store.IngestMeta{ScannersRun: run, Skipped: skipped, Coverage: coverage})
+	// Verdicts follow moved findings in the transaction that completes
+	// the scan, so its first reader already sees them.
+	sum, err := in.Finish(ctx, store.IngestMeta{ScannersRun: run, Skipped: skipped, Links: moves.links(), Coverage: coverage})
 	if errors.Is(err, store.ErrConflict) {
 		return // cancelled while storing; Cancel published the event
 	}
@@ -416,6 +425,9 @@ func (o *Orchestrator) runScan(ctx context.Context, id string, opts RunOptions) 
 	if err != nil {
 		o.fail(bg, id, sc.TargetPath, run, skipped, fmt.Errorf("store findings: %w", err))
 		return
+	}
+	if sum.MovedVerdicts > 0 {
+		o.log.Info("verdicts followed moved findings", "scan_id", id, "count", sum.MovedVerdicts)
 	}
 	a := sum.All
 	o.publish(bg, id, sse.ScanComplete, sse.ScanCompleteData{ScanID: id, TargetPath: sc.TargetPath, FindingsCount: sum.Findings,
@@ -454,7 +466,7 @@ func (o *Orchestrator) fail(ctx context.Context, id, targetPath string, run []st
 // on the rest (PartialSkip). A failed scanner's findings are taken back
 // out. err is a storage failure, which fails the scan.
 func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner, t Target, in *store.Ingest, src finding.LineSource,
-	cfg *repoconfig.Config) (ran bool, cov finding.ScannerCoverage, skips []store.SkippedScanner, err error) {
+	cfg *repoconfig.Config, moves *moveTracker) (ran bool, cov finding.ScannerCoverage, skips []store.SkippedScanner, err error) {
 	bg := context.WithoutCancel(ctx)
 	name := s.Name()
 	if _, hint, ok := s.Available(ctx); !ok {
@@ -488,7 +500,7 @@ func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner,
 		if f.ScanType == "" {
 			f.ScanType = s.Type()
 		}
-		pf := finding.PrepareOne(scanID, f, src)
+		pf, lineContext := finding.PrepareOneWithContext(scanID, f, src)
 		if cfg != nil {
 			// Whatever a scanner read, nothing under [ignore] paths is
 			// reported; [ignore] rules and [severity] mark what is kept.
@@ -501,6 +513,7 @@ func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner,
 			storeErr.CompareAndSwap(nil, &err)
 			return err
 		}
+		moves.observe(pf, lineContext)
 		count.Add(1)
 		return nil
 	}

@@ -24,3 +24,18 @@ type ScanNewFindingsData struct {
 	// scan ("scanner: reason"; issue 23, additive).
 	NotCompared []string `json:"not_compared"`
 }
+
+// FindingAcceptanceExpired is published once when an accepted_risk or
+// wont_fix verdict reaches its expires_at and the fingerprint returns to
+// new (issue 26). Like scan.new_findings it belongs to no scan's stream.
+const FindingAcceptanceExpired = "finding.acceptance_expired"
+
+// AcceptanceExpiredData is the payload of finding.acceptance_expired. The
+// verdict's note is left out: it is free text a reviewer wrote for people
+// who can read the finding, not for every webhook receiver.
+type AcceptanceExpiredData struct {
+	Fingerprint    string `json:"fingerprint"`
+	PreviousStatus string `json:"previous_status"`
+	ExpiresAt      string `json:"expires_at"`
+	Status         string `json:"status"`
+}

@@ -48,9 +48,10 @@ type CurrentFindings struct {
 }
 
 // CurrentFindingCounts counts the findings of the latest completed scan of
-// each target by severity and triage status. A target is target_path plus
-// target_url and target_host, so two DAST scans of different URLs from the
-// same working directory do not hide each other; "latest" is arrival order
+// each target by severity and triage status. A target (store/targets) is
+// its kind and key plus target_url and target_host, so two DAST scans of
+// different URLs from the same working directory do not hide each other;
+// "latest" is arrival order
 // (the scan started last saw the newest state of the target). Rows are
 // counted, not distinct fingerprints, so the severity and the triage
 // totals add up to the same number even when two checkouts of one tree
@@ -60,12 +61,12 @@ type CurrentFindings struct {
 func (s *Store) CurrentFindingCounts(ctx context.Context) (CurrentFindings, error) {
 	var out CurrentFindings
 	out.Counts = []SeverityTriageCount{}
-	err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM targets").Scan(&out.Targets)
+	err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM targets WHERE latest_seq IS NOT NULL").Scan(&out.Targets)
 	if err != nil {
 		return out, err
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT c.severity, c.triage, sum(c.n)
-		FROM targets t JOIN finding_counts c ON c.scan_seq = t.scan_seq
+		FROM targets t JOIN finding_counts c ON c.scan_seq = t.latest_seq
 		GROUP BY 1, 2 HAVING sum(c.n) > 0 ORDER BY 1, 2`)
 	if err != nil {
 		return out, err

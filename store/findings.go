@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"time"
 
 	"scand/finding"
@@ -28,72 +27,15 @@ var TriageStatuses = []string{"new", "triaged", "false_positive", "accepted_risk
 // change to its history. Setting "new" clears an earlier verdict: the row
 // stays (so the history and the reply show who reset it) with status new.
 func (s *Store) SetTriage(ctx context.Context, st TriageState) (TriageState, error) {
-	st.UpdatedAt = s.now().UTC().Truncate(time.Microsecond)
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		old := "new"
-		err := tx.QueryRowContext(ctx, "SELECT status FROM triage_states WHERE fingerprint = ?", st.Fingerprint).Scan(&old)
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO triage_states (fingerprint, status, note, updated_at, updated_by) VALUES (?, ?, ?, ?, ?)
-			ON CONFLICT (fingerprint) DO UPDATE SET status = excluded.status, note = excluded.note, updated_at = excluded.updated_at, updated_by = excluded.updated_by`,
-			st.Fingerprint, st.Status, st.Note, sqlbase.FormatTime(st.UpdatedAt), st.UpdatedBy); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, "INSERT INTO triage_history (fingerprint, status, note, updated_at, updated_by) VALUES (?, ?, ?, ?, ?)",
-			st.Fingerprint, st.Status, st.Note, sqlbase.FormatTime(st.UpdatedAt), st.UpdatedBy); err != nil {
-			return err
-		}
-		if old == st.Status {
-			return nil
-		}
-		return moveTriageCounts(ctx, tx, st.Fingerprint, old, st.Status)
-	})
+	fp := st.Fingerprint
+	st, _, err := s.SetVerdicts(ctx, []string{fp}, st, nil)
+	st.Fingerprint = fp
 	return st, err
-}
-
-// moveTriageCounts moves every stored finding with fingerprint from the
-// old verdict's facet counts to the new one's. finding_fps is keyed by
-// scan first, so this probes once per scan: cheap next to a write, and it
-// keeps every count read (dashboard, totals) independent of the findings.
-func moveTriageCounts(ctx context.Context, tx *sql.Tx, fingerprint, from, to string) error {
-	rows, err := tx.QueryContext(ctx, `SELECT p.scan_seq, f.severity, f.scanner, f.scan_type, f.suppressed, f.tagset
-		FROM scans s CROSS JOIN finding_fps p CROSS JOIN findings f
-		WHERE p.scan_seq = s.seq AND p.fingerprint = ? AND f.k = p.scan_seq * 4294967296 + p.ord`, fingerprint)
-	if err != nil {
-		return err
-	}
-	perScan := map[int64]map[facetKey]int{}
-	for rows.Next() {
-		var seq int64
-		var k facetKey
-		if err := rows.Scan(&seq, &k.severity, &k.scanner, &k.scanType, &k.suppressed, &k.tagset); err != nil {
-			rows.Close()
-			return err
-		}
-		if perScan[seq] == nil {
-			perScan[seq] = map[facetKey]int{}
-		}
-		k.triage = from
-		perScan[seq][k]--
-		k.triage = to
-		perScan[seq][k]++
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	for seq, counts := range perScan {
-		if err := addFacetCounts(ctx, tx, seq, counts); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // TriageHistory lists every verdict change on a fingerprint, oldest first.
 func (s *Store) TriageHistory(ctx context.Context, fingerprint string) ([]TriageState, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT fingerprint, status, note, updated_at, updated_by FROM triage_history WHERE fingerprint = ? ORDER BY seq", fingerprint)
+	rows, err := s.db.QueryContext(ctx, "SELECT fingerprint, status, note, updated_at, updated_by, expires_at FROM triage_history WHERE fingerprint = ? ORDER BY seq", fingerprint)
 	if err != nil {
 		return nil, err
 	}
@@ -102,10 +44,11 @@ func (s *Store) TriageHistory(ctx context.Context, fingerprint string) ([]Triage
 	for rows.Next() {
 		var t TriageState
 		var at string
-		if err := rows.Scan(&t.Fingerprint, &t.Status, &t.Note, &at, &t.UpdatedBy); err != nil {
+		var exp sql.NullString
+		if err := rows.Scan(&t.Fingerprint, &t.Status, &t.Note, &at, &t.UpdatedBy, &exp); err != nil {
 			return nil, err
 		}
-		t.UpdatedAt = sqlbase.ParseTime(at)
+		t.UpdatedAt, t.ExpiresAt = sqlbase.ParseTime(at), sqlbase.ParseNullTime(exp)
 		out = append(out, t)
 	}
 	return out, rows.Err()

@@ -36,7 +36,25 @@ const probeBytes = 64 << 10
 // background: when ctx ends first (a long write transaction holds the
 // lock), the last known state is returned rather than a guess.
 func (s *Store) WriteHealth(ctx context.Context) WriteState {
+	// A statfs costs microseconds: a disk that filled since the last
+	// probe is seen now, not up to a healthy probe interval later.
+	s.health.Observe(s.checkFreeSpace())
 	return s.health.State(ctx, s.probeWrite)
+}
+
+// checkFreeSpace is ErrDiskFull when the database's file system has less
+// than sqlbase.MinFreeBytes free; nil when it has more or cannot be asked.
+func (s *Store) checkFreeSpace() error {
+	if s.path == "" {
+		return nil
+	}
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(filepath.Dir(s.path), &st); err == nil {
+		if free := st.Bavail * uint64(st.Bsize); free < sqlbase.MinFreeBytes {
+			return fmt.Errorf("%w: %d bytes free on the database's file system", ErrDiskFull, free)
+		}
+	}
+	return nil
 }
 
 // probeWrite checks, without leaving a trace, that a modest write fits:
@@ -44,13 +62,8 @@ func (s *Store) WriteHealth(ctx context.Context) WriteState {
 // page limit (allocated in a transaction that is rolled back), and one
 // committed write through the WAL (I/O errors, a read-only file).
 func (s *Store) probeWrite(ctx context.Context) error {
-	if s.path != "" {
-		var st syscall.Statfs_t
-		if err := syscall.Statfs(filepath.Dir(s.path), &st); err == nil {
-			if free := st.Bavail * uint64(st.Bsize); free < sqlbase.MinFreeBytes {
-				return fmt.Errorf("%w: %d bytes free on the database's file system", ErrDiskFull, free)
-			}
-		}
+	if err := s.checkFreeSpace(); err != nil {
+		return err
 	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {

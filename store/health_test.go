@@ -28,7 +28,7 @@ func fullStore(t *testing.T, clock *storeClock, spare int) *Store {
 		t.Fatal(err)
 	}
 	s.Close()
-	s, err = open(ctx, path, clock.Now, []string{fmt.Sprintf("max_page_count(%d)", pages+spare)})
+	s, err = open(ctx, path, clock.Now, []string{fmt.Sprintf("max_page_count(%d)", pages+spare)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestWriteHealthReadOnlyDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
-	ro, err := open(ctx, path, clock.Now, []string{"query_only(1)"})
+	ro, err := open(ctx, path, clock.Now, []string{"query_only(1)"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

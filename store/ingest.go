@@ -260,12 +260,17 @@ type IngestSummary struct {
 	All, Live  finding.SeverityCount
 	Suppressed int
 	RiskScore  int
+	// MovedVerdicts counts the verdicts that followed moved findings.
+	MovedVerdicts int
 }
 
 // IngestMeta is recorded on the scan when it flips to completed.
 type IngestMeta struct {
 	ScannersRun []string
 	Skipped     []SkippedScanner
+	// Links are the findings of moved files matched to their old selves
+	// (linked or refused as ambiguous), recorded as the scan completes.
+	Links []FindingLink
 	// Coverage is what the scan examined; nil records none.
 	Coverage *finding.ScanCoverage
 }
@@ -319,7 +324,7 @@ func (in *Ingest) Finish(ctx context.Context, meta IngestMeta) (IngestSummary, e
 	}
 	sum := w.summary()
 	sum.RiskScore = sum.Live.RiskScore()
-	err = w.finish(ctx, flipMeta{run: meta.ScannersRun, skipped: meta.Skipped, risk: sum.RiskScore, coverage: meta.Coverage})
+	err = w.finish(ctx, flipMeta{run: meta.ScannersRun, skipped: meta.Skipped, risk: sum.RiskScore, links: meta.Links, moved: &sum.MovedVerdicts, coverage: meta.Coverage})
 	return sum, err
 }
 

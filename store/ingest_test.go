@@ -471,6 +471,16 @@ func TestDeletePurgesAndReclaimsSpace(t *testing.T) {
 	if n != 0 || left != 0 {
 		t.Fatalf("%d findings and %d scan rows left after purge", n, left)
 	}
+	// The target's finding age outlives its scans by design (issue 25);
+	// this test is about the space of the findings themselves.
+	var aged int
+	s.db.QueryRow("SELECT count(*) FROM finding_age").Scan(&aged)
+	if aged != 5000 {
+		t.Fatalf("%d fingerprints aged, want the 5000 of the deleted scan", aged)
+	}
+	if _, err := s.w.Exec("DELETE FROM finding_age"); err != nil {
+		t.Fatal(err)
+	}
 	if err := s.Reclaim(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -596,6 +606,13 @@ func TestBackfillFrom0001(t *testing.T) {
 	}
 	if n, _ := s.CountFindings(ctx, sc, FindingQuery{Compliance: []string{"OWASP-A07"}}); n == 0 {
 		t.Error("no OWASP-A07 finding after backfill")
+	}
+	// The backfilled findings are aged on their target (issue 25).
+	var aged, distinct int
+	s.db.QueryRow("SELECT count(*) FROM finding_age WHERE first_seen = '2026-01-01T00:01:00.000000Z'").Scan(&aged)
+	s.db.QueryRow("SELECT count(DISTINCT fingerprint) FROM finding_fps WHERE scan_seq = ?", sc.Seq).Scan(&distinct)
+	if aged == 0 || aged != distinct {
+		t.Errorf("%d fingerprints aged after backfill, want %d", aged, distinct)
 	}
 	cur, err := s.CurrentFindingCounts(ctx)
 	if err != nil || cur.Targets != 1 {

@@ -77,6 +77,9 @@ func (s *Store) RunMaintenance(ctx context.Context, interval time.Duration, logf
 				break
 			}
 		}
+		if err := s.RecoverSightings(ctx); err != nil && ctx.Err() == nil {
+			logf("recording finding age failed", err)
+		}
 		if err := s.reclaim(ctx); err != nil && ctx.Err() == nil {
 			logf("space reclaim failed", err)
 		}
@@ -321,7 +324,12 @@ func (s *Store) backfillScan(ctx context.Context, id string) error {
 			}
 		}
 	}
-	return w.finish(ctx, flipMeta{})
+	if err := w.finish(ctx, flipMeta{}); err != nil {
+		return err
+	}
+	// The findings are new rows of the current schema: Open ages them
+	// after the backfill.
+	return s.MarkUnaged(ctx, sc.Seq)
 }
 
 // backfillRow reads what the writer needs from a stored finding's JSON;

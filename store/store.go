@@ -10,6 +10,10 @@
 //	store/findings     reads of the findings tables: the planner behind
 //	                   FindingRows, Compare, the console's pages
 //	store/webhooks     webhook subscriptions and their delivery queue
+//	store/ops          the online backup and its verification, and the
+//	                   aggregates /metrics reads
+//	store/audit        the append-only audit log of every state change
+//	store/targets      targets as records, per-target finding age
 //
 // and it builds on:
 //
@@ -39,10 +43,12 @@ import (
 	"strings"
 	"time"
 
+	"scand/store/audit"
 	"scand/store/findings"
 	"scand/store/scans"
 	"scand/store/scratch"
 	"scand/store/sqlbase"
+	"scand/store/targets"
 	"scand/store/webhooks"
 )
 
@@ -67,6 +73,8 @@ type Store struct {
 	*scans.Table
 	*findings.Reader
 	*webhooks.Queue
+	*audit.Log
+	*targets.Targets
 
 	// db serves reads; several connections read concurrently under WAL.
 	db *sql.DB
@@ -87,12 +95,13 @@ type Store struct {
 // Open opens (creating if needed) the SQLite file at path and applies
 // pending migrations. now supplies every timestamp the store writes.
 func Open(ctx context.Context, path string, now func() time.Time) (*Store, error) {
-	return open(ctx, path, now, nil)
+	return open(ctx, path, now, nil, nil)
 }
 
 // open is Open with extra per-connection pragmas (tests cap the page
-// count to make SQLite report a full database).
-func open(ctx context.Context, path string, now func() time.Time, pragmas []string) (*Store, error) {
+// count to make SQLite report a full database) and migrations added to
+// the embedded ones (tests add one that fails, or one from the future).
+func open(ctx context.Context, path string, now func() time.Time, pragmas []string, extra []migration) (*Store, error) {
 	if now == nil {
 		now = time.Now
 	}
@@ -101,31 +110,55 @@ func open(ctx context.Context, path string, now func() time.Time, pragmas []stri
 		return nil, err
 	}
 	db, w, health := p.Read, p.Write, p.Health
-	s := &Store{Queue: webhooks.New(db, w, now), db: db, w: w, now: now, path: path, wake: make(chan struct{}, 1), health: health}
+	s := &Store{Queue: webhooks.New(db, w, now), Log: audit.New(db, w, now), db: db, w: w, now: now, path: path, wake: make(chan struct{}, 1), health: health}
 	s.Table = scans.New(db, w, now, s.wakePurger)
 	s.Reader = findings.New(db, s.Table)
-	if err := s.open(ctx); err != nil {
+	s.Targets = targets.New(db, w, now)
+	if err := s.open(ctx, extra); err != nil {
 		s.Close()
 		return nil, err
 	}
 	return s, nil
 }
 
-func (s *Store) open(ctx context.Context) error {
+func (s *Store) open(ctx context.Context, extra []migration) error {
+	ms, err := loadMigrations()
+	if err != nil {
+		return err
+	}
+	if len(extra) > 0 {
+		ms = append(ms, extra...)
+		sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
+	}
+	// Refuse a newer or edited database before anything writes to it: the
+	// vacuum below rewrites the whole file, and a migration would mix two
+	// releases' schemas.
+	applied, err := s.appliedMigrations(ctx, s.db)
+	if err != nil {
+		return err
+	}
+	if err := checkApplied(applied, ms); err != nil {
+		return err
+	}
+	if pending(applied, ms) {
+		if err := s.migrate(ctx, ms); err != nil {
+			return err
+		}
+	}
 	if err := s.ensureIncrementalVacuum(ctx); err != nil {
 		return err
 	}
-	if err := s.migrate(ctx); err != nil {
+	scratch.RemoveStale(s.path)
+	if err := s.backfill(ctx); err != nil {
 		return err
 	}
-	scratch.RemoveStale(s.path)
-	return s.backfill(ctx)
+	return s.RecoverSightings(ctx)
 }
 
 // ensureIncrementalVacuum makes freed pages return to the file system. A
 // database created by an older release has auto_vacuum off, which only a
-// full VACUUM can change: that runs once, at startup, before anything else
-// uses the file.
+// full VACUUM can change: that runs once, at startup, after the schema
+// check and the migrations and before anything else uses the file.
 func (s *Store) ensureIncrementalVacuum(ctx context.Context) error {
 	var mode int
 	if err := s.w.QueryRowContext(ctx, "PRAGMA auto_vacuum").Scan(&mode); err != nil {
@@ -160,6 +193,11 @@ type migration struct {
 	checksum string
 }
 
+func newMigration(version int, name, body string) migration {
+	sum := sha256.Sum256([]byte(body))
+	return migration{version: version, name: name, body: body, checksum: hex.EncodeToString(sum[:])}
+}
+
 func loadMigrations() ([]migration, error) {
 	entries, err := fs.ReadDir(migrationFiles, "migrations")
 	if err != nil {
@@ -177,8 +215,7 @@ func loadMigrations() ([]migration, error) {
 		if err != nil {
 			return nil, err
 		}
-		sum := sha256.Sum256(body)
-		out = append(out, migration{version: v, name: name, body: string(body), checksum: hex.EncodeToString(sum[:])})
+		out = append(out, newMigration(v, name, string(body)))
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].version < out[j].version })
 	// Versions are unique and positive but may have gaps: features on
@@ -192,71 +229,128 @@ func loadMigrations() ([]migration, error) {
 	return out, nil
 }
 
-// migrate applies pending migrations, each in its own transaction, and
-// refuses a database that is newer than this binary or whose applied
-// migrations were edited: running on either would silently corrupt data.
-func (s *Store) migrate(ctx context.Context) error {
+// SchemaVersion is the newest schema this binary knows: the version of
+// its last embedded migration.
+func SchemaVersion() int {
 	ms, err := loadMigrations()
-	if err != nil {
-		return err
+	if err != nil || len(ms) == 0 {
+		return 0
 	}
-	if _, err := s.w.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-		version INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at TEXT NOT NULL)`); err != nil {
-		return fmt.Errorf("create schema_migrations: %w", err)
-	}
+	return ms[len(ms)-1].version
+}
+
+// DatabaseSchemaVersion is the newest migration recorded in the database.
+func (s *Store) DatabaseSchemaVersion(ctx context.Context) (int, error) {
+	var v int
+	err := s.db.QueryRowContext(ctx, "SELECT coalesce(max(version), 0) FROM schema_migrations").Scan(&v)
+	return v, err
+}
+
+// queryer is a connection pool or a transaction.
+type queryer interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// appliedMigrations reads the recorded migrations (version -> checksum)
+// without writing: an empty map for a new database.
+func (s *Store) appliedMigrations(ctx context.Context, q queryer) (map[int]string, error) {
 	applied := map[int]string{}
-	rows, err := s.w.QueryContext(ctx, "SELECT version, checksum FROM schema_migrations")
-	if err != nil {
-		return fmt.Errorf("read schema_migrations: %w", err)
+	var n int
+	if err := q.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").Scan(&n); err != nil {
+		return nil, fmt.Errorf("read the database schema: %w", err)
 	}
+	if n == 0 {
+		return applied, nil
+	}
+	rows, err := q.QueryContext(ctx, "SELECT version, checksum FROM schema_migrations")
+	if err != nil {
+		return nil, fmt.Errorf("read schema_migrations: %w", err)
+	}
+	defer rows.Close()
 	for rows.Next() {
 		var v int
 		var sum string
 		if err := rows.Scan(&v, &sum); err != nil {
-			rows.Close()
-			return err
+			return nil, err
 		}
 		applied[v] = sum
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	known := map[int]bool{}
-	for _, m := range ms {
-		known[m.version] = true
-	}
+	return applied, rows.Err()
+}
+
+// checkApplied refuses a database that is newer than this binary or whose
+// applied migrations were edited: running on either would silently
+// corrupt data.
+func checkApplied(applied map[int]string, ms []migration) error {
+	known := map[int]migration{}
 	latest := 0
-	if len(ms) > 0 {
-		latest = ms[len(ms)-1].version
+	for _, m := range ms {
+		known[m.version] = m
+		latest = max(latest, m.version)
 	}
+	newest := 0
 	for v := range applied {
-		if v > latest {
-			return fmt.Errorf("%w: database schema version %d is newer than this binary (knows %d): refusing to start", ErrIncompatibleSchema, v, latest)
-		}
-		if !known[v] {
+		newest = max(newest, v)
+	}
+	if newest > latest {
+		return fmt.Errorf("%w: database schema version %d is newer than this binary (knows up to %d): refusing to start; "+
+			"run the newer release, or restore a backup taken before the upgrade", ErrIncompatibleSchema, newest, latest)
+	}
+	for v, sum := range applied {
+		m, ok := known[v]
+		if !ok {
 			return fmt.Errorf("%w: database has schema migration %d, which this binary does not have: refusing to start", ErrIncompatibleSchema, v)
 		}
-	}
-	for _, m := range ms {
-		if sum, ok := applied[m.version]; ok {
-			if sum != m.checksum {
-				return fmt.Errorf("%w: applied migration %s was edited (checksum %s, binary has %s): refusing to start", ErrIncompatibleSchema, m.name, sum, m.checksum)
-			}
-			continue
-		}
-		if err := s.inTx(ctx, func(tx *sql.Tx) error {
-			if _, err := tx.ExecContext(ctx, m.body); err != nil {
-				return fmt.Errorf("apply migration %s: %w", m.name, err)
-			}
-			_, err := tx.ExecContext(ctx, "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
-				m.version, m.name, m.checksum, sqlbase.FormatTime(s.now()))
-			return err
-		}); err != nil {
-			return err
+		if sum != m.checksum {
+			return fmt.Errorf("%w: applied migration %s was edited (checksum %s, binary has %s): refusing to start", ErrIncompatibleSchema, m.name, sum, m.checksum)
 		}
 	}
 	return nil
+}
+
+// pending reports whether a migration of ms is not applied yet.
+func pending(applied map[int]string, ms []migration) bool {
+	for _, m := range ms {
+		if _, ok := applied[m.version]; !ok {
+			return true
+		}
+	}
+	return false
+}
+
+// migrate applies every pending migration in one transaction: when one
+// fails, none of them stays applied and the database is as it was, so
+// the previous release still opens it.
+func (s *Store) migrate(ctx context.Context, ms []migration) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+			version INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at TEXT NOT NULL)`); err != nil {
+			return fmt.Errorf("create schema_migrations: %w", err)
+		}
+		// Read again under the write lock: another process may have
+		// migrated between the check and this transaction.
+		applied, err := s.appliedMigrations(ctx, tx)
+		if err != nil {
+			return err
+		}
+		if err := checkApplied(applied, ms); err != nil {
+			return err
+		}
+		for _, m := range ms {
+			if _, ok := applied[m.version]; ok {
+				continue
+			}
+			if _, err := tx.ExecContext(ctx, m.body); err != nil {
+				return fmt.Errorf("apply migration %s: %w (no migration of this start was applied; the database is unchanged)", m.name, err)
+			}
+			if _, err := tx.ExecContext(ctx, "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
+				m.version, m.name, m.checksum, sqlbase.FormatTime(s.now())); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // inTx runs fn in a write transaction on the writer connection.
@@ -275,6 +369,10 @@ type LockedError = sqlbase.LockedError
 // DBLock is the exclusive lock on a database, held for the life of the
 // process that runs migrations, restart recovery and scans over it.
 type DBLock = sqlbase.DBLock
+
+// ErrLockLost means the database's lock file was removed or replaced
+// and could not be locked again (DBLock.Check).
+var ErrLockLost = sqlbase.ErrLockLost
 
 // LockPath is the lock file beside the database (sqlbase.LockPath).
 func LockPath(db string) (string, error) { return sqlbase.LockPath(db) }

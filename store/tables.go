@@ -46,6 +46,7 @@ type (
 	CompareSet          = findings.CompareSet
 	CompareRow          = findings.CompareRow
 	RuleSummary         = findings.RuleSummary
+	RuleGroup           = findings.RuleGroup
 	ConsoleFindingQuery = findings.ConsoleFindingQuery
 	ConsoleFindingPage  = findings.ConsoleFindingPage
 	OrderedFinding      = findings.OrderedFinding

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"scand/finding"
+	"scand/store/audit"
 	"scand/store/findingjson"
 	"scand/store/findings"
 	"scand/store/scratch"
@@ -302,6 +303,11 @@ type flipMeta struct {
 	// severityCounts overrides the counts of every stored finding (a
 	// CompleteScan caller's own); nil uses the writer's.
 	severityCounts map[string]int
+	// links are the moved findings found during the scan; their verdicts
+	// follow in the transaction that completes the scan.
+	links []FindingLink
+	// moved receives how many verdicts followed.
+	moved *int
 	// coverage is what the scan examined; nil records none.
 	coverage *finding.ScanCoverage
 }
@@ -338,7 +344,9 @@ func (w *findingWriter) finish(ctx context.Context, m flipMeta) error {
 	if m.coverage != nil {
 		coverage = sqlbase.MustJSON(m.coverage)
 	}
-	return w.writeTx(ctx, func(tx *sql.Tx) error {
+	var linkRecs []audit.Record
+	err := w.writeTx(ctx, func(tx *sql.Tx) error {
+		linkRecs = nil
 		if w.mode == writerBackfill {
 			if _, err := tx.ExecContext(ctx, `UPDATE scans SET live_counts = ?, suppressed_count = ?,
 				severity_counts = CASE WHEN severity_counts = '{}' THEN ? ELSE severity_counts END WHERE seq = ?`,
@@ -357,6 +365,14 @@ func (w *findingWriter) finish(ctx context.Context, m flipMeta) error {
 			if err := sqlbase.ExpectOne(res); err != nil {
 				return err
 			}
+			recs, moved, err := w.s.linkMovedTx(ctx, tx, w.scan.ID, m.links)
+			if err != nil {
+				return err
+			}
+			linkRecs = recs
+			if m.moved != nil {
+				*m.moved = moved
+			}
 		}
 		var blocks []any
 		for _, b := range w.blocks {
@@ -372,6 +388,18 @@ func (w *findingWriter) finish(ctx context.Context, m flipMeta) error {
 		}
 		return insertMany(ctx, tx, nil, "INSERT INTO finding_rules (scan_seq, scanner, rule_id, first_ord, worst, cwes, tags) VALUES ", 7, rules)
 	})
+	if err != nil || w.mode == writerBackfill {
+		return err
+	}
+	for _, r := range linkRecs {
+		w.s.Emit(r)
+	}
+	// The scan is completed: its findings' age on the target follows in
+	// short transactions of their own. A failure here does not undo the
+	// scan; the scan stays unaged and the maintenance loop (and Open)
+	// redo it, and until then readers take a missing age as this scan's.
+	_ = w.s.RecordSightings(ctx, w.scan.Seq)
+	return nil
 }
 
 // facetKey is one row of finding_counts without the scan and the count.

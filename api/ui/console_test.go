@@ -826,7 +826,7 @@ func TestVerdictAndCommentsThroughTheConsole(t *testing.T) {
 		t.Fatalf("after the verdict to %q", p.loc)
 	}
 	st, err := e.st.TriageStateOf(context.Background(), f.fp)
-	if err != nil || st == nil || st.Status != "accepted_risk" || st.Note != "compensating control" || st.UpdatedBy != keyID {
+	if err != nil || st == nil || st.Status != "accepted_risk" || st.Note != "compensating control" || st.UpdatedBy != "alice ("+keyID+")" {
 		t.Fatalf("stored verdict %+v, %v", st, err)
 	}
 	page = c.get(p.loc)
@@ -841,7 +841,7 @@ func TestVerdictAndCommentsThroughTheConsole(t *testing.T) {
 	p = c.post("/ui/findings/"+f.fp+"/comments", url.Values{"text": {"Reproduced on staging"}})
 	expect(t, p, http.StatusSeeOther, "add comment")
 	cs, _ := e.st.Comments(context.Background(), f.fp)
-	if len(cs) != 2 || cs[1].Text != "Reproduced on staging" || cs[1].Author != keyID {
+	if len(cs) != 2 || cs[1].Text != "Reproduced on staging" || cs[1].Author != "alice ("+keyID+")" {
 		t.Fatalf("comments %+v", cs)
 	}
 	page = c.get("/ui/findings/" + f.fp)

@@ -5,8 +5,10 @@ import (
 	"net/http"
 	"time"
 
+	"scand/api/review"
 	"scand/auth"
 	"scand/store"
+	"scand/store/audit"
 )
 
 // Actions is everything the console asks the API to do. The api package
@@ -26,12 +28,19 @@ type Actions interface {
 	// validates, confines, stores and queues the scan. remoteAddr keys the
 	// bucket in dev mode.
 	StartScan(ctx context.Context, p auth.Principal, remoteAddr string, in ScanRequest) (store.Scan, error)
-	CancelScan(ctx context.Context, id string) (store.Scan, error)
-	DeleteScan(ctx context.Context, id string) error
+	CancelScan(ctx context.Context, p auth.Principal, id string) (store.Scan, error)
+	DeleteScan(ctx context.Context, p auth.Principal, id string) error
 
-	SetTriage(ctx context.Context, p auth.Principal, fingerprint, status, note string) (store.TriageState, error)
+	// SetTriage sets one verdict; expiresAt is "" or an RFC 3339 time or
+	// a YYYY-MM-DD date, allowed with accepted_risk and wont_fix.
+	SetTriage(ctx context.Context, p auth.Principal, fingerprint, status, note, expiresAt string) (store.TriageState, error)
+	// BulkTriage sets one verdict on listed findings or on every finding
+	// matching a filter, as POST /findings/triage does (DryRun counts).
+	BulkTriage(ctx context.Context, p auth.Principal, in review.BulkTriageRequest) (review.BulkTriageResult, error)
 	AddComment(ctx context.Context, p auth.Principal, fingerprint, text string) (store.Comment, error)
-	DeleteComment(ctx context.Context, fingerprint, id string) error
+	DeleteComment(ctx context.Context, p auth.Principal, fingerprint, id string) error
+	// AuditLog reads the audit log as GET /audit does.
+	AuditLog(ctx context.Context, q audit.Query) (audit.Page, error)
 
 	// CreateKey returns the stored key and its plaintext, shown once.
 	CreateKey(ctx context.Context, p auth.Principal, name string, scopes []string) (store.APIKey, string, error)
@@ -42,7 +51,7 @@ type Actions interface {
 	UpdateWebhook(ctx context.Context, p auth.Principal, id string, in WebhookEdit) (store.Webhook, error)
 	DeleteWebhook(ctx context.Context, p auth.Principal, id string) error
 	// TestWebhook queues a webhook.test delivery and returns its id.
-	TestWebhook(ctx context.Context, id string) (string, error)
+	TestWebhook(ctx context.Context, p auth.Principal, id string) (string, error)
 
 	// CreateSchedule, UpdateSchedule and DeleteSchedule validate and store
 	// as the API's schedule routes do (name, target, cron expression, time

@@ -33,6 +33,10 @@ type Data interface {
 	// CurrentFindings classifies the open findings (latest completed scan
 	// of each target) by severity: live, suppressed, or a hidden verdict.
 	CurrentFindings(ctx context.Context, hidden []string) ([]store.SeverityClassCount, error)
+	// RuleGroups groups a completed scan's findings by scanner and rule.
+	RuleGroups(ctx context.Context, sc store.Scan) ([]store.RuleGroup, error)
+	// ExpiringVerdicts counts verdicts that expire before until.
+	ExpiringVerdicts(ctx context.Context, until time.Time) (int, error)
 	// Activity lists the UTC days in [from, to) with scans started or
 	// completed, oldest first.
 	Activity(ctx context.Context, from, to time.Time) ([]store.ConsoleDay, error)
@@ -65,6 +69,9 @@ type FindingQuery struct {
 	After      string
 	Before     string
 	Limit      int
+	// Page jumps to a page number (1-based) from the top; 0 pages by
+	// cursor.
+	Page int
 }
 
 // FindingPage is one page of findings with the cursors of its neighbours
@@ -141,6 +148,9 @@ func (d storeData) Findings(ctx context.Context, scanID string, q FindingQuery) 
 	sq := store.ConsoleFindingQuery{Severities: q.Severities, ScanTypes: q.ScanTypes, Scanners: q.Scanners, Compliance: q.Compliance,
 		Triage: q.Triage, Suppressed: q.Suppressed, Text: q.Text, After: cursorOrd(q.After), Before: cursorOrd(q.Before), Limit: q.Limit + 1,
 		CountUpTo: CountCap + 1}
+	if q.Page > 1 {
+		sq.After, sq.Before, sq.Skip = -1, -1, (q.Page-1)*q.Limit
+	}
 	if sq.After >= 0 {
 		sq.Before = -1
 	}
@@ -171,7 +181,7 @@ func (d storeData) Findings(ctx context.Context, scanID string, q FindingQuery) 
 			if more {
 				page.Next = last
 			}
-			if sq.After >= 0 {
+			if sq.After >= 0 || sq.Skip > 0 {
 				page.Prev = first
 			}
 		}
@@ -251,6 +261,14 @@ func (d storeData) notCompared(ctx context.Context, a, b string) (names, reasons
 	}
 	names, reasons = finding.NotComparedScanners(sa.Coverage, sb.Coverage)
 	return names, reasons, nil
+}
+
+func (d storeData) RuleGroups(ctx context.Context, sc store.Scan) ([]store.RuleGroup, error) {
+	return d.st.RuleGroups(ctx, sc)
+}
+
+func (d storeData) ExpiringVerdicts(ctx context.Context, until time.Time) (int, error) {
+	return d.st.ExpiringVerdicts(ctx, until)
 }
 
 func (d storeData) CurrentFindings(ctx context.Context, hidden []string) ([]store.SeverityClassCount, error) {

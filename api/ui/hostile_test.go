@@ -130,6 +130,8 @@ func TestHostileContentStaysText(t *testing.T) {
 		"/ui/notifications", "/ui/keys", "/ui/webhooks", "/ui/webhooks/" + wh.ID,
 		"/ui/scans/" + url.PathEscape(imgPayload), "/ui/findings/" + url.PathEscape(scriptPayload),
 		"/ui/login?next=" + url.QueryEscape(jsURL),
+		"/ui/audit", "/ui/audit?actor=" + url.QueryEscape(imgPayload) + "&action=" + url.QueryEscape(scriptPayload),
+		"/ui/scans/" + synth.ID + "/rules", "/ui/scans/" + scanID + "/rules",
 	}
 	for _, realFinding := range real {
 		pages = append(pages, "/ui/findings/"+realFinding.Fingerprint+"?scan="+scanID)

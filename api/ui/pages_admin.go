@@ -247,7 +247,7 @@ func (c *Console) toggleWebhook(w http.ResponseWriter, r *http.Request, rq *requ
 
 func (c *Console) testWebhook(w http.ResponseWriter, r *http.Request, rq *request) error {
 	id := r.PathValue("id")
-	if _, err := c.cfg.Actions.TestWebhook(r.Context(), id); err != nil {
+	if _, err := c.cfg.Actions.TestWebhook(r.Context(), rq.p, id); err != nil {
 		return withBack(err, webhookURL(id))
 	}
 	return redirect(w, r, webhookURL(id)+"?done=tested")

@@ -27,7 +27,9 @@ type findingView struct {
 	Suppressed  string
 	Statuses    []string
 	Current     string
-	Flash       string
+	// Expires is the verdict's expiry date for the form ("" for none).
+	Expires string
+	Flash   string
 }
 
 // scansShown caps the "appeared in" list; a finding present in every
@@ -76,6 +78,7 @@ func (c *Console) findingDetail(w http.ResponseWriter, r *http.Request, rq *requ
 	if v.State != nil {
 		v.Current = v.State.Status
 	}
+	v.Expires = expiryValue(v.State)
 	if v.Finding != nil {
 		v.Suppressed = suppressedBy(v.Finding.Finding)
 		for k, val := range v.Finding.Metadata {
@@ -120,7 +123,7 @@ func withDone(u, done string) string {
 func (c *Console) setTriage(w http.ResponseWriter, r *http.Request, rq *request) error {
 	back := findingBack(r)
 	f := r.PostForm
-	if _, err := c.cfg.Actions.SetTriage(r.Context(), rq.p, r.PathValue("fp"), f.Get("status"), f.Get("note")); err != nil {
+	if _, err := c.cfg.Actions.SetTriage(r.Context(), rq.p, r.PathValue("fp"), f.Get("status"), f.Get("note"), f.Get("expires_at")); err != nil {
 		return withBack(err, back)
 	}
 	return redirect(w, r, withDone(back, "triage")+"#triage")
@@ -136,7 +139,7 @@ func (c *Console) addComment(w http.ResponseWriter, r *http.Request, rq *request
 
 func (c *Console) deleteComment(w http.ResponseWriter, r *http.Request, rq *request) error {
 	back := findingBack(r)
-	if err := c.cfg.Actions.DeleteComment(r.Context(), r.PathValue("fp"), r.PathValue("cid")); err != nil {
+	if err := c.cfg.Actions.DeleteComment(r.Context(), rq.p, r.PathValue("fp"), r.PathValue("cid")); err != nil {
 		return withBack(err, back)
 	}
 	return redirect(w, r, withDone(back, "comment-deleted")+"#comments")

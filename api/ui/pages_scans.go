@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
@@ -52,6 +53,8 @@ type overviewView struct {
 	UnreadCount int
 	Advisory    []AdvisoryDB
 	Stale       int
+	// Expiring counts acceptances that end within a week.
+	Expiring int
 }
 
 var scanStatuses = []string{store.StatusPending, store.StatusRunning, store.StatusCompleted, store.StatusFailed, store.StatusCancelled}
@@ -63,6 +66,9 @@ func (c *Console) overview(w http.ResponseWriter, r *http.Request, rq *request) 
 		return err
 	}
 	v := overviewView{Statuses: scanStatuses}
+	if v.Expiring, err = c.cfg.Data.ExpiringVerdicts(ctx, c.cfg.Now().Add(7*24*time.Hour)); err != nil {
+		return err
+	}
 	bySev := map[string]*severityRow{}
 	for _, s := range finding.Severities {
 		row := &severityRow{Severity: string(s)}
@@ -245,8 +251,12 @@ type scanListView struct {
 	Pages    int
 	PrevURL  string
 	NextURL  string
-	Form     startForm
-	Flash    string
+	FirstURL string
+	LastURL  string
+	// FilterValues are the list's filters, which the page jump keeps.
+	FilterValues url.Values
+	Form         startForm
+	Flash        string
 }
 
 const scansPerPage = 50
@@ -260,7 +270,12 @@ func (c *Console) scanList(w http.ResponseWriter, r *http.Request, rq *request) 
 		}
 	}
 	v.Page = 1
-	if n, err := strconv.Atoi(q.Get("page")); err == nil && n > 1 {
+	if p := q.Get("page"); p != "" && p != "last" {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 1 {
+			return &pageError{status: http.StatusUnprocessableEntity, back: "/ui/scans",
+				msgs: []string{"This page link is not valid (page=" + strconv.Quote(p) + "): a page is a number from 1."}}
+		}
 		v.Page = n
 	}
 	var err error
@@ -270,6 +285,17 @@ func (c *Console) scanList(w http.ResponseWriter, r *http.Request, rq *request) 
 		return err
 	}
 	v.Pages = max(1, (v.Total+scansPerPage-1)/scansPerPage)
+	if q.Get("page") == "last" && v.Pages > 1 {
+		v.Page = v.Pages
+		if v.Scans, v.Total, err = c.cfg.Data.Scans(r.Context(), store.ScanFilter{Statuses: v.Selected, TargetPath: v.Target,
+			Limit: scansPerPage, Offset: (v.Page - 1) * scansPerPage}); err != nil {
+			return err
+		}
+	}
+	if v.Page > v.Pages {
+		return &pageError{status: http.StatusUnprocessableEntity, back: "/ui/scans",
+			msgs: []string{fmt.Sprintf("There is no page %d: the scans fill %d page%s.", v.Page, v.Pages, plural(v.Pages))}}
+	}
 	link := func(page int) string {
 		vals := url.Values{"status": v.Selected, "page": {strconv.Itoa(page)}}
 		if v.Target != "" {
@@ -282,6 +308,14 @@ func (c *Console) scanList(w http.ResponseWriter, r *http.Request, rq *request) 
 	}
 	if v.Page < v.Pages {
 		v.NextURL = link(v.Page + 1)
+		v.LastURL = link(v.Pages)
+	}
+	if v.Page > 1 {
+		v.FirstURL = link(1)
+	}
+	v.FilterValues = url.Values{"status": v.Selected}
+	if v.Target != "" {
+		v.FilterValues.Set("target", v.Target)
 	}
 	if v.Targets, err = c.cfg.Data.ScanTargets(r.Context()); err != nil {
 		return err
@@ -427,23 +461,30 @@ type sevCount struct {
 }
 
 type scanDetailView struct {
-	Scan       store.Scan
-	Details    ScanDetails
-	Active     bool
-	Events     string
-	Expected   int
-	Duration   string
-	Counts     []sevCount
-	Previous   *store.Scan
-	Filter     findingFilter
-	Findings   []store.FindingWithState
-	Total      int
-	More       bool
-	Filtered   bool
-	FirstURL   string
-	PrevURL    string
-	NextURL    string
-	FilterURL  string
+	Scan      store.Scan
+	Details   ScanDetails
+	Active    bool
+	Events    string
+	Expected  int
+	Duration  string
+	Counts    []sevCount
+	Previous  *store.Scan
+	Filter    findingFilter
+	Findings  []store.FindingWithState
+	Total     int
+	More      bool
+	Filtered  bool
+	FirstURL  string
+	PrevURL   string
+	NextURL   string
+	FilterURL string
+	// FilterValues are the table's filters, which the bulk form carries.
+	FilterValues url.Values
+	// PageNo is the page jumped to (0 when paging by cursor); Pages the
+	// number of pages when the count is exact (0 when it is not).
+	PageNo     int
+	Pages      int
+	LastURL    string
 	ScanTypes  []string
 	Scanners   []string
 	Statuses   []string
@@ -499,10 +540,28 @@ func (c *Console) scanDetail(w http.ResponseWriter, r *http.Request, rq *request
 		c.render(w, r, rq, http.StatusOK, "scan", "Scan "+short(sc.ID), "scans", v)
 		return nil
 	}
-	page, err := c.cfg.Data.Findings(ctx, sc.ID, v.Filter.query(q.Get("after"), q.Get("before")))
+	fq, err := c.pageQuery(sc, v.Filter, q)
 	if err != nil {
 		return err
 	}
+	page, err := c.cfg.Data.Findings(ctx, sc.ID, fq)
+	if err != nil {
+		return err
+	}
+	if total := page.Total; q.Get("page") == "last" && !page.More {
+		// With an exact count the last page is the last numbered one, so
+		// "Last" and "page N of N" show the same rows.
+		if total < 0 {
+			total = sc.FindingsCount
+		}
+		if n := (total + fq.Limit - 1) / fq.Limit; n > 1 {
+			fq.After, fq.Before, fq.Page = "", "", n
+			if page, err = c.cfg.Data.Findings(ctx, sc.ID, fq); err != nil {
+				return err
+			}
+		}
+	}
+	v.PageNo = fq.Page
 	v.Findings, v.Total, v.More = page.Findings, page.Total, page.More
 	v.Filtered = page.Total >= 0
 	if !v.Filtered {
@@ -520,8 +579,22 @@ func (c *Console) scanDetail(w http.ResponseWriter, r *http.Request, rq *request
 		return base + "?" + vals.Encode() + "#findings"
 	}
 	v.FilterURL = base
-	if q.Get("after") != "" || q.Get("before") != "" {
+	v.FilterValues = v.Filter.values()
+	if r.URL.Query().Get("done") == "bulk" {
+		v.Flash = bulkFlash(r)
+	}
+	if q.Get("after") != "" || q.Get("before") != "" || q.Get("page") != "" {
 		v.FirstURL = link("", "")
+	}
+	if !page.More || v.Total > 0 {
+		v.Pages = max(1, (v.Total+v.Filter.Limit-1)/v.Filter.Limit)
+	}
+	if v.Pages > 0 && v.PageNo > v.Pages {
+		return &pageError{status: http.StatusUnprocessableEntity, back: link("", ""),
+			msgs: []string{fmt.Sprintf("There is no page %d: the findings that match fill %d page%s.", v.PageNo, v.Pages, plural(v.Pages))}}
+	}
+	if page.Next != "" || v.PageNo > 0 && v.PageNo < v.Pages {
+		v.LastURL = link("page", "last")
 	}
 	if page.Prev != "" {
 		v.PrevURL = link("before", page.Prev)
@@ -535,7 +608,7 @@ func (c *Console) scanDetail(w http.ResponseWriter, r *http.Request, rq *request
 
 func (c *Console) cancelScan(w http.ResponseWriter, r *http.Request, rq *request) error {
 	id := r.PathValue("id")
-	if _, err := c.cfg.Actions.CancelScan(r.Context(), id); err != nil {
+	if _, err := c.cfg.Actions.CancelScan(r.Context(), rq.p, id); err != nil {
 		return withBack(err, scanURL(id))
 	}
 	return redirect(w, r, scanURL(id)+"?done=cancelled")
@@ -543,7 +616,7 @@ func (c *Console) cancelScan(w http.ResponseWriter, r *http.Request, rq *request
 
 func (c *Console) deleteScan(w http.ResponseWriter, r *http.Request, rq *request) error {
 	id := r.PathValue("id")
-	if err := c.cfg.Actions.DeleteScan(r.Context(), id); err != nil {
+	if err := c.cfg.Actions.DeleteScan(r.Context(), rq.p, id); err != nil {
 		return withBack(err, scanURL(id))
 	}
 	return redirect(w, r, "/ui/scans?done=deleted")

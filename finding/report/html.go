@@ -68,8 +68,9 @@ type reportView struct {
 	Skipped     []Skipped
 	// DataSources is the offline advisory data the scan used, and
 	// DataWarnings the stale ones' warnings.
-	DataSources  []ScanDataSource
-	DataWarnings []string
+	DataSources      []ScanDataSource
+	DataWarnings     []string
+	CoverageWarnings []string
 	// Partial says why the result is partial (the scan's coverage).
 	Partial     []string
 	Compliance  []reportTagCount
@@ -179,25 +180,26 @@ func (t *Tally) severities() []finding.Severity {
 // reportHeader fills everything of the view that is not a finding.
 func reportHeader(sc *Scan, t *Tally, generatedAt time.Time) reportView {
 	v := reportView{
-		DataSources:  sc.DataSources,
-		DataWarnings: DataWarnings(sc.DataSources),
-		Partial:      sc.Coverage.PartialReasons(),
-		Title:        "Security scan report: " + sc.TargetPath,
-		ScanID:       sc.ID,
-		Target:       sc.TargetPath,
-		ScanTypes:    strings.Join(sc.ScanTypes, ", "),
-		Started:      sc.StartedAt.UTC().Format(reportTimeLayout),
-		Completed:    "not completed",
-		Duration:     "unknown",
-		RiskScore:    sc.RiskScore,
-		Total:        t.total,
-		Suppressed:   t.suppressed,
-		Hidden:       t.hidden,
-		HasGroups:    t.total > 0,
-		ScannersRun:  strings.Join(sc.ScannersRun, ", "),
-		Skipped:      sc.Skipped,
-		GeneratedAt:  generatedAt.UTC().Format(reportTimeLayout),
-		Version:      sc.Version,
+		DataSources:      sc.DataSources,
+		DataWarnings:     DataWarnings(sc.DataSources),
+		CoverageWarnings: sc.CoverageWarnings,
+		Partial:          sc.Coverage.PartialReasons(),
+		Title:            "Security scan report: " + sc.TargetPath,
+		ScanID:           sc.ID,
+		Target:           sc.TargetPath,
+		ScanTypes:        strings.Join(sc.ScanTypes, ", "),
+		Started:          sc.StartedAt.UTC().Format(reportTimeLayout),
+		Completed:        "not completed",
+		Duration:         "unknown",
+		RiskScore:        sc.RiskScore,
+		Total:            t.total,
+		Suppressed:       t.suppressed,
+		Hidden:           t.hidden,
+		HasGroups:        t.total > 0,
+		ScannersRun:      strings.Join(sc.ScannersRun, ", "),
+		Skipped:          sc.Skipped,
+		GeneratedAt:      generatedAt.UTC().Format(reportTimeLayout),
+		Version:          sc.Version,
 	}
 	v.TargetURL, v.TargetHost = sc.TargetURL, sc.TargetHost
 	if sc.CompletedAt != nil {

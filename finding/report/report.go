@@ -33,6 +33,9 @@ type Scan struct {
 	Skipped     []Skipped
 	// DataSources is the offline advisory data the scanners read.
 	DataSources []ScanDataSource
+	// CoverageWarnings say what else the findings may miss, such as
+	// components whose versions are unknown.
+	CoverageWarnings []string
 	// Version is scand's release, printed in the report's footer.
 	Version string
 	// Coverage is what the scan examined; nil for a scan stored before
@@ -141,6 +144,12 @@ func SuppressedBy(meta map[string]any) string {
 		return fmt.Sprint(v)
 	}
 	return string(b)
+}
+
+// Warnings are all of a scan's warnings: its advisory data's, then its
+// coverage warnings.
+func Warnings(sc Scan) []string {
+	return append(DataWarnings(sc.DataSources), sc.CoverageWarnings...)
 }
 
 // DataWarnings are a scan's warnings about its advisory data.

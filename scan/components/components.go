@@ -63,10 +63,53 @@ type Component struct {
 	// DependsOn lists the PURLs of the components this one requires, as
 	// resolved inside the same lockfile.
 	DependsOn []string `json:"depends_on"`
-	// VersionRange is set when Version is the range a manifest declares
-	// ("^4.13.4") because no lockfile pins it: which version is installed
-	// is unknown (see manifest.go).
-	VersionRange bool `json:"version_range,omitempty"`
+	// DeclaredRange is the version range a manifest declares ("^4.13.4",
+	// ">=2.0") when no lockfile pins the version (see manifest.go). Version
+	// is then the version installed in the tree (node_modules/<name>/
+	// package.json, a site-packages METADATA), or empty when none is: a
+	// range is not a version, and the purl then carries none.
+	DeclaredRange string `json:"declared_range,omitempty"`
+}
+
+// DecodeCapture reads a capture stored by CaptureJSON. Captures written
+// before DeclaredRange existed kept the range in Version and flagged it
+// with version_range; they read as the current shape.
+func DecodeCapture(raw []byte) ([]Component, error) {
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	var legacy []struct {
+		Component
+		VersionRange bool `json:"version_range"`
+	}
+	if err := json.Unmarshal(raw, &legacy); err != nil {
+		return nil, err
+	}
+	out := make([]Component, len(legacy))
+	for i, l := range legacy {
+		out[i] = l.Component
+		if l.VersionRange && out[i].DeclaredRange == "" {
+			out[i].DeclaredRange, out[i].Version = out[i].Version, ""
+		}
+	}
+	return out, nil
+}
+
+// VersionsUnknownWarning is the scan's coverage warning when components
+// have no version (declared by range or not at all, with no lockfile and
+// nothing installed to say which version is used): no advisory can be
+// matched to them. Empty when every component has a version.
+func VersionsUnknownWarning(comps []Component) string {
+	n := 0
+	for _, c := range comps {
+		if c.Version == "" {
+			n++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("versions unknown for %d components: no lockfile (their vulnerabilities cannot be checked; commit the lockfile or scan a tree with the dependencies installed)", n)
 }
 
 // Component scopes.
@@ -183,6 +226,7 @@ func Discover(ctx context.Context, root string) ([]Component, error) {
 		}
 		d.errs = append(d.errs, werr)
 	}
+	d.resolveDeclared(d.comps)
 	d.licenses.attach(d.comps)
 	return compFinalize(d.comps), errors.Join(d.errs...)
 }

@@ -52,6 +52,12 @@ func compByPURL(t *testing.T, comps []Component, source, purl string) Component 
 // (each line was checked against the fixture by hand).
 func TestDiscoverComponentsPerLockfile(t *testing.T) {
 	want := map[string][]compRow{
+		// No lockfile: the version installed in node_modules, else none.
+		"npm-nolock": {
+			{"cookie-parser", "", "pkg:npm/cookie-parser", "direct", false, "package.json", 6},
+			{"express", "4.18.2", "pkg:npm/express@4.18.2", "direct", false, "package.json", 5},
+			{"mocha", "", "pkg:npm/mocha", "direct", true, "package.json", 9},
+		},
 		"cargo": {
 			{"anyhow", "1.0.75", "pkg:cargo/anyhow@1.0.75", "direct", false, "Cargo.lock", 6},
 			{"hashbrown", "0.12.3", "pkg:cargo/hashbrown@0.12.3", "transitive", false, "Cargo.lock", 12},
@@ -168,7 +174,7 @@ func TestDiscoverComponentsPerLockfile(t *testing.T) {
 			{"urllib3", "2.0.4", "pkg:pypi/urllib3@2.0.4", "direct", false, "poetry.lock", 76},
 		},
 		"requirements": {
-			{"Flask", ">=2.2,<3.0", "pkg:pypi/flask", "", false, "requirements.txt", 3},
+			{"Flask", "2.3.2", "pkg:pypi/flask@2.3.2", "", false, "requirements.txt", 3}, // ">=2.2,<3.0", installed in .venv
 			{"SQLAlchemy", "2.0.19", "pkg:pypi/sqlalchemy@2.0.19", "", false, "requirements.txt", 5},
 			{"iniconfig", "2.0.0", "pkg:pypi/iniconfig@2.0.0", "transitive", false, "requirements-dev.txt", 7},
 			{"packaging", "23.1", "pkg:pypi/packaging@23.1", "transitive", false, "requirements-dev.txt", 9},
@@ -176,7 +182,7 @@ func TestDiscoverComponentsPerLockfile(t *testing.T) {
 			{"pytest", "7.4.0", "pkg:pypi/pytest@7.4.0", "direct", false, "requirements-dev.txt", 15},
 			{"python_dateutil", "2.8.2", "pkg:pypi/python-dateutil@2.8.2", "", false, "requirements.txt", 4},
 			{"requests", "2.31.0", "pkg:pypi/requests@2.31.0", "", false, "requirements.txt", 2},
-			{"uvicorn", "", "pkg:pypi/uvicorn", "", false, "requirements.txt", 6},
+			{"uvicorn", "0.23.1", "pkg:pypi/uvicorn@0.23.1", "", false, "requirements.txt", 6}, // no specifier, installed in .venv
 		},
 		"yarn-berry": {
 			{"@emotion/hash", "0.9.1", "pkg:npm/%40emotion/hash@0.9.1", "direct", false, "yarn.lock", 8},

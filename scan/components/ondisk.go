@@ -97,6 +97,19 @@ func (x compLicenseIndex) attach(comps []Component) {
 	}
 }
 
+// installedVersion is the version of the one installed copy of name, or ""
+// when none or several versions are installed.
+func (x compLicenseIndex) installedVersion(eco, name string) string {
+	info, ok := x[compLicenseKey(eco, name, "*")]
+	if !ok || info.source == compLicenseAmbiguous {
+		return ""
+	}
+	if i := strings.IndexByte(info.source, 0); i >= 0 && compExactVersion(info.source[i+1:]) {
+		return info.source[i+1:]
+	}
+	return ""
+}
+
 func (x compLicenseIndex) byName(eco, name string) (compLicenseInfo, bool) {
 	info, ok := x[compLicenseKey(eco, name, "*")]
 	if !ok || info.source == compLicenseAmbiguous {

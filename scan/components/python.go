@@ -34,8 +34,8 @@ type compPyRequirement struct {
 }
 
 // compParseRequirements reads a pip requirements file. "==" (and "===")
-// pins give the version; any other specifier is kept as written in Version
-// but left out of the purl, which names exact versions only. Options (-r,
+// pins give the version; any other specifier is kept as written in
+// DeclaredRange, and Version is left to what is installed (resolveDeclared). Options (-r,
 // -c, --index-url), editable installs and direct URLs name no registry
 // release and are skipped. Scope comes from pip-compile's "# via"
 // annotations when the file has them ("-r requirements.in" = direct, a
@@ -107,7 +107,12 @@ func compParseRequirements(f compFile) ([]Component, error) {
 	var out []Component
 	dependsOn := map[string][]string{}
 	for _, r := range reqs {
-		c := Component{Name: r.name, Version: r.version, Ecosystem: EcoPyPI, PURL: purlOf[compPyPINormalize(r.name)], Source: f.rel, Line: r.line}
+		c := Component{Name: r.name, Ecosystem: EcoPyPI, PURL: purlOf[compPyPINormalize(r.name)], Source: f.rel, Line: r.line}
+		if r.pinned {
+			c.Version = r.version
+		} else {
+			c.DeclaredRange = r.version // a specifier, or none: the installed version, if any, is filled in later
+		}
 		if annotated {
 			c.Scope = ScopeTransitive
 			for k := 0; k < len(r.via); k++ {

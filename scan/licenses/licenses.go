@@ -322,14 +322,15 @@ func licenseFindings(comps []components.Component) []finding.Finding {
 }
 
 // unresolvedVersionFindings is one info finding per manifest whose
-// components have only version ranges because no lockfile pins them: no
+// components have only version ranges because no lockfile pins them and
+// nothing installed in the tree says which version is used: no
 // scanner can match their installed versions against advisories, and the
 // scan should not look clean because of that.
 func unresolvedVersionFindings(comps []components.Component) []finding.Finding {
 	ranged := map[string][]string{}
 	for _, c := range comps {
-		if c.VersionRange {
-			ranged[c.Source] = append(ranged[c.Source], c.Name+"@"+c.Version)
+		if c.Version == "" && c.DeclaredRange != "" {
+			ranged[c.Source] = append(ranged[c.Source], c.Name+"@"+c.DeclaredRange)
 		}
 	}
 	var out []finding.Finding
@@ -345,9 +346,10 @@ func unresolvedVersionFindings(comps []components.Component) []finding.Finding {
 			ScanType: scan.TypeDependency,
 			Severity: finding.Info,
 			Title:    fmt.Sprintf("Dependency versions unresolved: %s has no lockfile", src),
-			Description: fmt.Sprintf("%s declares %d package(s) by version range and no lockfile (package-lock.json, "+
-				"yarn.lock, pnpm-lock.yaml) pins them, so which versions get installed, and which known vulnerabilities "+
-				"they have, cannot be determined; the SBOM lists them with their ranges. Commit the lockfile "+
+			Description: fmt.Sprintf("%s declares %d package(s) by version range, no lockfile (package-lock.json, "+
+				"yarn.lock, pnpm-lock.yaml, poetry.lock, Pipfile.lock) pins them and they are not installed in the tree, so which "+
+				"versions get installed, and which known vulnerabilities they have, cannot be determined; the SBOM lists them "+
+				"without a version and with their ranges as a property. Commit the lockfile "+
 				"(or scan a tree where the dependencies are installed) so vulnerability scanners can check them.", src, len(pkgs)),
 			FilePath: src,
 			RuleID:   "dependency-versions-unresolved",

@@ -74,15 +74,25 @@ func TestProjectJuiceShop(t *testing.T) {
 	}
 	ranged := 0
 	for _, c := range comps {
-		if c.Source == "package.json" && c.VersionRange && c.Scope == components.ScopeDirect {
+		if c.Source == "package.json" && c.DeclaredRange != "" && c.Scope == components.ScopeDirect {
 			ranged++
-			if c.Name == "express" && c.Version != "^4.17.1" {
-				t.Errorf("express version %q, want the declared range", c.Version)
+			if c.Name == "express" && (c.DeclaredRange != "^4.17.1" || c.Version != "" || c.PURL != "pkg:npm/express") {
+				t.Errorf("express version %q range %q purl %q, want no version, the declared range and a purl without version", c.Version, c.DeclaredRange, c.PURL)
 			}
 		}
+		if strings.ContainsAny(c.Version, "^~<>*") {
+			t.Errorf("%s has a range as its version: %q", c.Name, c.Version)
+		}
+		// A pin in package.json is a version.
+		if c.Name == "jsonwebtoken" && (c.Version != "0.4.0" || c.DeclaredRange != "" || c.PURL != "pkg:npm/jsonwebtoken@0.4.0") {
+			t.Errorf("jsonwebtoken = %+v, want the pinned version 0.4.0", c)
+		}
 	}
-	if ranged != 5 {
-		t.Errorf("%d range components from package.json, want 5: %+v", ranged, comps)
+	if ranged != 3 {
+		t.Errorf("%d range components from package.json, want 3: %+v", ranged, comps)
+	}
+	if w := components.VersionsUnknownWarning(comps); !strings.HasPrefix(w, "versions unknown for 3 components: no lockfile") {
+		t.Errorf("warning = %q", w)
 	}
 	var unresolved []finding.Finding
 	for _, f := range scantest.Scan(t, projectsScanner(t, "licenses"), dir) {

@@ -6,22 +6,44 @@ package reportdata
 
 import (
 	"context"
+	"fmt"
 	"iter"
 	"time"
 
 	"scand/finding"
 	"scand/finding/report"
 	"scand/scan"
+	"scand/scan/components"
 	"scand/store"
 )
 
 // sarifProbeTimeout bounds the version lookups of one SARIF document.
 const sarifProbeTimeout = 20 * time.Second
 
-// ReportScan describes a stored scan to the writers.
-func ReportScan(sc store.Scan, data []store.ScanDataSource, version string) report.Scan {
+// ScanCoverage is a stored scan's coverage warnings: what its findings may
+// miss besides stale advisory data (components whose versions are
+// unknown). Read from the components captured with the scan, so an old
+// scan says what it said then.
+func ScanCoverage(ctx context.Context, st *store.Store, scanID string) ([]string, error) {
+	raw, err := st.ScanComponents(ctx, scanID)
+	if err != nil {
+		return nil, err
+	}
+	comps, err := components.DecodeCapture(raw)
+	if err != nil {
+		return nil, fmt.Errorf("components of scan %s: %w", scanID, err)
+	}
+	if w := components.VersionsUnknownWarning(comps); w != "" {
+		return []string{w}, nil
+	}
+	return nil, nil
+}
+
+// ReportScan describes a stored scan to the writers; coverage is its
+// ScanCoverage.
+func ReportScan(sc store.Scan, data []store.ScanDataSource, coverage []string, version string) report.Scan {
 	out := report.Scan{ID: sc.ID, TargetPath: sc.TargetPath, ScanTypes: sc.ScanTypes, StartedAt: sc.StartedAt, CompletedAt: sc.CompletedAt,
-		RiskScore: sc.RiskScore, ScannersRun: sc.ScannersRun, Version: version, Coverage: sc.Coverage}
+		RiskScore: sc.RiskScore, ScannersRun: sc.ScannersRun, CoverageWarnings: coverage, Version: version, Coverage: sc.Coverage}
 	if sc.TargetURL != nil {
 		out.TargetURL = *sc.TargetURL
 	}

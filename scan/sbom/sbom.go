@@ -263,9 +263,10 @@ func CycloneDXJSON(meta Meta, comps []components.Component) ([]byte, error) {
 		if c.Scope != "" {
 			cc.Properties = append(cc.Properties, sbomCDXProperty{Name: "scand:dependency", Value: c.Scope})
 		}
-		if c.VersionRange {
-			// No lockfile pins it: version is the declared range.
-			cc.Properties = append(cc.Properties, sbomCDXProperty{Name: "scand:version_range", Value: "true"})
+		if c.DeclaredRange != "" {
+			// No lockfile pins it: the range is what the manifest says;
+			// version is only what is installed, if anything is.
+			cc.Properties = append(cc.Properties, sbomCDXProperty{Name: "scand:declared_range", Value: c.DeclaredRange})
 		}
 		bom.Components = append(bom.Components, cc)
 	}
@@ -427,7 +428,7 @@ func SPDXJSON(meta Meta, comps []components.Component) ([]byte, error) {
 	usedIDs := map[string]bool{}
 	g := sbomBuildGraph(comps, func(i int, _ string, _ int) string {
 		c := comps[i]
-		base := "SPDXRef-Package-" + sbomSPDXIDChars(c.Ecosystem+"-"+c.Name+"-"+c.Version)
+		base := "SPDXRef-Package-" + sbomSPDXIDChars(strings.TrimSuffix(c.Ecosystem+"-"+c.Name+"-"+c.Version, "-"))
 		id := base
 		for n := 2; usedIDs[id]; n++ {
 			id = fmt.Sprintf("%s-%d", base, n)
@@ -511,8 +512,11 @@ func sbomSourceInfo(c components.Component) string {
 	if c.LicenseSource != "" && len(c.Licenses) > 0 {
 		s += "; license from " + c.LicenseSource
 	}
-	if c.VersionRange {
-		s += "; version is the declared range, no lockfile pins it"
+	if c.DeclaredRange != "" {
+		s += "; declared version range " + c.DeclaredRange + ", no lockfile pins it"
+		if c.Version != "" {
+			s += " (version as installed in the tree)"
+		}
 	}
 	return s
 }

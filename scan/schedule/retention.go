@@ -31,8 +31,11 @@ type RetentionOptions struct {
 	Now   func() time.Time
 	// MaxAge deletes completed scans older than this (SVC_RETENTION_DAYS);
 	// 0 keeps them. Schedules' keep_last applies either way.
-	MaxAge   time.Duration
-	Interval time.Duration
+	MaxAge time.Duration
+	// AuditMaxAge deletes audit records older than this
+	// (SVC_AUDIT_RETENTION_DAYS); 0 keeps them.
+	AuditMaxAge time.Duration
+	Interval    time.Duration
 	// Pause between batches; 0 means retentionPause.
 	Pause time.Duration
 }
@@ -46,6 +49,7 @@ type Retention struct {
 	log      *slog.Logger
 	now      func() time.Time
 	maxAge   time.Duration
+	auditAge time.Duration
 	interval time.Duration
 	pause    time.Duration
 	bg       *background
@@ -60,7 +64,7 @@ func NewRetention(o RetentionOptions) *Retention {
 	if o.Pause <= 0 {
 		o.Pause = retentionPause
 	}
-	return &Retention{store: o.Store, log: o.Log, now: o.Now, maxAge: o.MaxAge, interval: o.Interval, pause: o.Pause, bg: newBackground("retention")}
+	return &Retention{store: o.Store, log: o.Log, now: o.Now, maxAge: o.MaxAge, auditAge: o.AuditMaxAge, interval: o.Interval, pause: o.Pause, bg: newBackground("retention")}
 }
 
 // Start runs a pass now, after each completed scan and every interval.
@@ -96,6 +100,13 @@ func (r *Retention) loop(ctx context.Context) {
 // RunOnce deletes what retention allows now, in batches, and returns how
 // many scans it deleted.
 func (r *Retention) RunOnce(ctx context.Context) (int, error) {
+	if r.auditAge > 0 {
+		if n, err := r.store.PurgeAudit(ctx, r.now().Add(-r.auditAge)); err != nil {
+			return 0, err
+		} else if n > 0 {
+			r.log.Info("retention deleted old audit records", "count", n)
+		}
+	}
 	var cutoff *time.Time
 	if r.maxAge > 0 {
 		c := r.now().Add(-r.maxAge)

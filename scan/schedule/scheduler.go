@@ -19,6 +19,7 @@ import (
 	"scand/scan/cron"
 	"scand/scan/request"
 	"scand/store"
+	"scand/store/audit"
 )
 
 // DefaultMaxSleep bounds how long the scheduler sleeps between looks at
@@ -52,6 +53,9 @@ type Options struct {
 	Now      func() time.Time
 	Log      *slog.Logger
 	MaxSleep time.Duration
+	// Ran, when set, is told the outcome of every recorded run (started,
+	// skipped, failed) for /metrics.
+	Ran func(outcome string)
 }
 
 // Scheduler starts the scans of due schedules.
@@ -62,8 +66,10 @@ type Scheduler struct {
 	now      func() time.Time
 	log      *slog.Logger
 	maxSleep time.Duration
-	zones    *zoneCache
-	bg       *background
+	// ran counts recorded runs by outcome for /metrics (Options.Ran).
+	ran   func(outcome string)
+	zones *zoneCache
+	bg    *background
 }
 
 // New returns a scheduler; Start runs it.
@@ -75,7 +81,7 @@ func New(o Options) *Scheduler {
 	if o.Submit == nil {
 		o.Submit = func(string) {}
 	}
-	return &Scheduler{store: o.Store, submit: o.Submit, policy: o.Policy, now: o.Now, log: o.Log, maxSleep: o.MaxSleep,
+	return &Scheduler{store: o.Store, submit: o.Submit, policy: o.Policy, now: o.Now, log: o.Log, maxSleep: o.MaxSleep, ran: o.Ran,
 		zones: newZoneCache(), bg: newBackground("scheduler")}
 }
 
@@ -213,11 +219,19 @@ func (s *Scheduler) record(ctx context.Context, sc store.Schedule, rec store.Sch
 	if err != nil {
 		return false, err
 	}
+	if s.ran != nil {
+		s.ran(run.Outcome)
+	}
 	attrs := []any{"schedule_id", sc.ID, "run_id", run.ID, "scheduled_for", run.ScheduledFor.Format(time.RFC3339), "next_run_at", rec.Next.Format(time.RFC3339)}
 	switch run.Outcome {
 	case store.RunStarted:
 		s.submit(run.ScanID)
 		s.log.Info("scheduled scan started", append(attrs, "scan_id", run.ScanID)...)
+		if _, err := s.store.AppendAudit(ctx, audit.Record{Actor: audit.System("schedule " + sc.ID), Action: "scan.start", ObjectType: "scan",
+			ObjectID: run.ScanID, Changes: audit.Changes{"status": {After: "pending"}, "schedule_id": {After: sc.ID},
+				"target_path": {After: rec.Scan.TargetPath}, "scan_types": {After: rec.Scan.ScanTypes}}}); err != nil {
+			s.log.Error("audit record not written", "action", "scan.start", "scan_id", run.ScanID, "error", err.Error())
+		}
 	case store.RunSkipped:
 		s.log.Info("scheduled scan skipped", append(attrs, "reason", run.Reason)...)
 	default:

@@ -131,7 +131,12 @@ var secretsHeldoutDir = filepath.Join("..", "..", "testdata", "secrets", "heldou
 // finding that is not a labeled true positive (its recall there: 0.741,
 // 166/224). It is a constant so that the test does not need gitleaks.
 // The bar is met: scand's recall there is 0.978 (219/224) with false
-// positives on 2 lines (same script, same corpus).
+// positives on 3 lines (same script, same corpus). The third came with
+// issue 28: NRAK-123456788ABCDEFGHIJKLMNOPQR, a placeholder among Nosey
+// Parker's examples, passes the New Relic format, and values of an exact
+// vendor format are no longer rejected for counting runs, because the
+// public rule sets label such hand-made values true positives elsewhere
+// (docs/secrets.md).
 const (
 	secretsHeldoutMinRecall  = 0.95
 	secretsHeldoutGitleaksFP = 10
@@ -182,5 +187,80 @@ func TestSecretsHeldoutCorpus(t *testing.T) {
 	}
 	if len(fps) > secretsHeldoutGitleaksFP {
 		t.Errorf("false positives on %d lines, gitleaks has %d", len(fps), secretsHeldoutGitleaksFP)
+	}
+}
+
+// The families corpus (issue 28): the credential families and
+// false-positive classes the issue names, built from public rule examples
+// (gitleaks, Nosey Parker, trufflehog, Kingfisher; sources in LABELS.tsv)
+// and from values generated in the vendors' formats, in realistic files.
+// dev is the part the rules were tuned on. heldout was written before any
+// tuning and measured after the first round; heldout2 was written after
+// that and measured after the second round (docs/secrets.md has the
+// history). testdata/secrets/heldout/gen writes every part from its
+// gen/corpus.txt.
+var (
+	secretsFamiliesDevDir = filepath.Join("..", "..", "testdata", "secrets", "families", "dev")
+	secretsFamiliesDir    = filepath.Join("..", "..", "testdata", "secrets", "families")
+)
+
+// Bars of the families corpus (issue 28): recall at least 0.95 on each
+// part, and no more files with a false positive than gitleaks has on the
+// same part. The gitleaks counts were measured with gitleaks v8.28.0
+// (default configuration, `gitleaks dir`) by `bench/secrets-corpus.sh
+// testdata/secrets/families/PART`; they are constants so that the test
+// does not need gitleaks. scand, same script: dev 1.000 (73/73) with no
+// false-positive file; heldout 0.986 (70/71) with 3; heldout2 1.000
+// (20/20) with none.
+const secretsFamiliesMinRecall = 0.95
+
+var secretsFamiliesGitleaksFPFiles = map[string]int{"dev": 6, "heldout": 6, "heldout2": 1}
+
+// TestSecretsFamiliesCorpus scores every part the way
+// bench/secrets-score.go does: a label is found when any finding is on its
+// line; a file with a finding on any other line is a false-positive file.
+func TestSecretsFamiliesCorpus(t *testing.T) {
+	for _, part := range []string{"dev", "heldout", "heldout2"} {
+		t.Run(part, func(t *testing.T) {
+			dir := filepath.Join(secretsFamiliesDir, part)
+			labels := secretsReadLabels(t, dir)
+			if len(labels) < 15 {
+				t.Fatalf("only %d labels in %s", len(labels), dir)
+			}
+			got := scantest.Scan(t, secretsTestScanner(t, false), filepath.Join(dir, "files"))
+			found := map[secretsCorpusLoc]bool{}
+			fpFiles := map[string][]string{}
+			for _, f := range got {
+				loc := secretsCorpusLoc{f.FilePath, f.Line}
+				if _, ok := labels[loc]; ok {
+					found[loc] = true
+					continue
+				}
+				fpFiles[f.FilePath] = append(fpFiles[f.FilePath], strconv.Itoa(f.Line)+" "+f.RuleID)
+			}
+			var missed []string
+			for loc, fam := range labels {
+				if !found[loc] {
+					missed = append(missed, fam+" "+loc.file+":"+strconv.Itoa(loc.line))
+				}
+			}
+			sort.Strings(missed)
+			recall := float64(len(found)) / float64(len(labels))
+			gitleaksFP := secretsFamiliesGitleaksFPFiles[part]
+			t.Logf("%s: %d true positives, %d found, recall %.3f, false positives in %d files (gitleaks: %d)",
+				part, len(labels), len(found), recall, len(fpFiles), gitleaksFP)
+			for _, m := range missed {
+				t.Logf("missed: %s", m)
+			}
+			for f, l := range fpFiles {
+				t.Logf("false positive: %s: %s", f, strings.Join(l, ", "))
+			}
+			if recall < secretsFamiliesMinRecall {
+				t.Errorf("recall %.3f below %.2f", recall, secretsFamiliesMinRecall)
+			}
+			if len(fpFiles) > gitleaksFP {
+				t.Errorf("false positives in %d files, gitleaks has %d", len(fpFiles), gitleaksFP)
+			}
+		})
 	}
 }

@@ -85,12 +85,32 @@ type secretsRule struct {
 	validate func(value []byte, c *secretsMatchCtx) bool
 	// find replaces pattern for rules that need more than a regexp.
 	find func(c *secretsMatchCtx) []secretsSpan
+	// prefilter, when set, is a cheap test of the line that must pass
+	// before pattern or find runs: for rules whose keywords are common
+	// words (key, token), it keeps the regexp off the lines that cannot
+	// hold the value's shape.
+	prefilter func(line []byte) bool
+	// nested is the pattern of a vendor-name rule (secretsNear) for a line
+	// inside a block that the vendor's name opens (sumologic:, "facebook":
+	// {, provider "sumologic" {): there the name is on the block's line,
+	// and the value's own key only has to say it holds a credential.
+	nested string
 	// modeWords marks formats whose prefix names a mode (sk_test_,
 	// duffel_live_, FLWSECK_TEST-): "test" there is the vendor's word, not
 	// a sign of a placeholder, so the placeholder check skips it.
 	modeWords bool
+	// vendorFormat marks rules whose value is pinned down by the vendor's
+	// format (a prefix, a fixed length, a vendor name right before it):
+	// secretsLooksFormatPlaceholder judges them, which looks for fillers,
+	// templates and placeholder words but not for counting runs or words
+	// such as "test" and "fake" that hand-made fixtures of the real format
+	// contain (12345678-ABCD-..., sk-ant-admin01-abc12fake-...): such a
+	// value passes every client-side check of the format, and the scanners
+	// teams compare scand with report it.
+	vendorFormat bool
 
 	re           *regexp.Regexp
+	nestedRe     *regexp.Regexp
 	secretGroups []int
 }
 
@@ -99,11 +119,13 @@ type secretsMatchCtx struct {
 	data               []byte // the whole file (or history chunk)
 	lineStart, lineEnd int    // the line is data[lineStart:lineEnd], without '\n'
 	line               []byte
-	configFile         bool   // unquoted values count (.env, .ini, YAML, ...)
-	iacFile            bool   // Terraform, HCL, Bicep, ...: values are deployed as written
-	translation        bool   // an i18n catalogue: values are natural language
-	k8sSecret          bool   // the file declares a Kubernetes Secret: kubernetes-secret judges its data
-	lower              []byte // see lowerLine
+	configFile         bool           // unquoted values count (.env, .ini, YAML, ...)
+	iacFile            bool           // Terraform, HCL, Bicep, ...: values are deployed as written
+	translation        bool           // an i18n catalogue: values are natural language
+	rel                string         // the file's path relative to the target
+	k8sSecret          bool           // the file declares a Kubernetes Secret: kubernetes-secret judges its data
+	nested             secretsRuleSet // rules whose vendor name opens a block this line is in
+	lower              []byte         // see lowerLine
 	scratch            *secretsScratch
 	engine             *secretsEngine
 }
@@ -195,7 +217,7 @@ func secretsRuleTable() []secretsRule {
 			csKeywords:  []string{"dop_v1_", "doo_v1_", "dor_v1_"}, pattern: `\b(do[opr]_v1_[a-f0-9]{64})\b`},
 		{id: "gcp-api-key", title: "Google API key", severity: high, cwe: cwe798,
 			remediation: "Delete or regenerate the key under APIs & Services > Credentials and restrict the new one to the APIs and referrers that need it.",
-			csKeywords:  []string{"AIza"}, pattern: `\b(AIza[0-9A-Za-z_-]{35})` + notB64ID},
+			csKeywords:  []string{"AIza"}, pattern: `\b(AIza[0-9A-Za-z_-]{35})` + notB64ID, validate: secretsValidateNotPublicGoogleKey},
 		{id: "google-oauth-client-secret", title: "Google OAuth client secret", severity: high, cwe: cwe798,
 			remediation: "Reset the client secret of the OAuth client under APIs & Services > Credentials.",
 			csKeywords:  []string{"GOCSPX-"}, pattern: `\b(GOCSPX-[A-Za-z0-9_-]{28})` + notB64ID},
@@ -281,22 +303,32 @@ func secretsRuleTable() []secretsRule {
 		// ---- chat ----
 		{id: "slack-bot-token", title: "Slack bot token", severity: high, cwe: cwe798,
 			remediation: "Revoke it (auth.revoke or reinstall the app after regenerating tokens under OAuth & Permissions).",
-			keywords:    []string{"xoxb-"}, pattern: `\b(xoxb-[0-9]{10,13}-[0-9]{10,13}-` + base62 + `{24,34}|xoxb-[0-9]{8,14}-` + base62 + `{18,26})\b`, minEntropy: 3},
+			keywords:    []string{"xoxb-"}, pattern: `\b(xoxb-[0-9]{10,13}-[0-9]{10,13}-` + base62 + `{24,34}|xoxb-[0-9]{8,14}-` + base62 + `{18,26})\b`, minEntropy: 3, vendorFormat: true},
 		{id: "slack-config-token", title: "Slack app configuration token", severity: high, cwe: cwe798,
 			remediation: "Revoke it with tooling.tokens.rotate or regenerate it under Your Apps > App configuration tokens.",
-			keywords:    []string{"xoxe"}, pattern: `\b(xoxe\.xox[bp]-[0-9]-[A-Za-z0-9]{163,166}|xoxe-[0-9]-[A-Za-z0-9]{146})\b`, minEntropy: 3},
+			// Slack documents no length; these bands hold every published example.
+			keywords: []string{"xoxe"}, pattern: `\b(xoxe\.xox[bp]-[0-9]-[A-Za-z0-9]{155,170}|xoxe-[0-9]-[A-Za-z0-9]{140,150})\b`, minEntropy: 3},
 		{id: "slack-user-token", title: "Slack user token", severity: high, cwe: cwe798,
 			remediation: "Revoke it with auth.revoke and review the workspace's access logs.",
-			keywords:    []string{"xoxp-"}, pattern: `\b(xoxp-[0-9]{10,13}-[0-9]{10,13}-[0-9]{10,13}-[a-f0-9]{32})\b`, minEntropy: 3},
+			// xoxe- with the same four parts is the user token a file link
+			// carries (files.slack.com/...?t=xoxe-...).
+			keywords: []string{"xoxp-", "xoxe-"}, pattern: `\b(xox[pe](?:-[0-9]{8,13}){3}-[A-Za-z0-9]{28,34})\b`, minEntropy: 3, vendorFormat: true},
 		{id: "slack-legacy-token", title: "Slack legacy or workspace token", severity: high, cwe: cwe798,
 			remediation: "Revoke it with auth.revoke; legacy tokens should be replaced by app tokens.",
-			keywords:    []string{"xoxa-", "xoxr-", "xoxs-", "xoxo-"}, pattern: `\b(xox[aors]-(?:[0-9]+-)+` + base62 + `{20,64})\b`, minEntropy: 3},
+			// Legacy user tokens (xoxs-, xoxo-) end in a hex part of varying
+			// length; workspace access and refresh tokens (xoxa-, xoxr-) in a
+			// base62 part of 8 to 48.
+			keywords: []string{"xoxa-", "xoxr-", "xoxs-", "xoxo-"},
+			pattern:  `\b(xox[os]-[0-9]+-[0-9]+-[0-9]+-[a-fA-F0-9]{8,64}|xox[ar]-(?:[0-9]+-)*` + base62 + `{8,48})\b`, minEntropy: 2.5, vendorFormat: true},
 		{id: "slack-app-token", title: "Slack app-level token", severity: high, cwe: cwe798,
 			remediation: "Revoke and regenerate it under the app's Basic Information > App-Level Tokens.",
 			keywords:    []string{"xapp-"}, pattern: `\b(xapp-[0-9]-[A-Z0-9]+-[0-9]+-[a-z0-9]{32,80})\b`, minEntropy: 3},
 		{id: "slack-webhook-url", title: "Slack incoming webhook URL", severity: med, cwe: cwe798,
 			remediation: "Regenerate or remove the webhook under the app's Incoming Webhooks page.",
-			keywords:    []string{"hooks.slack.com"}, pattern: `hooks\.slack\.com/(?:services|workflows|triggers)/(T[A-Z0-9]{6,12}/[A-Z0-9]{6,12}/` + base62 + `{20,32})\b`, minEntropy: 3},
+			// Team and bot IDs are upper case when Slack prints them, but
+			// URLs are copied through tools that fold case; the path shape
+			// (T.../B.../token) is what identifies the hook.
+			keywords: []string{"hooks.slack.com"}, pattern: `hooks\.slack\.com/(?:services|workflows|triggers)/(T[A-Za-z0-9_]{6,12}/[A-Za-z0-9_]{6,12}/(?:[0-9]{10,20}/)?` + base62 + `{20,32})\b`, minEntropy: 3, vendorFormat: true},
 		{id: "discord-bot-token", title: "Discord bot token", severity: high, cwe: cwe798,
 			remediation: "Reset the token in the Developer Portal (Bot > Reset Token).",
 			fileContext: []string{"discord"}, pattern: `\b([MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38})` + notB64ID, minEntropy: 3.5},
@@ -326,7 +358,7 @@ func secretsRuleTable() []secretsRule {
 		// ---- AI APIs ----
 		{id: "anthropic-api-key", title: "Anthropic API key", severity: high, cwe: cwe798,
 			remediation: "Delete the key in the Anthropic Console (Settings > API keys) and create a new one.",
-			csKeywords:  []string{"sk-ant-"}, pattern: `\b(sk-ant-(?:api|admin)[0-9]{2}-[A-Za-z0-9_-]{80,110})` + notB64ID, minEntropy: 3.5},
+			csKeywords:  []string{"sk-ant-"}, pattern: `\b(sk-ant-(?:api|admin|oat|ort)[0-9]{2}-[A-Za-z0-9_-]{80,110})` + notB64ID, minEntropy: 3.5, vendorFormat: true},
 		{id: "openai-api-key", title: "OpenAI API key", severity: high, cwe: cwe798,
 			remediation: "Revoke the key on the OpenAI platform (API keys) and create a new project-scoped one.",
 			csKeywords:  []string{"T3BlbkFJ", "sk-proj-", "sk-svcacct-", "sk-admin-"},
@@ -616,6 +648,9 @@ func secretsGenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, w
 	if others == 0 {
 		return false
 	}
+	if secretsLooksEncrypted(v) || secretsNotACredentialShape(v) {
+		return false
+	}
 	lv := strings.ToLower(string(v))
 	// arn: is an AWS resource name (IAMUserChangePassword = "arn:aws:iam::aws:policy/…").
 	for _, p := range []string{"http://", "https://", "file:", "/", "./", "../", "~/", "(", "sha256:", "sha512-", "sha1-", "arn:"} {
@@ -650,6 +685,28 @@ func secretsGenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, w
 	}
 	bar := math.Min(entropyCap, entropyFactor*math.Log2(float64(len(v))))
 	return secretsEntropy(v) >= bar
+}
+
+// secretsQualifiedNameRe is a namespace-qualified type name
+// (clm54321:AgencyIdentificationCodeContentType in an XSD).
+var secretsQualifiedNameRe = regexp.MustCompile(`^[A-Za-z0-9_.-]+:(?:[A-Z][a-z]+){3,}$`)
+
+// secretsVendorShapeRe are the shapes of a Telegram bot token and a
+// Google API key: their vendor rules judge such values (a bot id of the
+// wrong length is a sample; a Firebase config's key is public), so the
+// generic rules do not judge them again.
+var secretsVendorShapeRe = regexp.MustCompile(`^[0-9]{4,20}:A|^AIza[0-9A-Za-z_-]{35}$`)
+
+// secretsNotACredentialShape reports values the generic rules must leave
+// alone whatever their name: an Ethereum address (public by nature), a
+// qualified type name, a value in a Telegram bot token's shape.
+func secretsNotACredentialShape(v []byte) bool {
+	if len(v) == 42 && bytes.HasPrefix(v, []byte("0x")) && !bytes.ContainsFunc(v[2:], func(r rune) bool {
+		return !('0' <= r && r <= '9' || 'a' <= r|32 && r|32 <= 'f')
+	}) {
+		return true
+	}
+	return secretsQualifiedNameRe.Match(v) || secretsVendorShapeRe.Match(v)
 }
 
 func secretsStripSeparators(b []byte) string {
@@ -708,6 +765,54 @@ var secretsDocumentedExamples = []string{
 	"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
 	"Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
 	"sk_test_4eC39HqLyjWDarjtT1zdp7dc", // Stripe's API reference, in every code sample
+	// OAuth 2.0's example credentials (RFC 6750 2.1-2.3, RFC 6749 4.1,
+	// 4.4, 5.1, 6): the bearer token, access, refresh and authorization
+	// codes, and the client s6BhdRkqt3 with its secret.
+	"mF_9.B5f-4.1JqM", "2YotnFZFEjr1zCsicMWpAA", "tGzv3JOkF0XG5Qx2TlKWIA", "SplxlOBeZQQYbYS6WxSbIA",
+	"czZCaGRSa3F0MzpnWDFmQmF0M2JW", "gX1fBat3bV", "8xLOxBtZp8",
+	// The nuget.config reference's sample feed passwords
+	// (learn.microsoft.com/nuget/reference/nuget-config-file).
+	"33f!!lloppa", "hal+9ooo_da!sY",
+}
+
+// secretsFormatPlaceholderMarkers are the placeholder words that still
+// count in a value of a vendor's exact format (secretsRule.vendorFormat).
+var secretsFormatPlaceholderMarkers = []string{
+	"changeme", "change_me", "example", "dummy", "placeholder", "redacted", "your", "xxxx", "****", "....",
+	"replace", "insert", "notreal", "not_real", "${", "{{", "}}",
+}
+
+// secretsLooksFormatPlaceholder is secretsLooksPlaceholder for values of a
+// vendor's exact format: fillers, repetitions, templates, documented
+// examples and the words of secretsFormatPlaceholderMarkers.
+func secretsLooksFormatPlaceholder(v []byte) bool {
+	lv := strings.ToLower(string(v))
+	for _, m := range secretsFormatPlaceholderMarkers {
+		if strings.Contains(lv, m) {
+			return true
+		}
+	}
+	if slices.Contains(secretsDocumentedExamples, string(v)) || secretsTemplateRe.Match(v) || secretsRepeatsOverHalf(v) {
+		return true
+	}
+	return secretsLowVariety(v)
+}
+
+// secretsEncryptedPrefixes start values that are ciphertext, written to
+// be committed: SOPS (ENC[AES256_GCM,data:...,iv:...,tag:...]), Windows
+// DPAPI blobs (NuGet.Config's Password, .NET protected configuration),
+// Ansible Vault.
+var secretsEncryptedPrefixes = []string{"ENC[AES256_GCM,", "ENC[", "AQAAANCMnd8BFdERjHoAwE/Cl+sBAAAA", "$ANSIBLE_VAULT;"}
+
+// secretsLooksEncrypted reports a committed ciphertext value: it is
+// what encryption-at-rest tools are for, not a leak.
+func secretsLooksEncrypted(v []byte) bool {
+	for _, p := range secretsEncryptedPrefixes {
+		if bytes.HasPrefix(v, []byte(p)) {
+			return p != "ENC[" || bytes.Contains(v, []byte(",iv:")) || bytes.Contains(v, []byte("data:"))
+		}
+	}
+	return false
 }
 
 // secretsLooksPlaceholder reports whether v is a template reference, a
@@ -744,6 +849,27 @@ func secretsHasRepeatedPattern(v []byte) bool {
 	return false
 }
 
+// secretsRepeatsOverHalf is secretsHasRepeatedPattern for values of a
+// vendor's exact format, whose alphabet is small (hex) and whose fixtures
+// repeat a short run by hand: the repeated run itself must cover half the
+// value (AKIADEADBEEFDEADBEEF, sgp_5555555dAAAAA...).
+func secretsRepeatsOverHalf(v []byte) bool {
+	for p := 1; p <= min(len(v)/2, 32); p++ {
+		run := 0
+		for i := 0; i+p < len(v); i++ {
+			if v[i] != v[i+p] {
+				run = 0
+				continue
+			}
+			run++
+			if run >= 8 && 2*run >= len(v) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // secretsLooksTemplate is secretsLooksPlaceholder without the sequence
 // markers.
 func secretsLooksTemplate(v []byte) bool {
@@ -769,8 +895,12 @@ func secretsLooksTemplate(v []byte) bool {
 	if len(v) > 2 && (v[0] == '%' || v[0] == '@') && v[len(v)-1] == v[0] {
 		return true
 	}
-	// Fillers like "aaaaaaaa" or "abababab": too few distinct bytes, or one
-	// byte making up more than half the value.
+	return secretsLowVariety(v)
+}
+
+// secretsLowVariety reports fillers like "aaaaaaaa" or "abababab": too
+// few distinct bytes, or one byte making up more than half the value.
+func secretsLowVariety(v []byte) bool {
 	var counts [256]int
 	distinct, most := 0, 0
 	for _, b := range v {
@@ -866,7 +996,7 @@ func secretsValidateJWT(v []byte, _ *secretsMatchCtx) bool {
 	}
 	var h map[string]any
 	if json.Unmarshal(raw, &h) != nil {
-		return secretsDamagedJWTHeaderSigned(raw)
+		return secretsDamagedJWTHeaderSigned(raw) || secretsDamagedJWTHeaderClaims(raw, v)
 	}
 	alg, _ := h["alg"].(string)
 	return alg != "" && !strings.EqualFold(alg, "none")
@@ -886,6 +1016,28 @@ func secretsDamagedJWTHeaderSigned(raw []byte) bool {
 		alg = rest[:i]
 	}
 	return len(alg) >= 2 && !bytes.HasPrefix(bytes.ToLower(alg), []byte("none"))
+}
+
+// secretsDamagedJWTHeaderClaims judges a token whose header was damaged
+// before its algorithm (eyJhbGciOieee...: a byte typed over) by the rest:
+// the header still opens as a JSON object with JWT fields and the payload
+// is a JSON object of claims. An unsigned token would have said
+// "alg":"none", which secretsDamagedJWTHeaderSigned already reads.
+func secretsDamagedJWTHeaderClaims(header, token []byte) bool {
+	if !bytes.HasPrefix(header, []byte(`{"`)) || !bytes.Contains(header, []byte(`"typ"`)) && !bytes.Contains(header, []byte(`"alg"`)) ||
+		bytes.Contains(bytes.ToLower(header), []byte(`"alg":"none`)) {
+		return false
+	}
+	parts := bytes.Split(token, []byte("."))
+	if len(parts) != 3 {
+		return false
+	}
+	payload, err := base64.RawURLEncoding.DecodeString(string(bytes.TrimRight(parts[1], "=")))
+	if err != nil {
+		return false
+	}
+	var claims map[string]any
+	return json.Unmarshal(payload, &claims) == nil && len(claims) > 0
 }
 
 // secretsURLPasswordPlaceholder reports passwords that only ever appear
@@ -1097,12 +1249,16 @@ const (
 	secretsTokEnd = `(?:[^A-Za-z0-9_-]|$)`
 	// secretsNearGap joins a vendor's name to the value assigned to it: the
 	// rest of the identifier (DATADOG_API_KEY, adafruitKey, cf.api-token),
-	// a closing quote or bracket, an assignment, an opening quote.
-	secretsNearGap = `[\w.-]{0,32}?["'\x60]?\]?[ \t]{0,3}(?::=|=>|\?=|=|:|,)[ \t]{0,3}["'\x60]?`
+	// a closing quote or bracket, an assignment, an opening quote; or a
+	// call that takes the value as its first argument
+	// (messagebird.initClient('...'), new HubSpotAPI("...")).
+	// The name may be a module the call hangs off:
+	// require('messagebird').initClient('...').
+	secretsNearGap = `(?:[\w.-]|['"]\)\.){0,32}?["'\x60]?\]?[ \t]{0,3}(?::=|=>|\?=|=|:|,|\()[ \t]{0,3}["'\x60]?`
 	// secretsNearEnd is what may follow such a value: a delimiter, an
 	// escaped newline or the end of the line, never more value characters.
 	secretsNearEnd = `(?:["'\x60\s;,)}\]<&]|\\[nrt]|$)`
-	secretsUUID    = `[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`
+	secretsUUID    = `[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`
 )
 
 // secretsRevokeIn is the remediation of a vendor token: where to revoke it.
@@ -1115,7 +1271,7 @@ func secretsRevokeIn(where string) string {
 // keywords and the value pattern starts at a word boundary.
 func secretsTok(id, title string, sev finding.Severity, where string, prefixes []string, value string) secretsRule {
 	return secretsRule{id: id, title: title, severity: sev, cwe: "CWE-798", remediation: secretsRevokeIn(where),
-		csKeywords: prefixes, pattern: `\b(` + value + `)` + secretsTokEnd, minEntropy: 3, modeWords: true}
+		csKeywords: prefixes, pattern: `\b(` + value + `)` + secretsTokEnd, minEntropy: 3, modeWords: true, vendorFormat: true}
 }
 
 // secretsNear is a rule for a value that only means something next to its
@@ -1124,7 +1280,15 @@ func secretsTok(id, title string, sev finding.Severity, where string, prefixes [
 // value in the same assignment.
 func secretsNear(id, title string, sev finding.Severity, where string, vendors []string, value string) secretsRule {
 	return secretsRule{id: id, title: title, severity: sev, cwe: "CWE-798", remediation: secretsRevokeIn(where),
-		keywords: vendors, pattern: secretsNearPattern(vendors, value), minEntropy: 3, modeWords: true}
+		keywords: vendors, pattern: secretsNearPattern(vendors, value), minEntropy: 3, modeWords: true, vendorFormat: true,
+		nested: secretsNestedPattern(value)}
+}
+
+// secretsNestedPattern is a key that names a credential (accessKey,
+// app_secret, "api-token", access_id), an assignment, and the value.
+func secretsNestedPattern(value string) string {
+	return `(?i:^[ \t]*["']?[\w.-]*(?:key|secret|token|passw|pwd|auth|credential|access)[\w.-]*["']?[ \t]*(?::=|=>|=|:))[ \t]*["'\x60]?(?P<secret>` +
+		value + `)` + secretsNearEnd
 }
 
 func secretsNearPattern(vendors []string, value string) string {
@@ -1161,6 +1325,26 @@ func secretsVendorRules() []secretsRule {
 		[]string{"eyJrIjoi", "glc_", "glsa_"}, `eyJrIjoi[A-Za-z0-9]{70,400}={0,3}|glc_[A-Za-z0-9+/]{32,400}={0,3}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}`,
 		[]string{"grafana"}, `glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}`)
 	grafana.validate = secretsValidateNotPowerBI
+	// A legacy service token (s. + 24) is a token only where a token is
+	// assigned or passed (VAULT_TOKEN=, token:, SetToken("...")), and
+	// only when it mixes cases and digits: s.makeKubeConfigController is
+	// code.
+	vault := both("vault-token", "HashiCorp Vault token", crit, "Vault (vault token revoke) and review the audit log",
+		[]string{"hvs.", "hvb.", "hvr."}, `hv[sbr]\.[A-Za-z0-9_-]{24,400}`, []string{"vault", "token"}, `s\.[A-Za-z0-9]{24,26}`)
+	vault.validate = secretsValidateMixedToken
+	vault.prefilter = secretsHasVaultShape
+	// An access key is an access ID (su + 12) and a 64-character key; the
+	// ID alone opens nothing, but it is half the pair and names the
+	// account. Both mix cases and digits (sumOfExposures is code).
+	sumo := near("sumologic-token", "Sumo Logic access ID or key", high, "Sumo Logic (Preferences > Access keys)", []string{"sumo"}, `[A-Za-z0-9]{64}|su[A-Za-z0-9]{12}`)
+	sumo.validate = secretsValidateMixedToken
+	// The gem-server credentials are two 8-hex halves that Contributed
+	// Systems hands out per customer; BUNDLE_..._CONTRIBSYS__COM names them,
+	// so the value needs no entropy (gitleaks' own examples are
+	// cafebabe:deadbeef).
+	sidekiq := near("sidekiq-credentials", "Sidekiq Pro/Enterprise gem server credentials", high, "Contributed Systems (ask for new credentials)",
+		[]string{"contribsys"}, `[a-f0-9]{8}:[a-f0-9]{8}`)
+	sidekiq.minEntropy = 0
 	return []secretsRule{
 		// ---- secret stores, identity and cloud ----
 		tok("amazon-mws-token", "Amazon Marketplace Web Service auth token", crit, "Seller Central (Apps and Services > Manage your apps: revoke the developer's access)",
@@ -1172,8 +1356,7 @@ func secretsVendorRules() []secretsRule {
 		tok("onepassword-service-account-token", "1Password service account token", crit, "1Password (Developer > Service Accounts)",
 			[]string{"ops_eyJ"}, `ops_eyJ[A-Za-z0-9+/_-]{100,}={0,2}`),
 		age,
-		both("vault-token", "HashiCorp Vault token", crit, "Vault (vault token revoke) and review the audit log",
-			[]string{"hvs.", "hvb.", "hvr."}, `hv[sbr]\.[A-Za-z0-9_-]{24,400}`, []string{"vault"}, `s\.[A-Za-z0-9]{24}`),
+		vault,
 		tok("hashicorp-terraform-token", "Terraform Cloud / Enterprise API token", high, "Terraform Cloud (User settings > Tokens)",
 			[]string{".atlasv1."}, `[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}`),
 		tok("doppler-token", "Doppler token", crit, "the Doppler dashboard (Access > Tokens)",
@@ -1200,6 +1383,15 @@ func secretsVendorRules() []secretsRule {
 			[]string{"fo1_", "fm1_", "fm2_", "fm1a_", "fm1r_", "fm2a_", "fm2r_"}, `fo1_[A-Za-z0-9_-]{43}|fm[12][ar]?_[A-Za-z0-9+/]{100,}={0,3}`),
 		both("heroku-api-key", "Heroku API key", high, "Heroku (Account settings > API Key > Regenerate)",
 			[]string{"HRKU-AA"}, `HRKU-AA[0-9A-Za-z_-]{58}`, []string{"heroku"}, uuid),
+		// A private app token is pat-<region>-<uuid>; the legacy API key
+		// (hapikey) is a bare UUID next to the name.
+		both("hubspot-token", "HubSpot private app token or API key", high, "HubSpot (Settings > Integrations > Private apps: rotate the token)",
+			[]string{"pat-na1-", "pat-na2-", "pat-eu1-", "pat-ap1-"}, `pat-(?:na[12]|eu1|ap1)-`+uuid, []string{"hubspot", "hapikey", "hapi_key"}, uuid),
+		// Long-term Bedrock API keys are ABSK + base64("BedrockAPIKey-...:secret");
+		// short-term ones are bedrock-api-key- + base64 of a presigned URL
+		// on bedrock.amazonaws.com.
+		tok("aws-bedrock-api-key", "Amazon Bedrock API key", crit, "the AWS console (IAM > Users > BedrockAPIKey-... > Security credentials: delete the service-specific credential); short-term keys expire within 12 hours",
+			[]string{"ABSK", "bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t"}, `ABSK[A-Za-z0-9+/]{109,269}={0,2}|bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/]{20,}={0,2}`),
 		both("netlify-token", "Netlify access token", high, "Netlify (User settings > Applications > Personal access tokens)",
 			[]string{"nfp_"}, `nfp_[A-Za-z0-9]{36}`, []string{"netlify"}, `[A-Za-z0-9_=-]{40,46}`),
 		tok("pulumi-token", "Pulumi access token", high, "Pulumi Cloud (Personal access tokens)", []string{"pul-"}, `pul-[a-f0-9]{40}`),
@@ -1232,9 +1424,10 @@ func secretsVendorRules() []secretsRule {
 		near("atlassian-api-token-legacy", "Atlassian / Jira / Confluence API token", high, "id.atlassian.com (Security > API tokens)",
 			[]string{"atlassian", "confluence", "jira"}, `[A-Za-z0-9]{24}`),
 		tok("sourcegraph-token", "Sourcegraph access token", high, "Sourcegraph (Settings > Access tokens)",
-			[]string{"sgp_"}, `sgp_(?:[a-f0-9]{16}|local)_[a-f0-9]{40}|sgp_[a-f0-9]{40}`),
+			[]string{"sgp_"}, `sgp_(?:[a-fA-F0-9]{16}|local)_[a-fA-F0-9]{40}|sgp_[a-fA-F0-9]{40}`),
 		both("sonar-token", "SonarQube / SonarCloud token", high, "SonarQube (My Account > Security)",
-			[]string{"squ_", "sqp_", "sqa_"}, `sq[upa]_[a-f0-9]{40}`, []string{"sonar"}, `[a-f0-9]{40}`),
+			// Older tokens have no prefix; sonar.login / SONAR_TOKEN names them.
+			[]string{"squ_", "sqp_", "sqa_"}, `sq[upa]_[a-f0-9]{40}`, []string{"sonar"}, `(?:sq[upa]_)?[A-Za-z0-9]{40}`),
 		near("snyk-token", "Snyk API token", high, "Snyk (Account settings > Auth Token > Revoke & Regenerate)", []string{"snyk"}, uuid),
 		near("codecov-token", "Codecov upload token", med, "Codecov (repository settings > Regenerate token)", []string{"codecov"}, uuid+`|[a-f0-9]{32}`),
 		near("droneci-token", "Drone CI token", high, "Drone (Account settings > Reset token)", []string{"drone"}, `[A-Za-z0-9]{32}`),
@@ -1256,7 +1449,10 @@ func secretsVendorRules() []secretsRule {
 			csKeywords:  []string{"oy2"}, pattern: `\b(oy2[a-z0-9]{43})\b`, minEntropy: 3.5, validate: secretsValidateNotHex},
 		{id: "nuget-config-password", title: "Clear-text password in NuGet configuration", severity: high, cwe: "CWE-259",
 			remediation: "Change the feed password or token and store it encrypted (nuget sources add -StorePasswordInClearText is the problem) or in an environment variable referenced from NuGet.Config.",
-			keywords:    []string{"cleartextpassword"}, pattern: `(?i)key\s*=\s*"ClearTextPassword"\s+value\s*=\s*"([^"]{4,})"`, validate: secretsValidateNotPlaceholderPassword},
+			// Password is the DPAPI-encrypted form; a value that is not a
+			// DPAPI blob there is clear text all the same.
+			keywords: []string{"cleartextpassword", `key="password"`}, pattern: `(?i)key\s*=\s*"(?:ClearText)?Password"\s+value\s*=\s*"([^"]{4,})"`,
+			vendorFormat: true, validate: secretsValidateNuGetPassword},
 		tok("readme-api-key", "ReadMe API key", high, "ReadMe (API keys)", []string{"rdme_"}, `rdme_[a-z0-9]{70}`),
 		tok("postman-api-key", "Postman API key", high, "Postman (Settings > API keys)", []string{"PMAK-"}, `PMAK-[a-f0-9]{24}-[a-f0-9]{34}`),
 		tok("octopus-deploy-api-key", "Octopus Deploy API key", high, "Octopus Deploy (Profile > My API keys)", []string{"API-"}, `API-[A-Z0-9]{26}`),
@@ -1279,7 +1475,10 @@ func secretsVendorRules() []secretsRule {
 			// and its environment-variable form name it license_key.
 			keywords: []string{"license_key"}, fileContext: []string{"newrelic", "new relic", "new_relic"},
 			pattern: `(?i)license_key["']?[ \t]*[:=][ \t]*["']?([a-f0-9]{40})` + secretsNearEnd, minEntropy: 3},
-		near("sumologic-token", "Sumo Logic access key", high, "Sumo Logic (Preferences > Access keys)", []string{"sumo"}, `[A-Za-z0-9]{64}`),
+		// An access key is an access ID (su + 12) and a 64-character key;
+		// the ID alone opens nothing, but it is half the pair and names the
+		// account, and scanners report it as such.
+		sumo,
 		near("cisco-meraki-api-key", "Cisco Meraki API key", high, "the Meraki dashboard (My profile > API access)", []string{"meraki"}, `[0-9a-f]{40}`),
 		near("okta-api-token", "Okta API token", high, "the Okta admin console (Security > API > Tokens)", []string{"okta"}, `00[A-Za-z0-9_=-]{40}`),
 		near("launchdarkly-key", "LaunchDarkly SDK or API key", high, "LaunchDarkly (Account settings > Authorization / Projects > Environments)",
@@ -1332,8 +1531,11 @@ func secretsVendorRules() []secretsRule {
 		near("twitter-token", "Twitter / X API key, secret or token", high, "the X developer portal (Keys and tokens > Regenerate)",
 			[]string{"twitter"}, `A{22}[A-Za-z0-9%]{80,100}|[0-9]{15,25}-[A-Za-z0-9]{20,40}|[A-Za-z0-9]{50}|[A-Za-z0-9]{45}|[A-Za-z0-9]{35}|[A-Za-z0-9]{25}`),
 		both("facebook-token", "Facebook / Meta access token or app secret", high, "Meta for Developers (App settings > Basic > App secret reset; Access token debugger)",
-			[]string{"EAAB", "EAAC", "EAAD", "EAAG", "EAAM", "EAAU"}, `EAA[BCDGMU][A-Za-z0-9]{80,}`,
-			[]string{"facebook", "fb_app_secret", "fb_secret", "fb-app-secret"}, `[a-f0-9]{32}`),
+			// Graph API Explorer tokens (EAACEdEose0cBA...) are shorter than
+			// app and page tokens.
+			[]string{"EAAB", "EAAC", "EAAD", "EAAG", "EAAM", "EAAU"}, `EAACEdEose0cBA[A-Za-z0-9]{20,}|EAA[BCDGMU][A-Za-z0-9]{80,}`,
+			// fbApiKey, FB_CLIENT_SECRET: the short name prefixes the credential's.
+			[]string{"facebook", "fb_app", "fbapp", "fb-app", "fb_api", "fbapi", "fb_secret", "fbsecret", "fb_client", "fbclient", "fb-client"}, `[a-f0-9]{32}`),
 		near("linkedin-client-secret", "LinkedIn client secret", med, "the LinkedIn developer portal (Auth > Generate a new client secret)", []string{"linkedin"}, `[A-Za-z0-9]{16}`),
 		near("etsy-api-key", "Etsy API key", high, "Etsy (Your apps)", []string{"etsy"}, `[a-z0-9]{24}`),
 		near("finnhub-token", "Finnhub API token", med, "Finnhub (Dashboard)", []string{"finnhub"}, `[a-z0-9]{20}`),
@@ -1381,8 +1583,7 @@ func secretsVendorRules() []secretsRule {
 		near("kraken-api-key", "Kraken API key or secret", crit, "Kraken (Security > API)", []string{"kraken"}, `[A-Za-z0-9/=_+-]{80,90}`),
 		near("kucoin-api-key", "KuCoin API key or secret", crit, "KuCoin (API management)", []string{"kucoin"}, uuid+`|[a-f0-9]{24}`),
 		near("bittrex-api-key", "Bittrex API key or secret", crit, "Bittrex (API keys)", []string{"bittrex"}, `[a-z0-9]{32}`),
-		near("sidekiq-credentials", "Sidekiq Pro/Enterprise gem server credentials", high, "Contributed Systems (ask for new credentials)",
-			[]string{"contribsys"}, `[a-f0-9]{8}:[a-f0-9]{8}`),
+		sidekiq,
 		tok("mapbox-secret-token", "Mapbox secret access token", high, "Mapbox (Account > Access tokens)", []string{"sk.eyJ", "tk.eyJ"}, `[st]k\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}`),
 	}
 }
@@ -1400,13 +1601,21 @@ func secretsStructuredRules() []secretsRule {
 		{id: "curl-basic-auth", title: "Credentials passed to curl -u", severity: high, cwe: "CWE-259",
 			remediation: "Change the password, and let curl read it from a .netrc outside the repository (--netrc-file) or from the environment instead of the command line.",
 			keywords:    []string{"curl"},
-			pattern:     `(?i)\bcurl\b[^\n]*?\s(?:-u[ \t]*|--user(?:[ \t]+|=))["']?[^\s"':]*:["']?(?P<secret>[^\s"']+)`,
-			validate:    secretsValidateNotPlaceholderPassword, find: secretsFindCurlAuth},
+			// The second form is an API key given as the user name with an
+			// empty password (-u sk_live_...:), as Stripe and others document.
+			pattern: `(?i)\bcurl\b[^\n]*?\s(?:-u[ \t]*|--user(?:[ \t]+|=))(?:"[^"\s:]*"|'[^'\s:]*'|["']?[^\s"':]*):["']?(?P<secret>[^\s"']+)` +
+				`|(?i)\bcurl\b[^\n]*?\s(?:-u[ \t]*|--user(?:[ \t]+|=))["']?(?P<secret>[^\s"':$<{]{8,}):["']?(?:\s|$)`,
+			validate: secretsValidateCurlPassword, find: secretsFindCurlAuth},
 		{id: "connection-string-password", title: "Password in a database connection string", severity: high, cwe: "CWE-259",
 			remediation: "Change the database password, and build the connection string at run time from a secret store (or use integrated/managed-identity authentication) instead of writing Password= into code or configuration.",
 			keywords:    []string{"password", "pwd"},
 			pattern:     `(?i)(?:^|[;"'\s])(?:password|pwd)[ \t]*=[ \t]*(?P<secret>[^;"'\s]+)`,
 			validate:    secretsValidateConnectionStringPassword},
+		{id: "cli-password-flag", title: "Password passed as a command-line flag", severity: high, cwe: "CWE-259",
+			remediation: "Change the password, and give it to the tool on standard input (docker login --password-stdin), from a credential helper or from the environment: a flag's value is visible in the process list and the shell history.",
+			keywords:    []string{"--password", "--passwd", "--pass ", "--pass="},
+			pattern:     `(?i)(?:^|\s)--pass(?:word|wd)?(?:=|[ \t]+)["']?(?P<secret>[^\s"'$<{%(\x60-][^\s"'\x60]{3,})`,
+			validate:    secretsValidateNotPlaceholderPassword},
 		{id: "network-credential-password", title: "Password passed to a .NET credential constructor", severity: high, cwe: "CWE-259",
 			remediation: "Change the password, and read it from configuration protected by DPAPI, a secret store or the environment instead of passing a literal to NetworkCredential/DirectoryEntry.",
 			keywords:    []string{"networkcredential", "directoryentry"},
@@ -1419,18 +1628,30 @@ func secretsStructuredRules() []secretsRule {
 			validate: secretsValidateNetrcPassword},
 		{id: "http-auth-header", title: "Credential in an HTTP authentication header", severity: high, cwe: "CWE-798",
 			remediation: "Revoke the token or change the password it encodes, and add the header at run time from the environment or a secret manager.",
-			keywords:    []string{"authorization", "api-key", "x-auth-token", "private-token", "x-access-token", "apikey:", "-token:", "-key:"},
+			keywords: []string{"authorization", "api-key", "x-auth-token", "private-token", "x-access-token", "apikey:", "-token:", "-key:",
+				`-h "token:`, `-h 'token:`, `--header "token:`, `--header 'token:`},
 			// The third form is a vendor's own header (X-Octopus-ApiKey:,
 			// X-Figma-Token:, X-Vault-Token:) in HTTP syntax, name: value.
-			pattern: `(?i)\b(?:proxy-)?authorization["'\]]?[ \t]*[:,=][ \t]*["']?(?:(?:bearer|token|basic|apikey|api-key|sso-key)[ \t]+)?(?P<secret>[A-Za-z0-9._~+/=:-]{12,})` + secretsNearEnd +
+			// The fourth is a header given to curl (-H "Token: ...", -H
+			// "apikey: ..."): the command line says it is a header, so a
+			// bare Token or Key name is enough.
+			pattern: `(?i)\b(?:proxy-)?authorization["'\]]?[ \t]*[:,=][ \t]*["']?(?:(?:bearer|token|basic|apikey|api-key|api-token|sso-key)[ \t]+)?(?P<secret>[A-Za-z0-9._~+/=:@-]{12,})` + secretsNearEnd +
+				`|(?i)(?:^|\s)(?:-H|--header)[ \t=]*["'](?:x-(?:[a-z0-9]+-)*)?(?:api-?)?(?:key|token)[ \t]*:[ \t]*(?P<secret>[A-Za-z0-9._~+/=-]{8,})["']` +
 				`|(?i)\b(?:x-)?(?:api-key|auth-token|access-token|private-token)["'\]]?[ \t]*[:,=][ \t]*["']?(?P<secret>[A-Za-z0-9._~+/=-]{16,})` + secretsNearEnd +
 				`|(?i)\bx-(?:[a-z0-9]+-)+(?:apikey|api-key|token|key)[ \t]*:[ \t]*(?P<secret>[A-Za-z0-9._~+/=-]{16,})` + secretsNearEnd,
 			validate: secretsValidateHeaderCredential},
 		{id: "kubernetes-secret", title: "Value in a Kubernetes Secret manifest", severity: high, cwe: "CWE-798",
 			remediation: "Rotate the value, and keep Secret manifests out of the repository: create them at deploy time, or commit them encrypted (Sealed Secrets, SOPS) or as references to an external secret store.",
 			fileContext: []string{"kind: secret", `kind: "secret"`, "kind: 'secret'"},
-			pattern:     `(?m)^[ \t]+[A-Za-z0-9._-]+:[ \t]*["']?([^\s"'#]{4,})["']?[ \t]*\r?$`,
-			validate:    secretsValidateKubernetesSecret},
+			// The second form is the body of a block scalar (.dockercfg: |).
+			pattern:  `(?m)^[ \t]+[A-Za-z0-9._-]+:[ \t]*["']?(?P<secret>[^\s"'#]{4,})["']?[ \t]*\r?$|(?m)^[ \t]+(?P<secret>[A-Za-z0-9+/]{16,}={0,2})[ \t]*\r?$`,
+			validate: secretsValidateKubernetesSecret},
+		// Wallet keys of Ethereum and other secp256k1 chains, test files
+		// included: a development key committed today is a funded
+		// deployer key after a copy to the wrong network.
+		{id: "ethereum-private-key", title: "Hex-encoded private key (Ethereum wallet or other curve)", severity: finding.Critical, cwe: "CWE-321",
+			remediation: "Move any funds and contract roles off the key's address to a new key, and load signing keys from a keystore, hardware wallet or secret manager instead of source.",
+			keywords:    []string{"key", "wallet", "account", "signer", "deployer", "mnemonic"}, prefilter: secretsHasHexRun64, find: secretsFindEthereumKeys},
 		{id: "jwt-base64", title: "Base64-encoded JSON Web Token", severity: med, cwe: "CWE-798",
 			remediation: "Invalidate it (rotate the signing key or revoke the session) if it has not expired, and never commit bearer tokens.",
 			csKeywords:  []string{"ZXlK"}, pattern: `\b(ZXlK[A-Za-z0-9+/]{40,}={0,2})`, validate: secretsValidateBase64JWT},
@@ -1449,7 +1670,74 @@ var secretsConnectionKeyRe = regexp.MustCompile(`(?i)(?:^|[;"'\s])(?:server|data
 // application will use it, so no entropy is asked, only that it is not a
 // reference or placeholder.
 func secretsValidateConnectionStringPassword(v []byte, c *secretsMatchCtx) bool {
+	if secretsIsKeywordArgument(v) || secretsLooksEncrypted(v) {
+		return false
+	}
 	return secretsConnectionKeyRe.Match(c.line) && secretsValidateNotPlaceholderPassword(v, c)
+}
+
+// secretsIsKeywordArgument reports a Password= value that is source code,
+// not part of a connection string: a name or a null literal closed by a
+// comma or parenthesis, as in connect(host="db", password=None) or
+// URL.create(..., password=db_pass, ...).
+func secretsIsKeywordArgument(v []byte) bool {
+	name := bytes.TrimRight(v, ",)")
+	if len(name) == len(v) || len(name) == 0 || !('a' <= name[0]|32 && name[0]|32 <= 'z' || name[0] == '_') {
+		return false
+	}
+	for _, b := range name {
+		if !secretsIsAlnum(b) && b != '_' && b != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+// secretsGooglePublicFileMarkers are what files that configure a client
+// app say: a Firebase web config (authDomain), google-services.json
+// (current_key beside project_info), GoogleService-Info.plist
+// (GOOGLE_APP_ID). Their API keys identify the project to Google and ship
+// inside every copy of the app: Google documents them as public
+// (firebase.google.com/docs/projects/api-keys); restriction, not secrecy,
+// protects them.
+var secretsGooglePublicFileMarkers = [][]byte{[]byte("authDomain"), []byte(`"current_key"`), []byte("GOOGLE_APP_ID")}
+
+// secretsGooglePublicLineMarkers are client-side loaders whose key is
+// public by design: the Maps JavaScript API script URL and the Maps SDK
+// for Android manifest entry.
+var secretsGooglePublicLineMarkers = [][]byte{[]byte("maps.googleapis.com/maps/api/js"), []byte("com.google.android.geo.API_KEY")}
+
+// secretsValidateNotPublicGoogleKey rejects Google API keys in the
+// contexts that mark them public (the two lists above).
+func secretsValidateNotPublicGoogleKey(_ []byte, c *secretsMatchCtx) bool {
+	for _, m := range secretsGooglePublicLineMarkers {
+		if bytes.Contains(c.line, m) {
+			return false
+		}
+	}
+	for _, m := range secretsGooglePublicFileMarkers {
+		if bytes.Contains(c.data, m) {
+			return false
+		}
+	}
+	return true
+}
+
+// secretsValidateNuGetPassword accepts a feed password of a NuGet
+// configuration: the file is one (named nuget.config in any case, or
+// holding packageSourceCredentials: the same element in another XML file
+// means nothing to NuGet), and the value is neither ciphertext, a
+// reference (%VAR%, $VAR) nor a dictionary placeholder. Like any password
+// in configuration it needs no entropy; "TestSourcePassword" is what a
+// feed was given.
+func secretsValidateNuGetPassword(v []byte, c *secretsMatchCtx) bool {
+	if !strings.EqualFold(path.Base(c.rel), "nuget.config") && !bytes.Contains(c.data, []byte("packageSourceCredentials")) {
+		return false
+	}
+	if secretsLooksEncrypted(v) || len(v) > 1 && (v[0] == '%' && v[len(v)-1] == '%' || v[0] == '$') {
+		return false
+	}
+	return !secretsWeakPasswordPlaceholders[strings.ToLower(string(v))]
 }
 
 // secretsNetrcKeywords are the tokens of a .netrc entry.
@@ -1487,6 +1775,24 @@ func secretsValidateNetrcPassword(v []byte, c *secretsMatchCtx) bool {
 // secretsCurlContinuedUserRe is -u/--user on a continuation line of a
 // curl command.
 var secretsCurlContinuedUserRe = regexp.MustCompile(`(?:^|\s)(?:-u[ \t]*|--user(?:[ \t]+|=))["']?[^\s"':]*:["']?(?P<secret>[^\s"']+)`)
+
+// secretsValidateCurlPassword is secretsValidateNotPlaceholderPassword
+// for curl's -u, where a password is sometimes wrapped in literal braces
+// copied from an API console ("{id}":"{secret}"); ${VAR} and {{ var }}
+// stay references.
+func secretsValidateCurlPassword(v []byte, c *secretsMatchCtx) bool {
+	if len(v) > 2 && v[0] == '{' && v[len(v)-1] == '}' && v[1] != '{' {
+		v = v[1 : len(v)-1]
+	}
+	if c != nil && bytes.Contains(c.line, append(append([]byte{}, v...), ':')) && !bytes.Contains(c.line, append([]byte{':'}, v...)) {
+		// A user name alone (-u key:) is a credential only when it looks
+		// machine-made: -u deployuser: is a user whose password curl asks for.
+		if !bytes.ContainsAny(v, "0123456789") || secretsEntropy(v) < 3 {
+			return false
+		}
+	}
+	return secretsValidateNotPlaceholderPassword(v, c)
+}
 
 // secretsFindCurlAuth is curl-basic-auth: -u on the curl line itself, or
 // on one of the lines the command continues onto (a trailing backslash).
@@ -1556,6 +1862,120 @@ func secretsValidateNotHex(v []byte, _ *secretsMatchCtx) bool {
 	return false
 }
 
+// secretsValidateMixedToken accepts a value with upper- and lower-case
+// letters, as machine-made tokens have, that is not a camel-case
+// identifier (s.AcceptanceTimeoutSeconds, sumOfExposures): without a
+// digit, a run of five lower-case letters marks a word.
+func secretsValidateMixedToken(v []byte, _ *secretsMatchCtx) bool {
+	if !bytes.ContainsAny(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") || !bytes.ContainsAny(v, "abcdefghijklmnopqrstuvwxyz") {
+		return false
+	}
+	if bytes.ContainsAny(v, "0123456789") {
+		return true
+	}
+	run := 0
+	for _, b := range v {
+		if 'a' <= b && b <= 'z' {
+			if run++; run >= 5 {
+				return false
+			}
+			continue
+		}
+		run = 0
+	}
+	return true
+}
+
+// secretsHasVaultShape reports a line that can hold a Vault token: an
+// hvs./hvb./hvr. prefix, or "s." followed by 24 to 26 letters and digits.
+func secretsHasVaultShape(line []byte) bool {
+	for off := 0; ; {
+		i := bytes.IndexByte(line[off:], '.')
+		if i < 0 {
+			return false
+		}
+		i += off
+		off = i + 1
+		if i >= 3 && line[i-3] == 'h' && line[i-2] == 'v' && (line[i-1] == 's' || line[i-1] == 'b' || line[i-1] == 'r') {
+			return true
+		}
+		if i == 0 || line[i-1] != 's' {
+			continue
+		}
+		n := 0
+		for n < 27 && i+1+n < len(line) && secretsIsAlnum(line[i+1+n]) {
+			n++
+		}
+		if n >= 24 && n <= 26 {
+			return true
+		}
+	}
+}
+
+// secretsHasHexRun64 reports a line with 64 hex digits in a row.
+func secretsHasHexRun64(line []byte) bool {
+	run := 0
+	for _, b := range line {
+		if '0' <= b && b <= '9' || 'a' <= b|32 && b|32 <= 'f' {
+			run++
+			if run >= 64 {
+				return true
+			}
+			continue
+		}
+		run = 0
+	}
+	return false
+}
+
+// secretsEthereumKeyRe is a 32-byte secp256k1 private key (64 hex, with
+// or without 0x) where a key is expected: assigned to a name that says
+// key, wallet, signer or account (PRIVATE_KEY =, ownerKey =,
+// accounts: [...]), or passed to a wallet constructor (new
+// ethers.Wallet("0x..."), Account.from_key(...), privateKeyToAccount(...)).
+// Transaction hashes, block hashes and addresses have the same alphabet
+// and sit under other names (txHash, GENESIS_HASH, token).
+var secretsEthereumKeyRe = regexp.MustCompile(`(?i)(?:(?:priv(?:ate)?[_-]?key|key|pk|secret|mnemonic|signer|wallet|account|accounts|deployer)["'\]]?[ \t]*(?::=|=>|=|:)[ \t]*\[?[ \t]*|(?:wallet|from_?key|fromprivatekey|privatekeytoaccount|signingkey)[ \t]*\([ \t]*)["'\x60]?(?P<secret>(?:0x)?[0-9a-fA-F]{64})(?:[^0-9A-Za-z]|$)`)
+
+// secretsFindEthereumKeys is ethereum-private-key.
+func secretsFindEthereumKeys(c *secretsMatchCtx) []secretsSpan {
+	var spans []secretsSpan
+	for _, m := range secretsEthereumKeyRe.FindAllSubmatchIndex(c.line, -1) {
+		v := c.line[m[2]:m[3]]
+		body := bytes.TrimPrefix(v, []byte("0x"))
+		if secretsEntropy(body) < 3 || secretsLooksFormatPlaceholder(body) {
+			continue
+		}
+		// The name must not say public (PublicKey, PeerPublicKey), and
+		// unless it says private, the file must be about a chain: 64 hex
+		// under "key" is as often a test vector of a cipher (HPKE, ECDH).
+		name := bytes.ToLower(c.line[m[0]:m[2]])
+		if bytes.Contains(name, []byte("pub")) {
+			continue
+		}
+		if !bytes.Contains(name, []byte("priv")) && !secretsMentionsChain(c.data) {
+			continue
+		}
+		spans = append(spans, secretsSpan{rule: c.engine.ruleIndex["ethereum-private-key"], matchStart: m[0], matchEnd: m[3], start: m[2], end: m[3], value: v})
+	}
+	return spans
+}
+
+// secretsChainMarkers are words of Ethereum tooling and networks.
+var secretsChainMarkers = []string{"ethers", "web3", "hardhat", "forge-std", "vm.addr", "eth_account", "solidity", "ethereum",
+	"viem", "truffle", "ganache", "anvil", "etherscan", "metamask", "infura", "alchemy", "sepolia", "goerli", "holesky", "mainnet", "chainid", "chain_id"}
+
+// secretsMentionsChain reports content that names Ethereum tooling.
+func secretsMentionsChain(data []byte) bool {
+	lower := bytes.ToLower(data)
+	for _, m := range secretsChainMarkers {
+		if bytes.Contains(lower, []byte(m)) {
+			return true
+		}
+	}
+	return false
+}
+
 // secretsWeakPasswordPlaceholders are whole values that stand for "put
 // your password here" in documentation and templates. They are compared
 // exactly (case-insensitively), unlike the markers: "Aa12345678" in a
@@ -1612,7 +2032,13 @@ func secretsValidateHeaderCredential(v []byte, c *secretsMatchCtx) bool {
 			digits++
 		}
 	}
-	return letters > 0 && digits > 0 && secretsEntropy(v) >= 3.3
+	// A hex token (a 16-hex API token) cannot reach 3.3 bits per byte
+	// when short: its bar scales with the length.
+	bar := 3.3
+	if !bytes.ContainsFunc(v, func(r rune) bool { return !('0' <= r && r <= '9' || 'a' <= r|32 && r|32 <= 'f') }) {
+		bar = math.Min(bar, 0.7*math.Log2(float64(len(v))))
+	}
+	return letters > 0 && digits > 0 && secretsEntropy(v) >= bar
 }
 
 // secretsValidateBase64JWT decodes a base64-wrapped token and applies the
@@ -1642,6 +2068,15 @@ var secretsK8sNonSecretKeys = map[string]bool{
 // rather than hold a credential (username, host, ...) are not reported.
 func secretsValidateKubernetesSecret(v []byte, c *secretsMatchCtx) bool {
 	key, block := secretsYAMLParent(c.data, c.lineStart)
+	if bytes.IndexByte(c.line, ':') < 0 {
+		// A block scalar's body: its key is the parent line (key: | or
+		// key: >), whose own parent is the data block.
+		ps, ok := secretsYAMLBlockScalarHeader(c.data, c.lineStart)
+		if !ok {
+			return false
+		}
+		key, block = secretsYAMLParent(c.data, ps)
+	}
 	if block != "data" && block != "stringData" {
 		return false
 	}
@@ -1661,6 +2096,11 @@ func secretsValidateKubernetesSecret(v []byte, c *secretsMatchCtx) bool {
 	}
 	if bytes.HasPrefix(value, []byte("$")) || bytes.HasPrefix(value, []byte("{{")) {
 		return false
+	}
+	if value[0] == '{' && json.Valid(value) {
+		// A JSON document (.dockerconfigjson): its braces are syntax, not
+		// a {{ template }}.
+		value = []byte(strings.NewReplacer("{", "", "}", "").Replace(string(value)))
 	}
 	return !secretsWeakPasswordPlaceholders[strings.ToLower(string(value))] && !secretsLooksPlaceholder(value)
 }
@@ -1698,6 +2138,24 @@ func secretsYAMLParent(data []byte, lineStart int) (key, parent string) {
 	return key, ""
 }
 
+// secretsYAMLBlockScalarHeader returns the start of the line above
+// lineStart when it opens a block scalar (key: |, key: >-) into which
+// the line is indented.
+func secretsYAMLBlockScalarHeader(data []byte, lineStart int) (int, bool) {
+	if lineStart < 2 {
+		return 0, false
+	}
+	end := lineStart - 1
+	start := bytes.LastIndexByte(data[:end], '\n') + 1
+	prev := bytes.TrimRight(data[start:end], " \t\r")
+	_, v, ok := bytes.Cut(bytes.TrimSpace(prev), []byte(":"))
+	v = bytes.TrimSpace(v)
+	if !ok || len(v) == 0 || v[0] != '|' && v[0] != '>' || len(v) > 2 {
+		return 0, false
+	}
+	return start, true
+}
+
 // secretsYAMLDocIsSecret reports whether the YAML document (between ---
 // separators) holding the line at pos declares kind: Secret.
 func secretsYAMLDocIsSecret(data []byte, pos int) bool {
@@ -1709,13 +2167,22 @@ func secretsYAMLDocIsSecret(data []byte, pos int) bool {
 	if i := bytes.Index(data[pos:], []byte("\n---")); i >= 0 {
 		end = pos + i
 	}
+	// The least indented kind: is the document's own (nested ones belong
+	// to references such as secretStoreRef); manifests pasted into other
+	// files, or copied with a stray leading space, keep it at any depth.
+	best, secret := -1, false
 	for _, l := range bytes.Split(data[start:end], []byte("\n")) {
-		k, v, ok := bytes.Cut(bytes.TrimSpace(l), []byte(":"))
-		if ok && len(l) > 0 && l[0] != ' ' && string(k) == "kind" {
-			return strings.Trim(strings.TrimSpace(string(v)), `"'`) == "Secret"
+		t := bytes.TrimSpace(l)
+		k, v, ok := bytes.Cut(t, []byte(":"))
+		if !ok || string(k) != "kind" {
+			continue
+		}
+		if indent := len(l) - len(bytes.TrimLeft(l, " \t")); best < 0 || indent < best {
+			best = indent
+			secret = strings.EqualFold(strings.Trim(strings.TrimSpace(string(v)), `"'`), "Secret")
 		}
 	}
-	return false
+	return secret
 }
 
 // inK8sSecretData reports whether the line is an entry of a Kubernetes

@@ -220,6 +220,9 @@ func newSecretsEngine() *secretsEngine {
 		if len(r.fileContext) > 0 && len(r.keywords)+len(r.csKeywords) == 0 {
 			e.fileScoped = append(e.fileScoped, i)
 		}
+		if r.nested != "" {
+			r.nestedRe = regexp.MustCompile(r.nested)
+		}
 		if r.pattern != "" {
 			r.re = regexp.MustCompile(r.pattern)
 			for g, name := range r.re.SubexpNames() {
@@ -247,6 +250,7 @@ type secretsScratch struct {
 type secretsCand struct {
 	start, end, line int
 	rules            secretsRuleSet
+	nested           secretsRuleSet // see secretsMatchCtx.nested
 }
 
 // secretsHit is one accepted secret, already redacted: nothing in it holds
@@ -307,6 +311,7 @@ func (e *secretsEngine) scanContent(data []byte, rel string, sc *secretsScratch,
 			cands = e.addFileScoped(data, r, cands)
 		}
 	}
+	cands = e.addNestedBlocks(data, cands)
 	sc.cands = cands
 	if len(cands) == 0 {
 		return
@@ -321,14 +326,14 @@ func (e *secretsEngine) scanContent(data []byte, rel string, sc *secretsScratch,
 		}
 		mc := secretsMatchCtx{data: data, lineStart: cand.start, lineEnd: cand.start + len(line), line: line,
 			configFile: config, iacFile: iac, translation: translation, k8sSecret: contextOK.has(e.k8sSecretRule),
-			engine: e, scratch: sc}
+			nested: cand.nested, rel: rel, engine: e, scratch: sc}
 		accepted = accepted[:0]
 		for w, word := range cand.rules {
 			for word != 0 {
 				r := w*64 + bits.TrailingZeros64(word)
 				word &= word - 1
 				rule := &e.rules[r]
-				if len(rule.fileContext) > 0 && !contextOK.has(r) {
+				if len(rule.fileContext) > 0 && !contextOK.has(r) || rule.prefilter != nil && !rule.prefilter(line) {
 					continue
 				}
 				var spans []secretsSpan
@@ -381,15 +386,93 @@ func (e *secretsEngine) addFileScoped(data []byte, r int, cands []secretsCand) [
 	return cands
 }
 
+// secretsNestedBlockLines bounds how far a block opened by a vendor's
+// name is followed: configuration blocks of one service are short.
+const secretsNestedBlockLines = 40
+
+// addNestedBlocks marks the lines inside a block that a vendor's name
+// opens (a line of a rule with a nested pattern that ends in ":" or "{")
+// as candidates for that rule's nested pattern: the lines indented deeper
+// than the opener, or up to the brace that closes it, at most
+// secretsNestedBlockLines. Openers are rare, so this need not be clever.
+func (e *secretsEngine) addNestedBlocks(data []byte, cands []secretsCand) []secretsCand {
+	n := len(cands)
+	for ci := 0; ci < n; ci++ {
+		var openers []int
+		for w, word := range cands[ci].rules {
+			for word != 0 {
+				r := w*64 + bits.TrailingZeros64(word)
+				word &= word - 1
+				if e.rules[r].nestedRe != nil {
+					openers = append(openers, r)
+				}
+			}
+		}
+		if len(openers) == 0 {
+			continue
+		}
+		line := bytes.TrimRight(data[cands[ci].start:cands[ci].end], " \t\r")
+		if len(line) == 0 {
+			continue
+		}
+		last := line[len(line)-1]
+		if last != ':' && last != '{' {
+			continue
+		}
+		indent := len(line) - len(bytes.TrimLeft(line, " \t"))
+		depth := 0
+		pos, lineNo := cands[ci].end, cands[ci].line
+		for k := 0; k < secretsNestedBlockLines && pos < len(data); k++ {
+			start := pos + 1
+			end := len(data)
+			if j := bytes.IndexByte(data[start:], '\n'); j >= 0 {
+				end = start + j
+			}
+			pos, lineNo = end, lineNo+1
+			l := data[start:end]
+			t := bytes.TrimSpace(l)
+			if len(t) == 0 || t[0] == '#' {
+				continue
+			}
+			if last == ':' && len(l)-len(bytes.TrimLeft(l, " \t")) <= indent {
+				break
+			}
+			if last == '{' {
+				depth += bytes.Count(l, []byte("{")) - bytes.Count(l, []byte("}"))
+				if depth < 0 {
+					break
+				}
+			}
+			i, found := slices.BinarySearchFunc(cands, start, func(c secretsCand, s int) int { return c.start - s })
+			if !found {
+				cands = slices.Insert(cands, i, secretsCand{start: start, end: end, line: lineNo})
+				if i <= ci {
+					ci++
+				}
+				n++
+			}
+			for _, r := range openers {
+				cands[i].rules.add(r)
+				cands[i].nested.add(r)
+			}
+		}
+	}
+	return cands
+}
+
 // matchPattern applies a regexp rule to the line and filters the values.
 func (e *secretsEngine) matchPattern(r int, c *secretsMatchCtx) []secretsSpan {
 	rule := &e.rules[r]
 	var spans []secretsSpan
-	for _, m := range rule.re.FindAllSubmatchIndex(c.line, -1) {
+	matches, groups := rule.re.FindAllSubmatchIndex(c.line, -1), rule.secretGroups
+	if len(matches) == 0 && rule.nestedRe != nil && c.nested.has(r) {
+		matches, groups = rule.nestedRe.FindAllSubmatchIndex(c.line, -1), []int{1}
+	}
+	for _, m := range matches {
 		vs, ve := m[0], m[1]
 		// The first participating value group wins: alternations such as
 		// Twilio's carry one "secret" group per form.
-		for _, g := range rule.secretGroups {
+		for _, g := range groups {
 			if m[2*g] >= 0 {
 				vs, ve = m[2*g], m[2*g+1]
 				break
@@ -399,7 +482,11 @@ func (e *secretsEngine) matchPattern(r int, c *secretsMatchCtx) []secretsSpan {
 		if rule.minEntropy > 0 && secretsEntropy(v) < rule.minEntropy {
 			continue
 		}
-		if secretsLooksPlaceholder(secretsWithoutModeWords(v, rule.modeWords)) {
+		if rule.vendorFormat {
+			if secretsLooksFormatPlaceholder(v) {
+				continue
+			}
+		} else if secretsLooksPlaceholder(secretsWithoutModeWords(v, rule.modeWords)) {
 			continue
 		}
 		if rule.validate != nil && !rule.validate(v, c) {

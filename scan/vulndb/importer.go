@@ -198,7 +198,6 @@ func readOSVRecord(f *zip.File) (osvRecordHead, error) {
 // osv/osv-scalibr/<Ecosystem>/all.zip.
 func (im Importer) installOSV(ctx context.Context, a Archive, zr *zip.ReadCloser) (Info, []string, error) {
 	var eco string
-	var newest time.Time
 	records := 0
 	for _, f := range zr.File {
 		if f.FileInfo().IsDir() {
@@ -215,9 +214,6 @@ func (im Importer) installOSV(ctx context.Context, a Archive, zr *zip.ReadCloser
 			return Info{}, nil, formatErr("%s: %v", a.Name, err)
 		}
 		records++
-		if rec.Modified.After(newest) {
-			newest = rec.Modified
-		}
 		for _, af := range rec.Affected {
 			e, _, _ := strings.Cut(af.Package.Ecosystem, ":")
 			switch {
@@ -242,7 +238,10 @@ func (im Importer) installOSV(ctx context.Context, a Archive, zr *zip.ReadCloser
 	if err := copyFileAtomic(a.Path, dst); err != nil {
 		return Info{}, nil, err
 	}
-	built := newest.UTC()
+	built, err := osvZipModified(dst)
+	if err != nil {
+		return Info{}, nil, err
+	}
 	return Info{Name: "osv/" + eco, Tool: ToolOSV, Path: dst, BuiltAt: &built}, nil, nil
 }
 
@@ -315,7 +314,12 @@ func (im Importer) installGoVulnDB(ctx context.Context, a Archive, sum string, z
 	if err != nil {
 		return Info{}, nil, err
 	}
-	built := modified.UTC()
+	// The date recorded is read back from the installed data by the
+	// reader Describe uses, so an imported and a named folder agree.
+	built, err := govulnModified(filepath.Join(final, "index", "db.json"))
+	if err != nil {
+		return Info{}, prev, err
+	}
 	return Info{Name: "govulndb", Tool: ToolGovulncheck, Path: filepath.Join(im.Dir, DirGoVulnDB), BuiltAt: &built}, prev, nil
 }
 
@@ -402,7 +406,10 @@ func (im Importer) importTrivy(ctx context.Context, a Archive, sum string) (Info
 	if err != nil {
 		return Info{}, nil, err
 	}
-	built := updated.UTC()
+	built, err := trivyUpdatedAt(filepath.Join(final, "db", "metadata.json"))
+	if err != nil {
+		return Info{}, prev, err
+	}
 	return Info{Name: "trivy", Tool: ToolTrivy, Path: filepath.Join(im.Dir, DirTrivy), BuiltAt: &built}, prev, nil
 }
 
@@ -583,24 +590,66 @@ func lockDir(ctx context.Context, dir string) (func(), error) {
 
 func ioLimit(r io.Reader, n int64) io.Reader { return io.LimitReader(r, n) }
 
-// zipNewestEntry is the newest modification time among a zip's entries,
-// read from its central directory only (no decompression).
-func zipNewestEntry(p string) (time.Time, bool) {
+// osvZipModified is an OSV ecosystem zip's build date: the newest
+// "modified" of its records. It is the one reader of that date, for a zip
+// being imported and for one SVC_OSV_DB or SVC_VULNDB_DIR holds: the zip's
+// own entry times say when it was packed, not how old its advisories are
+// (a zip packed today from a 2023 data set is 2023's data). Each record is
+// read only up to its top-level "modified" key.
+func osvZipModified(p string) (time.Time, error) {
 	zr, err := zip.OpenReader(p)
+	if err != nil {
+		return time.Time{}, err
+	}
+	defer zr.Close()
+	if len(zr.File) > maxZipEntries {
+		return time.Time{}, fmt.Errorf("%s holds %d entries, more than %d", p, len(zr.File), maxZipEntries)
+	}
+	var newest time.Time
+	for _, f := range zr.File {
+		if f.FileInfo().IsDir() || !strings.HasSuffix(f.Name, ".json") {
+			continue
+		}
+		if m, ok := osvRecordModified(f); ok && m.After(newest) {
+			newest = m
+		}
+	}
+	if newest.IsZero() {
+		return time.Time{}, fmt.Errorf("%s has no OSV record with a modified date", p)
+	}
+	return newest.UTC(), nil
+}
+
+// osvRecordModified reads one record's top-level "modified", skipping the
+// keys before it without decoding them.
+func osvRecordModified(f *zip.File) (time.Time, bool) {
+	rc, err := f.Open()
 	if err != nil {
 		return time.Time{}, false
 	}
-	defer zr.Close()
-	var newest time.Time
-	for _, f := range zr.File {
-		if f.Modified.After(newest) {
-			newest = f.Modified
-		}
-	}
-	if newest.IsZero() || newest.Year() < 2000 {
+	defer rc.Close()
+	dec := json.NewDecoder(io.LimitReader(rc, maxRecordBytes))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return time.Time{}, false
 	}
-	return newest.UTC(), true
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return time.Time{}, false
+		}
+		if key == "modified" {
+			var m time.Time
+			if dec.Decode(&m) != nil || m.IsZero() {
+				return time.Time{}, false
+			}
+			return m, true
+		}
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return time.Time{}, false
+		}
+	}
+	return time.Time{}, false
 }
 
 // govulnModified is a Go vulnerability database's build date: the

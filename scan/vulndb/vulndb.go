@@ -58,7 +58,8 @@ type Info struct {
 	Source string `json:"source"`
 	// BuiltAt is when the publisher built the data: the newest record's
 	// modified time (OSV), index/db.json's modified (Go), metadata.json's
-	// UpdatedAt (Trivy). Null when it cannot be told.
+	// UpdatedAt (Trivy), never a file's or zip entry's timestamp. Null when
+	// it cannot be told.
 	BuiltAt *time.Time `json:"built_at"`
 	// ImportedAt is when `scand vulndb import` installed it; null for data
 	// scand did not import.
@@ -179,9 +180,10 @@ func Inventory(ctx context.Context, loc Locations) []Info {
 }
 
 // Describe returns the databases in a tool's folder with their build
-// dates. For data under vulnDir (imported) the manifest's record is used;
-// otherwise the date is read from the data (OSV: the zip's newest entry
-// time; Go: index/db.json; Trivy: db/metadata.json).
+// dates, read from the data itself however it was given (OSV: the newest
+// record's modified; Go: index/db.json; Trivy: db/metadata.json), by the
+// same readers the importer records in the manifest. For imported data the
+// manifest adds the import date and checksum.
 func Describe(tool, dir, source, vulnDir string) []Info {
 	var m manifest
 	if vulnDir != "" {
@@ -220,10 +222,12 @@ func Describe(tool, dir, source, vulnDir string) []Info {
 		for _, z := range zips {
 			eco := filepath.Base(filepath.Dir(z))
 			i := Info{Name: "osv/" + eco, Tool: tool, Path: z, Source: source}
-			if t, ok := zipNewestEntry(z); ok {
-				i.BuiltAt = &t
+			fromManifest(&i) // an import recorded the date, read the same way
+			if i.BuiltAt == nil {
+				if t, ok := osvZipDate(z, vulnDir); ok {
+					i.BuiltAt = &t
+				}
 			}
-			fromManifest(&i)
 			out = append(out, i)
 		}
 		return out
@@ -233,6 +237,59 @@ func Describe(tool, dir, source, vulnDir string) []Info {
 		return single("trivy", "db/trivy.db", "db/metadata.json", trivyUpdatedAt)
 	}
 	return nil
+}
+
+// dateCacheName is the file under SVC_VULNDB_DIR that remembers the dates
+// of OSV zips scand did not import (SVC_OSV_DB), by path, size and
+// modification time: reading a zip's records takes seconds for a large
+// ecosystem, and every scan asks.
+const dateCacheName = "osv-dates.json"
+
+// maxDateCacheEntries bounds the cache; zips beyond it are read each time.
+const maxDateCacheEntries = 256
+
+type dateCacheEntry struct {
+	Size    int64     `json:"size"`
+	ModTime time.Time `json:"mod_time"`
+	BuiltAt time.Time `json:"built_at"`
+}
+
+func readDateCache(vulnDir string) map[string]dateCacheEntry {
+	m := map[string]dateCacheEntry{}
+	b, err := readSmall(filepath.Join(vulnDir, dateCacheName), maxManifestBytes)
+	if err == nil {
+		json.Unmarshal(b, &m)
+	}
+	return m
+}
+
+// osvZipDate is osvZipModified of the zip at p, remembered under vulnDir
+// ("" for none) while the zip's size and modification time stay the same.
+// The cache is best effort: a failure to write it only costs the next read.
+func osvZipDate(p, vulnDir string) (time.Time, bool) {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return time.Time{}, false
+	}
+	if vulnDir != "" {
+		if e, ok := readDateCache(vulnDir)[p]; ok && e.Size == fi.Size() && e.ModTime.Equal(fi.ModTime()) && !e.BuiltAt.IsZero() {
+			return e.BuiltAt, true
+		}
+	}
+	t, err := osvZipModified(p)
+	if err != nil {
+		return time.Time{}, false
+	}
+	if st, err := os.Stat(vulnDir); vulnDir != "" && err == nil && st.IsDir() {
+		m := readDateCache(vulnDir)
+		if _, ok := m[p]; ok || len(m) < maxDateCacheEntries {
+			m[p] = dateCacheEntry{Size: fi.Size(), ModTime: fi.ModTime(), BuiltAt: t}
+			if b, err := json.MarshalIndent(m, "", "  "); err == nil {
+				writeFileAtomic(filepath.Join(vulnDir, dateCacheName), append(b, '\n'))
+			}
+		}
+	}
+	return t, true
 }
 
 // DefaultDir is SVC_VULNDB_DIR's default: "vulndb" beside the database.

@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -294,5 +295,86 @@ func TestParseChecksums(t *testing.T) {
 	}
 	if _, err := ParseChecksums([]byte("not-a-hash all.zip\n")); err == nil {
 		t.Error("garbage accepted")
+	}
+}
+
+// An OSV zip's date is its newest record's modified, however the zip is
+// given: one packed today from a 2023 data set is 2023's data, named by
+// SVC_OSV_DB or imported. A "modified" nested in another key is not the
+// record's.
+func TestOSVDateIsTheRecords(t *testing.T) {
+	records := map[string][]byte{
+		"GHSA-aaaa.json": []byte(`{"schema_version":"1.4.0","id":"GHSA-aaaa","database_specific":{"modified":"2099-01-01T00:00:00Z"},` +
+			`"modified":"2023-02-10T08:00:00Z","affected":[{"package":{"ecosystem":"npm","name":"a"}}]}`),
+		"GHSA-bbbb.json": []byte(`{"id":"GHSA-bbbb","modified":"2022-11-01T00:00:00Z","affected":[{"package":{"ecosystem":"npm","name":"b"}}]}`),
+	}
+	packed := time.Now().UTC().Truncate(time.Second)
+	archive := zipOf(t, records, packed)
+	want := time.Date(2023, 2, 10, 8, 0, 0, 0, time.UTC)
+
+	osvDir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(osvDir, "osv-scalibr", "npm"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := copyFileAtomic(archive, filepath.Join(osvDir, "osv-scalibr", "npm", "all.zip")); err != nil {
+		t.Fatal(err)
+	}
+	named := Inventory(context.Background(), Locations{Getenv: func(k string) string {
+		if k == "SVC_OSV_DB" {
+			return osvDir
+		}
+		return ""
+	}})
+	if len(named) != 1 || named[0].Source != "SVC_OSV_DB" || named[0].BuiltAt == nil || !named[0].BuiltAt.Equal(want) {
+		t.Fatalf("SVC_OSV_DB inventory = %+v, want built %s", named, want)
+	}
+	now := time.Date(2025, 12, 1, 8, 0, 0, 0, time.UTC)
+	aged := named[0].WithAge(now, 7*24*time.Hour)
+	if !aged.Stale || aged.AgeDays == nil || *aged.AgeDays != 1025 || !strings.Contains(aged.Warning(7), "1025 days old (built 2023-02-10") {
+		t.Errorf("aged = %+v, warning %q", aged, aged.Warning(7))
+	}
+
+	// With SVC_VULNDB_DIR the date is remembered while the zip's size and
+	// modification time stay, and read again when the zip changes.
+	cacheDir := t.TempDir()
+	loc := Locations{Dir: cacheDir, Getenv: func(k string) string {
+		if k == "SVC_OSV_DB" {
+			return osvDir
+		}
+		return ""
+	}}
+	if inv := Inventory(context.Background(), loc); len(inv) != 1 || !inv[0].BuiltAt.Equal(want) {
+		t.Fatalf("inventory with a cache = %+v", inv)
+	}
+	cache := readDateCache(cacheDir)
+	zipPath := filepath.Join(osvDir, "osv-scalibr", "npm", "all.zip")
+	e, ok := cache[zipPath]
+	if !ok || !e.BuiltAt.Equal(want) {
+		t.Fatalf("date cache = %+v", cache)
+	}
+	e.BuiltAt = want.Add(-24 * time.Hour) // only the cache says so
+	cache[zipPath] = e
+	b, _ := json.Marshal(cache)
+	os.WriteFile(filepath.Join(cacheDir, dateCacheName), b, 0o600)
+	if inv := Inventory(context.Background(), loc); len(inv) != 1 || !inv[0].BuiltAt.Equal(want.Add(-24*time.Hour)) {
+		t.Errorf("the cached date was not used: %+v", inv)
+	}
+	records["GHSA-cccc.json"] = []byte(`{"id":"GHSA-cccc","modified":"2024-06-01T00:00:00Z","affected":[{"package":{"ecosystem":"npm","name":"c"}}]}`)
+	if err := copyFileAtomic(zipOf(t, records, packed), zipPath); err != nil {
+		t.Fatal(err)
+	}
+	if inv := Inventory(context.Background(), loc); len(inv) != 1 || inv[0].BuiltAt.Format(time.RFC3339) != "2024-06-01T00:00:00Z" {
+		t.Errorf("a changed zip kept its cached date: %+v", inv)
+	}
+	delete(records, "GHSA-cccc.json")
+
+	dir := t.TempDir()
+	info, err := importer(dir).Import(context.Background(), Archive{Path: archive, Name: "all.zip", SHA256: sha(t, archive)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	imported := Inventory(context.Background(), Locations{Dir: dir, Getenv: func(string) string { return "" }})
+	if info.BuiltAt == nil || !info.BuiltAt.Equal(want) || len(imported) != 1 || !imported[0].BuiltAt.Equal(want) {
+		t.Errorf("imported: info %+v, inventory %+v, want built %s", info, imported, want)
 	}
 }

@@ -14,13 +14,16 @@ import (
 
 // eslintNodeGoatWant is what the eslint scanner must report on the
 // NodeGoat-like fixture (testdata/projects/nodegoat): NodeGoat's eval of
-// request input, child_process with a variable, non-literal fs path,
-// RegExp and require, and the innerHTML and document.write sinks. Rules
-// that report one problem on one line are one finding.
+// request input, the $where built from a string, the SSRF, child_process
+// with a variable, an fs path from the request, non-literal RegExp and
+// require, and the innerHTML and document.write sinks. Rules that report
+// one problem on one line are one finding.
 var eslintNodeGoatWant = []wrapExpect{
 	{"security/detect-eval-with-expression", "app/routes/contributions.js", 19, finding.High},
+	{"scand/nosql-injection", "app/data/allocations-dao.js", 9, finding.High},
+	{"scand/ssrf", "app/routes/research.js", 11, finding.High},
 	{"security/detect-child-process", "app/routes/research.js", 22, finding.High},
-	{"security/detect-non-literal-fs-filename", "app/routes/research.js", 28, finding.Medium},
+	{"scand/path-traversal", "app/routes/research.js", 28, finding.High},
 	{"security/detect-non-literal-regexp", "app/routes/research.js", 29, finding.Medium},
 	{"security/detect-non-literal-require", "app/routes/research.js", 30, finding.Medium},
 	{"no-unsanitized/property", "app/assets/js/chart.ts", 4, finding.High},
@@ -45,10 +48,16 @@ func eslintCheckNodeGoat(t *testing.T, fs []finding.Finding) {
 	if !slices.Equal(evalLines, []int{19, 20, 22}) {
 		t.Errorf("eval findings at lines %v, want [19 20 22] (one per eval)", evalLines)
 	}
-	// 3 evals, child_process, fs, RegExp, require, and the two DOM sinks
-	// (each reported by two rules, merged).
-	if len(fs) != 9 {
-		t.Errorf("got %d findings, want 9: %+v", len(fs), fs)
+	// The fs path from the request is one finding of two rules.
+	if f := wrapTestFind(fs, "scand/path-traversal", "app/routes/research.js"); f != nil {
+		if also, _ := f.Metadata["also_rules"].([]string); !slices.Contains(also, "security/detect-non-literal-fs-filename") {
+			t.Errorf("path traversal: also_rules %v lacks security/detect-non-literal-fs-filename", f.Metadata["also_rules"])
+		}
+	}
+	// 3 evals, $where, SSRF, child_process, fs, RegExp, require, and the
+	// two DOM sinks (each reported by two rules, merged).
+	if len(fs) != 11 {
+		t.Errorf("got %d findings, want 11: %+v", len(fs), fs)
 	}
 }
 
@@ -78,20 +87,31 @@ func TestESLintParse(t *testing.T) {
 // The configuration scand writes loads every plugin from the install
 // folder by absolute path and enables exactly the rule table.
 func TestESLintConfig(t *testing.T) {
-	conf := eslintConfig("/opt/scand/eslint/node_modules")
+	conf := eslintConfig("/opt/scand/eslint/node_modules", "/tmp/run/scand-rules.cjs")
 	if !strings.Contains(conf, `createRequire("/opt/scand/eslint/node_modules/")`) {
 		t.Errorf("plugins are not required from the install folder:\n%s", conf)
+	}
+	if !strings.Contains(conf, `require("/tmp/run/scand-rules.cjs")`) {
+		t.Errorf("scand's own rules are not required from the run's folder:\n%s", conf)
 	}
 	for _, r := range eslintRules {
 		if !strings.Contains(conf, `"`+r.id+`":"warn"`) {
 			t.Errorf("rule %s not enabled", r.id)
 		}
 	}
+	// Every scand/ rule enabled is one the embedded rule file exports (an
+	// unknown rule makes ESLint exit 2, failing every scan).
+	exports := eslintOwnRules[strings.LastIndex(eslintOwnRules, "module.exports"):]
+	for _, r := range eslintRules {
+		if name, ok := strings.CutPrefix(r.id, "scand/"); ok && !strings.Contains(exports, `"`+name+`":`) && !strings.Contains(exports, " "+name+",") {
+			t.Errorf("rule %s is not exported by eslint_rules.cjs", r.id)
+		}
+	}
 	if strings.Contains(conf, "detect-object-injection") || strings.Contains(conf, "no-insecure-random") {
 		t.Error("a rule left out on purpose is enabled")
 	}
 	// A folder name cannot break out of the JavaScript string.
-	if c := eslintConfig(`/x"); require("child_process`); strings.Contains(c, `"); require("child_process`) {
+	if c := eslintConfig(`/x"); require("child_process`, `/y"); require("child_process`); strings.Contains(c, `"); require("child_process`) {
 		t.Errorf("folder name not escaped: %s", c)
 	}
 }

@@ -10,10 +10,12 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
 
+	"scand/finding"
 	"scand/store/findingjson"
 	"scand/store/scans"
 	"scand/store/sqlbase"
@@ -39,6 +41,9 @@ type ConsoleFindingQuery struct {
 	After, Before int
 	// Limit is the page size (at least 1).
 	Limit int
+	// Skip passes over this many matches (after After) before the page:
+	// a jump to a page number. It costs reading them.
+	Skip int
 	// CountUpTo caps counting the matches of a text search, which has to
 	// read the rows; past it a page only says "more than". Every other
 	// filter is counted exactly from the stored per-facet counts.
@@ -96,7 +101,7 @@ func textFilter(text string) (string, []any) {
 	return where, append(args, pattern, pattern, pattern)
 }
 
-const consoleFindingColumns = `SELECT f.k, f.fingerprint, f.body, x.text, t.status, t.note, t.updated_at, t.updated_by FROM findings f
+const consoleFindingColumns = `SELECT f.k, f.fingerprint, f.body, x.text, t.status, t.note, t.updated_at, t.updated_by, t.expires_at FROM findings f
 	LEFT JOIN finding_texts x ON x.scan_seq = (f.k >> 32) AND x.id = f.text_id
 	LEFT JOIN triage_states t ON t.fingerprint = f.fingerprint WHERE `
 
@@ -130,8 +135,16 @@ func (s *Reader) ConsoleFindings(ctx context.Context, scanID string, q ConsoleFi
 	}
 	limit := max(q.Limit, 1)
 	backwards := q.After < 0 && q.Before >= 0
+	skip := 0
+	if !backwards {
+		skip = max(q.Skip, 0)
+	}
 	var decodeErr error
-	err = p.consoleWalk(ctx, tx, q.After, q.Before, limit, backwards, "SELECT "+findingRowColumns, func(r FindingRow) bool {
+	err = p.consoleWalk(ctx, tx, q.After, q.Before, limit+skip, backwards, "SELECT "+findingRowColumns, func(r FindingRow) bool {
+		if skip > 0 {
+			skip--
+			return true
+		}
 		fw, err := r.Decode()
 		if err != nil {
 			decodeErr = err
@@ -162,7 +175,7 @@ func (s *Reader) ConsoleFindings(ctx context.Context, scanID string, q ConsoleFi
 	default:
 		upTo := max(q.CountUpTo, 1)
 		n := 0
-		err = p.consoleWalk(ctx, tx, -1, -1, upTo, false, "SELECT f.k, f.fingerprint, NULL, NULL, NULL, NULL, NULL, NULL", func(FindingRow) bool {
+		err = p.consoleWalk(ctx, tx, -1, -1, upTo, false, "SELECT f.k, f.fingerprint, NULL, NULL, NULL, NULL, NULL, NULL, NULL", func(FindingRow) bool {
 			n++
 			return true
 		})
@@ -337,8 +350,8 @@ func scanOrderedFindings(rows *sql.Rows) ([]OrderedFinding, error) {
 		var k int64
 		var fp string
 		var body, text []byte
-		var tStatus, tNote, tAt, tBy sql.NullString
-		if err := rows.Scan(&k, &fp, &body, &text, &tStatus, &tNote, &tAt, &tBy); err != nil {
+		var tStatus, tNote, tAt, tBy, tExp sql.NullString
+		if err := rows.Scan(&k, &fp, &body, &text, &tStatus, &tNote, &tAt, &tBy, &tExp); err != nil {
 			return nil, err
 		}
 		row := FindingRow{Ord: int(k & 0xffffffff), Fingerprint: fp, Body: body}
@@ -350,7 +363,7 @@ func scanOrderedFindings(rows *sql.Rows) ([]OrderedFinding, error) {
 			row.Body = buf
 		}
 		if tStatus.Valid {
-			row.State = &TriageState{Fingerprint: fp, Status: tStatus.String, Note: tNote.String, UpdatedAt: sqlbase.ParseTime(tAt.String), UpdatedBy: tBy.String}
+			row.State = &TriageState{Fingerprint: fp, Status: tStatus.String, Note: tNote.String, UpdatedAt: sqlbase.ParseTime(tAt.String), UpdatedBy: tBy.String, ExpiresAt: sqlbase.ParseNullTime(tExp)}
 		}
 		fw, err := row.Decode()
 		if err != nil {
@@ -402,15 +415,16 @@ func (s *Reader) FindingOccurrence(ctx context.Context, fingerprint, scanID stri
 func (s *Reader) TriageStateOf(ctx context.Context, fingerprint string) (*TriageState, error) {
 	var t TriageState
 	var at string
-	err := s.db.QueryRowContext(ctx, "SELECT fingerprint, status, note, updated_at, updated_by FROM triage_states WHERE fingerprint = ?", fingerprint).
-		Scan(&t.Fingerprint, &t.Status, &t.Note, &at, &t.UpdatedBy)
+	var exp sql.NullString
+	err := s.db.QueryRowContext(ctx, "SELECT fingerprint, status, note, updated_at, updated_by, expires_at FROM triage_states WHERE fingerprint = ?", fingerprint).
+		Scan(&t.Fingerprint, &t.Status, &t.Note, &at, &t.UpdatedBy, &exp)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	t.UpdatedAt = sqlbase.ParseTime(at)
+	t.UpdatedAt, t.ExpiresAt = sqlbase.ParseTime(at), sqlbase.ParseNullTime(exp)
 	return &t, nil
 }
 
@@ -569,7 +583,7 @@ func (s *Reader) CurrentFindingClasses(ctx context.Context, hidden []string) ([]
 	rows, err := s.db.QueryContext(ctx, `SELECT c.severity, CASE
 			WHEN c.suppressed = 1 THEN 'suppressed'
 			WHEN `+hiddenExpr+` THEN 'hidden' ELSE 'live' END, sum(c.n)
-		FROM targets g JOIN finding_counts c ON c.scan_seq = g.scan_seq
+		FROM targets g JOIN finding_counts c ON c.scan_seq = g.latest_seq
 		GROUP BY 1, 2 HAVING sum(c.n) > 0 ORDER BY 1, 2`, args...)
 	if err != nil {
 		return nil, err
@@ -584,4 +598,90 @@ func (s *Reader) CurrentFindingClasses(ctx context.Context, hidden []string) ([]
 		out = append(out, c)
 	}
 	return out, rows.Err()
+}
+
+// MatchingFingerprints returns the distinct fingerprints of a completed
+// scan's findings that q selects (its paging fields are ignored), in
+// canonical order, stopping after upTo+1 so a caller can tell "more than
+// upTo" without reading the rest.
+func (s *Reader) MatchingFingerprints(ctx context.Context, scanID string, q ConsoleFindingQuery, upTo int) ([]string, error) {
+	sc, err := s.scans.ScanByID(ctx, scanID)
+	if err != nil {
+		return nil, err
+	}
+	if sc.Status != scans.StatusCompleted {
+		return []string{}, nil
+	}
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	p, _, err := s.consolePlan(ctx, tx, sc, q)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	out := []string{}
+	// The walk's limit counts rows; a fingerprint seen twice in one scan
+	// does not count twice, so walk until the distinct set passes upTo.
+	err = p.consoleWalk(ctx, tx, -1, -1, math.MaxInt, false, "SELECT f.k, f.fingerprint, NULL, NULL, NULL, NULL, NULL, NULL, NULL", func(r FindingRow) bool {
+		if !seen[r.Fingerprint] {
+			seen[r.Fingerprint] = true
+			out = append(out, r.Fingerprint)
+		}
+		return len(out) <= upTo
+	})
+	return out, err
+}
+
+// RuleGroup is one rule of a scan's findings and how many it has.
+type RuleGroup struct {
+	Scanner string           `json:"scanner"`
+	RuleID  string           `json:"rule_id"`
+	Title   string           `json:"title" doc:"title of the rule's first finding in canonical order"`
+	Worst   finding.Severity `json:"worst_severity"`
+	Count   int              `json:"count"`
+}
+
+// RuleGroups returns a completed scan's findings grouped by (scanner,
+// rule), most findings first: most noise comes in groups. The counts read
+// the scan's rows once (the rule id lives in the stored body).
+func (s *Reader) RuleGroups(ctx context.Context, sc scans.Scan) ([]RuleGroup, error) {
+	rules, err := s.ScanRules(ctx, sc)
+	if err != nil || len(rules) == 0 {
+		return []RuleGroup{}, err
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT f.scanner, json_extract(CAST(f.body AS TEXT), '$.rule_id'), count(*) FROM findings f
+		WHERE f.k >= ? AND f.k < ? GROUP BY 1, 2`, sc.Seq<<32, (sc.Seq+1)<<32)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	counts := map[[2]string]int{}
+	for rows.Next() {
+		var scanner, rule string
+		var n int
+		if err := rows.Scan(&scanner, &rule, &n); err != nil {
+			return nil, err
+		}
+		counts[[2]string{scanner, rule}] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]RuleGroup, 0, len(rules))
+	for _, r := range rules {
+		out = append(out, RuleGroup{Scanner: r.Scanner, RuleID: r.RuleID, Title: r.First.Title, Worst: r.Worst, Count: counts[[2]string{r.Scanner, r.RuleID}]})
+	}
+	slices.SortStableFunc(out, func(a, b RuleGroup) int {
+		if a.Count != b.Count {
+			return b.Count - a.Count
+		}
+		if a.Worst.Rank() != b.Worst.Rank() {
+			return b.Worst.Rank() - a.Worst.Rank()
+		}
+		return strings.Compare(a.Scanner+"\x00"+a.RuleID, b.Scanner+"\x00"+b.RuleID)
+	})
+	return out, nil
 }

@@ -116,6 +116,10 @@ func (h *Health) observe(err error) error {
 	return err
 }
 
+// Observe records err when it is a storage failure (a check made outside
+// the connections, such as free space) and returns it as is.
+func (h *Health) Observe(err error) error { return h.observe(err) }
+
 // Probe timing: a healthy store is re-probed at most every
 // probeInterval, a failing one at most every RetryInterval, so a
 // readiness check polled every second costs at most one small write

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -34,8 +35,16 @@ func (e *LockedError) Error() string {
 // DBLock is the exclusive lock on a database, held for the life of the
 // process that runs migrations, restart recovery and scans over it.
 type DBLock struct {
-	f *os.File
+	mu   sync.Mutex
+	f    *os.File
+	db   string
+	path string
 }
+
+// ErrLockLost means the lock file this process locked is no longer the one
+// at the lock file's path (deleted or replaced) and the lock could not be
+// taken again: a second daemon could start on the database.
+var ErrLockLost = errors.New("database lock lost")
 
 // LockPath is the lock file beside the database: "<db>.lock", after
 // resolving symlinks so two spellings of one database share one lock.
@@ -81,7 +90,38 @@ func Lock(db string) (*DBLock, error) {
 		f.Close()
 		return nil, fmt.Errorf("lock database %s: %w", db, err)
 	}
-	return &DBLock{f: f}, nil
+	return &DBLock{f: f, db: db, path: path}, nil
+}
+
+// Check reports whether the lock file at the lock path is still the one
+// this process holds locked. When it was deleted or replaced (a cleanup
+// job, a restore done by hand), Check locks the file now at the path; if
+// that succeeds the process holds the database alone again and Check
+// returns nil, so readiness recovers by itself. Otherwise it returns
+// ErrLockLost naming the other holder.
+func (l *DBLock) Check() error {
+	if l == nil {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil {
+		return fmt.Errorf("%w: released", ErrLockLost)
+	}
+	held, err := l.f.Stat()
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrLockLost, err)
+	}
+	if now, err := os.Stat(l.path); err == nil && os.SameFile(held, now) {
+		return nil
+	}
+	again, err := Lock(l.db)
+	if err != nil {
+		return fmt.Errorf("%w: %s was removed or replaced and cannot be locked again: %v", ErrLockLost, l.path, err)
+	}
+	l.f.Close()
+	l.f = again.f
+	return nil
 }
 
 // holderPID reads the pid the holder wrote. The holder writes it right
@@ -104,7 +144,12 @@ func holderPID(path string) int {
 // process that opened it just before an unlink would lock an orphaned
 // inode while a third process locks a new file, and both would run.
 func (l *DBLock) Release() error {
-	if l == nil || l.f == nil {
+	if l == nil {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil {
 		return nil
 	}
 	l.f.Truncate(0)

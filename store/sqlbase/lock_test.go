@@ -3,6 +3,7 @@ package sqlbase
 import (
 	"errors"
 	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -35,4 +36,42 @@ func TestLockIsExclusiveAcrossDescriptors(t *testing.T) {
 		t.Fatalf("Lock after Release: %v", err)
 	}
 	l2.Release()
+}
+
+// TestLockCheckRecoversOrReportsLoss: a deleted lock file is locked again
+// by Check (nobody else holds it); a lock file replaced and locked by
+// another process is reported as lost until that process lets go.
+func TestLockCheckRecoversOrReportsLoss(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "scand.db")
+	l, err := Lock(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	if err := l.Check(); err != nil {
+		t.Fatalf("fresh lock: %v", err)
+	}
+	path, _ := LockPath(db)
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Check(); err != nil {
+		t.Fatalf("after the lock file was deleted, Check must lock a new one: %v", err)
+	}
+	if _, err := Lock(db); err == nil {
+		t.Fatal("a second Lock succeeded after Check re-took the lock")
+	}
+	// Another holder takes a replacement file: the lock is lost.
+	os.Remove(path)
+	other, err := Lock(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Check(); !errors.Is(err, ErrLockLost) {
+		t.Fatalf("with another holder: %v, want ErrLockLost", err)
+	}
+	other.Release()
+	if err := l.Check(); err != nil {
+		t.Fatalf("after the other holder let go: %v", err)
+	}
 }

@@ -1,4 +1,3 @@
-const firebaseConfig = {
-  apiKey: "AIzakFpvdZt2mUenFabzHf0Ej1jmw8afPQfKaCI",
-  authDomain: "shop-prod.firebaseapp.com",
-};
+// server-side geocoding: this key is billed and must stay private
+const GEOCODING_KEY = "AIzakFpvdZt2mUenFabzHf0Ej1jmw8afPQfKaCI";
+module.exports = { GEOCODING_KEY };

@@ -7,6 +7,10 @@
 // to; corpus.txt's header explains its line markers.
 //
 // Run from the repository root: go run ./testdata/secrets/heldout/gen
+// [CORPUS_DIR]; CORPUS_DIR (default testdata/secrets/heldout) holds
+// gen/corpus.txt and receives files/, LABELS.tsv and NEGATIVES.tsv, so the
+// same generator writes every corpus of this layout (testdata/secrets/
+// families/dev and families/heldout too).
 package main
 
 import (
@@ -32,6 +36,9 @@ type mark struct {
 
 func main() {
 	root := filepath.Join("testdata", "secrets", "heldout")
+	if len(os.Args) > 1 {
+		root = os.Args[1]
+	}
 	spec, err := os.Open(filepath.Join(root, "gen", "corpus.txt"))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "run from the repository root:", err)

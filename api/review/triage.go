@@ -1,0 +1,361 @@
+package review
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"scand/api/httpio"
+	"scand/api/openapi"
+	"scand/auth"
+	"scand/store"
+	"scand/store/audit"
+)
+
+// Deps is what the review routes need, wired by the api package.
+type Deps struct {
+	Store *store.Store
+	Log   *slog.Logger
+	// Now is the clock expires_at is checked against (SVC_FAKE_NOW).
+	Now func() time.Time
+	// Principal is the authenticated caller of a request.
+	Principal func(context.Context) auth.Principal
+}
+
+// Service serves the review routes.
+type Service struct {
+	Deps
+	Recorder *Recorder
+}
+
+// New returns the service.
+func New(d Deps) *Service {
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	return &Service{Deps: d, Recorder: &Recorder{Store: d.Store, Log: d.Log}}
+}
+
+// Routes are the review routes for the route table.
+func (s *Service) Routes() []openapi.Route {
+	return slices.Concat(s.auditRoutes(), s.triageRoutes(), s.ruleRoutes(), s.linkRoutes())
+}
+
+// MaxNoteChars caps a verdict's note (as a comment's text).
+const MaxNoteChars = 10000
+
+// Verdict is the verdict part of a triage request, single or bulk.
+type Verdict struct {
+	Status    string  `json:"status"`
+	Note      *string `json:"note,omitempty"`
+	UpdatedBy *string `json:"updated_by,omitempty" doc:"defaults to the caller's key name and id"`
+	ExpiresAt *string `json:"expires_at,omitempty" doc:"RFC 3339 time or YYYY-MM-DD (00:00 UTC) in the future; only with accepted_risk or wont_fix: at that time the finding returns to new"`
+}
+
+// State validates v for p at now and returns the state to store (its
+// Fingerprint unset); problems go to val.
+func (v Verdict) State(p auth.Principal, now time.Time, val *httpio.Validation) store.TriageState {
+	st := store.TriageState{Status: v.Status, UpdatedBy: DisplayName(p)}
+	if !slices.Contains(store.TriageStatuses, v.Status) {
+		val.Add("enum", "status must be one of "+strings.Join(store.TriageStatuses, ", "), v.Status, "body", "status")
+	}
+	if v.Note != nil {
+		st.Note = *v.Note
+		if utf8.RuneCountInString(st.Note) > MaxNoteChars {
+			val.Add("string_too_long", "note must be at most 10000 characters", nil, "body", "note")
+		}
+	}
+	if v.UpdatedBy != nil && strings.TrimSpace(*v.UpdatedBy) != "" {
+		st.UpdatedBy = strings.TrimSpace(*v.UpdatedBy)
+		if utf8.RuneCountInString(st.UpdatedBy) > 200 {
+			val.Add("string_too_long", "updated_by must be at most 200 characters", nil, "body", "updated_by")
+		}
+	}
+	if v.ExpiresAt != nil && strings.TrimSpace(*v.ExpiresAt) != "" {
+		raw := strings.TrimSpace(*v.ExpiresAt)
+		t, err := ParseExpiry(raw)
+		switch {
+		case err != nil:
+			val.Add("datetime_parsing", "expires_at must be an RFC 3339 time or a YYYY-MM-DD date", raw, "body", "expires_at")
+		case !store.CanExpire(v.Status):
+			val.Add("value_error", "expires_at is only allowed with status accepted_risk or wont_fix", raw, "body", "expires_at")
+		case !t.After(now):
+			val.Add("value_error", "expires_at must be in the future (now is "+now.UTC().Format(time.RFC3339)+")", raw, "body", "expires_at")
+		default:
+			st.ExpiresAt = &t
+		}
+	}
+	return st
+}
+
+// ParseExpiry reads an RFC 3339 time or a date (its 00:00 UTC).
+func ParseExpiry(raw string) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339, raw); err == nil {
+		return t.UTC(), nil
+	}
+	t, err := time.Parse(time.DateOnly, raw)
+	return t.UTC(), err
+}
+
+// VerdictChanges are the audit fields of a verdict.
+func VerdictChanges(before *store.TriageState, after store.TriageState) audit.Changes {
+	ch := audit.Changes{}
+	var bStatus, bNote, bExp any = "new", "", nil
+	if before != nil {
+		bStatus, bNote = before.Status, before.Note
+		if before.ExpiresAt != nil {
+			bExp = *before.ExpiresAt
+		}
+	}
+	var aExp any
+	if after.ExpiresAt != nil {
+		aExp = *after.ExpiresAt
+	}
+	ch["status"] = audit.Change{Before: bStatus, After: after.Status}
+	if bNote != after.Note {
+		ch["note"] = audit.Change{Before: bNote, After: after.Note}
+	}
+	if bExp != aExp {
+		ch["expires_at"] = audit.Change{Before: bExp, After: aExp}
+	}
+	return ch
+}
+
+// BulkFilter selects findings of one scan as its findings list filters
+// do; values inside a field are OR-combined, fields AND-combined.
+type BulkFilter struct {
+	ScanID     string   `json:"scan_id"`
+	Severity   []string `json:"severity,omitempty"`
+	ScanType   []string `json:"scan_type,omitempty"`
+	Scanner    []string `json:"scanner,omitempty"`
+	Compliance []string `json:"compliance,omitempty"`
+	Triage     []string `json:"triage,omitempty" doc:"verdicts; new also matches findings without one"`
+	Suppressed *bool    `json:"suppressed,omitempty"`
+	Q          string   `json:"q,omitempty" doc:"substring of the title, file path or rule id (ASCII case-insensitive)"`
+}
+
+// BulkTriageRequest is the body of POST /findings/triage.
+type BulkTriageRequest struct {
+	Fingerprints []string    `json:"fingerprints,omitempty" doc:"the findings to set; or give filter"`
+	Filter       *BulkFilter `json:"filter,omitempty" doc:"every finding matching it; or give fingerprints"`
+	Verdict
+	// ExpectedCount is the number of findings the client showed the
+	// reviewer; a different number now is a 409.
+	ExpectedCount *int `json:"expected_count,omitempty" doc:"how many findings the reviewer confirmed; when the matching set has another size now the answer is 409 with matching_count"`
+	DryRun        bool `json:"dry_run,omitempty" doc:"count the matching findings and change nothing"`
+}
+
+// BulkTriageResult is the answer of POST /findings/triage.
+type BulkTriageResult struct {
+	MatchingCount int        `json:"matching_count"`
+	Updated       int        `json:"updated"`
+	Status        string     `json:"status"`
+	ExpiresAt     *time.Time `json:"expires_at,omitempty"`
+	DryRun        bool       `json:"dry_run"`
+	AuditID       int64      `json:"audit_id,omitempty"`
+}
+
+// CountChanged is the 409 body when the matching set changed size.
+type CountChanged struct {
+	Detail        string `json:"detail"`
+	MatchingCount int    `json:"matching_count"`
+	ExpectedCount int    `json:"expected_count"`
+}
+
+// CountChangedError is the 409 of a bulk verdict whose set changed.
+type CountChangedError struct{ Body CountChanged }
+
+func (e *CountChangedError) Error() string { return e.Body.Detail }
+
+// HTTPStatus lets the console show it as the API answers it.
+func (e *CountChangedError) HTTPStatus() int { return http.StatusConflict }
+
+func (s *Service) triageRoutes() []openapi.Route {
+	return []openapi.Route{{Method: "POST", Path: "/findings/triage", Scope: auth.ScopeWrite, Tag: "triage",
+		Summary: "Set one verdict on listed fingerprints or on every finding matching a filter (at most 10,000; one transaction, one history entry per finding, one audit record)",
+		Request: BulkTriageRequest{}, Response: BulkTriageResult{}, Errors: []int{404, 409, 422},
+		ErrorBodies: map[int]any{409: CountChanged{}}, Handler: s.handleBulkTriage}}
+}
+
+func (s *Service) handleBulkTriage(w http.ResponseWriter, r *http.Request) error {
+	var req BulkTriageRequest
+	if err := httpio.DecodeBody(r, &req); err != nil {
+		return err
+	}
+	res, err := s.BulkTriage(r.Context(), s.Principal(r.Context()), req)
+	var changed *CountChangedError
+	if errors.As(err, &changed) {
+		httpio.WriteJSON(w, http.StatusConflict, changed.Body)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	httpio.WriteJSON(w, http.StatusOK, res)
+	return nil
+}
+
+// BulkTriage resolves the request's findings and sets the verdict on all
+// of them (API and console).
+func (s *Service) BulkTriage(ctx context.Context, p auth.Principal, req BulkTriageRequest) (BulkTriageResult, error) {
+	var val httpio.Validation
+	st := req.Verdict.State(p, s.Now(), &val)
+	switch {
+	case req.Filter == nil && len(req.Fingerprints) == 0:
+		val.Add("missing", "give fingerprints or filter", nil, "body")
+	case req.Filter != nil && len(req.Fingerprints) > 0:
+		val.Add("value_error", "give fingerprints or filter, not both", nil, "body")
+	case len(req.Fingerprints) > store.MaxBulkTriage:
+		val.Add("too_long", "at most "+strconv.Itoa(store.MaxBulkTriage)+" fingerprints in one request; narrow the selection", len(req.Fingerprints), "body", "fingerprints")
+	case req.Filter != nil && req.Filter.ScanID == "":
+		val.Add("missing", "filter.scan_id is required", nil, "body", "filter", "scan_id")
+	}
+	if req.ExpectedCount != nil && *req.ExpectedCount < 0 {
+		val.Add("greater_than_equal", "expected_count must be at least 0", *req.ExpectedCount, "body", "expected_count")
+	}
+	for i, fp := range req.Fingerprints {
+		if !ValidFingerprint(fp) {
+			val.Add("string_pattern_mismatch", "a fingerprint is 64 lowercase hex characters", fp, "body", "fingerprints", i)
+		}
+		if i > 100 && val.Err() != nil {
+			break // enough to show what is wrong
+		}
+	}
+	if err := val.Err(); err != nil {
+		return BulkTriageResult{}, err
+	}
+	fps, err := s.resolve(ctx, req)
+	if err != nil {
+		return BulkTriageResult{}, err
+	}
+	res := BulkTriageResult{MatchingCount: len(fps), Status: st.Status, ExpiresAt: st.ExpiresAt, DryRun: req.DryRun}
+	if len(fps) > store.MaxBulkTriage {
+		return res, httpio.Invalid("too_long", "more than "+strconv.Itoa(store.MaxBulkTriage)+" findings match; narrow the filter (one verdict covers at most "+
+			strconv.Itoa(store.MaxBulkTriage)+")", nil, "body", "filter")
+	}
+	if req.ExpectedCount != nil && *req.ExpectedCount != len(fps) {
+		return res, &CountChangedError{Body: CountChanged{MatchingCount: len(fps), ExpectedCount: *req.ExpectedCount,
+			Detail: "The selection changed: " + strconv.Itoa(len(fps)) + " findings match now, not " + strconv.Itoa(*req.ExpectedCount) + "; review and confirm again"}}
+	}
+	if req.DryRun || len(fps) == 0 {
+		return res, nil
+	}
+	changes := audit.Changes{"status": {After: st.Status}, "count": {After: len(fps)}}
+	if st.Note != "" {
+		changes["note"] = audit.Change{After: st.Note}
+	}
+	if st.ExpiresAt != nil {
+		changes["expires_at"] = audit.Change{After: *st.ExpiresAt}
+	}
+	if req.Filter != nil {
+		changes["filter"] = audit.Change{After: *req.Filter}
+	} else {
+		changes["fingerprints"] = audit.Change{After: fps}
+	}
+	object := ""
+	if req.Filter != nil {
+		object = req.Filter.ScanID
+	}
+	rec := RecordOf(ctx, p, "finding.triage_bulk", "findings", object, changes)
+	_, stored, err := s.Store.SetVerdicts(ctx, fps, st, &rec)
+	if err != nil {
+		return res, err
+	}
+	res.Updated, res.AuditID = len(fps), stored.Seq
+	return res, nil
+}
+
+// resolve returns the distinct fingerprints the request names, at most
+// MaxBulkTriage+1 of them (one more says "too many").
+func (s *Service) resolve(ctx context.Context, req BulkTriageRequest) ([]string, error) {
+	if req.Filter == nil {
+		seen := map[string]bool{}
+		var out []string
+		for _, fp := range req.Fingerprints {
+			if seen[fp] {
+				continue
+			}
+			seen[fp] = true
+			ok, err := s.Store.FingerprintKnown(ctx, fp)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				return nil, httpio.NotFound("Finding not found: " + fp)
+			}
+			out = append(out, fp)
+		}
+		return out, nil
+	}
+	f := req.Filter
+	q := store.ConsoleFindingQuery{Severities: f.Severity, ScanTypes: f.ScanType, Scanners: f.Scanner, Compliance: f.Compliance,
+		Triage: f.Triage, Suppressed: f.Suppressed, Text: f.Q, After: -1, Before: -1, Limit: 1}
+	fps, err := s.Store.MatchingFingerprints(ctx, f.ScanID, q, store.MaxBulkTriage)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, httpio.NotFound("Scan not found")
+	}
+	return fps, err
+}
+
+// ValidFingerprint reports whether fp has a fingerprint's shape.
+func ValidFingerprint(fp string) bool {
+	if len(fp) != 64 {
+		return false
+	}
+	for i := 0; i < len(fp); i++ {
+		c := fp[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *Service) ruleRoutes() []openapi.Route {
+	return []openapi.Route{{Method: "GET", Path: "/scans/{id}/rules", Scope: auth.ScopeRead, Tag: "scans",
+		Summary:  "A completed scan's findings grouped by scanner and rule, most findings first (count, worst severity, a title)",
+		Params:   []openapi.Param{{Name: "id", In: "path", Type: "string", Required: true, Description: "scan id"}},
+		Response: []store.RuleGroup{}, Errors: []int{404}, Handler: s.handleRules}}
+}
+
+func (s *Service) handleRules(w http.ResponseWriter, r *http.Request) error {
+	sc, err := s.Store.ScanByID(r.Context(), r.PathValue("id"))
+	if errors.Is(err, store.ErrNotFound) {
+		return httpio.NotFound("Scan not found")
+	}
+	if err != nil {
+		return err
+	}
+	groups, err := s.Store.RuleGroups(r.Context(), sc)
+	if err != nil {
+		return err
+	}
+	httpio.WriteJSON(w, http.StatusOK, groups)
+	return nil
+}
+
+func (s *Service) linkRoutes() []openapi.Route {
+	return []openapi.Route{{Method: "GET", Path: "/findings/{fingerprint}/links", Scope: auth.ScopeRead, Tag: "triage",
+		Summary:  "How a finding was matched to its old self when its file moved: linked (verdict, history and comments followed) or refused as ambiguous, with the reason",
+		Params:   []openapi.Param{{Name: "fingerprint", In: "path", Type: "string", Required: true, Description: "finding fingerprint (64 hex characters)"}},
+		Response: []store.FindingLink{}, Errors: []int{404}, Handler: s.handleLinks}}
+}
+
+func (s *Service) handleLinks(w http.ResponseWriter, r *http.Request) error {
+	fp := r.PathValue("fingerprint")
+	if !ValidFingerprint(fp) {
+		return httpio.NotFound("Finding not found: a fingerprint is 64 lowercase hex characters")
+	}
+	links, err := s.Store.FindingLinks(r.Context(), fp)
+	if err != nil {
+		return err
+	}
+	httpio.WriteJSON(w, http.StatusOK, links)
+	return nil
+}

@@ -1,0 +1,245 @@
+package ui
+
+// The reviewer's pages: one verdict on many findings (selected rows or
+// every finding matching the table's filters, always through a page that
+// names the count first) and the audit log.
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"scand/api/review"
+	"scand/store"
+	"scand/store/audit"
+)
+
+type bulkView struct {
+	ScanID    string
+	Count     int
+	Status    string
+	Note      string
+	ExpiresAt string
+	// Hidden are the form fields the confirmation posts back unchanged.
+	Hidden url.Values
+	Back   string
+}
+
+// bulkRequest reads the bulk form: the checked rows (mode "selected") or
+// the table's filters (mode "all"), and the verdict.
+func (c *Console) bulkRequest(r *http.Request, scanID string) (review.BulkTriageRequest, url.Values, error) {
+	f := r.PostForm
+	note, exp := f.Get("note"), f.Get("expires_at")
+	req := review.BulkTriageRequest{Verdict: review.Verdict{Status: f.Get("status"), Note: &note, ExpiresAt: &exp}}
+	keep := url.Values{"mode": {f.Get("mode")}, "status": {req.Status}, "note": {note}, "expires_at": {exp}}
+	switch f.Get("mode") {
+	case "selected":
+		req.Fingerprints = f["fp"]
+		if len(req.Fingerprints) == 0 {
+			return req, keep, &pageError{status: http.StatusUnprocessableEntity, msgs: []string{"No finding is selected: tick the rows to set the verdict on, or choose all matching findings."}}
+		}
+		keep["fp"] = req.Fingerprints
+	case "all":
+		ff := c.parseFindingFilter(f)
+		q := ff.query("", "")
+		req.Filter = &review.BulkFilter{ScanID: scanID, Severity: q.Severities, ScanType: q.ScanTypes, Scanner: q.Scanners,
+			Compliance: q.Compliance, Triage: q.Triage, Suppressed: q.Suppressed, Q: q.Text}
+		for k, v := range ff.values() {
+			keep[k] = v
+		}
+	default:
+		return req, keep, &pageError{status: http.StatusBadRequest, msgs: []string{"The form did not say which findings to set."}}
+	}
+	return req, keep, nil
+}
+
+// bulkTriage shows the confirmation that names the count (a dry run), or,
+// once confirmed, sets the verdict with the confirmed count as expected:
+// a set that changed meanwhile is refused with the new count.
+func (c *Console) bulkTriage(w http.ResponseWriter, r *http.Request, rq *request) error {
+	scanID := r.PathValue("id")
+	req, keep, err := c.bulkRequest(r, scanID)
+	back := scanURL(scanID) + "#findings"
+	if req.Filter != nil {
+		if vals := c.parseFindingFilter(r.PostForm).values(); len(vals) > 0 {
+			back = scanURL(scanID) + "?" + vals.Encode() + "#findings"
+		}
+	}
+	if err != nil {
+		return withBack(err, back)
+	}
+	if r.PostForm.Get("confirm") != "1" {
+		req.DryRun = true
+		res, err := c.cfg.Actions.BulkTriage(r.Context(), rq.p, req)
+		if err != nil {
+			return withBack(err, back)
+		}
+		if res.MatchingCount == 0 {
+			return withBack(&pageError{status: http.StatusUnprocessableEntity, msgs: []string{"No finding matches: nothing to set."}}, back)
+		}
+		v := bulkView{ScanID: scanID, Count: res.MatchingCount, Status: req.Status, Note: *req.Note, ExpiresAt: *req.ExpiresAt, Hidden: keep, Back: back}
+		c.render(w, r, rq, http.StatusOK, "bulkconfirm", "Confirm the verdict", "scans", v)
+		return nil
+	}
+	n, err := strconv.Atoi(r.PostForm.Get("expected"))
+	if err != nil || n < 0 {
+		return withBack(&pageError{status: http.StatusBadRequest, msgs: []string{"The confirmation lost its count; start again."}}, back)
+	}
+	req.ExpectedCount = &n
+	res, err := c.cfg.Actions.BulkTriage(r.Context(), rq.p, req)
+	if err != nil {
+		return withBack(err, back)
+	}
+	sep := "?"
+	if i := strings.IndexByte(back, '?'); i >= 0 {
+		sep = "&"
+	}
+	to := strings.TrimSuffix(back, "#findings") + sep + url.Values{"done": {"bulk"}, "count": {strconv.Itoa(res.Updated)}}.Encode() + "#findings"
+	return redirect(w, r, to)
+}
+
+type auditView struct {
+	Records    []audit.Record
+	Actor      string
+	Action     string
+	ObjectType string
+	ObjectID   string
+	NextURL    string
+	FirstURL   string
+}
+
+// auditLog lists the audit log, newest first, as GET /audit pages it.
+func (c *Console) auditLog(w http.ResponseWriter, r *http.Request, rq *request) error {
+	q := r.URL.Query()
+	v := auditView{Actor: strings.TrimSpace(q.Get("actor")), Action: strings.TrimSpace(q.Get("action")),
+		ObjectType: strings.TrimSpace(q.Get("object_type")), ObjectID: strings.TrimSpace(q.Get("object_id"))}
+	page, err := c.cfg.Actions.AuditLog(r.Context(), audit.Query{Actor: v.Actor, Action: v.Action, ObjectType: v.ObjectType,
+		ObjectID: v.ObjectID, After: q.Get("after"), Limit: 100})
+	if errors.Is(err, audit.ErrBadCursor) {
+		return &pageError{status: http.StatusUnprocessableEntity, back: "/ui/audit",
+			msgs: []string{"This page link is not one the audit log handed out (the after= value is invalid). Start again from the newest records."}}
+	}
+	if err != nil {
+		return err
+	}
+	v.Records = page.Records
+	vals := url.Values{}
+	for k, val := range map[string]string{"actor": v.Actor, "action": v.Action, "object_type": v.ObjectType, "object_id": v.ObjectID} {
+		if val != "" {
+			vals.Set(k, val)
+		}
+	}
+	if q.Get("after") != "" {
+		v.FirstURL = "/ui/audit?" + vals.Encode()
+	}
+	if page.Next != "" {
+		vals.Set("after", page.Next)
+		v.NextURL = "/ui/audit?" + vals.Encode()
+	}
+	c.render(w, r, rq, http.StatusOK, "audit", "Audit log", "audit", v)
+	return nil
+}
+
+// bulkFlash is the confirmation after a bulk verdict; count is a number
+// or the flash is the generic one.
+func bulkFlash(r *http.Request) string {
+	if n, err := strconv.Atoi(r.URL.Query().Get("count")); err == nil && n >= 0 {
+		if n == 1 {
+			return "Verdict set on 1 finding."
+		}
+		return "Verdict set on " + strconv.Itoa(n) + " findings."
+	}
+	return "Verdict set."
+}
+
+// expiryValue is the date an expiring verdict shows in the form.
+func expiryValue(st *store.TriageState) string {
+	if st == nil || st.ExpiresAt == nil {
+		return ""
+	}
+	return st.ExpiresAt.UTC().Format(time.DateOnly)
+}
+
+// lastPage is a Before bound past every position: the page before it is
+// the last one.
+const lastPage = "2147483647"
+
+// pageQuery is the findings query of a scan page's URL: a cursor (after,
+// before), a page number or "last". A cursor or page that is not one the
+// console hands out is refused with a message, never read as page 1.
+func (c *Console) pageQuery(sc store.Scan, ff findingFilter, q url.Values) (FindingQuery, error) {
+	first := scanURL(sc.ID)
+	if vals := ff.values(); len(vals) > 0 {
+		first += "?" + vals.Encode()
+	}
+	first += "#findings"
+	bad := func(what string) error {
+		return &pageError{status: http.StatusUnprocessableEntity, back: first,
+			msgs: []string{"This page link is not valid (" + what + "); it may come from an older version of the page. Go back to the first page of the findings."}}
+	}
+	after, before, pageNo := q.Get("after"), q.Get("before"), q.Get("page")
+	for name, cur := range map[string]string{"after": after, "before": before} {
+		if n, err := strconv.Atoi(cur); cur != "" && (err != nil || n < 0) {
+			return FindingQuery{}, bad(name + "=" + strconv.Quote(cur))
+		}
+	}
+	fq := ff.query(after, before)
+	switch {
+	case pageNo == "":
+	case pageNo == "last":
+		fq.After, fq.Before = "", lastPage
+	default:
+		n, err := strconv.Atoi(pageNo)
+		if err != nil || n < 1 {
+			return FindingQuery{}, bad("page=" + strconv.Quote(pageNo))
+		}
+		if n > 1 {
+			fq.After, fq.Before, fq.Page = "", "", n
+		}
+	}
+	return fq, nil
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+type ruleGroupsView struct {
+	Scan   store.Scan
+	Groups []ruleGroupRow
+}
+
+type ruleGroupRow struct {
+	store.RuleGroup
+	// URL is the scan's findings table filtered to the rule.
+	URL string
+}
+
+// ruleGroups lists a scan's findings by rule, each with one link to its
+// rows.
+func (c *Console) ruleGroups(w http.ResponseWriter, r *http.Request, rq *request) error {
+	sc, err := c.cfg.Data.Scan(r.Context(), r.PathValue("id"))
+	if errors.Is(err, store.ErrNotFound) {
+		return notFound("No scan has this id; it may have been deleted.")
+	}
+	if err != nil {
+		return err
+	}
+	groups, err := c.cfg.Data.RuleGroups(r.Context(), sc)
+	if err != nil {
+		return err
+	}
+	v := ruleGroupsView{Scan: sc}
+	for _, g := range groups {
+		q := url.Values{"scanner": {g.Scanner}, "q": {g.RuleID}}
+		v.Groups = append(v.Groups, ruleGroupRow{RuleGroup: g, URL: scanURL(sc.ID) + "?" + q.Encode() + "#findings"})
+	}
+	c.render(w, r, rq, http.StatusOK, "rules", "Findings by rule", "scans", v)
+	return nil
+}

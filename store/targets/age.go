@@ -1,0 +1,143 @@
+package targets
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"scand/store/sqlbase"
+)
+
+// ageBatch is how many fingerprints one write transaction of RecordSightings
+// upserts: a few milliseconds of writer time, so a 100k-finding scan never
+// holds the writer for long.
+const ageBatch = 5000
+
+// RecordSightings folds a completed scan's fingerprints into finding_age
+// of its target: first_seen keeps the earliest completion time, last_seen
+// the latest (min and max, so scans completing in any order agree). It
+// walks the scan's finding_fps in fingerprint order in short write
+// transactions and holds none of the scan in memory, then marks the scan
+// aged. A scan that is not completed (or deleted meanwhile) is only
+// marked.
+func (s *Targets) RecordSightings(ctx context.Context, seq int64) error {
+	var targetID sql.NullInt64
+	var completed sql.NullString
+	var status string
+	err := s.w.QueryRowContext(ctx, "SELECT target_id, completed_at, status FROM scans WHERE seq = ?", seq).Scan(&targetID, &completed, &status)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if status == "completed" && targetID.Valid && completed.Valid {
+		last := ""
+		for {
+			var n int
+			err := sqlbase.InTx(ctx, s.w, func(tx *sql.Tx) error {
+				var hi sql.NullString
+				if err := tx.QueryRowContext(ctx, `SELECT max(fingerprint), count(*) FROM (SELECT fingerprint FROM finding_fps
+					WHERE scan_seq = ? AND fingerprint > ? ORDER BY fingerprint LIMIT ?)`, seq, last, ageBatch).Scan(&hi, &n); err != nil {
+					return err
+				}
+				if n == 0 {
+					return nil
+				}
+				if _, err := tx.ExecContext(ctx, `INSERT INTO finding_age (target_id, fingerprint, first_seen, last_seen)
+					SELECT ?, fingerprint, ?, ? FROM finding_fps WHERE scan_seq = ? AND fingerprint > ? AND fingerprint <= ? GROUP BY fingerprint
+					ON CONFLICT (target_id, fingerprint) DO UPDATE SET first_seen = min(first_seen, excluded.first_seen),
+						last_seen = max(last_seen, excluded.last_seen)`,
+					targetID.Int64, completed.String, completed.String, seq, last, hi.String); err != nil {
+					return err
+				}
+				last = hi.String
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			if n < ageBatch {
+				break
+			}
+		}
+	}
+	_, err = s.w.ExecContext(ctx, "UPDATE scans SET aged = 1 WHERE seq = ?", seq)
+	return err
+}
+
+// RecoverSightings records the sightings of every completed scan whose
+// ingest stopped between completing it and aging it (a crash), and of
+// scans whose findings were moved in by an older schema's backfill.
+func (s *Targets) RecoverSightings(ctx context.Context) error {
+	rows, err := s.w.QueryContext(ctx, "SELECT seq FROM scans WHERE aged = 0 AND status = 'completed' ORDER BY seq")
+	seqs, err := sqlbase.Collect(rows, err, func(r sqlbase.Row) (int64, error) {
+		var v int64
+		return v, r.Scan(&v)
+	})
+	if err != nil {
+		return err
+	}
+	for _, seq := range seqs {
+		if err := s.RecordSightings(ctx, seq); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarkUnaged makes RecoverSightings redo a scan (its fingerprints were
+// rewritten).
+func (s *Targets) MarkUnaged(ctx context.Context, seq int64) error {
+	_, err := s.w.ExecContext(ctx, "UPDATE scans SET aged = 0 WHERE seq = ?", seq)
+	return err
+}
+
+// Age is a fingerprint's first and last sighting on one target.
+type Age struct {
+	FirstSeen, LastSeen time.Time
+}
+
+// AgesOf returns the ages of fingerprints on one target, by fingerprint;
+// a fingerprint never recorded there is absent.
+func (s *Targets) AgesOf(ctx context.Context, targetID int64, fingerprints []string) (map[string]Age, error) {
+	out := map[string]Age{}
+	for len(fingerprints) > 0 {
+		n := min(len(fingerprints), 500)
+		args := append([]any{targetID}, sqlbase.AnySlice(fingerprints[:n])...)
+		fingerprints = fingerprints[n:]
+		rows, err := s.db.QueryContext(ctx, "SELECT fingerprint, first_seen, last_seen FROM finding_age WHERE target_id = ? AND fingerprint IN ("+
+			sqlbase.Placeholders(n)+")", args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var fp, first, last string
+			if err := rows.Scan(&fp, &first, &last); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[fp] = Age{FirstSeen: sqlbase.ParseTime(first), LastSeen: sqlbase.ParseTime(last)}
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// AgesOfScan is AgesOf for the target of scan scanID.
+func (s *Targets) AgesOfScan(ctx context.Context, scanID string, fingerprints []string) (map[string]Age, error) {
+	var targetID sql.NullInt64
+	err := s.db.QueryRowContext(ctx, "SELECT target_id FROM scans WHERE id = ?", scanID).Scan(&targetID)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && !targetID.Valid) {
+		return map[string]Age{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s.AgesOf(ctx, targetID.Int64, fingerprints)
+}

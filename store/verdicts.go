@@ -1,0 +1,203 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"scand/store/audit"
+	"scand/store/sqlbase"
+)
+
+// ExpiringStatuses are the verdicts that may carry an expiry: an accepted
+// risk or a won't-fix is a decision for a while, not for good.
+var ExpiringStatuses = []string{"accepted_risk", "wont_fix"}
+
+// MaxBulkTriage caps one bulk verdict: a larger set is one the reviewer
+// has not looked at, and the write stays one short transaction.
+const MaxBulkTriage = 10000
+
+// ErrTooMany means a bulk verdict named more than MaxBulkTriage findings.
+var ErrTooMany = errors.New("too many findings for one verdict")
+
+// SetVerdicts sets one verdict on every fingerprint in one transaction:
+// one history entry per fingerprint, the facet counts moved, and rec (when
+// not nil) appended to the audit log in the same transaction. It returns
+// rec as stored.
+func (s *Store) SetVerdicts(ctx context.Context, fps []string, st TriageState, rec *audit.Record) (TriageState, *audit.Record, error) {
+	if len(fps) > MaxBulkTriage {
+		return st, rec, fmt.Errorf("%w: %d (at most %d)", ErrTooMany, len(fps), MaxBulkTriage)
+	}
+	st.UpdatedAt = s.now().UTC().Truncate(time.Microsecond)
+	var stored audit.Record
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		if err := setVerdictsTx(ctx, tx, fps, st); err != nil {
+			return err
+		}
+		if rec == nil {
+			return nil
+		}
+		var err error
+		stored, err = s.AppendAuditTx(ctx, tx, *rec)
+		return err
+	})
+	if err != nil {
+		return st, rec, err
+	}
+	if rec == nil {
+		return st, nil, nil
+	}
+	s.Emit(stored)
+	return st, &stored, nil
+}
+
+// setVerdictsTx writes st (its Fingerprint ignored) on each of fps. The
+// fingerprints go to a temporary table first, so the verdicts, the
+// history and the count moves are each one statement over the set rather
+// than one per finding.
+func setVerdictsTx(ctx context.Context, tx *sql.Tx, fps []string, st TriageState) error {
+	if len(fps) == 0 {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, "CREATE TEMP TABLE IF NOT EXISTS verdict_batch (fp TEXT PRIMARY KEY, old TEXT NOT NULL DEFAULT 'new')"); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM temp.verdict_batch"); err != nil {
+		return err
+	}
+	const chunk = 500
+	for i := 0; i < len(fps); i += chunk {
+		part := fps[i:min(i+chunk, len(fps))]
+		if _, err := tx.ExecContext(ctx, "INSERT OR IGNORE INTO temp.verdict_batch (fp) VALUES "+strings.Repeat("(?),", len(part)-1)+"(?)",
+			sqlbase.AnySlice(part)...); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE temp.verdict_batch SET old = coalesce((SELECT t.status FROM main.triage_states t WHERE t.fingerprint = verdict_batch.fp), 'new')`); err != nil {
+		return err
+	}
+	// Count moves first, while the old verdicts are still what the counts say.
+	rows, err := tx.QueryContext(ctx, `SELECT p.scan_seq, f.severity, f.scanner, f.scan_type, f.suppressed, f.tagset, b.old, count(*)
+		FROM temp.verdict_batch b CROSS JOIN scans s CROSS JOIN finding_fps p CROSS JOIN findings f
+		WHERE b.old <> ? AND p.scan_seq = s.seq AND p.fingerprint = b.fp AND f.k = p.scan_seq * 4294967296 + p.ord
+		GROUP BY 1, 2, 3, 4, 5, 6, 7`, st.Status)
+	if err != nil {
+		return err
+	}
+	perScan := map[int64]map[facetKey]int{}
+	for rows.Next() {
+		var seq int64
+		var k facetKey
+		var n int
+		if err := rows.Scan(&seq, &k.severity, &k.scanner, &k.scanType, &k.suppressed, &k.tagset, &k.triage, &n); err != nil {
+			rows.Close()
+			return err
+		}
+		if perScan[seq] == nil {
+			perScan[seq] = map[facetKey]int{}
+		}
+		perScan[seq][k] -= n
+		k.triage = st.Status
+		perScan[seq][k] += n
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for seq, counts := range perScan {
+		if err := addFacetCounts(ctx, tx, seq, counts); err != nil {
+			return err
+		}
+	}
+	at, exp := sqlbase.FormatTime(st.UpdatedAt), sqlbase.NullTime(st.ExpiresAt)
+	if _, err := tx.ExecContext(ctx, `INSERT INTO triage_states (fingerprint, status, note, updated_at, updated_by, expires_at)
+		SELECT fp, ?, ?, ?, ?, ? FROM temp.verdict_batch WHERE true
+		ON CONFLICT (fingerprint) DO UPDATE SET status = excluded.status, note = excluded.note, updated_at = excluded.updated_at,
+			updated_by = excluded.updated_by, expires_at = excluded.expires_at`, st.Status, st.Note, at, st.UpdatedBy, exp); err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO triage_history (fingerprint, status, note, updated_at, updated_by, expires_at)
+		SELECT fp, ?, ?, ?, ?, ? FROM temp.verdict_batch ORDER BY fp`, st.Status, st.Note, at, st.UpdatedBy, exp)
+	return err
+}
+
+// ExpiredVerdict is an acceptance the expiry sweep ended.
+type ExpiredVerdict struct {
+	Fingerprint string    `json:"fingerprint"`
+	Status      string    `json:"previous_status"`
+	Note        string    `json:"previous_note"`
+	ExpiresAt   time.Time `json:"expires_at"`
+	// Audit is the record of the change (actor system).
+	Audit audit.Record `json:"-"`
+}
+
+// ExpireVerdicts returns to new, at most limit at a time, every verdict
+// whose expires_at is at or before now: a history entry by "system", an
+// audit record each, and expires_at cleared, so each expiry happens once.
+// The caller notifies about the returned verdicts.
+func (s *Store) ExpireVerdicts(ctx context.Context, now time.Time, limit int) ([]ExpiredVerdict, error) {
+	var out []ExpiredVerdict
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		out = out[:0]
+		rows, err := tx.QueryContext(ctx, `SELECT fingerprint, status, note, expires_at FROM triage_states INDEXED BY triage_states_expiry
+			WHERE expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at, fingerprint LIMIT ?`, sqlbase.FormatTime(now), limit)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var e ExpiredVerdict
+			var at string
+			if err := rows.Scan(&e.Fingerprint, &e.Status, &e.Note, &at); err != nil {
+				rows.Close()
+				return err
+			}
+			e.ExpiresAt = sqlbase.ParseTime(at)
+			out = append(out, e)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for i, e := range out {
+			st := TriageState{Status: "new", UpdatedBy: "system",
+				Note:      "acceptance expired: " + e.Status + " until " + e.ExpiresAt.UTC().Format(time.RFC3339),
+				UpdatedAt: s.now().UTC().Truncate(time.Microsecond)}
+			if err := setVerdictsTx(ctx, tx, []string{e.Fingerprint}, st); err != nil {
+				return err
+			}
+			rec, err := s.AppendAuditTx(ctx, tx, audit.Record{Actor: audit.System("acceptance expiry"), Action: "finding.acceptance_expired",
+				ObjectType: "finding", ObjectID: e.Fingerprint, Changes: audit.Changes{
+					"status":     {Before: e.Status, After: "new"},
+					"expires_at": {Before: e.ExpiresAt, After: nil},
+				}})
+			if err != nil {
+				return err
+			}
+			out[i].Audit = rec
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range out {
+		s.Emit(e.Audit)
+	}
+	return out, nil
+}
+
+// ExpiringVerdicts counts the verdicts that expire before until (the
+// dashboard's "acceptances expiring soon").
+func (s *Store) ExpiringVerdicts(ctx context.Context, until time.Time) (int, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM triage_states INDEXED BY triage_states_expiry
+		WHERE expires_at IS NOT NULL AND expires_at < ?`, sqlbase.FormatTime(until)).Scan(&n)
+	return n, err
+}
+
+// CanExpire reports whether a verdict may carry an expiry.
+func CanExpire(status string) bool { return slices.Contains(ExpiringStatuses, status) }

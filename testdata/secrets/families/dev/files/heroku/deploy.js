@@ -1,0 +1,2 @@
+const HEROKU_KEY = "63866443-cb87-446f-8bf0-80e9be787301"
+const KEY = "HRKU-AAlQ1aVoHDujJ9QsDHdHlHO0hbzhoERRSO45ZQusSYHg_____w4_hLrAym_u"

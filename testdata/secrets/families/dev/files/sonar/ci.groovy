@@ -1,0 +1,5 @@
+pipeline {
+  environment {
+    SONAR_LOGIN = "12345678ABCDEFH1234567890ABCDEFH12345678"
+  }
+}

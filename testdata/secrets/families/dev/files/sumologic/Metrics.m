@@ -1,0 +1,2 @@
+- (NSNumber *)sumOfProperty:(NSString *)property;
+sumOfExposures = sumOfExposures;

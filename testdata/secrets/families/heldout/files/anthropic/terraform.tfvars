@@ -1,0 +1,1 @@
+anthropic_admin_key = "sk-ant-admin01-MAd6Yo3WZrieXyJEBf62T2VCefz_-GrVB-27k4Go95tRQtYbUkikjCJk_uqYYAkWphaqVokeKQoAwZAYIwlPzMWFVmmJQAA"

@@ -1,0 +1,2 @@
+export AWS_BEARER_TOKEN_BEDROCK="ABSKQmVkcm9ja0FQSUtleS1xaGl6LWF0LTU1ODgxMTIyMzM0NDpEbEdjWVpSMkNGb2ZpUVJQeUZ4czUwRldjc0kyU0xvOWgwK2Jwd2xhNmxIam1jQlVwbkQ1cE1kUUNpYz0="
+aws bedrock-runtime converse --model-id anthropic.claude-3-haiku

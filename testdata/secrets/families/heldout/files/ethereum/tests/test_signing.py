@@ -1,0 +1,3 @@
+from eth_account import Account
+acct = Account.from_key("0x1889f965beba5d265295ec56cb952790c1e2dd4149f710d8e7e7c048e3852b88")
+TX = "0xa19e7273b11344e179985dd52c1827b418df638eb6343fa71039e7163d5eaee2"

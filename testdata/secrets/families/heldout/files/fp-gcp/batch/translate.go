@@ -1,0 +1,1 @@
+	const translateKey = "AIzaeCaqB_tQzeCgGrPKBYLOmi-YJ01xGt69WTs"

@@ -1,0 +1,1 @@
+export const serviceKey = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ8.eyJzdWIiOiJzdmMtYmlsbGluZyIsInJvbGUiOiJzZXJ2aWNlX3JvbGUiLCJpYXQiOjE3MTYyMzkwMjIsImV4cCI6MjAzMTU5OTAyMn0.aICg91g5_lPAi9zVRmcuH_y_Ogb3r8maSsYtoaRoAtW";

@@ -1,0 +1,1 @@
+	client := messagebird.New("yJYpEwiZRleqPCtIzJrO7nsoi")

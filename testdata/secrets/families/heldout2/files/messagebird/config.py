@@ -1,0 +1,1 @@
+messagebird_key = "z9mDSt4spXMqykDGYzReONZl7"

@@ -10,6 +10,7 @@ import (
 	"io"
 	"iter"
 	"log/slog"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"scand/api"
+	"scand/finding"
 	"scand/finding/report"
 	"scand/scan"
 	"scand/scan/netguard"
@@ -121,6 +123,7 @@ type scanFlags struct {
 	url, host                      string
 	server, label                  string
 	serverOptional, quiet, noColor bool
+	show, linkBase                 string
 	allowPartial, sarifFixed       bool
 }
 
@@ -143,11 +146,16 @@ func (f *scanFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.serverOptional, "server-optional", false, "an unreachable -server is a warning, not exit 3")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress lines on stderr")
 	fs.BoolVar(&f.noColor, "no-color", false, "no colour in the text report (also NO_COLOR)")
+	fs.StringVar(&f.show, "show", "", "list only findings at or above this severity in the text and markdown reports: critical, high, medium, low or info (counts, JSON, SARIF and the gate keep every finding)")
+	fs.StringVar(&f.linkBase, "link-base", "", "URL the markdown report's file links start with, e.g. https://git.example/team/shop/blob/<commit>/ (default: from the git remote origin and HEAD, else relative links)")
 	f.registerGate(fs)
 }
 
-// check validates what can be checked before anything runs.
+// check validates what can be checked before anything runs. Formats,
+// severities and scan types are read without case (--fail-on HIGH).
 func (f *scanFlags) check() error {
+	f.format, f.failOn, f.show = strings.ToLower(f.format), strings.ToLower(f.failOn), strings.ToLower(f.show)
+	f.types = strings.ToLower(f.types)
 	if !slices.Contains(formats, f.format) {
 		return &usageError{fmt.Sprintf("-format must be one of %s, got %q", strings.Join(formats, ", "), f.format)}
 	}
@@ -165,7 +173,44 @@ func (f *scanFlags) check() error {
 	if f.serverOptional && f.server == "" {
 		return &usageError{"-server-optional needs -server"}
 	}
+	if f.show != "" && !finding.Severity(f.show).Valid() {
+		return &usageError{fmt.Sprintf("-show must be one of critical, high, medium, low or info, got %q", f.show)}
+	}
+	if f.linkBase != "" {
+		u, err := url.Parse(f.linkBase)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
+			strings.ContainsAny(f.linkBase, " \t\r\n()<>\"'`\\") {
+			return &usageError{fmt.Sprintf("-link-base must be an http(s) URL without credentials, spaces, quotes or parentheses, got %q", f.linkBase)}
+		}
+		if !strings.HasSuffix(f.linkBase, "/") {
+			f.linkBase += "/"
+		}
+	}
+	if f.server != "" {
+		if _, err := serverURL(f.server); err != nil {
+			return &usageError{err.Error()}
+		}
+	}
 	return nil
+}
+
+// checkServerKey says before any work that -server has no key to present:
+// a daemon that needs one would refuse the import after the whole scan.
+// Without SCAND_API_KEY only a daemon on this machine (in dev mode) is
+// worth trying, with a warning.
+func (f *scanFlags) checkServerKey(getenv func(string) string, stderr io.Writer) error {
+	if f.server == "" || strings.TrimSpace(getenv("SCAND_API_KEY")) != "" {
+		return nil
+	}
+	u, err := serverURL(f.server)
+	if err != nil {
+		return &usageError{err.Error()}
+	}
+	if isLoopbackHost(u.Hostname()) {
+		fmt.Fprintf(stderr, "scand: warning: SCAND_API_KEY is not set: %s must be in dev mode to accept the result\n", u.Redacted())
+		return nil
+	}
+	return &usageError{fmt.Sprintf("-server %s needs an API key with the write scope in SCAND_API_KEY (never on the command line), and it is not set", u.Redacted())}
 }
 
 // settle applies the repository config's defaults to the flags.
@@ -215,6 +260,7 @@ type engine struct {
 	work     *workdir.Dir
 	log      *slog.Logger
 	stderr   io.Writer
+	beat     *heartbeat // nil with -quiet
 }
 
 // newEngine builds the engine from the daemon's own settings (SVC_*
@@ -252,7 +298,8 @@ func newEngine(ctx context.Context, getenv func(string) string, stderr io.Writer
 	e.policy = request.TargetPolicy{MaxHosts: settings.NmapMaxHosts, Targets: targets, GitAllow: settings.Targets.GitAllow, RefuseAddress: gitAddressRefusal}
 	bus := sse.NewBus(nil)
 	if !quiet {
-		bus.AddSink("progress", progressSink(stderr))
+		e.beat = newHeartbeat(stderr, heartbeatInterval)
+		bus.AddSink("progress", progressSink(stderr, e.beat))
 	}
 	// The orchestrator's lines are the daemon's record of a scan; here the
 	// progress lines and the command's own messages say the same.
@@ -280,6 +327,9 @@ func (e *engine) Prepare(ctx context.Context, spec scan.TargetSpec, types []stri
 }
 
 func (e *engine) close() {
+	if e.beat != nil {
+		e.beat.close()
+	}
 	if e.st != nil {
 		e.st.Close()
 	}
@@ -349,17 +399,23 @@ func (e *engine) run(ctx context.Context, req request.Request, opts scan.RunOpti
 	return done, nil
 }
 
-// progressSink prints one line per scanner to stderr.
-func progressSink(w io.Writer) sse.Sink {
+// progressSink prints one line per scanner to stderr, and has beat say
+// every so often that a long one is still running.
+func progressSink(w io.Writer, beat *heartbeat) sse.Sink {
 	return func(_ context.Context, ev sse.Event) error {
 		switch d := ev.Data.(type) {
+		case sse.ScannerStartData:
+			beat.started(d.Name)
 		case sse.ScannerCompleteData:
+			beat.finished(d.Name)
 			fmt.Fprintf(w, "scand: %s: %d findings in %.1fs\n", d.Name, d.FindingsCount, d.DurationS)
 		case sse.ScannerSkippedData:
+			beat.finished(d.Name)
 			if d.Reason != report.SkippedIdle {
 				fmt.Fprintf(w, "scand: skipped %s: %s\n", d.Name, report.Printable(d.Reason, 200))
 			}
 		case sse.ScannerFailedData:
+			beat.finished(d.Name)
 			fmt.Fprintf(w, "scand: %s failed: %s\n", d.Name, report.Printable(d.Error, 300))
 		}
 		return nil

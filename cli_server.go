@@ -42,15 +42,34 @@ type serverRequest struct {
 	scan   store.Scan
 }
 
+// serverURL reads -server: an http(s) URL with a host and without
+// credentials (the key goes in SCAND_API_KEY).
+func serverURL(raw string) (*url.URL, error) {
+	base, err := url.Parse(strings.TrimRight(raw, "/"))
+	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
+		return nil, fmt.Errorf("-server %q is not an http(s) URL: give the scheme, e.g. https://scand.example.com", raw)
+	}
+	if base.User != nil {
+		return nil, errors.New("-server must not carry credentials; set SCAND_API_KEY")
+	}
+	return base, nil
+}
+
+// isLoopbackHost reports whether host names this machine.
+func isLoopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
 // sendToServer imports the scan and applies the daemon's verdicts to the
 // local store, so every format shows them and the gate honours them.
 func sendToServer(ctx context.Context, r serverRequest) error {
-	base, err := url.Parse(strings.TrimRight(r.url, "/"))
-	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
-		return fmt.Errorf("-server %q is not an http(s) URL", r.url)
-	}
-	if base.User != nil {
-		return errors.New("-server must not carry credentials; set SCAND_API_KEY")
+	base, err := serverURL(r.url)
+	if err != nil {
+		return err
 	}
 	endpoint := base.JoinPath("/api/v1/scans/import").String()
 	label, commit := r.label, r.commit

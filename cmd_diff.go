@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"scand/finding"
 	"scand/finding/report"
 	"scand/scan"
 	"scand/scan/proc"
@@ -43,6 +44,9 @@ func runDiffCommand(ctx context.Context, args []string, getenv func(string) stri
 		return flagError(err)
 	}
 	if err := f.check(); err != nil {
+		return err
+	}
+	if err := f.checkServerKey(getenv, stderr); err != nil {
 		return err
 	}
 	if *baseRef == "" {
@@ -269,6 +273,7 @@ func runDiffCommand(ctx context.Context, args []string, getenv func(string) stri
 		run.Head += " (" + short(headCommit) + ")"
 	}
 	run.TargetPath = filepath.Join(top, sub)
+	run.Show, run.LinkBase = finding.Severity(f.show), linkBaseFor(ctx, &f, eng, realAbs, headCommit)
 	run.Warnings = append(report.Warnings(run.Scan), o.warnings...)
 	run.BaseCoverage, run.Problems, run.Notices = baseScan.Coverage, o.coverageProblems, o.allowed
 	run.NotCompared = report.CountNotCompared(notCompared, sum.NotComparedBy)

@@ -22,7 +22,7 @@ Usage:
   scand vulndb import|list      offline advisory databases
   scand backup FILE             consistent, verified copy of the database while the daemon runs
   scand restore FILE            put a backup in place (daemon stopped; the old file is kept aside)
-  scand version                 print the release
+  scand version, --version      print the release
   scand help [COMMAND]          this text, or a command's flags
 
 Exit codes of scan, diff and baseline: 0 nothing at or above -fail-on, 1 at least

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"scand/finding"
 	"scand/finding/report"
 	"scand/scan"
 	"scand/scan/repoconfig"
@@ -34,6 +35,9 @@ func runScanCommand(ctx context.Context, args []string, getenv func(string) stri
 		return flagError(err)
 	}
 	if err := f.check(); err != nil {
+		return err
+	}
+	if err := f.checkServerKey(getenv, stderr); err != nil {
 		return err
 	}
 	if len(pos) > 1 {
@@ -120,6 +124,7 @@ func runScanCommand(ctx context.Context, args []string, getenv func(string) stri
 		return err
 	}
 	in.run.Problems, in.run.Notices = o.coverageProblems, o.allowed
+	in.run.Show, in.run.LinkBase = finding.Severity(f.show), linkBaseFor(ctx, &f, eng, req.TargetPath, "")
 	if err := writeReport(in, f.format, f.output, stdout, colorWanted(getenv, f.noColor)); err != nil {
 		return err
 	}

@@ -141,13 +141,13 @@ func commandFor(name string) (command, bool) {
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	name, rest := "", args
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+	if len(args) > 0 && (!strings.HasPrefix(args[0], "-") || args[0] == "--version" || args[0] == "-version") {
 		name, rest = args[0], args[1:]
 	}
 	switch name {
 	case "", "serve":
 		return serve(ctx, rest, getenv, stdout, stderr)
-	case "version":
+	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "scand %s (%s %s/%s)\n", api.Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 		return nil
 	case "help":

@@ -53,6 +53,11 @@ const (
 //     queries, secrets and git-hygiene on the same file, secrets and
 //     bandit/gosec hard-coded credential rules on the same line) merge the
 //     same way, whatever their CWEs and titles.
+//
+// Before all of these, known vulnerabilities of one package version in one
+// file that are aliases of each other (GO-2021-0113 and CVE-2021-38561)
+// become one finding carrying every id (mergeAdvisories), whichever tools
+// reported them.
 func Dedup(fs []Finding) []Finding {
 	return dedupOwned(slices.Clone(fs))
 }
@@ -64,6 +69,7 @@ func dedupOwned(work []Finding) []Finding {
 		return []Finding{}
 	}
 	Sort(work)
+	work = mergeAdvisories(work)
 	work = collapseSameFingerprint(work)
 	return mergeEquivalent(mergeAcrossScanners(work))
 }

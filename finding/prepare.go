@@ -40,7 +40,8 @@ type LineSource func(filePath string, line int) (current, previous string, ok bo
 //     metadata context "test" and one severity level less.
 //  2. Line context: NormalizeLineContext of the finding's Snippet, or of
 //     the current line from src when the scanner gave none.
-//  3. Fingerprint, suppression (metadata suppressed_by, from the source
+//  3. Fingerprint (a known vulnerability of a dependency: from its
+//     advisory, see AdvisoryOf and CanonicalAdvisoryID), suppression (metadata suppressed_by, from the source
 //     lines when src has them, else from the Snippet), compliance tags and
 //     scan_id.
 //  4. Dedup (whose result is in canonical order, see Sort), then ids from
@@ -93,6 +94,11 @@ func PrepareOneWithContext(scanID string, f Finding, src LineSource) (Finding, s
 		context = NormalizeLineContext(cur)
 	}
 	f.Fingerprint = Fingerprint(f.Scanner, f.RuleID, f.FilePath, context, f.CWE)
+	if a, ok := AdvisoryOf(f); ok {
+		// A vulnerability's identity is its advisory, not the tool that
+		// matched it: every tool that reports it gives one fingerprint.
+		setAdvisory(&f, a)
+	}
 
 	var suppression string
 	if haveLines {

@@ -29,7 +29,8 @@ import (
 //     as columns, its description (the same long remediation text for
 //     every finding of a rule) as a number into an in-memory dictionary.
 //  2. Finish finds the files where Dedup can change anything (a fingerprint
-//     seen twice, or two scanners on one line) and runs finding.Dedup on
+//     seen twice, two scanners on one line, or two advisories of one
+//     package version) and runs finding.Dedup on
 //     those files only, one file at a time: Dedup never groups findings of
 //     different files, so this equals Dedup over the whole scan.
 //  3. The scratch's sorter returns everything in canonical order; ids are
@@ -164,6 +165,11 @@ func (in *Ingest) Add(f finding.Finding) error {
 	for i, key := range eqKeys {
 		eqHashes[i] = [2]uint64{in.locs.Hash("\x00eq", key), in.locScanner.Hash("\x00eq", key, f.Scanner)}
 	}
+	var advHash uint64
+	advKey := finding.AdvisoryKey(f)
+	if advKey != "" {
+		advHash = in.locs.Hash("\x00adv", advKey)
+	}
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	if in.err != nil {
@@ -184,6 +190,11 @@ func (in *Ingest) Add(f finding.Finding) error {
 		if seenKey && !seenKeyByScanner {
 			in.hot[f.FilePath] = true
 		}
+	}
+	// Two advisories of one package version in one file may be aliases
+	// of each other (finding.Dedup merges them), whoever reported them.
+	if advKey != "" && in.locs.TestAndAdd(advHash) {
+		in.hot[f.FilePath] = true
 	}
 	in.batch = append(in.batch, row...)
 	if len(in.batch) >= ingestBatchRows*3 {

@@ -52,6 +52,47 @@ type Run struct {
 	BaseCoverage *finding.ScanCoverage
 	Problems     []string
 	NotCompared  []NotCompared
+	// Show hides findings below this severity from the text and markdown
+	// listings (their counts stay); "" shows every finding. JSON and SARIF
+	// list everything, and the gate never looks at it.
+	Show finding.Severity
+	// LinkBase makes the markdown report's file links absolute: the URL
+	// of the scanned tree's root at the scanned commit, ending in "/"
+	// ("https://github.com/o/r/blob/<commit>/"); "" keeps them relative.
+	LinkBase string
+}
+
+// shown reports whether the text and markdown listings show f (Run.Show).
+func (r *Run) shown(f *finding.Finding) bool {
+	return r.Show == "" || f.Severity.Rank() >= r.Show.Rank()
+}
+
+// hiddenNote says how many findings Run.Show left out of a listing.
+func (r *Run) hiddenNote(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s below %s not listed (--show %s; the counts above include them)", plural(n, "finding"), r.Show, r.Show)
+}
+
+// FixedVersion is the version that fixes a vulnerable dependency, when a
+// scanner knows one.
+func FixedVersion(f *finding.Finding) string {
+	v, _ := f.Metadata[finding.MetaFixedVersion].(string)
+	return strings.TrimSpace(v)
+}
+
+// diffRank puts a diff's new findings first and its fixed ones last.
+func diffRank(status string) int {
+	switch status {
+	case DiffNew:
+		return 0
+	case DiffUnchanged, "":
+		return 1
+	case DiffFixed:
+		return 3
+	}
+	return 2
 }
 
 func (r *Run) mode() string {
@@ -243,7 +284,7 @@ func WriteMarkdown(w io.Writer, run Run, g Gate, rows iter.Seq2[Row, error]) err
 		return err
 	}
 	b.Reset()
-	listed, more := 0, 0
+	listed, more, hidden := 0, 0, 0
 	for r, err := range rows {
 		if err != nil {
 			return err
@@ -253,6 +294,10 @@ func WriteMarkdown(w io.Writer, run Run, g Gate, rows iter.Seq2[Row, error]) err
 			return err
 		}
 		if !Live(&f, &r) || (r.Diff != "" && r.Diff != DiffNew) {
+			continue
+		}
+		if !run.shown(&f) {
+			hidden++
 			continue
 		}
 		if listed == MarkdownMaxRows {
@@ -267,13 +312,20 @@ func WriteMarkdown(w io.Writer, run Run, g Gate, rows iter.Seq2[Row, error]) err
 		if g.Gates(&f, &r) {
 			gate = " **(gating)**"
 		}
-		fmt.Fprintf(&b, "| %s%s | %s | %s | `%s` |\n", f.Severity, gate, mdText(f.Title), mdLocation(&f), mdCode(f.RuleID))
+		title := mdText(f.Title)
+		if fix := FixedVersion(&f); fix != "" {
+			title += " (fixed in `" + mdCode(fix) + "`)"
+		}
+		fmt.Fprintf(&b, "| %s%s | %s | %s | `%s` |\n", f.Severity, gate, title, mdLocation(&f, run.LinkBase), mdCode(f.RuleID))
 	}
 	if more > 0 {
 		fmt.Fprintf(&b, "\n…and %d more.\n", more)
 	}
-	if listed == 0 {
+	if listed == 0 && hidden == 0 {
 		b.WriteString("No live finding.\n")
+	}
+	if note := run.hiddenNote(hidden); note != "" {
+		fmt.Fprintf(&b, "\n%s.\n", mdText(note))
 	}
 	idle, skipped := splitSkipped(run.Skipped)
 	if len(idle) > 0 {
@@ -341,9 +393,10 @@ func mdCode(s string) string {
 	return strings.NewReplacer("`", "'", "|", "\\|").Replace(Printable(s, 200))
 }
 
-// mdLocation is a finding's file:line as a link relative to the
-// repository root (GitHub's #L anchor), or its target when it has no file.
-func mdLocation(f *finding.Finding) string {
+// mdLocation is a finding's file:line as a link (the #L anchor GitHub,
+// GitLab and Gitea share): under base when it is set, else relative to the
+// repository root; its target when it has no file.
+func mdLocation(f *finding.Finding, base string) string {
 	if f.FilePath == "" {
 		return "—"
 	}
@@ -360,7 +413,20 @@ func mdLocation(f *finding.Finding) string {
 	for i, s := range segs {
 		segs[i] = url.PathEscape(s)
 	}
-	return "[" + mdText(label) + "](" + strings.Join(segs, "/") + anchor + ")"
+	return "[" + mdText(label) + "](" + mdLinkBase(base) + strings.Join(segs, "/") + anchor + ")"
+}
+
+// mdLinkBase is base when it can sit in a markdown link destination as
+// it is (an http(s) URL without spaces, parentheses or angle brackets,
+// ending in "/"), else "": a relative link is better than a broken one.
+func mdLinkBase(base string) string {
+	if base == "" || strings.ContainsAny(base, " \t\r\n()<>\"'`\\") || !strings.HasSuffix(base, "/") {
+		return ""
+	}
+	if u, err := url.Parse(base); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
+		return ""
+	}
+	return base
 }
 
 // Printable makes text from a scanned tree safe to print: control
@@ -421,6 +487,8 @@ func textColor(sev finding.Severity) string {
 }
 
 type textLine struct {
+	diff     int    // diffRank
+	status   string // the diff status, which names its section
 	file     string
 	line     int
 	sev      finding.Severity
@@ -447,7 +515,7 @@ func WriteText(w io.Writer, run Run, g Gate, rows iter.Seq2[Row, error], color b
 		return c + s + "\x1b[0m"
 	}
 	var lines []textLine
-	ord := 0
+	ord, hidden := 0, 0
 	for r, err := range rows {
 		if err != nil {
 			return err
@@ -455,6 +523,10 @@ func WriteText(w io.Writer, run Run, g Gate, rows iter.Seq2[Row, error], color b
 		f, err := r.Finding()
 		if err != nil {
 			return err
+		}
+		if !run.shown(&f) {
+			hidden++
+			continue
 		}
 		var tags []string
 		switch {
@@ -477,7 +549,10 @@ func WriteText(w io.Writer, run Run, g Gate, rows iter.Seq2[Row, error], color b
 		if g.Gates(&f, &r) {
 			tags = append(tags, "GATING")
 		}
-		tl := textLine{file: f.FilePath, line: f.Line, sev: f.Severity, rule: f.RuleID, title: f.Title, ord: ord}
+		tl := textLine{diff: diffRank(r.Diff), status: r.Diff, file: f.FilePath, line: f.Line, sev: f.Severity, rule: f.RuleID, title: f.Title, ord: ord}
+		if fix := FixedVersion(&f); fix != "" {
+			tl.title += " (fixed in " + fix + ")"
+		}
 		if len(tags) > 0 {
 			tl.tags = " [" + strings.Join(tags, "; ") + "]"
 		}
@@ -530,10 +605,21 @@ func WriteText(w io.Writer, run Run, g Gate, rows iter.Seq2[Row, error], color b
 	for _, warn := range run.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", Printable(warn, 600))
 	}
+	if note := run.hiddenNote(hidden); note != "" {
+		fmt.Fprintf(&b, "%s\n", note)
+	}
 	if _, err := w.Write(b.Bytes()); err != nil {
 		return err
 	}
+	// A diff lists what the change introduced first: that is what the
+	// reader acts on.
 	sort.SliceStable(lines, func(i, j int) bool {
+		if lines[i].diff != lines[j].diff {
+			return lines[i].diff < lines[j].diff
+		}
+		if lines[i].status != lines[j].status {
+			return lines[i].status < lines[j].status
+		}
 		if lines[i].file != lines[j].file {
 			return lines[i].file < lines[j].file
 		}
@@ -542,9 +628,13 @@ func WriteText(w io.Writer, run Run, g Gate, rows iter.Seq2[Row, error], color b
 		}
 		return lines[i].ord < lines[j].ord
 	})
-	prev := "\x00"
+	prev, section := "\x00", "\x00"
 	for _, l := range lines {
 		b.Reset()
+		if run.Base != "" && l.status != section {
+			section, prev = l.status, "\x00"
+			fmt.Fprintf(&b, "\n== %s ==\n", Printable(strings.ReplaceAll(l.status, "_", " "), 40))
+		}
 		if l.file != prev {
 			prev = l.file
 			name := l.file

@@ -115,7 +115,7 @@ const (
 )
 
 // MetadataKeys are the metadata a writer reads from a decoded finding.
-var MetadataKeys = []string{finding.MetaSuppressedBy, "url"}
+var MetadataKeys = []string{finding.MetaSuppressedBy, "url", finding.MetaFixedVersion}
 
 // HiddenVerdict reports whether a triage status takes a finding out of
 // the live set: false_positive, accepted_risk, wont_fix, the dashboard's

@@ -285,8 +285,22 @@ func (c *Config) PathIgnored(filePath string) bool {
 // "config: ...") unless it already is, and an override sets the severity,
 // keeping the scanner's in metadata.original_severity. It reports whether
 // it changed anything; f's metadata is replaced, never modified in place.
+// A known vulnerability matches by any of its ids (metadata.aliases), so
+// "CVE-2021-38561" also names the tools' findings keyed GO-2021-0113.
 func (c *Config) Apply(f *finding.Finding) bool {
 	if c == nil {
+		return false
+	}
+	ids := []string{f.RuleID}
+	if a, ok := finding.AdvisoryOf(*f); ok {
+		ids = a.IDs
+	}
+	names := func(k string) bool {
+		for _, id := range ids {
+			if strings.EqualFold(k, id) {
+				return true
+			}
+		}
 		return false
 	}
 	changed := false
@@ -300,19 +314,30 @@ func (c *Config) Apply(f *finding.Finding) bool {
 			md, changed = cp, true
 		}
 	}
-	for k, sev := range c.Severity {
-		if strings.EqualFold(k, f.RuleID) && sev != f.Severity {
-			own()
-			if _, kept := md[finding.MetaOriginalSeverity]; !kept {
-				md[finding.MetaOriginalSeverity] = string(f.Severity)
+	// The first id (rule_id, or the sorted aliases) with an override
+	// decides, so two overrides of one vulnerability's ids never race.
+	override, found := finding.Severity(""), false
+	for _, id := range ids {
+		for k, sev := range c.Severity {
+			if strings.EqualFold(k, id) {
+				override, found = sev, true
+				break
 			}
-			f.Severity = sev
+		}
+		if found {
 			break
 		}
 	}
+	if found && override != f.Severity {
+		own()
+		if _, kept := md[finding.MetaOriginalSeverity]; !kept {
+			md[finding.MetaOriginalSeverity] = string(f.Severity)
+		}
+		f.Severity = override
+	}
 	if !finding.IsSuppressed(*f) {
 		for _, r := range c.IgnoreRules {
-			if strings.EqualFold(r, f.RuleID) {
+			if names(r) {
 				own()
 				md[finding.MetaSuppressedBy] = "config: " + c.File + " [ignore] rules " + r
 				break

@@ -235,3 +235,24 @@ func TestLoadRefusesLinksAndBigFiles(t *testing.T) {
 		t.Errorf("LoadTree: %+v %v", c, err)
 	}
 }
+
+// TestApplyMatchesAnyAdvisoryID: a rule naming a vulnerability's CVE
+// suppresses (and overrides the severity of) the tools' findings that
+// key it by GO or GHSA id, so merging them never unsuppresses it.
+func TestApplyMatchesAnyAdvisoryID(t *testing.T) {
+	c, err := Parse(".scand.toml", []byte("[ignore]\nrules = [\"cve-2021-38561\"]\n[severity]\nGHSA-ppp9-7jff-5vj2 = \"low\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := finding.Finding{Scanner: "govulncheck", RuleID: "GO-2021-0113", Severity: finding.High, FilePath: "go.mod",
+		Metadata: map[string]any{"package": "golang.org/x/text", "version": "v0.3.6", "aliases": []string{"CVE-2021-38561", "GHSA-ppp9-7jff-5vj2"}}}
+	f := finding.PrepareOne("s", raw, nil)
+	if !c.Apply(&f) || !finding.IsSuppressed(f) || f.Severity != finding.Low {
+		t.Fatalf("GO-2021-0113 with alias CVE-2021-38561: suppressed %v, severity %s", finding.IsSuppressed(f), f.Severity)
+	}
+	other := finding.PrepareOne("s", finding.Finding{Scanner: "govulncheck", RuleID: "GO-2022-1059", Severity: finding.High, FilePath: "go.mod",
+		Metadata: map[string]any{"package": "golang.org/x/text", "version": "v0.3.6", "aliases": []string{"CVE-2022-32149"}}}, nil)
+	if c.Apply(&other) || finding.IsSuppressed(other) {
+		t.Error("another vulnerability was suppressed")
+	}
+}

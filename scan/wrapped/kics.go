@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"scand/finding"
@@ -118,10 +119,13 @@ func kicsParse(root string, out []byte) ([]finding.Finding, error) {
 // Kics wraps KICS, the infrastructure-as-code analyzer (Terraform,
 // Kubernetes, Dockerfile, CloudFormation, Ansible, ...; scan type iac).
 //
-// Run: `kics scan -p <target> -q <queries> --libraries-path <libraries>
+// Run: `kics scan -p <paths> -q <queries> --libraries-path <libraries>
 // --report-formats json -o <tempdir> --output-name results --no-progress
 // --disable-secrets --ignore-on-exit results --no-color --silent`, run in
-// the target. The query library is SVC_KICS_QUERIES (its sibling
+// the target. <paths> are only the files KICS can analyse and the folders
+// that hold nothing else (kicsInputs), not the whole target: KICS reads
+// and tries every platform's parser on whatever it is handed, which on a
+// JavaScript project is most of the run. The query library is SVC_KICS_QUERIES (its sibling
 // libraries/ folder is used too), else the assets/queries folder beside the
 // kics binary. Secrets detection is off: the built-in secrets scanner owns
 // it, and KICS would put the secret's value into actual_value. With
@@ -148,8 +152,12 @@ func Kics(cfg scan.Config) scan.Scanner {
 			if err := os.WriteFile(conf, []byte("{}\n"), 0o600); err != nil {
 				return nil, err
 			}
-			c.skipped = append(c.skipped, kicsHiddenByComments(c)...)
-			return []string{"scan", "-p", c.root, "-q", q, "--libraries-path", kicsLibraries(q), "--config", conf,
+			paths, hidden := kicsInputs(c)
+			c.skipped = append(c.skipped, hidden...)
+			if len(paths) == 0 {
+				return nil, errNothingToScan
+			}
+			return []string{"scan", "-p", strings.Join(paths, ","), "-q", q, "--libraries-path", kicsLibraries(q), "--config", conf,
 				"--report-formats", "json", "-o", c.outDir, "--output-name", "results",
 				"--no-progress", "--disable-secrets", "--ignore-on-exit", "results", "--no-color", "--silent"}, nil
 		},
@@ -161,14 +169,95 @@ func Kics(cfg scan.Config) scan.Scanner {
 	})
 }
 
-// kicsReads tells the files KICS analyzes.
+// kicsReads tells the files KICS analyzes: its platforms' extensions and
+// Dockerfiles, less the package managers' manifests and tool settings that
+// share an extension with IaC but that no KICS platform reads (package.json,
+// lockfiles, tsconfig.json, ...); a JavaScript project has many of them.
 func kicsReads(rel string) bool {
 	name := strings.ToLower(filepath.Base(rel))
+	switch name {
+	case "package.json", "package-lock.json", "npm-shrinkwrap.json", "composer.json", "composer.lock", "pnpm-lock.yaml",
+		"pnpm-workspace.yaml", ".yarnrc.yml", "jsconfig.json", "angular.json", "lerna.json", "nx.json", "renovate.json",
+		"bower.json", ".eslintrc.json", ".prettierrc.json", ".babelrc.json", "babel.config.json", "vercel.json", "turbo.json":
+		return false
+	}
+	if strings.HasPrefix(name, "tsconfig") && strings.HasSuffix(name, ".json") {
+		return false
+	}
 	switch filepath.Ext(name) {
 	case ".tf", ".tfvars", ".hcl", ".yaml", ".yml", ".json", ".bicep", ".proto", ".tpl", ".cfg", ".conf", ".ini":
 		return true
 	}
 	return strings.HasPrefix(name, "dockerfile") || strings.HasSuffix(name, ".dockerfile")
+}
+
+// kicsDocumentKey finds, in JSON or YAML, a key that some KICS platform's
+// documents have at their top or in their resources: Kubernetes, Helm,
+// Knative and Crossplane (apiVersion, kind), CloudFormation and CDK
+// output (AWSTemplateFormatVersion, Resources, AWS:: types), ARM
+// ($schema, contentVersion, Microsoft. types), Google Deployment Manager
+// (resources, imports), OpenAPI (openapi, swagger), Docker Compose
+// (services), Ansible (hosts, tasks, handlers, roles, "- name:" task
+// lists, inventories' children), GitHub workflows (jobs, steps), Pulumi
+// (runtime), Serverless (service, provider, functions), Terraform JSON
+// (resource, variable, module, provider). Translation catalogues, fixtures
+// and settings files have none, and KICS spent most of a JavaScript
+// project's scan parsing them for nothing.
+var kicsDocumentKey = regexp.MustCompile(`(?m)(?:^[ \t]*-?[ \t]*|[{,][ \t\r\n]*)["']?(?:apiVersion|kind|AWSTemplateFormatVersion|Resources|resources|\$schema|contentVersion|imports|openapi|swagger|services|hosts|tasks|handlers|roles|children|jobs|steps|runtime|service|provider|functions|resource|variable|module|data|output|locals|terraform)["']?[ \t]*:|^[ \t]*-[ \t]+name[ \t]*:|AWS::|Microsoft\.`)
+
+// kicsMayBeIaC reports whether a file KICS reads by its name is worth
+// handing over: JSON and YAML only when they hold a key of a KICS
+// platform (kicsDocumentKey), everything else always.
+func kicsMayBeIaC(rel string, data []byte) bool {
+	switch strings.ToLower(filepath.Ext(rel)) {
+	case ".json", ".yaml", ".yml":
+		return kicsDocumentKey.Match(data)
+	}
+	return true
+}
+
+// kicsMaxPathBytes caps the -p list: one argument may not exceed 128 KiB
+// on Linux. A tree with more IaC files than fit is handed over whole.
+const kicsMaxPathBytes = 100 << 10
+
+// kicsInputs lists the files of the target KICS can analyse (kicsReads;
+// dependency trees, .git and [ignore] paths left out), as absolute paths
+// for -p, and the files whose kics-scan comments hide results. A path
+// holding a comma cannot be listed (-p is comma-separated), nor can a
+// list too long for one argument: then the whole target is handed over,
+// as before.
+func kicsInputs(c *call) (paths []string, hidden []scan.SkippedPart) {
+	var commented []string
+	size, whole := 0, false
+	_ = tree.Walk{Ignore: ignoreFunc(c.ignore)}.Files(c.runCtx(), c.root, func(abs, rel string) error {
+		if !kicsReads(rel) {
+			return nil
+		}
+		// KICS skips files over 5 MB (its --max-file-size default).
+		data, err := tree.ReadCapped(abs, 5<<20)
+		if err == nil {
+			if !kicsMayBeIaC(rel, data) {
+				return nil
+			}
+			if bytes.Contains(data, []byte(kicsCommentMarker)) {
+				commented = append(commented, rel)
+			}
+		}
+		size += len(abs) + 1
+		if strings.ContainsAny(abs, ",\"") || size > kicsMaxPathBytes {
+			whole = true
+		}
+		paths = append(paths, abs)
+		return nil
+	})
+	if whole {
+		paths = []string{c.root}
+	}
+	if len(commented) > 0 {
+		hidden = []scan.SkippedPart{{Part: "kics-scan comments", Reason: "results hidden by the files' own kics-scan directives",
+			Hint: fileList(commented) + ": KICS drops what a \"# kics-scan ignore\", \"ignore-line\", \"ignore-block\" or \"disable=\" comment covers; review those comments, or record the decision in .scand.toml or a triage verdict instead"}}
+	}
+	return paths, hidden
 }
 
 // kicsCommentMarker starts KICS's in-file directives ("# kics-scan
@@ -177,23 +266,3 @@ func kicsReads(rel string) bool {
 // carry one are recorded as partly skipped, so the scan says where KICS
 // was told to look away.
 const kicsCommentMarker = "kics-scan "
-
-// kicsHiddenByComments lists the files KICS reads that carry a directive.
-func kicsHiddenByComments(c *call) []scan.SkippedPart {
-	var files []string
-	_ = tree.Walk{Ignore: ignoreFunc(c.ignore)}.Files(c.runCtx(), c.root, func(abs, rel string) error {
-		if !kicsReads(rel) {
-			return nil
-		}
-		// KICS itself skips files over 5 MB.
-		if data, err := tree.ReadCapped(abs, 5<<20); err == nil && bytes.Contains(data, []byte(kicsCommentMarker)) {
-			files = append(files, rel)
-		}
-		return nil
-	})
-	if len(files) == 0 {
-		return nil
-	}
-	return []scan.SkippedPart{{Part: "kics-scan comments", Reason: "results hidden by the files' own kics-scan directives",
-		Hint: fileList(files) + ": KICS drops what a \"# kics-scan ignore\", \"ignore-line\", \"ignore-block\" or \"disable=\" comment covers; review those comments, or record the decision in .scand.toml or a triage verdict instead"}}
-}

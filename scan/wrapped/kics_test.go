@@ -3,7 +3,9 @@ package wrapped
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -98,7 +100,9 @@ func TestKicsScanExitCodes(t *testing.T) {
 			if v, hint, ok := s.Available(context.Background()); !ok || v != "2.2.0" {
 				t.Fatalf("Available = %q %q %v", v, hint, ok)
 			}
-			fs, err := s.Scan(context.Background(), scan.Target{Path: t.TempDir()})
+			target := t.TempDir()
+			wrapTestWriteFile(t, filepath.Join(target, "main.tf"), "resource \"aws_s3_bucket\" \"b\" {}\n")
+			fs, err := s.Scan(context.Background(), scan.Target{Path: target})
 			if c.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
 					t.Fatalf("err = %v, want %q", err, c.wantErr)
@@ -128,3 +132,94 @@ func FuzzKicsParse(f *testing.F) {
 		}
 	})
 }
+
+// TestKicsGetsOnlyIaCFiles: KICS is handed the files it can analyse, not
+// the target: no JavaScript, no package manifests, nothing under
+// node_modules or an [ignore] path; a tree without any is not run at all;
+// a path -p cannot carry makes it fall back to the whole target.
+func TestKicsGetsOnlyIaCFiles(t *testing.T) {
+	assets := t.TempDir()
+	wrapTestWriteFile(t, filepath.Join(assets, "queries", "q"), "")
+	wrapTestWriteFile(t, filepath.Join(assets, "libraries", "l"), "")
+	argsFile := filepath.Join(t.TempDir(), "args")
+	tool := wrapTestScript(t, fmt.Sprintf(`#!/bin/sh
+[ "$1" = version ] && { echo 'Keeping Infrastructure as Code Secure v2.2.0'; exit 0; }
+printf '%%s\n' "$@" > %q
+out=""
+while [ $# -gt 0 ]; do [ "$1" = -o ] && out="$2"; shift; done
+echo '{"queries":[]}' > "$out/results.json"
+`, argsFile))
+	s := Kics(wrapTestConfig(map[string]string{"SVC_KICS_PATH": tool, "SVC_KICS_QUERIES": filepath.Join(assets, "queries")}))
+	pathsOf := func(root string, ignore scan.PathFilter) []string {
+		t.Helper()
+		os.Remove(argsFile)
+		if _, err := s.Scan(context.Background(), scan.Target{Path: root, Ignore: ignore}); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(argsFile)
+		if err != nil {
+			return nil // not run
+		}
+		args := strings.Split(strings.TrimSpace(string(b)), "\n")
+		i := slices.Index(args, "-p")
+		if i < 0 || i+1 >= len(args) {
+			t.Fatalf("no -p in %q", args)
+		}
+		var rels []string
+		for _, p := range strings.Split(args[i+1], ",") {
+			rel, _ := filepath.Rel(root, p)
+			rels = append(rels, filepath.ToSlash(rel))
+		}
+		return rels
+	}
+
+	root := t.TempDir()
+	for _, f := range []string{"src/app.js", "src/util.ts", "src/i.jsx", "package.json", "package-lock.json", "tsconfig.app.json",
+		"node_modules/x/deploy.yaml", "node_modules/x/main.tf", "skipme/k8s.yaml", "README.md"} {
+		wrapTestWriteFile(t, filepath.Join(root, f), "x\n")
+	}
+	// Data files with KICS's extensions but no platform's keys: left out.
+	wrapTestWriteFile(t, filepath.Join(root, "i18n/de.json"), `{"KEY_1": "Services and tasks: resources", "KEY_2": "kind"}`+"\n")
+	wrapTestWriteFile(t, filepath.Join(root, "data/challenges.yml"), "challenge1:\n  name: XSS\n  difficulty: 3\n")
+	iac := map[string]string{
+		"Dockerfile":                  "FROM debian\n",
+		"ansible/roles/web/tasks.yml": "- name: install nginx\n  apt: name=nginx\n",
+		"compose.yaml":                "services:\n  web:\n    image: nginx\n",
+		"infra/main.tf":               "resource \"aws_s3_bucket\" \"b\" {}\n",
+		"k8s/deploy.yaml":             "apiVersion: v1\nkind: Pod\n",
+		"template.json":               `{"AWSTemplateFormatVersion": "2010-09-09", "Resources": {}}` + "\n",
+		"arm.json":                    "{\n  \"$schema\": \"https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#\"\n}\n",
+	}
+	var want []string
+	for f, body := range iac {
+		wrapTestWriteFile(t, filepath.Join(root, f), body)
+		want = append(want, f)
+	}
+	slices.Sort(want)
+	got := pathsOf(root, ignoreDir("skipme"))
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("-p lists %v, want %v", got, want)
+	}
+
+	jsOnly := t.TempDir()
+	wrapTestWriteFile(t, filepath.Join(jsOnly, "app.js"), "x\n")
+	wrapTestWriteFile(t, filepath.Join(jsOnly, "package.json"), "{}\n")
+	if got := pathsOf(jsOnly, nil); got != nil {
+		t.Errorf("kics ran on a tree without IaC files, with -p %v", got)
+	}
+
+	comma := t.TempDir()
+	wrapTestWriteFile(t, filepath.Join(comma, "a,b", "main.tf"), "x\n")
+	if got := pathsOf(comma, nil); !slices.Equal(got, []string{"."}) {
+		t.Errorf("a path with a comma: -p %v, want the whole target", got)
+	}
+}
+
+// ignoreDir is an [ignore] paths filter of one top-level directory.
+type ignoreDir string
+
+func (d ignoreDir) Ignored(rel string, isDir bool) bool {
+	return rel == string(d) || strings.HasPrefix(rel, string(d)+"/")
+}
+func (d ignoreDir) Patterns() []string { return []string{"/" + string(d) + "/"} }

@@ -124,6 +124,7 @@ type scanFlags struct {
 	server, label                  string
 	serverOptional, quiet, noColor bool
 	show, linkBase                 string
+	allowPartial, sarifFixed       bool
 }
 
 var formats = []string{"text", "json", "sarif", "markdown"}
@@ -147,6 +148,7 @@ func (f *scanFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.noColor, "no-color", false, "no colour in the text report (also NO_COLOR)")
 	fs.StringVar(&f.show, "show", "", "list only findings at or above this severity in the text and markdown reports: critical, high, medium, low or info (counts, JSON, SARIF and the gate keep every finding)")
 	fs.StringVar(&f.linkBase, "link-base", "", "URL the markdown report's file links start with, e.g. https://git.example/team/shop/blob/<commit>/ (default: from the git remote origin and HEAD, else relative links)")
+	f.registerGate(fs)
 }
 
 // check validates what can be checked before anything runs. Formats,
@@ -371,7 +373,7 @@ func (e *engine) run(ctx context.Context, req request.Request, opts scan.RunOpti
 		return store.Scan{}, &usageError{err.Error()}
 	}
 	sc := store.Scan{ID: store.NewID(), TargetPath: checked.ScanPath, ScanTypes: checked.ScanTypes, TargetURL: checked.TargetURL,
-		TargetHost: checked.TargetHost, StartedAt: time.Now().UTC().Truncate(time.Microsecond), CreatedBy: "cli"}
+		TargetHost: checked.TargetHost, StartedAt: time.Now().UTC().Truncate(time.Microsecond), CreatedBy: "cli", DefaultTypes: opts.DefaultTypes}
 	if checked.Target != nil {
 		spec, err := json.Marshal(checked.Target)
 		if err != nil {
@@ -427,32 +429,35 @@ type outcome struct {
 	// daemon), reported after the report is written.
 	problems []string
 	warnings []string
+	// allowPartial (--allow-partial) makes coverage problems warnings;
+	// coverageProblems are those the reports show (report.Run.Problems).
+	allowPartial     bool
+	coverageProblems []string
+	// allowed are the problems --allow-partial made warnings; SARIF
+	// carries them as notifications (report.Scan.Notices).
+	allowed []string
 }
 
-// checkScanners turns a skipped or failed scanner that was asked for into
-// a problem: one -require names that did not run, or one -scanners or
-// -require names that failed.
+// checkScanners turns a required scanner (-require) that was skipped or
+// failed into a problem; the other scanners are the coverage's
+// (checkCoverage).
 func (o *outcome) checkScanners(sc store.Scan, named, required []string) {
 	for _, s := range sc.ScannersSkipped {
-		failed := strings.HasPrefix(s.Reason, "failed")
-		switch {
-		case slices.Contains(required, s.Name):
+		if slices.Contains(required, s.Name) {
 			o.problems = append(o.problems, fmt.Sprintf("required scanner %s did not run: %s %s", s.Name, s.Reason, s.InstallHint))
-		case failed && slices.Contains(named, s.Name):
-			o.problems = append(o.problems, fmt.Sprintf("scanner %s failed: %s", s.Name, strings.TrimPrefix(s.Reason, "failed: ")))
-		case failed:
-			o.warnings = append(o.warnings, fmt.Sprintf("scanner %s failed: %s", s.Name, strings.TrimPrefix(s.Reason, "failed: ")))
 		}
 	}
+	o.checkCoverage(sc.Coverage, "", named)
 }
 
 // reportInput is what the writers get for one command: the scan (the
 // head of a diff), how to read its rows, the SARIF runs.
 type reportInput struct {
-	run   report.Run
-	gate  report.Gate
-	rows  func() iter.Seq2[report.Row, error]
-	tools func() ([]report.Tool, error)
+	run        report.Run
+	gate       report.Gate
+	rows       func() iter.Seq2[report.Row, error]
+	tools      func() ([]report.Tool, error)
+	sarifFixed bool
 }
 
 // writeReport writes the chosen format to -output or stdout.
@@ -476,7 +481,7 @@ func writeReport(in reportInput, format, output string, stdout io.Writer, color 
 	case "sarif":
 		var tools []report.Tool
 		if tools, err = in.tools(); err == nil {
-			err = report.WriteSARIF(bw, in.run.Scan, tools)
+			err = report.WriteSARIF(bw, in.sarifScan(), tools)
 		}
 	default:
 		err = report.WriteText(bw, in.run, in.gate, in.rows(), color && output == "")

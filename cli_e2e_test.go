@@ -306,12 +306,20 @@ func TestCLIDiffReportsNewAndFixed(t *testing.T) {
 	if list := git(t, repo, "worktree", "list", "--porcelain"); strings.Count(list, "worktree ") != 1 {
 		t.Errorf("worktrees left behind:\n%s", list)
 	}
-	// SARIF of a diff: baselineState new, unchanged and absent.
+	// SARIF of a diff: baselineState new and unchanged; the fixed finding
+	// is left out (an upload must not alert on deleted code) unless
+	// -sarif-fixed asks for it as a passed check.
 	r := scandCLI(t, repo, nil, "diff", "--base", "HEAD~1", "--head", "HEAD", "--scanners", "secrets", "--format", "sarif").want(t, 0)
-	for _, state := range []string{"new", "unchanged", "absent"} {
-		if strings.Count(r.stdout, `"baselineState": "`+state+`"`) != 1 {
-			t.Errorf("SARIF has not exactly one %s result", state)
+	for state, n := range map[string]int{"new": 1, "unchanged": 1, "absent": 0} {
+		if strings.Count(r.stdout, `"baselineState": "`+state+`"`) != n {
+			t.Errorf("SARIF has not exactly %d %s result(s)", n, state)
 		}
+	}
+	validateSARIF(t, r.stdout)
+	r = scandCLI(t, repo, nil, "diff", "--base", "HEAD~1", "--head", "HEAD", "--scanners", "secrets", "--format", "sarif", "--sarif-fixed").want(t, 0)
+	fixed := regexp.MustCompile(`(?s)"kind": "pass",\s*"level": "none",.*?"uri": "deploy.sh".*?"baselineState": "absent"`)
+	if strings.Count(r.stdout, `"baselineState": "absent"`) != 1 || !fixed.MatchString(r.stdout) || strings.Count(r.stdout, `"kind": "pass"`) != 1 {
+		t.Errorf("-sarif-fixed: the fixed finding is not one pass result at level none, absent:\n%s", r.stdout)
 	}
 	validateSARIF(t, r.stdout)
 	// Markdown: the marker line, then only the new finding in the table.

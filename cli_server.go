@@ -152,7 +152,7 @@ func writeImportBody(ctx context.Context, w io.Writer, st *store.Store, sc store
 	if err != nil {
 		return err
 	}
-	tail, err := json.Marshal(map[string]any{"scanners_run": sc.ScannersRun, "scanners_skipped": sc.ScannersSkipped})
+	tail, err := json.Marshal(map[string]any{"scanners_run": sc.ScannersRun, "scanners_skipped": sc.ScannersSkipped, "coverage": sc.Coverage})
 	if err != nil {
 		return err
 	}

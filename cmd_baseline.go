@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"scand/finding"
+	"scand/finding/report"
 	"scand/scan"
 	"scand/scan/reportdata"
 	"scand/scan/request"
@@ -140,6 +142,7 @@ func runBaselineCommand(ctx context.Context, args []string, getenv func(string) 
 	scanners := fs.String("scanners", "", "comma-separated scanner ids to run (default: every scanner of the scan types)")
 	config := fs.String("config", "", "repository config file (default: .scand.toml at the root of PATH)")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
+	allowPartial := fs.Bool("allow-partial", false, "write the baseline although a scanner -scanners names did not run or a scan type ran nothing able to find what it is about (a warning instead of exit 3)")
 	fs.Usage = commandUsage(fs, "scand baseline [flags] [PATH]",
 		"Scans PATH (default .) and writes every finding's fingerprint, rule, file, line and title, sorted, to a file meant to be committed; "+
 			"`scand scan --baseline FILE` then shows those findings as baselined and never gates on them.")
@@ -177,12 +180,27 @@ func runBaselineCommand(ctx context.Context, args []string, getenv func(string) 
 	if err := eng.checkNames("scanners", named); err != nil {
 		return err
 	}
-	opts := scan.RunOptions{Config: cfg, ConfigGiven: true, SkipIdle: true}
+	opts := scan.RunOptions{Config: cfg, ConfigGiven: true, SkipIdle: true, DefaultTypes: sf.typesDefault(cfg)}
 	if len(named) > 0 {
 		opts.Scanners = named
 	}
 	sc, err := eng.run(ctx, request.Request{TargetPath: abs, ScanTypes: scanTypes}, opts)
 	if err != nil {
+		return err
+	}
+	// A baseline from a scan that did not look is no baseline: what a
+	// failed scanner would have found would gate later as if new, or,
+	// worse, the file would be taken as the whole truth. Fail closed.
+	o := outcome{allowPartial: *allowPartial}
+	o.checkCoverage(sc.Coverage, "", named)
+	if sc.Coverage != nil {
+		for _, s := range sc.Coverage.Scanners {
+			if s.Status == finding.CoveragePartial {
+				o.warnings = append(o.warnings, "partial: "+s.Describe())
+			}
+		}
+	}
+	if err := finish(stderr, o, report.Summary{}); err != nil {
 		return err
 	}
 	var entries []baselineEntry

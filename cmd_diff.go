@@ -174,7 +174,7 @@ func runDiffCommand(ctx context.Context, args []string, getenv func(string) stri
 		}
 		return r
 	}
-	opts := scan.RunOptions{ConfigGiven: true, SkipIdle: true, Required: required}
+	opts := scan.RunOptions{ConfigGiven: true, SkipIdle: true, Required: required, DefaultTypes: f.typesDefault(headCfg)}
 	if len(named) > 0 {
 		opts.Scanners = append(slices.Clone(named), required...)
 	}
@@ -195,8 +195,9 @@ func runDiffCommand(ctx context.Context, args []string, getenv func(string) stri
 		return err
 	}
 
-	var o outcome
+	o := outcome{allowPartial: f.allowPartial}
 	o.checkScanners(headScan, named, required)
+	o.checkCoverage(baseScan.Coverage, "base: ", named)
 	o.checkRequired(headScan, required)
 	if f.server != "" {
 		o.server(sendToServer(ctx, serverRequest{url: f.server, key: getenv("SCAND_API_KEY"), label: f.label, root: realAbs, commit: headCommit,
@@ -210,15 +211,27 @@ func runDiffCommand(ctx context.Context, args []string, getenv func(string) stri
 	if err != nil {
 		return err
 	}
+	// A scanner that did not look fully on either side has its findings
+	// not compared: its silence on one side proves nothing.
+	notCompared, uncomparable, err := notComparedScanners(ctx, eng.st, baseScan, headScan)
+	if err != nil {
+		return err
+	}
 	headMark := bl.mark(func(fp string) string {
-		if inBase[fp] {
+		switch {
+		case uncomparable[fp]:
+			return report.DiffNotCompared
+		case inBase[fp]:
 			return report.DiffUnchanged
 		}
 		return report.DiffNew
 	})
 	baseMark := bl.mark(func(fp string) string {
-		if inHead[fp] {
+		switch {
+		case inHead[fp]:
 			return "" // the head's row stands for it
+		case uncomparable[fp]:
+			return report.DiffNotCompared
 		}
 		return report.DiffFixed
 	})
@@ -231,9 +244,10 @@ func runDiffCommand(ctx context.Context, args []string, getenv func(string) stri
 				}
 			}
 			for r, err := range reportdata.ReportRows(eng.st.FindingRows(ctx, baseScan, q), baseMark) {
-				if err == nil && r.Diff != report.DiffFixed {
+				if err == nil && r.Diff != report.DiffFixed && r.Diff != report.DiffNotCompared {
 					continue
 				}
+				r.FromBase = true
 				if !yield(r, err) || err != nil {
 					return
 				}
@@ -261,13 +275,13 @@ func runDiffCommand(ctx context.Context, args []string, getenv func(string) stri
 	run.TargetPath = filepath.Join(top, sub)
 	run.Show, run.LinkBase = finding.Severity(f.show), linkBaseFor(ctx, &f, eng, realAbs, headCommit)
 	run.Warnings = append(report.Warnings(run.Scan), o.warnings...)
-	in := reportInput{run: run, gate: gate, rows: all, tools: func() ([]report.Tool, error) {
+	run.BaseCoverage, run.Problems, run.Notices = baseScan.Coverage, o.coverageProblems, o.allowed
+	run.NotCompared = report.CountNotCompared(notCompared, sum.NotComparedBy)
+	in := reportInput{run: run, gate: gate, rows: all, sarifFixed: f.sarifFixed, tools: func() ([]report.Tool, error) {
+		// A run per scanner the head ran: a run for one it did not (it
+		// failed, or only the base had it) would close that tool's alerts
+		// in a code-scanning upload although nothing was checked.
 		names := slices.Clone(headScan.ScannersRun)
-		for _, n := range baseScan.ScannersRun {
-			if !slices.Contains(names, n) {
-				names = append(names, n)
-			}
-		}
 		rules, err := diffRules(ctx, eng.st, headScan, baseScan)
 		if err != nil {
 			return nil, err

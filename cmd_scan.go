@@ -104,7 +104,7 @@ func runScanCommand(ctx context.Context, args []string, getenv func(string) stri
 	if err := cfg.CheckScanners(eng.names()); err != nil {
 		return &usageError{err.Error()}
 	}
-	opts := scan.RunOptions{Config: cfg, ConfigGiven: configGiven, SkipIdle: true, Required: required}
+	opts := scan.RunOptions{Config: cfg, ConfigGiven: configGiven, SkipIdle: true, Required: required, DefaultTypes: f.typesDefault(cfg)}
 	if len(named) > 0 {
 		opts.Scanners = append(slices.Clone(named), required...)
 	}
@@ -112,7 +112,7 @@ func runScanCommand(ctx context.Context, args []string, getenv func(string) stri
 	if err != nil {
 		return err
 	}
-	var o outcome
+	o := outcome{allowPartial: f.allowPartial}
 	o.checkScanners(sc, named, required)
 	o.checkRequired(sc, required)
 	if f.server != "" {
@@ -123,6 +123,7 @@ func runScanCommand(ctx context.Context, args []string, getenv func(string) stri
 	if err != nil {
 		return err
 	}
+	in.run.Problems, in.run.Notices = o.coverageProblems, o.allowed
 	in.run.Show, in.run.LinkBase = finding.Severity(f.show), linkBaseFor(ctx, &f, eng, req.TargetPath, "")
 	if err := writeReport(in, f.format, f.output, stdout, colorWanted(getenv, f.noColor)); err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 
 	"scand/api/httpio"
 	"scand/auth"
+	"scand/finding"
 	"scand/scan/importscan"
 	"scand/store"
 )
@@ -29,6 +30,7 @@ type ImportScanRequest struct {
 	ScanTypes       []string                 `json:"scan_types" doc:"non-empty; every finding's scan_type must be one of them"`
 	ScannersRun     []string                 `json:"scanners_run,omitempty"`
 	ScannersSkipped []store.SkippedScanner   `json:"scanners_skipped,omitempty"`
+	Coverage        *finding.ScanCoverage    `json:"coverage,omitempty" doc:"what the scan examined (scand scan sends it); its scanner entries are kept and the type statuses and partial reasons recomputed from them"`
 	Findings        []store.FindingWithState `json:"findings" doc:"in the API's finding shape; id, scan_id, compliance_tags and state are the daemon's to set and are ignored"`
 }
 

@@ -40,11 +40,13 @@ type ScanView struct {
 	TargetRepo      *TargetRepoView        `json:"target_repo" doc:"the git repository scanned (target_path is then its URL); null for other scans"`
 	Source          string                 `json:"source" doc:"scan: run by this daemon; import: computed elsewhere and sent with POST /scans/import (target_path is then its label)"`
 	Commit          *string                `json:"commit" doc:"git commit an imported scan names; null otherwise"`
+	coverageView
 }
 
 func scanView(sc store.Scan) ScanView {
 	v := ScanView{ID: sc.ID, TargetPath: sc.TargetPath, ScanTypes: sc.ScanTypes, TargetURL: sc.TargetURL, TargetHost: sc.TargetHost,
-		Status: sc.Status, StartedAt: sc.StartedAt, CompletedAt: sc.CompletedAt, ScannersRun: sc.ScannersRun, ScannersSkipped: sc.ScannersSkipped}
+		Status: sc.Status, StartedAt: sc.StartedAt, CompletedAt: sc.CompletedAt, ScannersRun: sc.ScannersRun, ScannersSkipped: sc.ScannersSkipped,
+		coverageView: coverageOf(sc)}
 	if sc.Error != "" {
 		e := sc.Error
 		v.Error = &e
@@ -89,6 +91,7 @@ type ScanSummary struct {
 	// 16, additive); see vulndb.go.
 	VulnDB   []store.ScanDataSource `json:"vulndb" doc:"Offline advisory data the dependency scanners read: build date and age at scan time"`
 	Warnings []string               `json:"warnings" doc:"Why the result may be incomplete, e.g. advisory data older than SVC_VULNDB_MAX_AGE_DAYS"`
+	coverageView
 }
 
 // CompareResult is the body of GET /scans/compare.
@@ -98,6 +101,10 @@ type CompareResult struct {
 	New       []store.FindingWithState `json:"new"`
 	Fixed     []store.FindingWithState `json:"fixed"`
 	Unchanged []store.FindingWithState `json:"unchanged"`
+	// NotCompared are the findings of a scanner that failed, ran partly
+	// or could not run in either scan: neither new nor fixed (issue 23).
+	NotCompared        []store.FindingWithState `json:"not_compared" doc:"findings of a scanner that failed, ran partly or could not run in either scan: neither new nor fixed"`
+	NotComparedReasons []report.NotCompared     `json:"not_compared_reasons" doc:"per scanner whose findings were not compared: why, and how many"`
 }
 
 // EventToken is the body of POST /scans/{id}/event-token.
@@ -202,7 +209,8 @@ func (s *Server) startScan(ctx context.Context, p auth.Principal, req StartScanR
 		return store.Scan{}, httpio.Status(http.StatusForbidden, err.Error())
 	}
 	sc, err := s.createScan(ctx, store.Scan{ID: store.NewID(), TargetPath: checked.ScanPath, ScanTypes: checked.ScanTypes,
-		TargetURL: checked.TargetURL, TargetHost: checked.TargetHost, StartedAt: s.Now().UTC().Truncate(time.Microsecond), CreatedBy: p.ID}, checked.Target)
+		TargetURL: checked.TargetURL, TargetHost: checked.TargetHost, StartedAt: s.Now().UTC().Truncate(time.Microsecond), CreatedBy: p.ID,
+		DefaultTypes: req.ScanTypes == nil}, checked.Target)
 	if err != nil {
 		return store.Scan{}, err
 	}
@@ -493,7 +501,8 @@ func summaryOf(sc store.Scan) ScanSummary {
 	c := sc.LiveCounts
 	sum := ScanSummary{ScanID: sc.ID, Status: sc.Status, Total: sc.FindingsCount, RiskScore: sc.RiskScore, Suppressed: sc.Suppressed,
 		SeverityCounts: sse.SeverityCounts{Critical: c["critical"], High: c["high"], Medium: c["medium"], Low: c["low"], Info: c["info"]},
-		ScannersRun:    sc.ScannersRun, ScannersSkipped: sc.ScannersSkipped, StartedAt: sc.StartedAt, CompletedAt: sc.CompletedAt}
+		ScannersRun:    sc.ScannersRun, ScannersSkipped: sc.ScannersSkipped, StartedAt: sc.StartedAt, CompletedAt: sc.CompletedAt,
+		coverageView: coverageOf(sc)}
 	if sc.CompletedAt != nil {
 		d := float64(sc.CompletedAt.Sub(sc.StartedAt).Milliseconds()) / 1000
 		sum.DurationS = &d
@@ -545,9 +554,16 @@ func (s *Server) handleCompare(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	buf := make([]byte, 0, 4096)
+	uncompared, err := reportdata.NotCompared(r.Context(), s.Store, a, b)
+	if err != nil {
+		return sw.Fail(err)
+	}
 	for row, err := range s.Store.Compare(r.Context(), a, b) {
 		if err != nil {
 			return sw.Fail(err)
+		}
+		if uncompared.Has(row) {
+			continue
 		}
 		open(row.Set)
 		if !first {
@@ -562,7 +578,28 @@ func (s *Server) handleCompare(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	open(store.CompareUnchanged)
-	sw.WriteString("]}\n")
+	sw.WriteString(`],"not_compared":[`)
+	// A second pass only when a scanner did not look fully on a side.
+	first = true
+	for row, err := range uncompared.Rows(s.Store.Compare(r.Context(), a, b)) {
+		if err != nil {
+			return sw.Fail(err)
+		}
+		if !first {
+			sw.WriteByte(',')
+		}
+		first = false
+		if buf, err = row.AppendJSON(buf[:0]); err != nil {
+			return sw.Fail(err)
+		}
+		if _, err := sw.Write(buf); err != nil {
+			return sw.Fail(err)
+		}
+	}
+	reasons, _ := json.Marshal(uncompared.Reasons())
+	sw.WriteString(`],"not_compared_reasons":`)
+	sw.Write(reasons)
+	sw.WriteString("}\n")
 	return sw.Finish()
 }
 

@@ -53,9 +53,11 @@ type chatFacts struct {
 	FixedCount     int                 `json:"fixed_count"`
 	PreviousScanID string              `json:"previous_scan_id"`
 	// finding.sla_breached
-	TargetName string             `json:"target_name"`
-	Count      int                `json:"count"`
-	BySeverity sse.SeverityCounts `json:"by_severity"`
+	TargetName     string             `json:"target_name"`
+	Count          int                `json:"count"`
+	BySeverity     sse.SeverityCounts `json:"by_severity"`
+	Partial        bool               `json:"partial"`
+	PartialReasons []string           `json:"partial_reasons"`
 }
 
 // chatField is one labelled value; Code values are identifiers or paths.
@@ -95,6 +97,11 @@ func summarize(m message) chatSummary {
 			}
 		}
 		s.Subject = f.TargetPath
+		if f.Partial {
+			// A partial scan is never announced as a clean one.
+			s.Title += " (partial)"
+			s.Detail = "Not fully examined: " + strings.Join(f.PartialReasons, "; ")
+		}
 		s.Fields = append(s.Fields, chatField{"Target", f.TargetPath, true}, chatField{"Risk score", strconv.Itoa(f.RiskScore), false})
 		if f.SeverityCounts != nil && f.FindingsCount > 0 {
 			s.Fields = append(s.Fields, chatField{"Severities", f.SeverityCounts.Breakdown(), false})

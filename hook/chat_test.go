@@ -65,6 +65,8 @@ var chatGoldenCases = []struct {
 	{"scan_complete", sse.ScanComplete, sse.ScanCompleteData{ScanID: "0b7e5f8c-3c1e-4b0a-9d1e-1f2a3b4c5d6e", TargetPath: "/srv/app_<main>&co", FindingsCount: 12, RiskScore: 73,
 		SeverityCounts: sse.SeverityCounts{Critical: 1, High: 3, Medium: 5, Low: 2, Info: 1}, DurationS: 42.5}},
 	{"scan_complete_clean", sse.ScanComplete, sse.ScanCompleteData{ScanID: "5d6e0b7e-3c1e-4b0a-9d1e-1f2a3b4c5f8c", TargetPath: "/srv/clean", FindingsCount: 0}},
+	{"scan_complete_partial", sse.ScanComplete, sse.ScanCompleteData{ScanID: "5d6e0b7e-3c1e-4b0a-9d1e-1f2a3b4c5f8d", TargetPath: "/srv/go", FindingsCount: 0,
+		Partial: true, PartialReasons: []string{"gosec partial: module .: 1 file(s) could not be type-checked (main.go) <!channel>"}}},
 	{"scan_failed", sse.ScanFailed, sse.ScanFailedData{ScanID: "0b7e5f8c-3c1e-4b0a-9d1e-1f2a3b4c5d6e", TargetPath: "/srv/app", Error: "target_path vanished: stat /srv/app: no such file or directory <!channel> @everyone"}},
 	{"scanner_failed", sse.ScannerFailed, sse.ScannerFailedData{ScanID: "0b7e5f8c-3c1e-4b0a-9d1e-1f2a3b4c5d6e", Name: "semgrep", Error: "exit status 2: *** fatal: `rules` not found"}},
 	{"webhook_test", sse.WebhookTest, sse.WebhookTestData{WebhookID: "9a8b7c6d-1111-4222-8333-944455556666", Message: TestMessage}},

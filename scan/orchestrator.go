@@ -233,7 +233,7 @@ func (o *Orchestrator) AnnounceImported(ctx context.Context, done store.Scan, su
 	}
 	o.publish(ctx, done.ID, sse.ScanComplete, sse.ScanCompleteData{ScanID: done.ID, TargetPath: done.TargetPath, FindingsCount: sum.Findings,
 		RiskScore: sum.RiskScore, SeverityCounts: sse.SeverityCounts{Critical: a.Critical, High: a.High, Medium: a.Medium, Low: a.Low, Info: a.Info},
-		DurationS: dur})
+		DurationS: dur, Partial: done.Coverage != nil && done.Coverage.Partial, PartialReasons: partialReasons(done.Coverage), Coverage: done.Coverage})
 }
 
 // Running reports how many scans are executing now.
@@ -260,6 +260,10 @@ type RunOptions struct {
 	Required []string
 	// Worktree: the target is a git worktree scand made (Target.Worktree).
 	Worktree bool
+	// DefaultTypes: the command line's scan types are its built-in
+	// default, not asked for (stored on the scan it creates; see
+	// store.Scan.DefaultTypes).
+	DefaultTypes bool
 }
 
 // SkipNothingToScan is the skip reason of a scanner SkipIdle left out.
@@ -366,7 +370,7 @@ func (o *Orchestrator) runScan(ctx context.Context, id string, opts RunOptions) 
 	// instead of costing a tool start per scan.
 	unpackedImage := prep != nil && prep.Image != ""
 	skipIdle := readsTree && (unpackedImage || opts.SkipIdle)
-	scanners, skips := o.selectScanners(ctx, id, ExpandScanTypes(prep.scanners(o.scanners), sc.ScanTypes), target, cfg, opts, skipIdle)
+	scanners, skips, cov := o.selectScanners(ctx, id, ExpandScanTypes(prep.scanners(o.scanners), sc.ScanTypes), target, cfg, opts, skipIdle)
 	skipped = append(skipped, skips...)
 	// Probes start tools; asked for together they cost the slowest one.
 	ProbeAll(ctx, o.log, scanners)
@@ -392,7 +396,7 @@ func (o *Orchestrator) runScan(ctx context.Context, id string, opts RunOptions) 
 		if ctx.Err() != nil {
 			break
 		}
-		ran, skips, err := o.runScanner(ctx, id, s, target, in, src, cfg, moves)
+		ran, sc1, skips, err := o.runScanner(ctx, id, s, target, in, src, cfg, moves)
 		if err != nil {
 			o.fail(bg, id, sc.TargetPath, run, skipped, fmt.Errorf("store findings: %w", err))
 			return
@@ -401,6 +405,7 @@ func (o *Orchestrator) runScan(ctx context.Context, id string, opts RunOptions) 
 			break
 		}
 		skipped = append(skipped, skips...)
+		cov = append(cov, sc1)
 		if ran {
 			run = append(run, s.Name())
 			dataSources = append(dataSources, dataSourcesOf(ctx, s)...)
@@ -414,9 +419,10 @@ func (o *Orchestrator) runScan(ctx context.Context, id string, opts RunOptions) 
 	staleNames, staleWarnings := o.recordDataAge(bg, id, dataSources)
 	// Storing is part of the scan: completed_at (and so duration_s) is
 	// stamped when the last chunk is written.
+	coverage := settleCoverage(ExpandScanTypes(prep.scanners(o.scanners), sc.ScanTypes), cov, sc.ScanTypes, !sc.DefaultTypes)
 	// Verdicts follow moved findings in the transaction that completes
 	// the scan, so its first reader already sees them.
-	sum, err := in.Finish(ctx, store.IngestMeta{ScannersRun: run, Skipped: skipped, Links: moves.links()})
+	sum, err := in.Finish(ctx, store.IngestMeta{ScannersRun: run, Skipped: skipped, Links: moves.links(), Coverage: coverage})
 	if errors.Is(err, store.ErrConflict) {
 		return // cancelled while storing; Cancel published the event
 	}
@@ -434,7 +440,7 @@ func (o *Orchestrator) runScan(ctx context.Context, id string, opts RunOptions) 
 	a := sum.All
 	o.publish(bg, id, sse.ScanComplete, sse.ScanCompleteData{ScanID: id, TargetPath: sc.TargetPath, FindingsCount: sum.Findings,
 		RiskScore: sum.RiskScore, SeverityCounts: sse.SeverityCounts{Critical: a.Critical, High: a.High, Medium: a.Medium, Low: a.Low, Info: a.Info},
-		DurationS: roundSeconds(o.now().Sub(start))})
+		DurationS: roundSeconds(o.now().Sub(start)), Partial: coverage.Partial, PartialReasons: partialReasons(coverage), Coverage: coverage})
 	o.warnStaleData(bg, id, sc.TargetPath, staleNames, staleWarnings)
 }
 
@@ -468,19 +474,19 @@ func (o *Orchestrator) fail(ctx context.Context, id, targetPath string, run []st
 // on the rest (PartialSkip). A failed scanner's findings are taken back
 // out. err is a storage failure, which fails the scan.
 func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner, t Target, in *store.Ingest, src finding.LineSource,
-	cfg *repoconfig.Config, moves *moveTracker) (ran bool, skips []store.SkippedScanner, err error) {
+	cfg *repoconfig.Config, moves *moveTracker) (ran bool, cov finding.ScannerCoverage, skips []store.SkippedScanner, err error) {
 	bg := context.WithoutCancel(ctx)
 	name := s.Name()
 	if _, hint, ok := s.Available(ctx); !ok {
 		entry := store.SkippedScanner{Name: name, Reason: SkipReasonOf(ctx, s), InstallHint: hint}
 		o.publish(bg, scanID, sse.ScannerSkipped, sse.ScannerSkippedData{ScanID: scanID, Name: name, Reason: entry.Reason, InstallHint: hint})
-		return false, []store.SkippedScanner{entry}, nil
+		return false, scannerCoverage(s, finding.CoverageNotInstalled, entry.Reason, hint), []store.SkippedScanner{entry}, nil
 	}
 	o.publish(bg, scanID, sse.ScannerStart, sse.ScannerStartData{ScanID: scanID, Name: name})
 	start := o.now()
 	mark, err := in.Mark()
 	if err != nil {
-		return false, nil, err
+		return false, cov, nil, err
 	}
 	scanCtx := ctx
 	if o.scannerTimeout > 0 {
@@ -535,15 +541,15 @@ func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner,
 		err = fmt.Errorf("%w after %s (SVC_SCANNER_TIMEOUT)", proc.ErrTimeout, o.scannerTimeout)
 	}
 	if p := storeErr.Load(); p != nil {
-		return false, nil, *p
+		return false, cov, nil, *p
 	}
 	if ctx.Err() != nil {
-		return false, nil, nil
+		return false, cov, nil, nil
 	}
 	var partialSkip *PartialSkip
 	if err != nil && !errors.As(err, &partialSkip) {
 		if rerr := in.Rollback(mark); rerr != nil {
-			return false, nil, rerr
+			return false, cov, nil, rerr
 		}
 	}
 	if errors.Is(err, proc.ErrNotInstalled) || errors.Is(err, ErrDatabaseNotConfigured) {
@@ -556,10 +562,12 @@ func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner,
 		}
 		entry := store.SkippedScanner{Name: name, Reason: reason, InstallHint: hint}
 		o.publish(bg, scanID, sse.ScannerSkipped, sse.ScannerSkippedData{ScanID: scanID, Name: name, Reason: entry.Reason, InstallHint: hint})
-		return false, []store.SkippedScanner{entry}, nil
+		return false, scannerCoverage(s, finding.CoverageNotInstalled, reason, hint), []store.SkippedScanner{entry}, nil
 	}
+	cov = scannerCoverage(s, finding.CoverageRan, "", "")
 	var partial *PartialSkip
 	if errors.As(err, &partial) {
+		cov = partialCoverage(s, partial)
 		for _, p := range partial.Parts {
 			entry := store.SkippedScanner{Name: name + " (" + p.Part + ")", Reason: p.Reason, InstallHint: truncate(p.Hint, 500)}
 			skips = append(skips, entry)
@@ -571,10 +579,12 @@ func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner,
 		msg := truncate(err.Error(), 200)
 		o.log.Warn("scanner failed", "scan_id", scanID, "scanner", name, "error", msg)
 		o.publish(bg, scanID, sse.ScannerFailed, sse.ScannerFailedData{ScanID: scanID, Name: name, Error: msg})
-		return false, []store.SkippedScanner{{Name: name, Reason: "failed: " + msg}}, nil
+		return false, scannerCoverage(s, finding.CoverageFailed, msg, ""), []store.SkippedScanner{{Name: name, Reason: "failed: " + msg}}, nil
 	}
 	o.publish(bg, scanID, sse.ScannerComplete, sse.ScannerCompleteData{ScanID: scanID, Name: name, DurationS: roundSeconds(o.now().Sub(start)), FindingsCount: int(count.Load())})
-	return true, skips, nil
+	// A scanner that left out everything it could read examined nothing:
+	// no SARIF run may stand for it (an empty run closes a tool's alerts).
+	return cov.Status != finding.CoverageNotInstalled, cov, skips, nil
 }
 
 // errScannerTimedOut is the cause of a scanner's context past its timeout.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 
+	"scand/finding"
 	"scand/scan/repoconfig"
 	"scand/scan/tree"
 	"scand/sse"
@@ -43,10 +44,16 @@ var errEnoughFiles = errors.New("every scanner has a file to read")
 // and, when skipIdle, those the tree gives nothing to read. The left-out
 // ones are returned as skipped, with their event published.
 func (o *Orchestrator) selectScanners(ctx context.Context, scanID string, all []Scanner, t Target, cfg *repoconfig.Config,
-	opts RunOptions, skipIdle bool) ([]Scanner, []store.SkippedScanner) {
+	opts RunOptions, skipIdle bool) ([]Scanner, []store.SkippedScanner, []finding.ScannerCoverage) {
 	var run []Scanner
 	var skipped []store.SkippedScanner
+	var cov []finding.ScannerCoverage
 	skip := func(s Scanner, reason, hint string) {
+		status := finding.CoverageNotNeeded
+		if reason != SkipNothingToScan {
+			status = finding.CoverageDisabled
+		}
+		cov = append(cov, scannerCoverage(s, status, reason, hint))
 		skipped = append(skipped, store.SkippedScanner{Name: s.Name(), Reason: reason, InstallHint: hint})
 		o.publish(context.WithoutCancel(ctx), scanID, sse.ScannerSkipped, sse.ScannerSkippedData{ScanID: scanID, Name: s.Name(), Reason: reason, InstallHint: hint})
 	}
@@ -60,7 +67,7 @@ func (o *Orchestrator) selectScanners(ctx context.Context, scanID string, all []
 		}
 	}
 	if !skipIdle {
-		return run, skipped
+		return run, skipped, cov
 	}
 	// One walk finds, for every selective scanner, whether the tree holds
 	// a file it reads; it stops as soon as each has one.
@@ -74,7 +81,7 @@ func (o *Orchestrator) selectScanners(ctx context.Context, scanID string, all []
 		}
 	}
 	if len(wanting) == 0 {
-		return run, skipped
+		return run, skipped, cov
 	}
 	_ = tree.Walk{Ignore: t.Ignored}.Files(ctx, t.Path, func(_, rel string) error {
 		for i, sel := range wanting {
@@ -95,5 +102,5 @@ func (o *Orchestrator) selectScanners(ctx context.Context, scanID string, all []
 		}
 		kept = append(kept, s)
 	}
-	return kept, skipped
+	return kept, skipped, cov
 }

@@ -45,6 +45,11 @@ type SkippedPart struct {
 	Part   string // what was left out, e.g. an ecosystem: "PyPI"
 	Reason string // SkipDatabaseNotConfigured, ...
 	Hint   string // what to install or configure, and which files it concerns
+	// Count is how many files the part holds (0: not counted), Paths the
+	// first of them (finding.CoverageMaxPaths): a scan's coverage says how
+	// much was left out and where.
+	Count int
+	Paths []string
 }
 
 // PartialSkip is the error a scanner returns beside its findings when it
@@ -52,6 +57,18 @@ type SkippedPart struct {
 // recorded as skipped (scanners_skipped: "<scanner> (<part>)").
 type PartialSkip struct {
 	Parts []SkippedPart
+	// NothingScanned: every part the scanner could read was left out
+	// (osv-scanner with no advisory data for any ecosystem in the tree),
+	// so it examined nothing.
+	NothingScanned bool
+}
+
+// Supplementary is implemented by a scanner that cannot by itself find
+// what its scan type is about (licenses reads manifests but finds no
+// vulnerable dependency): a type where only such scanners ran examined
+// nothing, and an explicit request for it fails closed.
+type Supplementary interface {
+	Supplementary() bool
 }
 
 func (p *PartialSkip) Error() string {

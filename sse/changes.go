@@ -19,6 +19,10 @@ type ScanNewFindingsData struct {
 	// AlertMinSeverity is the threshold at or above which a new finding
 	// also makes a notification: the schedule's, else the daemon's.
 	AlertMinSeverity string `json:"alert_min_severity"`
+	// NotCompared are the scanners whose findings were left out of new
+	// and fixed because they failed, ran partly or could not run in either
+	// scan ("scanner: reason"; issue 23, additive).
+	NotCompared []string `json:"not_compared"`
 }
 
 // FindingAcceptanceExpired is published once when an accepted_risk or

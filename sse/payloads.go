@@ -3,6 +3,8 @@ package sse
 import (
 	"strconv"
 	"strings"
+
+	"scand/finding"
 )
 
 // Payloads of each event kind. They are structs, not maps, so the JSON
@@ -105,6 +107,11 @@ type ScanCompleteData struct {
 	RiskScore      int            `json:"risk_score"`
 	SeverityCounts SeverityCounts `json:"severity_counts"`
 	DurationS      float64        `json:"duration_s"`
+	// Partial, PartialReasons and Coverage say what the scan examined
+	// (issue 23, additive): a completed scan may still be partial.
+	Partial        bool                  `json:"partial"`
+	PartialReasons []string              `json:"partial_reasons"`
+	Coverage       *finding.ScanCoverage `json:"coverage"`
 }
 
 type ScanFailedData struct {

@@ -4,6 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+
+	"scand/finding"
+	"scand/store/sqlbase"
 )
 
 // scanTypesKey is an SQL expression giving a scan's types as a sorted,
@@ -50,6 +53,11 @@ type ScanChanges struct {
 	// Fixed counts live findings of the previous scan whose fingerprint
 	// this scan no longer has, again only for scanners that ran in both.
 	Fixed int
+	// NotCompared are the scanners left out of both counts because they
+	// failed, ran partly or could not run in either scan, each as
+	// "scanner: reason" (finding.NotComparedReason): no alert is built
+	// from a side that did not look.
+	NotCompared []string
 }
 
 // ChangesSincePrevious compares a completed scan with the previous
@@ -74,10 +82,14 @@ func (s *Store) ChangesSincePrevious(ctx context.Context, scanID string) (ch Sca
 	}
 	ch.ScanID, ch.PreviousScanID, ch.ScheduleID = scanID, prev.String, schedule.String
 	ch.New = map[string]int{}
+	excluded, err := s.notComparedScanners(ctx, &ch)
+	if err != nil {
+		return ch, false, err
+	}
 	rows, err := s.db.QueryContext(ctx, `SELECT f.severity, count(DISTINCT f.fingerprint) FROM findings f
-		WHERE `+inScan("f")+` AND `+liveFinding("f")+` AND `+scannerRan("f", "?")+`
+		WHERE `+inScan("f")+` AND `+liveFinding("f")+` AND `+scannerRan("f", "?")+` AND f.scanner NOT IN (SELECT value FROM json_each(?))
 			AND NOT EXISTS (SELECT 1 FROM finding_fps o WHERE o.scan_seq = (SELECT seq FROM scans WHERE id = ?) AND o.fingerprint = f.fingerprint)
-		GROUP BY f.severity`, scanID, scanID, ch.PreviousScanID, ch.PreviousScanID)
+		GROUP BY f.severity`, scanID, scanID, ch.PreviousScanID, excluded, ch.PreviousScanID)
 	if err != nil {
 		return ch, false, err
 	}
@@ -94,11 +106,27 @@ func (s *Store) ChangesSincePrevious(ctx context.Context, scanID string) (ch Sca
 		return ch, false, err
 	}
 	err = s.db.QueryRowContext(ctx, `SELECT count(DISTINCT p.fingerprint) FROM findings p
-		WHERE `+inScan("p")+` AND `+liveFinding("p")+` AND `+scannerRan("p", "?")+`
+		WHERE `+inScan("p")+` AND `+liveFinding("p")+` AND `+scannerRan("p", "?")+` AND p.scanner NOT IN (SELECT value FROM json_each(?))
 			AND NOT EXISTS (SELECT 1 FROM finding_fps o WHERE o.scan_seq = (SELECT seq FROM scans WHERE id = ?) AND o.fingerprint = p.fingerprint)`,
-		ch.PreviousScanID, ch.PreviousScanID, scanID, scanID).Scan(&ch.Fixed)
+		ch.PreviousScanID, ch.PreviousScanID, scanID, excluded, scanID).Scan(&ch.Fixed)
 	if err != nil {
 		return ch, false, err
 	}
 	return ch, true, nil
+}
+
+// notComparedScanners fills ch.NotCompared from the two scans' coverage
+// and returns the scanner names as a JSON array for the queries.
+func (s *Store) notComparedScanners(ctx context.Context, ch *ScanChanges) (string, error) {
+	cur, err := s.ScanByID(ctx, ch.ScanID)
+	if err != nil {
+		return "", err
+	}
+	prev, err := s.ScanByID(ctx, ch.PreviousScanID)
+	if err != nil {
+		return "", err
+	}
+	names, reasons := finding.NotComparedScanners(prev.Coverage, cur.Coverage)
+	ch.NotCompared = reasons
+	return sqlbase.MustJSON(append([]string{}, names...)), nil
 }

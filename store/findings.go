@@ -16,6 +16,8 @@ type ScanResult struct {
 	Skipped        []SkippedScanner
 	RiskScore      int
 	SeverityCounts map[string]int
+	// Coverage is what the scan examined; nil records none.
+	Coverage *finding.ScanCoverage
 }
 
 // TriageStatuses are the verdicts of SPEC.md.

@@ -282,6 +282,8 @@ type IngestMeta struct {
 	// Links are the findings of moved files matched to their old selves
 	// (linked or refused as ambiguous), recorded as the scan completes.
 	Links []FindingLink
+	// Coverage is what the scan examined; nil records none.
+	Coverage *finding.ScanCoverage
 }
 
 // Finish stores everything added and marks the scan completed. It returns
@@ -333,7 +335,7 @@ func (in *Ingest) Finish(ctx context.Context, meta IngestMeta) (IngestSummary, e
 	}
 	sum := w.summary()
 	sum.RiskScore = sum.Live.RiskScore()
-	err = w.finish(ctx, flipMeta{run: meta.ScannersRun, skipped: meta.Skipped, risk: sum.RiskScore, links: meta.Links, moved: &sum.MovedVerdicts})
+	err = w.finish(ctx, flipMeta{run: meta.ScannersRun, skipped: meta.Skipped, risk: sum.RiskScore, links: meta.Links, moved: &sum.MovedVerdicts, coverage: meta.Coverage})
 	return sum, err
 }
 
@@ -551,7 +553,7 @@ func (s *Store) CompleteScan(ctx context.Context, id string, r ScanResult) error
 	if counts == nil {
 		counts = countsMap(w.all)
 	}
-	return w.finish(ctx, flipMeta{run: r.ScannersRun, skipped: r.Skipped, risk: r.RiskScore, severityCounts: counts})
+	return w.finish(ctx, flipMeta{run: r.ScannersRun, skipped: r.Skipped, risk: r.RiskScore, severityCounts: counts, coverage: r.Coverage})
 }
 
 // sortedKeys returns a set's members in order.

@@ -269,6 +269,45 @@ func TestChangesSincePrevious(t *testing.T) {
 	if len(ch.New) != 0 || ch.Fixed != 0 {
 		t.Fatalf("a scanner missing this time fixed its findings: %+v", ch)
 	}
+
+	// A scanner that ran partly (or failed) on either side is not
+	// compared either, though it is in scanners_run, and is named.
+	cov := func(status string) *finding.ScanCoverage {
+		return &finding.ScanCoverage{Scanners: []finding.ScannerCoverage{{Scanner: "secrets", ScanType: "code", Status: finding.CoverageRan},
+			{Scanner: "other", ScanType: "code", Status: status, Reason: "module .: type errors"}}}
+	}
+	both := []string{"secrets", "other"}
+	for _, sc := range []struct {
+		id  string
+		fps map[string]finding.Severity
+		cov *finding.ScanCoverage
+	}{
+		{"e1", map[string]finding.Severity{"s1": finding.High, "t1@other": finding.Critical}, cov(finding.CoverageRan)},
+		{"e2", map[string]finding.Severity{"s1": finding.High, "t2@other": finding.Critical, "s3": finding.Medium}, cov(finding.CoveragePartial)},
+	} {
+		if _, err := s.CreateScan(ctx, Scan{ID: sc.id, TargetPath: "/partial", ScanTypes: code, StartedAt: clock.Now()}); err != nil {
+			t.Fatal(err)
+		}
+		s.MarkScanRunning(ctx, sc.id)
+		var fs []finding.Finding
+		for fp, sev := range sc.fps {
+			scanner := "secrets"
+			if _, by, ok := strings.Cut(fp, "@"); ok {
+				scanner = by
+			}
+			fs = append(fs, finding.Finding{ID: NewID(), Scanner: scanner, ScanType: "code", Severity: sev, Title: fp, FilePath: "a.txt", Line: 1,
+				RuleID: "r", Fingerprint: fp, Metadata: map[string]any{"suppressed_by": nil}})
+		}
+		if err := s.CompleteScan(ctx, sc.id, ScanResult{Findings: fs, ScannersRun: both, Coverage: sc.cov}); err != nil {
+			t.Fatal(err)
+		}
+		clock.Set(clock.Now().Add(time.Minute))
+	}
+	ch, ok, err = s.ChangesSincePrevious(ctx, "e2")
+	if err != nil || !ok || ch.PreviousScanID != "e1" || ch.Fixed != 0 || len(ch.New) != 1 || ch.New["medium"] != 1 ||
+		len(ch.NotCompared) != 1 || !strings.HasPrefix(ch.NotCompared[0], "other: head: other partial: module .") {
+		t.Fatalf("changes across a partial scanner = %+v ok=%v err=%v", ch, ok, err)
+	}
 }
 
 func TestRetentionCandidates(t *testing.T) {

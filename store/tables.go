@@ -65,9 +65,10 @@ const (
 // Console compare kinds: findings only in the newer scan, only in the
 // older one, and in both (the newer scan's copy).
 const (
-	ConsoleCompareNew       = findings.ConsoleCompareNew
-	ConsoleCompareFixed     = findings.ConsoleCompareFixed
-	ConsoleCompareUnchanged = findings.ConsoleCompareUnchanged
+	ConsoleCompareNew         = findings.ConsoleCompareNew
+	ConsoleCompareFixed       = findings.ConsoleCompareFixed
+	ConsoleCompareUnchanged   = findings.ConsoleCompareUnchanged
+	ConsoleCompareNotCompared = findings.ConsoleCompareNotCompared
 )
 
 // Overview classes of a current finding.

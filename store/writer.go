@@ -308,6 +308,8 @@ type flipMeta struct {
 	links []FindingLink
 	// moved receives how many verdicts followed.
 	moved *int
+	// coverage is what the scan examined; nil records none.
+	coverage *finding.ScanCoverage
 }
 
 func countsMap(c finding.SeverityCount) map[string]int {
@@ -338,6 +340,10 @@ func (w *findingWriter) finish(ctx context.Context, m flipMeta) error {
 	if counts == nil {
 		counts = countsMap(w.all)
 	}
+	coverage := ""
+	if m.coverage != nil {
+		coverage = sqlbase.MustJSON(m.coverage)
+	}
 	var linkRecs []audit.Record
 	err := w.writeTx(ctx, func(tx *sql.Tx) error {
 		linkRecs = nil
@@ -349,10 +355,10 @@ func (w *findingWriter) finish(ctx context.Context, m flipMeta) error {
 			}
 		} else {
 			res, err := tx.ExecContext(ctx, `UPDATE scans SET status = 'completed', completed_at = ?, scanners_run = ?, scanners_skipped = ?,
-				findings_count = ?, risk_score = ?, severity_counts = ?, live_counts = ?, suppressed_count = ?
+				findings_count = ?, risk_score = ?, severity_counts = ?, live_counts = ?, suppressed_count = ?, coverage = ?
 				WHERE seq = ? AND status = 'running' AND hidden = 0`,
 				sqlbase.FormatTime(w.s.now()), sqlbase.MustJSON(m.run), sqlbase.MustJSON(m.skipped), w.ord, m.risk, sqlbase.MustJSON(counts),
-				sqlbase.MustJSON(countsMap(w.live)), w.suppressed, w.scan.Seq)
+				sqlbase.MustJSON(countsMap(w.live)), w.suppressed, coverage, w.scan.Seq)
 			if err != nil {
 				return err
 			}

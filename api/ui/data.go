@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"scand/api/portfolio"
+	"scand/finding"
 	"scand/finding/versions"
 	"scand/store"
 	"scand/store/targets"
@@ -104,6 +105,9 @@ type ComparePage struct {
 	Counts   map[string]int
 	Findings []store.FindingWithState
 	Next     string
+	// NotCompared says, per scanner that failed, ran partly or could not
+	// run in either scan, why its findings are not compared.
+	NotCompared []string
 }
 
 // storeData reads today's store.Store. Cursors are canonical positions.
@@ -254,15 +258,19 @@ func (d storeData) ScansWithFingerprint(ctx context.Context, fingerprint string,
 }
 
 func (d storeData) Compare(ctx context.Context, a, b, kind, cursor string, limit int) (ComparePage, error) {
-	counts, err := d.st.CompareCounts(ctx, a, b)
+	names, reasons, err := d.notCompared(ctx, a, b)
 	if err != nil {
 		return ComparePage{}, err
 	}
-	rows, err := d.st.CompareFindings(ctx, a, b, kind, cursorOrd(cursor), limit+1)
+	counts, err := d.st.CompareCounts(ctx, a, b, names...)
 	if err != nil {
 		return ComparePage{}, err
 	}
-	page := ComparePage{Counts: counts}
+	rows, err := d.st.CompareFindings(ctx, a, b, kind, cursorOrd(cursor), limit+1, names...)
+	if err != nil {
+		return ComparePage{}, err
+	}
+	page := ComparePage{Counts: counts, NotCompared: reasons}
 	if len(rows) > limit {
 		rows = rows[:limit]
 		page.Next = strconv.Itoa(rows[len(rows)-1].Ord)
@@ -272,6 +280,21 @@ func (d storeData) Compare(ctx context.Context, a, b, kind, cursor string, limit
 		page.Findings[i] = r.FindingWithState
 	}
 	return page, nil
+}
+
+// notCompared lists the scanners whose findings a compare of a with b
+// cannot judge (finding.NotComparedReason), and why.
+func (d storeData) notCompared(ctx context.Context, a, b string) (names, reasons []string, err error) {
+	sa, err := d.st.ScanByID(ctx, a)
+	if err != nil {
+		return nil, nil, err
+	}
+	sb, err := d.st.ScanByID(ctx, b)
+	if err != nil {
+		return nil, nil, err
+	}
+	names, reasons = finding.NotComparedScanners(sa.Coverage, sb.Coverage)
+	return names, reasons, nil
 }
 
 func (d storeData) RuleGroups(ctx context.Context, sc store.Scan) ([]store.RuleGroup, error) {

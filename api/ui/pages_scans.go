@@ -765,6 +765,8 @@ type compareView struct {
 	Choices       []store.Scan
 	TargetsDiffer bool
 	Scanned       string
+	// NotCompared says why each scanner's findings are not compared.
+	NotCompared []string
 }
 
 const compareRows = 100
@@ -772,7 +774,7 @@ const compareRows = 100
 func (c *Console) compare(w http.ResponseWriter, r *http.Request, rq *request) error {
 	ctx := r.Context()
 	q := r.URL.Query()
-	v := compareView{Kinds: []string{store.ConsoleCompareNew, store.ConsoleCompareFixed, store.ConsoleCompareUnchanged}, Kind: q.Get("show")}
+	v := compareView{Kinds: []string{store.ConsoleCompareNew, store.ConsoleCompareFixed, store.ConsoleCompareUnchanged, store.ConsoleCompareNotCompared}, Kind: q.Get("show")}
 	if !slices.Contains(v.Kinds, v.Kind) {
 		v.Kind = store.ConsoleCompareNew
 	}
@@ -811,7 +813,7 @@ func (c *Console) compare(w http.ResponseWriter, r *http.Request, rq *request) e
 		if err != nil {
 			return err
 		}
-		v.Counts, v.Findings = page.Counts, page.Findings
+		v.Counts, v.Findings, v.NotCompared = page.Counts, page.Findings, page.NotCompared
 		link := func(kind, after string) string {
 			vals := url.Values{"a": {v.A.ID}, "b": {v.B.ID}, "show": {kind}}
 			if after != "" {

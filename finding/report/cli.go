@@ -45,6 +45,13 @@ type Run struct {
 	Summary    Summary
 	// Warnings are why the result may be incomplete.
 	Warnings []string
+	// BaseCoverage is what a diff's base scan examined (Coverage is the
+	// head's); Problems are the coverage failures that fail the run (exit
+	// 3); NotCompared are the scanners whose findings a diff could not
+	// compare (scancoverage.go).
+	BaseCoverage *finding.ScanCoverage
+	Problems     []string
+	NotCompared  []NotCompared
 	// Show hides findings below this severity from the text and markdown
 	// listings (their counts stay); "" shows every finding. JSON and SARIF
 	// list everything, and the gate never looks at it.
@@ -105,9 +112,11 @@ type jsonSummary struct {
 	New            *int           `json:"new,omitempty"`
 	Unchanged      *int           `json:"unchanged,omitempty"`
 	Fixed          *int           `json:"fixed,omitempty"`
+	NotCompared    *int           `json:"not_compared,omitempty"`
 }
 
 type jsonHead struct {
+	coverageHead
 	Version         string      `json:"scand"`
 	Mode            string      `json:"mode"`
 	Target          string      `json:"target"`
@@ -137,7 +146,18 @@ func WriteJSON(w io.Writer, run Run, g Gate, rows iter.Seq2[Row, error]) error {
 			Baselined: s.Baselined, Hidden: s.Hidden}, Findings: []struct{}{}}
 	if run.Base != "" {
 		head.Summary.New, head.Summary.Unchanged, head.Summary.Fixed = &s.New, &s.Unchanged, &s.Fixed
+		head.Summary.NotCompared = &s.NotCompared
+		head.NotCompared = run.NotCompared
+		if head.NotCompared == nil {
+			head.NotCompared = []NotCompared{}
+		}
 	}
+	head.Verdict, head.PartialReasons = verdictOf(&run)
+	head.Partial = len(head.PartialReasons) > 0
+	if head.PartialReasons == nil {
+		head.PartialReasons = []string{}
+	}
+	head.Coverage, head.BaseCoverage = run.Coverage, run.BaseCoverage
 	if head.Warnings == nil {
 		head.Warnings = []string{}
 	}
@@ -236,15 +256,21 @@ func WriteMarkdown(w io.Writer, run Run, g Gate, rows iter.Seq2[Row, error]) err
 	s := run.Summary
 	var b strings.Builder
 	b.WriteString(MarkdownMarker + "\n")
-	verdict := "passed"
-	if s.Gating > 0 {
-		verdict = "failed"
+	verdict, partial := verdictOf(&run)
+	if len(partial) > 0 && verdict == "passed" {
+		verdict = "passed, partial"
 	}
 	what := plural(s.Findings, "finding")
 	if run.Base != "" {
 		what = plural(s.New, "new finding") + ", " + strconv.Itoa(s.Fixed) + " fixed, " + strconv.Itoa(s.Unchanged) + " unchanged"
+		if s.NotCompared > 0 {
+			what += ", " + strconv.Itoa(s.NotCompared) + " not compared"
+		}
 	}
 	fmt.Fprintf(&b, "### scand %s: %s, %d gating (fail on %s)\n\n", verdict, what, s.Gating, s.FailOn)
+	if len(partial) > 0 {
+		fmt.Fprintf(&b, "**Partial result:** %s\n\n", mdText(strings.Join(partial, "; ")))
+	}
 	if run.Base != "" {
 		fmt.Fprintf(&b, "Changes from `%s` to `%s`.\n\n", mdCode(run.Base), mdCode(run.Head))
 	}
@@ -313,6 +339,13 @@ func WriteMarkdown(w io.Writer, run Run, g Gate, rows iter.Seq2[Row, error]) err
 				fmt.Fprintf(&b, " (%s)", mdText(sk.InstallHint))
 			}
 			b.WriteString("\n")
+		}
+		b.WriteString("\n</details>\n")
+	}
+	if lines := coverageLines(&run); len(lines) > 0 {
+		b.WriteString("\n<details><summary>Coverage</summary>\n\n")
+		for _, l := range lines {
+			fmt.Fprintf(&b, "- %s\n", mdText(l))
 		}
 		b.WriteString("\n</details>\n")
 	}
@@ -499,6 +532,8 @@ func WriteText(w io.Writer, run Run, g Gate, rows iter.Seq2[Row, error], color b
 			tags = append(tags, "fixed")
 		case r.Diff == DiffNew:
 			tags = append(tags, "new")
+		case r.Diff == DiffNotCompared:
+			tags = append(tags, "not compared")
 		}
 		if by := SuppressedBy(f.Metadata); by != "" {
 			tags = append(tags, "suppressed: "+by)
@@ -527,14 +562,22 @@ func WriteText(w io.Writer, run Run, g Gate, rows iter.Seq2[Row, error], color b
 	}
 	s := run.Summary
 	var b bytes.Buffer
-	verdict := "passed"
-	if s.Gating > 0 {
-		verdict = "FAILED"
+	verdict, partial := verdictOf(&run)
+	verdict = strings.ToUpper(verdict)
+	if verdict == "PASSED" {
+		verdict = "passed"
+	}
+	if len(partial) > 0 && verdict != "FAILED" {
+		verdict += ", partial: " + strings.Join(partial, "; ")
 	}
 	target := Printable(run.TargetPath, 300)
 	if run.Base != "" {
 		fmt.Fprintf(&b, "scand diff %s: %s..%s\n", target, Printable(run.Base, 80), Printable(run.Head, 80))
-		fmt.Fprintf(&b, "%s, %d fixed, %d unchanged\n", plural(s.New, "new finding"), s.Fixed, s.Unchanged)
+		fmt.Fprintf(&b, "%s, %d fixed, %d unchanged", plural(s.New, "new finding"), s.Fixed, s.Unchanged)
+		if s.NotCompared > 0 {
+			fmt.Fprintf(&b, ", %d not compared", s.NotCompared)
+		}
+		b.WriteByte('\n')
 	} else {
 		fmt.Fprintf(&b, "scand scan %s: %s\n", target, plural(s.Findings, "finding"))
 	}
@@ -553,6 +596,9 @@ func WriteText(w io.Writer, run Run, g Gate, rows iter.Seq2[Row, error], color b
 			fmt.Fprintf(&b, " (%s)", Printable(sk.InstallHint, 600))
 		}
 		b.WriteByte('\n')
+	}
+	for _, l := range coverageLines(&run) {
+		fmt.Fprintf(&b, "%s\n", Printable(l, 1000))
 	}
 	for _, warn := range run.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", Printable(warn, 600))
@@ -601,6 +647,6 @@ func WriteText(w io.Writer, run Run, g Gate, rows iter.Seq2[Row, error], color b
 			return err
 		}
 	}
-	_, err := fmt.Fprintf(w, "\nresult: %s (%d gating at fail-on %s)\n", verdict, s.Gating, s.FailOn)
+	_, err := fmt.Fprintf(w, "\nresult: %s (%d gating at fail-on %s)\n", Printable(verdict, 2000), s.Gating, s.FailOn)
 	return err
 }

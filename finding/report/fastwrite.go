@@ -90,6 +90,9 @@ func appendSARIFResult(b []byte, res *sarifResult, prefix string) []byte {
 	w.open("", '{')
 	w.str("ruleId", res.RuleID)
 	w.int("ruleIndex", res.RuleIndex)
+	if res.Kind != "" {
+		w.str("kind", res.Kind)
+	}
 	w.str("level", res.Level)
 	w.open("message", '{')
 	w.str("text", res.Message.Text)
@@ -403,7 +406,7 @@ func appendSARIFResultRaw(b []byte, prefix string, f *finding.RawFinding, row *R
 	firstDescription map[string][]byte) ([]byte, bool) {
 	state := row.Triage
 	file, rule, title := jsonInner(f.FilePath), jsonInner(f.RuleID), jsonInner(f.Title)
-	if len(file) == 0 || bytes.IndexByte(file, '\\') >= 0 || bytes.IndexByte(rule, '\\') >= 0 || len(f.Severity) < 2 ||
+	if row.Diff == DiffFixed || len(file) == 0 || bytes.IndexByte(file, '\\') >= 0 || bytes.IndexByte(rule, '\\') >= 0 || len(f.Severity) < 2 ||
 		len(bytes.Trim(title, " ")) == 0 || bytes.IndexByte(title, '\\') >= 0 {
 		return b, false
 	}

@@ -35,7 +35,7 @@ func (g Gate) Gates(f *finding.Finding, r *Row) bool {
 // suppressed, not baselined, without a verdict that hides it. A fixed
 // finding of a diff is not live.
 func Live(f *finding.Finding, r *Row) bool {
-	return !finding.IsSuppressed(*f) && !r.Baselined && (r.Triage == nil || !HiddenVerdict(r.Triage.Status)) && r.Diff != DiffFixed
+	return !finding.IsSuppressed(*f) && !r.Baselined && (r.Triage == nil || !HiddenVerdict(r.Triage.Status)) && r.Diff != DiffFixed && r.Diff != DiffNotCompared
 }
 
 // Summary is what a run's report says before its findings.
@@ -48,8 +48,12 @@ type Summary struct {
 	// Suppressed, Baselined and Hidden count findings taken out of the
 	// live set by each reason (a finding counts under its first).
 	Suppressed, Baselined, Hidden int
-	// New, Unchanged and Fixed count a diff's findings.
+	// New, Unchanged and Fixed count a diff's findings; NotCompared
+	// those whose scanner did not look fully on either side, and
+	// NotComparedBy the same by scanner.
 	New, Unchanged, Fixed int
+	NotCompared           int
+	NotComparedBy         map[string]int
 	// Gating counts the findings that fail the run.
 	Gating int
 }
@@ -77,6 +81,13 @@ func (s *Summary) add(f *finding.Finding, r *Row, g Gate) {
 	switch r.Diff {
 	case DiffFixed:
 		s.Fixed++
+		return
+	case DiffNotCompared:
+		s.NotCompared++
+		if s.NotComparedBy == nil {
+			s.NotComparedBy = map[string]int{}
+		}
+		s.NotComparedBy[f.Scanner]++
 		return
 	case DiffNew:
 		s.New++

@@ -71,9 +71,11 @@ type reportView struct {
 	DataSources      []ScanDataSource
 	DataWarnings     []string
 	CoverageWarnings []string
-	Compliance       []reportTagCount
-	GeneratedAt      string
-	Version          string
+	// Partial says why the result is partial (the scan's coverage).
+	Partial     []string
+	Compliance  []reportTagCount
+	GeneratedAt string
+	Version     string
 }
 
 type reportCount struct {
@@ -181,6 +183,7 @@ func reportHeader(sc *Scan, t *Tally, generatedAt time.Time) reportView {
 		DataSources:      sc.DataSources,
 		DataWarnings:     DataWarnings(sc.DataSources),
 		CoverageWarnings: sc.CoverageWarnings,
+		Partial:          sc.Coverage.PartialReasons(),
 		Title:            "Security scan report: " + sc.TargetPath,
 		ScanID:           sc.ID,
 		Target:           sc.TargetPath,

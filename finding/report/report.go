@@ -38,6 +38,16 @@ type Scan struct {
 	CoverageWarnings []string
 	// Version is scand's release, printed in the report's footer.
 	Version string
+	// Coverage is what the scan examined; nil for a scan stored before
+	// coverage was recorded.
+	Coverage *finding.ScanCoverage
+	// Notices are a run's warnings beyond the coverage's (the command
+	// line's --allow-partial, an unreachable optional daemon): SARIF
+	// carries them as tool execution notifications.
+	Notices []string
+	// SARIFFixed writes a diff's fixed findings into SARIF as kind
+	// "pass", level "none"; without it they are left out.
+	SARIFFixed bool
 }
 
 // Skipped is a scanner that did not run, and why.
@@ -91,9 +101,13 @@ type Row struct {
 	Diff string
 	// Baselined marks a finding listed in the baseline file given.
 	Baselined bool
+	// FromBase marks a diff's row read from the base scan (a fixed or
+	// not-compared finding the head does not have).
+	FromBase bool
 }
 
-// Diff statuses of a finding when two revisions are compared.
+// Diff statuses of a finding when two revisions are compared (and
+// DiffNotCompared, scancoverage.go).
 const (
 	DiffNew       = "new"
 	DiffUnchanged = "unchanged"

@@ -126,7 +126,15 @@ type sarifAutomationDetails struct {
 }
 
 type sarifInvocation struct {
-	ExecutionSuccessful bool `json:"executionSuccessful"`
+	ExecutionSuccessful        bool                `json:"executionSuccessful"`
+	ToolExecutionNotifications []sarifNotification `json:"toolExecutionNotifications,omitempty"`
+}
+
+// sarifNotification is what a tool run says about its own execution: a
+// part it could not scan, a scanner that failed or could not run.
+type sarifNotification struct {
+	Level   string    `json:"level"`
+	Message sarifText `json:"message"`
 }
 
 type sarifArtifactLocation struct {
@@ -138,6 +146,7 @@ type sarifArtifactLocation struct {
 type sarifResult struct {
 	RuleID              string             `json:"ruleId"`
 	RuleIndex           int                `json:"ruleIndex"`
+	Kind                string             `json:"kind,omitempty"`
 	Level               string             `json:"level"`
 	Message             sarifText          `json:"message"`
 	Locations           []sarifLocation    `json:"locations,omitempty"`
@@ -361,6 +370,20 @@ func WriteSARIF(w io.Writer, sc Scan, tools []Tool) error {
 			return err
 		}
 	}
+	if run, ok := sarifCoverageRun(&sc, tools); ok {
+		if len(tools) > 0 {
+			io.WriteString(w, ",")
+		}
+		io.WriteString(w, "\n    ")
+		b, err := json.MarshalIndent(run, "    ", "  ")
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+		tools = append(tools, Tool{})
+	}
 	if len(tools) > 0 {
 		io.WriteString(w, "\n  ")
 	}
@@ -406,7 +429,7 @@ func sarifRunHeader(sc *Scan, t *Tool) (sarifRun, map[string]int, map[string]str
 	run := sarifRun{
 		Tool:              sarifTool{Driver: sarifToolComponent{Name: t.Name, Version: t.Version, InformationURI: t.InformationURI}},
 		AutomationDetails: sarifAutomationDetails{ID: "scand/" + t.Name + "/" + sc.ID},
-		Invocations:       []sarifInvocation{{ExecutionSuccessful: true}},
+		Invocations:       []sarifInvocation{sarifToolInvocation(sc.Coverage, t.Name)},
 		OriginalURIBaseIDs: map[string]sarifArtifactLocation{
 			sarifSrcRoot: {Description: &sarifText{Text: "The scan's target_path; every file location is relative to it."}},
 		},
@@ -536,6 +559,11 @@ func sarifResultOf(sc *Scan, f finding.Finding, row *Row, ruleIndex map[string]i
 	if row.Triage != nil {
 		res.Properties.TriageStatus, res.Properties.TriageNote = row.Triage.Status, row.Triage.Note
 	}
+	if row.Diff == DiffFixed {
+		// A fixed finding is a passed check, never an alert at a path the
+		// head may have deleted (-sarif-fixed; otherwise not written).
+		res.Kind, res.Level = "pass", "none"
+	}
 	return res
 }
 
@@ -569,6 +597,9 @@ func sarifWriteRun(w io.Writer, sc *Scan, t *Tool) error {
 		for row, err := range t.Results {
 			if err != nil {
 				return err
+			}
+			if !sarifWritten(sc, &row) {
+				continue
 			}
 			b = b[:0]
 			if n > 0 {

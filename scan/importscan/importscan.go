@@ -129,6 +129,61 @@ func CheckSkipped(skipped []store.SkippedScanner) []request.Problem {
 	return probs
 }
 
+// CheckCoverage validates an import's coverage: its scanner entries are
+// kept (settleImported recomputes the rest), each bounded like
+// scanners_skipped.
+func CheckCoverage(c *finding.ScanCoverage) []request.Problem {
+	if c == nil {
+		return nil
+	}
+	var probs []request.Problem
+	if len(c.Scanners) > importMaxScannerList || len(c.Types) > importMaxScannerList {
+		probs = append(probs, request.Problem{Loc: []any{"coverage"}, Type: "too_long", Msg: fmt.Sprintf("at most %d scanners and scan types", importMaxScannerList)})
+	}
+	statuses := []string{finding.CoverageRan, finding.CoveragePartial, finding.CoverageFailed, finding.CoverageNotInstalled, finding.CoverageNotNeeded, finding.CoverageDisabled}
+	for i, s := range c.Scanners {
+		loc := func(f string) []any { return []any{"coverage", "scanners", i, f} }
+		if msg := checkLabel(s.Scanner, importMaxName); msg != "" {
+			probs = append(probs, request.Problem{Loc: loc("scanner"), Type: "value_error", Msg: "scanner " + msg, Input: s.Scanner})
+		}
+		if msg := checkLabel(s.ScanType, importMaxName); msg != "" {
+			probs = append(probs, request.Problem{Loc: loc("scan_type"), Type: "value_error", Msg: "scan_type " + msg, Input: s.ScanType})
+		}
+		if !slices.Contains(statuses, s.Status) {
+			probs = append(probs, request.Problem{Loc: loc("status"), Type: "enum", Msg: "status must be one of " + strings.Join(statuses, ", "), Input: s.Status})
+		}
+		if len(s.Reason) > 1000 || !utf8.ValidString(s.Reason) || len(s.Hint) > 2000 || !utf8.ValidString(s.Hint) {
+			probs = append(probs, request.Problem{Loc: loc("reason"), Type: "value_error", Msg: "reason and hint must be valid UTF-8 of at most 1000 and 2000 bytes"})
+		}
+		if s.SkippedCount < 0 || len(s.SkippedPaths) > finding.CoverageMaxPaths {
+			probs = append(probs, request.Problem{Loc: loc("skipped_paths"), Type: "value_error", Msg: fmt.Sprintf("skipped_count must not be negative and skipped_paths hold at most %d paths", finding.CoverageMaxPaths)})
+		}
+		for _, p := range s.SkippedPaths {
+			if len(p) > 1000 || !utf8.ValidString(p) {
+				probs = append(probs, request.Problem{Loc: loc("skipped_paths"), Type: "value_error", Msg: "a path must be valid UTF-8 of at most 1000 bytes"})
+				break
+			}
+		}
+	}
+	return probs
+}
+
+// settleImported keeps an import's scanner entries and recomputes the
+// type statuses, partial reasons and notes from them, so what an import
+// claims about the result follows from what it says each scanner did.
+func settleImported(c *finding.ScanCoverage, types []string) *finding.ScanCoverage {
+	if c == nil {
+		return nil
+	}
+	explicit := len(c.Types) > 0 && c.Types[0].Explicit
+	out := &finding.ScanCoverage{Scanners: c.Scanners}
+	if out.Scanners == nil {
+		out.Scanners = []finding.ScannerCoverage{}
+	}
+	out.Settle(types, explicit)
+	return out
+}
+
 // checkLabel says what is wrong with a one-line name ("" when nothing).
 func checkLabel(s string, max int) string {
 	switch {
@@ -369,6 +424,8 @@ func (im Importer) Read(ctx context.Context, body io.Reader, createdBy string) (
 			dst = &meta.ScannersRun
 		case "scanners_skipped":
 			dst = &meta.Skipped
+		case "coverage":
+			dst = &meta.Coverage
 		case "target", "commit", "scan_types":
 			if afterFindings {
 				return problemAt("value_error", key+" must come before findings", nil, key)
@@ -403,6 +460,10 @@ func (im Importer) Read(ctx context.Context, body io.Reader, createdBy string) (
 		if probs := append(CheckScannerNames("scanners_run", meta.ScannersRun), CheckSkipped(meta.Skipped)...); len(probs) > 0 {
 			return &ProblemsError{probs}
 		}
+		if probs := CheckCoverage(meta.Coverage); len(probs) > 0 {
+			return &ProblemsError{probs}
+		}
+		meta.Coverage = settleImported(meta.Coverage, req.ScanTypes)
 		return nil
 	}
 	findings := func(yield func(finding.Finding, error) bool) {

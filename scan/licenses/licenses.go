@@ -67,6 +67,11 @@ func New(cfg scan.Config) scan.Scanner {
 	return &licensesScanner{Builtin: scan.NewBuiltin("licenses", scan.TypeDependency), cfg: cfg}
 }
 
+// Supplementary: licenses finds license obligations, not vulnerable
+// dependencies; a dependency scan where only it ran examined nothing for
+// vulnerabilities (scan.Supplementary).
+func (s *licensesScanner) Supplementary() bool { return true }
+
 func (s *licensesScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error) {
 	comps, err := components.Discover(ctx, t.Path)
 	if err != nil {

@@ -43,7 +43,7 @@ func ScanCoverage(ctx context.Context, st *store.Store, scanID string) ([]string
 // ScanCoverage.
 func ReportScan(sc store.Scan, data []store.ScanDataSource, coverage []string, version string) report.Scan {
 	out := report.Scan{ID: sc.ID, TargetPath: sc.TargetPath, ScanTypes: sc.ScanTypes, StartedAt: sc.StartedAt, CompletedAt: sc.CompletedAt,
-		RiskScore: sc.RiskScore, ScannersRun: sc.ScannersRun, CoverageWarnings: coverage, Version: version}
+		RiskScore: sc.RiskScore, ScannersRun: sc.ScannersRun, CoverageWarnings: coverage, Version: version, Coverage: sc.Coverage}
 	if sc.TargetURL != nil {
 		out.TargetURL = *sc.TargetURL
 	}

@@ -150,7 +150,10 @@ func (a *Alerts) Check(ctx context.Context, scanID string) (sse.ScanNewFindingsD
 	}
 	counts := sse.SeverityCounts{Critical: ch.New["critical"], High: ch.New["high"], Medium: ch.New["medium"], Low: ch.New["low"], Info: ch.New["info"]}
 	data = sse.ScanNewFindingsData{ScanID: ch.ScanID, PreviousScanID: ch.PreviousScanID, TargetPath: ch.TargetPath, New: counts,
-		FixedCount: ch.Fixed, AlertMinSeverity: a.min}
+		FixedCount: ch.Fixed, AlertMinSeverity: a.min, NotCompared: ch.NotCompared}
+	if data.NotCompared == nil {
+		data.NotCompared = []string{}
+	}
 	if data.New.Highest() == "" {
 		return data, false, nil
 	}

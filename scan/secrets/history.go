@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"scand/finding"
+	"scand/scan"
 	"scand/scan/proc"
 	"scand/scan/tree"
 )
@@ -76,7 +77,9 @@ func secretsHistoryArgs(root string, maxCommits int) []string {
 	)
 }
 
-func (s *secretsScanner) scanHistory(ctx context.Context, root string) ([]secretsHistoryHit, error) {
+// scanHistory returns the secrets of root's git history; capped is true
+// when the output cap cut the oldest commits off.
+func (s *secretsScanner) scanHistory(ctx context.Context, root string) (hits []secretsHistoryHit, capped bool, err error) {
 	var r proc.Runner
 	if s.cfg.Runner != nil {
 		r = *s.cfg.Runner
@@ -93,24 +96,42 @@ func (s *secretsScanner) scanHistory(ctx context.Context, root string) ([]secret
 		Timeout: s.historyTimeout,
 	})
 	if errors.Is(err, proc.ErrNotInstalled) {
-		s.cfg.Log().Info("secrets: git not installed, history not scanned", "target", root)
-		return nil, nil
+		return nil, false, errors.New("git is not installed")
 	}
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if res.ExitCode != 0 {
-		return nil, fmt.Errorf("git log exited %d: %s", res.ExitCode, strings.TrimSpace(string(res.Stderr[:min(len(res.Stderr), 512)])))
+		return nil, false, fmt.Errorf("git log exited %d: %s", res.ExitCode, strings.TrimSpace(string(res.Stderr[:min(len(res.Stderr), 512)])))
 	}
 	out := res.Stdout
 	if res.Truncated {
-		s.cfg.Log().Warn("secrets: git history output capped; oldest commits not scanned", "target", root, "cap_bytes", s.historyMaxBytes)
+		capped = true
 		// The last line may be cut mid-way.
 		if i := bytes.LastIndexByte(out, '\n'); i >= 0 {
 			out = out[:i+1]
 		}
 	}
-	return s.parseHistory(ctx, out)
+	// As many commits as the commit cap allows: older ones were cut off
+	// (or there are exactly that many, which costs one line of caution).
+	capped = capped || bytes.Count(out, []byte{0x01}) >= s.historyMaxCommits
+	hits, err = s.parseHistory(ctx, out)
+	return hits, capped, err
+}
+
+// historyLimits are the parts of root's history a successful history scan
+// still did not see: a shallow clone's missing commits, the commits the
+// output cap or the commit cap cut off.
+func (s *secretsScanner) historyLimits(root string, capped bool) []scan.SkippedPart {
+	var out []scan.SkippedPart
+	if _, err := os.Stat(filepath.Join(root, ".git", "shallow")); err == nil {
+		out = append(out, scan.SkippedPart{Part: "git history", Reason: "shallow clone: only the fetched commits were scanned",
+			Hint: "git fetch --unshallow (or clone with full history) to scan every commit"})
+	}
+	if capped {
+		out = append(out, scan.SkippedPart{Part: "git history", Reason: fmt.Sprintf("history limited to %d bytes of output and %d commits: the oldest commits were not scanned", s.historyMaxBytes, s.historyMaxCommits)})
+	}
+	return out
 }
 
 // secretsHistoryChunk accumulates the added lines of one file in one commit.

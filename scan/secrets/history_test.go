@@ -3,6 +3,7 @@ package secrets
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"scand/finding"
+	"scand/scan"
 	"scand/scan/internal/scantest"
 )
 
@@ -156,8 +158,10 @@ func TestSecretsHistoryBrokenRepo(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "a.yml"), []byte("token: "+tok+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if got := scantest.Scan(t, secretsTestScanner(t, true), dir); len(got) != 1 {
-		t.Fatalf("got %d findings, want 1", len(got))
+	got, err := secretsTestScanner(t, true).Scan(context.Background(), scan.Target{Path: dir})
+	var partial *scan.PartialSkip
+	if len(got) != 1 || !errors.As(err, &partial) || partial.Parts[0].Part != "git history" || !strings.Contains(partial.Parts[0].Reason, "not scanned") {
+		t.Fatalf("got %d findings, %v; want 1 and the history reported as not scanned", len(got), err)
 	}
 }
 
@@ -225,7 +229,13 @@ func TestSecretsHistoryBounds(t *testing.T) {
 			s := secretsTestScanner(t, true)
 			s.historyMaxBytes, s.historyMaxCommits = tc.maxBytes, tc.commits
 			var files []string
-			for _, f := range scantest.Scan(t, s, r.Dir) {
+			fs, err := s.Scan(context.Background(), scan.Target{Path: r.Dir})
+			var partial *scan.PartialSkip
+			// A cap that cut commits off is said on the scan.
+			if capped := tc.name != "unbounded"; capped != errors.As(err, &partial) || !capped && err != nil {
+				t.Fatalf("Scan: %v (capped %v)", err, capped)
+			}
+			for _, f := range fs {
 				files = append(files, f.FilePath)
 			}
 			if strings.Join(files, " ") != strings.Join(tc.want, " ") {

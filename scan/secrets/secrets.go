@@ -650,13 +650,17 @@ func (s *secretsScanner) Scan(ctx context.Context, t scan.Target) ([]finding.Fin
 		hist = append(hist, f)
 		return nil
 	})
-	if err != nil {
+	var partial *scan.PartialSkip
+	if err != nil && !errors.As(err, &partial) {
 		return nil, err
 	}
 	slices.SortFunc(inTree, secretsCompareFindings)
 	out := append(inTree, hist...)
 	if out == nil {
 		out = []finding.Finding{}
+	}
+	if partial != nil {
+		return out, partial
 	}
 	return out, nil
 }
@@ -678,6 +682,7 @@ func (s *secretsScanner) scan(ctx context.Context, t scan.Target, emitTree, emit
 	var (
 		hist    []secretsHistoryHit
 		histErr error
+		capped  bool
 		wg      sync.WaitGroup
 		inTree  *secretsValueSet
 	)
@@ -686,7 +691,7 @@ func (s *secretsScanner) scan(ctx context.Context, t scan.Target, emitTree, emit
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			hist, histErr = s.scanHistory(ctx, root)
+			hist, capped, histErr = s.scanHistory(ctx, root)
 		}()
 	}
 	err := s.scanTree(ctx, root, t.Ignored, emitTree, inTree)
@@ -694,13 +699,18 @@ func (s *secretsScanner) scan(ctx context.Context, t scan.Target, emitTree, emit
 	if err != nil {
 		return err
 	}
+	var historyGaps []scan.SkippedPart
 	if histErr != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		// The working-tree result still stands; a repository git refuses
-		// (ownership, corruption) must not hide it.
-		s.cfg.Log().Warn("secrets: git history not scanned", "target", root, "error", histErr.Error())
+		// (ownership, corruption) must not hide it, nor may the gap go
+		// unsaid: the scan's coverage is partial.
+		historyGaps = append(historyGaps, scan.SkippedPart{Part: "git history", Reason: "not scanned: " + strings.ToValidUTF8(histErr.Error()[:min(len(histErr.Error()), 300)], ""),
+			Hint: "check the repository with git fsck; set SVC_SECRETS_HISTORY=0 to scan the working tree only"})
+	} else if inTree != nil {
+		historyGaps = append(historyGaps, s.historyLimits(root, capped)...)
 	}
 	for _, h := range hist {
 		if inTree.has(h.hit.hash) {
@@ -709,6 +719,9 @@ func (s *secretsScanner) scan(ctx context.Context, t scan.Target, emitTree, emit
 		if err := emitHistory(s.historyFinding(h)); err != nil {
 			return err
 		}
+	}
+	if len(historyGaps) > 0 {
+		return &scan.PartialSkip{Parts: historyGaps}
 	}
 	return nil
 }

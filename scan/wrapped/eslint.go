@@ -214,11 +214,12 @@ type eslintReport []struct {
 
 // eslintParse turns ESLint's JSON report into findings relative to root.
 // Rules that report one line with the same CWE become one finding (see
-// eslintRules). Parse errors are not findings; their count is returned.
-func eslintParse(root string, out []byte) ([]finding.Finding, int, error) {
+// eslintRules). Parse errors are not findings; the files ESLint could
+// not parse are returned, each once.
+func eslintParse(root string, out []byte) ([]finding.Finding, []string, error) {
 	var rep eslintReport
 	if err := decodeJSON("eslint", out, &rep); err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
 	priority := map[string]int{}
 	for i, r := range eslintRules {
@@ -231,12 +232,14 @@ func eslintParse(root string, out []byte) ([]finding.Finding, int, error) {
 	}
 	byKey := map[key]int{}
 	var fs []finding.Finding
-	parseErrors := 0
+	var unparsed []string
 	for _, file := range rep {
 		rel := relPath(root, root, file.FilePath)
 		for _, m := range file.Messages {
 			if m.Fatal || m.RuleID == nil {
-				parseErrors++
+				if len(unparsed) == 0 || unparsed[len(unparsed)-1] != rel {
+					unparsed = append(unparsed, rel)
+				}
 				continue
 			}
 			p, known := priority[*m.RuleID]
@@ -283,7 +286,7 @@ func eslintParse(root string, out []byte) ([]finding.Finding, int, error) {
 	slices.SortStableFunc(fs, func(a, b finding.Finding) int {
 		return cmp.Or(strings.Compare(a.FilePath, b.FilePath), cmp.Compare(a.Line, b.Line), strings.Compare(a.RuleID, b.RuleID))
 	})
-	return fs, parseErrors, nil
+	return fs, unparsed, nil
 }
 
 // ESLint wraps ESLint 9 with the security rule sets eslint-plugin-security,
@@ -305,7 +308,7 @@ func eslintParse(root string, out []byte) ([]finding.Finding, int, error) {
 // that failed to load).
 //
 // Severity and CWE per rule: the table of eslintRules. Files ESLint cannot
-// parse are logged, not reported.
+// parse make its coverage partial, with their count and first paths.
 func ESLint(cfg scan.Config) scan.Scanner {
 	return newCLI(cfg, tool{name: "eslint", scanType: scan.TypeCode,
 		env:        []string{"ESLINT_USE_FLAT_CONFIG=true"},
@@ -330,9 +333,10 @@ func ESLint(cfg scan.Config) scan.Scanner {
 		},
 		exits: exits{report: []int{0, 1}},
 		parse: func(c *call, out []byte) ([]finding.Finding, error) {
-			fs, parseErrors, err := eslintParse(c.root, out)
-			if err == nil && parseErrors > 0 {
-				c.cfg.Log().Info("eslint could not parse some files; they were not analyzed", "files", parseErrors)
+			fs, unparsed, err := eslintParse(c.root, out)
+			if err == nil && len(unparsed) > 0 {
+				c.skipped = append(c.skipped, skippedFiles("unparsable files", fmt.Sprintf("%d file(s) ESLint could not parse were not analyzed", len(unparsed)),
+					"fix the syntax, or list them under [ignore] paths in .scand.toml", unparsed))
 			}
 			return fs, err
 		},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -37,11 +38,12 @@ type gosecReport struct {
 }
 
 // gosecParse turns one gosec report into findings relative to root; dir is
-// where gosec ran. It also returns how many files had type errors.
-func gosecParse(root, dir string, out []byte) ([]finding.Finding, int, error) {
+// where gosec ran. It also returns the files (relative to root, sorted)
+// that had type errors.
+func gosecParse(root, dir string, out []byte) ([]finding.Finding, []string, error) {
 	var rep gosecReport
 	if err := decodeJSON("gosec", out, &rep); err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
 	fs := make([]finding.Finding, 0, len(rep.Issues))
 	for _, is := range rep.Issues {
@@ -73,7 +75,12 @@ func gosecParse(root, dir string, out []byte) ([]finding.Finding, int, error) {
 			Metadata:    md,
 		})
 	}
-	return fs, len(rep.GolangErrors), nil
+	var typeErrs []string
+	for f := range rep.GolangErrors {
+		typeErrs = append(typeErrs, relPath(root, dir, f))
+	}
+	slices.Sort(typeErrs)
+	return fs, typeErrs, nil
 }
 
 // gosecSuppressedBy is metadata.suppressed_by for a suppression gosec
@@ -139,9 +146,12 @@ func Gosec(cfg scan.Config) scan.Scanner {
 		},
 		parse: func(c *call, out []byte) ([]finding.Finding, error) {
 			fs, typeErrs, err := gosecParse(c.root, c.dir, out)
-			if err == nil && typeErrs > 0 {
-				c.cfg.Log().Warn("gosec could not type-check some files; findings that need types may be missing",
-					"module", c.rel(c.dir), "files", typeErrs)
+			if err == nil && len(typeErrs) > 0 {
+				// A module that does not build (a go.sum without the
+				// entries go.mod needs) loses every finding that needs
+				// types: the coverage says so instead of a log line.
+				c.skipped = append(c.skipped, skippedFiles("module "+c.rel(c.dir), fmt.Sprintf("%d file(s) could not be type-checked; findings that need types are missing", len(typeErrs)),
+					"make the module build offline (go mod download, a complete go.sum, or vendor/)", typeErrs))
 			}
 			return fs, err
 		},

@@ -323,6 +323,7 @@ func osvArgs(c *call) ([]string, error) {
 	slices.Sort(eco)
 	for _, e := range eco {
 		c.skipped = append(c.skipped, scan.SkippedPart{Part: e, Reason: scan.SkipDatabaseNotConfigured,
+			Count: len(missing[e]), Paths: missing[e][:min(len(missing[e]), finding.CoverageMaxPaths)],
 			Hint: fmt.Sprintf("%s not checked: the OSV database has no %s data; copy OSV's %s/all.zip to %s/osv-scalibr/%s/all.zip (SVC_OSV_DB) or import it with `scand vulndb import`",
 				fileList(missing[e]), e, e, c.db, e)})
 	}

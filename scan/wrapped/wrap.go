@@ -224,6 +224,8 @@ type call struct {
 	// ignore is the repository's [ignore] paths; nil when none. A tool
 	// with exclude flags gets its patterns (excludePatterns).
 	ignore scan.PathFilter
+	// nothing: args found nothing the tool can check (errNothingToScan).
+	nothing bool
 }
 
 // ignoreFunc is a tree.Walk's Ignore for [ignore] paths; nil for none.
@@ -485,6 +487,14 @@ func (w *cli) DataSources(context.Context) []vulndb.Info {
 	return vulndb.Describe(w.tool.name, c.db, source, w.cfg.VulnDBDir)
 }
 
+// skippedFiles is a part of the target a run left out: files it could
+// not read or parse, counted, the first few named.
+func skippedFiles(part, reason, hint string, files []string) scan.SkippedPart {
+	p := scan.SkippedPart{Part: part, Reason: reason, Hint: hint, Count: len(files)}
+	p.Paths = append(p.Paths, files[:min(len(files), finding.CoverageMaxPaths)]...)
+	return p
+}
+
 // errNothingToScan is what a declaration's args returns when the target
 // holds nothing the tool can check (every lockfile's database is missing):
 // the run is skipped, which is not an error.
@@ -529,6 +539,7 @@ func (w *cli) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error
 	}
 	var all []finding.Finding
 	var skipped []scan.SkippedPart
+	idle := 0
 	for i := range runs {
 		fs, err := w.runOnce(ctx, &runs[i])
 		if err != nil {
@@ -536,9 +547,12 @@ func (w *cli) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error
 		}
 		all = append(all, fs...)
 		skipped = append(skipped, runs[i].skipped...)
+		if runs[i].nothing {
+			idle++
+		}
 	}
 	if len(skipped) > 0 {
-		return finish(w.cfg, w.tool.name, all), &scan.PartialSkip{Parts: skipped}
+		return finish(w.cfg, w.tool.name, all), &scan.PartialSkip{Parts: skipped, NothingScanned: idle == len(runs)}
 	}
 	return finish(w.cfg, w.tool.name, all), nil
 }
@@ -577,6 +591,7 @@ func (w *cli) runOnce(ctx context.Context, c *call) ([]finding.Finding, error) {
 	c.ctx = ctx
 	args, err := t.args(c)
 	if errors.Is(err, errNothingToScan) {
+		c.nothing = true
 		return nil, nil
 	}
 	if err != nil {

@@ -434,7 +434,20 @@ const (
 	ConsoleCompareNew       = "new"
 	ConsoleCompareFixed     = "fixed"
 	ConsoleCompareUnchanged = "unchanged"
+	// ConsoleCompareNotCompared: findings of a scanner that failed, ran
+	// partly or could not run in either scan (finding.NotComparedReason):
+	// the newer scan's, then the older one's the newer lacks.
+	ConsoleCompareNotCompared = "not_compared"
 )
+
+// notComparedPhase offsets the positions of the older scan's rows in a
+// not_compared page, which follow the newer scan's, so one cursor walks
+// both.
+const notComparedPhase = 1 << 32
+
+// fpsOfScanners is an SQL condition: the finding_fps row f is a finding of
+// one of the scanners in the JSON array bound next.
+const fpsOfScanners = `EXISTS (SELECT 1 FROM findings x WHERE x.k = (f.scan_seq << 32) | f.ord AND x.scanner IN (SELECT value FROM json_each(?)))`
 
 // compareSQL selects one kind of a compare of scan a (older) with scan b
 // by fingerprint, as the API's compare does: which scan the rows come
@@ -456,26 +469,40 @@ func compareSQL(kind string) (from, other, exists string, ok bool) {
 const probeOther = ` (SELECT 1 FROM finding_fps o WHERE o.scan_seq = (SELECT seq FROM scans WHERE id = ?) AND o.fingerprint = f.fingerprint)`
 
 // CompareCounts counts the new, fixed and unchanged findings between an
-// older scan a and a newer scan b.
-func (s *Reader) CompareCounts(ctx context.Context, a, b string) (map[string]int, error) {
+// older scan a and a newer scan b; the findings of the notCompared
+// scanners are counted apart (ConsoleCompareNotCompared).
+func (s *Reader) CompareCounts(ctx context.Context, a, b string, notCompared ...string) (map[string]int, error) {
 	out := map[string]int{}
+	excl := sqlbase.MustJSON(append([]string{}, notCompared...))
 	for _, kind := range []string{ConsoleCompareNew, ConsoleCompareFixed, ConsoleCompareUnchanged} {
 		from, other, exists, _ := compareSQL(kind)
 		ids := map[string]string{"a": a, "b": b}
 		var n int
 		err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM finding_fps f WHERE f.scan_seq = (SELECT seq FROM scans WHERE id = ?) AND `+
-			exists+probeOther, ids[from], ids[other]).Scan(&n)
+			exists+probeOther+` AND NOT `+fpsOfScanners, ids[from], ids[other], excl).Scan(&n)
 		if err != nil {
 			return nil, err
 		}
 		out[kind] = n
 	}
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM finding_fps f WHERE f.scan_seq = (SELECT seq FROM scans WHERE id = ?) AND `+fpsOfScanners+`)
+		+ (SELECT count(*) FROM finding_fps f WHERE f.scan_seq = (SELECT seq FROM scans WHERE id = ?) AND `+fpsOfScanners+` AND NOT EXISTS`+probeOther+`)`,
+		b, excl, a, excl, b).Scan(&n)
+	if err != nil {
+		return nil, err
+	}
+	out[ConsoleCompareNotCompared] = n
 	return out, nil
 }
 
 // CompareFindings returns one keyset page (rows after position after; a
 // negative after starts at the top) of one compare kind.
-func (s *Reader) CompareFindings(ctx context.Context, a, b, kind string, after, limit int) ([]OrderedFinding, error) {
+func (s *Reader) CompareFindings(ctx context.Context, a, b, kind string, after, limit int, notCompared ...string) ([]OrderedFinding, error) {
+	excl := sqlbase.MustJSON(append([]string{}, notCompared...))
+	if kind == ConsoleCompareNotCompared {
+		return s.notComparedFindings(ctx, a, b, after, limit, excl)
+	}
 	from, other, exists, ok := compareSQL(kind)
 	if !ok {
 		return nil, errors.New("unknown compare kind " + kind)
@@ -483,12 +510,43 @@ func (s *Reader) CompareFindings(ctx context.Context, a, b, kind string, after, 
 	ids := map[string]string{"a": a, "b": b}
 	// The bound is a key, not (f.k & mask) > ?, so the page starts at its
 	// row instead of scanning the scan's rows before it.
-	rows, err := s.db.QueryContext(ctx, consoleFindingColumns+scanRange+` AND f.k > ((SELECT seq FROM scans WHERE id = ?) << 32) + ? AND `+exists+probeOther+` ORDER BY f.k LIMIT ?`,
-		ids[from], ids[from], ids[from], after, ids[other], max(limit, 1))
+	rows, err := s.db.QueryContext(ctx, consoleFindingColumns+scanRange+` AND f.k > ((SELECT seq FROM scans WHERE id = ?) << 32) + ? AND `+exists+probeOther+
+		` AND f.scanner NOT IN (SELECT value FROM json_each(?)) ORDER BY f.k LIMIT ?`,
+		ids[from], ids[from], ids[from], after, ids[other], excl, max(limit, 1))
 	if err != nil {
 		return nil, err
 	}
 	return scanOrderedFindings(rows)
+}
+
+// notComparedFindings pages through the newer scan's findings of the
+// excluded scanners, then the older scan's the newer lacks; positions of
+// the second phase are offset by notComparedPhase.
+func (s *Reader) notComparedFindings(ctx context.Context, a, b string, after, limit int, excl string) ([]OrderedFinding, error) {
+	var out []OrderedFinding
+	if after < notComparedPhase {
+		rows, err := s.db.QueryContext(ctx, consoleFindingColumns+scanRange+` AND f.k > ((SELECT seq FROM scans WHERE id = ?) << 32) + ?
+			AND f.scanner IN (SELECT value FROM json_each(?)) ORDER BY f.k LIMIT ?`, b, b, b, after, excl, max(limit, 1))
+		if err != nil {
+			return nil, err
+		}
+		if out, err = scanOrderedFindings(rows); err != nil || len(out) >= limit {
+			return out, err
+		}
+		after = -1
+	} else {
+		after -= notComparedPhase
+	}
+	rows, err := s.db.QueryContext(ctx, consoleFindingColumns+scanRange+` AND f.k > ((SELECT seq FROM scans WHERE id = ?) << 32) + ?
+		AND f.scanner IN (SELECT value FROM json_each(?)) AND NOT EXISTS`+probeOther+` ORDER BY f.k LIMIT ?`, a, a, a, after, excl, b, max(limit-len(out), 1))
+	if err != nil {
+		return nil, err
+	}
+	older, err := scanOrderedFindings(rows)
+	for i := range older {
+		older[i].Ord += notComparedPhase
+	}
+	return append(out, older...), err
 }
 
 // Overview classes of a current finding.

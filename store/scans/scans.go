@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"scand/finding"
 	"scand/store/sqlbase"
 )
 
@@ -67,6 +68,12 @@ type Scan struct {
 	// import names ("" when none).
 	Source string
 	Commit string
+	// Coverage is what the scan examined (finding.ScanCoverage); nil
+	// until it completes, and for a scan stored before coverage was
+	// recorded. DefaultTypes: ScanTypes are the built-in default, not
+	// asked for.
+	Coverage     *finding.ScanCoverage
+	DefaultTypes bool
 }
 
 // Scan sources.
@@ -78,7 +85,7 @@ const (
 // Columns is the select list ScanRow reads.
 const Columns = `seq, id, target_path, scan_types, target_url, target_host, status, started_at, completed_at,
 	scanners_run, scanners_skipped, error, findings_count, risk_score, severity_counts, live_counts, suppressed_count, created_by, schedule_id,
-	source, commit_id`
+	source, commit_id, coverage, default_types`
 
 // ScanRow reads one scan selected with Columns; ErrNotFound when there
 // was no row.
@@ -86,9 +93,10 @@ func ScanRow(row sqlbase.Row) (Scan, error) {
 	var sc Scan
 	var types, run, skipped, counts, live, started string
 	var url, host, completed, schedule sql.NullString
+	var coverage string
 	err := row.Scan(&sc.Seq, &sc.ID, &sc.TargetPath, &types, &url, &host, &sc.Status, &started, &completed,
 		&run, &skipped, &sc.Error, &sc.FindingsCount, &sc.RiskScore, &counts, &live, &sc.Suppressed, &sc.CreatedBy, &schedule,
-		&sc.Source, &sc.Commit)
+		&sc.Source, &sc.Commit, &coverage, &sc.DefaultTypes)
 	if errors.Is(err, sql.ErrNoRows) {
 		return sc, sqlbase.ErrNotFound
 	}
@@ -109,6 +117,12 @@ func ScanRow(row sqlbase.Row) (Scan, error) {
 		dst any
 	}{{types, &sc.ScanTypes}, {run, &sc.ScannersRun}, {skipped, &sc.ScannersSkipped}, {counts, &sc.SeverityCounts}, {live, &sc.LiveCounts}} {
 		if err := json.Unmarshal([]byte(f.src), f.dst); err != nil {
+			return sc, err
+		}
+	}
+	if coverage != "" {
+		sc.Coverage = &finding.ScanCoverage{}
+		if err := json.Unmarshal([]byte(coverage), sc.Coverage); err != nil {
 			return sc, err
 		}
 	}
@@ -160,9 +174,9 @@ func Insert(ctx context.Context, db interface {
 		sc.Source = SourceScan
 	}
 	err := db.QueryRowContext(ctx, `INSERT INTO scans (id, target_path, scan_types, target_url, target_host, status, started_at, created_by, schedule_id,
-		source, commit_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+		source, commit_id, default_types) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
 		sc.ID, sc.TargetPath, sqlbase.MustJSON(sc.ScanTypes), sc.TargetURL, sc.TargetHost, sc.Status, sqlbase.FormatTime(sc.StartedAt), sc.CreatedBy, schedule,
-		sc.Source, sc.Commit).Scan(&sc.Seq)
+		sc.Source, sc.Commit, sc.DefaultTypes).Scan(&sc.Seq)
 	return sc, err
 }
 

@@ -46,7 +46,7 @@ type exitError struct {
 
 func (e *exitError) Error() string { return e.msg }
 
-// Exit codes of scand scan, diff and baseline (README "Exit codes").
+// Exit codes of scand scan, diff and baseline (docs/gate.md, "Exit codes").
 const (
 	exitGate   = 1
 	exitNoScan = 3

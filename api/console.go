@@ -11,7 +11,9 @@ import (
 
 	"scand/api/httpio"
 	"scand/api/review"
+	"scand/api/scheduleapi"
 	"scand/api/ui"
+	"scand/api/webhookapi"
 	"scand/auth"
 	"scand/finding/report"
 	"scand/hook"
@@ -163,19 +165,19 @@ func (a *consoleActions) RevokeKey(ctx context.Context, p auth.Principal, id str
 
 func (a *consoleActions) CreateWebhook(ctx context.Context, p auth.Principal, in ui.WebhookInput) (store.Webhook, string, error) {
 	enabled := in.Enabled
-	return a.s.createWebhook(ctx, p, CreateWebhookRequest{Name: in.Name, URL: in.URL, EventFilter: append([]string{}, in.EventFilter...), Enabled: &enabled}, httpio.Validation{})
+	return a.s.webhooks.Create(ctx, p, webhookapi.CreateWebhookRequest{Name: in.Name, URL: in.URL, EventFilter: append([]string{}, in.EventFilter...), Enabled: &enabled}, httpio.Validation{})
 }
 
 func (a *consoleActions) UpdateWebhook(ctx context.Context, p auth.Principal, id string, in ui.WebhookEdit) (store.Webhook, error) {
-	return a.s.updateWebhook(ctx, p, id, UpdateWebhookRequest{Name: in.Name, URL: in.URL, EventFilter: in.EventFilter, Enabled: in.Enabled}, httpio.Validation{})
+	return a.s.webhooks.Update(ctx, p, id, webhookapi.UpdateWebhookRequest{Name: in.Name, URL: in.URL, EventFilter: in.EventFilter, Enabled: in.Enabled}, httpio.Validation{})
 }
 
 func (a *consoleActions) DeleteWebhook(ctx context.Context, p auth.Principal, id string) error {
-	return a.s.deleteWebhook(ctx, p, id)
+	return a.s.webhooks.Delete(ctx, p, id)
 }
 
 func (a *consoleActions) TestWebhook(ctx context.Context, p auth.Principal, id string) (string, error) {
-	d, err := a.s.testWebhook(ctx, p, id)
+	d, err := a.s.webhooks.Test(ctx, p, id)
 	return d.ID, err
 }
 
@@ -189,19 +191,19 @@ func optional(v string) *string {
 
 func (a *consoleActions) CreateSchedule(ctx context.Context, p auth.Principal, in ui.ScheduleInput) (store.Schedule, error) {
 	enabled, keep := in.Enabled, in.KeepLast
-	return a.s.createSchedule(ctx, p, CreateScheduleRequest{Name: in.Name, TargetPath: in.TargetPath, ScanTypes: append([]string{}, in.ScanTypes...),
+	return a.s.schedules.Create(ctx, p, scheduleapi.CreateScheduleRequest{Name: in.Name, TargetPath: in.TargetPath, ScanTypes: append([]string{}, in.ScanTypes...),
 		TargetURL: optional(in.TargetURL), TargetHost: optional(in.TargetHost), Cron: in.Cron, Timezone: optional(in.Timezone),
 		AlertMinSeverity: optional(in.AlertMinSeverity), KeepLast: &keep, Enabled: &enabled})
 }
 
 func (a *consoleActions) UpdateSchedule(ctx context.Context, p auth.Principal, id string, in ui.ScheduleEdit) (store.Schedule, error) {
-	return a.s.updateSchedule(ctx, p, id, UpdateScheduleRequest{Name: in.Name, TargetPath: in.TargetPath, ScanTypes: in.ScanTypes,
+	return a.s.schedules.Update(ctx, p, id, scheduleapi.UpdateScheduleRequest{Name: in.Name, TargetPath: in.TargetPath, ScanTypes: in.ScanTypes,
 		TargetURL: in.TargetURL, TargetHost: in.TargetHost, Cron: in.Cron, Timezone: in.Timezone, Enabled: in.Enabled,
 		AlertMinSeverity: in.AlertMinSeverity, KeepLast: in.KeepLast})
 }
 
 func (a *consoleActions) DeleteSchedule(ctx context.Context, p auth.Principal, id string) error {
-	return a.s.deleteSchedule(ctx, p, id)
+	return a.s.schedules.Delete(ctx, p, id)
 }
 
 // ScanDetails renders the scan as GET /scans/{id} and its summary do and

@@ -20,6 +20,8 @@ import (
 	"scand/api/openapi"
 	"scand/api/portfolio"
 	"scand/api/review"
+	"scand/api/scheduleapi"
+	"scand/api/webhookapi"
 	"scand/auth"
 	"scand/finding"
 	"scand/hook"
@@ -115,6 +117,9 @@ type Server struct {
 	console http.Handler
 	// review is the audit log, bulk verdicts and their routes.
 	review *review.Service
+	// webhooks and schedules serve their routes and the console's edits.
+	webhooks  *webhookapi.Handlers
+	schedules *scheduleapi.Handlers
 	// bodyLimits holds the mux patterns of routes whose body cap is not
 	// httpio.MaxBodyBytes (an archive upload).
 	bodyLimits map[string]int64
@@ -148,6 +153,8 @@ func New(d Deps) *Server {
 	s := &Server{Deps: d, log: d.Log.With("logger", "scand.api"), access: d.Log.With("logger", "scand.access")}
 	s.streams, s.closeStreams = context.WithCancel(context.Background())
 	s.review = review.New(review.Deps{Store: d.Store, Log: s.log, Now: d.Now, Principal: PrincipalFrom})
+	s.webhooks = &webhookapi.Handlers{Store: d.Store, Hooks: d.Hooks, Log: s.log, Audit: s.review.Recorder, Principal: PrincipalFrom}
+	s.schedules = &scheduleapi.Handlers{Store: d.Store, Schedules: d.Schedules, Log: s.log, Audit: s.review.Recorder, Principal: PrincipalFrom}
 	s.routes = s.routeTable()
 	s.mux = http.NewServeMux()
 	s.bodyLimits = map[string]int64{}
@@ -181,8 +188,8 @@ func (s *Server) routeTable() []Route {
 	rs = append(rs, s.sbomRoutes()...)
 	rs = append(rs, s.reportRoutes()...)
 	rs = append(rs, s.dashboardRoutes()...)
-	rs = append(rs, s.webhookRoutes()...)
-	rs = append(rs, s.scheduleRoutes()...)
+	rs = append(rs, s.webhooks.Routes()...)
+	rs = append(rs, s.schedules.Routes()...)
 	rs = append(rs, s.notificationRoutes()...)
 	rs = append(rs, s.vulndbRoutes()...)
 	rs = append(rs, portfolio.Handlers{Store: s.Store, Now: s.slaNow, SLA: s.SLA, Hidden: hiddenTriageStatuses()}.Routes()...)

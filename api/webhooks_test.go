@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"scand/api/hardening"
+	"scand/api/webhookapi"
 	"scand/auth"
 	"scand/hook"
 	"scand/store"
@@ -91,13 +92,13 @@ func decodeJSON[T any](t *testing.T, rec *httptest.ResponseRecorder) T {
 	return v
 }
 
-func (e *webhookTestEnv) create(t *testing.T, url string, filter ...string) WebhookCreated {
+func (e *webhookTestEnv) create(t *testing.T, url string, filter ...string) webhookapi.WebhookCreated {
 	t.Helper()
 	rec := e.do(t, "admin", "POST", "/api/v1/webhooks", map[string]any{"name": "ci", "url": url, "event_filter": filter})
 	if rec.Code != http.StatusCreated {
 		t.Fatalf("create: %d %s", rec.Code, rec.Body)
 	}
-	return decodeJSON[WebhookCreated](t, rec)
+	return decodeJSON[webhookapi.WebhookCreated](t, rec)
 }
 
 func TestWebhookRoutesNeedAdminScope(t *testing.T) {
@@ -129,7 +130,7 @@ func TestWebhookRoutesNeedAdminScope(t *testing.T) {
 		t.Errorf("admin list = %d", rec.Code)
 	}
 	// Nothing the refused calls tried took effect.
-	if got := decodeJSON[WebhookView](t, env.do(t, "admin", "GET", "/api/v1/webhooks/"+wh.ID, nil)); got.Name != "ci" {
+	if got := decodeJSON[webhookapi.WebhookView](t, env.do(t, "admin", "GET", "/api/v1/webhooks/"+wh.ID, nil)); got.Name != "ci" {
 		t.Errorf("a forbidden PATCH changed the name to %q", got.Name)
 	}
 }
@@ -184,7 +185,7 @@ func TestWebhookCreateValidation(t *testing.T) {
 			}
 		})
 	}
-	if list := decodeJSON[[]WebhookView](t, env.do(t, "admin", "GET", "/api/v1/webhooks", nil)); len(list) != 0 {
+	if list := decodeJSON[[]webhookapi.WebhookView](t, env.do(t, "admin", "GET", "/api/v1/webhooks", nil)); len(list) != 0 {
 		t.Errorf("invalid bodies created %d webhooks", len(list))
 	}
 }
@@ -202,7 +203,7 @@ func TestWebhookLifecycleThroughAPI(t *testing.T) {
 	if rec.Code != http.StatusCreated || rec.Header().Get("Cache-Control") != "no-store" {
 		t.Fatalf("create: %d, Cache-Control %q", rec.Code, rec.Header().Get("Cache-Control"))
 	}
-	created := decodeJSON[WebhookCreated](t, rec)
+	created := decodeJSON[webhookapi.WebhookCreated](t, rec)
 	if len(created.Secret) != 32 || created.Name != "ops" || !created.Enabled || strings.Join(created.EventFilter, ",") != "scan.failed,scan.complete" {
 		t.Fatalf("created = %+v", created)
 	}
@@ -219,7 +220,7 @@ func TestWebhookLifecycleThroughAPI(t *testing.T) {
 
 	// PATCH: every editable field; the secret is refused.
 	patch := env.do(t, "admin", "PATCH", "/api/v1/webhooks/"+created.ID, map[string]any{"name": "ops2", "url": receiver.URL + "/in2", "event_filter": []string{"webhook.test"}, "enabled": false})
-	got := decodeJSON[WebhookView](t, patch)
+	got := decodeJSON[webhookapi.WebhookView](t, patch)
 	if patch.Code != 200 || got.Name != "ops2" || got.URL != receiver.URL+"/in2" || got.Enabled || strings.Join(got.EventFilter, ",") != "webhook.test" {
 		t.Fatalf("PATCH = %d %+v", patch.Code, got)
 	}
@@ -242,7 +243,7 @@ func TestWebhookLifecycleThroughAPI(t *testing.T) {
 	}
 	env.do(t, "admin", "PATCH", "/api/v1/webhooks/"+created.ID, `{"enabled":true}`)
 	tr := env.do(t, "admin", "POST", "/api/v1/webhooks/"+created.ID+"/test", nil)
-	queued := decodeJSON[WebhookTestQueued](t, tr)
+	queued := decodeJSON[webhookapi.WebhookTestQueued](t, tr)
 	if tr.Code != http.StatusAccepted || queued.DeliveryID == "" {
 		t.Fatalf("test = %d %s", tr.Code, tr.Body)
 	}
@@ -304,7 +305,7 @@ func TestWebhookDeliveriesListLast100NewestFirst(t *testing.T) {
 		}
 		last = d.ID
 	}
-	rows := decodeJSON[[]WebhookDeliveryView](t, env.do(t, "admin", "GET", "/api/v1/webhooks/"+wh.ID+"/deliveries", nil))
+	rows := decodeJSON[[]webhookapi.WebhookDeliveryView](t, env.do(t, "admin", "GET", "/api/v1/webhooks/"+wh.ID+"/deliveries", nil))
 	if len(rows) != 100 || rows[0].ID != last {
 		t.Fatalf("%d rows, first %s; want 100, newest (%s) first", len(rows), rows[0].ID, last)
 	}

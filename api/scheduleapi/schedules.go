@@ -1,18 +1,37 @@
-package api
+// Package scheduleapi serves /schedules: scans of a target on a cron
+// expression and the history of their runs. The api package mounts its
+// routes; the console changes schedules through the same exported
+// functions, so both validate, log and audit alike.
+package scheduleapi
 
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
-	"scand/api/review"
 	"time"
 
 	"scand/api/httpio"
+	"scand/api/openapi"
+	"scand/api/review"
 	"scand/auth"
 	"scand/scan/request"
 	"scand/scan/schedule"
 	"scand/store"
 )
+
+// Handlers holds what the schedule routes need.
+type Handlers struct {
+	Store *store.Store
+	// Schedules creates, edits and deletes schedules on the scheduler's
+	// clock and wakes it.
+	Schedules *schedule.Scheduler
+	Log       *slog.Logger
+	// Audit records every change (api/review).
+	Audit *review.Recorder
+	// Principal is the authenticated caller of a request.
+	Principal func(context.Context) auth.Principal
+}
 
 // ScheduleView is a schedule as clients see it.
 type ScheduleView struct {
@@ -77,17 +96,18 @@ type ScheduleRunView struct {
 // maxRunsLimit caps GET /schedules/{id}/runs?limit.
 const maxRunsLimit = 500
 
-func (s *Server) scheduleRoutes() []Route {
-	scheduleID := []Param{{Name: "id", In: "path", Type: "string", Required: true, Description: "schedule id"}}
-	maxRuns := maxRunsLimit
-	return []Route{
+// Routes is the schedule part of the route table.
+func (s *Handlers) Routes() []openapi.Route {
+	scheduleID := []openapi.Param{{Name: "id", In: "path", Type: "string", Required: true, Description: "schedule id"}}
+	zero, maxRuns := 0, maxRunsLimit
+	return []openapi.Route{
 		{Method: "POST", Path: "/schedules", Scope: auth.ScopeAdmin, Tag: "schedules", Summary: "Create a schedule: a scan of a target on a cron expression", Request: CreateScheduleRequest{}, Response: ScheduleView{}, Status: http.StatusCreated, Errors: []int{403}, Handler: s.handleCreateSchedule},
 		{Method: "GET", Path: "/schedules", Scope: auth.ScopeAdmin, Tag: "schedules", Summary: "List schedules in creation order", Response: []ScheduleView{}, Handler: s.handleListSchedules},
 		{Method: "GET", Path: "/schedules/{id}", Scope: auth.ScopeAdmin, Tag: "schedules", Summary: "One schedule with its next run time", Params: scheduleID, Response: ScheduleView{}, Errors: []int{404}, Handler: s.handleGetSchedule},
 		{Method: "PATCH", Path: "/schedules/{id}", Scope: auth.ScopeAdmin, Tag: "schedules", Summary: "Edit a schedule (a new cron, timezone or enabling recomputes next_run_at)", Params: scheduleID, Request: UpdateScheduleRequest{}, Response: ScheduleView{}, Errors: []int{403, 404}, Handler: s.handleUpdateSchedule},
 		{Method: "DELETE", Path: "/schedules/{id}", Scope: auth.ScopeAdmin, Tag: "schedules", Summary: "Delete a schedule and its run history (the scans it started are kept)", Params: scheduleID, Status: http.StatusNoContent, Errors: []int{404}, Handler: s.handleDeleteSchedule},
 		{Method: "GET", Path: "/schedules/{id}/runs", Scope: auth.ScopeAdmin, Tag: "schedules", Summary: "Runs of a schedule, newest first: the scan each started and its status, or why none started", Response: []ScheduleRunView{},
-			Params: append([]Param{{Name: "limit", In: "query", Type: "integer", Default: 50, Minimum: &zero, Maximum: &maxRuns}}, scheduleID...), Errors: []int{404, 422}, Handler: s.handleScheduleRuns},
+			Params: append([]openapi.Param{{Name: "limit", In: "query", Type: "integer", Default: 50, Minimum: &zero, Maximum: &maxRuns}}, scheduleID...), Errors: []int{404, 422}, Handler: s.handleScheduleRuns},
 	}
 }
 
@@ -113,7 +133,13 @@ func scheduleError(err error) error {
 	var ve *schedule.ValidationError
 	switch {
 	case errors.As(err, &ve):
-		return problemsError("body", ve.Problems)
+		// The 422 shape of api's problemsError, which this package
+		// cannot import: field problems under "body".
+		var v httpio.Validation
+		for _, p := range ve.Problems {
+			v.Add(p.Type, p.Msg, p.Input, append([]any{"body"}, p.Loc...)...)
+		}
+		return v.Err()
 	case errors.Is(err, request.ErrOutsideRoots):
 		return httpio.Status(http.StatusForbidden, err.Error())
 	case errors.Is(err, store.ErrNotFound):
@@ -122,12 +148,12 @@ func scheduleError(err error) error {
 	return err
 }
 
-func (s *Server) handleCreateSchedule(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) handleCreateSchedule(w http.ResponseWriter, r *http.Request) error {
 	var req CreateScheduleRequest
 	if err := httpio.DecodeBody(r, &req); err != nil {
 		return err
 	}
-	sc, err := s.createSchedule(r.Context(), PrincipalFrom(r.Context()), req)
+	sc, err := s.Create(r.Context(), s.Principal(r.Context()), req)
 	if err != nil {
 		return err
 	}
@@ -135,9 +161,9 @@ func (s *Server) handleCreateSchedule(w http.ResponseWriter, r *http.Request) er
 	return nil
 }
 
-// createSchedule validates and stores a schedule. The API and the web
+// Create validates and stores a schedule. The API and the web
 // console both create schedules through it.
-func (s *Server) createSchedule(ctx context.Context, p auth.Principal, req CreateScheduleRequest) (store.Schedule, error) {
+func (s *Handlers) Create(ctx context.Context, p auth.Principal, req CreateScheduleRequest) (store.Schedule, error) {
 	var v httpio.Validation
 	if req.Name == "" {
 		v.Add("missing", "Field required", nil, "body", "name")
@@ -169,12 +195,12 @@ func (s *Server) createSchedule(ctx context.Context, p auth.Principal, req Creat
 	if err != nil {
 		return sc, scheduleError(err)
 	}
-	s.log.InfoContext(ctx, "schedule created", "schedule_id", sc.ID, "cron", sc.Cron, "timezone", sc.Timezone, "by", p.ID)
-	s.audit(ctx, p, "schedule.create", "schedule", sc.ID, review.Diff(nil, scheduleView(sc)))
+	s.Log.InfoContext(ctx, "schedule created", "schedule_id", sc.ID, "cron", sc.Cron, "timezone", sc.Timezone, "by", p.ID)
+	s.Audit.Record(ctx, p, "schedule.create", "schedule", sc.ID, review.Diff(nil, scheduleView(sc)))
 	return sc, nil
 }
 
-func (s *Server) handleListSchedules(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) handleListSchedules(w http.ResponseWriter, r *http.Request) error {
 	list, err := s.Store.Schedules(r.Context())
 	if err != nil {
 		return err
@@ -187,7 +213,7 @@ func (s *Server) handleListSchedules(w http.ResponseWriter, r *http.Request) err
 	return nil
 }
 
-func (s *Server) handleGetSchedule(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) handleGetSchedule(w http.ResponseWriter, r *http.Request) error {
 	sc, err := s.Store.ScheduleByID(r.Context(), r.PathValue("id"))
 	if err != nil {
 		return scheduleError(err)
@@ -196,12 +222,12 @@ func (s *Server) handleGetSchedule(w http.ResponseWriter, r *http.Request) error
 	return nil
 }
 
-func (s *Server) handleUpdateSchedule(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) handleUpdateSchedule(w http.ResponseWriter, r *http.Request) error {
 	var req UpdateScheduleRequest
 	if err := httpio.DecodeBody(r, &req); err != nil {
 		return err
 	}
-	sc, err := s.updateSchedule(r.Context(), PrincipalFrom(r.Context()), r.PathValue("id"), req)
+	sc, err := s.Update(r.Context(), s.Principal(r.Context()), r.PathValue("id"), req)
 	if err != nil {
 		return err
 	}
@@ -209,9 +235,9 @@ func (s *Server) handleUpdateSchedule(w http.ResponseWriter, r *http.Request) er
 	return nil
 }
 
-// updateSchedule applies an edit to a schedule; the API and the web
+// Update applies an edit to a schedule; the API and the web
 // console both edit schedules through it.
-func (s *Server) updateSchedule(ctx context.Context, p auth.Principal, id string, req UpdateScheduleRequest) (store.Schedule, error) {
+func (s *Handlers) Update(ctx context.Context, p auth.Principal, id string, req UpdateScheduleRequest) (store.Schedule, error) {
 	old, err := s.Store.ScheduleByID(ctx, id)
 	if err != nil {
 		return old, scheduleError(err)
@@ -235,11 +261,11 @@ func (s *Server) updateSchedule(ctx context.Context, p auth.Principal, id string
 	if err != nil {
 		return sc, scheduleError(err)
 	}
-	s.log.InfoContext(ctx, "schedule updated", "schedule_id", sc.ID, "enabled", sc.Enabled, "by", p.ID)
+	s.Log.InfoContext(ctx, "schedule updated", "schedule_id", sc.ID, "enabled", sc.Enabled, "by", p.ID)
 	before, after := scheduleView(old), scheduleView(sc)
 	// The next run moves with the clock: only an edit is worth a record.
 	before.NextRunAt, before.LastRunAt, before.UpdatedAt = after.NextRunAt, after.LastRunAt, after.UpdatedAt
-	s.audit(ctx, p, "schedule.update", "schedule", sc.ID, review.Diff(before, after))
+	s.Audit.Record(ctx, p, "schedule.update", "schedule", sc.ID, review.Diff(before, after))
 	return sc, nil
 }
 
@@ -250,17 +276,17 @@ func set[T any](dst *T, v *T) {
 	}
 }
 
-func (s *Server) handleDeleteSchedule(w http.ResponseWriter, r *http.Request) error {
-	if err := s.deleteSchedule(r.Context(), PrincipalFrom(r.Context()), r.PathValue("id")); err != nil {
+func (s *Handlers) handleDeleteSchedule(w http.ResponseWriter, r *http.Request) error {
+	if err := s.Delete(r.Context(), s.Principal(r.Context()), r.PathValue("id")); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
 
-// deleteSchedule removes a schedule and its run history; the API and the
+// Delete removes a schedule and its run history; the API and the
 // web console both delete schedules through it.
-func (s *Server) deleteSchedule(ctx context.Context, p auth.Principal, id string) error {
+func (s *Handlers) Delete(ctx context.Context, p auth.Principal, id string) error {
 	old, err := s.Store.ScheduleByID(ctx, id)
 	if err != nil {
 		return scheduleError(err)
@@ -268,12 +294,12 @@ func (s *Server) deleteSchedule(ctx context.Context, p auth.Principal, id string
 	if err := s.Schedules.Delete(ctx, id); err != nil {
 		return scheduleError(err)
 	}
-	s.audit(ctx, p, "schedule.delete", "schedule", id, review.Diff(scheduleView(old), nil))
-	s.log.InfoContext(ctx, "schedule deleted", "schedule_id", id, "by", p.ID)
+	s.Audit.Record(ctx, p, "schedule.delete", "schedule", id, review.Diff(scheduleView(old), nil))
+	s.Log.InfoContext(ctx, "schedule deleted", "schedule_id", id, "by", p.ID)
 	return nil
 }
 
-func (s *Server) handleScheduleRuns(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) handleScheduleRuns(w http.ResponseWriter, r *http.Request) error {
 	limit, err := httpio.QueryInt(r, "limit", 50, 0, maxRunsLimit)
 	if err != nil {
 		return err

@@ -235,15 +235,6 @@ func problemsError(prefix string, probs []request.Problem) error {
 	return v.Err()
 }
 
-func splitCSV(v string) []string {
-	var out []string
-	for _, p := range strings.Split(v, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
-}
 
 var scanStatuses = []string{store.StatusPending, store.StatusRunning, store.StatusCompleted, store.StatusFailed, store.StatusCancelled}
 
@@ -256,7 +247,7 @@ func (s *Server) handleListScans(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	statuses := splitCSV(r.URL.Query().Get("status"))
+	statuses := httpio.SplitCSV(r.URL.Query().Get("status"))
 	for _, st := range statuses {
 		if !slices.Contains(scanStatuses, st) {
 			return httpio.Invalid("enum", "status must be one of "+strings.Join(scanStatuses, ", "), st, "query", "status")
@@ -363,8 +354,8 @@ func (s *Server) cancelScan(ctx context.Context, p auth.Principal, id string) (s
 // findingQuery reads and validates the filters of GET /scans/{id}/findings.
 func findingQuery(r *http.Request) (store.FindingQuery, error) {
 	q := r.URL.Query()
-	fq := store.FindingQuery{Severities: splitCSV(q.Get("severity")), ScanTypes: splitCSV(q.Get("scan_type")),
-		Scanners: splitCSV(q.Get("scanner")), Compliance: splitCSV(q.Get("compliance")), Triage: splitCSV(q.Get("triage"))}
+	fq := store.FindingQuery{Severities: httpio.SplitCSV(q.Get("severity")), ScanTypes: httpio.SplitCSV(q.Get("scan_type")),
+		Scanners: httpio.SplitCSV(q.Get("scanner")), Compliance: httpio.SplitCSV(q.Get("compliance")), Triage: httpio.SplitCSV(q.Get("triage"))}
 	for _, sv := range fq.Severities {
 		if !finding.Severity(sv).Valid() {
 			return fq, httpio.Invalid("enum", "severity must be one of critical, high, medium, low, info", sv, "query", "severity")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"scand/finding"
 	"strings"
 	"unicode/utf8"
 
@@ -38,23 +39,10 @@ func (s *Server) triageRoutes() []Route {
 	}
 }
 
-func validFingerprint(fp string) bool {
-	if len(fp) != 64 {
-		return false
-	}
-	for i := 0; i < len(fp); i++ {
-		c := fp[i]
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
-}
-
 // knownFingerprint 404s a fingerprint no finding, verdict or comment has
 // ever carried, so a typo never creates a verdict nothing will match.
 func (s *Server) knownFingerprint(ctx context.Context, fp string) error {
-	if !validFingerprint(fp) {
+	if !finding.IsFingerprint(fp) {
 		return httpio.NotFound("Finding not found: a fingerprint is 64 lowercase hex characters")
 	}
 	ok, err := s.Store.FingerprintKnown(ctx, fp)

@@ -244,3 +244,17 @@ func Fingerprint(scanner, ruleID, filePath, normalizedLineContext string, cwe CW
 	sum := sha256.Sum256(buf)
 	return hex.EncodeToString(sum[:])
 }
+
+// IsFingerprint reports whether fp has a fingerprint's shape (64 lowercase
+// hex characters), so a typo in a URL never reaches a query or a verdict.
+func IsFingerprint(fp string) bool {
+	if len(fp) != 64 {
+		return false
+	}
+	for i := 0; i < len(fp); i++ {
+		if c := fp[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}

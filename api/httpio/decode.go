@@ -105,3 +105,15 @@ func QueryBool(r *http.Request, name string) (bool, error) {
 	}
 	return false, Invalid("bool_parsing", "Input should be a valid boolean", r.URL.Query().Get(name), "query", name)
 }
+
+// SplitCSV splits a comma-separated query value into its non-empty,
+// trimmed items (a repeated filter such as severity=high,critical).
+func SplitCSV(v string) []string {
+	var out []string
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

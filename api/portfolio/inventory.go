@@ -79,7 +79,7 @@ func (h Handlers) listComponents(w http.ResponseWriter, r *http.Request) error {
 		}
 		q.PURL = base
 	}
-	for _, id := range splitCSV(qs.Get("target")) {
+	for _, id := range httpio.SplitCSV(qs.Get("target")) {
 		n, err := parsePositive(id)
 		if err != nil {
 			return httpio.Invalid("int_parsing", "target ids are positive integers", id, "query", "target")

@@ -383,15 +383,6 @@ type FindingList struct {
 	NextCursor *string           `json:"next_cursor"`
 }
 
-func splitCSV(v string) []string {
-	var out []string
-	for _, p := range strings.Split(v, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
-}
 
 func contains(list []string, v string) bool {
 	for _, x := range list {
@@ -489,10 +480,10 @@ func (h Handlers) listFindings(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	q := targets.FindingsQuery{Targets: tq, Severities: splitCSV(qs.Get("severity")), Scanners: splitCSV(qs.Get("scanner")),
-		ScanTypes: splitCSV(qs.Get("scan_type")), Compliance: splitCSV(qs.Get("compliance")), Verdicts: splitCSV(qs.Get("verdict")),
+	q := targets.FindingsQuery{Targets: tq, Severities: httpio.SplitCSV(qs.Get("severity")), Scanners: httpio.SplitCSV(qs.Get("scanner")),
+		ScanTypes: httpio.SplitCSV(qs.Get("scan_type")), Compliance: httpio.SplitCSV(qs.Get("compliance")), Verdicts: httpio.SplitCSV(qs.Get("verdict")),
 		Hidden: h.hidden(), SLA: h.sla(), Advisory: strings.TrimSpace(qs.Get("advisory")), Sort: qs.Get("sort")}
-	for _, id := range splitCSV(qs.Get("target")) {
+	for _, id := range httpio.SplitCSV(qs.Get("target")) {
 		n, err := strconv.ParseInt(id, 10, 64)
 		if err != nil || n <= 0 {
 			return httpio.Invalid("int_parsing", "target ids are positive integers", id, "query", "target")

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"scand/finding"
 	"slices"
 	"strconv"
 	"strings"
@@ -220,7 +221,7 @@ func (s *Service) BulkTriage(ctx context.Context, p auth.Principal, req BulkTria
 		val.Add("greater_than_equal", "expected_count must be at least 0", *req.ExpectedCount, "body", "expected_count")
 	}
 	for i, fp := range req.Fingerprints {
-		if !ValidFingerprint(fp) {
+		if !finding.IsFingerprint(fp) {
 			val.Add("string_pattern_mismatch", "a fingerprint is 64 lowercase hex characters", fp, "body", "fingerprints", i)
 		}
 		if i > 100 && val.Err() != nil {
@@ -303,20 +304,6 @@ func (s *Service) resolve(ctx context.Context, req BulkTriageRequest) ([]string,
 	return fps, err
 }
 
-// ValidFingerprint reports whether fp has a fingerprint's shape.
-func ValidFingerprint(fp string) bool {
-	if len(fp) != 64 {
-		return false
-	}
-	for i := 0; i < len(fp); i++ {
-		c := fp[i]
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
-}
-
 func (s *Service) ruleRoutes() []openapi.Route {
 	return []openapi.Route{{Method: "GET", Path: "/scans/{id}/rules", Scope: auth.ScopeRead, Tag: "scans",
 		Summary:  "A completed scan's findings grouped by scanner and rule, most findings first (count, worst severity, a title)",
@@ -349,7 +336,7 @@ func (s *Service) linkRoutes() []openapi.Route {
 
 func (s *Service) handleLinks(w http.ResponseWriter, r *http.Request) error {
 	fp := r.PathValue("fingerprint")
-	if !ValidFingerprint(fp) {
+	if !finding.IsFingerprint(fp) {
 		return httpio.NotFound("Finding not found: a fingerprint is 64 lowercase hex characters")
 	}
 	links, err := s.Store.FindingLinks(r.Context(), fp)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"scand/finding"
 	"sort"
 	"strings"
 
@@ -36,22 +37,10 @@ type findingView struct {
 // nightly scan for years would otherwise make the page unbounded.
 const scansShown = 50
 
-func validFingerprint(fp string) bool {
-	if len(fp) != 64 {
-		return false
-	}
-	for i := 0; i < len(fp); i++ {
-		if c := fp[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
-}
-
 func (c *Console) findingDetail(w http.ResponseWriter, r *http.Request, rq *request) error {
 	ctx := r.Context()
 	fp := r.PathValue("fp")
-	if !validFingerprint(fp) {
+	if !finding.IsFingerprint(fp) {
 		return notFound("A finding fingerprint is 64 lowercase hex characters.")
 	}
 	v := findingView{Fingerprint: fp, Statuses: store.TriageStatuses, Current: "new", Flash: flash(r)}

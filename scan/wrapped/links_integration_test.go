@@ -71,9 +71,15 @@ func TestWrappedToolsAndSymlinksOutOfTheTarget(t *testing.T) {
 		name    string
 		mk      func(scan.Config) scan.Scanner
 		follows bool
+		// listsFiles: scand hands the tool a list of the tree's regular
+		// files, which never names a link, so the unchecked run reads
+		// nothing through one; the tool itself still follows links when it
+		// is handed the whole tree (kicsInputs' fallback), so the check
+		// stays.
+		listsFiles bool
 	}{
-		{"bandit", Bandit, true}, {"gosec", Gosec, true}, {"govulncheck", Govulncheck, true}, {"kics", Kics, true},
-		{"trivy", Trivy, false}, {"osv-scanner", OSV, false},
+		{"bandit", Bandit, true, false}, {"gosec", Gosec, true, false}, {"govulncheck", Govulncheck, true, false}, {"kics", Kics, true, true},
+		{"trivy", Trivy, false, false}, {"osv-scanner", OSV, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, _ := wrapIntegrationScanner(t, tc.mk, nil)
@@ -91,7 +97,7 @@ func TestWrappedToolsAndSymlinksOutOfTheTarget(t *testing.T) {
 				t.Fatalf("%s on the linked tree: %v", s.Name(), err)
 			}
 			through := slices.ContainsFunc(fs, readThroughLink)
-			if through != tc.follows {
+			if through != (tc.follows && !tc.listsFiles) {
 				t.Fatalf("%s read through links out of the target: %v, want %v (%d findings: %+v)", s.Name(), through, tc.follows, len(fs), fs)
 			}
 

@@ -235,7 +235,6 @@ func problemsError(prefix string, probs []request.Problem) error {
 	return v.Err()
 }
 
-
 var scanStatuses = []string{store.StatusPending, store.StatusRunning, store.StatusCompleted, store.StatusFailed, store.StatusCancelled}
 
 func (s *Server) handleListScans(w http.ResponseWriter, r *http.Request) error {

@@ -383,7 +383,6 @@ type FindingList struct {
 	NextCursor *string           `json:"next_cursor"`
 }
 
-
 func contains(list []string, v string) bool {
 	for _, x := range list {
 		if x == v {

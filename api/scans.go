@@ -180,11 +180,13 @@ func (s *Server) handleStartScan(w http.ResponseWriter, r *http.Request) error {
 	if err := httpio.DecodeBody(r, &req); err != nil {
 		return err
 	}
-	sc, err := s.startScan(r.Context(), PrincipalFrom(r.Context()), req)
-	if err != nil {
+	// The answer is the scan as stored, pending: read before it is queued,
+	// so it never shows part of what preparing the target learns.
+	var v ScanView
+	_, err := s.createAndQueueScan(r.Context(), PrincipalFrom(r.Context()), req, func(sc store.Scan) (err error) {
+		v, err = s.scanViewOf(r.Context(), sc)
 		return err
-	}
-	v, err := s.scanViewOf(r.Context(), sc)
+	})
 	if err != nil {
 		return err
 	}
@@ -195,6 +197,12 @@ func (s *Server) handleStartScan(w http.ResponseWriter, r *http.Request) error {
 // startScan validates and confines a scan request, stores the scan and
 // queues it. The API and the web console both start scans through it.
 func (s *Server) startScan(ctx context.Context, p auth.Principal, req StartScanRequest) (store.Scan, error) {
+	return s.createAndQueueScan(ctx, p, req, nil)
+}
+
+// createAndQueueScan is startScan with beforeQueue called on the stored
+// scan before the orchestrator may pick it up.
+func (s *Server) createAndQueueScan(ctx context.Context, p auth.Principal, req StartScanRequest, beforeQueue func(store.Scan) error) (store.Scan, error) {
 	types := defaultScanTypes
 	if req.ScanTypes != nil {
 		types = *req.ScanTypes
@@ -214,10 +222,16 @@ func (s *Server) startScan(ctx context.Context, p auth.Principal, req StartScanR
 	if err != nil {
 		return store.Scan{}, err
 	}
-	s.Scans.Submit(sc.ID)
 	s.audit(ctx, p, "scan.start", "scan", sc.ID, audit.Changes{"status": {After: sc.Status}, "target_path": {After: sc.TargetPath},
 		"scan_types": {After: sc.ScanTypes}, "target_url": {After: sc.TargetURL}, "target_host": {After: sc.TargetHost}})
-	return sc, nil
+	var viewErr error
+	if beforeQueue != nil {
+		viewErr = beforeQueue(sc)
+	}
+	// Queued even when the view could not be read: the scan is stored and
+	// must run; the caller reports the read error.
+	s.Scans.Submit(sc.ID)
+	return sc, viewErr
 }
 
 // targetPolicy is the confinement of every scan target (SVC_SCAN_ROOTS,

@@ -344,19 +344,27 @@ func (q FindingsQuery) from() string {
 	return portfolioFrom
 }
 
-func (q FindingsQuery) where() (string, []any) {
+// targetTerms picks the targets a findings query reads (each target's
+// latest completed scan, the target filters and ids), shared by the row
+// query and the count from facets.
+func (q FindingsQuery) targetTerms() ([]string, []any) {
 	tw, args := q.Targets.where()
 	where := []string{"t.latest_seq IS NOT NULL", tw}
-	in := func(col string, vals []string) {
-		if len(vals) > 0 {
-			where = append(where, col+" IN ("+sqlbase.Placeholders(len(vals))+")")
-			args = append(args, sqlbase.AnySlice(vals)...)
-		}
-	}
 	if len(q.TargetIDs) > 0 {
 		where = append(where, "t.id IN ("+sqlbase.Placeholders(len(q.TargetIDs))+")")
 		for _, id := range q.TargetIDs {
 			args = append(args, id)
+		}
+	}
+	return where, args
+}
+
+func (q FindingsQuery) where() (string, []any) {
+	where, args := q.targetTerms()
+	in := func(col string, vals []string) {
+		if len(vals) > 0 {
+			where = append(where, col+" IN ("+sqlbase.Placeholders(len(vals))+")")
+			args = append(args, sqlbase.AnySlice(vals)...)
 		}
 	}
 	// Unary plus keeps SQLite from building an automatic index over every
@@ -428,18 +436,11 @@ func (s *Targets) CountPortfolioFindings(ctx context.Context, q FindingsQuery) (
 // finding_counts (kept at ingest and by SetTriage) from those rows: a
 // few per target instead of every finding.
 func (s *Targets) countFromFacets(ctx context.Context, q FindingsQuery) (int, error) {
-	tw, args := q.Targets.where()
-	where := []string{"t.latest_seq IS NOT NULL", tw}
+	where, args := q.targetTerms()
 	in := func(col string, vals []string) {
 		if len(vals) > 0 {
 			where = append(where, col+" IN ("+sqlbase.Placeholders(len(vals))+")")
 			args = append(args, sqlbase.AnySlice(vals)...)
-		}
-	}
-	if len(q.TargetIDs) > 0 {
-		where = append(where, "t.id IN ("+sqlbase.Placeholders(len(q.TargetIDs))+")")
-		for _, id := range q.TargetIDs {
-			args = append(args, id)
 		}
 	}
 	in("c.severity", q.Severities)

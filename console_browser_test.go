@@ -24,6 +24,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -59,6 +60,7 @@ type cdpError struct {
 type browser struct {
 	t        *testing.T
 	cmd      *exec.Cmd
+	profile  string // chromium's user-data-dir, removed on close
 	toChrome *os.File
 	session  string
 	origin   string // scheme://host:port of the daemon
@@ -85,7 +87,14 @@ func startBrowser(t *testing.T, chromium, origin string, extraArgs ...string) *b
 	if err != nil {
 		t.Fatal(err)
 	}
-	profile := t.TempDir()
+	// The profile lives outside t.TempDir: chromium's helper processes
+	// (crashpad, zygote) can still write there for a moment after the main
+	// process exits, and TempDir's cleanup fails the test on "directory
+	// not empty".
+	profile, err := os.MkdirTemp("", "scand-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	args := append([]string{
 		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -94,7 +103,8 @@ func startBrowser(t *testing.T, chromium, origin string, extraArgs ...string) *b
 	cmd := exec.Command(chromium, append(args, "about:blank")...)
 	cmd.ExtraFiles = []*os.File{cmdR, outW}
 	cmd.Env = append(os.Environ(), "HOME="+profile)
-	b := &browser{t: t, cmd: cmd, toChrome: cmdW, origin: origin, pending: map[int]chan cdpMessage{}, stderr: &lockedBuffer{}, closed: make(chan struct{})}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	b := &browser{t: t, cmd: cmd, profile: profile, toChrome: cmdW, origin: origin, pending: map[int]chan cdpMessage{}, stderr: &lockedBuffer{}, closed: make(chan struct{})}
 	b.loadCond = sync.NewCond(&b.mu)
 	cmd.Stderr = b.stderr
 	if err := cmd.Start(); err != nil {
@@ -116,6 +126,14 @@ func (b *browser) close() {
 	case <-time.After(5 * time.Second):
 		b.cmd.Process.Kill()
 		<-done
+	}
+	// The helpers share the main process's group; none may outlive it.
+	syscall.Kill(-b.cmd.Process.Pid, syscall.SIGKILL)
+	for i := 0; i < 50; i++ {
+		if os.RemoveAll(b.profile) == nil {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }
 

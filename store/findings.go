@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"time"
 
 	"scand/finding"
@@ -57,12 +58,24 @@ func (s *Store) TriageHistory(ctx context.Context, fingerprint string) ([]Triage
 // FingerprintKnown reports whether any stored finding, verdict or comment
 // carries the fingerprint.
 func (s *Store) FingerprintKnown(ctx context.Context, fingerprint string) (bool, error) {
-	var n int
-	err := s.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM triage_states WHERE fingerprint = ?1)
-		OR EXISTS (SELECT 1 FROM finding_comments WHERE fingerprint = ?1)
+	unknown, err := s.UnknownFingerprints(ctx, []string{fingerprint})
+	return len(unknown) == 0, err
+}
+
+// UnknownFingerprints returns those of fps that no stored finding,
+// verdict or comment carries, in one query however many are asked (a
+// bulk verdict checks 10,000 at once).
+func (s *Store) UnknownFingerprints(ctx context.Context, fps []string) ([]string, error) {
+	list, err := json.Marshal(fps)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT j.value FROM json_each(?) j WHERE NOT (
+		EXISTS (SELECT 1 FROM triage_states WHERE fingerprint = j.value)
+		OR EXISTS (SELECT 1 FROM finding_comments WHERE fingerprint = j.value)
 		OR EXISTS (SELECT 1 FROM scans s CROSS JOIN finding_fps p
-			WHERE p.scan_seq = s.seq AND p.fingerprint = ?1 AND s.status = 'completed' AND s.hidden = 0)`, fingerprint).Scan(&n)
-	return n == 1, err
+			WHERE p.scan_seq = s.seq AND p.fingerprint = j.value AND s.status = 'completed' AND s.hidden = 0))`, string(list))
+	return sqlbase.Collect(rows, err, sqlbase.ScanString)
 }
 
 // Comment is a note on a fingerprint.

@@ -3,10 +3,10 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"scand/store/audit"
@@ -56,62 +56,62 @@ func (s *Store) SetVerdicts(ctx context.Context, fps []string, st TriageState, r
 }
 
 // setVerdictsTx writes st (its Fingerprint ignored) on each of fps. The
-// fingerprints go to a temporary table first, so the verdicts, the
-// history and the count moves are each one statement over the set rather
-// than one per finding.
+// fingerprints go to a temporary table in one statement (one JSON array,
+// not one parameter per fingerprint), and the verdicts, the history and
+// the count moves are each one statement over the set, so a bulk verdict
+// does no per-finding round trip between Go and SQLite.
 func setVerdictsTx(ctx context.Context, tx *sql.Tx, fps []string, st TriageState) error {
 	if len(fps) == 0 {
 		return nil
 	}
-	if _, err := tx.ExecContext(ctx, "CREATE TEMP TABLE IF NOT EXISTS verdict_batch (fp TEXT PRIMARY KEY, old TEXT NOT NULL DEFAULT 'new')"); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, "DELETE FROM temp.verdict_batch"); err != nil {
-		return err
-	}
-	const chunk = 500
-	for i := 0; i < len(fps); i += chunk {
-		part := fps[i:min(i+chunk, len(fps))]
-		if _, err := tx.ExecContext(ctx, "INSERT OR IGNORE INTO temp.verdict_batch (fp) VALUES "+strings.Repeat("(?),", len(part)-1)+"(?)",
-			sqlbase.AnySlice(part)...); err != nil {
-			return err
-		}
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE temp.verdict_batch SET old = coalesce((SELECT t.status FROM main.triage_states t WHERE t.fingerprint = verdict_batch.fp), 'new')`); err != nil {
-		return err
-	}
-	// Count moves first, while the old verdicts are still what the counts say.
-	rows, err := tx.QueryContext(ctx, `SELECT p.scan_seq, f.severity, f.scanner, f.scan_type, f.suppressed, f.tagset, b.old, count(*)
-		FROM temp.verdict_batch b CROSS JOIN scans s CROSS JOIN finding_fps p CROSS JOIN findings f
-		WHERE b.old <> ? AND p.scan_seq = s.seq AND p.fingerprint = b.fp AND f.k = p.scan_seq * 4294967296 + p.ord
-		GROUP BY 1, 2, 3, 4, 5, 6, 7`, st.Status)
+	list, err := json.Marshal(fps)
 	if err != nil {
 		return err
 	}
-	perScan := map[int64]map[facetKey]int{}
-	for rows.Next() {
-		var seq int64
-		var k facetKey
-		var n int
-		if err := rows.Scan(&seq, &k.severity, &k.scanner, &k.scanType, &k.suppressed, &k.tagset, &k.triage, &n); err != nil {
-			rows.Close()
+	for _, q := range []string{
+		"CREATE TEMP TABLE IF NOT EXISTS verdict_batch (fp TEXT PRIMARY KEY, old TEXT NOT NULL) WITHOUT ROWID",
+		"DELETE FROM temp.verdict_batch",
+		`CREATE TEMP TABLE IF NOT EXISTS verdict_moves (scan_seq INTEGER, severity TEXT, scanner TEXT, scan_type TEXT,
+			suppressed INTEGER, triage TEXT, tagset INTEGER, n INTEGER)`,
+		"DELETE FROM temp.verdict_moves",
+		"CREATE TEMP TABLE IF NOT EXISTS verdict_keys (k INTEGER PRIMARY KEY, old TEXT NOT NULL)",
+		"DELETE FROM temp.verdict_keys",
+	} {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return err
 		}
-		if perScan[seq] == nil {
-			perScan[seq] = map[facetKey]int{}
-		}
-		perScan[seq][k] -= n
-		k.triage = st.Status
-		perScan[seq][k] += n
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO temp.verdict_batch (fp, old)
+		SELECT j.value, coalesce(t.status, 'new') FROM json_each(?) j LEFT JOIN main.triage_states t ON t.fingerprint = j.value`, string(list)); err != nil {
 		return err
 	}
-	for seq, counts := range perScan {
-		if err := addFacetCounts(ctx, tx, seq, counts); err != nil {
-			return err
-		}
+	// Count moves first, while the old verdicts are still what the counts
+	// say: the findings of every scan holding a fingerprint whose verdict
+	// changes, grouped by facet, leave the old verdict's count and join
+	// the new one's. Their keys are collected first and the findings read
+	// in key order, page after page, instead of in fingerprint order,
+	// which jumps across the table and misses the page cache.
+	if _, err := tx.ExecContext(ctx, `INSERT INTO temp.verdict_keys
+		SELECT p.scan_seq * 4294967296 + p.ord, b.old
+		FROM temp.verdict_batch b CROSS JOIN scans s CROSS JOIN finding_fps p
+		WHERE b.old <> ? AND p.scan_seq = s.seq AND p.fingerprint = b.fp`, st.Status); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO temp.verdict_moves
+		SELECT f.k >> 32, f.severity, f.scanner, f.scan_type, f.suppressed, x.old, f.tagset, count(*)
+		FROM temp.verdict_keys x CROSS JOIN findings f WHERE f.k = x.k
+		GROUP BY 1, 2, 3, 4, 5, 6, 7`); err != nil {
+		return err
+	}
+	const upsert = ` ON CONFLICT (scan_seq, severity, scanner, scan_type, suppressed, triage, tagset) DO UPDATE SET n = n + excluded.n`
+	if _, err := tx.ExecContext(ctx, `INSERT INTO finding_counts (scan_seq, severity, scanner, scan_type, suppressed, triage, tagset, n)
+		SELECT scan_seq, severity, scanner, scan_type, suppressed, triage, tagset, -n FROM temp.verdict_moves WHERE true`+upsert); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO finding_counts (scan_seq, severity, scanner, scan_type, suppressed, triage, tagset, n)
+		SELECT scan_seq, severity, scanner, scan_type, suppressed, ?, tagset, sum(n) FROM temp.verdict_moves
+		GROUP BY scan_seq, severity, scanner, scan_type, suppressed, tagset`+upsert, st.Status); err != nil {
+		return err
 	}
 	at, exp := sqlbase.FormatTime(st.UpdatedAt), sqlbase.NullTime(st.ExpiresAt)
 	if _, err := tx.ExecContext(ctx, `INSERT INTO triage_states (fingerprint, status, note, updated_at, updated_by, expires_at)

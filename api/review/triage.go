@@ -279,18 +279,17 @@ func (s *Service) resolve(ctx context.Context, req BulkTriageRequest) ([]string,
 		seen := map[string]bool{}
 		var out []string
 		for _, fp := range req.Fingerprints {
-			if seen[fp] {
-				continue
+			if !seen[fp] {
+				seen[fp] = true
+				out = append(out, fp)
 			}
-			seen[fp] = true
-			ok, err := s.Store.FingerprintKnown(ctx, fp)
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
-				return nil, httpio.NotFound("Finding not found: " + fp)
-			}
-			out = append(out, fp)
+		}
+		unknown, err := s.Store.UnknownFingerprints(ctx, out)
+		if err != nil {
+			return nil, err
+		}
+		if len(unknown) > 0 {
+			return nil, httpio.NotFound("Finding not found: " + unknown[0])
 		}
 		return out, nil
 	}

@@ -17,9 +17,15 @@ import (
 // seedReviewScan stores a completed scan: 70 generic-password findings in
 // test files and 30 others.
 func seedReviewScan(t *testing.T, st *store.Store, id string) []finding.Finding {
+	return seedReviewScanAt(t, st, id, "/src/juice", "test/api", "src/lib")
+}
+
+// seedReviewScanAt is seedReviewScan of the target at root, its test
+// files under dir, the others under src.
+func seedReviewScanAt(t *testing.T, st *store.Store, id, root, dir, src string) []finding.Finding {
 	t.Helper()
 	ctx := context.Background()
-	if _, err := st.CreateScan(ctx, store.Scan{ID: id, TargetPath: "/src/juice", ScanTypes: []string{"code"}, StartedAt: time.Now()}); err != nil {
+	if _, err := st.CreateScan(ctx, store.Scan{ID: id, TargetPath: root, ScanTypes: []string{"code"}, StartedAt: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	if err := st.MarkScanRunning(ctx, id); err != nil {
@@ -28,9 +34,9 @@ func seedReviewScan(t *testing.T, st *store.Store, id string) []finding.Finding 
 	var raw []finding.Finding
 	for i := 0; i < 100; i++ {
 		f := finding.Finding{Scanner: "secrets", ScanType: "code", Severity: finding.High, Title: "Hard-coded password",
-			FilePath: fmt.Sprintf("test/api/f%02d.test.ts", i), Line: 10 + i, RuleID: "generic-password", Snippet: fmt.Sprintf("password = 'p%d'", i)}
+			FilePath: fmt.Sprintf("%s/f%02d.test.ts", dir, i), Line: 10 + i, RuleID: "generic-password", Snippet: fmt.Sprintf("password = 'p%d'", i)}
 		if i >= 70 {
-			f.FilePath, f.RuleID, f.Severity, f.Title = fmt.Sprintf("src/lib/f%02d.ts", i), "sql-injection", finding.Medium, "SQL injection"
+			f.FilePath, f.RuleID, f.Severity, f.Title = fmt.Sprintf("%s/f%02d.ts", src, i), "sql-injection", finding.Medium, "SQL injection"
 		}
 		raw = append(raw, f)
 	}
@@ -126,6 +132,69 @@ func TestBulkTriageByFilterWithExpectedCount(t *testing.T) {
 	e.expectStatus(e.do("GET", "/api/v1/audit", "", auth...), http.StatusForbidden)
 	if got := auditRecords(t, e, "?actor="+adminID, "X-API-Key", admin); len(got) != 0 {
 		t.Fatalf("admin made no change yet: %+v", got)
+	}
+}
+
+// TestBulkTriageAcrossTargets sets one verdict on what GET /findings
+// selects across two targets, read by that list's own parser.
+func TestBulkTriageAcrossTargets(t *testing.T) {
+	e := newAPIEnv(t, apiEnvOptions{})
+	seedReviewScanAt(t, e.store, "s1", "/src/juice", "test/api", "src/lib")
+	seedReviewScanAt(t, e.store, "s2", "/src/goat", "test/goat", "app/lib")
+	var list struct {
+		Items []struct {
+			TargetID int64 `json:"target_id"`
+		} `json:"items"`
+		Total *int `json:"total"`
+	}
+	e.decode(e.do("GET", "/api/v1/findings?severity=medium&limit=500", ""), &list)
+	if list.Total == nil || *list.Total != 200 {
+		t.Fatalf("the list shows %v medium findings, want 200", list.Total)
+	}
+	juice := list.Items[0].TargetID
+	type result struct {
+		MatchingCount int `json:"matching_count"`
+		Updated       int `json:"updated"`
+	}
+	var res result
+	// One target by id: the list's target= filter.
+	one := fmt.Sprintf(`{"filter":{"findings_query":"severity=medium&target=%d"},"status":"false_positive","expected_count":100}`, juice)
+	rec := e.do("POST", "/api/v1/findings/triage", one)
+	e.expectStatus(rec, http.StatusOK)
+	e.decode(rec, &res)
+	if res.MatchingCount != 100 || res.Updated != 100 {
+		t.Fatalf("one target: %+v", res)
+	}
+	e.decode(e.do("GET", "/api/v1/findings?verdict=new&limit=500", ""), &list)
+	if *list.Total != 100 || list.Items[0].TargetID == juice || list.Items[99].TargetID == juice {
+		t.Fatalf("%d findings without a verdict, want the other target's 100", *list.Total)
+	}
+	// Across targets, paging ignored; the list's default leaves the false
+	// positives out, so 100 match, not 200.
+	rec = e.do("POST", "/api/v1/findings/triage", `{"filter":{"findings_query":"?severity=medium&limit=5&sort=file"},"status":"wont_fix","expected_count":100}`)
+	e.expectStatus(rec, http.StatusOK)
+	e.decode(rec, &res)
+	if res.MatchingCount != 100 || res.Updated != 100 {
+		t.Fatalf("across targets: %+v", res)
+	}
+	e.decode(e.do("GET", "/api/v1/findings?verdict=false_positive,wont_fix", ""), &list)
+	if *list.Total != 200 {
+		t.Fatalf("%d findings with the two verdicts, want 200", *list.Total)
+	}
+	recs := auditRecordsDev(t, e)
+	if len(recs) != 2 || fmt.Sprint(recs[0].Changes["count"].After) != "100" || !strings.Contains(fmt.Sprint(recs[0].Changes["filter"].After), "severity=medium") {
+		t.Fatalf("audit: %+v", recs)
+	}
+	for _, c := range []struct{ body, loc string }{
+		{`{"filter":{"findings_query":"severity=urgent"},"status":"fixed"}`, `["body","filter","findings_query","severity"]`},
+		{`{"filter":{"findings_query":"severity=high","scan_id":"s1"},"status":"fixed"}`, `["body","filter","findings_query"]`},
+		{`{"filter":{"findings_query":"severity=high","scanner":["secrets"]},"status":"fixed"}`, `["body","filter","findings_query"]`},
+		{`{"filter":{"findings_query":"a=%zz"},"status":"fixed"}`, `["body","filter","findings_query"]`},
+	} {
+		rec := e.do("POST", "/api/v1/findings/triage", c.body)
+		if rec.Code != 422 || !strings.Contains(rec.Body.String(), c.loc) {
+			t.Fatalf("%s: %d %s", c.body, rec.Code, rec.Body.String())
+		}
 	}
 }
 

@@ -152,7 +152,7 @@ func New(d Deps) *Server {
 	}
 	s := &Server{Deps: d, log: d.Log.With("logger", "scand.api"), access: d.Log.With("logger", "scand.access")}
 	s.streams, s.closeStreams = context.WithCancel(context.Background())
-	s.review = review.New(review.Deps{Store: d.Store, Log: s.log, Now: d.Now, Principal: PrincipalFrom})
+	s.review = review.New(review.Deps{Store: d.Store, Log: s.log, Now: d.Now, Principal: PrincipalFrom, FindingsQuery: s.portfolio().FindingsQuery})
 	s.webhooks = &webhookapi.Handlers{Store: d.Store, Hooks: d.Hooks, Log: s.log, Audit: s.review.Recorder, Principal: PrincipalFrom}
 	s.schedules = &scheduleapi.Handlers{Store: d.Store, Schedules: d.Schedules, Log: s.log, Audit: s.review.Recorder, Principal: PrincipalFrom}
 	s.routes = s.routeTable()
@@ -192,7 +192,7 @@ func (s *Server) routeTable() []Route {
 	rs = append(rs, s.schedules.Routes()...)
 	rs = append(rs, s.notificationRoutes()...)
 	rs = append(rs, s.vulndbRoutes()...)
-	rs = append(rs, portfolio.Handlers{Store: s.Store, Now: s.slaNow, SLA: s.SLA, Hidden: hiddenTriageStatuses()}.Routes()...)
+	rs = append(rs, s.portfolio().Routes()...)
 	if s.Monitor != nil {
 		rs = append(rs, s.Monitor.Routes()...)
 	}
@@ -509,3 +509,9 @@ func clientIP(remoteAddr string) string {
 }
 
 func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
+
+// portfolio is the handlers of the cross-target routes; the bulk verdict
+// reads their findings filter.
+func (s *Server) portfolio() portfolio.Handlers {
+	return portfolio.Handlers{Store: s.Store, Now: s.slaNow, SLA: s.SLA, Hidden: hiddenTriageStatuses()}
+}

@@ -473,11 +473,14 @@ func unescape(s string) string {
 	return b.String()
 }
 
-func (h Handlers) listFindings(w http.ResponseWriter, r *http.Request) error {
+// FindingsQuery reads the filters and sort of GET /findings from r's
+// query (not its paging): the list and a bulk verdict by that list's
+// filter select the same findings.
+func (h Handlers) FindingsQuery(r *http.Request) (targets.FindingsQuery, error) {
 	qs := r.URL.Query()
 	tq, err := h.targetQuery(r)
 	if err != nil {
-		return err
+		return targets.FindingsQuery{}, err
 	}
 	q := targets.FindingsQuery{Targets: tq, Severities: httpio.SplitCSV(qs.Get("severity")), Scanners: httpio.SplitCSV(qs.Get("scanner")),
 		ScanTypes: httpio.SplitCSV(qs.Get("scan_type")), Compliance: httpio.SplitCSV(qs.Get("compliance")), Verdicts: httpio.SplitCSV(qs.Get("verdict")),
@@ -485,38 +488,47 @@ func (h Handlers) listFindings(w http.ResponseWriter, r *http.Request) error {
 	for _, id := range httpio.SplitCSV(qs.Get("target")) {
 		n, err := strconv.ParseInt(id, 10, 64)
 		if err != nil || n <= 0 {
-			return httpio.Invalid("int_parsing", "target ids are positive integers", id, "query", "target")
+			return q, httpio.Invalid("int_parsing", "target ids are positive integers", id, "query", "target")
 		}
 		q.TargetIDs = append(q.TargetIDs, n)
 	}
 	for _, s := range q.Severities {
 		if !finding.Severity(s).Valid() {
-			return httpio.Invalid("enum", "Input should be one of critical, high, medium, low, info", s, "query", "severity")
+			return q, httpio.Invalid("enum", "Input should be one of critical, high, medium, low, info", s, "query", "severity")
 		}
 	}
 	if q.Sort == "" {
 		q.Sort = "severity"
 	}
 	if !contains([]string{"severity", "first_seen", "target", "file"}, q.Sort) {
-		return httpio.Invalid("enum", "Input should be one of severity, first_seen, target, file", q.Sort, "query", "sort")
+		return q, httpio.Invalid("enum", "Input should be one of severity, first_seen, target, file", q.Sort, "query", "sort")
 	}
 	if q.Suppressed, err = httpio.QueryOptionalBool(r, "suppressed"); err != nil {
-		return err
+		return q, err
 	}
 	if q.Overdue, err = httpio.QueryBool(r, "overdue"); err != nil {
-		return err
+		return q, err
 	}
 	if q.FirstSeenBefore, err = parseTimeParam(qs.Get("first_seen_before"), "first_seen_before"); err != nil {
-		return err
+		return q, err
 	}
 	if p := qs.Get("purl"); p != "" {
 		name, version, ok := purlPackage(p)
 		if !ok {
-			return httpio.Invalid("value_error", "purl must look like pkg:type/namespace/name@version", p, "query", "purl")
+			return q, httpio.Invalid("value_error", "purl must look like pkg:type/namespace/name@version", p, "query", "purl")
 		}
 		q.Package, q.Version = name, version
 		q.Ecosystems = ecosystemNames[purlType(p)]
 	}
+	return q, nil
+}
+
+func (h Handlers) listFindings(w http.ResponseWriter, r *http.Request) error {
+	q, err := h.FindingsQuery(r)
+	if err != nil {
+		return err
+	}
+	qs := r.URL.Query()
 	if q.Limit, err = httpio.QueryInt(r, "limit", defaultLimit, 1, maxLimit); err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"scand/finding"
 	"slices"
 	"strconv"
@@ -17,6 +18,7 @@ import (
 	"scand/auth"
 	"scand/store"
 	"scand/store/audit"
+	"scand/store/targets"
 )
 
 // Deps is what the review routes need, wired by the api package.
@@ -27,6 +29,10 @@ type Deps struct {
 	Now func() time.Time
 	// Principal is the authenticated caller of a request.
 	Principal func(context.Context) auth.Principal
+	// FindingsQuery reads the filters of GET /findings (across targets)
+	// from a request's query: a bulk verdict by findings_query selects
+	// what that list shows.
+	FindingsQuery func(*http.Request) (targets.FindingsQuery, error)
 }
 
 // Service serves the review routes.
@@ -129,16 +135,19 @@ func VerdictChanges(before *store.TriageState, after store.TriageState) audit.Ch
 }
 
 // BulkFilter selects findings of one scan as its findings list filters
-// do; values inside a field are OR-combined, fields AND-combined.
+// do (values inside a field OR-combined, fields AND-combined), or, with
+// FindingsQuery instead of ScanID, what GET /findings selects across
+// targets.
 type BulkFilter struct {
-	ScanID     string   `json:"scan_id"`
-	Severity   []string `json:"severity,omitempty"`
-	ScanType   []string `json:"scan_type,omitempty"`
-	Scanner    []string `json:"scanner,omitempty"`
-	Compliance []string `json:"compliance,omitempty"`
-	Triage     []string `json:"triage,omitempty" doc:"verdicts; new also matches findings without one"`
-	Suppressed *bool    `json:"suppressed,omitempty"`
-	Q          string   `json:"q,omitempty" doc:"substring of the title, file path or rule id (ASCII case-insensitive)"`
+	ScanID        string   `json:"scan_id,omitempty" doc:"the scan whose findings the other fields filter; or give findings_query"`
+	FindingsQuery string   `json:"findings_query,omitempty" doc:"the query string of GET /api/v1/findings (e.g. severity=high&label=team=web&verdict=new): every finding that list selects across targets; its paging and sort are ignored; only with no other filter field"`
+	Severity      []string `json:"severity,omitempty"`
+	ScanType      []string `json:"scan_type,omitempty"`
+	Scanner       []string `json:"scanner,omitempty"`
+	Compliance    []string `json:"compliance,omitempty"`
+	Triage        []string `json:"triage,omitempty" doc:"verdicts; new also matches findings without one"`
+	Suppressed    *bool    `json:"suppressed,omitempty"`
+	Q             string   `json:"q,omitempty" doc:"substring of the title, file path or rule id (ASCII case-insensitive)"`
 }
 
 // BulkTriageRequest is the body of POST /findings/triage.
@@ -214,8 +223,10 @@ func (s *Service) BulkTriage(ctx context.Context, p auth.Principal, req BulkTria
 		val.Add("value_error", "give fingerprints or filter, not both", nil, "body")
 	case len(req.Fingerprints) > store.MaxBulkTriage:
 		val.Add("too_long", "at most "+strconv.Itoa(store.MaxBulkTriage)+" fingerprints in one request; narrow the selection", len(req.Fingerprints), "body", "fingerprints")
-	case req.Filter != nil && req.Filter.ScanID == "":
-		val.Add("missing", "filter.scan_id is required", nil, "body", "filter", "scan_id")
+	case req.Filter != nil && req.Filter.ScanID == "" && req.Filter.FindingsQuery == "":
+		val.Add("missing", "filter.scan_id or filter.findings_query is required", nil, "body", "filter", "scan_id")
+	case req.Filter != nil && req.Filter.FindingsQuery != "" && !req.Filter.acrossOnly():
+		val.Add("value_error", "filter.findings_query carries the whole filter: give no scan_id or other field with it", nil, "body", "filter", "findings_query")
 	}
 	if req.ExpectedCount != nil && *req.ExpectedCount < 0 {
 		val.Add("greater_than_equal", "expected_count must be at least 0", *req.ExpectedCount, "body", "expected_count")
@@ -261,7 +272,7 @@ func (s *Service) BulkTriage(ctx context.Context, p auth.Principal, req BulkTria
 	}
 	object := ""
 	if req.Filter != nil {
-		object = req.Filter.ScanID
+		object = req.Filter.ScanID // "" across targets
 	}
 	rec := RecordOf(ctx, p, "finding.triage_bulk", "findings", object, changes)
 	_, stored, err := s.Store.SetVerdicts(ctx, fps, st, &rec)
@@ -294,6 +305,9 @@ func (s *Service) resolve(ctx context.Context, req BulkTriageRequest) ([]string,
 		return out, nil
 	}
 	f := req.Filter
+	if f.FindingsQuery != "" {
+		return s.resolveAcross(ctx, f.FindingsQuery)
+	}
 	q := store.ConsoleFindingQuery{Severities: f.Severity, ScanTypes: f.ScanType, Scanners: f.Scanner, Compliance: f.Compliance,
 		Triage: f.Triage, Suppressed: f.Suppressed, Text: f.Q, After: -1, Before: -1, Limit: 1}
 	fps, err := s.Store.MatchingFingerprints(ctx, f.ScanID, q, store.MaxBulkTriage)
@@ -301,6 +315,38 @@ func (s *Service) resolve(ctx context.Context, req BulkTriageRequest) ([]string,
 		return nil, httpio.NotFound("Scan not found")
 	}
 	return fps, err
+}
+
+// acrossOnly reports whether findings_query is the filter's only field.
+func (f BulkFilter) acrossOnly() bool {
+	return f.ScanID == "" && len(f.Severity) == 0 && len(f.ScanType) == 0 && len(f.Scanner) == 0 && len(f.Compliance) == 0 &&
+		len(f.Triage) == 0 && f.Suppressed == nil && f.Q == ""
+}
+
+// resolveAcross returns the fingerprints GET /findings?raw selects across
+// targets, read by that route's own parser so both mean the same; a bad
+// parameter is reported at filter.findings_query.
+func (s *Service) resolveAcross(ctx context.Context, raw string) ([]string, error) {
+	vals, err := url.ParseQuery(strings.TrimPrefix(raw, "?"))
+	if err != nil || s.FindingsQuery == nil {
+		return nil, httpio.Invalid("value_error", "findings_query must be a URL query string (name=value&...)", raw, "body", "filter", "findings_query")
+	}
+	r := (&http.Request{URL: &url.URL{RawQuery: vals.Encode()}}).WithContext(ctx)
+	q, err := s.FindingsQuery(r)
+	var he *httpio.Error
+	if errors.As(err, &he) && len(he.Fields) > 0 {
+		for i, f := range he.Fields {
+			he.Fields[i].Loc = []any{"body", "filter", "findings_query"}
+			if len(f.Loc) > 1 {
+				he.Fields[i].Loc = append(he.Fields[i].Loc, f.Loc[1:]...)
+			}
+		}
+		return nil, he
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s.Store.PortfolioFingerprints(ctx, q, store.MaxBulkTriage)
 }
 
 func (s *Service) ruleRoutes() []openapi.Route {

@@ -576,6 +576,16 @@ func (s *Targets) PortfolioFindings(ctx context.Context, q FindingsQuery) ([]Por
 	return out, nil
 }
 
+// PortfolioFingerprints returns the distinct fingerprints of what q
+// selects across targets (its sort and paging fields ignored), stopping
+// after upTo+1 so a caller can tell "more than upTo" without reading the
+// rest: the set a bulk verdict by the findings list's filter covers.
+func (s *Targets) PortfolioFingerprints(ctx context.Context, q FindingsQuery, upTo int) ([]string, error) {
+	where, args := q.where()
+	rows, err := s.db.QueryContext(ctx, "SELECT DISTINCT f.fingerprint"+q.from()+" WHERE "+where+" LIMIT ?", append(args, upTo+1)...)
+	return sqlbase.Collect(rows, err, sqlbase.ScanString)
+}
+
 func contains(list []string, v string) bool {
 	for _, x := range list {
 		if x == v {

@@ -305,7 +305,7 @@ func newEngine(ctx context.Context, getenv func(string) string, stderr io.Writer
 	// progress lines and the command's own messages say the same.
 	e.orch = scan.NewOrchestrator(scan.OrchestratorOptions{Store: e.st, Bus: bus, Scanners: e.scanners, Log: slog.New(slog.DiscardHandler),
 		Now: time.Now, MaxConcurrent: 1, MaxDataAge: time.Duration(settings.VulnDBMaxAgeDays) * 24 * time.Hour, Targets: e,
-		ScannerTimeout: settings.ScannerTimeout})
+		ScannerTimeout: settings.ScannerTimeout, Redact: registry.Redactor(e.scanCfg)})
 	ok = true
 	return e, nil
 }

@@ -53,6 +53,7 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 		MaxDataAge:        time.Duration(cfg.VulnDBMaxAgeDays) * 24 * time.Hour,
 		Targets:           registry.Targets(scanCfg, targetOptions(cfg, work, scanners)),
 		ScannerTimeout:    cfg.ScannerTimeout,
+		Redact:            registry.Redactor(scanCfg),
 	})
 	hooks := hook.New(hook.Config{Store: st, Log: log.With("logger", "scand.hook"), Now: time.Now, AllowPrivate: cfg.WebhookAllowPriv,
 		Observe: mon.Delivery})

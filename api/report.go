@@ -147,8 +147,13 @@ func (s *Server) streamSARIF(ctx context.Context, w http.ResponseWriter, sc stor
 	if err != nil {
 		return err
 	}
+	look, err := s.Store.ExcerptLookup(ctx, sc.Seq)
+	if err != nil {
+		return err
+	}
+	defer look.Close()
 	tools, err := reportdata.SARIFTools(ctx, s.Store, sc, s.Scanners, data, func(name string) iter.Seq2[report.Row, error] {
-		return reportdata.ReportRows(s.Store.FindingRows(ctx, sc, store.FindingQuery{Scanners: []string{name}}), nil)
+		return reportdata.WithExcerpts(ctx, look, reportdata.ReportRows(s.Store.FindingRows(ctx, sc, store.FindingQuery{Scanners: []string{name}}), nil))
 	})
 	if err != nil {
 		return err

@@ -13,6 +13,7 @@ import (
 
 	"scand/finding"
 	"scand/finding/report"
+	"scand/scan/excerpt"
 	"scand/scan/proc"
 	"scand/scan/repoconfig"
 	"scand/scan/tree"
@@ -40,6 +41,7 @@ type Orchestrator struct {
 	// a built-in's walk and the [ignore] matching of what it emits, not
 	// only a wrapped tool's process.
 	scannerTimeout time.Duration
+	redact         excerpt.Redactor
 
 	mu      sync.Mutex
 	queue   []string
@@ -73,6 +75,9 @@ type OrchestratorOptions struct {
 	// ScannerTimeout bounds each scanner's run, built-ins included; zero
 	// means no bound beyond the scan's own context.
 	ScannerTimeout time.Duration
+	// Redact marks the secrets in a file for the code excerpts kept
+	// around findings (registry.Redactor); nil keeps no excerpt.
+	Redact excerpt.Redactor
 }
 
 // interruptedReason is what a scan left running by a crash is failed with.
@@ -86,7 +91,7 @@ func NewOrchestrator(o OrchestratorOptions) *Orchestrator {
 	}
 	return &Orchestrator{store: o.Store, bus: o.Bus, scanners: o.Scanners, log: o.Log, now: o.Now, max: o.MaxConcurrent,
 		capture: o.CaptureComponents, roots: o.ScanRoots, targets: o.Targets, running: map[string]context.CancelFunc{}, wake: make(chan struct{}, 1), maxDataAge: o.MaxDataAge,
-		scannerTimeout: o.ScannerTimeout}
+		scannerTimeout: o.ScannerTimeout, redact: o.Redact}
 }
 
 // Scanners returns the registry in run order.
@@ -392,11 +397,16 @@ func (o *Orchestrator) runScan(ctx context.Context, id string, opts RunOptions) 
 			moves = nil
 		}
 	}
+	var excerpts *excerptSink
+	if readsTree {
+		excerpts = o.newExcerptSink(ctx, id, target.Path, prep)
+		defer excerpts.close(bg)
+	}
 	for _, s := range scanners {
 		if ctx.Err() != nil {
 			break
 		}
-		ran, sc1, skips, err := o.runScanner(ctx, id, s, target, in, src, cfg, moves)
+		ran, sc1, skips, err := o.runScanner(ctx, id, s, target, in, src, cfg, moves, excerpts)
 		if err != nil {
 			o.fail(bg, id, sc.TargetPath, run, skipped, fmt.Errorf("store findings: %w", err))
 			return
@@ -422,6 +432,7 @@ func (o *Orchestrator) runScan(ctx context.Context, id string, opts RunOptions) 
 	coverage := settleCoverage(ExpandScanTypes(prep.scanners(o.scanners), sc.ScanTypes), cov, sc.ScanTypes, !sc.DefaultTypes)
 	// Verdicts follow moved findings in the transaction that completes
 	// the scan, so its first reader already sees them.
+	excerpts.flush(bg) // stored before the scan completes, so its first reader has them
 	sum, err := in.Finish(ctx, store.IngestMeta{ScannersRun: run, Skipped: skipped, Links: moves.links(), Coverage: coverage})
 	if errors.Is(err, store.ErrConflict) {
 		return // cancelled while storing; Cancel published the event
@@ -474,7 +485,7 @@ func (o *Orchestrator) fail(ctx context.Context, id, targetPath string, run []st
 // on the rest (PartialSkip). A failed scanner's findings are taken back
 // out. err is a storage failure, which fails the scan.
 func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner, t Target, in *store.Ingest, src finding.LineSource,
-	cfg *repoconfig.Config, moves *moveTracker) (ran bool, cov finding.ScannerCoverage, skips []store.SkippedScanner, err error) {
+	cfg *repoconfig.Config, moves *moveTracker, excerpts *excerptSink) (ran bool, cov finding.ScannerCoverage, skips []store.SkippedScanner, err error) {
 	bg := context.WithoutCancel(ctx)
 	name := s.Name()
 	if _, hint, ok := s.Available(ctx); !ok {
@@ -533,6 +544,7 @@ func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner,
 			return err
 		}
 		moves.observe(pf, lineContext)
+		excerpts.observe(bg, pf)
 		count.Add(1)
 		return nil
 	}

@@ -189,7 +189,7 @@ func (s *Store) purgeStep(ctx context.Context, batch *int) (bool, error) {
 			return err
 		}
 		for _, q := range []string{"DELETE FROM finding_counts WHERE scan_seq = ?", "DELETE FROM finding_blocks WHERE scan_seq = ?",
-			"DELETE FROM finding_rules WHERE scan_seq = ?", "DELETE FROM finding_texts WHERE scan_seq = ?"} {
+			"DELETE FROM finding_rules WHERE scan_seq = ?", "DELETE FROM finding_texts WHERE scan_seq = ?", "DELETE FROM finding_excerpts WHERE scan_seq = ?"} {
 			if _, err := tx.ExecContext(ctx, q, seq); err != nil {
 				return err
 			}

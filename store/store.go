@@ -44,6 +44,7 @@ import (
 	"time"
 
 	"scand/store/audit"
+	"scand/store/excerpts"
 	"scand/store/findings"
 	"scand/store/scans"
 	"scand/store/scratch"
@@ -75,6 +76,7 @@ type Store struct {
 	*webhooks.Queue
 	*audit.Log
 	*targets.Targets
+	*excerpts.Excerpts
 
 	// db serves reads; several connections read concurrently under WAL.
 	db *sql.DB
@@ -114,6 +116,7 @@ func open(ctx context.Context, path string, now func() time.Time, pragmas []stri
 	s.Table = scans.New(db, w, now, s.wakePurger)
 	s.Reader = findings.New(db, s.Table)
 	s.Targets = targets.New(db, w, now)
+	s.Excerpts = excerpts.New(db, w)
 	if err := s.open(ctx, extra); err != nil {
 		s.Close()
 		return nil, err

@@ -51,7 +51,7 @@ func New(d Deps) *Service {
 
 // Routes are the review routes for the route table.
 func (s *Service) Routes() []openapi.Route {
-	return slices.Concat(s.auditRoutes(), s.triageRoutes(), s.ruleRoutes(), s.linkRoutes())
+	return slices.Concat(s.auditRoutes(), s.triageRoutes(), s.ruleRoutes(), s.linkRoutes(), s.detailRoutes())
 }
 
 // MaxNoteChars caps a verdict's note (as a comment's text).
@@ -389,5 +389,32 @@ func (s *Service) handleLinks(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	httpio.WriteJSON(w, http.StatusOK, links)
+	return nil
+}
+
+func (s *Service) detailRoutes() []openapi.Route {
+	return []openapi.Route{{Method: "GET", Path: "/findings/{fingerprint}", Scope: auth.ScopeRead, Tag: "findings",
+		Summary: "One finding with its verdict and the code kept around it at scan time (excerpt): in the scan given, else in the newest completed scan that has it",
+		Params: []openapi.Param{{Name: "fingerprint", In: "path", Type: "string", Required: true, Description: "finding fingerprint (64 hex characters)"},
+			{Name: "scan", In: "query", Type: "string", Description: "scan id; default: the newest completed scan with the finding"}},
+		Response: store.FindingWithState{}, Errors: []int{404}, Handler: s.handleDetail}}
+}
+
+func (s *Service) handleDetail(w http.ResponseWriter, r *http.Request) error {
+	fp := r.PathValue("fingerprint")
+	if !finding.IsFingerprint(fp) {
+		return httpio.NotFound("Finding not found: a fingerprint is 64 lowercase hex characters")
+	}
+	f, sc, err := s.Store.FindingOccurrence(r.Context(), fp, r.URL.Query().Get("scan"))
+	if errors.Is(err, store.ErrNotFound) {
+		return httpio.NotFound("Finding not found in any stored scan (or not in the scan given)")
+	}
+	if err != nil {
+		return err
+	}
+	if f.Excerpt, err = s.Store.Excerpt(r.Context(), sc.Seq, fp, f.Line); err != nil {
+		return err
+	}
+	httpio.WriteJSON(w, http.StatusOK, f)
 	return nil
 }

@@ -234,7 +234,11 @@ func (d storeData) Findings(ctx context.Context, scanID string, q FindingQuery) 
 }
 
 func (d storeData) Finding(ctx context.Context, fingerprint, scanID string) (store.FindingWithState, store.Scan, error) {
-	return d.st.FindingOccurrence(ctx, fingerprint, scanID)
+	f, sc, err := d.st.FindingOccurrence(ctx, fingerprint, scanID)
+	if err == nil {
+		f.Excerpt, err = d.st.Excerpt(ctx, sc.Seq, fingerprint, f.Line)
+	}
+	return f, sc, err
 }
 
 func (d storeData) FingerprintKnown(ctx context.Context, fingerprint string) (bool, error) {

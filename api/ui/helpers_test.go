@@ -109,8 +109,10 @@ func newEnv(t testing.TB, o envOptions) *env {
 	logs := &syncBuffer{}
 	log := slog.New(slog.NewJSONHandler(logs, nil))
 	bus := sse.NewBus(nil)
-	scanners := registry.All(scan.Config{Runner: proc.NewRunner(60 * time.Second), Getenv: func(string) string { return "" }, Now: time.Now})
-	orch := scan.NewOrchestrator(scan.OrchestratorOptions{Store: st, Bus: bus, Scanners: scanners, MaxConcurrent: 2, CaptureComponents: components.CaptureJSON})
+	scanCfg := scan.Config{Runner: proc.NewRunner(60 * time.Second), Getenv: func(string) string { return "" }, Now: time.Now}
+	scanners := registry.All(scanCfg)
+	orch := scan.NewOrchestrator(scan.OrchestratorOptions{Store: st, Bus: bus, Scanners: scanners, MaxConcurrent: 2, CaptureComponents: components.CaptureJSON,
+		Redact: registry.Redactor(scanCfg)})
 	hooks := hook.New(hook.Config{Store: st, Now: time.Now, AllowPrivate: true})
 	bus.AddSink("webhooks", hooks.Sink)
 	authn := &auth.Authenticator{Store: st, EnvKey: o.EnvKey, AuthRequired: o.AuthRequired}

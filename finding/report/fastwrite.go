@@ -71,6 +71,24 @@ func (w *indentJSON) str(key, v string) {
 	w.b = finding.AppendJSONString(w.b, v)
 }
 
+// region appends a SARIF region (nothing when r is nil).
+func (w *indentJSON) region(key string, r *sarifRegion) {
+	if r == nil {
+		return
+	}
+	w.open(key, '{')
+	w.int("startLine", r.StartLine)
+	if r.EndLine != 0 {
+		w.int("endLine", r.EndLine)
+	}
+	if r.Snippet != nil {
+		w.open("snippet", '{')
+		w.str("text", r.Snippet.Text)
+		w.close('}')
+	}
+	w.close('}')
+}
+
 func (w *indentJSON) int(key string, v int) {
 	w.member(key)
 	w.b = strconv.AppendInt(w.b, int64(v), 10)
@@ -118,11 +136,8 @@ func appendSARIFResult(b []byte, res *sarifResult, prefix string) []byte {
 					}
 				}
 				w.close('}')
-				if pl.Region != nil {
-					w.open("region", '{')
-					w.int("startLine", pl.Region.StartLine)
-					w.close('}')
-				}
+				w.region("region", pl.Region)
+				w.region("contextRegion", pl.ContextRegion)
 				w.close('}')
 			}
 			if len(loc.LogicalLocations) > 0 {
@@ -446,9 +461,9 @@ func appendSARIFResultRaw(b []byte, prefix string, f *finding.RawFinding, row *R
 	w.str("uriBaseId", sarifSrcRoot)
 	w.close('}')
 	if f.Line > 0 {
-		w.open("region", '{')
-		w.int("startLine", f.Line)
-		w.close('}')
+		region, context := sarifRegions(f.Line, row.Excerpt)
+		w.region("region", region)
+		w.region("contextRegion", context)
 	}
 	w.close('}')
 	w.close('}')

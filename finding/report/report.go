@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"scand/finding"
+	"scand/finding/excerpt"
 )
 
 // Scan is what the writers say about the scan itself.
@@ -104,6 +105,9 @@ type Row struct {
 	// FromBase marks a diff's row read from the base scan (a fixed or
 	// not-compared finding the head does not have).
 	FromBase bool
+	// Excerpt is the code kept around the finding at scan time; nil when
+	// none was kept.
+	Excerpt *excerpt.Excerpt
 }
 
 // Diff statuses of a finding when two revisions are compared (and

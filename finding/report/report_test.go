@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"scand/finding"
+	"scand/finding/excerpt"
 )
 
 var fakeNow = time.Date(2026, 3, 4, 8, 0, 0, 0, time.UTC)
@@ -17,17 +18,21 @@ func TestSARIFLocationsAndIDs(t *testing.T) {
 		name string
 		f    finding.Finding
 		want string
+		ex   *excerpt.Excerpt // nil: none kept
 	}{
-		{"colon in first segment", finding.Finding{FilePath: "c:weird/x.go", Line: 2}, `[{"physicalLocation":{"artifactLocation":{"uri":"./c:weird/x.go","uriBaseId":"SRCROOT"},"region":{"startLine":2}}}]`},
-		{"non-ascii and hash", finding.Finding{FilePath: "dir/ä#1.txt"}, `[{"physicalLocation":{"artifactLocation":{"uri":"dir/%C3%A4%231.txt","uriBaseId":"SRCROOT"}}}]`},
-		{"dast url from metadata", finding.Finding{ScanType: typeDAST, Metadata: map[string]any{"url": "https://shop.test/login"}}, `[{"physicalLocation":{"artifactLocation":{"uri":"https://shop.test/login"}}}]`},
-		{"dast target url", finding.Finding{ScanType: typeDAST}, `[{"physicalLocation":{"artifactLocation":{"uri":"https://shop.test/"}}}]`},
-		{"network host", finding.Finding{ScanType: typeNetwork}, `[{"logicalLocations":[{"name":"10.0.0.8","kind":"resource"}]}]`},
-		{"nothing to point at", finding.Finding{ScanType: "baseline"}, `null`},
+		{"with the code kept", finding.Finding{FilePath: "a.go", Line: 3}, `[{"physicalLocation":{"artifactLocation":{"uri":"a.go","uriBaseId":"SRCROOT"},` +
+			`"region":{"startLine":3,"snippet":{"text":"x := 1"}},"contextRegion":{"startLine":2,"endLine":4,"snippet":{"text":"func f() {\nx := 1\n}"}}}}]`,
+			&excerpt.Excerpt{StartLine: 2, Line: 3, Lines: []string{"func f() {", "x := 1", "}"}}},
+		{"colon in first segment", finding.Finding{FilePath: "c:weird/x.go", Line: 2}, `[{"physicalLocation":{"artifactLocation":{"uri":"./c:weird/x.go","uriBaseId":"SRCROOT"},"region":{"startLine":2}}}]`, nil},
+		{"non-ascii and hash", finding.Finding{FilePath: "dir/ä#1.txt"}, `[{"physicalLocation":{"artifactLocation":{"uri":"dir/%C3%A4%231.txt","uriBaseId":"SRCROOT"}}}]`, nil},
+		{"dast url from metadata", finding.Finding{ScanType: typeDAST, Metadata: map[string]any{"url": "https://shop.test/login"}}, `[{"physicalLocation":{"artifactLocation":{"uri":"https://shop.test/login"}}}]`, nil},
+		{"dast target url", finding.Finding{ScanType: typeDAST}, `[{"physicalLocation":{"artifactLocation":{"uri":"https://shop.test/"}}}]`, nil},
+		{"network host", finding.Finding{ScanType: typeNetwork}, `[{"logicalLocations":[{"name":"10.0.0.8","kind":"resource"}]}]`, nil},
+		{"nothing to point at", finding.Finding{ScanType: "baseline"}, `null`, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got, _ := json.Marshal(sarifLocations(sc, tc.f))
+			got, _ := json.Marshal(sarifLocations(sc, tc.f, tc.ex))
 			if string(got) != tc.want {
 				t.Errorf("got %s, want %s", got, tc.want)
 			}

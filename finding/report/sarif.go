@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"scand/finding"
+	"scand/finding/excerpt"
 )
 
 // SARIF 2.1.0 output. Design choices, each for a consumer:
@@ -164,10 +165,26 @@ type sarifLocation struct {
 type sarifPhysicalLocation struct {
 	ArtifactLocation sarifArtifactLocation `json:"artifactLocation"`
 	Region           *sarifRegion          `json:"region,omitempty"`
+	ContextRegion    *sarifRegion          `json:"contextRegion,omitempty"`
 }
 
 type sarifRegion struct {
-	StartLine int `json:"startLine"`
+	StartLine int        `json:"startLine"`
+	EndLine   int        `json:"endLine,omitempty"`
+	Snippet   *sarifText `json:"snippet,omitempty"`
+}
+
+// sarifRegions are a finding's region and, when an excerpt was kept, the
+// region's snippet (the finding's line) and the contextRegion around it.
+func sarifRegions(line int, ex *excerpt.Excerpt) (region, context *sarifRegion) {
+	region = &sarifRegion{StartLine: line}
+	text, ok := ex.Text(line)
+	if !ok {
+		return region, nil
+	}
+	region.Snippet = &sarifText{Text: text}
+	return region, &sarifRegion{StartLine: ex.StartLine, EndLine: ex.StartLine + len(ex.Lines) - 1,
+		Snippet: &sarifText{Text: strings.Join(ex.Lines, "\n")}}
 }
 
 type sarifLogicalLocation struct {
@@ -292,11 +309,11 @@ func sarifTriageJustification(st *Triage) string {
 	return j
 }
 
-func sarifLocations(sc *Scan, f finding.Finding) []sarifLocation {
+func sarifLocations(sc *Scan, f finding.Finding, ex *excerpt.Excerpt) []sarifLocation {
 	if f.FilePath != "" {
 		pl := &sarifPhysicalLocation{ArtifactLocation: sarifArtifactLocation{URI: sarifURI(f.FilePath), URIBaseID: sarifSrcRoot}}
 		if f.Line > 0 {
-			pl.Region = &sarifRegion{StartLine: f.Line}
+			pl.Region, pl.ContextRegion = sarifRegions(f.Line, ex)
 		}
 		return []sarifLocation{{PhysicalLocation: pl}}
 	}
@@ -547,7 +564,7 @@ func sarifResultOf(sc *Scan, f finding.Finding, row *Row, ruleIndex map[string]i
 		RuleIndex:           ruleIndex[f.RuleID],
 		Level:               sarifLevel(f.Severity),
 		Message:             sarifText{Text: msg},
-		Locations:           sarifLocations(sc, f),
+		Locations:           sarifLocations(sc, f, row.Excerpt),
 		PartialFingerprints: map[string]string{sarifFingerprintKey: f.Fingerprint},
 		Suppressions:        sarifSuppressions(f, row.Triage),
 		BaselineState:       sarifBaselineState(row),

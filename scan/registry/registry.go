@@ -12,11 +12,19 @@ import (
 	"scand/scan/baseline"
 	"scand/scan/dast"
 	"scand/scan/dockerfile"
+	"scand/scan/excerpt"
 	"scand/scan/githygiene"
 	"scand/scan/licenses"
 	"scand/scan/secrets"
 	"scand/scan/wrapped"
 )
+
+// Redactor is what marks secrets in the code excerpts kept around
+// findings: the secrets scanner's own rules, so an excerpt shows a secret
+// exactly as its finding does.
+func Redactor(cfg scan.Config) excerpt.Redactor {
+	return secrets.NewContent(cfg).RedactedLines
+}
 
 // All returns every scanner in run order: SPEC.md's scan-type table order,
 // built-ins before the wrapped tools of the same type.

@@ -41,6 +41,24 @@ func (c *Content) Scan(data []byte, rel string) []Match {
 	return out
 }
 
+// RedactedLines returns, for each line of data (a file at rel) that holds
+// a secret, the line with every secret on it redacted exactly as the
+// findings show it, by 1-based line number. An excerpt shows these lines
+// instead of the file's.
+func (c *Content) RedactedLines(data []byte, rel string) map[int]string {
+	out := map[int]string{}
+	if len(data) == 0 || len(data) > secretsMaxFileSize {
+		return out
+	}
+	c.s.engine().scanContent(data, rel, &secretsScratch{}, func(h secretsHit) {
+		out[h.line] = h.full
+		if h.valueLine > 0 {
+			out[h.valueLine] = h.valueFull
+		}
+	})
+	return out
+}
+
 // ScanFile reads a file the way the tree scan does (regular files up to
 // the scanner's size cap, binary content skipped; a symbolic link is not
 // followed) and scans it; a skipped file has no matches.

@@ -261,6 +261,13 @@ type secretsHit struct {
 	snippet  string
 	redacted string
 	hash     [32]byte // SHA-256 of the value, to recognise it elsewhere
+	// full is the whole line with every secret on it redacted (excerpts).
+	full string
+	// valueLine, when not 0, is the line the value sits on when that is
+	// not the hit's line (a private key's body under its header), and
+	// valueFull that line with the value redacted.
+	valueLine int
+	valueFull string
 }
 
 // lowerLine is the line in ASCII lower case, computed on first use into
@@ -355,15 +362,41 @@ func (e *secretsEngine) scanContent(data []byte, rel string, sc *secretsScratch,
 		slices.SortFunc(accepted, func(a, b secretsSpan) int { return a.matchStart - b.matchStart })
 		redactedLine, at := secretsRedactLine(line, accepted)
 		for i, sp := range accepted {
+			valueLine, valueFull := secretsValueElsewhere(data, cand.start+len(line), cand.line, sp)
 			emit(secretsHit{
-				rule:     sp.rule,
-				line:     cand.line,
-				snippet:  secretsWindow(redactedLine, at[i]),
-				redacted: secretsRedact(sp.value),
-				hash:     sha256.Sum256(sp.value),
+				valueLine: valueLine,
+				valueFull: valueFull,
+				rule:      sp.rule,
+				line:      cand.line,
+				snippet:   secretsWindow(redactedLine, at[i]),
+				redacted:  secretsRedact(sp.value),
+				hash:      sha256.Sum256(sp.value),
+				full:      redactedLine,
 			})
 		}
 	}
+}
+
+// secretsValueElsewhere finds the line after a hit's line (ending at
+// lineEnd) that holds a value the span does not cover (a private key's
+// body under its header) and returns its number and the line with the
+// value redacted; 0 when the value is on the hit's line or not found.
+func secretsValueElsewhere(data []byte, lineEnd, lineNo int, sp secretsSpan) (int, string) {
+	if sp.end > sp.start || len(sp.value) == 0 || lineEnd >= len(data) {
+		return 0, ""
+	}
+	rest := data[lineEnd:min(len(data), lineEnd+8<<10)]
+	i := bytes.Index(rest, sp.value)
+	if i < 0 {
+		return 0, ""
+	}
+	ls := bytes.LastIndexByte(rest[:i], '\n') + 1
+	le := len(rest)
+	if j := bytes.IndexByte(rest[i:], '\n'); j >= 0 {
+		le = i + j
+	}
+	full := string(rest[ls:i]) + secretsRedact(sp.value) + string(rest[i+len(sp.value):le])
+	return lineNo + bytes.Count(rest[:i], []byte{'\n'}), strings.ToValidUTF8(strings.TrimSuffix(full, "\r"), "\uFFFD")
 }
 
 // addFileScoped runs a file-scoped rule's regexp over the whole content

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"scand/finding"
+	"scand/finding/excerpt"
 	"scand/store/findingjson"
 	"scand/store/scans"
 	"scand/store/sqlbase"
@@ -76,6 +77,9 @@ type TriageState struct {
 type FindingWithState struct {
 	finding.Finding
 	State *TriageState `json:"state"`
+	// Excerpt is the code kept around the finding at scan time; only a
+	// single finding's answer carries it (omitted when none was kept).
+	Excerpt *excerpt.Excerpt `json:"excerpt,omitempty"`
 }
 
 // FindingRow is one finding as stored: its position in the canonical order,

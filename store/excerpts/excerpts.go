@@ -1,0 +1,146 @@
+// Package excerpts stores the code excerpts kept around findings at scan
+// time (migration 0021): each distinct window once, a small row per
+// finding pointing at it.
+package excerpts
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"strconv"
+
+	"scand/finding/excerpt"
+)
+
+// Excerpts reads and writes the excerpt tables.
+type Excerpts struct {
+	db, w *sql.DB
+}
+
+// New reads through db and writes through the writer w.
+func New(db, w *sql.DB) *Excerpts { return &Excerpts{db: db, w: w} }
+
+// Item is the excerpt of one finding of a scan.
+type Item struct {
+	Fingerprint string
+	Excerpt     *excerpt.Excerpt
+}
+
+// fpKey is the first 8 bytes of a hex fingerprint as an integer.
+func fpKey(fingerprint string) (int64, bool) {
+	if len(fingerprint) < 16 {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(fingerprint[:16], 16, 64)
+	return int64(v), err == nil
+}
+
+// PutExcerpts stores a batch of a scan's excerpts in one short write
+// transaction. A finding that has one already keeps it.
+func (x *Excerpts) PutExcerpts(ctx context.Context, scanSeq int64, items []Item) error {
+	if len(items) == 0 {
+		return nil
+	}
+	tx, err := x.w.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	insBody, err := tx.PrepareContext(ctx, "INSERT INTO excerpt_bodies (hash, body) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING")
+	if err != nil {
+		return err
+	}
+	getBody, err := tx.PrepareContext(ctx, "SELECT id, body FROM excerpt_bodies WHERE hash = ?")
+	if err != nil {
+		return err
+	}
+	insRow, err := tx.PrepareContext(ctx, "INSERT INTO finding_excerpts (scan_seq, fp, body_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
+	if err != nil {
+		return err
+	}
+	for _, it := range items {
+		fp, ok := fpKey(it.Fingerprint)
+		if !ok || it.Excerpt == nil {
+			continue
+		}
+		body := excerpt.Encode(it.Excerpt)
+		sum := sha256.Sum256(body)
+		hash := int64(binary.BigEndian.Uint64(sum[:8]))
+		if _, err := insBody.ExecContext(ctx, hash, body); err != nil {
+			return err
+		}
+		var id int64
+		var stored []byte
+		if err := getBody.QueryRowContext(ctx, hash).Scan(&id, &stored); err != nil {
+			return err
+		}
+		if string(stored) != string(body) {
+			continue // a 64-bit clash: no excerpt rather than another's
+		}
+		if _, err := insRow.ExecContext(ctx, scanSeq, fp, id); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// Excerpt returns a finding's excerpt in a scan (line is the finding's
+// line); nil when none was kept.
+func (x *Excerpts) Excerpt(ctx context.Context, scanSeq int64, fingerprint string, line int) (*excerpt.Excerpt, error) {
+	fp, ok := fpKey(fingerprint)
+	if !ok {
+		return nil, nil
+	}
+	var body []byte
+	err := x.db.QueryRowContext(ctx, `SELECT b.body FROM finding_excerpts e JOIN excerpt_bodies b ON b.id = e.body_id
+		WHERE e.scan_seq = ? AND e.fp = ?`, scanSeq, fp).Scan(&body)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return excerpt.Decode(body, line)
+}
+
+// Lookup is Excerpt for many findings of one scan in a row (a report):
+// one prepared statement; Close it when done.
+type Lookup struct {
+	stmt *sql.Stmt
+	seq  int64
+}
+
+// ExcerptLookup prepares a Lookup over a scan's excerpts.
+func (x *Excerpts) ExcerptLookup(ctx context.Context, scanSeq int64) (*Lookup, error) {
+	st, err := x.db.PrepareContext(ctx, `SELECT b.body FROM finding_excerpts e JOIN excerpt_bodies b ON b.id = e.body_id
+		WHERE e.scan_seq = ? AND e.fp = ?`)
+	if err != nil {
+		return nil, err
+	}
+	return &Lookup{stmt: st, seq: scanSeq}, nil
+}
+
+// Get returns a finding's excerpt; nil when none was kept (or on an
+// error: a report without an excerpt is still the report).
+func (l *Lookup) Get(ctx context.Context, fingerprint string, line int) *excerpt.Excerpt {
+	fp, ok := fpKey(fingerprint)
+	if l == nil || !ok {
+		return nil
+	}
+	var body []byte
+	if err := l.stmt.QueryRowContext(ctx, l.seq, fp).Scan(&body); err != nil {
+		return nil
+	}
+	e, _ := excerpt.Decode(body, line)
+	return e
+}
+
+// Close releases the statement.
+func (l *Lookup) Close() error {
+	if l == nil {
+		return nil
+	}
+	return l.stmt.Close()
+}

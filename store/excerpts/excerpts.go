@@ -4,11 +4,14 @@
 package excerpts
 
 import (
+	"bytes"
+	"compress/flate"
 	"context"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/binary"
 	"errors"
+	"io"
 	"strconv"
 
 	"scand/finding/excerpt"
@@ -65,7 +68,7 @@ func (x *Excerpts) PutExcerpts(ctx context.Context, scanSeq int64, items []Item)
 		if !ok || it.Excerpt == nil {
 			continue
 		}
-		body := excerpt.Encode(it.Excerpt)
+		body := compress(excerpt.Encode(it.Excerpt))
 		sum := sha256.Sum256(body)
 		hash := int64(binary.BigEndian.Uint64(sum[:8]))
 		if _, err := insBody.ExecContext(ctx, hash, body); err != nil {
@@ -102,7 +105,7 @@ func (x *Excerpts) Excerpt(ctx context.Context, scanSeq int64, fingerprint strin
 	if err != nil {
 		return nil, err
 	}
-	return excerpt.Decode(body, line)
+	return decode(body, line)
 }
 
 // Lookup is Excerpt for many findings of one scan in a row (a report):
@@ -133,7 +136,7 @@ func (l *Lookup) Get(ctx context.Context, fingerprint string, line int) *excerpt
 	if err := l.stmt.QueryRowContext(ctx, l.seq, fp).Scan(&body); err != nil {
 		return nil
 	}
-	e, _ := excerpt.Decode(body, line)
+	e, _ := decode(body, line)
 	return e
 }
 
@@ -143,4 +146,33 @@ func (l *Lookup) Close() error {
 		return nil
 	}
 	return l.stmt.Close()
+}
+
+// compress deflates a stored body: code lines compress to about half.
+// A body that does not shrink is kept as it is, marked by its first byte.
+func compress(raw []byte) []byte {
+	var b bytes.Buffer
+	b.WriteByte(1)
+	w, _ := flate.NewWriter(&b, flate.BestCompression)
+	w.Write(raw)
+	w.Close()
+	if b.Len() >= len(raw)+1 {
+		return append([]byte{0}, raw...)
+	}
+	return b.Bytes()
+}
+
+func decode(body []byte, line int) (*excerpt.Excerpt, error) {
+	if len(body) == 0 {
+		return nil, errors.New("excerpt: empty stored body")
+	}
+	raw := body[1:]
+	if body[0] == 1 {
+		var err error
+		// A stored body is at most 7 capped lines: 4 KiB bounds it.
+		if raw, err = io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(body[1:])), 4<<10)); err != nil {
+			return nil, err
+		}
+	}
+	return excerpt.Decode(raw, line)
 }

@@ -39,7 +39,7 @@ type ScanView struct {
 	TargetImage     *TargetImageView       `json:"target_image" doc:"the container image scanned (target_path is then its archive); null for other scans"`
 	TargetRepo      *TargetRepoView        `json:"target_repo" doc:"the git repository scanned (target_path is then its URL); null for other scans"`
 	Source          string                 `json:"source" doc:"scan: run by this daemon; import: computed elsewhere and sent with POST /scans/import (target_path is then its label)"`
-	Commit          *string                `json:"commit" doc:"git commit an imported scan names; null otherwise"`
+	Commit          *string                `json:"commit" doc:"git commit an imported scan names, or the HEAD a directory scan of a git work tree read; null otherwise"`
 	coverageView
 }
 

@@ -28,7 +28,13 @@ const maxVanishedFiles = 500
 type moveTracker struct {
 	prevPaths map[string]bool
 	vanished  []string
-	oldFPs    map[string]string // fingerprint -> path, findings of vanished files
+	oldFPs    map[string]store.OldFinding // findings of vanished files by fingerprint
+	// renamed maps a file's new path to its old one where git's rename
+	// detection says it moved (a repository target), and lines maps its
+	// lines back to the old file's: there a finding whose line was edited
+	// in place still finds its old self, by rule at the old line.
+	renamed map[string]string
+	lines   map[string]*lineMap
 
 	mu    sync.Mutex
 	cands map[string]*moveCandidates // new fingerprint -> its old candidates
@@ -38,12 +44,16 @@ type moveTracker struct {
 type moveCandidates struct {
 	newPath string
 	old     []string // old fingerprints
+	// byRule: the candidates share the rule and the file git renamed,
+	// not the line context; an old finding another new one matches
+	// exactly is not one of them.
+	byRule bool
 }
 
 // newMoveTracker prepares the tracker of a scan of the tree at root, or
 // returns nil when there is nothing to look for (no previous completed
 // scan of the target, or no file of it vanished).
-func newMoveTracker(ctx context.Context, st *store.Store, scanID, root string) (*moveTracker, error) {
+func newMoveTracker(ctx context.Context, st *store.Store, scanID, root string, git *gitMoves) (*moveTracker, error) {
 	tgt, err := st.TargetOfScan(ctx, scanID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
@@ -78,8 +88,24 @@ func newMoveTracker(ctx context.Context, st *store.Store, scanID, root string) (
 	if t.oldFPs, err = st.FingerprintsInFiles(ctx, prev, t.vanished); err != nil {
 		return nil, err
 	}
+	if git != nil && prev.Commit != "" {
+		t.renamed, t.lines = map[string]string{}, map[string]*lineMap{}
+		withFindings := map[string]bool{}
+		for _, o := range t.oldFPs {
+			withFindings[o.Path] = true
+		}
+		for newPath, oldPath := range gitRenames(ctx, git.root, prev.Commit) {
+			if withFindings[oldPath] && len(t.lines) < maxVanishedFiles {
+				t.renamed[newPath] = oldPath
+				t.lines[newPath] = gitLineMap(ctx, git.root, prev.Commit, oldPath, newPath)
+			}
+		}
+	}
 	return t, nil
 }
+
+// gitMoves says a scan's tree is a git work tree whose HEAD was recorded.
+type gitMoves struct{ root string }
 
 // observe checks one prepared finding (with its line context).
 func (t *moveTracker) observe(f finding.Finding, context string) {
@@ -89,8 +115,20 @@ func (t *moveTracker) observe(f finding.Finding, context string) {
 	var old []string
 	for _, p := range t.vanished {
 		fp := finding.Fingerprint(f.Scanner, f.RuleID, p, context, f.CWE)
-		if t.oldFPs[fp] == p {
+		if o, ok := t.oldFPs[fp]; ok && o.Path == p {
 			old = append(old, fp)
+		}
+	}
+	byRule := false
+	if from, ok := t.renamed[f.FilePath]; ok && len(old) == 0 {
+		if oldLine, ok := t.lines[f.FilePath].old(f.Line); ok {
+			for fp, o := range t.oldFPs {
+				if o.Path == from && o.Line == oldLine && o.Scanner == f.Scanner && o.RuleID == f.RuleID && o.CWE == string(f.CWE) {
+					old = append(old, fp)
+				}
+			}
+			slices.Sort(old)
+			byRule = true
 		}
 	}
 	if len(old) == 0 {
@@ -100,7 +138,7 @@ func (t *moveTracker) observe(f finding.Finding, context string) {
 	defer t.mu.Unlock()
 	c := t.cands[f.Fingerprint]
 	if c == nil {
-		c = &moveCandidates{newPath: f.FilePath}
+		c = &moveCandidates{newPath: f.FilePath, byRule: byRule}
 		t.cands[f.Fingerprint] = c
 		t.order = append(t.order, f.Fingerprint)
 	}
@@ -120,6 +158,21 @@ func (t *moveTracker) links() []store.FindingLink {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	// An old finding a new one matches exactly (same line context) is
+	// that one's; a match by rule alone does not compete for it.
+	exact := map[string]bool{}
+	for _, c := range t.cands {
+		if !c.byRule {
+			for _, o := range c.old {
+				exact[o] = true
+			}
+		}
+	}
+	for _, c := range t.cands {
+		if c.byRule {
+			c.old = slices.DeleteFunc(c.old, func(o string) bool { return exact[o] })
+		}
+	}
 	claims := map[string]int{}
 	for _, c := range t.cands {
 		for _, o := range c.old {
@@ -131,18 +184,26 @@ func (t *moveTracker) links() []store.FindingLink {
 		c := t.cands[newFP]
 		l := store.FindingLink{NewFP: newFP, NewPath: c.newPath}
 		switch {
+		case len(c.old) == 0:
+			continue // its only candidates belong to exact matches
+		case len(c.old) > 1 && c.byRule:
+			l.Reason = "ambiguous: git renamed " + t.oldFPs[c.old[0]].Path + " to " + c.newPath + " and " + strconv.Itoa(len(c.old)) +
+				" of its findings of rule " + t.oldFPs[c.old[0]].RuleID + " sat on the edited line"
 		case len(c.old) > 1:
 			var paths []string
 			for _, o := range c.old {
-				paths = append(paths, t.oldFPs[o])
+				paths = append(paths, t.oldFPs[o].Path)
 			}
 			slices.Sort(paths)
 			l.Reason = "ambiguous: " + strconv.Itoa(len(c.old)) + " vanished findings match (" + strings.Join(paths, ", ") + ")"
 		case claims[c.old[0]] > 1:
-			l.OldFP, l.OldPath = c.old[0], t.oldFPs[c.old[0]]
+			l.OldFP, l.OldPath = c.old[0], t.oldFPs[c.old[0]].Path
 			l.Reason = "ambiguous: " + strconv.Itoa(claims[c.old[0]]) + " new findings match the finding of " + l.OldPath
 		default:
-			l.OldFP, l.OldPath, l.Linked = c.old[0], t.oldFPs[c.old[0]], true
+			l.OldFP, l.OldPath, l.Linked = c.old[0], t.oldFPs[c.old[0]].Path, true
+			if c.byRule {
+				l.Reason = "git rename: the line was edited in place; matched by rule at the old line"
+			}
 		}
 		out = append(out, l)
 	}

@@ -392,7 +392,18 @@ func (o *Orchestrator) runScan(ctx context.Context, id string, opts RunOptions) 
 	src := prep.lineSource(tree.LineSource(target.Path))
 	var moves *moveTracker
 	if readsTree {
-		if moves, err = newMoveTracker(ctx, o.store, id, target.Path); err != nil {
+		var git *gitMoves
+		if prep == nil {
+			// A directory that is a git work tree: its HEAD is recorded,
+			// so the next scan asks git what moved since.
+			if commit := gitHead(ctx, target.Path); commit != "" {
+				if err := o.store.SetScanCommit(bg, id, commit); err != nil {
+					o.log.Warn("scanned commit not recorded", "scan_id", id, "error", err.Error())
+				}
+				git = &gitMoves{root: target.Path}
+			}
+		}
+		if moves, err = newMoveTracker(ctx, o.store, id, target.Path, git); err != nil {
 			o.log.Warn("moved findings not looked for", "scan_id", id, "error", err.Error())
 			moves = nil
 		}

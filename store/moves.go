@@ -35,10 +35,17 @@ func (s *Store) ScanFilePaths(ctx context.Context, sc Scan) ([]string, error) {
 	})
 }
 
-// FingerprintsInFiles returns the fingerprints of a scan's findings in the
-// given files, each with its path.
-func (s *Store) FingerprintsInFiles(ctx context.Context, sc Scan, paths []string) (map[string]string, error) {
-	out := map[string]string{}
+// OldFinding is where a finding of an earlier scan was and what found
+// it: what a moved finding is matched on.
+type OldFinding struct {
+	Path, Scanner, RuleID, CWE string
+	Line                       int
+}
+
+// FingerprintsInFiles returns the findings of a scan in the given files
+// by fingerprint.
+func (s *Store) FingerprintsInFiles(ctx context.Context, sc Scan, paths []string) (map[string]OldFinding, error) {
+	out := map[string]OldFinding{}
 	if len(paths) == 0 {
 		return out, nil
 	}
@@ -46,20 +53,22 @@ func (s *Store) FingerprintsInFiles(ctx context.Context, sc Scan, paths []string
 	for _, p := range paths {
 		want[p] = true
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT f.fingerprint, json_extract(CAST(f.body AS TEXT), '$.file_path') FROM findings f
+	rows, err := s.db.QueryContext(ctx, `SELECT f.fingerprint, f.scanner, json_extract(CAST(f.body AS TEXT), '$.file_path'),
+		json_extract(CAST(f.body AS TEXT), '$.rule_id'), json_extract(CAST(f.body AS TEXT), '$.cwe'), json_extract(CAST(f.body AS TEXT), '$.line') FROM findings f
 		WHERE f.k >= ? AND f.k < ?`, sc.Seq<<32, (sc.Seq+1)<<32)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var fp string
-		var p sql.NullString
-		if err := rows.Scan(&fp, &p); err != nil {
+		var fp, scanner string
+		var p, rule, cwe sql.NullString
+		var line sql.NullInt64
+		if err := rows.Scan(&fp, &scanner, &p, &rule, &cwe, &line); err != nil {
 			return nil, err
 		}
 		if want[p.String] {
-			out[fp] = p.String
+			out[fp] = OldFinding{Path: p.String, Scanner: scanner, RuleID: rule.String, CWE: cwe.String, Line: int(line.Int64)}
 		}
 	}
 	return out, rows.Err()

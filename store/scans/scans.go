@@ -241,6 +241,14 @@ func (s *Table) queryScans(ctx context.Context, q string, args ...any) ([]Scan, 
 	return sqlbase.Collect(rows, err, ScanRow)
 }
 
+// SetScanCommit records the git commit a scan of a work tree read (its
+// HEAD when the scan started): the next scan of the target asks git which
+// files moved since.
+func (s *Table) SetScanCommit(ctx context.Context, id, commit string) error {
+	_, err := s.w.ExecContext(ctx, "UPDATE scans SET commit_id = ? WHERE id = ?", commit, id)
+	return err
+}
+
 // MarkScanRunning moves a pending scan to running. It returns ErrConflict
 // when the scan is no longer pending (cancelled meanwhile).
 func (s *Table) MarkScanRunning(ctx context.Context, id string) error {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"scand/finding"
+	"scand/finding/excerpt"
 )
 
 func rowsOf(rs []Row) iter.Seq2[Row, error] {
@@ -127,5 +128,35 @@ func TestMarkdownAndTextKeepHostileTextInert(t *testing.T) {
 	}
 	if !strings.Contains(text.String(), "\x1b[31mhigh") {
 		t.Error("no colour where asked for")
+	}
+}
+
+// TestMarkdownShowsNewFindingsCode: a diff's new finding with an excerpt
+// gets its code in a fence no line can close (the stored lines are
+// already redacted and defused); unchanged findings and findings without
+// an excerpt get none.
+func TestMarkdownShowsNewFindingsCode(t *testing.T) {
+	ex := &excerpt.Excerpt{StartLine: 9, Line: 10, Lines: []string{"~~~~~ end?", "token = 'ghp_…********'", "</details><script>x</script>"}}
+	rows := []Row{
+		{Stored: &Decoded{F: finding.Finding{Scanner: "secrets", Severity: finding.High, Title: "GitHub token", RuleID: "github-pat", FilePath: "a.py", Line: 10}},
+			Diff: DiffNew, Excerpt: ex},
+		{Stored: &Decoded{F: finding.Finding{Scanner: "secrets", Severity: finding.High, Title: "Old one", RuleID: "github-pat", FilePath: "b.py", Line: 3}},
+			Diff: DiffUnchanged, Excerpt: &excerpt.Excerpt{StartLine: 3, Line: 3, Lines: []string{"UNCHANGED CODE"}}},
+	}
+	g := Gate{FailOn: "high"}
+	sum, _ := Summarize(g, rowsOf(rows))
+	var md strings.Builder
+	if err := WriteMarkdown(&md, Run{Summary: sum, Base: "main", Head: "pr"}, g, rowsOf(rows)); err != nil {
+		t.Fatal(err)
+	}
+	out := md.String()
+	fence := strings.Repeat("~", 6)
+	for _, want := range []string{"<summary>Code of the new findings</summary>", fence + "\n", "> 10 | token = 'ghp_…********'", "   9 | ~~~~~ end?"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "UNCHANGED CODE") || strings.Count(out, fence+"\n") != 2 {
+		t.Errorf("markdown:\n%s", out)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"io"
 	"strconv"
@@ -41,28 +43,17 @@ func fpKey(fingerprint string) (int64, bool) {
 }
 
 // PutExcerpts stores a batch of a scan's excerpts in one short write
-// transaction. A finding that has one already keeps it.
+// transaction of two statements (the batch bound as one JSON array). A
+// finding that has one already keeps it; a window already stored is
+// shared. Bodies are matched on hash and content, so a 64-bit hash clash
+// costs an excerpt, never shows another's.
 func (x *Excerpts) PutExcerpts(ctx context.Context, scanSeq int64, items []Item) error {
-	if len(items) == 0 {
-		return nil
+	type row struct {
+		FP   int64  `json:"f"`
+		Hash int64  `json:"h"`
+		Body string `json:"b"` // hex
 	}
-	tx, err := x.w.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	insBody, err := tx.PrepareContext(ctx, "INSERT INTO excerpt_bodies (hash, body) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING")
-	if err != nil {
-		return err
-	}
-	getBody, err := tx.PrepareContext(ctx, "SELECT id, body FROM excerpt_bodies WHERE hash = ?")
-	if err != nil {
-		return err
-	}
-	insRow, err := tx.PrepareContext(ctx, "INSERT INTO finding_excerpts (scan_seq, fp, body_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
-	if err != nil {
-		return err
-	}
+	rows := make([]row, 0, len(items))
 	for _, it := range items {
 		fp, ok := fpKey(it.Fingerprint)
 		if !ok || it.Excerpt == nil {
@@ -70,21 +61,29 @@ func (x *Excerpts) PutExcerpts(ctx context.Context, scanSeq int64, items []Item)
 		}
 		body := compress(excerpt.Encode(it.Excerpt))
 		sum := sha256.Sum256(body)
-		hash := int64(binary.BigEndian.Uint64(sum[:8]))
-		if _, err := insBody.ExecContext(ctx, hash, body); err != nil {
-			return err
-		}
-		var id int64
-		var stored []byte
-		if err := getBody.QueryRowContext(ctx, hash).Scan(&id, &stored); err != nil {
-			return err
-		}
-		if string(stored) != string(body) {
-			continue // a 64-bit clash: no excerpt rather than another's
-		}
-		if _, err := insRow.ExecContext(ctx, scanSeq, fp, id); err != nil {
-			return err
-		}
+		rows = append(rows, row{FP: fp, Hash: int64(binary.BigEndian.Uint64(sum[:8])), Body: hex.EncodeToString(body)})
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	list, err := json.Marshal(rows)
+	if err != nil {
+		return err
+	}
+	tx, err := x.w.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	const batch = `SELECT json_extract(value, '$.f') AS fp, json_extract(value, '$.h') AS hash, unhex(json_extract(value, '$.b')) AS body FROM json_each(?)`
+	if _, err := tx.ExecContext(ctx, `INSERT INTO excerpt_bodies (hash, body) SELECT hash, body FROM (`+batch+`) WHERE true
+		ON CONFLICT (hash) DO NOTHING`, string(list)); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO finding_excerpts (scan_seq, fp, body_id)
+		SELECT ?, j.fp, b.id FROM (`+batch+`) j JOIN excerpt_bodies b ON b.hash = j.hash AND b.body = j.body WHERE true
+		ON CONFLICT DO NOTHING`, scanSeq, string(list)); err != nil {
+		return err
 	}
 	return tx.Commit()
 }

@@ -15,6 +15,7 @@ import (
 	"errors"
 	"io"
 	"strconv"
+	"sync"
 
 	"scand/finding/excerpt"
 )
@@ -22,6 +23,11 @@ import (
 // Excerpts reads and writes the excerpt tables.
 type Excerpts struct {
 	db, w *sql.DB
+	// deflate is reused: a new flate writer costs far more than
+	// compressing one small excerpt.
+	mu      sync.Mutex
+	deflate *flate.Writer
+	buf     bytes.Buffer
 }
 
 // New reads through db and writes through the writer w.
@@ -59,7 +65,7 @@ func (x *Excerpts) PutExcerpts(ctx context.Context, scanSeq int64, items []Item)
 		if !ok || it.Excerpt == nil {
 			continue
 		}
-		body := compress(excerpt.Encode(it.Excerpt))
+		body := x.compress(excerpt.Encode(it.Excerpt))
 		sum := sha256.Sum256(body)
 		rows = append(rows, row{FP: fp, Hash: int64(binary.BigEndian.Uint64(sum[:8])), Body: hex.EncodeToString(body)})
 	}
@@ -147,18 +153,26 @@ func (l *Lookup) Close() error {
 	return l.stmt.Close()
 }
 
-// compress deflates a stored body: code lines compress to about half.
-// A body that does not shrink is kept as it is, marked by its first byte.
-func compress(raw []byte) []byte {
-	var b bytes.Buffer
-	b.WriteByte(1)
-	w, _ := flate.NewWriter(&b, flate.BestCompression)
-	w.Write(raw)
-	w.Close()
-	if b.Len() >= len(raw)+1 {
+// compress deflates a stored body (BestSpeed: on a few hundred bytes it
+// saves about as much as the slower levels, whose per-call table setup
+// costs more than the compression). A body that does not shrink is kept
+// as it is, marked by its first byte.
+func (x *Excerpts) compress(raw []byte) []byte {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.buf.Reset()
+	x.buf.WriteByte(1)
+	if x.deflate == nil {
+		x.deflate, _ = flate.NewWriter(&x.buf, flate.BestSpeed)
+	} else {
+		x.deflate.Reset(&x.buf)
+	}
+	x.deflate.Write(raw)
+	x.deflate.Close()
+	if x.buf.Len() >= len(raw)+1 {
 		return append([]byte{0}, raw...)
 	}
-	return b.Bytes()
+	return bytes.Clone(x.buf.Bytes())
 }
 
 func decode(body []byte, line int) (*excerpt.Excerpt, error) {

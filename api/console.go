@@ -13,6 +13,9 @@ import (
 	"scand/api/review"
 	"scand/api/scheduleapi"
 	"scand/api/ui"
+	"scand/api/ui/adminpages"
+	"scand/api/ui/portfoliopages"
+	"scand/api/ui/scanpages"
 	"scand/api/webhookapi"
 	"scand/auth"
 	"scand/finding/report"
@@ -57,6 +60,7 @@ func (s *Server) newConsole() http.Handler {
 		Version:          Version,
 		SLA:              s.SLA,
 		SLANow:           s.slaNow,
+		Pages:            []ui.PageSet{scanpages.Pages, portfoliopages.Pages, adminpages.Pages},
 	})
 	if err != nil {
 		// The console's routes name API routes; a mismatch is a defect of

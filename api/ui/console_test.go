@@ -1097,11 +1097,11 @@ func TestOverviewTrendMatchesTheAPI(t *testing.T) {
 // counts against the address.
 func TestSignInFailuresBackOff(t *testing.T) {
 	clock := &testClock{t: time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)}
-	e := newEnv(t, envOptions{AuthRequired: true, EnvKey: "Short", Clock: clock})
+	e := newEnv(t, envOptions{AuthRequired: true, EnvKey: "short", Clock: clock})
 	c := e.client(t)
 	c.get("/ui/login")
 	for i := 0; i < 20; i++ {
-		c.login("Short")
+		c.login("short")
 		c.post("/ui/logout", nil)
 		c.get("/ui/login")
 	}
@@ -1128,11 +1128,11 @@ func TestSignInFailuresBackOff(t *testing.T) {
 	if refused != 6 || lastRetry != "1" {
 		t.Fatalf("%d of 12 refused (Retry-After %q), want 6 with Retry-After 1", refused, lastRetry)
 	}
-	if p := c.post("/ui/login", url.Values{"key": {"Short"}}); p.status != http.StatusTooManyRequests {
+	if p := c.post("/ui/login", url.Values{"key": {"short"}}); p.status != http.StatusTooManyRequests {
 		t.Fatalf("right key during the back-off: %d", p.status)
 	}
 	clock.Advance(time.Second)
-	c.login("Short")
+	c.login("short")
 	if !strings.Contains(e.logs.String(), "console sign-in throttled") {
 		t.Error("no log line for the throttled sign-ins")
 	}

@@ -441,9 +441,10 @@ type errorView struct {
 // render executes a page into a buffer (so a template error never leaves
 // half a page) and writes it.
 func (c *Console) Render(w http.ResponseWriter, r *http.Request, rq *Request, status int, page, title, nav string, data any) {
-	v := &view{Title: title, Nav: nav, Page: data, rq: rq, Version: c.cfg.Version, Static: c.static.urls}
+	v := &view{Title: title, Nav: nav, Page: data, rq: rq, Version: c.cfg.Version, Static: c.static.urls,
+		names: &keyNames{ctx: r.Context(), data: c.cfg.Data}}
 	if rq.P.ID != "" {
-		v.User = PrincipalLabel(rq.P)
+		v.User = principalWho(rq.P)
 		v.Dev = rq.Dev
 		v.SignedIn = true
 		for _, s := range rq.P.Scopes {
@@ -469,7 +470,7 @@ func (c *Console) Render(w http.ResponseWriter, r *http.Request, rq *Request, st
 		w.Write([]byte("scand could not render this page; the service log has the details.\n"))
 		return
 	}
-	body := defuseBidi(buf.Bytes())
+	body := defuseBidi(resolveShortIDs(buf.Bytes()))
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Content-Length", strconv.Itoa(len(body)))
@@ -483,7 +484,7 @@ func (c *Console) Render(w http.ResponseWriter, r *http.Request, rq *Request, st
 type view struct {
 	Title    string
 	Nav      string
-	User     string
+	User     Who
 	Scopes   []string
 	Dev      bool
 	SignedIn bool
@@ -494,7 +495,11 @@ type view struct {
 	Static   map[string]string
 	Page     any
 	rq       *Request
+	names    *keyNames
 }
+
+// Who names the actor a verdict, comment, scan or schedule stored.
+func (v *view) Who(stored string) Who { return v.names.who(stored) }
 
 // Can reports whether the caller holds the scope of an API route.
 func (v *view) Can(apiRoute string) bool { return v.rq != nil && v.rq.Can(apiRoute) }

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"strings"
-
-	"scand/auth"
 )
 
 // PageSet is a group of console pages kept in a package of its own; it
@@ -44,17 +42,6 @@ func PtrString(p *string) string {
 		return ""
 	}
 	return *p
-}
-
-// PrincipalLabel names a caller for people.
-func PrincipalLabel(p auth.Principal) string {
-	switch p.Source {
-	case auth.SourceEnv:
-		return "environment key (SVC_API_KEY)"
-	case auth.SourceDev:
-		return "dev mode"
-	}
-	return "key " + p.ID
 }
 
 // Plural is the "s" of a count that needs one.

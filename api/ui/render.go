@@ -192,7 +192,9 @@ func ExportURL(scanID, kind, format string) string {
 	return "/ui/scans/" + url.PathEscape(scanID) + "/" + kind + "?" + url.Values{"format": {format}}.Encode()
 }
 
-// Short is the first characters of an id, enough to tell ids apart.
+// Short is the first characters of an id, for a page title naming one
+// id; lists use the "short" template function, which keeps the ids of a
+// page apart.
 func Short(id string) string {
 	if len(id) > 8 {
 		return id[:8]
@@ -246,7 +248,7 @@ var templateFuncs = template.FuncMap{
 	"compareURL":   CompareURL,
 	"browseURL":    BrowseURL,
 	"exportURL":    ExportURL,
-	"short":        Short,
+	"short":        shortMark,
 	"metaText":     MetaText,
 	"location":     location,
 	"suppressedBy": SuppressedBy,

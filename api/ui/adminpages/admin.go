@@ -3,11 +3,11 @@ package adminpages
 import (
 	"errors"
 	"net/http"
-	"scand/api/ui"
 	"slices"
 	"strings"
 	"time"
 
+	"scand/api/ui"
 	"scand/auth"
 	"scand/store"
 )

@@ -4,11 +4,11 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"scand/api/ui"
 	"slices"
 	"strconv"
 	"strings"
 
+	"scand/api/ui"
 	"scand/store"
 )
 

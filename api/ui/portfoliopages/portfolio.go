@@ -3,12 +3,12 @@ package portfoliopages
 import (
 	"net/http"
 	"net/url"
-	"scand/api/ui"
 	"strconv"
 	"strings"
 	"time"
 
 	"scand/api/portfolio"
+	"scand/api/ui"
 	"scand/finding"
 	"scand/finding/versions"
 	"scand/store/targets"

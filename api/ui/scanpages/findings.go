@@ -4,11 +4,11 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"scand/api/ui"
-	"scand/finding"
 	"sort"
 	"strings"
 
+	"scand/api/ui"
+	"scand/finding"
 	"scand/store"
 )
 

@@ -8,12 +8,12 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"scand/api/ui"
 	"strconv"
 	"strings"
 	"time"
 
 	"scand/api/review"
+	"scand/api/ui"
 	"scand/store"
 	"scand/store/audit"
 )

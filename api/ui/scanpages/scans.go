@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"scand/api/ui"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"scand/api/ui"
 	"scand/finding"
 	"scand/store"
 )

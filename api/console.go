@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"scand/api/httpio"
+	"scand/api/portfolio"
 	"scand/api/review"
 	"scand/api/scheduleapi"
 	"scand/api/ui"
@@ -204,6 +205,11 @@ func (a *consoleActions) UpdateSchedule(ctx context.Context, p auth.Principal, i
 	return a.s.schedules.Update(ctx, p, id, scheduleapi.UpdateScheduleRequest{Name: in.Name, TargetPath: in.TargetPath, ScanTypes: in.ScanTypes,
 		TargetURL: in.TargetURL, TargetHost: in.TargetHost, Cron: in.Cron, Timezone: in.Timezone, Enabled: in.Enabled,
 		AlertMinSeverity: in.AlertMinSeverity, KeepLast: in.KeepLast})
+}
+
+func (a *consoleActions) UpdateTarget(ctx context.Context, p auth.Principal, id int64, name *string, labels map[string]string) error {
+	_, err := a.s.portfolio().UpdateTarget(ctx, id, portfolio.TargetPatch{Name: name, Labels: &labels})
+	return err
 }
 
 func (a *consoleActions) DeleteSchedule(ctx context.Context, p auth.Principal, id string) error {

@@ -47,6 +47,12 @@ type Data interface {
 	// Portfolio (issue 25): targets and the findings of their latest scans.
 	Targets(ctx context.Context, q targets.TargetQuery) ([]targets.TargetSummary, error)
 	PortfolioFindings(ctx context.Context, q targets.FindingsQuery) ([]targets.PortfolioFinding, int, error)
+	// Target is one target with its open counts; TargetScans lists its
+	// scans newest first, those before the scan numbered before (0: from
+	// the newest); TargetOfScan is the target a scan points at.
+	Target(ctx context.Context, id int64, hidden []string, sla targets.SLA) (targets.TargetSummary, error)
+	TargetScans(ctx context.Context, id, before int64, limit int) ([]store.Scan, error)
+	TargetOfScan(ctx context.Context, scanID string) (targets.Target, error)
 	Components(ctx context.Context, q targets.ComponentQuery, constraint *versions.Constraint, limit int) (portfolio.ComponentList, error)
 	Vulnerability(ctx context.Context, id string, hidden []string) (portfolio.Vulnerability, bool, error)
 
@@ -131,6 +137,18 @@ func (d storeData) PortfolioFindings(ctx context.Context, q targets.FindingsQuer
 	}
 	n, err := d.st.CountPortfolioFindings(ctx, q)
 	return rows, n, err
+}
+
+func (d storeData) Target(ctx context.Context, id int64, hidden []string, sla targets.SLA) (targets.TargetSummary, error) {
+	return d.st.TargetSummaryByID(ctx, id, hidden, sla)
+}
+
+func (d storeData) TargetScans(ctx context.Context, id, before int64, limit int) ([]store.Scan, error) {
+	return d.st.ScansOfTarget(ctx, id, before, limit)
+}
+
+func (d storeData) TargetOfScan(ctx context.Context, scanID string) (targets.Target, error) {
+	return d.st.TargetOfScan(ctx, scanID)
 }
 
 func (d storeData) Components(ctx context.Context, q targets.ComponentQuery, constraint *versions.Constraint, limit int) (portfolio.ComponentList, error) {

@@ -31,6 +31,7 @@ var flashes = map[string]string{
 	"read": "Notification marked read.", "all-read": "All notifications marked read.", "started": "Scan queued.",
 	"schedule-created": "Schedule created.", "schedule-saved": "Schedule saved.", "schedule-enabled": "Schedule enabled.",
 	"schedule-disabled": "Schedule disabled: it starts no scan until enabled again.", "schedule-deleted": "Schedule deleted; the scans it started are kept.",
+	"target-saved": "Target saved.",
 }
 
 // Flash is the confirmation the redirect that led here asked for.

@@ -13,6 +13,7 @@ import (
 	"scand/api/ui"
 	"scand/finding"
 	"scand/store"
+	"scand/store/targets"
 )
 
 // severityRow is one severity of the overview's breakdown.
@@ -462,9 +463,12 @@ type scanDetailView struct {
 	Severities []string
 	PageSizes  []int
 	Flash      string
+	// TargetRecord is the target the scan belongs to; nil for a scan
+	// stored without one.
+	TargetRecord *targets.Target
 }
 
-// refresh reloads a running scan's page every few seconds for a browser
+// Refresh reloads a running scan's page every few seconds for a browser
 // without script; with script, the event stream updates it instead.
 func (v scanDetailView) Refresh() bool { return v.Active }
 
@@ -489,6 +493,11 @@ func (c pages) scanDetail(w http.ResponseWriter, r *http.Request, rq *ui.Request
 		v.Counts = append(v.Counts, sevCount{Severity: s, Count: sc.LiveCounts[s]})
 	}
 	if v.Details, err = c.Config().Actions.ScanDetails(ctx, sc); err != nil {
+		return err
+	}
+	if t, err := c.Config().Data.TargetOfScan(ctx, sc.ID); err == nil {
+		v.TargetRecord = &t
+	} else if !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
 	if v.Active {

@@ -48,6 +48,12 @@ type ConsoleFindingQuery struct {
 	// read the rows; past it a page only says "more than". Every other
 	// filter is counted exactly from the stored per-facet counts.
 	CountUpTo int
+	// Sort is one of FindingSorts; "" is the canonical order. In another
+	// order AfterKey and BeforeKey are the keyset bounds (After and Before
+	// are not read) and Last reads the last page.
+	Sort                string
+	AfterKey, BeforeKey *SortKey
+	Last                bool
 }
 
 // Filtered reports whether q narrows the findings at all.
@@ -59,6 +65,8 @@ func (q ConsoleFindingQuery) Filtered() bool {
 // the keyset paging key.
 type OrderedFinding struct {
 	Ord int
+	// Key is the row's position in the query's order, for its cursor.
+	Key SortKey
 	FindingWithState
 }
 
@@ -124,6 +132,9 @@ func (s *Reader) ConsoleFindings(ctx context.Context, scanID string, q ConsoleFi
 	if err != nil {
 		return out, err
 	}
+	if q.Sort != "" && q.Sort != SortSeverity {
+		return s.sortedFindings(ctx, sc, q)
+	}
 	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return out, err
@@ -150,7 +161,7 @@ func (s *Reader) ConsoleFindings(ctx context.Context, scanID string, q ConsoleFi
 			decodeErr = err
 			return false
 		}
-		out.Rows = append(out.Rows, OrderedFinding{Ord: r.Ord, FindingWithState: fw})
+		out.Rows = append(out.Rows, OrderedFinding{Ord: r.Ord, Key: SortKey{Ord: r.Ord}, FindingWithState: fw})
 		return true
 	})
 	if err == nil {
@@ -342,7 +353,10 @@ func (p *plan) consoleVerdictBlock(ctx context.Context, tx *sql.Tx, lo, hi int, 
 	return true
 }
 
-func scanOrderedFindings(rows *sql.Rows) ([]OrderedFinding, error) {
+// scanOrderedFindings reads rows of consoleFindingColumns (or
+// findingRowColumns) followed by extra columns, scanned into extra; each
+// row is passed to keyed, when set, while extra holds its values.
+func scanOrderedFindings(rows *sql.Rows, extra []any, keyed func(*OrderedFinding)) ([]OrderedFinding, error) {
 	defer rows.Close()
 	out := []OrderedFinding{}
 	var buf []byte
@@ -351,7 +365,7 @@ func scanOrderedFindings(rows *sql.Rows) ([]OrderedFinding, error) {
 		var fp string
 		var body, text []byte
 		var tStatus, tNote, tAt, tBy, tExp sql.NullString
-		if err := rows.Scan(&k, &fp, &body, &text, &tStatus, &tNote, &tAt, &tBy, &tExp); err != nil {
+		if err := rows.Scan(append([]any{&k, &fp, &body, &text, &tStatus, &tNote, &tAt, &tBy, &tExp}, extra...)...); err != nil {
 			return nil, err
 		}
 		row := FindingRow{Ord: int(k & 0xffffffff), Fingerprint: fp, Body: body}
@@ -369,7 +383,11 @@ func scanOrderedFindings(rows *sql.Rows) ([]OrderedFinding, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, OrderedFinding{Ord: row.Ord, FindingWithState: fw})
+		of := OrderedFinding{Ord: row.Ord, Key: SortKey{Ord: row.Ord}, FindingWithState: fw}
+		if keyed != nil {
+			keyed(&of)
+		}
+		out = append(out, of)
 	}
 	return out, rows.Err()
 }
@@ -401,7 +419,7 @@ func (s *Reader) FindingOccurrence(ctx context.Context, fingerprint, scanID stri
 	if err != nil {
 		return fw, sc, err
 	}
-	found, err := scanOrderedFindings(rows)
+	found, err := scanOrderedFindings(rows, nil, nil)
 	if err != nil {
 		return fw, sc, err
 	}
@@ -516,7 +534,7 @@ func (s *Reader) CompareFindings(ctx context.Context, a, b, kind string, after, 
 	if err != nil {
 		return nil, err
 	}
-	return scanOrderedFindings(rows)
+	return scanOrderedFindings(rows, nil, nil)
 }
 
 // notComparedFindings pages through the newer scan's findings of the
@@ -530,7 +548,7 @@ func (s *Reader) notComparedFindings(ctx context.Context, a, b string, after, li
 		if err != nil {
 			return nil, err
 		}
-		if out, err = scanOrderedFindings(rows); err != nil || len(out) >= limit {
+		if out, err = scanOrderedFindings(rows, nil, nil); err != nil || len(out) >= limit {
 			return out, err
 		}
 		after = -1
@@ -542,7 +560,7 @@ func (s *Reader) notComparedFindings(ctx context.Context, a, b string, after, li
 	if err != nil {
 		return nil, err
 	}
-	older, err := scanOrderedFindings(rows)
+	older, err := scanOrderedFindings(rows, nil, nil)
 	for i := range older {
 		older[i].Ord += notComparedPhase
 	}

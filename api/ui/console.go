@@ -400,6 +400,8 @@ func (c *Console) renderError(w http.ResponseWriter, r *http.Request, rq *Reques
 		pe = WithBack(err, "").(*PageError)
 	case errors.Is(err, store.ErrNotFound):
 		pe = &PageError{Status: http.StatusNotFound, Msgs: []string{"It may have been deleted."}}
+	case errors.Is(err, ErrBadCursor):
+		pe = &PageError{Status: http.StatusUnprocessableEntity, Msgs: []string{"This page link is not valid (it may have been cut short, or come from another sort order). Go back to the first page of the list."}}
 	default:
 		c.cfg.Log.ErrorContext(r.Context(), "console error", "request_id", c.cfg.RequestID(r.Context()), "method", r.Method, "path", r.URL.Path, "error", err.Error())
 		pe = &PageError{Status: http.StatusInternalServerError}

@@ -164,44 +164,37 @@ func expiryValue(st *store.TriageState) string {
 	return st.ExpiresAt.UTC().Format(time.DateOnly)
 }
 
-// lastPage is a Before bound past every position: the page before it is
-// the last one.
-const lastPage = "2147483647"
-
 // pageQuery is the findings query of a scan page's URL: a cursor (after,
-// before), a page number or "last". A cursor or page that is not one the
-// console hands out is refused with a message, never read as page 1.
+// before), a page number or "last". A page number that is not one is
+// refused with a message, never read as page 1; so is a cursor, which
+// the data layer judges (ui.ErrBadCursor).
 func (c pages) pageQuery(sc store.Scan, ff findingFilter, q url.Values) (ui.FindingQuery, error) {
-	first := ui.ScanURL(sc.ID)
-	if vals := ff.values(); len(vals) > 0 {
-		first += "?" + vals.Encode()
-	}
-	first += "#findings"
-	bad := func(what string) error {
-		return &ui.PageError{Status: http.StatusUnprocessableEntity, Back: first,
-			Msgs: []string{"This page link is not valid (" + what + "); it may come from an older version of the page. Go back to the first page of the findings."}}
-	}
-	after, before, pageNo := q.Get("after"), q.Get("before"), q.Get("page")
-	for name, cur := range map[string]string{"after": after, "before": before} {
-		if n, err := strconv.Atoi(cur); cur != "" && (err != nil || n < 0) {
-			return ui.FindingQuery{}, bad(name + "=" + strconv.Quote(cur))
-		}
-	}
-	fq := ff.query(after, before)
-	switch {
+	fq := ff.query(q.Get("after"), q.Get("before"))
+	switch pageNo := q.Get("page"); {
 	case pageNo == "":
 	case pageNo == "last":
-		fq.After, fq.Before = "", lastPage
+		fq.After, fq.Before, fq.Last = "", "", true
 	default:
 		n, err := strconv.Atoi(pageNo)
 		if err != nil || n < 1 {
-			return ui.FindingQuery{}, bad("page=" + strconv.Quote(pageNo))
+			return ui.FindingQuery{}, badPageLink(sc, ff, "page="+strconv.Quote(pageNo))
 		}
 		if n > 1 {
 			fq.After, fq.Before, fq.Page = "", "", n
 		}
 	}
 	return fq, nil
+}
+
+// badPageLink refuses a page link the console did not hand out, with a
+// way back to the first page of the same filters and order.
+func badPageLink(sc store.Scan, ff findingFilter, what string) error {
+	first := ui.ScanURL(sc.ID)
+	if vals := ff.values(); len(vals) > 0 {
+		first += "?" + vals.Encode()
+	}
+	return &ui.PageError{Status: http.StatusUnprocessableEntity, Back: first + "#findings",
+		Msgs: []string{"This page link is not valid (" + what + "); it may come from an older version of the page or another sort order. Go back to the first page of the findings."}}
 }
 
 type ruleGroupsView struct {

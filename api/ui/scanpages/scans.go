@@ -13,6 +13,7 @@ import (
 	"scand/api/ui"
 	"scand/finding"
 	"scand/store"
+	"scand/store/findings"
 	"scand/store/targets"
 )
 
@@ -340,6 +341,8 @@ type findingFilter struct {
 	Compliance string
 	Text       string
 	Limit      int
+	// Sort is one of findings.FindingSorts; "" is the canonical order.
+	Sort string
 }
 
 func (ff findingFilter) values() url.Values {
@@ -360,6 +363,9 @@ func (ff findingFilter) values() url.Values {
 	}
 	if ff.Limit != defaultPageSize {
 		v.Set("limit", strconv.Itoa(ff.Limit))
+	}
+	if ff.Sort != "" {
+		v.Set("sort", ff.Sort)
 	}
 	return v
 }
@@ -401,6 +407,9 @@ func (c pages) parseFindingFilter(q url.Values) findingFilter {
 	if n, err := strconv.Atoi(q.Get("limit")); err == nil && slices.Contains(pageSizes, n) {
 		ff.Limit = n
 	}
+	if s := q.Get("sort"); s != findings.SortSeverity && slices.Contains(findings.FindingSorts, s) {
+		ff.Sort = s
+	}
 	if r := []rune(ff.Text); len(r) > maxSearchChars {
 		ff.Text = string(r[:maxSearchChars])
 	}
@@ -412,7 +421,7 @@ func (c pages) parseFindingFilter(q url.Values) findingFilter {
 
 func (ff findingFilter) query(after, before string) ui.FindingQuery {
 	fq := ui.FindingQuery{Severities: ff.Severities, ScanTypes: ff.ScanTypes, Scanners: ff.Scanners, Triage: ff.Triage,
-		Text: ff.Text, After: after, Before: before, Limit: ff.Limit}
+		Text: ff.Text, After: after, Before: before, Limit: ff.Limit, Sort: ff.Sort}
 	if ff.Compliance != "" {
 		fq.Compliance = []string{ff.Compliance}
 	}
@@ -466,7 +475,21 @@ type scanDetailView struct {
 	// TargetRecord is the target the scan belongs to; nil for a scan
 	// stored without one.
 	TargetRecord *targets.Target
+	// Sorts are the orders the findings can be listed in; Ages the first
+	// sightings of the page's findings on the scan's target.
+	Sorts []sortChoice
+	Ages  *findingAges
 }
+
+type sortChoice struct{ Value, Label string }
+
+// sortChoices name the orders of findings.FindingSorts for people; the
+// canonical one is the empty value, so its links stay as they were.
+var sortChoices = []sortChoice{{"", "Severity (most severe first)"}, {findings.SortFirstSeen, "Age (oldest first)"},
+	{findings.SortFile, "File and line"}, {findings.SortScanner, "Scanner"}, {findings.SortRule, "Rule"}}
+
+// findingAges is a page's first sightings by fingerprint.
+type findingAges struct{ FirstSeen map[string]time.Time }
 
 // Refresh reloads a running scan's page every few seconds for a browser
 // without script; with script, the event stream updates it instead.
@@ -483,7 +506,8 @@ func (c pages) scanDetail(w http.ResponseWriter, r *http.Request, rq *ui.Request
 	}
 	q := r.URL.Query()
 	v := scanDetailView{Scan: sc, Active: !store.TerminalStatus(sc.Status), Filter: c.parseFindingFilter(q),
-		ScanTypes: sc.ScanTypes, Scanners: sc.ScannersRun, Statuses: store.TriageStatuses, Severities: ui.SeverityNames, PageSizes: pageSizes, Flash: ui.Flash(r)}
+		ScanTypes: sc.ScanTypes, Scanners: sc.ScannersRun, Statuses: store.TriageStatuses, Severities: ui.SeverityNames, PageSizes: pageSizes, Flash: ui.Flash(r),
+		Sorts: sortChoices}
 	if sc.CompletedAt != nil {
 		v.Duration = sc.CompletedAt.Sub(sc.StartedAt).Round(time.Second).String()
 	}
@@ -525,6 +549,9 @@ func (c pages) scanDetail(w http.ResponseWriter, r *http.Request, rq *ui.Request
 		return err
 	}
 	page, err := c.Config().Data.Findings(ctx, sc.ID, fq)
+	if errors.Is(err, ui.ErrBadCursor) {
+		return badPageLink(sc, v.Filter, "a cursor")
+	}
 	if err != nil {
 		return err
 	}
@@ -535,7 +562,7 @@ func (c pages) scanDetail(w http.ResponseWriter, r *http.Request, rq *ui.Request
 			total = sc.FindingsCount
 		}
 		if n := (total + fq.Limit - 1) / fq.Limit; n > 1 {
-			fq.After, fq.Before, fq.Page = "", "", n
+			fq.After, fq.Before, fq.Last, fq.Page = "", "", false, n
 			if page, err = c.Config().Data.Findings(ctx, sc.ID, fq); err != nil {
 				return err
 			}
@@ -543,6 +570,7 @@ func (c pages) scanDetail(w http.ResponseWriter, r *http.Request, rq *ui.Request
 	}
 	v.PageNo = fq.Page
 	v.Findings, v.Total, v.More = page.Findings, page.Total, page.More
+	v.Ages = &findingAges{FirstSeen: page.FirstSeen}
 	v.Filtered = page.Total >= 0
 	if !v.Filtered {
 		v.Total = sc.FindingsCount

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -207,6 +208,46 @@ func TestConsolePortfolioWalkInChromium(t *testing.T) {
 	if h1() != "Target Shop" {
 		t.Fatalf("back on the target page: %q", h1())
 	}
+	// The target's scan, its findings sorted by file and paged by cursor
+	// in that order, and back to the target through the scan page's link.
+	click(`#scans a[href^="/ui/scans/"]`)
+	scanPath := b.path()
+	b.act(`document.getElementById('f-sort').value = 'file'; document.getElementById('f-limit').value = '25'; document.querySelector('form.filters').requestSubmit();`)
+	files := func() []string {
+		var out []string
+		b.evalInto(`Array.from(document.querySelectorAll('table.findings tbody .path')).map(function (e) { return e.textContent; })`, &out)
+		return out
+	}
+	sorted1 := files()
+	if !strings.Contains(b.path(), "sort=file") || len(sorted1) != 25 {
+		t.Fatalf("sorted scan page %s: %d rows", b.path(), len(sorted1))
+	}
+	click(`a[rel="next"]`)
+	sorted2 := files()
+	if !strings.Contains(b.path(), "after=") || !strings.Contains(b.path(), "sort=file") || len(sorted2) != 25 {
+		t.Fatalf("second sorted page %s: %d rows", b.path(), len(sorted2))
+	}
+	// Rows read "file:line" (or a file alone): file first, then the line
+	// as a number.
+	all := append(append([]string{}, sorted1...), sorted2...)
+	key := func(loc string) (string, int) {
+		file, line, _ := strings.Cut(loc, ":")
+		n, _ := strconv.Atoi(line)
+		return file, n
+	}
+	for i := 1; i < len(all); i++ {
+		fa, la := key(all[i-1])
+		fb, lb := key(all[i])
+		if fa > fb || fa == fb && la > lb {
+			t.Fatalf("not sorted by file and line: %q before %q", all[i-1], all[i])
+		}
+	}
+	b.navigate(scanPath)
+	click(`a[href="` + targetPath + `"]`)
+	if h1() != "Target Shop" {
+		t.Fatalf("the scan page's target link leads to %q", h1())
+	}
+
 	// The label filter of the targets list finds it, the other not.
 	b.navigate("/ui/targets?label=team%3Dpayments")
 	if count(`a[href^="/ui/targets/"]`) != 1 || !strings.Contains(b.text(`document.body.innerText`), "Shop") {

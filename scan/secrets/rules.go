@@ -328,7 +328,7 @@ func secretsRuleTable() []secretsRule {
 			// Team and bot IDs are upper case when Slack prints them, but
 			// URLs are copied through tools that fold case; the path shape
 			// (T.../B.../token) is what identifies the hook.
-			keywords: []string{"hooks.slack.com"}, pattern: `hooks\.slack\.com/(?:services|workflows|triggers)/(T[A-Za-z0-9_]{6,12}/[A-Za-z0-9_]{6,12}/(?:[0-9]{10,20}/)?` + base62 + `{20,32})\b`, minEntropy: 3, vendorFormat: true},
+			keywords: []string{"hooks.slack.com"}, pattern: `hooks\.slack\.com/(?:services|workflows|triggers)/(T[A-Za-z0-9_]{6,12}/[A-Za-z0-9_]{6,16}/(?:[0-9]{10,20}/)?` + base62 + `{20,32})\b`, minEntropy: 3, vendorFormat: true},
 		{id: "discord-bot-token", title: "Discord bot token", severity: high, cwe: cwe798,
 			remediation: "Reset the token in the Developer Portal (Bot > Reset Token).",
 			fileContext: []string{"discord"}, pattern: `\b([MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38})` + notB64ID, minEntropy: 3.5},
@@ -695,7 +695,7 @@ var secretsQualifiedNameRe = regexp.MustCompile(`^[A-Za-z0-9_.-]+:(?:[A-Z][a-z]+
 // Google API key: their vendor rules judge such values (a bot id of the
 // wrong length is a sample; a Firebase config's key is public), so the
 // generic rules do not judge them again.
-var secretsVendorShapeRe = regexp.MustCompile(`^[0-9]{4,20}:A|^AIza[0-9A-Za-z_-]{35}$`)
+var secretsVendorShapeRe = regexp.MustCompile(`^[0-9]{4,20}:A|^[A-Za-z0-9_-]{1,20}:AA[A-Za-z0-9_-]{30,}$|^AIza[0-9A-Za-z_-]{35}$`)
 
 // secretsNotACredentialShape reports values the generic rules must leave
 // alone whatever their name: an Ethereum address (public by nature), a
@@ -801,15 +801,23 @@ func secretsLooksFormatPlaceholder(v []byte) bool {
 // secretsEncryptedPrefixes start values that are ciphertext, written to
 // be committed: SOPS (ENC[AES256_GCM,data:...,iv:...,tag:...]), Windows
 // DPAPI blobs (NuGet.Config's Password, .NET protected configuration),
-// Ansible Vault.
-var secretsEncryptedPrefixes = []string{"ENC[AES256_GCM,", "ENC[", "AQAAANCMnd8BFdERjHoAwE/Cl+sBAAAA", "$ANSIBLE_VAULT;"}
+// Ansible Vault, Jasypt (Spring Boot properties: ENC(base64)).
+var secretsEncryptedPrefixes = []string{"ENC[AES256_GCM,", "ENC[", "ENC(", "AQAAANCMnd8BFdERjHoAwE/Cl+sBAAAA", "$ANSIBLE_VAULT;"}
 
 // secretsLooksEncrypted reports a committed ciphertext value: it is
 // what encryption-at-rest tools are for, not a leak.
 func secretsLooksEncrypted(v []byte) bool {
 	for _, p := range secretsEncryptedPrefixes {
 		if bytes.HasPrefix(v, []byte(p)) {
-			return p != "ENC[" || bytes.Contains(v, []byte(",iv:")) || bytes.Contains(v, []byte("data:"))
+			switch p {
+			case "ENC[":
+				return bytes.Contains(v, []byte(",iv:")) || bytes.Contains(v, []byte("data:"))
+			case "ENC(":
+				// Jasypt's ciphertext is base64 of at least a salt and a block.
+				body := bytes.TrimSuffix(v[len(p):], []byte(")"))
+				return len(body) >= 24 && !bytes.ContainsFunc(body, func(r rune) bool { return r >= 128 || !secretsIsBase64Byte(byte(r)) })
+			}
+			return true
 		}
 	}
 	return false
@@ -1253,8 +1261,15 @@ const (
 	// call that takes the value as its first argument
 	// (messagebird.initClient('...'), new HubSpotAPI("...")).
 	// The name may be a module the call hangs off:
-	// require('messagebird').initClient('...').
-	secretsNearGap = `(?:[\w.-]|['"]\)\.){0,32}?["'\x60]?\]?[ \t]{0,3}(?::=|=>|\?=|=|:|,|\()[ \t]{0,3}["'\x60]?`
+	// require('messagebird').initClient('...'), or a namespace
+	// (new \MessageBird\Client('...')). A call may take an identifier
+	// or a variable before the secret (provider :facebook, ENV["ID"], "app secret";
+	// SumoLogic("access id", "access key")). And the name may be a command
+	// given the value as an argument, after up to three words or flags:
+	// snyk config set api=..., vault login s...., bundle config
+	// gems.contribsys.com user:pass.
+	secretsNearGap = `(?:[\w.\\-]|['"]\)\.){0,32}?["'\x60]?\]?(?:[ \t]{0,3}(?::=|=>|\?=|=|:|,|\()[ \t]{0,3}(?:(?:["'][^"'\s]{1,64}["']|[\w.]{1,40}(?:\[["']?\w{1,40}["']?\])?)[ \t]*,[ \t]*)?` +
+		`|(?:[ \t]+(?:[a-z][\w:.-]*|--?[a-z][\w-]*(?:=[\w.-]+)?)){0,3}?[ \t]+(?:[a-z][\w.-]*=)?)["'\x60]?`
 	// secretsNearEnd is what may follow such a value: a delimiter, an
 	// escaped newline or the end of the line, never more value characters.
 	secretsNearEnd = `(?:["'\x60\s;,)}\]<&]|\\[nrt]|$)`
@@ -1330,7 +1345,7 @@ func secretsVendorRules() []secretsRule {
 	// only when it mixes cases and digits: s.makeKubeConfigController is
 	// code.
 	vault := both("vault-token", "HashiCorp Vault token", crit, "Vault (vault token revoke) and review the audit log",
-		[]string{"hvs.", "hvb.", "hvr."}, `hv[sbr]\.[A-Za-z0-9_-]{24,400}`, []string{"vault", "token"}, `s\.[A-Za-z0-9]{24,26}`)
+		[]string{"hvs.", "hvb.", "hvr."}, `hv[sbr]\.[A-Za-z0-9_-]{24,400}`, []string{"vault", "token"}, `s\.[A-Za-z0-9]{24,40}`)
 	vault.validate = secretsValidateMixedToken
 	vault.prefilter = secretsHasVaultShape
 	// An access key is an access ID (su + 12) and a 64-character key; the
@@ -1391,7 +1406,7 @@ func secretsVendorRules() []secretsRule {
 		// short-term ones are bedrock-api-key- + base64 of a presigned URL
 		// on bedrock.amazonaws.com.
 		tok("aws-bedrock-api-key", "Amazon Bedrock API key", crit, "the AWS console (IAM > Users > BedrockAPIKey-... > Security credentials: delete the service-specific credential); short-term keys expire within 12 hours",
-			[]string{"ABSK", "bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t"}, `ABSK[A-Za-z0-9+/]{109,269}={0,2}|bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/]{20,}={0,2}`),
+			[]string{"ABSK", "bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t"}, `ABSK[A-Za-z0-9+/]{109,269}={0,2}|ABSKQmVkcm9ja0FQSUtleS[A-Za-z0-9+/]{30,269}={0,2}|bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/]{20,}={0,2}`),
 		both("netlify-token", "Netlify access token", high, "Netlify (User settings > Applications > Personal access tokens)",
 			[]string{"nfp_"}, `nfp_[A-Za-z0-9]{36}`, []string{"netlify"}, `[A-Za-z0-9_=-]{40,46}`),
 		tok("pulumi-token", "Pulumi access token", high, "Pulumi Cloud (Personal access tokens)", []string{"pul-"}, `pul-[a-f0-9]{40}`),
@@ -1613,9 +1628,10 @@ func secretsStructuredRules() []secretsRule {
 			validate:    secretsValidateConnectionStringPassword},
 		{id: "cli-password-flag", title: "Password passed as a command-line flag", severity: high, cwe: "CWE-259",
 			remediation: "Change the password, and give it to the tool on standard input (docker login --password-stdin), from a credential helper or from the environment: a flag's value is visible in the process list and the shell history.",
-			keywords:    []string{"--password", "--passwd", "--pass ", "--pass="},
-			pattern:     `(?i)(?:^|\s)--pass(?:word|wd)?(?:=|[ \t]+)["']?(?P<secret>[^\s"'$<{%(\x60-][^\s"'\x60]{3,})`,
-			validate:    secretsValidateNotPlaceholderPassword},
+			keywords:    []string{"-password", "-passwd", "--pass ", "--pass="},
+			// -Password is the NuGet CLI's and PowerShell's spelling.
+			pattern:  `(?i)(?:^|\s)(?:--pass(?:word|wd)?|-pass(?:word|wd))(?:=|[ \t]+)["']?(?P<secret>[^\s"'$<{%(\x60-][^\s"'\x60]{3,})`,
+			validate: secretsValidateNotPlaceholderPassword},
 		{id: "network-credential-password", title: "Password passed to a .NET credential constructor", severity: high, cwe: "CWE-259",
 			remediation: "Change the password, and read it from configuration protected by DPAPI, a secret store or the environment instead of passing a literal to NetworkCredential/DirectoryEntry.",
 			keywords:    []string{"networkcredential", "directoryentry"},
@@ -1903,10 +1919,10 @@ func secretsHasVaultShape(line []byte) bool {
 			continue
 		}
 		n := 0
-		for n < 27 && i+1+n < len(line) && secretsIsAlnum(line[i+1+n]) {
+		for n < 41 && i+1+n < len(line) && secretsIsAlnum(line[i+1+n]) {
 			n++
 		}
-		if n >= 24 && n <= 26 {
+		if n >= 24 && n <= 40 {
 			return true
 		}
 	}
@@ -1932,10 +1948,11 @@ func secretsHasHexRun64(line []byte) bool {
 // or without 0x) where a key is expected: assigned to a name that says
 // key, wallet, signer or account (PRIVATE_KEY =, ownerKey =,
 // accounts: [...]), or passed to a wallet constructor (new
-// ethers.Wallet("0x..."), Account.from_key(...), privateKeyToAccount(...)).
+// ethers.Wallet("0x..."), Account.from_key(...), privateKeyToAccount(...),
+// brownie's accounts.add(...)).
 // Transaction hashes, block hashes and addresses have the same alphabet
 // and sit under other names (txHash, GENESIS_HASH, token).
-var secretsEthereumKeyRe = regexp.MustCompile(`(?i)(?:(?:priv(?:ate)?[_-]?key|key|pk|secret|mnemonic|signer|wallet|account|accounts|deployer)["'\]]?[ \t]*(?::=|=>|=|:)[ \t]*\[?[ \t]*|(?:wallet|from_?key|fromprivatekey|privatekeytoaccount|signingkey)[ \t]*\([ \t]*)["'\x60]?(?P<secret>(?:0x)?[0-9a-fA-F]{64})(?:[^0-9A-Za-z]|$)`)
+var secretsEthereumKeyRe = regexp.MustCompile(`(?i)(?:(?:priv(?:ate)?[_-]?key|key|pk|secret|mnemonic|signer|wallet|account|accounts|deployer)["'\]]?[ \t]*(?::=|=>|=|:)[ \t]*\[?[ \t]*|(?:wallet|from_?key|fromprivatekey|privatekeytoaccount|signingkey|accounts?\.add)[ \t]*\([ \t]*)["'\x60]?(?P<secret>(?:0x)?[0-9a-fA-F]{64})(?:[^0-9A-Za-z]|$)`)
 
 // secretsFindEthereumKeys is ethereum-private-key.
 func secretsFindEthereumKeys(c *secretsMatchCtx) []secretsSpan {
@@ -1963,7 +1980,7 @@ func secretsFindEthereumKeys(c *secretsMatchCtx) []secretsSpan {
 
 // secretsChainMarkers are words of Ethereum tooling and networks.
 var secretsChainMarkers = []string{"ethers", "web3", "hardhat", "forge-std", "vm.addr", "eth_account", "solidity", "ethereum",
-	"viem", "truffle", "ganache", "anvil", "etherscan", "metamask", "infura", "alchemy", "sepolia", "goerli", "holesky", "mainnet", "chainid", "chain_id"}
+	"viem", "truffle", "ganache", "brownie", "anvil", "etherscan", "metamask", "infura", "alchemy", "sepolia", "goerli", "holesky", "mainnet", "chainid", "chain_id"}
 
 // secretsMentionsChain reports content that names Ethereum tooling.
 func secretsMentionsChain(data []byte) bool {

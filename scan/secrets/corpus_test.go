@@ -209,19 +209,20 @@ var (
 // same part. The gitleaks counts were measured with gitleaks v8.28.0
 // (default configuration, `gitleaks dir`) by `bench/secrets-corpus.sh
 // testdata/secrets/families/PART`; they are constants so that the test
-// does not need gitleaks. scand, same script: dev 1.000 (83/83) with no
+// does not need gitleaks. scand, same script: dev 1.000 (85/85) with no
 // false-positive file; heldout 0.986 (70/71) with 3; heldout2 1.000
 // (20/20) with none; heldout3 1.000 (68/68) with none after round 5
-// (0.868 with 2 when scored blind, before it).
+// (0.868 with 2 when scored blind, before it); heldout4 1.000 (24/24)
+// with none after round 6 (0.917 with 2 blind, after round 5).
 const secretsFamiliesMinRecall = 0.95
 
-var secretsFamiliesGitleaksFPFiles = map[string]int{"dev": 6, "heldout": 6, "heldout2": 1, "heldout3": 2}
+var secretsFamiliesGitleaksFPFiles = map[string]int{"dev": 7, "heldout": 6, "heldout2": 1, "heldout3": 2, "heldout4": 1}
 
 // TestSecretsFamiliesCorpus scores every part the way
 // bench/secrets-score.go does: a label is found when any finding is on its
 // line; a file with a finding on any other line is a false-positive file.
 func TestSecretsFamiliesCorpus(t *testing.T) {
-	for _, part := range []string{"dev", "heldout", "heldout2", "heldout3"} {
+	for _, part := range []string{"dev", "heldout", "heldout2", "heldout3", "heldout4"} {
 		t.Run(part, func(t *testing.T) {
 			dir := filepath.Join(secretsFamiliesDir, part)
 			labels := secretsReadLabels(t, dir)

@@ -371,7 +371,9 @@ func secretsRuleTable() []secretsRule {
 		// ---- structured tokens and URLs ----
 		{id: "jwt", title: "JSON Web Token", severity: med, cwe: cwe798,
 			remediation: "Invalidate it (rotate the signing key or revoke the session) if it has not expired, and never commit bearer tokens; tests should mint their own.",
-			csKeywords:  []string{"eyJ"}, pattern: `\b(eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{16,})` + notB64ID,
+			// A header or payload may be pretty-printed JSON: "{\n" and "{ "
+			// encode as ewo, ew0K and eyAi instead of eyJ.
+			csKeywords: []string{"eyJ", "ewo", "ew0K", "eyAi"}, pattern: `\b((?:eyJ|ewo|ew0K|eyAi)[A-Za-z0-9_-]{10,}\.(?:eyJ|ewo|ew0K|eyAi)[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{16,})` + notB64ID,
 			validate: secretsValidateJWT},
 		{id: "database-url-password", title: "Database URL with embedded password", severity: high, cwe: cwe259,
 			remediation: "Change the database user's password, and pass the URL (or just the password) through the environment or a secret manager.",
@@ -996,6 +998,12 @@ func secretsValidateAWSSecret(v []byte, c *secretsMatchCtx) bool {
 func secretsValidateJWT(v []byte, _ *secretsMatchCtx) bool {
 	head, _, ok := bytes.Cut(v, []byte("."))
 	if !ok {
+		return false
+	}
+	// A signature is random bytes; one that decodes to printable text
+	// (this_is_a_fake_signature) was written by hand for a test.
+	if sig, err := base64.RawURLEncoding.DecodeString(string(v[bytes.LastIndexByte(v, '.')+1:])); err == nil && len(sig) >= 16 &&
+		!bytes.ContainsFunc(sig, func(r rune) bool { return r < ' ' || r > '~' }) {
 		return false
 	}
 	raw, err := base64.RawURLEncoding.DecodeString(string(bytes.TrimRight(head, "=")))
@@ -1719,9 +1727,12 @@ func secretsIsKeywordArgument(v []byte) bool {
 var secretsGooglePublicFileMarkers = [][]byte{[]byte("authDomain"), []byte(`"current_key"`), []byte("GOOGLE_APP_ID")}
 
 // secretsGooglePublicLineMarkers are client-side loaders whose key is
-// public by design: the Maps JavaScript API script URL and the Maps SDK
-// for Android manifest entry.
-var secretsGooglePublicLineMarkers = [][]byte{[]byte("maps.googleapis.com/maps/api/js"), []byte("com.google.android.geo.API_KEY")}
+// public by design: the Maps JavaScript API script URL, the Maps SDK
+// for Android manifest entry and the Android string resources it reads
+// (google_maps_key; google_api_key, which the google-services plugin
+// writes).
+var secretsGooglePublicLineMarkers = [][]byte{[]byte("maps.googleapis.com/maps/api/js"), []byte("com.google.android.geo.API_KEY"),
+	[]byte(`name="google_maps_key"`), []byte(`name="google_api_key"`)}
 
 // secretsValidateNotPublicGoogleKey rejects Google API keys in the
 // contexts that mark them public (the two lists above).
@@ -1952,7 +1963,7 @@ func secretsHasHexRun64(line []byte) bool {
 // brownie's accounts.add(...)).
 // Transaction hashes, block hashes and addresses have the same alphabet
 // and sit under other names (txHash, GENESIS_HASH, token).
-var secretsEthereumKeyRe = regexp.MustCompile(`(?i)(?:(?:priv(?:ate)?[_-]?key|key|pk|secret|mnemonic|signer|wallet|account|accounts|deployer)["'\]]?[ \t]*(?::=|=>|=|:)[ \t]*\[?[ \t]*|(?:wallet|from_?key|fromprivatekey|privatekeytoaccount|signingkey|accounts?\.add)[ \t]*\([ \t]*)["'\x60]?(?P<secret>(?:0x)?[0-9a-fA-F]{64})(?:[^0-9A-Za-z]|$)`)
+var secretsEthereumKeyRe = regexp.MustCompile(`(?i)(?:(?:priv(?:ate)?[_-]?keys?|key|pk|secret|mnemonic|signer|wallet|account|accounts|deployer)["'\]]?[ \t]*(?::=|=>|=|:)[ \t]*\[?[ \t]*|(?:wallet|from_?key|fromprivatekey|privatekeytoaccount|signingkey|accounts?\.add)[ \t]*\([ \t]*)["'\x60]?(?P<secret>(?:0x)?[0-9a-fA-F]{64})(?:[^0-9A-Za-z]|$)`)
 
 // secretsFindEthereumKeys is ethereum-private-key.
 func secretsFindEthereumKeys(c *secretsMatchCtx) []secretsSpan {

@@ -209,7 +209,7 @@ var (
 // same part. The gitleaks counts were measured with gitleaks v8.28.0
 // (default configuration, `gitleaks dir`) by `bench/secrets-corpus.sh
 // testdata/secrets/families/PART`; they are constants so that the test
-// does not need gitleaks. scand, same script: dev 1.000 (85/85) with no
+// does not need gitleaks. scand, same script: dev 1.000 (95/95) with no
 // false-positive file; heldout 0.986 (70/71) with 3; heldout2 1.000
 // (20/20) with none; heldout3 1.000 (68/68) with none after round 5
 // (0.868 with 2 when scored blind, before it); heldout4 1.000 (24/24)

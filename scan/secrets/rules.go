@@ -112,6 +112,7 @@ type secretsRule struct {
 	re           *regexp.Regexp
 	nestedRe     *regexp.Regexp
 	secretGroups []int
+	nestedGroups []int
 }
 
 // secretsMatchCtx is what a rule sees of one candidate line.
@@ -491,6 +492,9 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 				vs, ve, ok = secretsXMLKeyValue(line, s, e)
 			}
 			if !ok {
+				vs, ve, ok = secretsXMLElementValue(line, s, e)
+			}
+			if !ok {
 				continue
 			}
 			v := line[vs:ve]
@@ -533,6 +537,20 @@ func secretsXMLKeyValue(line []byte, s, e int) (int, int, bool) {
 	return e + m[2], e + m[3], true
 }
 
+// secretsXMLElementValue returns the text of an element named by the
+// identifier line[s:e] when it closes on the same line:
+// <apiToken>...</apiToken>.
+func secretsXMLElementValue(line []byte, s, e int) (int, int, bool) {
+	if s == 0 || line[s-1] != '<' || e >= len(line) || line[e] != '>' {
+		return 0, 0, false
+	}
+	end := bytes.Index(line[e+1:], []byte("</"))
+	if end <= 0 || bytes.IndexByte(line[e+1:e+1+end], '<') >= 0 {
+		return 0, 0, false
+	}
+	return e + 1, e + 1 + end, true
+}
+
 // secretsIdentEndsWith reports whether the identifier, with separators
 // removed (db_password, dbPassword and db.password are all "dbpassword"),
 // ends in one of suffixes.
@@ -553,19 +571,33 @@ func secretsIdentEndsWith(ident []byte, suffixes []string) bool {
 }
 
 // secretsAssignedValue parses what follows an identifier ending at p: an
-// optional closing quote or bracket of the key, an assignment operator
-// (=, :=, :, =>; never == or other comparisons), and a quoted literal, or
-// an unquoted word when unquoted is true. It returns the value's bounds.
+// optional closing quote or bracket of the key (a JSON key inside a
+// string has an escaped quote, \"), an optional type (var apiToken string
+// = "..."; const apiToken: string = "..."), an assignment operator (=, :=,
+// :, =>, and Makefile's ::=, :::=, ?=, +=, PHP's .=; never == or other
+// comparisons), and a quoted literal, or an unquoted word when unquoted is
+// true. It returns the value's bounds.
 func secretsAssignedValue(line []byte, p int, unquoted bool) (int, int, bool) {
 	n := len(line)
-	for k := 0; k < 2 && p < n && (line[p] == '"' || line[p] == '\'' || line[p] == ']' || line[p] == '`'); k++ {
+	for k := 0; k < 2 && p < n && (line[p] == '"' || line[p] == '\'' || line[p] == ']' || line[p] == '`' || line[p] == '\\' && p+1 < n && line[p+1] == '"'); k++ {
+		if line[p] == '\\' {
+			p++
+		}
 		p++
 	}
-	for p < n && (line[p] == ' ' || line[p] == '\t') {
-		p++
+	p = secretsSkipBlanks(line, p)
+	typed := false
+	if q, ok := secretsTypeAnnotation(line, p); ok {
+		p, typed = q, true
 	}
 	switch {
-	case p+1 < n && line[p] == ':' && line[p+1] == '=':
+	case p+3 < n && line[p] == ':' && line[p+1] == ':' && line[p+2] == ':' && line[p+3] == '=':
+		p += 4
+	case p+2 < n && line[p] == ':' && line[p+1] == ':' && line[p+2] == '=':
+		p += 3
+	case p+2 < n && line[p] == '?' && line[p+1] == '?' && line[p+2] == '=':
+		p += 3
+	case p+1 < n && (line[p] == ':' || line[p] == '?' || line[p] == '+' || line[p] == '.') && line[p+1] == '=':
 		p += 2
 	case p+1 < n && line[p] == '=' && line[p+1] == '>':
 		p += 2
@@ -582,13 +614,18 @@ func secretsAssignedValue(line []byte, p int, unquoted bool) (int, int, bool) {
 	default:
 		return 0, 0, false
 	}
-	for p < n && (line[p] == ' ' || line[p] == '\t') {
-		p++
-	}
-	if p+1 < n && strings.IndexByte("bBrRuUfF", line[p]) >= 0 && (line[p+1] == '"' || line[p+1] == '\'') {
-		p++ // Python b"..", r"..", f".."
+	p = secretsSkipBlanks(line, p)
+	if p+1 < n && strings.IndexByte("bBrRuUfF@", line[p]) >= 0 && (line[p+1] == '"' || line[p+1] == '\'') {
+		p++ // Python b"..", r"..", f"..", C# @".."
 	}
 	if p >= n {
+		return 0, 0, false
+	}
+	if p+1 < n && line[p] == '\\' && line[p+1] == '"' {
+		// A string inside a string: \"value\".
+		if e := bytes.Index(line[p+2:], []byte(`\"`)); e > 0 {
+			return p + 2, p + 2 + e, true
+		}
 		return 0, 0, false
 	}
 	if q := line[p]; q == '"' || q == '\'' || q == '`' {
@@ -602,7 +639,7 @@ func secretsAssignedValue(line []byte, p int, unquoted bool) (int, int, bool) {
 		}
 		return 0, 0, false
 	}
-	if !unquoted {
+	if !unquoted || typed {
 		return 0, 0, false
 	}
 	e := p
@@ -616,6 +653,37 @@ func secretsAssignedValue(line []byte, p int, unquoted bool) (int, int, bool) {
 		return 0, 0, false
 	}
 	return p, e, true
+}
+
+func secretsSkipBlanks(line []byte, p int) int {
+	for p < len(line) && (line[p] == ' ' || line[p] == '\t') {
+		p++
+	}
+	return p
+}
+
+// secretsTypeAnnotation skips a declared type between a name and its "=":
+// Go's `apiToken string =`, TypeScript's and Kotlin's `apiToken: String =`.
+// It returns the position of the "=" (never "==").
+func secretsTypeAnnotation(line []byte, p int) (int, bool) {
+	q := p
+	if q < len(line) && line[q] == ':' && (q+1 >= len(line) || line[q+1] != '=' && line[q+1] != ':') {
+		q = secretsSkipBlanks(line, q+1)
+	} else if q == p && (q == 0 || line[q-1] != ' ' && line[q-1] != '\t') {
+		return p, false // Go's type follows the name after a blank
+	}
+	t := q
+	for q < len(line) && (secretsIdentByte(line[q]) || line[q] == '[' || line[q] == ']' || line[q] == '*' || line[q] == '?') {
+		q++
+	}
+	if q == t || !('a' <= line[t]|0x20 && line[t]|0x20 <= 'z') {
+		return p, false
+	}
+	q = secretsSkipBlanks(line, q)
+	if q < len(line) && line[q] == '=' && (q+1 >= len(line) || line[q+1] != '=' && line[q+1] != '>') {
+		return q, true
+	}
+	return p, false
 }
 
 func secretsIsQuote(b byte) bool { return b == '"' || b == '\'' || b == '`' }
@@ -1276,11 +1344,11 @@ const (
 	// given the value as an argument, after up to three words or flags:
 	// snyk config set api=..., vault login s...., bundle config
 	// gems.contribsys.com user:pass.
-	secretsNearGap = `(?:[\w.\\-]|['"]\)\.){0,32}?["'\x60]?\]?(?:[ \t]{0,3}(?::=|=>|\?=|=|:|,|\()[ \t]{0,3}(?:(?:["'][^"'\s]{1,64}["']|[\w.]{1,40}(?:\[["']?\w{1,40}["']?\])?)[ \t]*,[ \t]*)?` +
-		`|(?:[ \t]+(?:[a-z][\w:.-]*|--?[a-z][\w-]*(?:=[\w.-]+)?)){0,3}?[ \t]+(?:[a-z][\w.-]*=)?)["'\x60]?`
+	secretsNearGap = `(?:[\w.\\-]|['"]\)\.){0,32}?\\{0,2}["'\x60]?\]?(?:[ \t]+[A-Za-z_][\w.*\[\]]{0,20})?(?:[ \t]{0,3}(?::{1,3}=|=>|\?\?=|[?+.]?=|:|,|\(|>)[ \t]{0,3}(?:(?:["'][^"'\s]{1,64}["']|[\w.]{1,40}(?:\[["']?\w{1,40}["']?\])?)[ \t]*,[ \t]*)?` +
+		`|(?:[ \t]+(?:[a-z][\w:.-]*|--?[a-z][\w-]*(?:=[\w.-]+)?)){0,3}?[ \t]+(?:[a-z][\w.-]*=)?)\\{0,2}["'\x60]?`
 	// secretsNearEnd is what may follow such a value: a delimiter, an
 	// escaped newline or the end of the line, never more value characters.
-	secretsNearEnd = `(?:["'\x60\s;,)}\]<&]|\\[nrt]|$)`
+	secretsNearEnd = `(?:["'\x60\s;,)}\]<&\\]|$)`
 	secretsUUID    = `[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`
 )
 
@@ -1308,10 +1376,14 @@ func secretsNear(id, title string, sev finding.Severity, where string, vendors [
 }
 
 // secretsNestedPattern is a key that names a credential (accessKey,
-// app_secret, "api-token", access_id), an assignment, and the value.
+// app_secret, "api-token", access_id), an assignment, and the value; or
+// the value alone on its line.
 func secretsNestedPattern(value string) string {
 	return `(?i:^[ \t]*["']?[\w.-]*(?:key|secret|token|passw|pwd|auth|credential|access)[\w.-]*["']?[ \t]*(?::=|=>|=|:))[ \t]*["'\x60]?(?P<secret>` +
-		value + `)` + secretsNearEnd
+		value + `)` + secretsNearEnd +
+		// The value alone on its line: a YAML block scalar's body, an XML
+		// element's text (<facebookToken>\n value \n</facebookToken>).
+		`|^[ \t]*["']?(?P<secret>` + value + `)["']?[ \t]*$`
 }
 
 func secretsNearPattern(vendors []string, value string) string {

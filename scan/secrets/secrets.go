@@ -222,6 +222,14 @@ func newSecretsEngine() *secretsEngine {
 		}
 		if r.nested != "" {
 			r.nestedRe = regexp.MustCompile(r.nested)
+			for g, name := range r.nestedRe.SubexpNames() {
+				if name == "secret" {
+					r.nestedGroups = append(r.nestedGroups, g)
+				}
+			}
+			if len(r.nestedGroups) == 0 {
+				r.nestedGroups = []int{1}
+			}
 		}
 		if r.pattern != "" {
 			r.re = regexp.MustCompile(r.pattern)
@@ -416,6 +424,10 @@ func (e *secretsEngine) addNestedBlocks(data []byte, cands []secretsCand) []secr
 			continue
 		}
 		last := line[len(line)-1]
+		if secretsOpensValueBlock(line) {
+			// The value follows on the next, deeper-indented lines.
+			last = ':'
+		}
 		if last != ':' && last != '{' {
 			continue
 		}
@@ -460,13 +472,22 @@ func (e *secretsEngine) addNestedBlocks(data []byte, cands []secretsCand) []secr
 	return cands
 }
 
+// secretsValueBlockRe is a line after which a value stands alone on the
+// next lines: a YAML key with a block scalar (token: |, token: >-) or an
+// XML start tag with no text (<facebookToken>).
+var secretsValueBlockRe = regexp.MustCompile(`:[ \t]*[|>][-+]?[0-9]?$|^[ \t]*<[A-Za-z_][\w.:-]*(?:[ \t][^<>]*)?>$`)
+
+func secretsOpensValueBlock(line []byte) bool {
+	return secretsValueBlockRe.Match(line)
+}
+
 // matchPattern applies a regexp rule to the line and filters the values.
 func (e *secretsEngine) matchPattern(r int, c *secretsMatchCtx) []secretsSpan {
 	rule := &e.rules[r]
 	var spans []secretsSpan
 	matches, groups := rule.re.FindAllSubmatchIndex(c.line, -1), rule.secretGroups
 	if len(matches) == 0 && rule.nestedRe != nil && c.nested.has(r) {
-		matches, groups = rule.nestedRe.FindAllSubmatchIndex(c.line, -1), []int{1}
+		matches, groups = rule.nestedRe.FindAllSubmatchIndex(c.line, -1), rule.nestedGroups
 	}
 	for _, m := range matches {
 		vs, ve := m[0], m[1]

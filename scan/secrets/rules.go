@@ -871,8 +871,10 @@ func secretsLooksFormatPlaceholder(v []byte) bool {
 // secretsEncryptedPrefixes start values that are ciphertext, written to
 // be committed: SOPS (ENC[AES256_GCM,data:...,iv:...,tag:...]), Windows
 // DPAPI blobs (NuGet.Config's Password, .NET protected configuration),
-// Ansible Vault, Jasypt (Spring Boot properties: ENC(base64)).
-var secretsEncryptedPrefixes = []string{"ENC[AES256_GCM,", "ENC[", "ENC(", "AQAAANCMnd8BFdERjHoAwE/Cl+sBAAAA", "$ANSIBLE_VAULT;"}
+// Ansible Vault, Jasypt (Spring Boot properties: ENC(base64)), Jenkins
+// (credentials.xml and config.xml: {AQAAABAAAAAQ...}, a version byte and
+// the lengths of IV and ciphertext before them).
+var secretsEncryptedPrefixes = []string{"ENC[AES256_GCM,", "ENC[", "ENC(", "AQAAANCMnd8BFdERjHoAwE/Cl+sBAAAA", "$ANSIBLE_VAULT;", "{AQAAABAAAA"}
 
 // secretsLooksEncrypted reports a committed ciphertext value: it is
 // what encryption-at-rest tools are for, not a leak.
@@ -1126,6 +1128,10 @@ func secretsDamagedJWTHeaderClaims(header, token []byte) bool {
 
 // secretsURLPasswordPlaceholder reports passwords that only ever appear
 // in documentation and local-development defaults.
+// secretsFormatFieldRe is a replacement field of Python's f-strings and
+// str.format, C#'s interpolated strings and Rust's format!: {name}.
+var secretsFormatFieldRe = regexp.MustCompile(`^\{[A-Za-z_][\w.\[\]'"]*\}$`)
+
 func secretsURLPasswordPlaceholder(lower string) bool {
 	switch lower {
 	case "password", "pass", "passwd", "pwd", "secret", "pw", "postgres", "mysql", "root", "admin",
@@ -1170,6 +1176,10 @@ func secretsValidateURLPassword(v []byte, c *secretsMatchCtx) bool {
 		return false
 	}
 	// A password in a URL is percent-encoded; ":" or "*" alone is masked.
+	// {REDIS_PASSWORD} is a Python f-string or str.format field.
+	if secretsFormatFieldRe.Match(v) {
+		return false
+	}
 	return !bytes.ContainsAny(v, "*") && !secretsLooksPlaceholder(v)
 }
 
@@ -1539,9 +1549,7 @@ func secretsVendorRules() []secretsRule {
 			[]string{"AZDO"}, `[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4}`,
 			[]string{"azure_devops", "azuredevops", "azure-devops", "ado_pat", "ado_token", "devops_pat", "devops_token", "vsts"}, `[a-z2-7]{52}`),
 		tok("rubygems-api-key", "RubyGems API key", high, "rubygems.org (Settings > API keys)", []string{"rubygems_"}, `rubygems_[a-f0-9]{48}`),
-		{id: "nuget-api-key", title: "NuGet API key", severity: high, cwe: "CWE-798",
-			remediation: secretsRevokeIn("nuget.org (API Keys) and check recent package pushes"),
-			csKeywords:  []string{"oy2"}, pattern: `\b(oy2[a-z0-9]{43})\b`, minEntropy: 3.5, validate: secretsValidateNotHex},
+		secretsNuGetAPIKeyRule(),
 		{id: "nuget-config-password", title: "Clear-text password in NuGet configuration", severity: high, cwe: "CWE-259",
 			remediation: "Change the feed password or token and store it encrypted (nuget sources add -StorePasswordInClearText is the problem) or in an environment variable referenced from NuGet.Config.",
 			// Password is the DPAPI-encrypted form; a value that is not a
@@ -1695,7 +1703,9 @@ func secretsStructuredRules() []secretsRule {
 			keywords:    []string{"://"}, find: secretsFindURLCredentials},
 		{id: "curl-basic-auth", title: "Credentials passed to curl -u", severity: high, cwe: "CWE-259",
 			remediation: "Change the password, and let curl read it from a .netrc outside the repository (--netrc-file) or from the environment instead of the command line.",
-			keywords:    []string{"curl"},
+			// --user and " -u " find -u on a continuation line of a curl
+			// command (reported there as well as on the command's line).
+			keywords: []string{"curl", "--user", " -u "},
 			// The second form is an API key given as the user name with an
 			// empty password (-u sk_live_...:), as Stripe and others document.
 			pattern: `(?i)\bcurl\b[^\n]*?\s(?:-u[ \t]*|--user(?:[ \t]+|=))(?:"[^"\s:]*"|'[^'\s:]*'|["']?[^\s"':]*):["']?(?P<secret>[^\s"']+)` +
@@ -1738,9 +1748,11 @@ func secretsStructuredRules() []secretsRule {
 			validate: secretsValidateHeaderCredential},
 		{id: "kubernetes-secret", title: "Value in a Kubernetes Secret manifest", severity: high, cwe: "CWE-798",
 			remediation: "Rotate the value, and keep Secret manifests out of the repository: create them at deploy time, or commit them encrypted (Sealed Secrets, SOPS) or as references to an external secret store.",
-			fileContext: []string{"kind: secret", `kind: "secret"`, "kind: 'secret'"},
-			// The second form is the body of a block scalar (.dockercfg: |).
-			pattern:  `(?m)^[ \t]+[A-Za-z0-9._-]+:[ \t]*["']?(?P<secret>[^\s"'#]{4,})["']?[ \t]*\r?$|(?m)^[ \t]+(?P<secret>[A-Za-z0-9+/]{16,}={0,2})[ \t]*\r?$`,
+			fileContext: []string{"kind: secret", `kind: "secret"`, "kind: 'secret'", "secretgenerator:"},
+			// The second form is the body of a block scalar (.dockercfg: |);
+			// the third a literal of Kustomize's secretGenerator.
+			pattern: `(?m)^[ \t]+[A-Za-z0-9._-]+:[ \t]*["']?(?P<secret>[^\s"'#]{4,})["']?[ \t]*\r?$|(?m)^[ \t]+(?P<secret>[A-Za-z0-9+/]{16,}={0,2})[ \t]*\r?$` +
+				`|(?m)^[ \t]*-[ \t]+["']?[A-Za-z_][A-Za-z0-9_.-]*=(?P<secret>[^\s"'#]{4,})["']?[ \t]*\r?$`,
 			validate: secretsValidateKubernetesSecret},
 		// Wallet keys of Ethereum and other secp256k1 chains, test files
 		// included: a development key committed today is a funded
@@ -1871,6 +1883,54 @@ func secretsValidateNetrcPassword(v []byte, c *secretsMatchCtx) bool {
 	return !secretsURLPasswordPlaceholder(strings.ToLower(string(v))) && !secretsLooksTemplate(v)
 }
 
+// secretsNuGetAPIKeyRule is a nuget.org API key: oy2 + 43, or 46 of the
+// same alphabet next to "nuget" (nuget key = ..., nuget secret ...).
+func secretsNuGetAPIKeyRule() secretsRule {
+	r := secretsTokOrNear("nuget-api-key", "NuGet API key", finding.High, "nuget.org (API Keys) and check recent package pushes",
+		[]string{"oy2"}, `oy2[a-z0-9]{43}`, []string{"nuget"}, `[a-z0-9]{46}`)
+	r.minEntropy = 3.5
+	r.validate = secretsValidateNotHex
+	return r
+}
+
+// secretsCurlContinuedHeaderRe is an authentication header on a
+// continuation line of a curl command.
+var secretsCurlContinuedHeaderRe = regexp.MustCompile(`(?i)(?:^|\s)(?:-H|--header)[ \t=]*["'](?:(?:proxy-)?authorization:[ \t]*(?:bearer|token|basic|apikey)?[ \t]*|x-(?:[a-z0-9]+-)*(?:api-?)?(?:key|token):[ \t]*)(?P<secret>[A-Za-z0-9._~+/=-]{12,})["']`)
+
+// secretsCurlContinuedUser finds -u/--user on a line that continues a
+// curl command (the lines above end in "\" back to one that runs curl),
+// and reports it on its own line.
+func secretsCurlContinuedUser(c *secretsMatchCtx, r int) []secretsSpan {
+	m := secretsCurlContinuedUserRe.FindSubmatchIndex(c.line)
+	if m == nil || !secretsContinuesCurl(c.data, c.lineStart) {
+		return nil
+	}
+	v := c.line[m[2]:m[3]]
+	if !secretsValidateCurlPassword(v, c) {
+		return nil
+	}
+	return []secretsSpan{{rule: r, matchStart: m[0], matchEnd: m[3], start: m[2], end: m[3], value: v}}
+}
+
+// secretsContinuesCurl reports whether the line at lineStart continues a
+// curl command: up to 16 lines above it end in a backslash, the first of
+// them runs curl.
+func secretsContinuesCurl(data []byte, lineStart int) bool {
+	end := lineStart - 1
+	for k := 0; k < 16 && end > 0; k++ {
+		start := bytes.LastIndexByte(data[:end], '\n') + 1
+		prev := bytes.TrimRight(data[start:end], " \t\r")
+		if !bytes.HasSuffix(prev, []byte("\\")) {
+			return false
+		}
+		if bytes.Contains(bytes.ToLower(prev), []byte("curl")) {
+			return true
+		}
+		end = start - 1
+	}
+	return false
+}
+
 // secretsCurlContinuedUserRe is -u/--user on a continuation line of a
 // curl command.
 var secretsCurlContinuedUserRe = regexp.MustCompile(`(?:^|\s)(?:-u[ \t]*|--user(?:[ \t]+|=))["']?[^\s"':]*:["']?(?P<secret>[^\s"']+)`)
@@ -1898,9 +1958,13 @@ func secretsValidateCurlPassword(v []byte, c *secretsMatchCtx) bool {
 // The finding stays on the curl line, where the command starts.
 func secretsFindCurlAuth(c *secretsMatchCtx) []secretsSpan {
 	r := c.engine.ruleIndex["curl-basic-auth"]
+	if !bytes.Contains(c.lowerLine(), []byte("curl")) {
+		return secretsCurlContinuedUser(c, r)
+	}
 	if spans := c.engine.matchPattern(r, c); len(spans) > 0 {
 		return spans
 	}
+	hdr := c.engine.ruleIndex["http-auth-header"]
 	line, next := c.line, c.lineEnd
 	for k := 0; k < 16 && bytes.HasSuffix(bytes.TrimRight(line, " \t\r"), []byte("\\")) && next < len(c.data); k++ {
 		start := next + 1
@@ -1911,6 +1975,12 @@ func secretsFindCurlAuth(c *secretsMatchCtx) []secretsSpan {
 		line, next = c.data[start:end], end
 		m := secretsCurlContinuedUserRe.FindSubmatchIndex(line)
 		if m == nil {
+			// A header further down counts for the command's line too (the
+			// header's own line is http-auth-header's).
+			if hm := secretsCurlContinuedHeaderRe.FindSubmatchIndex(line); hm != nil && secretsValidateHeaderCredential(line[hm[2]:hm[3]], c) {
+				n := len(c.line)
+				return []secretsSpan{{rule: hdr, matchStart: n, matchEnd: n, start: n, end: n, value: line[hm[2]:hm[3]]}}
+			}
 			continue
 		}
 		v := line[m[2]:m[3]]
@@ -2167,6 +2237,18 @@ var secretsK8sNonSecretKeys = map[string]bool{
 // from base64 first. Placeholders, certificates and the entries that name
 // rather than hold a credential (username, host, ...) are not reported.
 func secretsValidateKubernetesSecret(v []byte, c *secretsMatchCtx) bool {
+	if t := bytes.TrimLeft(c.line, " \t"); len(t) > 0 && t[0] == '-' {
+		// A Kustomize literal: a Secret's value when the nearest generator
+		// above is secretGenerator (configMapGenerator literals are
+		// configuration).
+		key, _, _ := bytes.Cut(bytes.Trim(bytes.TrimLeft(t[1:], " \t"), `"'`), []byte("="))
+		key = bytes.ToLower(key)
+		if i := bytes.LastIndexAny(key, "_.-"); i >= 0 && secretsK8sNonSecretKeys[string(key[i+1:])] || secretsK8sNonSecretKeys[string(key)] {
+			return false // DB_HOST, SMTP_USER: configuration in a Secret
+		}
+		return secretsInSecretGenerator(c.data, c.lineStart) && len(v) >= 6 &&
+			!secretsWeakPasswordPlaceholders[strings.ToLower(string(v))] && !secretsLooksPlaceholder(v) && v[0] != '$'
+	}
 	key, block := secretsYAMLParent(c.data, c.lineStart)
 	if bytes.IndexByte(c.line, ':') < 0 {
 		// A block scalar's body: its key is the parent line (key: | or
@@ -2203,6 +2285,21 @@ func secretsValidateKubernetesSecret(v []byte, c *secretsMatchCtx) bool {
 		value = []byte(strings.NewReplacer("{", "", "}", "").Replace(string(value)))
 	}
 	return !secretsWeakPasswordPlaceholders[strings.ToLower(string(value))] && !secretsLooksPlaceholder(value)
+}
+
+// secretsInSecretGenerator reports whether the nearest top-level
+// generator key above lineStart is Kustomize's secretGenerator.
+func secretsInSecretGenerator(data []byte, lineStart int) bool {
+	end := lineStart - 1
+	for end > 0 {
+		start := bytes.LastIndexByte(data[:end], '\n') + 1
+		l := data[start:end]
+		if len(l) > 0 && l[0] != ' ' && l[0] != '\t' && l[0] != '-' && l[0] != '#' {
+			return bytes.HasPrefix(l, []byte("secretGenerator:"))
+		}
+		end = start - 1
+	}
+	return false
 }
 
 // secretsYAMLParent returns, for the YAML line starting at lineStart, its

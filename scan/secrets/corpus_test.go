@@ -243,23 +243,24 @@ var (
 // same part. The gitleaks counts were measured with gitleaks v8.28.0
 // (default configuration, `gitleaks dir`) by `bench/secrets-corpus.sh
 // testdata/secrets/families/PART`; they are constants so that the test
-// does not need gitleaks. scand, same script: dev 1.000 (99/99) with no
+// does not need gitleaks. scand, same script: dev 1.000 (104/104) with no
 // false-positive file; heldout 1.000 (71/71) with 3; heldout2 1.000
 // (20/20) with none; heldout3 1.000 (68/68) with none after round 5
 // (0.868 with 2 when scored blind, before it); heldout4 1.000 (24/24)
 // with none after round 6 (0.917 with 2 blind, after round 5); heldout5
 // 1.000 (25/25) with 1 after round 8 (blind after round 7: 0.880 with 4
 // by the line-exact scoring of that time, 0.920 with 3 counting a
-// continued command's lines as one).
+// continued command's lines as one); heldout6 1.000 (18/18) with none
+// after round 9 (0.722 with none blind, after round 8).
 const secretsFamiliesMinRecall = 0.95
 
-var secretsFamiliesGitleaksFPFiles = map[string]int{"dev": 8, "heldout": 6, "heldout2": 1, "heldout3": 2, "heldout4": 1, "heldout5": 3}
+var secretsFamiliesGitleaksFPFiles = map[string]int{"dev": 8, "heldout": 6, "heldout2": 1, "heldout3": 2, "heldout4": 1, "heldout5": 3, "heldout6": 1}
 
 // TestSecretsFamiliesCorpus scores every part the way
 // bench/secrets-score.go does: a label is found when any finding is on its
 // line; a file with a finding on any other line is a false-positive file.
 func TestSecretsFamiliesCorpus(t *testing.T) {
-	for _, part := range []string{"dev", "heldout", "heldout2", "heldout3", "heldout4", "heldout5"} {
+	for _, part := range []string{"dev", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6"} {
 		t.Run(part, func(t *testing.T) {
 			dir := filepath.Join(secretsFamiliesDir, part)
 			labels := secretsReadLabels(t, dir)

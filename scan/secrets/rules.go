@@ -1353,8 +1353,9 @@ const (
 	// SumoLogic("access id", "access key")). And the name may be a command
 	// given the value as an argument, after up to three words or flags:
 	// snyk config set api=..., vault login s...., bundle config
-	// gems.contribsys.com user:pass.
-	secretsNearGap = `(?:[\w.\\-]|['"]\)\.){0,32}?\\{0,2}["'\x60]?\]?(?:[ \t]+[A-Za-z_][\w.*\[\]]{0,20})?(?:[ \t]{0,3}(?::{1,3}=|=>|\?\?=|[?+.]?=|:|,|\(|>)[ \t]{0,3}(?:(?:["'][^"'\s]{1,64}["']|[\w.]{1,40}(?:\[["']?\w{1,40}["']?\])?)[ \t]*,[ \t]*)?` +
+	// gems.contribsys.com user:pass. A name/value pair names the value by
+	// the name: {"name": "SNYK_TOKEN", "value": "..."}.
+	secretsNearGap = `(?:[\w.\\-]|['"]\)\.){0,32}?\\{0,2}["'\x60]?\]?(?:[ \t]+[A-Za-z_][\w.*\[\]]{0,20})?(?:[ \t]{0,3}(?:,[ \t]*["']?(?i:value)["']?[ \t]*[:=]|:{1,3}=|=>|\?\?=|[?+.]?=|:|,|\(|>)[ \t]{0,3}(?:(?:["'][^"'\s]{1,64}["']|[\w.]{1,40}(?:\[["']?\w{1,40}["']?\])?)[ \t]*,[ \t]*)?` +
 		`|(?:[ \t]+(?:[a-z][\w:.-]*|--?[a-z][\w-]*(?:=[\w.-]+)?)){0,3}?[ \t]+(?:[a-z][\w.-]*=)?)\\{0,2}["'\x60]?`
 	// secretsNearEnd is what may follow such a value: a delimiter, an
 	// escaped newline or the end of the line, never more value characters.
@@ -1386,10 +1387,12 @@ func secretsNear(id, title string, sev finding.Severity, where string, vendors [
 }
 
 // secretsNestedPattern is a key that names a credential (accessKey,
-// app_secret, "api-token", access_id), an assignment, and the value; or
-// the value alone on its line.
+// app_secret, "api-token", access_id) or holds the value of a named entry
+// (value: under "- name: SNYK_TOKEN", default = in variable
+// "sumologic_access_key" {...}), an assignment, and the value; or the
+// value alone on its line.
 func secretsNestedPattern(value string) string {
-	return `(?i:^[ \t]*["']?[\w.-]*(?:key|secret|token|passw|pwd|auth|credential|access)[\w.-]*["']?[ \t]*(?::=|=>|=|:))[ \t]*["'\x60]?(?P<secret>` +
+	return `(?i:^[ \t]*["']?[\w.-]*(?:key|secret|token|passw|pwd|auth|credential|access|value|default)[\w.-]*["']?[ \t]*(?::=|=>|=|:))[ \t]*["'\x60]?(?P<secret>` +
 		value + `)` + secretsNearEnd +
 		// The value alone on its line: a YAML block scalar's body, an XML
 		// element's text (<facebookToken>\n value \n</facebookToken>).
@@ -2102,10 +2105,11 @@ func secretsHasHexRun64(line []byte) bool {
 // key, wallet, signer or account (PRIVATE_KEY =, ownerKey =,
 // accounts: [...]), or passed to a wallet constructor (new
 // ethers.Wallet("0x..."), Account.from_key(...), privateKeyToAccount(...),
-// brownie's accounts.add(...)).
+// brownie's accounts.add(...)), or given to a command (cast send
+// --private-key 0x...).
 // Transaction hashes, block hashes and addresses have the same alphabet
 // and sit under other names (txHash, GENESIS_HASH, token).
-var secretsEthereumKeyRe = regexp.MustCompile(`(?i)(?:(?:priv(?:ate)?[_-]?keys?|key|pk|secret|mnemonic|signer|wallet|account|accounts|deployer)["'\]]?[ \t]*(?::=|=>|=|:)[ \t]*\[?[ \t]*|(?:wallet|from_?key|fromprivatekey|privatekeytoaccount|signingkey|accounts?\.add)[ \t]*\([ \t]*)["'\x60]?(?P<secret>(?:0x)?[0-9a-fA-F]{64})(?:[^0-9A-Za-z]|$)`)
+var secretsEthereumKeyRe = regexp.MustCompile(`(?i)(?:(?:priv(?:ate)?[_-]?keys?|key|pk|secret|mnemonic|signer|wallet|account|accounts|deployer)["'\]]?[ \t]*(?::=|=>|=|:)[ \t]*\[?[ \t]*|--private-?key[ \t=]+|(?:wallet|from_?key|fromprivatekey|privatekeytoaccount|signingkey|accounts?\.add)[ \t]*\([ \t]*)["'\x60]?(?P<secret>(?:0x)?[0-9a-fA-F]{64})(?:[^0-9A-Za-z]|$)`)
 
 // secretsFindEthereumKeys is ethereum-private-key.
 func secretsFindEthereumKeys(c *secretsMatchCtx) []secretsSpan {

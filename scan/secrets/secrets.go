@@ -472,10 +472,12 @@ func (e *secretsEngine) addNestedBlocks(data []byte, cands []secretsCand) []secr
 	return cands
 }
 
-// secretsValueBlockRe is a line after which a value stands alone on the
-// next lines: a YAML key with a block scalar (token: |, token: >-) or an
-// XML start tag with no text (<facebookToken>).
-var secretsValueBlockRe = regexp.MustCompile(`:[ \t]*[|>][-+]?[0-9]?$|^[ \t]*<[A-Za-z_][\w.:-]*(?:[ \t][^<>]*)?>$`)
+// secretsValueBlockRe is a line after which a value follows on the next,
+// deeper-indented lines: a YAML key with a block scalar (token: |,
+// token: >-), an XML start tag with no text (<facebookToken>), or the
+// name of a name/value entry (- name: SNYK_TOKEN, then value: ...; in
+// Kubernetes env lists and Azure Pipelines variables).
+var secretsValueBlockRe = regexp.MustCompile(`:[ \t]*[|>][-+]?[0-9]?$|^[ \t]*<[A-Za-z_][\w.:-]*(?:[ \t][^<>]*)?>$|^[ \t]*-[ \t]+["']?name["']?[ \t]*:[ \t]*["']?[\w.:-]+["']?$`)
 
 func secretsOpensValueBlock(line []byte) bool {
 	return secretsValueBlockRe.Match(line)

@@ -175,7 +175,7 @@ func (s *Reader) ConsoleFindings(ctx context.Context, scanID string, q ConsoleFi
 	default:
 		upTo := max(q.CountUpTo, 1)
 		n := 0
-		err = p.consoleWalk(ctx, tx, -1, -1, upTo, false, "SELECT f.k, f.fingerprint, NULL, NULL, NULL, NULL, NULL, NULL, NULL", func(FindingRow) bool {
+		err = p.consoleWalk(ctx, tx, -1, -1, upTo, false, "SELECT f.k, f.fingerprint, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL", func(FindingRow) bool {
 			n++
 			return true
 		})
@@ -416,8 +416,8 @@ func (s *Reader) TriageStateOf(ctx context.Context, fingerprint string) (*Triage
 	var t TriageState
 	var at string
 	var exp sql.NullString
-	err := s.db.QueryRowContext(ctx, "SELECT fingerprint, status, note, updated_at, updated_by, expires_at FROM triage_states WHERE fingerprint = ?", fingerprint).
-		Scan(&t.Fingerprint, &t.Status, &t.Note, &at, &t.UpdatedBy, &exp)
+	err := s.db.QueryRowContext(ctx, "SELECT fingerprint, status, note, updated_at, updated_by, expires_at, justification FROM triage_states WHERE fingerprint = ?", fingerprint).
+		Scan(&t.Fingerprint, &t.Status, &t.Note, &at, &t.UpdatedBy, &exp, &t.Justification)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -625,7 +625,7 @@ func (s *Reader) MatchingFingerprints(ctx context.Context, scanID string, q Cons
 	out := []string{}
 	// The walk's limit counts rows; a fingerprint seen twice in one scan
 	// does not count twice, so walk until the distinct set passes upTo.
-	err = p.consoleWalk(ctx, tx, -1, -1, math.MaxInt, false, "SELECT f.k, f.fingerprint, NULL, NULL, NULL, NULL, NULL, NULL, NULL", func(r FindingRow) bool {
+	err = p.consoleWalk(ctx, tx, -1, -1, math.MaxInt, false, "SELECT f.k, f.fingerprint, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL", func(r FindingRow) bool {
 		if !seen[r.Fingerprint] {
 			seen[r.Fingerprint] = true
 			out = append(out, r.Fingerprint)

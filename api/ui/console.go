@@ -175,6 +175,8 @@ func (c *Console) routes() []route {
 		{Pattern: "GET /ui/scans/{id}/rules", API: "GET /scans/{id}/rules", Handle: c.ruleGroups},
 		{Pattern: "GET /ui/scans/{id}/sbom", API: "GET /scans/{id}/sbom", Handle: c.export("GET /scans/{id}/sbom")},
 		{Pattern: "GET /ui/scans/{id}/report", API: "GET /scans/{id}/report", Handle: c.export("GET /scans/{id}/report")},
+		{Pattern: "GET /ui/scans/{id}/vex", API: "GET /scans/{id}/vex", Handle: c.export("GET /scans/{id}/vex")},
+		{Pattern: "GET /ui/targets/{id}/vex", API: "GET /targets/{id}/vex", Handle: c.export("GET /targets/{id}/vex")},
 		{Pattern: "GET /ui/browse", API: "GET /dashboard/browse", Handle: c.browse},
 		{Pattern: "GET /ui/findings/{fp}", API: "GET /findings/{fingerprint}/history", Handle: c.findingDetail},
 		{Pattern: "POST /ui/findings/{fp}/triage", API: "PATCH /findings/{fingerprint}/state", Handle: c.setTriage},

@@ -259,8 +259,8 @@ func TestVEXRoundTripWithTrivy(t *testing.T) {
 // vendorVEX is a vendor's OpenVEX document about the fixture: by alias
 // (GHSA id of CVE-2021-23337), for any version and with qualifiers,
 // for another version (matches nothing now), an affected statement
-// (recorded, never applied), and one for a minimist version only a later
-// scan has.
+// (recorded, never applied), one for a minimist version only a later
+// scan has, and one about a finding a reviewer has decided on (kept).
 const vendorVEX = `{
   "@context": "https://openvex.dev/ns/v0.2.0",
   "@id": "https://vendor.example/vex/2026-001",
@@ -277,7 +277,9 @@ const vendorVEX = `{
     {"vulnerability": {"name": "CVE-2021-44906"}, "products": [{"@id": "pkg:npm/minimist@1.2.0"}],
      "status": "affected", "action_statement": "upgrade to 1.2.6"},
     {"vulnerability": {"name": "CVE-2021-44906", "aliases": ["GHSA-xvch-5gv4-984h"]}, "products": [{"@id": "pkg:npm/minimist@1.2.5"}],
-     "status": "not_affected", "justification": "inline_mitigations_already_exist"}
+     "status": "not_affected", "justification": "inline_mitigations_already_exist"},
+    {"vulnerability": {"name": "CVE-2020-8203"}, "products": [{"@id": "pkg:npm/lodash@4.17.15"}],
+     "status": "not_affected", "justification": "component_not_present"}
   ]
 }`
 
@@ -335,8 +337,9 @@ func TestVEXImportMarksMatchingFindings(t *testing.T) {
 	if code := vexPost(t, base, []byte(vendorVEX), &res); code != 200 {
 		t.Fatalf("import: %d %+v", code, res)
 	}
-	if res.Applied != 2 || res.FindingsMarked != 2 || res.RecordedOnly != 1 || res.KeptForFuture != 2 || res.Document.Author != "Vendor PSIRT" || res.AuditID == 0 {
-		t.Fatalf("import result %+v; want 2 applied (2 findings), 1 recorded only, 2 kept for future", res)
+	if res.Applied != 2 || res.FindingsMarked != 2 || res.RecordedOnly != 1 || res.KeptForFuture != 3 || res.FindingsKeptVerdict != 1 ||
+		res.Document.Author != "Vendor PSIRT" || res.AuditID == 0 {
+		t.Fatalf("import result %+v; want 2 applied (2 findings), 1 recorded only, 3 kept for future, 1 reviewer verdict kept", res)
 	}
 	fs = vexFindings(t, base, id)
 	for k, want := range map[string]string{"lodash CVE-2021-23337": "false_positive", "minimist CVE-2020-7598": "false_positive",
@@ -385,8 +388,8 @@ func TestVEXImportMarksMatchingFindings(t *testing.T) {
 		}
 		return len(l.Items)
 	}
-	if n, a := statements(""), statements("?status=affected"); n != 5 || a != 1 {
-		t.Errorf("listed %d statements (%d affected), want 5 (1)", n, a)
+	if n, a := statements(""), statements("?status=affected"); n != 6 || a != 1 {
+		t.Errorf("listed %d statements (%d affected), want 6 (1)", n, a)
 	}
 
 	// A later scan of another tree with minimist 1.2.5: the kept
@@ -425,8 +428,8 @@ func TestVEXImportMarksMatchingFindings(t *testing.T) {
 	if code := vexPost(t, base, big, &tooBig); code != 413 || !strings.Contains(tooBig.Detail, "10485760") {
 		t.Errorf("oversized: %d %q", code, tooBig.Detail)
 	}
-	if n := statements(""); n != 5 {
-		t.Errorf("after refused documents %d statements, want 5", n)
+	if n := statements(""); n != 6 {
+		t.Errorf("after refused documents %d statements, want 6", n)
 	}
 	if n := auditCount("vex.import"); n != 1 {
 		t.Errorf("after refused documents %d vex.import audit records, want 1", n)
@@ -467,7 +470,7 @@ func TestVEXInTheCLIGate(t *testing.T) {
 	seen := map[string]bool{}
 	for _, f := range rep.Findings {
 		id := f.Metadata.AdvisoryID
-		marked := id == "CVE-2021-23337" || id == "CVE-2020-7598"
+		marked := id == "CVE-2021-23337" || id == "CVE-2020-7598" || id == "CVE-2020-8203" // no reviewer verdict here
 		if id == "" {
 			continue
 		}
@@ -487,7 +490,7 @@ func TestVEXInTheCLIGate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Contains(b, []byte(`"bomFormat": "CycloneDX"`)) || bytes.Count(b, []byte(`"state": "not_affected"`)) != 2 {
+	if !bytes.Contains(b, []byte(`"bomFormat": "CycloneDX"`)) || bytes.Count(b, []byte(`"state": "not_affected"`)) != 3 {
 		t.Errorf("-vex-out:\n%s", b)
 	}
 	validateVEX(t, "cyclonedx", out)

@@ -21,6 +21,9 @@ const (
 	MaxStatements    = 50000
 	MaxProducts      = 1000
 	MaxTextRunes     = 10000
+	// MaxDocumentProducts caps the products (and subcomponents and
+	// affects) of all statements together: each is an index row.
+	MaxDocumentProducts = 100000
 )
 
 // ErrTooLarge means a document is over MaxDocumentBytes.
@@ -80,7 +83,17 @@ type Document struct {
 }
 
 type reader struct {
-	probs []Problem
+	probs    []Problem
+	products int
+}
+
+// count adds a statement's products to the document's, and says when
+// the document has too many.
+func (r *reader) count(n int, loc ...any) {
+	r.products += n
+	if r.products > MaxDocumentProducts && r.products-n <= MaxDocumentProducts {
+		r.add("too_long", fmt.Sprintf("at most %d products in one document; split it", MaxDocumentProducts), nil, loc...)
+	}
 }
 
 func (r *reader) add(typ, msg string, input any, loc ...any) {
@@ -271,6 +284,7 @@ func (r *reader) openVEX(obj map[string]any) Document {
 			}
 			st.Products = append(st.Products, ids...)
 		}
+		r.count(len(st.Products), append(loc, "products")...)
 		doc.Statements = append(doc.Statements, st)
 	}
 	return doc
@@ -395,6 +409,7 @@ func (r *reader) cycloneDX(obj map[string]any) Document {
 			}
 			st.Products = append(st.Products, resolveRef(ref, refs))
 		}
+		r.count(len(st.Products), append(loc, "affects")...)
 		doc.Statements = append(doc.Statements, st)
 	}
 	return doc

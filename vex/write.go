@@ -3,6 +3,7 @@ package vex
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"io"
@@ -34,11 +35,15 @@ type Writer struct {
 	bomLink string
 	n       int
 	err     error
+	// written holds a digest of each statement written: the same package
+	// version reported from two lockfiles with one verdict gives the same
+	// statement, and both schemas want the statements unique.
+	written map[[sha256.Size]byte]bool
 }
 
 // NewWriter starts a document of format on w.
 func NewWriter(w io.Writer, format string, h Header) (*Writer, error) {
-	vw := &Writer{w: bufio.NewWriterSize(w, 32<<10), format: format}
+	vw := &Writer{w: bufio.NewWriterSize(w, 32<<10), format: format, written: map[[sha256.Size]byte]bool{}}
 	ts := h.Timestamp.UTC().Format(time.RFC3339)
 	switch format {
 	case FormatOpenVEX:
@@ -79,12 +84,18 @@ func (vw *Writer) Write(st Statement) error {
 	} else {
 		v = cycloneDXVulnerability(st, vw.bomLink)
 	}
+	body := marshal(v, "    ")
+	sum := sha256.Sum256(body)
+	if vw.written[sum] {
+		return nil
+	}
+	vw.written[sum] = true
 	if vw.n > 0 {
 		vw.put(",")
 	}
 	vw.n++
 	vw.put("\n    ")
-	vw.put(string(marshal(v, "    ")))
+	vw.put(string(body))
 	return vw.err
 }
 

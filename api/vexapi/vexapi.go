@@ -131,12 +131,15 @@ func (h Handlers) write(w http.ResponseWriter, r *http.Request, format string, s
 	if format == vex.FormatCycloneDX {
 		ctype = "application/vnd.cyclonedx+json; version=1.5"
 	}
-	w.Header().Set("Content-Type", ctype)
 	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`.`+format+`.vex.json"`)
-	// The document streams: once its first bytes are out a failure can
-	// only cut it short (the log line has the error), never become a 500.
-	_, err := vexops.Export(r.Context(), h.Store, w, format, sc, scope, vexops.Options{Author: h.Author, ToolVersion: h.ToolVersion, Now: h.Now})
-	return err
+	// The document streams from the findings: a failure once it started
+	// cuts the connection, so no client takes a truncated document for a
+	// whole one.
+	sw := httpio.StartStream(w, ctype)
+	if _, err := vexops.Export(r.Context(), h.Store, sw, format, sc, scope, vexops.Options{Author: h.Author, ToolVersion: h.ToolVersion, Now: h.Now}); err != nil {
+		return sw.Fail(err)
+	}
+	return sw.Finish()
 }
 
 func (h Handlers) importVEX(w http.ResponseWriter, r *http.Request) error {

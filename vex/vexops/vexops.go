@@ -373,31 +373,27 @@ func ApplyToScan(ctx context.Context, st *store.Store, scanID string) (int, erro
 	if err != nil || sc.Status != store.StatusCompleted {
 		return 0, err
 	}
-	var open []vexdb.DependencyFinding
-	err = st.ScanDependencyFindings(ctx, sc.Seq, func(df vexdb.DependencyFinding) bool {
-		if openToVEX(df) {
-			open = append(open, df)
-		}
-		return true
-	})
-	if err != nil {
-		return 0, err
-	}
+	// Each package's statements are looked up once, while the scan's
+	// findings stream past: only the matches are kept.
 	cache := map[string][]vexdb.Statement{}
 	marks := map[int64][]string{}
 	byStatement := map[int64]vexdb.Statement{}
-	for _, df := range open {
+	var lookupErr error
+	err = st.ScanDependencyFindings(ctx, sc.Seq, func(df vexdb.DependencyFinding) bool {
+		if !openToVEX(df) {
+			return true
+		}
 		f := asFinding(df)
 		key, version, ok := vex.FindingKey(f)
 		a, isAdv := finding.AdvisoryOf(f)
 		if !ok || !isAdv {
-			continue
+			return true
 		}
 		ck := key + "@" + version
 		cands, cached := cache[ck]
 		if !cached {
-			if cands, err = st.VEXStatementsForPackage(ctx, key, version); err != nil {
-				return 0, err
+			if cands, lookupErr = st.VEXStatementsForPackage(ctx, key, version); lookupErr != nil {
+				return false
 			}
 			cache[ck] = cands
 		}
@@ -411,6 +407,13 @@ func ApplyToScan(ctx context.Context, st *store.Store, scanID string) (int, erro
 			}
 			break
 		}
+		return true
+	})
+	if err == nil {
+		err = lookupErr
+	}
+	if err != nil {
+		return 0, err
 	}
 	if len(marks) == 0 {
 		return 0, nil

@@ -20,6 +20,7 @@ import (
 	"scand/scan/request"
 	"scand/sse"
 	"scand/store"
+	"scand/store/findings"
 )
 
 // ScanView is the SPEC.md Scan resource.
@@ -146,6 +147,8 @@ func (s *Server) scanRoutes() []Route {
 			Description: "page size; absent or 0 = " + strconv.Itoa(findingsDefaultLimit) + ", values above " + strconv.Itoa(findingsMaxLimit) + " are capped (format=ndjson: absent = everything)"},
 		{Name: "cursor", In: "query", Type: "string", Description: "X-Next-Cursor of the previous page (keyset paging: every page costs the same)"},
 		{Name: "offset", In: "query", Type: "integer", Minimum: &zero, Default: 0, Description: "skip this many selected findings (after cursor); costs reading them"},
+		{Name: "sort", In: "query", Type: "string", Enum: findings.FindingSorts, Default: findings.SortSeverity,
+			Description: "severity: the canonical order (most severe first); first_seen: oldest first (age on the scan's target); file (path, line), scanner, rule: ascending. Ties keep the canonical order; a cursor is only valid with the sort it came from"},
 		{Name: "format", In: "query", Type: "string", Enum: []string{"json", "ndjson"}, Default: "json",
 			Description: "json: one page as an array; ndjson: one FindingWithState per line, streamed, every selected finding unless limit is given"},
 	}, idParam...)
@@ -166,7 +169,7 @@ func (s *Server) scanRoutes() []Route {
 		{Method: "GET", Path: "/scans/{id}", Scope: auth.ScopeRead, Tag: "scans", Summary: "Get a scan", Response: ScanView{}, Params: idParam, Errors: []int{404}, Handler: s.handleGetScan},
 		{Method: "DELETE", Path: "/scans/{id}", Scope: auth.ScopeWrite, Tag: "scans", Summary: "Delete a finished scan and its findings (triage is kept)", Status: http.StatusNoContent, Params: idParam, Errors: []int{404, 409}, Handler: s.handleDeleteScan},
 		{Method: "POST", Path: "/scans/{id}/cancel", Scope: auth.ScopeWrite, Tag: "scans", Summary: "Cancel a pending or running scan", Response: ScanView{}, Params: idParam, Errors: []int{404, 409}, Handler: s.handleCancelScan},
-		{Method: "GET", Path: "/scans/{id}/findings", Scope: auth.ScopeRead, Tag: "findings", Summary: "Findings of a scan in canonical order, with triage state, one page at a time (or all as NDJSON)",
+		{Method: "GET", Path: "/scans/{id}/findings", Scope: auth.ScopeRead, Tag: "findings", Summary: "Findings of a scan in canonical order or sorted by first_seen, file, scanner or rule, with triage state, one page at a time (or all as NDJSON)",
 			Response: []store.FindingWithState{}, ContentTypes: []string{"application/x-ndjson"}, Headers: []Header{headerTotal, headerNextCursor, headerLink},
 			Params: findingFilters, Errors: []int{404, 422}, Handler: s.handleFindings},
 		{Method: "GET", Path: "/scans/{id}/summary", Scope: auth.ScopeRead, Tag: "scans", Summary: "Severity counts, risk score, scanners and timing", Response: ScanSummary{}, Params: idParam, Errors: []int{404}, Handler: s.handleSummary},
@@ -418,6 +421,13 @@ func (s *Server) handleFindings(w http.ResponseWriter, r *http.Request) error {
 		fq.Limit = findingsDefaultLimit
 	default:
 		fq.Limit = min(fq.Limit, findingsMaxLimit)
+	}
+	sort, err := findingSort(r)
+	if err != nil {
+		return err
+	}
+	if sort != "" {
+		return s.sortedFindings(w, r, sc, fq, sort, format == "ndjson")
 	}
 	if c := r.URL.Query().Get("cursor"); c != "" {
 		from, err := httpio.DecodeCursor(c, "findings", sc.Seq)

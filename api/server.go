@@ -196,7 +196,7 @@ func (s *Server) routeTable() []Route {
 	rs = append(rs, s.schedules.Routes()...)
 	rs = append(rs, s.notificationRoutes()...)
 	rs = append(rs, s.vulndbRoutes()...)
-	rs = append(rs, portfolio.Handlers{Store: s.Store, Now: s.slaNow, SLA: s.SLA, Hidden: hiddenTriageStatuses()}.Routes()...)
+	rs = append(rs, s.portfolio().Routes()...)
 	if s.Monitor != nil {
 		rs = append(rs, s.Monitor.Routes()...)
 	}
@@ -514,3 +514,9 @@ func clientIP(remoteAddr string) string {
 }
 
 func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
+
+// portfolio is the targets and inventory API, which the console's target
+// pages share.
+func (s *Server) portfolio() portfolio.Handlers {
+	return portfolio.Handlers{Store: s.Store, Now: s.slaNow, SLA: s.SLA, Hidden: hiddenTriageStatuses()}
+}

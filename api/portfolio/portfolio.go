@@ -6,6 +6,7 @@
 package portfolio
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
@@ -325,13 +326,23 @@ func (h Handlers) patchTarget(w http.ResponseWriter, r *http.Request) error {
 	if err := httpio.DecodeBody(r, &req); err != nil {
 		return err
 	}
-	ctx := r.Context()
-	cur, err := h.Store.TargetByID(ctx, id)
-	if err == store.ErrNotFound {
-		return httpio.NotFound("Target not found")
-	}
+	v, err := h.UpdateTarget(r.Context(), id, req)
 	if err != nil {
 		return err
+	}
+	httpio.WriteJSON(w, http.StatusOK, v)
+	return nil
+}
+
+// UpdateTarget validates and applies an edit of a target's labels and
+// name, for PATCH /targets/{id} and the console alike.
+func (h Handlers) UpdateTarget(ctx context.Context, id int64, req TargetPatch) (TargetView, error) {
+	cur, err := h.Store.TargetByID(ctx, id)
+	if err == store.ErrNotFound {
+		return TargetView{}, httpio.NotFound("Target not found")
+	}
+	if err != nil {
+		return TargetView{}, err
 	}
 	var v httpio.Validation
 	labels := cur.Labels
@@ -357,23 +368,22 @@ func (h Handlers) patchTarget(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	if err := v.Err(); err != nil {
-		return err
+		return TargetView{}, err
 	}
 	if _, err := h.Store.SetTargetLabels(ctx, id, name, labels); err == store.ErrNotFound {
-		return httpio.NotFound("Target not found")
+		return TargetView{}, httpio.NotFound("Target not found")
 	} else if err != nil {
-		return err
+		return TargetView{}, err
 	}
 	t, err := h.Store.TargetSummaryByID(ctx, id, h.hidden(), h.sla())
 	if err != nil {
-		return err
+		return TargetView{}, err
 	}
 	series, err := h.Store.OpenSeries(ctx, id, h.Now().Add(-90*24*time.Hour))
 	if err != nil {
-		return err
+		return TargetView{}, err
 	}
-	httpio.WriteJSON(w, http.StatusOK, h.view(t, series))
-	return nil
+	return h.view(t, series), nil
 }
 
 // FindingList is a page of findings across targets.

@@ -1,4 +1,4 @@
-package ui
+package portfoliopages
 
 import (
 	"net/http"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"scand/api/portfolio"
+	"scand/api/ui"
 	"scand/finding"
 	"scand/finding/versions"
 	"scand/store/targets"
@@ -35,12 +36,12 @@ type targetListView struct {
 	SLAEnabled      bool
 }
 
-func (c *Console) slaQuery() targets.SLA {
-	now := c.cfg.Now
-	if c.cfg.SLANow != nil {
-		now = c.cfg.SLANow
+func (c pages) slaQuery() targets.SLA {
+	now := c.Config().Now
+	if c.Config().SLANow != nil {
+		now = c.Config().SLANow
 	}
-	return targets.SLA{Cutoffs: c.cfg.SLA.Cutoffs(now())}
+	return targets.SLA{Cutoffs: c.Config().SLA.Cutoffs(now())}
 }
 
 // labelFilter reads "key=value"; ok is false for anything else.
@@ -55,22 +56,22 @@ func labelFilter(v string) (map[string]string, bool) {
 	return map[string]string{k: val}, true
 }
 
-func (c *Console) targetList(w http.ResponseWriter, r *http.Request, rq *request) error {
+func (c pages) targetList(w http.ResponseWriter, r *http.Request, rq *ui.Request) error {
 	qs := r.URL.Query()
 	v := targetListView{Kinds: targets.Kinds, Kind: qs.Get("kind"), Label: qs.Get("label"), Text: qs.Get("text"), Overdue: qs.Get("overdue") == "1",
-		SLAEnabled: c.cfg.SLA.Enabled()}
+		SLAEnabled: c.Config().SLA.Enabled()}
 	if v.Kind != "" && !contains(targets.Kinds, v.Kind) {
 		v.Kind = ""
 	}
 	labels, ok := labelFilter(v.Label)
 	v.LabelInvalid = !ok
-	q := targets.TargetQuery{Kind: v.Kind, Labels: labels, Text: v.Text, Overdue: v.Overdue, Hidden: c.cfg.HiddenTriage, SLA: c.slaQuery(),
+	q := targets.TargetQuery{Kind: v.Kind, Labels: labels, Text: v.Text, Overdue: v.Overdue, Hidden: c.Config().HiddenTriage, SLA: c.slaQuery(),
 		Limit: portfolioPageSize}
 	if after, err := strconv.ParseInt(qs.Get("after"), 10, 64); err == nil && after > 0 {
 		q.After = after
 		v.TopURL = targetListURL(v, 0)
 	}
-	ts, err := c.cfg.Data.Targets(r.Context(), q)
+	ts, err := c.Config().Data.Targets(r.Context(), q)
 	if err != nil {
 		return err
 	}
@@ -80,7 +81,7 @@ func (c *Console) targetList(w http.ResponseWriter, r *http.Request, rq *request
 	if len(ts) == portfolioPageSize {
 		v.NextURL = targetListURL(v, ts[len(ts)-1].ID)
 	}
-	c.render(w, r, rq, http.StatusOK, "targets", "Targets", "targets", v)
+	c.Render(w, r, rq, http.StatusOK, "targets", "Targets", "targets", v)
 	return nil
 }
 
@@ -129,14 +130,14 @@ type portfolioView struct {
 	Invalid               string
 }
 
-func (c *Console) portfolioFindings(w http.ResponseWriter, r *http.Request, rq *request) error {
+func (c pages) portfolioFindings(w http.ResponseWriter, r *http.Request, rq *ui.Request) error {
 	qs := r.URL.Query()
-	v := portfolioView{Severities: severityNames, Sorts: []string{"severity", "first_seen", "target", "file"}, Severity: qs.Get("severity"),
+	v := portfolioView{Severities: ui.SeverityNames, Sorts: []string{"severity", "first_seen", "target", "file"}, Severity: qs.Get("severity"),
 		Sort: qs.Get("sort"), Label: qs.Get("label"), Target: qs.Get("target"), Advisory: strings.TrimSpace(qs.Get("advisory")), Overdue: qs.Get("overdue") == "1"}
 	if !contains(v.Sorts, v.Sort) {
 		v.Sort = "severity"
 	}
-	q := targets.FindingsQuery{Hidden: c.cfg.HiddenTriage, SLA: c.slaQuery(), Sort: v.Sort, Overdue: v.Overdue, Advisory: v.Advisory, Limit: portfolioPageSize}
+	q := targets.FindingsQuery{Hidden: c.Config().HiddenTriage, SLA: c.slaQuery(), Sort: v.Sort, Overdue: v.Overdue, Advisory: v.Advisory, Limit: portfolioPageSize}
 	if v.Severity != "" {
 		if !finding.Severity(v.Severity).Valid() {
 			v.Invalid, v.Severity = "Unknown severity "+strconv.Quote(v.Severity)+".", ""
@@ -164,14 +165,14 @@ func (c *Console) portfolioFindings(w http.ResponseWriter, r *http.Request, rq *
 			v.Invalid = "That page link has expired; showing the first page."
 		}
 	}
-	rows, total, err := c.cfg.Data.PortfolioFindings(r.Context(), q)
+	rows, total, err := c.Config().Data.PortfolioFindings(r.Context(), q)
 	if err != nil {
 		return err
 	}
 	v.Total = total
-	now := c.cfg.Now()
-	if c.cfg.SLANow != nil {
-		now = c.cfg.SLANow()
+	now := c.Config().Now()
+	if c.Config().SLANow != nil {
+		now = c.Config().SLANow()
 	}
 	for _, pf := range rows {
 		f, err := pf.Row.Decode()
@@ -184,7 +185,7 @@ func (c *Console) portfolioFindings(w http.ResponseWriter, r *http.Request, rq *
 		if f.State != nil {
 			row.Verdict = f.State.Status
 		}
-		if due, ok := c.cfg.SLA.DueAt(f.Severity, pf.FirstSeen); ok {
+		if due, ok := c.Config().SLA.DueAt(f.Severity, pf.FirstSeen); ok {
 			row.DueAt, row.Overdue = &due, now.After(due)
 		}
 		v.Rows = append(v.Rows, row)
@@ -192,7 +193,7 @@ func (c *Console) portfolioFindings(w http.ResponseWriter, r *http.Request, rq *
 	if len(rows) == portfolioPageSize {
 		v.NextURL = portfolioURL(v, portfolio.EncodeCursor(rows[len(rows)-1].Cursor, v.Sort))
 	}
-	c.render(w, r, rq, http.StatusOK, "portfolio", "Findings across targets", "findings", v)
+	c.Render(w, r, rq, http.StatusOK, "portfolio", "Findings across targets", "findings", v)
 	return nil
 }
 
@@ -227,7 +228,7 @@ type componentsView struct {
 
 // components is the inventory search: which targets' latest SBOM holds a
 // package, optionally in a version range.
-func (c *Console) components(w http.ResponseWriter, r *http.Request, rq *request) error {
+func (c pages) components(w http.ResponseWriter, r *http.Request, rq *ui.Request) error {
 	qs := r.URL.Query()
 	v := componentsView{Name: strings.TrimSpace(qs.Get("name")), PURL: strings.TrimSpace(qs.Get("purl")), Version: strings.TrimSpace(qs.Get("version"))}
 	v.Searched = v.Name != "" || v.PURL != ""
@@ -251,24 +252,24 @@ func (c *Console) components(w http.ResponseWriter, r *http.Request, rq *request
 	}
 	if v.Searched {
 		var err error
-		if v.List, err = c.cfg.Data.Components(r.Context(), q, constraint, portfolioPageSize*4); err != nil {
+		if v.List, err = c.Config().Data.Components(r.Context(), q, constraint, portfolioPageSize*4); err != nil {
 			return err
 		}
 	}
-	c.render(w, r, rq, http.StatusOK, "components", "Components", "components", v)
+	c.Render(w, r, rq, http.StatusOK, "components", "Components", "components", v)
 	return nil
 }
 
 // vulnerability lists the targets a vulnerability (any alias) affects.
-func (c *Console) vulnerability(w http.ResponseWriter, r *http.Request, rq *request) error {
+func (c pages) vulnerability(w http.ResponseWriter, r *http.Request, rq *ui.Request) error {
 	id := strings.TrimSpace(r.PathValue("id"))
-	v, found, err := c.cfg.Data.Vulnerability(r.Context(), id, c.cfg.HiddenTriage)
+	v, found, err := c.Config().Data.Vulnerability(r.Context(), id, c.Config().HiddenTriage)
 	if err != nil {
 		return err
 	}
 	if !found {
-		return notFound("No target's latest scan reports " + id + ".")
+		return ui.NotFound("No target's latest scan reports " + id + ".")
 	}
-	c.render(w, r, rq, http.StatusOK, "vulnerability", id, "findings", v)
+	c.Render(w, r, rq, http.StatusOK, "vulnerability", id, "findings", v)
 	return nil
 }

@@ -1,4 +1,4 @@
-package ui
+package adminpages
 
 import (
 	"errors"
@@ -8,37 +8,9 @@ import (
 	"strconv"
 	"strings"
 
+	"scand/api/ui"
 	"scand/store"
 )
-
-// formErrors are a rejected form's messages by the field they are about;
-// "" holds the ones about the form as a whole.
-type formErrors map[string][]string
-
-// formErrorsOf turns an Actions error the person can fix by changing the
-// form (a 422, or a target outside the scan roots) into messages by
-// field, with the status to answer. ok is false for any other error.
-func formErrorsOf(err error) (formErrors, int, bool) {
-	var se statusError
-	if !errors.As(err, &se) {
-		return nil, 0, false
-	}
-	status := se.HTTPStatus()
-	if status != http.StatusUnprocessableEntity && status != http.StatusForbidden {
-		return nil, 0, false
-	}
-	out := formErrors{}
-	var fp fieldProblemsError
-	if errors.As(err, &fp) {
-		for field, msgs := range fp.FieldProblems() {
-			out[field] = append(out[field], msgs...)
-		}
-	}
-	if len(out) == 0 {
-		out[""] = []string{se.Error()}
-	}
-	return out, status, true
-}
 
 // scheduleForm is the create and edit form of a schedule, as submitted or
 // as stored.
@@ -56,7 +28,7 @@ type scheduleForm struct {
 	AlertMinSeverity string
 	KeepLast         string
 	Enabled          bool
-	Errors           formErrors
+	Errors           ui.FormErrors
 	// Severities and Zones are the choices the form offers.
 	Severities []string
 	Zones      []string
@@ -72,15 +44,15 @@ func (f scheduleForm) Invalid(field string) bool { return len(f.Errors[field]) >
 var commonZones = []string{"UTC", "Europe/London", "Europe/Berlin", "Europe/Paris", "America/New_York", "America/Chicago",
 	"America/Los_Angeles", "America/Sao_Paulo", "Asia/Kolkata", "Asia/Singapore", "Asia/Tokyo", "Australia/Sydney"}
 
-func (c *Console) newScheduleForm() scheduleForm {
-	return scheduleForm{ScanTypes: c.cfg.ScanTypes, Selected: c.cfg.DefaultScanTypes, Timezone: "UTC", KeepLast: "0", Enabled: true,
-		Severities: severityNames, Zones: commonZones}
+func (c pages) newScheduleForm() scheduleForm {
+	return scheduleForm{ScanTypes: c.Config().ScanTypes, Selected: c.Config().DefaultScanTypes, Timezone: "UTC", KeepLast: "0", Enabled: true,
+		Severities: ui.SeverityNames, Zones: commonZones}
 }
 
-func (c *Console) storedScheduleForm(sc store.Schedule) scheduleForm {
+func (c pages) storedScheduleForm(sc store.Schedule) scheduleForm {
 	f := c.newScheduleForm()
 	f.ID, f.Name, f.TargetPath, f.Selected, f.Cron, f.Timezone = sc.ID, sc.Name, sc.TargetPath, sc.ScanTypes, sc.Cron, sc.Timezone
-	f.TargetURL, f.TargetHost, f.AlertMinSeverity, f.KeepLast, f.Enabled = ptrString(sc.TargetURL), ptrString(sc.TargetHost), sc.AlertMinSeverity,
+	f.TargetURL, f.TargetHost, f.AlertMinSeverity, f.KeepLast, f.Enabled = ui.PtrString(sc.TargetURL), ui.PtrString(sc.TargetHost), sc.AlertMinSeverity,
 		strconv.Itoa(sc.KeepLast), sc.Enabled
 	return f
 }
@@ -102,7 +74,7 @@ func postedScheduleForm(base scheduleForm, f url.Values) (scheduleForm, int, boo
 	if base.KeepLast != "" {
 		n, err := strconv.Atoi(base.KeepLast)
 		if err != nil {
-			base.Errors = formErrors{"keep_last": {"keep_last must be a whole number: 0 (no limit) or more"}}
+			base.Errors = ui.FormErrors{"keep_last": {"keep_last must be a whole number: 0 (no limit) or more"}}
 			return base, 0, false
 		}
 		keep = n
@@ -121,18 +93,18 @@ type schedulesView struct {
 	Flash     string
 }
 
-func (c *Console) renderSchedules(w http.ResponseWriter, r *http.Request, rq *request, status int, form scheduleForm) error {
+func (c pages) renderSchedules(w http.ResponseWriter, r *http.Request, rq *ui.Request, status int, form scheduleForm) error {
 	ctx := r.Context()
-	list, err := c.cfg.Data.Schedules(ctx)
+	list, err := c.Config().Data.Schedules(ctx)
 	if err != nil {
 		return err
 	}
-	last, err := c.cfg.Data.LatestScheduleRuns(ctx)
+	last, err := c.Config().Data.LatestScheduleRuns(ctx)
 	if err != nil {
 		return err
 	}
-	form.BrowseURL = browsePurpose{For: "schedule"}.browse(form.TargetPath)
-	v := schedulesView{Form: form, Flash: flash(r)}
+	form.BrowseURL = ui.BrowsePurpose{For: "schedule"}.Browse(form.TargetPath)
+	v := schedulesView{Form: form, Flash: ui.Flash(r)}
 	for _, sc := range list {
 		row := scheduleRow{Schedule: sc}
 		if run, ok := last[sc.ID]; ok {
@@ -140,34 +112,34 @@ func (c *Console) renderSchedules(w http.ResponseWriter, r *http.Request, rq *re
 		}
 		v.Schedules = append(v.Schedules, row)
 	}
-	c.render(w, r, rq, status, "schedules", "Schedules", "schedules", v)
+	c.Render(w, r, rq, status, "schedules", "Schedules", "schedules", v)
 	return nil
 }
 
-func (c *Console) schedules(w http.ResponseWriter, r *http.Request, rq *request) error {
+func (c pages) schedules(w http.ResponseWriter, r *http.Request, rq *ui.Request) error {
 	form := c.newScheduleForm()
 	// The directory picker sends the chosen path back here.
 	form.TargetPath = r.URL.Query().Get("target_path")
 	return c.renderSchedules(w, r, rq, http.StatusOK, form)
 }
 
-func (c *Console) createSchedule(w http.ResponseWriter, r *http.Request, rq *request) error {
+func (c pages) createSchedule(w http.ResponseWriter, r *http.Request, rq *ui.Request) error {
 	form, keep, ok := postedScheduleForm(c.newScheduleForm(), r.PostForm)
 	if !ok {
 		return c.renderSchedules(w, r, rq, http.StatusUnprocessableEntity, form)
 	}
-	sc, err := c.cfg.Actions.CreateSchedule(r.Context(), rq.p, ScheduleInput{Name: form.Name, TargetPath: form.TargetPath, ScanTypes: form.Selected,
+	sc, err := c.Config().Actions.CreateSchedule(r.Context(), rq.P, ui.ScheduleInput{Name: form.Name, TargetPath: form.TargetPath, ScanTypes: form.Selected,
 		TargetURL: form.TargetURL, TargetHost: form.TargetHost, Cron: form.Cron, Timezone: form.Timezone, AlertMinSeverity: form.AlertMinSeverity,
 		KeepLast: keep, Enabled: form.Enabled})
 	if err != nil {
-		errs, status, ok := formErrorsOf(err)
+		errs, status, ok := ui.FormErrorsOf(err)
 		if !ok {
-			return withBack(err, "/ui/schedules")
+			return ui.WithBack(err, "/ui/schedules")
 		}
 		form.Errors = errs
 		return c.renderSchedules(w, r, rq, status, form)
 	}
-	return redirect(w, r, scheduleURL(sc.ID)+"?done=schedule-created")
+	return ui.Redirect(w, r, ui.ScheduleURL(sc.ID)+"?done=schedule-created")
 }
 
 type scheduleView struct {
@@ -180,25 +152,25 @@ type scheduleView struct {
 // runsShown is the run history the page lists (the API's default page).
 const runsShown = 50
 
-func (c *Console) renderSchedule(w http.ResponseWriter, r *http.Request, rq *request, status int, sc store.Schedule, form scheduleForm) error {
-	runs, err := c.cfg.Data.ScheduleRuns(r.Context(), sc.ID, runsShown)
+func (c pages) renderSchedule(w http.ResponseWriter, r *http.Request, rq *ui.Request, status int, sc store.Schedule, form scheduleForm) error {
+	runs, err := c.Config().Data.ScheduleRuns(r.Context(), sc.ID, runsShown)
 	if err != nil {
 		return err
 	}
-	form.BrowseURL = browsePurpose{For: "schedule", ID: sc.ID}.browse(form.TargetPath)
-	c.render(w, r, rq, status, "schedule", "Schedule "+sc.Name, "schedules", scheduleView{Schedule: sc, Runs: runs, Form: form, Flash: flash(r)})
+	form.BrowseURL = ui.BrowsePurpose{For: "schedule", ID: sc.ID}.Browse(form.TargetPath)
+	c.Render(w, r, rq, status, "schedule", "Schedule "+sc.Name, "schedules", scheduleView{Schedule: sc, Runs: runs, Form: form, Flash: ui.Flash(r)})
 	return nil
 }
 
-func (c *Console) loadSchedule(r *http.Request) (store.Schedule, error) {
-	sc, err := c.cfg.Data.Schedule(r.Context(), r.PathValue("id"))
+func (c pages) loadSchedule(r *http.Request) (store.Schedule, error) {
+	sc, err := c.Config().Data.Schedule(r.Context(), r.PathValue("id"))
 	if errors.Is(err, store.ErrNotFound) {
-		return sc, notFound("No schedule has this id; it may have been deleted.")
+		return sc, ui.NotFound("No schedule has this id; it may have been deleted.")
 	}
 	return sc, err
 }
 
-func (c *Console) scheduleDetail(w http.ResponseWriter, r *http.Request, rq *request) error {
+func (c pages) scheduleDetail(w http.ResponseWriter, r *http.Request, rq *ui.Request) error {
 	sc, err := c.loadSchedule(r)
 	if err != nil {
 		return err
@@ -213,7 +185,7 @@ func (c *Console) scheduleDetail(w http.ResponseWriter, r *http.Request, rq *req
 // editSchedule sends the fields the form changed, as a PATCH would: an
 // unchanged target is not checked again, so a schedule whose tree has
 // gone can still be renamed or disabled.
-func (c *Console) editSchedule(w http.ResponseWriter, r *http.Request, rq *request) error {
+func (c pages) editSchedule(w http.ResponseWriter, r *http.Request, rq *ui.Request) error {
 	sc, err := c.loadSchedule(r)
 	if err != nil {
 		return err
@@ -223,7 +195,7 @@ func (c *Console) editSchedule(w http.ResponseWriter, r *http.Request, rq *reque
 	if !ok {
 		return c.renderSchedule(w, r, rq, http.StatusUnprocessableEntity, sc, form)
 	}
-	var edit ScheduleEdit
+	var edit ui.ScheduleEdit
 	changed := func(posted, was string) *string {
 		if posted == was {
 			return nil
@@ -244,15 +216,15 @@ func (c *Console) editSchedule(w http.ResponseWriter, r *http.Request, rq *reque
 		enabled := form.Enabled
 		edit.Enabled = &enabled
 	}
-	if _, err := c.cfg.Actions.UpdateSchedule(r.Context(), rq.p, sc.ID, edit); err != nil {
-		errs, status, ok := formErrorsOf(err)
+	if _, err := c.Config().Actions.UpdateSchedule(r.Context(), rq.P, sc.ID, edit); err != nil {
+		errs, status, ok := ui.FormErrorsOf(err)
 		if !ok {
-			return withBack(err, scheduleURL(sc.ID))
+			return ui.WithBack(err, ui.ScheduleURL(sc.ID))
 		}
 		form.Errors = errs
 		return c.renderSchedule(w, r, rq, status, sc, form)
 	}
-	return redirect(w, r, scheduleURL(sc.ID)+"?done=schedule-saved")
+	return ui.Redirect(w, r, ui.ScheduleURL(sc.ID)+"?done=schedule-saved")
 }
 
 func sameSet(a, b []string) bool {
@@ -269,23 +241,23 @@ func sameSet(a, b []string) bool {
 	return true
 }
 
-func (c *Console) toggleSchedule(w http.ResponseWriter, r *http.Request, rq *request) error {
+func (c pages) toggleSchedule(w http.ResponseWriter, r *http.Request, rq *ui.Request) error {
 	id := r.PathValue("id")
 	enabled := r.PostForm.Get("enabled") == "1"
-	if _, err := c.cfg.Actions.UpdateSchedule(r.Context(), rq.p, id, ScheduleEdit{Enabled: &enabled}); err != nil {
-		return withBack(err, scheduleURL(id))
+	if _, err := c.Config().Actions.UpdateSchedule(r.Context(), rq.P, id, ui.ScheduleEdit{Enabled: &enabled}); err != nil {
+		return ui.WithBack(err, ui.ScheduleURL(id))
 	}
 	done := "schedule-disabled"
 	if enabled {
 		done = "schedule-enabled"
 	}
-	return redirect(w, r, scheduleURL(id)+"?done="+done)
+	return ui.Redirect(w, r, ui.ScheduleURL(id)+"?done="+done)
 }
 
-func (c *Console) deleteSchedule(w http.ResponseWriter, r *http.Request, rq *request) error {
+func (c pages) deleteSchedule(w http.ResponseWriter, r *http.Request, rq *ui.Request) error {
 	id := r.PathValue("id")
-	if err := c.cfg.Actions.DeleteSchedule(r.Context(), rq.p, id); err != nil {
-		return withBack(err, scheduleURL(id))
+	if err := c.Config().Actions.DeleteSchedule(r.Context(), rq.P, id); err != nil {
+		return ui.WithBack(err, ui.ScheduleURL(id))
 	}
-	return redirect(w, r, "/ui/schedules?done=schedule-deleted")
+	return ui.Redirect(w, r, "/ui/schedules?done=schedule-deleted")
 }

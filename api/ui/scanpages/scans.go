@@ -1,4 +1,4 @@
-package ui
+package scanpages
 
 import (
 	"errors"
@@ -10,24 +10,12 @@ import (
 	"strings"
 	"time"
 
-	"scand/auth"
+	"scand/api/ui"
 	"scand/finding"
 	"scand/store"
+	"scand/store/findings"
+	"scand/store/targets"
 )
-
-// flashes are the fixed confirmations a redirect may ask a page to show;
-// the query names one, it never carries text.
-var flashes = map[string]string{
-	"triage": "Verdict saved.", "comment": "Comment added.", "comment-deleted": "Comment deleted.",
-	"cancelled": "Scan cancelled.", "deleted": "Scan deleted.", "revoked": "Key revoked.",
-	"updated": "Webhook saved.", "enabled": "Webhook enabled.", "disabled": "Webhook disabled.",
-	"tested": "Test delivery queued; it appears in the log below once sent.", "webhook-deleted": "Webhook deleted.",
-	"read": "Notification marked read.", "all-read": "All notifications marked read.", "started": "Scan queued.",
-	"schedule-created": "Schedule created.", "schedule-saved": "Schedule saved.", "schedule-enabled": "Schedule enabled.",
-	"schedule-disabled": "Schedule disabled: it starts no scan until enabled again.", "schedule-deleted": "Schedule deleted; the scans it started are kept.",
-}
-
-func flash(r *http.Request) string { return flashes[r.URL.Query().Get("done")] }
 
 // severityRow is one severity of the overview's breakdown.
 type severityRow struct {
@@ -46,12 +34,12 @@ type overviewView struct {
 	Statuses    []string
 	Trend       trendChart
 	Latest      []store.Scan
-	Unavailable []ScannerState
+	Unavailable []ui.ScannerState
 	Available   int
 	Scanners    int
 	Unread      []store.Notification
 	UnreadCount int
-	Advisory    []AdvisoryDB
+	Advisory    []ui.AdvisoryDB
 	Stale       int
 	// Expiring counts acceptances that end within a week.
 	Expiring int
@@ -59,14 +47,14 @@ type overviewView struct {
 
 var scanStatuses = []string{store.StatusPending, store.StatusRunning, store.StatusCompleted, store.StatusFailed, store.StatusCancelled}
 
-func (c *Console) overview(w http.ResponseWriter, r *http.Request, rq *request) error {
+func (c pages) overview(w http.ResponseWriter, r *http.Request, rq *ui.Request) error {
 	ctx := r.Context()
-	classes, err := c.cfg.Data.CurrentFindings(ctx, c.cfg.HiddenTriage)
+	classes, err := c.Config().Data.CurrentFindings(ctx, c.Config().HiddenTriage)
 	if err != nil {
 		return err
 	}
 	v := overviewView{Statuses: scanStatuses}
-	if v.Expiring, err = c.cfg.Data.ExpiringVerdicts(ctx, c.cfg.Now().Add(7*24*time.Hour)); err != nil {
+	if v.Expiring, err = c.Config().Data.ExpiringVerdicts(ctx, c.Config().Now().Add(7*24*time.Hour)); err != nil {
 		return err
 	}
 	bySev := map[string]*severityRow{}
@@ -95,7 +83,7 @@ func (c *Console) overview(w http.ResponseWriter, r *http.Request, rq *request) 
 	for i := range v.Severities {
 		v.Severities[i] = *bySev[v.Severities[i].Severity]
 	}
-	if v.ScanCounts, err = c.cfg.Data.ScanCounts(ctx); err != nil {
+	if v.ScanCounts, err = c.Config().Data.ScanCounts(ctx); err != nil {
 		return err
 	}
 	days, err := c.trend(r, trendDays)
@@ -103,10 +91,10 @@ func (c *Console) overview(w http.ResponseWriter, r *http.Request, rq *request) 
 		return err
 	}
 	v.Trend = buildTrend(days)
-	if v.Latest, _, err = c.cfg.Data.Scans(ctx, store.ScanFilter{Limit: 10}); err != nil {
+	if v.Latest, _, err = c.Config().Data.Scans(ctx, store.ScanFilter{Limit: 10}); err != nil {
 		return err
 	}
-	for _, s := range c.scannerStates(ctx) {
+	for _, s := range c.ScannerStates(ctx) {
 		v.Scanners++
 		if s.Available {
 			v.Available++
@@ -114,21 +102,21 @@ func (c *Console) overview(w http.ResponseWriter, r *http.Request, rq *request) 
 			v.Unavailable = append(v.Unavailable, s)
 		}
 	}
-	v.Advisory = c.advisoryData(ctx)
+	v.Advisory = c.AdvisoryData(ctx)
 	for _, a := range v.Advisory {
 		if a.Stale {
 			v.Stale++
 		}
 	}
 	if rq.Can("GET /notifications") {
-		if v.Unread, err = c.cfg.Data.Notifications(ctx, true, 5); err != nil {
+		if v.Unread, err = c.Config().Data.Notifications(ctx, true, 5); err != nil {
 			return err
 		}
-		if v.UnreadCount, err = c.cfg.Data.UnreadNotifications(ctx); err != nil {
+		if v.UnreadCount, err = c.Config().Data.UnreadNotifications(ctx); err != nil {
 			return err
 		}
 	}
-	c.render(w, r, rq, http.StatusOK, "overview", "Overview", "overview", v)
+	c.Render(w, r, rq, http.StatusOK, "overview", "Overview", "overview", v)
 	return nil
 }
 
@@ -143,7 +131,7 @@ type trendChart struct {
 	Line          string
 	Points        []trendPoint
 	MaxScans      int
-	Days          []TrendDay
+	Days          []ui.TrendDay
 	FirstLabel    string
 	LastLabel     string
 }
@@ -163,11 +151,11 @@ const trendDays = 30
 
 // trend is one entry per UTC day ending today, days without activity
 // present with zeros, as the API's /dashboard/trends series is.
-func (c *Console) trend(r *http.Request, days int) ([]TrendDay, error) {
-	now := c.cfg.Now().UTC()
+func (c pages) trend(r *http.Request, days int) ([]ui.TrendDay, error) {
+	now := c.Config().Now().UTC()
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 	from := today.AddDate(0, 0, -(days - 1))
-	activity, err := c.cfg.Data.Activity(r.Context(), from, today.AddDate(0, 0, 1))
+	activity, err := c.Config().Data.Activity(r.Context(), from, today.AddDate(0, 0, 1))
 	if err != nil {
 		return nil, err
 	}
@@ -175,16 +163,16 @@ func (c *Console) trend(r *http.Request, days int) ([]TrendDay, error) {
 	for _, a := range activity {
 		byDay[a.Day] = a
 	}
-	out := make([]TrendDay, 0, days)
+	out := make([]ui.TrendDay, 0, days)
 	for d := from; !d.After(today); d = d.AddDate(0, 0, 1) {
 		key := d.Format(time.DateOnly)
 		a := byDay[key]
-		out = append(out, TrendDay{Date: key, ScansStarted: a.ScansStarted, RiskScore: a.RiskScore, Findings: a.Findings})
+		out = append(out, ui.TrendDay{Date: key, ScansStarted: a.ScansStarted, RiskScore: a.RiskScore, Findings: a.Findings})
 	}
 	return out, nil
 }
 
-func buildTrend(days []TrendDay) trendChart {
+func buildTrend(days []ui.TrendDay) trendChart {
 	const width, height, left, right, top, bottom = 640, 170, 36, 8, 10, 140
 	ch := trendChart{Width: width, Height: height, PlotTop: top, PlotBottom: bottom, Days: days}
 	if len(days) == 0 {
@@ -230,14 +218,14 @@ type startForm struct {
 	TargetHost string
 }
 
-var targetKinds = []string{KindDirectory, KindImage, KindRepository}
+var targetKinds = []string{ui.KindDirectory, ui.KindImage, ui.KindRepository}
 
 // targetKind keeps a kind the form offers; anything else is a directory.
 func targetKind(k string) string {
 	if slices.Contains(targetKinds, k) {
 		return k
 	}
-	return KindDirectory
+	return ui.KindDirectory
 }
 
 type scanListView struct {
@@ -261,10 +249,10 @@ type scanListView struct {
 
 const scansPerPage = 50
 
-func (c *Console) scanList(w http.ResponseWriter, r *http.Request, rq *request) error {
+func (c pages) scanList(w http.ResponseWriter, r *http.Request, rq *ui.Request) error {
 	q := r.URL.Query()
-	v := scanListView{Statuses: scanStatuses, Target: q.Get("target"), Flash: flash(r)}
-	for _, s := range splitValues(q["status"]) {
+	v := scanListView{Statuses: scanStatuses, Target: q.Get("target"), Flash: ui.Flash(r)}
+	for _, s := range ui.SplitValues(q["status"]) {
 		if slices.Contains(scanStatuses, s) && !slices.Contains(v.Selected, s) {
 			v.Selected = append(v.Selected, s)
 		}
@@ -273,13 +261,13 @@ func (c *Console) scanList(w http.ResponseWriter, r *http.Request, rq *request) 
 	if p := q.Get("page"); p != "" && p != "last" {
 		n, err := strconv.Atoi(p)
 		if err != nil || n < 1 {
-			return &pageError{status: http.StatusUnprocessableEntity, back: "/ui/scans",
-				msgs: []string{"This page link is not valid (page=" + strconv.Quote(p) + "): a page is a number from 1."}}
+			return &ui.PageError{Status: http.StatusUnprocessableEntity, Back: "/ui/scans",
+				Msgs: []string{"This page link is not valid (page=" + strconv.Quote(p) + "): a page is a number from 1."}}
 		}
 		v.Page = n
 	}
 	var err error
-	v.Scans, v.Total, err = c.cfg.Data.Scans(r.Context(), store.ScanFilter{Statuses: v.Selected, TargetPath: v.Target,
+	v.Scans, v.Total, err = c.Config().Data.Scans(r.Context(), store.ScanFilter{Statuses: v.Selected, TargetPath: v.Target,
 		Limit: scansPerPage, Offset: (v.Page - 1) * scansPerPage})
 	if err != nil {
 		return err
@@ -287,14 +275,14 @@ func (c *Console) scanList(w http.ResponseWriter, r *http.Request, rq *request) 
 	v.Pages = max(1, (v.Total+scansPerPage-1)/scansPerPage)
 	if q.Get("page") == "last" && v.Pages > 1 {
 		v.Page = v.Pages
-		if v.Scans, v.Total, err = c.cfg.Data.Scans(r.Context(), store.ScanFilter{Statuses: v.Selected, TargetPath: v.Target,
+		if v.Scans, v.Total, err = c.Config().Data.Scans(r.Context(), store.ScanFilter{Statuses: v.Selected, TargetPath: v.Target,
 			Limit: scansPerPage, Offset: (v.Page - 1) * scansPerPage}); err != nil {
 			return err
 		}
 	}
 	if v.Page > v.Pages {
-		return &pageError{status: http.StatusUnprocessableEntity, back: "/ui/scans",
-			msgs: []string{fmt.Sprintf("There is no page %d: the scans fill %d page%s.", v.Page, v.Pages, plural(v.Pages))}}
+		return &ui.PageError{Status: http.StatusUnprocessableEntity, Back: "/ui/scans",
+			Msgs: []string{fmt.Sprintf("There is no page %d: the scans fill %d page%s.", v.Page, v.Pages, ui.Plural(v.Pages))}}
 	}
 	link := func(page int) string {
 		vals := url.Values{"status": v.Selected, "page": {strconv.Itoa(page)}}
@@ -317,43 +305,30 @@ func (c *Console) scanList(w http.ResponseWriter, r *http.Request, rq *request) 
 	if v.Target != "" {
 		v.FilterValues.Set("target", v.Target)
 	}
-	if v.Targets, err = c.cfg.Data.ScanTargets(r.Context()); err != nil {
+	if v.Targets, err = c.Config().Data.ScanTargets(r.Context()); err != nil {
 		return err
 	}
-	v.Form = startForm{Kind: targetKind(q.Get("kind")), Kinds: targetKinds, TargetPath: q.Get("target_path"), ScanTypes: c.cfg.ScanTypes, Selected: c.cfg.DefaultScanTypes}
-	c.render(w, r, rq, http.StatusOK, "scans", "Scans", "scans", v)
+	v.Form = startForm{Kind: targetKind(q.Get("kind")), Kinds: targetKinds, TargetPath: q.Get("target_path"), ScanTypes: c.Config().ScanTypes, Selected: c.Config().DefaultScanTypes}
+	c.Render(w, r, rq, http.StatusOK, "scans", "Scans", "scans", v)
 	return nil
 }
 
-// splitValues accepts repeated parameters and comma-separated lists alike.
-func splitValues(vals []string) []string {
-	var out []string
-	for _, v := range vals {
-		for _, p := range strings.Split(v, ",") {
-			if p = strings.TrimSpace(p); p != "" {
-				out = append(out, p)
-			}
-		}
-	}
-	return out
-}
-
-func (c *Console) startScan(w http.ResponseWriter, r *http.Request, rq *request) error {
+func (c pages) startScan(w http.ResponseWriter, r *http.Request, rq *ui.Request) error {
 	f := r.PostForm
-	in := ScanRequest{Kind: targetKind(f.Get("target_kind")), Target: strings.TrimSpace(f.Get("target_path")), ScanTypes: f["scan_types"],
+	in := ui.ScanRequest{Kind: targetKind(f.Get("target_kind")), Target: strings.TrimSpace(f.Get("target_path")), ScanTypes: f["scan_types"],
 		TargetURL: strings.TrimSpace(f.Get("target_url")), TargetHost: strings.TrimSpace(f.Get("target_host"))}
-	if in.Kind == KindRepository {
+	if in.Kind == ui.KindRepository {
 		in.RepoRef = strings.TrimSpace(f.Get("repo_ref"))
 		in.RepoHistory, in.RepoSubmodules = f.Get("repo_history") != "", f.Get("repo_submodules") != ""
 	}
 	if in.ScanTypes == nil {
 		in.ScanTypes = []string{}
 	}
-	sc, err := c.cfg.Actions.StartScan(r.Context(), rq.p, r.RemoteAddr, in)
+	sc, err := c.Config().Actions.StartScan(r.Context(), rq.P, r.RemoteAddr, in)
 	if err != nil {
-		return withBack(err, "/ui/scans?"+url.Values{"target_path": {in.Target}, "kind": {in.Kind}}.Encode()+"#start")
+		return ui.WithBack(err, "/ui/scans?"+url.Values{"target_path": {in.Target}, "kind": {in.Kind}}.Encode()+"#start")
 	}
-	return redirect(w, r, scanURL(sc.ID))
+	return ui.Redirect(w, r, ui.ScanURL(sc.ID))
 }
 
 // findingFilter is the findings table's filter form as the page shows it.
@@ -366,6 +341,8 @@ type findingFilter struct {
 	Compliance string
 	Text       string
 	Limit      int
+	// Sort is one of findings.FindingSorts; "" is the canonical order.
+	Sort string
 }
 
 func (ff findingFilter) values() url.Values {
@@ -387,6 +364,9 @@ func (ff findingFilter) values() url.Values {
 	if ff.Limit != defaultPageSize {
 		v.Set("limit", strconv.Itoa(ff.Limit))
 	}
+	if ff.Sort != "" {
+		v.Set("sort", ff.Sort)
+	}
 	return v
 }
 
@@ -397,14 +377,12 @@ const (
 	maxSearchChars  = 200
 )
 
-var severityNames = []string{"critical", "high", "medium", "low", "info"}
-
 // parseFindingFilter reads the table's filters, keeping only values that
 // can match (a stray value is dropped rather than echoed back).
-func (c *Console) parseFindingFilter(q url.Values) findingFilter {
+func (c pages) parseFindingFilter(q url.Values) findingFilter {
 	keep := func(vals []string, allowed []string) []string {
 		var out []string
-		for _, v := range splitValues(vals) {
+		for _, v := range ui.SplitValues(vals) {
 			if (allowed == nil || slices.Contains(allowed, v)) && !slices.Contains(out, v) {
 				out = append(out, v)
 			}
@@ -412,8 +390,8 @@ func (c *Console) parseFindingFilter(q url.Values) findingFilter {
 		return out
 	}
 	ff := findingFilter{
-		Severities: keep(q["severity"], severityNames),
-		ScanTypes:  keep(q["scan_type"], c.cfg.ScanTypes),
+		Severities: keep(q["severity"], ui.SeverityNames),
+		ScanTypes:  keep(q["scan_type"], c.Config().ScanTypes),
 		Scanners:   keep(q["scanner"], nil),
 		Triage:     keep(q["triage"], store.TriageStatuses),
 		Compliance: strings.TrimSpace(q.Get("compliance")),
@@ -429,6 +407,9 @@ func (c *Console) parseFindingFilter(q url.Values) findingFilter {
 	if n, err := strconv.Atoi(q.Get("limit")); err == nil && slices.Contains(pageSizes, n) {
 		ff.Limit = n
 	}
+	if s := q.Get("sort"); s != findings.SortSeverity && slices.Contains(findings.FindingSorts, s) {
+		ff.Sort = s
+	}
 	if r := []rune(ff.Text); len(r) > maxSearchChars {
 		ff.Text = string(r[:maxSearchChars])
 	}
@@ -438,9 +419,9 @@ func (c *Console) parseFindingFilter(q url.Values) findingFilter {
 	return ff
 }
 
-func (ff findingFilter) query(after, before string) FindingQuery {
-	fq := FindingQuery{Severities: ff.Severities, ScanTypes: ff.ScanTypes, Scanners: ff.Scanners, Triage: ff.Triage,
-		Text: ff.Text, After: after, Before: before, Limit: ff.Limit}
+func (ff findingFilter) query(after, before string) ui.FindingQuery {
+	fq := ui.FindingQuery{Severities: ff.Severities, ScanTypes: ff.ScanTypes, Scanners: ff.Scanners, Triage: ff.Triage,
+		Text: ff.Text, After: after, Before: before, Limit: ff.Limit, Sort: ff.Sort}
 	if ff.Compliance != "" {
 		fq.Compliance = []string{ff.Compliance}
 	}
@@ -462,7 +443,7 @@ type sevCount struct {
 
 type scanDetailView struct {
 	Scan      store.Scan
-	Details   ScanDetails
+	Details   ui.ScanDetails
 	Active    bool
 	Events    string
 	Expected  int
@@ -491,60 +472,86 @@ type scanDetailView struct {
 	Severities []string
 	PageSizes  []int
 	Flash      string
+	// TargetRecord is the target the scan belongs to; nil for a scan
+	// stored without one.
+	TargetRecord *targets.Target
+	// Sorts are the orders the findings can be listed in; Ages the first
+	// sightings of the page's findings on the scan's target.
+	Sorts []sortChoice
+	Ages  *findingAges
 }
 
-// refresh reloads a running scan's page every few seconds for a browser
-// without script; with script, the event stream updates it instead.
-func (v scanDetailView) refresh() bool { return v.Active }
+type sortChoice struct{ Value, Label string }
 
-func (c *Console) scanDetail(w http.ResponseWriter, r *http.Request, rq *request) error {
+// sortChoices name the orders of findings.FindingSorts for people; the
+// canonical one is the empty value, so its links stay as they were.
+var sortChoices = []sortChoice{{"", "Severity (most severe first)"}, {findings.SortFirstSeen, "Age (oldest first)"},
+	{findings.SortFile, "File and line"}, {findings.SortScanner, "Scanner"}, {findings.SortRule, "Rule"}}
+
+// findingAges is a page's first sightings by fingerprint.
+type findingAges struct{ FirstSeen map[string]time.Time }
+
+// Refresh reloads a running scan's page every few seconds for a browser
+// without script; with script, the event stream updates it instead.
+func (v scanDetailView) Refresh() bool { return v.Active }
+
+func (c pages) scanDetail(w http.ResponseWriter, r *http.Request, rq *ui.Request) error {
 	ctx := r.Context()
-	sc, err := c.cfg.Data.Scan(ctx, r.PathValue("id"))
+	sc, err := c.Config().Data.Scan(ctx, r.PathValue("id"))
 	if errors.Is(err, store.ErrNotFound) {
-		return notFound("No scan has this id; it may have been deleted.")
+		return ui.NotFound("No scan has this id; it may have been deleted.")
 	}
 	if err != nil {
 		return err
 	}
 	q := r.URL.Query()
 	v := scanDetailView{Scan: sc, Active: !store.TerminalStatus(sc.Status), Filter: c.parseFindingFilter(q),
-		ScanTypes: sc.ScanTypes, Scanners: sc.ScannersRun, Statuses: store.TriageStatuses, Severities: severityNames, PageSizes: pageSizes, Flash: flash(r)}
+		ScanTypes: sc.ScanTypes, Scanners: sc.ScannersRun, Statuses: store.TriageStatuses, Severities: ui.SeverityNames, PageSizes: pageSizes, Flash: ui.Flash(r),
+		Sorts: sortChoices}
 	if sc.CompletedAt != nil {
 		v.Duration = sc.CompletedAt.Sub(sc.StartedAt).Round(time.Second).String()
 	}
 	// Live counts, as the API's summary gives them: suppressed findings
 	// are counted apart and left out of the risk score.
-	for _, s := range severityNames {
+	for _, s := range ui.SeverityNames {
 		v.Counts = append(v.Counts, sevCount{Severity: s, Count: sc.LiveCounts[s]})
 	}
-	if v.Details, err = c.cfg.Actions.ScanDetails(ctx, sc); err != nil {
+	if v.Details, err = c.Config().Actions.ScanDetails(ctx, sc); err != nil {
+		return err
+	}
+	if t, err := c.Config().Data.TargetOfScan(ctx, sc.ID); err == nil {
+		v.TargetRecord = &t
+	} else if !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
 	if v.Active {
-		if v.Events, err = c.cfg.Actions.EventStream(ctx, rq.p, sc.ID); err != nil {
+		if v.Events, err = c.Config().Actions.EventStream(ctx, rq.P, sc.ID); err != nil {
 			return err
 		}
-		for _, s := range c.scannerStates(ctx) {
+		for _, s := range c.ScannerStates(ctx) {
 			if slices.Contains(sc.ScanTypes, s.ScanType) {
 				v.Expected++
 			}
 		}
 	}
-	if prev, err := c.cfg.Data.PreviousScan(ctx, sc.ID); err == nil {
+	if prev, err := c.Config().Data.PreviousScan(ctx, sc.ID); err == nil {
 		v.Previous = &prev
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
 	if v.Active {
 		// Findings are stored when the scan completes.
-		c.render(w, r, rq, http.StatusOK, "scan", "Scan "+short(sc.ID), "scans", v)
+		c.Render(w, r, rq, http.StatusOK, "scan", "Scan "+ui.Short(sc.ID), "scans", v)
 		return nil
 	}
 	fq, err := c.pageQuery(sc, v.Filter, q)
 	if err != nil {
 		return err
 	}
-	page, err := c.cfg.Data.Findings(ctx, sc.ID, fq)
+	page, err := c.Config().Data.Findings(ctx, sc.ID, fq)
+	if errors.Is(err, ui.ErrBadCursor) {
+		return badPageLink(sc, v.Filter, "a cursor")
+	}
 	if err != nil {
 		return err
 	}
@@ -555,19 +562,20 @@ func (c *Console) scanDetail(w http.ResponseWriter, r *http.Request, rq *request
 			total = sc.FindingsCount
 		}
 		if n := (total + fq.Limit - 1) / fq.Limit; n > 1 {
-			fq.After, fq.Before, fq.Page = "", "", n
-			if page, err = c.cfg.Data.Findings(ctx, sc.ID, fq); err != nil {
+			fq.After, fq.Before, fq.Last, fq.Page = "", "", false, n
+			if page, err = c.Config().Data.Findings(ctx, sc.ID, fq); err != nil {
 				return err
 			}
 		}
 	}
 	v.PageNo = fq.Page
 	v.Findings, v.Total, v.More = page.Findings, page.Total, page.More
+	v.Ages = &findingAges{FirstSeen: page.FirstSeen}
 	v.Filtered = page.Total >= 0
 	if !v.Filtered {
 		v.Total = sc.FindingsCount
 	}
-	base := scanURL(sc.ID)
+	base := ui.ScanURL(sc.ID)
 	link := func(k, cursor string) string {
 		vals := v.Filter.values()
 		if k != "" {
@@ -590,8 +598,8 @@ func (c *Console) scanDetail(w http.ResponseWriter, r *http.Request, rq *request
 		v.Pages = max(1, (v.Total+v.Filter.Limit-1)/v.Filter.Limit)
 	}
 	if v.Pages > 0 && v.PageNo > v.Pages {
-		return &pageError{status: http.StatusUnprocessableEntity, back: link("", ""),
-			msgs: []string{fmt.Sprintf("There is no page %d: the findings that match fill %d page%s.", v.PageNo, v.Pages, plural(v.Pages))}}
+		return &ui.PageError{Status: http.StatusUnprocessableEntity, Back: link("", ""),
+			Msgs: []string{fmt.Sprintf("There is no page %d: the findings that match fill %d page%s.", v.PageNo, v.Pages, ui.Plural(v.Pages))}}
 	}
 	if page.Next != "" || v.PageNo > 0 && v.PageNo < v.Pages {
 		v.LastURL = link("page", "last")
@@ -602,32 +610,38 @@ func (c *Console) scanDetail(w http.ResponseWriter, r *http.Request, rq *request
 	if page.Next != "" {
 		v.NextURL = link("after", page.Next)
 	}
-	c.render(w, r, rq, http.StatusOK, "scan", "Scan "+short(sc.ID), "scans", v)
+	c.Render(w, r, rq, http.StatusOK, "scan", "Scan "+ui.Short(sc.ID), "scans", v)
 	return nil
 }
 
-func (c *Console) cancelScan(w http.ResponseWriter, r *http.Request, rq *request) error {
+func (c pages) cancelScan(w http.ResponseWriter, r *http.Request, rq *ui.Request) error {
 	id := r.PathValue("id")
-	if _, err := c.cfg.Actions.CancelScan(r.Context(), rq.p, id); err != nil {
-		return withBack(err, scanURL(id))
+	if _, err := c.Config().Actions.CancelScan(r.Context(), rq.P, id); err != nil {
+		return ui.WithBack(err, ui.ScanURL(id))
 	}
-	return redirect(w, r, scanURL(id)+"?done=cancelled")
+	return ui.Redirect(w, r, ui.ScanURL(id)+"?done=cancelled")
 }
 
-func (c *Console) deleteScan(w http.ResponseWriter, r *http.Request, rq *request) error {
+func (c pages) deleteScan(w http.ResponseWriter, r *http.Request, rq *ui.Request) error {
 	id := r.PathValue("id")
-	if err := c.cfg.Actions.DeleteScan(r.Context(), rq.p, id); err != nil {
-		return withBack(err, scanURL(id))
+	if err := c.Config().Actions.DeleteScan(r.Context(), rq.P, id); err != nil {
+		return ui.WithBack(err, ui.ScanURL(id))
 	}
-	return redirect(w, r, "/ui/scans?done=deleted")
+	return ui.Redirect(w, r, "/ui/scans?done=deleted")
 }
 
 // export proxies a download route of the API. The console never lets the
 // API accept its cookie; it serves the same bytes itself, as an
 // attachment under the console's own security headers.
-func (c *Console) export(apiRoute string) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request, rq *request) error {
-		return withBack(c.cfg.Actions.Export(&downloadWriter{ResponseWriter: w}, r, rq.p, apiRoute), scanURL(r.PathValue("id")))
+func (c pages) export(apiRoute string) ui.Handler {
+	return c.exportBack(apiRoute, ui.ScanURL)
+}
+
+// exportBack is export whose error page links back to back(id) (a
+// target's VEX: the target's page).
+func (c pages) exportBack(apiRoute string, back func(id string) string) ui.Handler {
+	return func(w http.ResponseWriter, r *http.Request, rq *ui.Request) error {
+		return ui.WithBack(c.Config().Actions.Export(&downloadWriter{ResponseWriter: w}, r, rq.P, apiRoute), back(r.PathValue("id")))
 	}
 }
 
@@ -643,7 +657,7 @@ func (d *downloadWriter) WriteHeader(code int) {
 	if !d.wrote {
 		d.wrote = true
 		h := d.Header()
-		h.Set("Content-Security-Policy", contentSecurityPolicy)
+		h.Set("Content-Security-Policy", ui.ContentSecurityPolicy)
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Cache-Control", "no-store")
 		if cd := h.Get("Content-Disposition"); cd == "" {
@@ -662,51 +676,8 @@ func (d *downloadWriter) Write(b []byte) (int, error) {
 	return d.ResponseWriter.Write(b)
 }
 
-// browsePurpose is what the target picker chooses for: a directory to
-// scan (""), an image archive or layout to scan ("image"), or a schedule's
-// directory ("schedule", with ID set when editing one).
-type browsePurpose struct {
-	For string
-	ID  string
-}
-
-func browsePurposeOf(q url.Values) browsePurpose {
-	switch q.Get("for") {
-	case "image":
-		return browsePurpose{For: "image"}
-	case "schedule":
-		return browsePurpose{For: "schedule", ID: q.Get("id")}
-	}
-	return browsePurpose{}
-}
-
-// browse is the picker's own URL for another directory.
-func (bp browsePurpose) browse(p string) string {
-	vals := url.Values{"path": {p}}
-	if bp.For != "" {
-		vals.Set("for", bp.For)
-	}
-	if bp.ID != "" {
-		vals.Set("id", bp.ID)
-	}
-	return "/ui/browse?" + vals.Encode()
-}
-
-// choose is where choosing p leads: back to the form, filled in.
-func (bp browsePurpose) choose(p string) string {
-	switch {
-	case bp.For == "schedule" && bp.ID != "":
-		return scheduleURL(bp.ID) + "?" + url.Values{"target_path": {p}}.Encode() + "#edit"
-	case bp.For == "schedule":
-		return "/ui/schedules?" + url.Values{"target_path": {p}}.Encode() + "#new"
-	case bp.For == "image":
-		return "/ui/scans?" + url.Values{"kind": {KindImage}, "target_path": {p}}.Encode() + "#start"
-	}
-	return "/ui/scans?" + url.Values{"target_path": {p}}.Encode() + "#start"
-}
-
 type browseEntry struct {
-	ListingEntry
+	ui.ListingEntry
 	BrowseURL string
 	// ChooseURL is "" when the entry cannot be chosen (a file, unless an
 	// image archive is wanted).
@@ -714,7 +685,7 @@ type browseEntry struct {
 }
 
 type browseView struct {
-	Listing     Listing
+	Listing     ui.Listing
 	Image       bool
 	ChooseLabel string
 	HereURL     string
@@ -722,13 +693,13 @@ type browseView struct {
 	Entries     []browseEntry
 }
 
-func (c *Console) browse(w http.ResponseWriter, r *http.Request, rq *request) error {
-	bp := browsePurposeOf(r.URL.Query())
-	l, err := c.cfg.Actions.Browse(r.Context(), rq.p, r.URL.Query().Get("path"))
+func (c pages) browse(w http.ResponseWriter, r *http.Request, rq *ui.Request) error {
+	bp := ui.BrowsePurposeOf(r.URL.Query())
+	l, err := c.Config().Actions.Browse(r.Context(), rq.P, r.URL.Query().Get("path"))
 	if err != nil {
-		return withBack(err, bp.browse(""))
+		return ui.WithBack(err, bp.Browse(""))
 	}
-	v := browseView{Listing: l, Image: bp.For == "image", HereURL: bp.choose(l.Path), ChooseLabel: "Scan this"}
+	v := browseView{Listing: l, Image: bp.For == "image", HereURL: bp.Choose(l.Path), ChooseLabel: "Scan this"}
 	switch bp.For {
 	case "image":
 		v.ChooseLabel = "Scan this image"
@@ -736,21 +707,21 @@ func (c *Console) browse(w http.ResponseWriter, r *http.Request, rq *request) er
 		v.ChooseLabel = "Use this"
 	}
 	if l.Parent != "" {
-		v.ParentURL = bp.browse(l.Parent)
+		v.ParentURL = bp.Browse(l.Parent)
 	}
 	for _, e := range l.Entries {
 		be := browseEntry{ListingEntry: e}
 		if e.Dir {
-			be.BrowseURL = bp.browse(e.Path)
+			be.BrowseURL = bp.Browse(e.Path)
 		}
 		// An OCI layout is a directory, an archive a file: both can be
 		// chosen as an image.
 		if e.Dir || v.Image {
-			be.ChooseURL = bp.choose(e.Path)
+			be.ChooseURL = bp.Choose(e.Path)
 		}
 		v.Entries = append(v.Entries, be)
 	}
-	c.render(w, r, rq, http.StatusOK, "browse", "Choose a scan target", "scans", v)
+	c.Render(w, r, rq, http.StatusOK, "browse", "Choose a scan target", "scans", v)
 	return nil
 }
 
@@ -771,7 +742,7 @@ type compareView struct {
 
 const compareRows = 100
 
-func (c *Console) compare(w http.ResponseWriter, r *http.Request, rq *request) error {
+func (c pages) compare(w http.ResponseWriter, r *http.Request, rq *ui.Request) error {
 	ctx := r.Context()
 	q := r.URL.Query()
 	v := compareView{Kinds: []string{store.ConsoleCompareNew, store.ConsoleCompareFixed, store.ConsoleCompareUnchanged, store.ConsoleCompareNotCompared}, Kind: q.Get("show")}
@@ -779,16 +750,16 @@ func (c *Console) compare(w http.ResponseWriter, r *http.Request, rq *request) e
 		v.Kind = store.ConsoleCompareNew
 	}
 	var err error
-	if v.Choices, _, err = c.cfg.Data.Scans(ctx, store.ScanFilter{Statuses: []string{store.StatusCompleted}, Limit: 200}); err != nil {
+	if v.Choices, _, err = c.Config().Data.Scans(ctx, store.ScanFilter{Statuses: []string{store.StatusCompleted}, Limit: 200}); err != nil {
 		return err
 	}
 	load := func(id string) (*store.Scan, error) {
 		if id == "" {
 			return nil, nil
 		}
-		sc, err := c.cfg.Data.Scan(ctx, id)
+		sc, err := c.Config().Data.Scan(ctx, id)
 		if errors.Is(err, store.ErrNotFound) {
-			return nil, notFound("No scan has the id " + id + ".")
+			return nil, ui.NotFound("No scan has the id " + id + ".")
 		}
 		return &sc, err
 	}
@@ -801,15 +772,15 @@ func (c *Console) compare(w http.ResponseWriter, r *http.Request, rq *request) e
 	if v.A == nil && v.B != nil {
 		// The natural question: what changed since the previous scan of
 		// the same target?
-		if prev, err := c.cfg.Data.PreviousScan(ctx, v.B.ID); err == nil {
+		if prev, err := c.Config().Data.PreviousScan(ctx, v.B.ID); err == nil {
 			v.A = &prev
 		} else if !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
 	}
 	if v.A != nil && v.B != nil {
-		v.TargetsDiffer = v.A.TargetPath != v.B.TargetPath || ptrString(v.A.TargetURL) != ptrString(v.B.TargetURL) || ptrString(v.A.TargetHost) != ptrString(v.B.TargetHost)
-		page, err := c.cfg.Data.Compare(ctx, v.A.ID, v.B.ID, v.Kind, q.Get("after"), compareRows)
+		v.TargetsDiffer = v.A.TargetPath != v.B.TargetPath || ui.PtrString(v.A.TargetURL) != ui.PtrString(v.B.TargetURL) || ui.PtrString(v.A.TargetHost) != ui.PtrString(v.B.TargetHost)
+		page, err := c.Config().Data.Compare(ctx, v.A.ID, v.B.ID, v.Kind, q.Get("after"), compareRows)
 		if err != nil {
 			return err
 		}
@@ -835,24 +806,6 @@ func (c *Console) compare(w http.ResponseWriter, r *http.Request, rq *request) e
 			v.Scanned = v.A.ID
 		}
 	}
-	c.render(w, r, rq, http.StatusOK, "compare", "Compare scans", "compare", v)
+	c.Render(w, r, rq, http.StatusOK, "compare", "Compare scans", "compare", v)
 	return nil
-}
-
-func ptrString(p *string) string {
-	if p == nil {
-		return ""
-	}
-	return *p
-}
-
-// principalLabel names a caller for people.
-func principalLabel(p auth.Principal) string {
-	switch p.Source {
-	case auth.SourceEnv:
-		return "environment key (SVC_API_KEY)"
-	case auth.SourceDev:
-		return "dev mode"
-	}
-	return "key " + p.ID
 }

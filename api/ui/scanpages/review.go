@@ -1,4 +1,4 @@
-package ui
+package scanpages
 
 // The reviewer's pages: one verdict on many findings (selected rows or
 // every finding matching the table's filters, always through a page that
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"scand/api/review"
+	"scand/api/ui"
 	"scand/store"
 	"scand/store/audit"
 )
@@ -30,7 +31,7 @@ type bulkView struct {
 
 // bulkRequest reads the bulk form: the checked rows (mode "selected") or
 // the table's filters (mode "all"), and the verdict.
-func (c *Console) bulkRequest(r *http.Request, scanID string) (review.BulkTriageRequest, url.Values, error) {
+func (c pages) bulkRequest(r *http.Request, scanID string) (review.BulkTriageRequest, url.Values, error) {
 	f := r.PostForm
 	note, exp := f.Get("note"), f.Get("expires_at")
 	req := review.BulkTriageRequest{Verdict: review.Verdict{Status: f.Get("status"), Note: &note, ExpiresAt: &exp}}
@@ -39,7 +40,7 @@ func (c *Console) bulkRequest(r *http.Request, scanID string) (review.BulkTriage
 	case "selected":
 		req.Fingerprints = f["fp"]
 		if len(req.Fingerprints) == 0 {
-			return req, keep, &pageError{status: http.StatusUnprocessableEntity, msgs: []string{"No finding is selected: tick the rows to set the verdict on, or choose all matching findings."}}
+			return req, keep, &ui.PageError{Status: http.StatusUnprocessableEntity, Msgs: []string{"No finding is selected: tick the rows to set the verdict on, or choose all matching findings."}}
 		}
 		keep["fp"] = req.Fingerprints
 	case "all":
@@ -51,7 +52,7 @@ func (c *Console) bulkRequest(r *http.Request, scanID string) (review.BulkTriage
 			keep[k] = v
 		}
 	default:
-		return req, keep, &pageError{status: http.StatusBadRequest, msgs: []string{"The form did not say which findings to set."}}
+		return req, keep, &ui.PageError{Status: http.StatusBadRequest, Msgs: []string{"The form did not say which findings to set."}}
 	}
 	return req, keep, nil
 }
@@ -59,46 +60,46 @@ func (c *Console) bulkRequest(r *http.Request, scanID string) (review.BulkTriage
 // bulkTriage shows the confirmation that names the count (a dry run), or,
 // once confirmed, sets the verdict with the confirmed count as expected:
 // a set that changed meanwhile is refused with the new count.
-func (c *Console) bulkTriage(w http.ResponseWriter, r *http.Request, rq *request) error {
+func (c pages) bulkTriage(w http.ResponseWriter, r *http.Request, rq *ui.Request) error {
 	scanID := r.PathValue("id")
 	req, keep, err := c.bulkRequest(r, scanID)
-	back := scanURL(scanID) + "#findings"
+	back := ui.ScanURL(scanID) + "#findings"
 	if req.Filter != nil {
 		if vals := c.parseFindingFilter(r.PostForm).values(); len(vals) > 0 {
-			back = scanURL(scanID) + "?" + vals.Encode() + "#findings"
+			back = ui.ScanURL(scanID) + "?" + vals.Encode() + "#findings"
 		}
 	}
 	if err != nil {
-		return withBack(err, back)
+		return ui.WithBack(err, back)
 	}
 	if r.PostForm.Get("confirm") != "1" {
 		req.DryRun = true
-		res, err := c.cfg.Actions.BulkTriage(r.Context(), rq.p, req)
+		res, err := c.Config().Actions.BulkTriage(r.Context(), rq.P, req)
 		if err != nil {
-			return withBack(err, back)
+			return ui.WithBack(err, back)
 		}
 		if res.MatchingCount == 0 {
-			return withBack(&pageError{status: http.StatusUnprocessableEntity, msgs: []string{"No finding matches: nothing to set."}}, back)
+			return ui.WithBack(&ui.PageError{Status: http.StatusUnprocessableEntity, Msgs: []string{"No finding matches: nothing to set."}}, back)
 		}
 		v := bulkView{ScanID: scanID, Count: res.MatchingCount, Status: req.Status, Note: *req.Note, ExpiresAt: *req.ExpiresAt, Hidden: keep, Back: back}
-		c.render(w, r, rq, http.StatusOK, "bulkconfirm", "Confirm the verdict", "scans", v)
+		c.Render(w, r, rq, http.StatusOK, "bulkconfirm", "Confirm the verdict", "scans", v)
 		return nil
 	}
 	n, err := strconv.Atoi(r.PostForm.Get("expected"))
 	if err != nil || n < 0 {
-		return withBack(&pageError{status: http.StatusBadRequest, msgs: []string{"The confirmation lost its count; start again."}}, back)
+		return ui.WithBack(&ui.PageError{Status: http.StatusBadRequest, Msgs: []string{"The confirmation lost its count; start again."}}, back)
 	}
 	req.ExpectedCount = &n
-	res, err := c.cfg.Actions.BulkTriage(r.Context(), rq.p, req)
+	res, err := c.Config().Actions.BulkTriage(r.Context(), rq.P, req)
 	if err != nil {
-		return withBack(err, back)
+		return ui.WithBack(err, back)
 	}
 	sep := "?"
 	if i := strings.IndexByte(back, '?'); i >= 0 {
 		sep = "&"
 	}
 	to := strings.TrimSuffix(back, "#findings") + sep + url.Values{"done": {"bulk"}, "count": {strconv.Itoa(res.Updated)}}.Encode() + "#findings"
-	return redirect(w, r, to)
+	return ui.Redirect(w, r, to)
 }
 
 type auditView struct {
@@ -112,15 +113,15 @@ type auditView struct {
 }
 
 // auditLog lists the audit log, newest first, as GET /audit pages it.
-func (c *Console) auditLog(w http.ResponseWriter, r *http.Request, rq *request) error {
+func (c pages) auditLog(w http.ResponseWriter, r *http.Request, rq *ui.Request) error {
 	q := r.URL.Query()
 	v := auditView{Actor: strings.TrimSpace(q.Get("actor")), Action: strings.TrimSpace(q.Get("action")),
 		ObjectType: strings.TrimSpace(q.Get("object_type")), ObjectID: strings.TrimSpace(q.Get("object_id"))}
-	page, err := c.cfg.Actions.AuditLog(r.Context(), audit.Query{Actor: v.Actor, Action: v.Action, ObjectType: v.ObjectType,
+	page, err := c.Config().Actions.AuditLog(r.Context(), audit.Query{Actor: v.Actor, Action: v.Action, ObjectType: v.ObjectType,
 		ObjectID: v.ObjectID, After: q.Get("after"), Limit: 100})
 	if errors.Is(err, audit.ErrBadCursor) {
-		return &pageError{status: http.StatusUnprocessableEntity, back: "/ui/audit",
-			msgs: []string{"This page link is not one the audit log handed out (the after= value is invalid). Start again from the newest records."}}
+		return &ui.PageError{Status: http.StatusUnprocessableEntity, Back: "/ui/audit",
+			Msgs: []string{"This page link is not one the audit log handed out (the after= value is invalid). Start again from the newest records."}}
 	}
 	if err != nil {
 		return err
@@ -139,7 +140,7 @@ func (c *Console) auditLog(w http.ResponseWriter, r *http.Request, rq *request) 
 		vals.Set("after", page.Next)
 		v.NextURL = "/ui/audit?" + vals.Encode()
 	}
-	c.render(w, r, rq, http.StatusOK, "audit", "Audit log", "audit", v)
+	c.Render(w, r, rq, http.StatusOK, "audit", "Audit log", "audit", v)
 	return nil
 }
 
@@ -163,38 +164,20 @@ func expiryValue(st *store.TriageState) string {
 	return st.ExpiresAt.UTC().Format(time.DateOnly)
 }
 
-// lastPage is a Before bound past every position: the page before it is
-// the last one.
-const lastPage = "2147483647"
-
 // pageQuery is the findings query of a scan page's URL: a cursor (after,
-// before), a page number or "last". A cursor or page that is not one the
-// console hands out is refused with a message, never read as page 1.
-func (c *Console) pageQuery(sc store.Scan, ff findingFilter, q url.Values) (FindingQuery, error) {
-	first := scanURL(sc.ID)
-	if vals := ff.values(); len(vals) > 0 {
-		first += "?" + vals.Encode()
-	}
-	first += "#findings"
-	bad := func(what string) error {
-		return &pageError{status: http.StatusUnprocessableEntity, back: first,
-			msgs: []string{"This page link is not valid (" + what + "); it may come from an older version of the page. Go back to the first page of the findings."}}
-	}
-	after, before, pageNo := q.Get("after"), q.Get("before"), q.Get("page")
-	for name, cur := range map[string]string{"after": after, "before": before} {
-		if n, err := strconv.Atoi(cur); cur != "" && (err != nil || n < 0) {
-			return FindingQuery{}, bad(name + "=" + strconv.Quote(cur))
-		}
-	}
-	fq := ff.query(after, before)
-	switch {
+// before), a page number or "last". A page number that is not one is
+// refused with a message, never read as page 1; so is a cursor, which
+// the data layer judges (ui.ErrBadCursor).
+func (c pages) pageQuery(sc store.Scan, ff findingFilter, q url.Values) (ui.FindingQuery, error) {
+	fq := ff.query(q.Get("after"), q.Get("before"))
+	switch pageNo := q.Get("page"); {
 	case pageNo == "":
 	case pageNo == "last":
-		fq.After, fq.Before = "", lastPage
+		fq.After, fq.Before, fq.Last = "", "", true
 	default:
 		n, err := strconv.Atoi(pageNo)
 		if err != nil || n < 1 {
-			return FindingQuery{}, bad("page=" + strconv.Quote(pageNo))
+			return ui.FindingQuery{}, badPageLink(sc, ff, "page="+strconv.Quote(pageNo))
 		}
 		if n > 1 {
 			fq.After, fq.Before, fq.Page = "", "", n
@@ -203,11 +186,15 @@ func (c *Console) pageQuery(sc store.Scan, ff findingFilter, q url.Values) (Find
 	return fq, nil
 }
 
-func plural(n int) string {
-	if n == 1 {
-		return ""
+// badPageLink refuses a page link the console did not hand out, with a
+// way back to the first page of the same filters and order.
+func badPageLink(sc store.Scan, ff findingFilter, what string) error {
+	first := ui.ScanURL(sc.ID)
+	if vals := ff.values(); len(vals) > 0 {
+		first += "?" + vals.Encode()
 	}
-	return "s"
+	return &ui.PageError{Status: http.StatusUnprocessableEntity, Back: first + "#findings",
+		Msgs: []string{"This page link is not valid (" + what + "); it may come from an older version of the page or another sort order. Go back to the first page of the findings."}}
 }
 
 type ruleGroupsView struct {
@@ -223,23 +210,23 @@ type ruleGroupRow struct {
 
 // ruleGroups lists a scan's findings by rule, each with one link to its
 // rows.
-func (c *Console) ruleGroups(w http.ResponseWriter, r *http.Request, rq *request) error {
-	sc, err := c.cfg.Data.Scan(r.Context(), r.PathValue("id"))
+func (c pages) ruleGroups(w http.ResponseWriter, r *http.Request, rq *ui.Request) error {
+	sc, err := c.Config().Data.Scan(r.Context(), r.PathValue("id"))
 	if errors.Is(err, store.ErrNotFound) {
-		return notFound("No scan has this id; it may have been deleted.")
+		return ui.NotFound("No scan has this id; it may have been deleted.")
 	}
 	if err != nil {
 		return err
 	}
-	groups, err := c.cfg.Data.RuleGroups(r.Context(), sc)
+	groups, err := c.Config().Data.RuleGroups(r.Context(), sc)
 	if err != nil {
 		return err
 	}
 	v := ruleGroupsView{Scan: sc}
 	for _, g := range groups {
 		q := url.Values{"scanner": {g.Scanner}, "q": {g.RuleID}}
-		v.Groups = append(v.Groups, ruleGroupRow{RuleGroup: g, URL: scanURL(sc.ID) + "?" + q.Encode() + "#findings"})
+		v.Groups = append(v.Groups, ruleGroupRow{RuleGroup: g, URL: ui.ScanURL(sc.ID) + "?" + q.Encode() + "#findings"})
 	}
-	c.render(w, r, rq, http.StatusOK, "rules", "Findings by rule", "scans", v)
+	c.Render(w, r, rq, http.StatusOK, "rules", "Findings by rule", "scans", v)
 	return nil
 }

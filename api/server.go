@@ -21,6 +21,7 @@ import (
 	"scand/api/portfolio"
 	"scand/api/review"
 	"scand/api/scheduleapi"
+	"scand/api/vexapi"
 	"scand/api/webhookapi"
 	"scand/auth"
 	"scand/finding"
@@ -98,6 +99,9 @@ type Deps struct {
 	// LockCheck reports whether the daemon still holds the database's lock
 	// file (store.DBLock.Check); nil skips the check.
 	LockCheck func() error
+	// InstanceName is the author of the VEX documents scand writes
+	// (SVC_INSTANCE_NAME).
+	InstanceName string
 }
 
 // Server holds the dependencies and the route table.
@@ -197,6 +201,7 @@ func (s *Server) routeTable() []Route {
 		rs = append(rs, s.Monitor.Routes()...)
 	}
 	rs = append(rs, s.review.Routes()...)
+	rs = append(rs, vexapi.Handlers{Store: s.Store, Author: s.InstanceName, ToolVersion: Version, Now: s.slaNow, Principal: PrincipalFrom}.Routes()...)
 	rs = append(rs, s.TestRoutes...)
 	return rs
 }

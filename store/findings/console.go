@@ -109,7 +109,7 @@ func textFilter(text string) (string, []any) {
 	return where, append(args, pattern, pattern, pattern)
 }
 
-const consoleFindingColumns = `SELECT f.k, f.fingerprint, f.body, x.text, t.status, t.note, t.updated_at, t.updated_by, t.expires_at FROM findings f
+const consoleFindingColumns = `SELECT f.k, f.fingerprint, f.body, x.text, t.status, t.note, t.updated_at, t.updated_by, t.expires_at, t.justification FROM findings f
 	LEFT JOIN finding_texts x ON x.scan_seq = (f.k >> 32) AND x.id = f.text_id
 	LEFT JOIN triage_states t ON t.fingerprint = f.fingerprint WHERE `
 
@@ -186,7 +186,7 @@ func (s *Reader) ConsoleFindings(ctx context.Context, scanID string, q ConsoleFi
 	default:
 		upTo := max(q.CountUpTo, 1)
 		n := 0
-		err = p.consoleWalk(ctx, tx, -1, -1, upTo, false, "SELECT f.k, f.fingerprint, NULL, NULL, NULL, NULL, NULL, NULL, NULL", func(FindingRow) bool {
+		err = p.consoleWalk(ctx, tx, -1, -1, upTo, false, "SELECT f.k, f.fingerprint, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL", func(FindingRow) bool {
 			n++
 			return true
 		})
@@ -364,8 +364,8 @@ func scanOrderedFindings(rows *sql.Rows, extra []any, keyed func(*OrderedFinding
 		var k int64
 		var fp string
 		var body, text []byte
-		var tStatus, tNote, tAt, tBy, tExp sql.NullString
-		if err := rows.Scan(append([]any{&k, &fp, &body, &text, &tStatus, &tNote, &tAt, &tBy, &tExp}, extra...)...); err != nil {
+		var tStatus, tNote, tAt, tBy, tExp, tJust sql.NullString
+		if err := rows.Scan(append([]any{&k, &fp, &body, &text, &tStatus, &tNote, &tAt, &tBy, &tExp, &tJust}, extra...)...); err != nil {
 			return nil, err
 		}
 		row := FindingRow{Ord: int(k & 0xffffffff), Fingerprint: fp, Body: body}
@@ -377,7 +377,8 @@ func scanOrderedFindings(rows *sql.Rows, extra []any, keyed func(*OrderedFinding
 			row.Body = buf
 		}
 		if tStatus.Valid {
-			row.State = &TriageState{Fingerprint: fp, Status: tStatus.String, Note: tNote.String, UpdatedAt: sqlbase.ParseTime(tAt.String), UpdatedBy: tBy.String, ExpiresAt: sqlbase.ParseNullTime(tExp)}
+			row.State = &TriageState{Fingerprint: fp, Status: tStatus.String, Note: tNote.String, UpdatedAt: sqlbase.ParseTime(tAt.String), UpdatedBy: tBy.String, ExpiresAt: sqlbase.ParseNullTime(tExp),
+				Justification: tJust.String}
 		}
 		fw, err := row.Decode()
 		if err != nil {
@@ -434,8 +435,8 @@ func (s *Reader) TriageStateOf(ctx context.Context, fingerprint string) (*Triage
 	var t TriageState
 	var at string
 	var exp sql.NullString
-	err := s.db.QueryRowContext(ctx, "SELECT fingerprint, status, note, updated_at, updated_by, expires_at FROM triage_states WHERE fingerprint = ?", fingerprint).
-		Scan(&t.Fingerprint, &t.Status, &t.Note, &at, &t.UpdatedBy, &exp)
+	err := s.db.QueryRowContext(ctx, "SELECT fingerprint, status, note, updated_at, updated_by, expires_at, justification FROM triage_states WHERE fingerprint = ?", fingerprint).
+		Scan(&t.Fingerprint, &t.Status, &t.Note, &at, &t.UpdatedBy, &exp, &t.Justification)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -643,7 +644,7 @@ func (s *Reader) MatchingFingerprints(ctx context.Context, scanID string, q Cons
 	out := []string{}
 	// The walk's limit counts rows; a fingerprint seen twice in one scan
 	// does not count twice, so walk until the distinct set passes upTo.
-	err = p.consoleWalk(ctx, tx, -1, -1, math.MaxInt, false, "SELECT f.k, f.fingerprint, NULL, NULL, NULL, NULL, NULL, NULL, NULL", func(r FindingRow) bool {
+	err = p.consoleWalk(ctx, tx, -1, -1, math.MaxInt, false, "SELECT f.k, f.fingerprint, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL", func(r FindingRow) bool {
 		if !seen[r.Fingerprint] {
 			seen[r.Fingerprint] = true
 			out = append(out, r.Fingerprint)

@@ -3,7 +3,11 @@
 // compare, the target picker and the audit log.
 package scanpages
 
-import "scand/api/ui"
+import (
+	"net/url"
+
+	"scand/api/ui"
+)
 
 // pages are this package's handlers; they reach the console's data,
 // actions and rendering through the embedded *ui.Console.
@@ -24,6 +28,8 @@ func Pages(console *ui.Console) []ui.Route {
 		{Pattern: "GET /ui/scans/{id}/rules", API: "GET /scans/{id}/rules", Handle: c.ruleGroups},
 		{Pattern: "GET /ui/scans/{id}/sbom", API: "GET /scans/{id}/sbom", Handle: c.export("GET /scans/{id}/sbom")},
 		{Pattern: "GET /ui/scans/{id}/report", API: "GET /scans/{id}/report", Handle: c.export("GET /scans/{id}/report")},
+		{Pattern: "GET /ui/scans/{id}/vex", API: "GET /scans/{id}/vex", Handle: c.export("GET /scans/{id}/vex")},
+		{Pattern: "GET /ui/targets/{id}/vex", API: "GET /targets/{id}/vex", Handle: c.exportBack("GET /targets/{id}/vex", func(id string) string { return "/ui/targets/" + url.PathEscape(id) })},
 		{Pattern: "GET /ui/browse", API: "GET /dashboard/browse", Handle: c.browse},
 		{Pattern: "GET /ui/findings/{fp}", API: "GET /findings/{fingerprint}/history", Handle: c.findingDetail},
 		{Pattern: "POST /ui/findings/{fp}/triage", API: "PATCH /findings/{fingerprint}/state", Handle: c.setTriage},

@@ -634,8 +634,14 @@ func (c pages) deleteScan(w http.ResponseWriter, r *http.Request, rq *ui.Request
 // API accept its cookie; it serves the same bytes itself, as an
 // attachment under the console's own security headers.
 func (c pages) export(apiRoute string) ui.Handler {
+	return c.exportBack(apiRoute, ui.ScanURL)
+}
+
+// exportBack is export whose error page links back to back(id) (a
+// target's VEX: the target's page).
+func (c pages) exportBack(apiRoute string, back func(id string) string) ui.Handler {
 	return func(w http.ResponseWriter, r *http.Request, rq *ui.Request) error {
-		return ui.WithBack(c.Config().Actions.Export(&downloadWriter{ResponseWriter: w}, r, rq.P, apiRoute), ui.ScanURL(r.PathValue("id")))
+		return ui.WithBack(c.Config().Actions.Export(&downloadWriter{ResponseWriter: w}, r, rq.P, apiRoute), back(r.PathValue("id")))
 	}
 }
 

@@ -41,6 +41,7 @@ var (
 	nScans     = flag.Int("scans", 10, "completed scans per target")
 	nFindings  = flag.Int("findings", 100, "findings per scan")
 	components = flag.Int("components", 200, "components in each target's latest SBOM")
+	cache      = flag.String("cache", "", "keep the written pre-0016 database here and reuse it on later runs (writing it takes minutes)")
 )
 
 func fail(err error) {
@@ -223,7 +224,14 @@ func main() {
 	}
 	db := filepath.Join(dir, "scand.db")
 	t0 := time.Now()
-	writeDB(db)
+	if *cache != "" {
+		if _, err := os.Stat(*cache); err != nil {
+			writeDB(*cache)
+		}
+		copyFile(*cache, db)
+	} else {
+		writeDB(db)
+	}
 	fi, _ := os.Stat(db)
 	fmt.Printf("database: %d targets x %d scans x %d findings = %d findings, %d components; written in %s, %d MB\n",
 		*nTargets, *nScans, *nFindings, *nTargets**nScans**nFindings, *nTargets**components, time.Since(t0).Round(time.Second), fi.Size()>>20)
@@ -266,6 +274,24 @@ func main() {
 		fmt.Printf("%-70s %10s\n", r.name, dur.Round(100*time.Microsecond))
 	}
 	fmt.Printf("%-70s %8.0f MB\n", "daemon peak RSS, whole run (bar 300 MB)", d.peakMB())
+}
+
+func copyFile(from, to string) {
+	in, err := os.Open(from)
+	if err != nil {
+		fail(err)
+	}
+	defer in.Close()
+	out, err := os.Create(to)
+	if err != nil {
+		fail(err)
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		fail(err)
+	}
+	if err := out.Close(); err != nil {
+		fail(err)
+	}
 }
 
 func deref(s *string) string {

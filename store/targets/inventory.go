@@ -92,25 +92,19 @@ type AffectedRow struct {
 	Verdict                        string // "new" when none
 }
 
-// VulnerabilityFindings lists the findings of every target's latest
-// completed scan whose rule id or any alias is id (case-insensitive),
-// in target order. Only the ord ranges of the scanners that reported
-// dependency findings in the scan (finding_blocks, finding_counts) are
-// read: advisories come from dependency scanners.
+// VulnerabilityFindings lists the dependency findings of every target's
+// latest completed scan whose rule id or any alias is id
+// (case-insensitive), in target order, found through latest_advisories.
 func (s *Targets) VulnerabilityFindings(ctx context.Context, id string) ([]AffectedRow, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT t.id, t.name, t.kind, s.id, f.fingerprint, f.severity,
+	rows, err := s.db.QueryContext(ctx, `SELECT t.id, t.name, t.kind, s.id, lf.fingerprint, lf.severity,
 			coalesce(json_extract(f.body, '$.rule_id'), ''), coalesce(json_extract(f.body, '$.metadata.package'), ''),
 			coalesce(json_extract(f.body, '$.metadata.version'), ''), coalesce(json_extract(f.body, '$.metadata.ecosystem'), ''),
 			coalesce(json_extract(f.body, '$.metadata.fixed_version'), ''), coalesce(json_extract(f.body, '$.metadata.aliases'), '[]'),
 			coalesce(ts.status, 'new')
-		FROM targets t JOIN scans s ON s.seq = t.latest_seq
-		JOIN finding_blocks b ON b.scan_seq = t.latest_seq
-			AND b.scanner IN (SELECT c.scanner FROM finding_counts c WHERE c.scan_seq = t.latest_seq AND c.scan_type = 'dependency')
-		JOIN findings f ON f.k BETWEEN (t.latest_seq << 32) + b.first_ord AND (t.latest_seq << 32) + b.last_ord
-		LEFT JOIN triage_states ts ON ts.fingerprint = f.fingerprint
-		WHERE t.latest_seq IS NOT NULL AND +f.scan_type = 'dependency'
-			AND (upper(json_extract(f.body, '$.rule_id')) = upper(?1)
-				OR EXISTS (SELECT 1 FROM json_each(f.body, '$.metadata.aliases') WHERE upper(value) = upper(?1)))
+		FROM latest_advisories la JOIN latest_findings lf ON lf.k = la.k JOIN targets t ON t.id = lf.target_id
+		JOIN scans s ON s.seq = t.latest_seq JOIN findings f ON f.k = la.k
+		LEFT JOIN triage_states ts ON ts.fingerprint = lf.fingerprint
+		WHERE la.advisory = upper(?1)
 		ORDER BY t.id, f.k`, id)
 	return sqlbase.Collect(rows, err, func(r sqlbase.Row) (AffectedRow, error) {
 		var a AffectedRow

@@ -26,9 +26,15 @@ CREATE TABLE latest_findings (
     suppressed  INTEGER NOT NULL,
     tagset      INTEGER NOT NULL,
     first_seen  TEXT    NOT NULL,            -- finding_age.first_seen, or the scan's completion until aged
-    package     TEXT,                        -- dependency findings: metadata.package, .version,
-    version     TEXT,                        -- lower-cased .ecosystem (NULL for others)
-    ecosystem   TEXT
+    -- Dependency findings (NULL for others): metadata.package, .version,
+    -- .ecosystem, .fixed_version, .aliases (JSON) and the rule id, so the
+    -- purl filter and vulnerabilities/{id} read no finding JSON.
+    package       TEXT,
+    version       TEXT,
+    ecosystem     TEXT,
+    fixed_version TEXT,
+    aliases       TEXT,
+    rule_id       TEXT
 );
 CREATE INDEX latest_findings_target ON latest_findings (target_id);
 CREATE INDEX latest_findings_fp ON latest_findings (target_id, fingerprint);
@@ -51,19 +57,21 @@ SELECT f.k, t.id AS target_id, f.fingerprint, f.severity, f.scanner, f.scan_type
     coalesce(a.first_seen, s.completed_at) AS first_seen,
     CASE WHEN f.scan_type = 'dependency' THEN json_extract(f.body, '$.metadata.package') END AS package,
     CASE WHEN f.scan_type = 'dependency' THEN json_extract(f.body, '$.metadata.version') END AS version,
-    CASE WHEN f.scan_type = 'dependency' THEN lower(json_extract(f.body, '$.metadata.ecosystem')) END AS ecosystem
+    CASE WHEN f.scan_type = 'dependency' THEN json_extract(f.body, '$.metadata.ecosystem') END AS ecosystem,
+    CASE WHEN f.scan_type = 'dependency' THEN json_extract(f.body, '$.metadata.fixed_version') END AS fixed_version,
+    CASE WHEN f.scan_type <> 'dependency' THEN NULL
+        WHEN json_type(f.body, '$.metadata.aliases') = 'array' THEN json_extract(f.body, '$.metadata.aliases')
+        WHEN json_type(f.body, '$.metadata.aliases') = 'text' THEN json_array(json_extract(f.body, '$.metadata.aliases')) END AS aliases,
+    CASE WHEN f.scan_type = 'dependency' THEN json_extract(f.body, '$.rule_id') END AS rule_id
 FROM targets t JOIN scans s ON s.seq = t.latest_seq
     JOIN findings f ON f.k BETWEEN t.latest_seq << 32 AND (t.latest_seq << 32) + 4294967295
     LEFT JOIN finding_age a ON a.target_id = t.id AND a.fingerprint = f.fingerprint;
 
 CREATE VIEW latest_advisory_rows AS
-SELECT lf.target_id, lf.k, upper(json_extract(f.body, '$.rule_id')) AS advisory
-    FROM latest_findings lf JOIN findings f ON f.k = lf.k
-    WHERE lf.scan_type = 'dependency' AND json_extract(f.body, '$.rule_id') IS NOT NULL
+SELECT target_id, k, upper(rule_id) AS advisory FROM latest_findings WHERE scan_type = 'dependency' AND rule_id IS NOT NULL
 UNION
-SELECT lf.target_id, lf.k, upper(j.value)
-    FROM latest_findings lf JOIN findings f ON f.k = lf.k, json_each(f.body, '$.metadata.aliases') j
-    WHERE lf.scan_type = 'dependency' AND j.value IS NOT NULL;
+SELECT lf.target_id, lf.k, upper(j.value) FROM latest_findings lf, json_each(lf.aliases) j
+    WHERE lf.scan_type = 'dependency' AND json_valid(lf.aliases) AND j.value IS NOT NULL;
 
 INSERT INTO latest_findings SELECT * FROM latest_finding_rows WHERE target_id IN (SELECT id FROM targets WHERE latest_seq IS NOT NULL);
 INSERT OR IGNORE INTO latest_advisories (k, advisory) SELECT k, advisory FROM latest_advisory_rows;

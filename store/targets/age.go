@@ -63,8 +63,42 @@ func (s *Targets) RecordSightings(ctx context.Context, seq int64) error {
 			}
 		}
 	}
+	if targetID.Valid {
+		if err := s.repairLatest(ctx, targetID.Int64, seq); err != nil {
+			return err
+		}
+	}
 	_, err = s.w.ExecContext(ctx, "UPDATE scans SET aged = 1 WHERE seq = ?", seq)
 	return err
+}
+
+// repairLatest rewrites a target's latest_findings (migration 0022) when
+// scan seq is its latest and the rows do not match the scan's findings:
+// the trigger that keeps them ran before the findings were there (an
+// older schema's backfill writes the rows of a scan already completed).
+func (s *Targets) repairLatest(ctx context.Context, targetID, seq int64) error {
+	return sqlbase.InTx(ctx, s.w, func(tx *sql.Tx) error {
+		var stale bool
+		if err := tx.QueryRowContext(ctx, `SELECT coalesce((SELECT latest_seq FROM targets WHERE id = ?1), 0) = ?2
+			AND (SELECT count(*) FROM latest_findings WHERE target_id = ?1)
+				<> (SELECT count(*) FROM findings WHERE k BETWEEN ?2 << 32 AND (?2 << 32) + 4294967295)`, targetID, seq).Scan(&stale); err != nil {
+			return err
+		}
+		if !stale {
+			return nil
+		}
+		for _, q := range []string{
+			"DELETE FROM latest_advisories WHERE k IN (SELECT k FROM latest_findings WHERE target_id = ?)",
+			"DELETE FROM latest_findings WHERE target_id = ?",
+			"INSERT INTO latest_findings SELECT * FROM latest_finding_rows WHERE target_id = ?",
+			"INSERT OR IGNORE INTO latest_advisories (k, advisory) SELECT k, advisory FROM latest_advisory_rows WHERE target_id = ?",
+		} {
+			if _, err := tx.ExecContext(ctx, q, targetID); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // RecoverSightings records the sightings of every completed scan whose

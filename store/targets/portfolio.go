@@ -361,6 +361,14 @@ const portfolioRows = ` FROM latest_findings lf JOIN targets t ON t.id = lf.targ
 	LEFT JOIN triage_states ts ON ts.fingerprint = lf.fingerprint
 	LEFT JOIN finding_age a ON a.target_id = lf.target_id AND a.fingerprint = lf.fingerprint`
 
+// portfolioRowsByTarget is portfolioRows for the target sort: CROSS JOIN
+// makes SQLite walk targets in name order (index targets_name) and each
+// one's rows, instead of sorting every row of every target.
+const portfolioRowsByTarget = ` FROM targets t CROSS JOIN latest_findings lf ON lf.target_id = t.id JOIN scans s ON s.seq = t.latest_seq
+	JOIN findings f ON f.k = lf.k
+	LEFT JOIN triage_states ts ON ts.fingerprint = lf.fingerprint
+	LEFT JOIN finding_age a ON a.target_id = lf.target_id AND a.fingerprint = lf.fingerprint`
+
 // portfolioCount is where a count reads: latest_findings alone holds
 // every column a filter tests.
 const portfolioCount = ` FROM latest_findings lf JOIN targets t ON t.id = lf.target_id
@@ -428,7 +436,7 @@ func (q FindingsQuery) where() (string, []any) {
 		where = append(where, "lf.package = ?")
 		args = append(args, q.Package)
 		if len(q.Ecosystems) > 0 {
-			where = append(where, "coalesce(lf.ecosystem IN ("+sqlbase.Placeholders(len(q.Ecosystems))+"), 1)")
+			where = append(where, "coalesce(lower(lf.ecosystem) IN ("+sqlbase.Placeholders(len(q.Ecosystems))+"), 1)")
 			args = append(args, sqlbase.AnySlice(q.Ecosystems)...)
 		}
 		if q.Version != "" {
@@ -500,7 +508,11 @@ func (s *Targets) PortfolioFindings(ctx context.Context, q FindingsQuery) ([]Por
 		t.name, json_extract(f.body, '$.file_path'), json_extract(f.body, '$.line')`
 	var out []PortfolioFinding
 	run := func(extra string, extraArgs []any, order string, n int) error {
-		sqlq := cols + portfolioRows + " WHERE " + where + extra + " ORDER BY " + order + " LIMIT ?"
+		from := portfolioRows
+		if q.Sort == "target" {
+			from = portfolioRowsByTarget
+		}
+		sqlq := cols + from + " WHERE " + where + extra + " ORDER BY " + order + " LIMIT ?"
 		a := append(append(append([]any{}, args...), extraArgs...), n)
 		rows, err := s.db.QueryContext(ctx, sqlq, a...)
 		if err != nil {

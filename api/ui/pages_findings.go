@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"scand/store"
+	"scand/store/targets"
 )
 
 type metaEntry struct {
@@ -25,6 +26,7 @@ type findingView struct {
 	Comments    []store.Comment
 	Scans       []store.Scan
 	Meta        []metaEntry
+	Age         *targets.Age
 	Suppressed  string
 	Statuses    []string
 	Current     string
@@ -48,6 +50,11 @@ func (c *Console) findingDetail(w http.ResponseWriter, r *http.Request, rq *requ
 	switch {
 	case err == nil:
 		v.Finding, v.Scan, v.State = &f, &sc, f.State
+		if age, ok, err := c.cfg.Data.FindingAge(ctx, sc.ID, fp); err != nil {
+			return err
+		} else if ok {
+			v.Age = &age
+		}
 	case errors.Is(err, store.ErrNotFound):
 		// No stored scan has it (any more), but a verdict or comments
 		// may: those outlive the scans and are still worth showing.

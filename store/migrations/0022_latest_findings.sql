@@ -39,7 +39,7 @@ CREATE TABLE latest_findings (
 CREATE INDEX latest_findings_target ON latest_findings (target_id);
 CREATE INDEX latest_findings_fp ON latest_findings (target_id, fingerprint);
 CREATE INDEX latest_findings_severity ON latest_findings (severity, target_id);
-CREATE INDEX latest_findings_overdue ON latest_findings (severity, first_seen);
+CREATE INDEX latest_findings_overdue ON latest_findings (severity, first_seen, target_id);
 CREATE INDEX latest_findings_first_seen ON latest_findings (first_seen, target_id);
 CREATE INDEX latest_findings_package ON latest_findings (package, version) WHERE package IS NOT NULL;
 

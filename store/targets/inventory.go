@@ -101,7 +101,7 @@ type AffectedRow struct {
 	Fingerprint, Severity          string
 	RuleID, Package, Version       string
 	Ecosystem, FixedVersion        string
-	Aliases                        []string
+	Aliases                        []string // shared between rows: read only
 	Verdict                        string // "new" when none
 }
 
@@ -118,13 +118,22 @@ func (s *Targets) VulnerabilityFindings(ctx context.Context, id string) ([]Affec
 		LEFT JOIN triage_states ts ON ts.fingerprint = lf.fingerprint
 		WHERE la.advisory = upper(?1)
 		ORDER BY lf.target_id, lf.k`, id)
+	// One advisory's findings mostly carry the same alias list: each
+	// distinct list is decoded once (decoding was most of the answer's
+	// time at thousands of findings).
+	decoded := map[string][]string{}
 	return sqlbase.Collect(rows, err, func(r sqlbase.Row) (AffectedRow, error) {
 		var a AffectedRow
 		var aliases string
 		err := r.Scan(&a.TargetID, &a.TargetName, &a.TargetKind, &a.ScanID, &a.Fingerprint, &a.Severity, &a.RuleID, &a.Package, &a.Version,
 			&a.Ecosystem, &a.FixedVersion, &aliases, &a.Verdict)
 		if err == nil {
-			a.Aliases = decodeAliases(aliases)
+			list, ok := decoded[aliases]
+			if !ok {
+				list = decodeAliases(aliases)
+				decoded[aliases] = list
+			}
+			a.Aliases = list
 		}
 		return a, err
 	})

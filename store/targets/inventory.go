@@ -102,7 +102,7 @@ type AffectedRow struct {
 	RuleID, Package, Version       string
 	Ecosystem, FixedVersion        string
 	Aliases                        []string // shared between rows: read only
-	Verdict                        string // "new" when none
+	Verdict                        string   // "new" when none
 }
 
 // VulnerabilityFindings lists the dependency findings of every target's

@@ -255,3 +255,63 @@ func TestOverdueFollowsClockAndVerdicts(t *testing.T) {
 		t.Errorf("overdue without a policy: %d, %v", n, err)
 	}
 }
+
+// TestLatestFindingsLargeChangeInBatches: a change between scans of more
+// than 20,000 findings is not rewritten in the transaction that moved the
+// latest scan (it would hold the writer for seconds) but marked and
+// rewritten in batches right after the scan's aging, or by the
+// maintenance loop after a deletion; readers never see rows of a scan
+// that is not the latest meanwhile.
+func TestLatestFindingsLargeChangeInBatches(t *testing.T) {
+	s := ingestTestStore(t)
+	ctx := context.Background()
+	n := 21000
+	ingestAll(t, s, "big1", syntheticScan("big1", n))
+	ingestAll(t, s, "big2", syntheticScan("big2", n))
+	stale := func() int {
+		t.Helper()
+		var v int
+		if err := s.db.QueryRow("SELECT latest_stale FROM targets t JOIN scans s ON s.target_id = t.id WHERE s.id = 'big1'").Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	if stale() != 0 {
+		t.Error("the rewrite after the second scan's aging did not finish")
+	}
+	checkLatestMaintained(t, s, "after the second large scan")
+	b1, _ := s.ScanByID(ctx, "big1")
+	if err := s.DeleteScan(ctx, "big2"); err != nil {
+		t.Fatal(err)
+	}
+	if stale() != 1 {
+		t.Fatal("deleting a large latest scan rewrote its target's rows in the deleting transaction")
+	}
+	// Meanwhile the rows left are the deleted scan's: no reader shows them.
+	fs, err := s.PortfolioFindings(ctx, targets.FindingsQuery{Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range fs {
+		if f.ScanID != b1.ID {
+			t.Fatalf("a finding of scan %s shows while big1 is the latest", f.ScanID)
+		}
+	}
+	if n, err := s.CountPortfolioFindings(ctx, targets.FindingsQuery{FirstSeenBefore: ptrTime(time.Now().Add(time.Hour))}); err != nil || n != 0 {
+		t.Errorf("counted %d rows of a scan that is not the latest (%v)", n, err)
+	}
+	if err := s.RecoverSightings(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if stale() != 0 {
+		t.Error("the maintenance rewrite did not finish")
+	}
+	checkLatestMaintained(t, s, "after the large latest scan was deleted")
+	var rows int
+	s.db.QueryRow("SELECT count(*) FROM latest_findings").Scan(&rows)
+	if rows != n {
+		t.Errorf("%d latest rows, want the %d of big1", rows, n)
+	}
+}
+
+func ptrTime(t time.Time) *time.Time { return &t }

@@ -76,12 +76,28 @@ SELECT lf.target_id, lf.k, upper(j.value) FROM latest_findings lf, json_each(lf.
 INSERT INTO latest_findings SELECT * FROM latest_finding_rows WHERE target_id IN (SELECT id FROM targets WHERE latest_seq IS NOT NULL);
 INSERT OR IGNORE INTO latest_advisories (k, advisory) SELECT k, advisory FROM latest_advisory_rows;
 
+-- latest_stale: the target's rows are being rewritten in batches by
+-- store/targets (RefreshStaleLatest) because its latest scan changed
+-- between large scans; readers skip rows of any other scan meanwhile.
+ALTER TABLE targets ADD COLUMN latest_stale INTEGER NOT NULL DEFAULT 0;
+
+-- A change between small scans (20,000 rows or fewer to remove and to
+-- add) is rewritten at once, in the transaction that moved latest_seq;
+-- a larger one would hold the writer for seconds, so it only marks the
+-- target for the batched rewrite that runs right after the scan's aging
+-- and in the maintenance loop.
 CREATE TRIGGER targets_latest_findings AFTER UPDATE OF latest_seq ON targets
 WHEN OLD.latest_seq IS NOT NEW.latest_seq BEGIN
-    DELETE FROM latest_advisories WHERE k IN (SELECT k FROM latest_findings WHERE target_id = NEW.id);
-    DELETE FROM latest_findings WHERE target_id = NEW.id;
-    INSERT INTO latest_findings SELECT * FROM latest_finding_rows WHERE target_id = NEW.id;
-    INSERT OR IGNORE INTO latest_advisories (k, advisory) SELECT k, advisory FROM latest_advisory_rows WHERE target_id = NEW.id;
+    UPDATE targets SET latest_stale = 1 WHERE id = NEW.id AND (latest_stale = 1
+        OR (SELECT count(*) FROM (SELECT 1 FROM latest_findings WHERE target_id = NEW.id LIMIT 20001)) > 20000
+        OR coalesce((SELECT findings_count FROM scans WHERE seq = NEW.latest_seq), 0) > 20000);
+    DELETE FROM latest_advisories WHERE k IN (SELECT k FROM latest_findings WHERE target_id = NEW.id)
+        AND (SELECT latest_stale FROM targets WHERE id = NEW.id) = 0;
+    DELETE FROM latest_findings WHERE target_id = NEW.id AND (SELECT latest_stale FROM targets WHERE id = NEW.id) = 0;
+    INSERT INTO latest_findings SELECT * FROM latest_finding_rows WHERE target_id = NEW.id
+        AND (SELECT latest_stale FROM targets WHERE id = NEW.id) = 0;
+    INSERT OR IGNORE INTO latest_advisories (k, advisory) SELECT k, advisory FROM latest_advisory_rows WHERE target_id = NEW.id
+        AND (SELECT latest_stale FROM targets WHERE id = NEW.id) = 0;
 END;
 
 CREATE TRIGGER finding_age_latest_insert AFTER INSERT ON finding_age BEGIN

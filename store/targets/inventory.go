@@ -116,7 +116,7 @@ func (s *Targets) VulnerabilityFindings(ctx context.Context, id string) ([]Affec
 		FROM latest_advisories la JOIN latest_findings lf ON lf.k = la.k JOIN targets t ON t.id = lf.target_id
 		JOIN scans s ON s.seq = t.latest_seq
 		LEFT JOIN triage_states ts ON ts.fingerprint = lf.fingerprint
-		WHERE la.advisory = upper(?1)
+		WHERE la.advisory = upper(?1) AND `+latestRows+`
 		ORDER BY lf.target_id, lf.k`, id)
 	// One advisory's findings mostly carry the same alias list: each
 	// distinct list is decoded once (decoding was most of the answer's

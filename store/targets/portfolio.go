@@ -110,8 +110,10 @@ func overdueCountSQL(sla SLA, hidden []string, exists bool) (string, []any) {
 	if exists {
 		sel = "1"
 	}
-	q := `SELECT ` + sel + ` FROM latest_findings lf LEFT JOIN triage_states ts ON ts.fingerprint = lf.fingerprint
-		WHERE lf.target_id = ? AND ` + od + ` AND ` + open
+	// lt, not t: the query is also a subquery of queries over targets t.
+	q := `SELECT ` + sel + ` FROM latest_findings lf JOIN targets lt ON lt.id = lf.target_id
+		LEFT JOIN triage_states ts ON ts.fingerprint = lf.fingerprint
+		WHERE lf.target_id = ? AND lf.k >> 32 = lt.latest_seq AND ` + od + ` AND ` + open
 	if exists {
 		q += " LIMIT 1"
 	}
@@ -389,8 +391,14 @@ func (q FindingsQuery) targetTerms() ([]string, []any) {
 	return where, args
 }
 
+// latestRows keeps to rows of each target's latest scan: while a large
+// change is rewritten in batches (latest_stale), rows of the scan before
+// are still there.
+const latestRows = "lf.k >> 32 = t.latest_seq"
+
 func (q FindingsQuery) where() (string, []any) {
 	where, args := q.targetTerms()
+	where = append(where, latestRows)
 	in := func(col string, vals []string) {
 		if len(vals) > 0 {
 			where = append(where, col+" IN ("+sqlbase.Placeholders(len(vals))+")")
@@ -640,7 +648,7 @@ func (s *Targets) NewlyOverdue(ctx context.Context, sla SLA, hidden []string, li
 		JOIN findings f ON f.k = lf.k
 		JOIN finding_age a ON a.target_id = lf.target_id AND a.fingerprint = lf.fingerprint
 		LEFT JOIN triage_states ts ON ts.fingerprint = lf.fingerprint
-		WHERE a.sla_notified = 0 AND `+od+` AND `+open+`
+		WHERE a.sla_notified = 0 AND `+latestRows+` AND `+od+` AND `+open+`
 		ORDER BY lf.target_id, lf.k LIMIT ?`, append(append(odArgs, openArgs...), max(limit, 1))...)
 	return sqlbase.Collect(rows, err, func(r sqlbase.Row) (Breach, error) {
 		var b Breach

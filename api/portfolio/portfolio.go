@@ -221,13 +221,16 @@ func (h Handlers) listTargets(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out := TargetList{Items: make([]TargetView, len(ts))}
-	from := h.Now().Add(-90 * 24 * time.Hour)
+	ids := make([]int64, len(ts))
 	for i, t := range ts {
-		series, err := h.Store.OpenSeries(r.Context(), t.ID, from)
-		if err != nil {
-			return err
-		}
-		out.Items[i] = h.view(t, series)
+		ids[i] = t.ID
+	}
+	series, err := h.Store.OpenSeriesOf(r.Context(), ids, h.Now().Add(-90*24*time.Hour))
+	if err != nil {
+		return err
+	}
+	for i, t := range ts {
+		out.Items[i] = h.view(t, series[t.ID])
 	}
 	if len(ts) == q.Limit {
 		c := httpio.EncodeCursor("targets", 0, ts[len(ts)-1].ID)

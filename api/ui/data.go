@@ -37,6 +37,9 @@ type Data interface {
 	TriageHistory(ctx context.Context, fingerprint string) ([]store.TriageState, error)
 	Comments(ctx context.Context, fingerprint string) ([]store.Comment, error)
 	ScansWithFingerprint(ctx context.Context, fingerprint string, limit int) ([]store.Scan, error)
+	// FindingAge is a fingerprint's first and last sighting on the target
+	// of scan scanID; ok is false when it has none yet.
+	FindingAge(ctx context.Context, scanID, fingerprint string) (age targets.Age, ok bool, err error)
 	Compare(ctx context.Context, a, b, kind, cursor string, limit int) (ComparePage, error)
 	// CurrentFindings classifies the open findings (latest completed scan
 	// of each target) by severity: live, suppressed, or a hidden verdict.
@@ -457,4 +460,10 @@ func (d storeData) ScheduleRuns(ctx context.Context, id string, limit int) ([]st
 
 func (d storeData) LatestScheduleRuns(ctx context.Context) (map[string]store.ScheduleRun, error) {
 	return d.st.LatestScheduleRuns(ctx)
+}
+
+func (d storeData) FindingAge(ctx context.Context, scanID, fingerprint string) (targets.Age, bool, error) {
+	ages, err := d.st.AgesOfScan(ctx, scanID, []string{fingerprint})
+	age, ok := ages[fingerprint]
+	return age, ok, err
 }

@@ -10,6 +10,7 @@ import (
 	"scand/api/ui"
 	"scand/finding"
 	"scand/store"
+	"scand/store/targets"
 )
 
 type metaEntry struct {
@@ -26,6 +27,7 @@ type findingView struct {
 	Comments    []store.Comment
 	Scans       []store.Scan
 	Meta        []metaEntry
+	Age         *targets.Age
 	Suppressed  string
 	Statuses    []string
 	Current     string
@@ -49,6 +51,11 @@ func (c pages) findingDetail(w http.ResponseWriter, r *http.Request, rq *ui.Requ
 	switch {
 	case err == nil:
 		v.Finding, v.Scan, v.State = &f, &sc, f.State
+		if age, ok, err := c.Config().Data.FindingAge(ctx, sc.ID, fp); err != nil {
+			return err
+		} else if ok {
+			v.Age = &age
+		}
 	case errors.Is(err, store.ErrNotFound):
 		// No stored scan has it (any more), but a verdict or comments
 		// may: those outlive the scans and are still worth showing.

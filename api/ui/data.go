@@ -176,7 +176,7 @@ func (d storeData) Components(ctx context.Context, q targets.ComponentQuery, con
 }
 
 func (d storeData) Vulnerability(ctx context.Context, id string, hidden []string) (portfolio.Vulnerability, bool, error) {
-	return portfolio.VulnerabilityOf(ctx, d.st, id, hidden)
+	return portfolio.VulnerabilityOf(ctx, d.st, id, hidden, 100)
 }
 
 func (d storeData) Scan(ctx context.Context, id string) (store.Scan, error) {

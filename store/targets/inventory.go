@@ -109,6 +109,18 @@ type AffectedRow struct {
 // latest completed scan whose rule id or any alias is id
 // (case-insensitive), in target order, found through latest_advisories.
 func (s *Targets) VulnerabilityFindings(ctx context.Context, id string) ([]AffectedRow, error) {
+	out := []AffectedRow{}
+	err := s.EachVulnerabilityFinding(ctx, id, func(a AffectedRow) error {
+		out = append(out, a)
+		return nil
+	})
+	return out, err
+}
+
+// EachVulnerabilityFinding streams what VulnerabilityFindings lists, so
+// an advisory reported in hundreds of thousands of findings is summed up
+// without holding them.
+func (s *Targets) EachVulnerabilityFinding(ctx context.Context, id string, fn func(AffectedRow) error) error {
 	rows, err := s.db.QueryContext(ctx, `SELECT t.id, t.name, t.kind, s.id, lf.fingerprint, lf.severity,
 			coalesce(lf.rule_id, ''), coalesce(lf.package, ''), coalesce(lf.version, ''), coalesce(lf.ecosystem, ''),
 			coalesce(lf.fixed_version, ''), coalesce(lf.aliases, '[]'),
@@ -118,25 +130,32 @@ func (s *Targets) VulnerabilityFindings(ctx context.Context, id string) ([]Affec
 		LEFT JOIN triage_states ts ON ts.fingerprint = lf.fingerprint
 		WHERE la.advisory = upper(?1) AND `+latestRows+`
 		ORDER BY lf.target_id, lf.k`, id)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
 	// One advisory's findings mostly carry the same alias list: each
 	// distinct list is decoded once (decoding was most of the answer's
 	// time at thousands of findings).
 	decoded := map[string][]string{}
-	return sqlbase.Collect(rows, err, func(r sqlbase.Row) (AffectedRow, error) {
+	for rows.Next() {
 		var a AffectedRow
 		var aliases string
-		err := r.Scan(&a.TargetID, &a.TargetName, &a.TargetKind, &a.ScanID, &a.Fingerprint, &a.Severity, &a.RuleID, &a.Package, &a.Version,
-			&a.Ecosystem, &a.FixedVersion, &aliases, &a.Verdict)
-		if err == nil {
-			list, ok := decoded[aliases]
-			if !ok {
-				list = decodeAliases(aliases)
-				decoded[aliases] = list
-			}
-			a.Aliases = list
+		if err := rows.Scan(&a.TargetID, &a.TargetName, &a.TargetKind, &a.ScanID, &a.Fingerprint, &a.Severity, &a.RuleID, &a.Package, &a.Version,
+			&a.Ecosystem, &a.FixedVersion, &aliases, &a.Verdict); err != nil {
+			return err
 		}
-		return a, err
-	})
+		list, ok := decoded[aliases]
+		if !ok {
+			list = decodeAliases(aliases)
+			decoded[aliases] = list
+		}
+		a.Aliases = list
+		if err := fn(a); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }
 
 func decodeAliases(s string) []string {

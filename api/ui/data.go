@@ -120,6 +120,8 @@ type FindingPage struct {
 	// FirstSeen is when each finding of the page was first seen on the
 	// scan's target (issue 25's age), by fingerprint.
 	FirstSeen map[string]time.Time
+	// Cursors are each row's position, as Prev and Next hold them.
+	Cursors []string
 }
 
 // CountCap is where counting a text search's matches stops: counting
@@ -307,7 +309,10 @@ func (d storeData) Findings(ctx context.Context, scanID string, q FindingQuery) 
 		first, last := cursor(rows[0]), cursor(rows[len(rows)-1])
 		switch {
 		case backwards:
-			page.Next = last
+			// The last page has nothing after it.
+			if !q.Last {
+				page.Next = last
+			}
 			if more {
 				page.Prev = first
 			}
@@ -321,9 +326,10 @@ func (d storeData) Findings(ctx context.Context, scanID string, q FindingQuery) 
 		}
 	}
 	page.Findings = make([]store.FindingWithState, len(rows))
+	page.Cursors = make([]string, len(rows))
 	fps := make([]string, len(rows))
 	for i, r := range rows {
-		page.Findings[i], fps[i] = r.FindingWithState, r.Fingerprint
+		page.Findings[i], page.Cursors[i], fps[i] = r.FindingWithState, cursor(r), r.Fingerprint
 	}
 	ages, err := d.st.AgesOfScan(ctx, scanID, fps)
 	if err != nil {

@@ -89,6 +89,16 @@ func TestFindingsSortInTheConsole(t *testing.T) {
 		if len(want) > 25 && lastURL == "" {
 			t.Fatalf("%s: no link to the last page", tc.query)
 		}
+		if lastURL != "" {
+			p := c.get(lastURL)
+			tail := len(want) % 25
+			if tail == 0 {
+				tail = 25
+			}
+			if got := rows(p.body); strings.Join(got, ",") != strings.Join(want[len(want)-tail:], ",") || link(p.body, "next") != "" {
+				t.Fatalf("%s: the last page shows %d rows (next %q), want the last %d", tc.query, len(got), link(p.body, "next"), tail)
+			}
+		}
 		var back []string
 		for u, i := lastURL, 0; u != ""; i++ {
 			if i > 10 {

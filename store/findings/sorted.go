@@ -11,6 +11,7 @@ package findings
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -149,24 +150,77 @@ func (s *Reader) sortedFindings(ctx context.Context, sc scans.Scan, q ConsoleFin
 	if len(exprs) == 1 {
 		keyCols += ", 0"
 	}
-	sqlq := "SELECT " + findingRowColumns + ", " + keyCols + " FROM findings f" +
-		" LEFT JOIN finding_age a ON a.target_id = (SELECT target_id FROM scans WHERE seq = ?1) AND a.fingerprint = f.fingerprint" + findingRowJoins +
-		" WHERE f.k BETWEEN ?2 AND ?3 AND ?4 = ?4" + filter + bound +
+	// Two steps: the order is decided over the keys alone, so the bounded
+	// sort never carries a row's body, description or verdict; then the
+	// page's rows are read by their positions.
+	joins := ""
+	if q.Sort == SortFirstSeen {
+		joins += " LEFT JOIN finding_age a ON a.target_id = (SELECT target_id FROM scans WHERE seq = ?1) AND a.fingerprint = f.fingerprint"
+	}
+	if len(q.Triage) > 0 {
+		joins += " LEFT JOIN triage_states t ON t.fingerprint = f.fingerprint"
+	}
+	keysq := "SELECT f.k, " + keyCols + " FROM findings f" + joins +
+		" WHERE f.k BETWEEN ?2 AND ?3 AND ?1 = ?1 AND ?4 = ?4" + filter + bound +
 		" ORDER BY " + strings.Join(order, ", ") + " LIMIT " + strconv.Itoa(limit) + " OFFSET " + strconv.Itoa(skip)
-	rows, err := s.db.QueryContext(ctx, sqlq, append(append(base, args...), boundArgs...)...)
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return out, err
 	}
-	var str sql.NullString
-	var line sql.NullInt64
-	out.Rows, err = scanOrderedFindings(rows, []any{&str, &line}, func(of *OrderedFinding) {
-		of.Key = SortKey{Str: str.String, Ord: of.Ord}
-		if q.Sort == SortFile {
-			of.Key.Line = int(line.Int64)
-		}
-	})
+	defer tx.Rollback()
+	keyRows, err := tx.QueryContext(ctx, keysq, append(append(base, args...), boundArgs...)...)
 	if err != nil {
 		return out, err
+	}
+	type position struct {
+		k   int64
+		key SortKey
+	}
+	var page []position
+	for keyRows.Next() {
+		var p position
+		var str sql.NullString
+		var line sql.NullInt64
+		if err := keyRows.Scan(&p.k, &str, &line); err != nil {
+			keyRows.Close()
+			return out, err
+		}
+		p.key = SortKey{Str: str.String, Ord: int(p.k & 0xffffffff)}
+		if q.Sort == SortFile {
+			p.key.Line = int(line.Int64)
+		}
+		page = append(page, p)
+	}
+	keyRows.Close()
+	if err := keyRows.Err(); err != nil {
+		return out, err
+	}
+	if len(page) > 0 {
+		ks := make([]string, len(page))
+		for i, p := range page {
+			ks[i] = strconv.FormatInt(p.k, 10)
+		}
+		rows, err := tx.QueryContext(ctx, "SELECT "+findingRowColumns+" FROM findings f"+findingRowJoins+
+			" WHERE f.k IN ("+strings.Join(ks, ",")+") AND ?1 = ?1", sc.Seq)
+		if err != nil {
+			return out, err
+		}
+		found, err := scanOrderedFindings(rows, nil, nil)
+		if err != nil {
+			return out, err
+		}
+		byOrd := make(map[int]OrderedFinding, len(found))
+		for _, f := range found {
+			byOrd[f.Ord] = f
+		}
+		for _, p := range page {
+			f, ok := byOrd[p.key.Ord]
+			if !ok {
+				return out, fmt.Errorf("finding %d of scan %s vanished inside one read", p.key.Ord, sc.ID)
+			}
+			f.Key = p.key
+			out.Rows = append(out.Rows, f)
+		}
 	}
 	if backwards {
 		slices.Reverse(out.Rows)

@@ -557,15 +557,17 @@ func (c pages) scanDetail(w http.ResponseWriter, r *http.Request, rq *ui.Request
 	}
 	if total := page.Total; q.Get("page") == "last" && !page.More {
 		// With an exact count the last page is the last numbered one, so
-		// "Last" and "page N of N" show the same rows.
+		// "Last" and "page N of N" show the same rows: the tail of the
+		// last fq.Limit rows just read, without reading them again.
 		if total < 0 {
 			total = sc.FindingsCount
 		}
 		if n := (total + fq.Limit - 1) / fq.Limit; n > 1 {
-			fq.After, fq.Before, fq.Last, fq.Page = "", "", false, n
-			if page, err = c.Config().Data.Findings(ctx, sc.ID, fq); err != nil {
-				return err
+			if cut := len(page.Findings) - (total - (n-1)*fq.Limit); cut > 0 && cut < len(page.Findings) {
+				page.Findings, page.Cursors = page.Findings[cut:], page.Cursors[cut:]
+				page.Prev = page.Cursors[0]
 			}
+			fq.Page = n
 		}
 	}
 	v.PageNo = fq.Page

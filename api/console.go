@@ -208,7 +208,7 @@ func (a *consoleActions) UpdateSchedule(ctx context.Context, p auth.Principal, i
 }
 
 func (a *consoleActions) UpdateTarget(ctx context.Context, p auth.Principal, id int64, name *string, labels map[string]string) error {
-	_, err := a.s.portfolio().UpdateTarget(ctx, id, portfolio.TargetPatch{Name: name, Labels: &labels})
+	_, err := a.s.portfolio().UpdateTarget(ctx, p, id, portfolio.TargetPatch{Name: name, Labels: &labels})
 	return err
 }
 

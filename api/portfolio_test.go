@@ -157,8 +157,15 @@ func TestPortfolioTargetsAndFindings(t *testing.T) {
 		if len(page.Items) != 1 || page.Items[0].Name != "payments api" {
 			t.Errorf("label filter: %+v", page.Items)
 		}
+		recs := auditRecords(t, e, "?action=target.update")
+		if len(recs) != 1 || recs[0].ObjectID != fmt.Sprint(a.ID) || recs[0].Changes["name"].After != "payments api" || recs[0].Changes["labels"].Before == nil {
+			t.Errorf("audit of the label edit: %+v", recs)
+		}
 		rec = e.do("PATCH", fmt.Sprintf("/api/v1/targets/%d", a.ID), `{"labels":{"bad key":"x"}}`)
 		e.expectStatus(rec, 422)
+		if recs := auditRecords(t, e, "?action=target.update"); len(recs) != 1 {
+			t.Errorf("a refused edit was audited: %+v", recs)
+		}
 		e.expectStatus(e.do("GET", "/api/v1/targets/999", ""), 404)
 		e.expectStatus(e.do("GET", "/api/v1/targets?kind=vm", ""), 422)
 		rec = e.do("GET", fmt.Sprintf("/api/v1/targets/%d", a.ID), "")

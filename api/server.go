@@ -518,5 +518,5 @@ func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
 // portfolio is the targets and inventory API, which the console's target
 // pages share.
 func (s *Server) portfolio() portfolio.Handlers {
-	return portfolio.Handlers{Store: s.Store, Now: s.slaNow, SLA: s.SLA, Hidden: hiddenTriageStatuses()}
+	return portfolio.Handlers{Store: s.Store, Now: s.slaNow, SLA: s.SLA, Hidden: hiddenTriageStatuses(), Principal: PrincipalFrom, Audit: s.review.Recorder.Record}
 }

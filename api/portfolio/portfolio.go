@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"strconv"
 	"strings"
@@ -19,6 +20,7 @@ import (
 	"scand/auth"
 	"scand/finding"
 	"scand/store"
+	"scand/store/audit"
 	"scand/store/targets"
 )
 
@@ -30,6 +32,10 @@ type Handlers struct {
 	SLA finding.SLAPolicy
 	// Hidden are the default-hidden verdicts: not open, not counted.
 	Hidden []string
+	// Principal is the authenticated caller of a request.
+	Principal func(context.Context) auth.Principal
+	// Audit appends the audit record of a change already made.
+	Audit func(ctx context.Context, p auth.Principal, action, objectType, objectID string, changes audit.Changes)
 }
 
 const (
@@ -329,7 +335,7 @@ func (h Handlers) patchTarget(w http.ResponseWriter, r *http.Request) error {
 	if err := httpio.DecodeBody(r, &req); err != nil {
 		return err
 	}
-	v, err := h.UpdateTarget(r.Context(), id, req)
+	v, err := h.UpdateTarget(r.Context(), h.Principal(r.Context()), id, req)
 	if err != nil {
 		return err
 	}
@@ -339,7 +345,7 @@ func (h Handlers) patchTarget(w http.ResponseWriter, r *http.Request) error {
 
 // UpdateTarget validates and applies an edit of a target's labels and
 // name, for PATCH /targets/{id} and the console alike.
-func (h Handlers) UpdateTarget(ctx context.Context, id int64, req TargetPatch) (TargetView, error) {
+func (h Handlers) UpdateTarget(ctx context.Context, p auth.Principal, id int64, req TargetPatch) (TargetView, error) {
 	cur, err := h.Store.TargetByID(ctx, id)
 	if err == store.ErrNotFound {
 		return TargetView{}, httpio.NotFound("Target not found")
@@ -373,10 +379,21 @@ func (h Handlers) UpdateTarget(ctx context.Context, id int64, req TargetPatch) (
 	if err := v.Err(); err != nil {
 		return TargetView{}, err
 	}
-	if _, err := h.Store.SetTargetLabels(ctx, id, name, labels); err == store.ErrNotFound {
+	after, err := h.Store.SetTargetLabels(ctx, id, name, labels)
+	if err == store.ErrNotFound {
 		return TargetView{}, httpio.NotFound("Target not found")
 	} else if err != nil {
 		return TargetView{}, err
+	}
+	changes := audit.Changes{}
+	if after.Name != cur.Name {
+		changes["name"] = audit.Change{Before: cur.Name, After: after.Name}
+	}
+	if !maps.Equal(after.Labels, cur.Labels) {
+		changes["labels"] = audit.Change{Before: cur.Labels, After: after.Labels}
+	}
+	if len(changes) > 0 {
+		h.Audit(ctx, p, "target.update", "target", strconv.FormatInt(id, 10), changes)
 	}
 	t, err := h.Store.TargetSummaryByID(ctx, id, h.hidden(), h.sla())
 	if err != nil {

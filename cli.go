@@ -29,6 +29,7 @@ import (
 	"scand/scan/workdir"
 	"scand/sse"
 	"scand/store"
+	"scand/vex/vexops"
 )
 
 // The command line's scans (scand scan, diff, baseline) run the daemon's
@@ -291,6 +292,7 @@ func newEngine(ctx context.Context, getenv func(string) string, stderr io.Writer
 	if err != nil {
 		return nil, &exitError{exitNoScan, "temporary store: " + err.Error()}
 	}
+	e.st.SetCompletionHook(vexops.CompletionHook(e.st, nil))
 	targets := netguard.Targets{Allow: settings.TargetAllow}
 	e.scanCfg = scan.Config{Runner: proc.NewRunner(settings.ScannerTimeout), Getenv: getenv, Now: time.Now,
 		Logger: e.log.With("logger", "scand.scan"), Targets: targets, VulnDBDir: settings.VulnDBDir}

@@ -122,7 +122,8 @@ func sendToServer(ctx context.Context, r serverRequest) error {
 		return fmt.Errorf("scand daemon at %s: unexpected answer: %v", base.Redacted(), err)
 	}
 	for _, v := range res.Verdicts {
-		if _, err := r.eng.st.SetTriage(ctx, store.TriageState{Fingerprint: v.Fingerprint, Status: v.Status, Note: v.Note, UpdatedBy: v.UpdatedBy}); err != nil {
+		if _, err := r.eng.st.SetTriage(ctx, store.TriageState{Fingerprint: v.Fingerprint, Status: v.Status, Note: v.Note, UpdatedBy: v.UpdatedBy,
+			ExpiresAt: v.ExpiresAt, Justification: v.Justification}); err != nil {
 			return fmt.Errorf("apply the daemon's verdicts: %v", err)
 		}
 	}

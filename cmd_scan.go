@@ -28,6 +28,8 @@ func runScanCommand(ctx context.Context, args []string, getenv func(string) stri
 	f.register(fs)
 	image := fs.String("image", "", "scan a container image instead of PATH: a docker save archive, an OCI archive or an OCI layout directory")
 	repoArg := fs.String("repo", "", "scan a git repository instead of PATH, cloned for the scan and removed: URL[@REF]")
+	var vf vexFlags
+	vf.register(fs)
 	fs.Usage = commandUsage(fs, "scand scan [flags] [PATH]",
 		"Scans PATH (default .) in-process with the daemon's scanners and prints a report; no daemon or database is needed.")
 	pos, err := parseInterleaved(fs, args)
@@ -89,11 +91,18 @@ func runScanCommand(ctx context.Context, args []string, getenv func(string) stri
 	if err != nil {
 		return err
 	}
+	vexDocs, err := vf.read()
+	if err != nil {
+		return err
+	}
 	eng, err := newEngine(ctx, getenv, stderr, f.quiet)
 	if err != nil {
 		return err
 	}
 	defer eng.close()
+	if err := vf.apply(ctx, eng.st, vexDocs); err != nil {
+		return err
+	}
 	named, required := splitList(f.scanners), splitList(f.require)
 	if err := eng.checkNames("scanners", named); err != nil {
 		return err
@@ -126,6 +135,9 @@ func runScanCommand(ctx context.Context, args []string, getenv func(string) stri
 	in.run.Problems, in.run.Notices = o.coverageProblems, o.allowed
 	in.run.Show, in.run.LinkBase = finding.Severity(f.show), linkBaseFor(ctx, &f, eng, req.TargetPath, "")
 	if err := writeReport(in, f.format, f.output, stdout, colorWanted(getenv, f.noColor)); err != nil {
+		return err
+	}
+	if err := vf.write(ctx, eng.st, sc, eng.settings.InstanceName); err != nil {
 		return err
 	}
 	return finish(stderr, o, in.run.Summary)

@@ -54,6 +54,8 @@ type config struct {
 	Targets targetConfig
 	// Metrics and backups (config_monitor.go).
 	Monitor monitorConfig
+	// InstanceName authors the VEX documents scand writes.
+	InstanceName string
 }
 
 type setting struct {
@@ -101,6 +103,7 @@ var settings = []setting{
 	{"SVC_METRICS", "metrics", "key", "GET /metrics: off, public, or key (an API key with read scope, or SVC_METRICS_KEY)"},
 	{"SVC_METRICS_KEY", "", "", "Bearer token that may read /metrics and nothing else (not a flag: it would show in ps)"},
 	{"SVC_BACKUP_DIR", "backup-dir", "", "absolute directory POST /admin/backup writes into (default: backups/ beside SVC_DB)"},
+	{"SVC_INSTANCE_NAME", "instance-name", "scand", "this instance's name, the author of the VEX documents it writes (e.g. ACME Product Security)"},
 }
 
 // usageError marks a configuration problem: exit code 2.
@@ -155,6 +158,10 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 		// The path becomes a SQLite URI; these would start its query part
 		// and open a different file than the one named.
 		bad("SVC_DB", "must not contain '?' or '#', got "+strconv.Quote(c.DB))
+	}
+	c.InstanceName = strings.TrimSpace(values["SVC_INSTANCE_NAME"])
+	if c.InstanceName == "" || len(c.InstanceName) > 200 || strings.IndexFunc(c.InstanceName, func(r rune) bool { return r < ' ' || r == 0x7f }) >= 0 {
+		bad("SVC_INSTANCE_NAME", "must be 1 to 200 characters without control characters, got "+strconv.Quote(values["SVC_INSTANCE_NAME"]))
 	}
 	c.APIKey = values["SVC_API_KEY"]
 	c.EventTokenSecret = values["SVC_EVENT_TOKEN_SECRET"]

@@ -288,6 +288,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		Runner:        app.runner,
 		OutputNow:     outputClock(cfg.FakeNow),
 		SLA:           cfg.SLA,
+		InstanceName:  cfg.InstanceName,
 		PDFRenderer:   cfg.PDFRenderer,
 		Schedules:     app.schedules,
 		VulnDB: api.VulnDBConfig{Dir: cfg.VulnDBDir, MaxUpload: int64(cfg.VulnDBMaxUploadMB) << 20,

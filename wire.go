@@ -21,6 +21,7 @@ import (
 	"scand/scan/workdir"
 	"scand/sse"
 	"scand/store"
+	"scand/vex/vexops"
 )
 
 // app holds the background parts main.go starts after listening and stops
@@ -91,6 +92,7 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 	}
 	expiry := schedule.NewExpiry(schedule.ExpiryOptions{Store: st, Bus: bus, Log: log.With("logger", "scand.expiry"), Now: expiryNow})
 	st.SetAuditSink(review.Sink(log.With("logger", "scand.audit")))
+	st.SetCompletionHook(vexops.CompletionHook(st, log.With("logger", "scand.vex")))
 	bus.AddSink("webhooks", hooks.Sink)
 	bus.AddSink("notifications", notes.Sink)
 	bus.AddSink("alerts", alerts.Sink)

@@ -10,9 +10,13 @@ import (
 	"time"
 
 	"scand/api/httpio"
+	"scand/api/portfolio"
 	"scand/api/review"
 	"scand/api/scheduleapi"
 	"scand/api/ui"
+	"scand/api/ui/adminpages"
+	"scand/api/ui/portfoliopages"
+	"scand/api/ui/scanpages"
 	"scand/api/webhookapi"
 	"scand/auth"
 	"scand/finding/report"
@@ -57,6 +61,7 @@ func (s *Server) newConsole() http.Handler {
 		Version:          Version,
 		SLA:              s.SLA,
 		SLANow:           s.slaNow,
+		Pages:            []ui.PageSet{scanpages.Pages, portfoliopages.Pages, adminpages.Pages},
 	})
 	if err != nil {
 		// The console's routes name API routes; a mismatch is a defect of
@@ -200,6 +205,11 @@ func (a *consoleActions) UpdateSchedule(ctx context.Context, p auth.Principal, i
 	return a.s.schedules.Update(ctx, p, id, scheduleapi.UpdateScheduleRequest{Name: in.Name, TargetPath: in.TargetPath, ScanTypes: in.ScanTypes,
 		TargetURL: in.TargetURL, TargetHost: in.TargetHost, Cron: in.Cron, Timezone: in.Timezone, Enabled: in.Enabled,
 		AlertMinSeverity: in.AlertMinSeverity, KeepLast: in.KeepLast})
+}
+
+func (a *consoleActions) UpdateTarget(ctx context.Context, p auth.Principal, id int64, name *string, labels map[string]string) error {
+	_, err := a.s.portfolio().UpdateTarget(ctx, p, id, portfolio.TargetPatch{Name: name, Labels: &labels})
+	return err
 }
 
 func (a *consoleActions) DeleteSchedule(ctx context.Context, p auth.Principal, id string) error {

@@ -48,6 +48,7 @@ var tagDescriptions = map[string]string{
 	"keys":          "Issued API keys: create, list, inspect and revoke.",
 	"scans":         "Start, list, inspect, cancel and delete scans; their summaries, findings and reports.",
 	"portfolio":     "Targets as records, findings across every target's latest scan with age and fix deadlines (SVC_SLA_DAYS), component inventory and affected targets per vulnerability.",
+	"vex":           "VEX: the OpenVEX or CycloneDX VEX document of a scan's or target's verdicts, and imports of vendor VEX whose not_affected statements become false_positive verdicts now and at later scans (docs/vex.md).",
 	"events":        "Live scan progress as Server-Sent Events, and the short-lived tokens browsers use for it.",
 	"findings":      "Findings across scans, compared by fingerprint.",
 	"triage":        "Triage verdicts, their history and comments, keyed on a finding's fingerprint.",

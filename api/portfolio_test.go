@@ -157,8 +157,15 @@ func TestPortfolioTargetsAndFindings(t *testing.T) {
 		if len(page.Items) != 1 || page.Items[0].Name != "payments api" {
 			t.Errorf("label filter: %+v", page.Items)
 		}
+		recs := auditRecords(t, e, "?action=target.update")
+		if len(recs) != 1 || recs[0].ObjectID != fmt.Sprint(a.ID) || recs[0].Changes["name"].After != "payments api" || recs[0].Changes["labels"].Before == nil {
+			t.Errorf("audit of the label edit: %+v", recs)
+		}
 		rec = e.do("PATCH", fmt.Sprintf("/api/v1/targets/%d", a.ID), `{"labels":{"bad key":"x"}}`)
 		e.expectStatus(rec, 422)
+		if recs := auditRecords(t, e, "?action=target.update"); len(recs) != 1 {
+			t.Errorf("a refused edit was audited: %+v", recs)
+		}
 		e.expectStatus(e.do("GET", "/api/v1/targets/999", ""), 404)
 		e.expectStatus(e.do("GET", "/api/v1/targets?kind=vm", ""), 422)
 		rec = e.do("GET", fmt.Sprintf("/api/v1/targets/%d", a.ID), "")
@@ -240,6 +247,23 @@ func TestPortfolioTargetsAndFindings(t *testing.T) {
 		if stats.Overdue != 1 || stats.Targets != 3 {
 			t.Errorf("dashboard: %+v, want 1 overdue of 3 targets", stats)
 		}
+		// The findings list of a vulnerability is capped; targets and
+		// packages still count every finding.
+		var vuln struct {
+			Findings          []struct{ Fingerprint string } `json:"findings"`
+			FindingsTotal     int                            `json:"findings_total"`
+			FindingsTruncated bool                           `json:"findings_truncated"`
+			Targets           []struct{ Findings int }       `json:"targets"`
+		}
+		e.decode(e.do("GET", "/api/v1/vulnerabilities/GHSA-jfh8-c2jp-5v3q?limit=1", ""), &vuln)
+		if len(vuln.Findings) != 1 || vuln.FindingsTotal != 2 || !vuln.FindingsTruncated || len(vuln.Targets) != 2 {
+			t.Errorf("vulnerability limit=1: %+v", vuln)
+		}
+		e.decode(e.do("GET", "/api/v1/vulnerabilities/CVE-2021-44228", ""), &vuln)
+		if len(vuln.Findings) != 2 || vuln.FindingsTotal != 2 || vuln.FindingsTruncated {
+			t.Errorf("vulnerability default limit: %+v", vuln)
+		}
+		e.expectStatus(e.do("GET", "/api/v1/vulnerabilities/CVE-2021-44228?limit=0", ""), 422)
 		e.expectStatus(e.do("GET", "/api/v1/findings?sort=age", ""), 422)
 		e.expectStatus(e.do("GET", "/api/v1/findings?cursor=bogus", ""), 422)
 		e.expectStatus(e.do("GET", "/api/v1/findings?first_seen_before=yesterday", ""), 422)

@@ -20,6 +20,7 @@ import (
 	"scand/scan/request"
 	"scand/sse"
 	"scand/store"
+	"scand/store/findings"
 )
 
 // ScanView is the SPEC.md Scan resource.
@@ -146,6 +147,8 @@ func (s *Server) scanRoutes() []Route {
 			Description: "page size; absent or 0 = " + strconv.Itoa(findingsDefaultLimit) + ", values above " + strconv.Itoa(findingsMaxLimit) + " are capped (format=ndjson: absent = everything)"},
 		{Name: "cursor", In: "query", Type: "string", Description: "X-Next-Cursor of the previous page (keyset paging: every page costs the same)"},
 		{Name: "offset", In: "query", Type: "integer", Minimum: &zero, Default: 0, Description: "skip this many selected findings (after cursor); costs reading them"},
+		{Name: "sort", In: "query", Type: "string", Enum: findings.FindingSorts, Default: findings.SortSeverity,
+			Description: "severity: the canonical order (most severe first); first_seen: oldest first (age on the scan's target); file (path, line), scanner, rule: ascending. Ties keep the canonical order; a cursor is only valid with the sort it came from"},
 		{Name: "format", In: "query", Type: "string", Enum: []string{"json", "ndjson"}, Default: "json",
 			Description: "json: one page as an array; ndjson: one FindingWithState per line, streamed, every selected finding unless limit is given"},
 	}, idParam...)
@@ -166,8 +169,8 @@ func (s *Server) scanRoutes() []Route {
 		{Method: "GET", Path: "/scans/{id}", Scope: auth.ScopeRead, Tag: "scans", Summary: "Get a scan", Response: ScanView{}, Params: idParam, Errors: []int{404}, Handler: s.handleGetScan},
 		{Method: "DELETE", Path: "/scans/{id}", Scope: auth.ScopeWrite, Tag: "scans", Summary: "Delete a finished scan and its findings (triage is kept)", Status: http.StatusNoContent, Params: idParam, Errors: []int{404, 409}, Handler: s.handleDeleteScan},
 		{Method: "POST", Path: "/scans/{id}/cancel", Scope: auth.ScopeWrite, Tag: "scans", Summary: "Cancel a pending or running scan", Response: ScanView{}, Params: idParam, Errors: []int{404, 409}, Handler: s.handleCancelScan},
-		{Method: "GET", Path: "/scans/{id}/findings", Scope: auth.ScopeRead, Tag: "findings", Summary: "Findings of a scan in canonical order, with triage state, one page at a time (or all as NDJSON)",
-			Response: []store.FindingWithState{}, ContentTypes: []string{"application/x-ndjson"}, Headers: []Header{headerTotal, headerNextCursor, headerLink},
+		{Method: "GET", Path: "/scans/{id}/findings", Scope: auth.ScopeRead, Tag: "findings", Summary: "Findings of a scan in canonical order or sorted by first_seen, file, scanner or rule, with triage state and age, one page at a time (or all as NDJSON)",
+			Response: []ScanFinding{}, ContentTypes: []string{"application/x-ndjson"}, Headers: []Header{headerTotal, headerNextCursor, headerLink},
 			Params: findingFilters, Errors: []int{404, 422}, Handler: s.handleFindings},
 		{Method: "GET", Path: "/scans/{id}/summary", Scope: auth.ScopeRead, Tag: "scans", Summary: "Severity counts, risk score, scanners and timing", Response: ScanSummary{}, Params: idParam, Errors: []int{404}, Handler: s.handleSummary},
 		{Method: "POST", Path: "/scans/{id}/event-token", Scope: auth.ScopeRead, Tag: "events", Summary: "Mint a 5-minute token for this scan's event stream", Response: EventToken{}, Params: idParam, Errors: []int{404}, Handler: s.handleEventToken},
@@ -419,6 +422,13 @@ func (s *Server) handleFindings(w http.ResponseWriter, r *http.Request) error {
 	default:
 		fq.Limit = min(fq.Limit, findingsMaxLimit)
 	}
+	sort, err := findingSort(r)
+	if err != nil {
+		return err
+	}
+	if sort != "" {
+		return s.sortedFindings(w, r, sc, fq, sort, format == "ndjson")
+	}
 	if c := r.URL.Query().Get("cursor"); c != "" {
 		from, err := httpio.DecodeCursor(c, "findings", sc.Seq)
 		if err != nil {
@@ -440,6 +450,13 @@ func (s *Server) handleFindings(w http.ResponseWriter, r *http.Request) error {
 	page.Limit++
 	buf := make([]byte, 0, 64<<10)
 	buf = append(buf, '[')
+	aged := &findingAgeWriter{ctx: r.Context(), st: s.Store, scan: sc, emit: func(b []byte) error {
+		if len(buf) > 1 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, b...)
+		return nil
+	}}
 	n, last := 0, -1
 	for row, err := range s.Store.FindingRows(r.Context(), sc, page) {
 		if err != nil {
@@ -449,13 +466,13 @@ func (s *Server) handleFindings(w http.ResponseWriter, r *http.Request) error {
 			httpio.SetNextLink(w, r, httpio.EncodeCursor("findings", sc.Seq, int64(last+1)))
 			break
 		}
-		if n > 0 {
-			buf = append(buf, ',')
-		}
-		if buf, err = row.AppendJSON(buf); err != nil {
+		if err := aged.add(row); err != nil {
 			return err
 		}
 		n, last = n+1, row.Ord
+	}
+	if err := aged.flush(); err != nil {
+		return err
 	}
 	buf = append(buf, ']')
 	w.Header().Set("Content-Type", "application/json")
@@ -467,18 +484,20 @@ func (s *Server) handleFindings(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Server) streamFindingsNDJSON(w http.ResponseWriter, r *http.Request, sc store.Scan, fq store.FindingQuery) error {
 	sw := httpio.StartStream(w, "application/x-ndjson")
-	buf := make([]byte, 0, 4096)
+	aged := &findingAgeWriter{ctx: r.Context(), st: s.Store, scan: sc, emit: func(b []byte) error {
+		_, err := sw.Write(append(b, '\n'))
+		return err
+	}}
 	for row, err := range s.Store.FindingRows(r.Context(), sc, fq) {
 		if err != nil {
 			return sw.Fail(err)
 		}
-		if buf, err = row.AppendJSON(buf[:0]); err != nil {
+		if err := aged.add(row); err != nil {
 			return sw.Fail(err)
 		}
-		buf = append(buf, '\n')
-		if _, err := sw.Write(buf); err != nil {
-			return sw.Fail(err)
-		}
+	}
+	if err := aged.flush(); err != nil {
+		return sw.Fail(err)
 	}
 	return sw.Finish()
 }

@@ -468,29 +468,63 @@ func TestRestartMidScan(t *testing.T) {
 	}
 }
 
-// stripIDs removes the per-scan identifiers so two scans can be compared.
+// stripIDs removes the per-scan identifiers so two scans can be compared,
+// and the age fields: first_seen and last_seen are per target (the first
+// and the last completed scan that saw the fingerprint), so they differ
+// between scans by nature; ages returns them for the caller to check.
 func stripIDs(t *testing.T, raw []byte) string {
+	s, _ := stripIDsAndAges(t, raw)
+	return s
+}
+
+func stripIDsAndAges(t *testing.T, raw []byte) (string, [][2]time.Time) {
 	var fs []map[string]any
 	if err := json.Unmarshal(raw, &fs); err != nil {
 		t.Fatal(err)
 	}
+	var ages [][2]time.Time
 	for _, f := range fs {
 		delete(f, "id")
 		delete(f, "scan_id")
+		var age [2]time.Time
+		for i, k := range []string{"first_seen", "last_seen"} {
+			v, _ := f[k].(string)
+			tm, err := time.Parse(time.RFC3339Nano, v)
+			if err != nil {
+				t.Fatalf("%s %q: %v", k, f[k], err)
+			}
+			age[i] = tm
+			delete(f, k)
+		}
+		ages = append(ages, age)
 	}
 	b, _ := json.Marshal(fs)
-	return string(b)
+	return string(b), ages
 }
 
+// TestTwoScansByteIdentical: two scans of one tree give the same
+// findings, byte for byte, but for their ids and ages; the ages say the
+// findings were first seen by the first scan and last by the latest.
 func TestTwoScansByteIdentical(t *testing.T) {
 	h := newScanHarness(t, lifecycleRegistry(), nil)
 	dir := writeTree(t, map[string]string{"z.txt": "VULN z\n", "a.txt": "VULN a\nVULN b\n", "m/n.txt": "x\nVULN\n"})
 	var bodies []string
+	var completed []time.Time
 	for i := 0; i < 2; i++ {
 		v := h.startScan(map[string]any{"target_path": dir})
-		h.waitStatus(v.ID, "completed")
+		done := h.waitStatus(v.ID, "completed")
+		if done.CompletedAt == nil {
+			t.Fatal("completed scan without completed_at")
+		}
+		completed = append(completed, *done.CompletedAt)
 		_, out, _ := h.do("GET", "/api/v1/scans/"+v.ID+"/findings", nil)
-		bodies = append(bodies, stripIDs(t, out))
+		body, ages := stripIDsAndAges(t, out)
+		bodies = append(bodies, body)
+		for _, a := range ages {
+			if !a[0].Equal(completed[0]) || !a[1].Equal(completed[i]) {
+				t.Errorf("scan %d: first_seen %v last_seen %v, want %v and %v", i+1, a[0], a[1], completed[0], completed[i])
+			}
+		}
 	}
 	if bodies[0] != bodies[1] {
 		t.Fatalf("two scans of one tree differ:\n%s\n%s", bodies[0], bodies[1])

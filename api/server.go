@@ -21,6 +21,7 @@ import (
 	"scand/api/portfolio"
 	"scand/api/review"
 	"scand/api/scheduleapi"
+	"scand/api/vexapi"
 	"scand/api/webhookapi"
 	"scand/auth"
 	"scand/finding"
@@ -32,6 +33,7 @@ import (
 	"scand/scan/schedule"
 	"scand/sse"
 	"scand/store"
+	"scand/store/targets"
 )
 
 // Version is the release of the API this binary serves.
@@ -98,6 +100,9 @@ type Deps struct {
 	// LockCheck reports whether the daemon still holds the database's lock
 	// file (store.DBLock.Check); nil skips the check.
 	LockCheck func() error
+	// InstanceName is the author of the VEX documents scand writes
+	// (SVC_INSTANCE_NAME).
+	InstanceName string
 }
 
 // Server holds the dependencies and the route table.
@@ -152,7 +157,9 @@ func New(d Deps) *Server {
 	}
 	s := &Server{Deps: d, log: d.Log.With("logger", "scand.api"), access: d.Log.With("logger", "scand.access")}
 	s.streams, s.closeStreams = context.WithCancel(context.Background())
-	s.review = review.New(review.Deps{Store: d.Store, Log: s.log, Now: d.Now, Principal: PrincipalFrom, FindingsQuery: s.portfolio().FindingsQuery})
+	s.review = review.New(review.Deps{Store: d.Store, Log: s.log, Now: d.Now, Principal: PrincipalFrom, FindingsQuery: func(r *http.Request) (targets.FindingsQuery, error) {
+		return s.portfolio().FindingsQuery(r) // at request time: portfolio() reads s.review
+	}})
 	s.webhooks = &webhookapi.Handlers{Store: d.Store, Hooks: d.Hooks, Log: s.log, Audit: s.review.Recorder, Principal: PrincipalFrom}
 	s.schedules = &scheduleapi.Handlers{Store: d.Store, Schedules: d.Schedules, Log: s.log, Audit: s.review.Recorder, Principal: PrincipalFrom}
 	s.routes = s.routeTable()
@@ -197,6 +204,7 @@ func (s *Server) routeTable() []Route {
 		rs = append(rs, s.Monitor.Routes()...)
 	}
 	rs = append(rs, s.review.Routes()...)
+	rs = append(rs, vexapi.Handlers{Store: s.Store, Author: s.InstanceName, ToolVersion: Version, Now: s.slaNow, Principal: PrincipalFrom}.Routes()...)
 	rs = append(rs, s.TestRoutes...)
 	return rs
 }
@@ -510,8 +518,8 @@ func clientIP(remoteAddr string) string {
 
 func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
 
-// portfolio is the handlers of the cross-target routes; the bulk verdict
-// reads their findings filter.
+// portfolio is the targets and inventory API, which the console's target
+// pages share; the bulk verdict reads its findings filter.
 func (s *Server) portfolio() portfolio.Handlers {
-	return portfolio.Handlers{Store: s.Store, Now: s.slaNow, SLA: s.SLA, Hidden: hiddenTriageStatuses()}
+	return portfolio.Handlers{Store: s.Store, Now: s.slaNow, SLA: s.SLA, Hidden: hiddenTriageStatuses(), Principal: PrincipalFrom, Audit: s.review.Recorder.Record}
 }

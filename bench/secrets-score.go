@@ -32,7 +32,7 @@ type loc struct {
 // for a planted line anywhere in its span.
 type finding struct {
 	loc
-	lastLine int
+	firstLine, lastLine int
 }
 
 type planted struct {
@@ -87,6 +87,32 @@ func readLabels(p string) map[loc]string {
 	return out
 }
 
+// commandSpan widens a scand finding to the shell command it sits in when
+// the command is continued over lines with a trailing backslash: scand
+// reports a credential on a continuation line on that line and on the
+// command's first line, and either is where a label may sit (gitleaks'
+// findings span the command the same way).
+func commandSpan(tree string, f finding) finding {
+	if tree == "" {
+		return f
+	}
+	data, err := os.ReadFile(filepath.Join(tree, filepath.FromSlash(f.file)))
+	if err != nil {
+		return f
+	}
+	lines := strings.Split(string(data), "\n")
+	continued := func(i int) bool {
+		return i >= 1 && i <= len(lines) && strings.HasSuffix(strings.TrimRight(lines[i-1], " \t\r"), "\\")
+	}
+	for continued(f.firstLine - 1) {
+		f.firstLine--
+	}
+	for continued(f.lastLine) {
+		f.lastLine++
+	}
+	return f
+}
+
 func readScand(p string) []finding {
 	f, err := os.Open(p)
 	if err != nil {
@@ -104,7 +130,7 @@ func readScand(p string) []finding {
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			die(err)
 		}
-		out = append(out, finding{loc{r.File, r.Line}, r.Line})
+		out = append(out, finding{loc{r.File, r.Line}, r.Line, r.Line})
 	}
 	return out
 }
@@ -128,7 +154,7 @@ func readGitleaks(p, tree string) []finding {
 		if rel, err := filepath.Rel(tree, f); err == nil && !strings.HasPrefix(rel, "..") {
 			f = rel
 		}
-		out = append(out, finding{loc{filepath.ToSlash(f), r.StartLine}, max(r.EndLine, r.StartLine)})
+		out = append(out, finding{loc{filepath.ToSlash(f), r.StartLine}, r.StartLine, max(r.EndLine, r.StartLine)})
 	}
 	return out
 }
@@ -138,15 +164,30 @@ func score(name string, plant map[loc]string, found []finding) {
 	offPlant := map[loc]bool{}
 	offFiles := map[string]bool{}
 	offFindings := 0
+	// Narrow spans first, so that a finding spanning two commands does not
+	// take the label of a finding that sits on one of them: the result
+	// does not depend on the order of the report.
+	sort.SliceStable(found, func(i, j int) bool {
+		return found[i].lastLine-found[i].firstLine < found[j].lastLine-found[j].firstLine
+	})
 	for _, f := range found {
+		// A finding counts for its own line when that is planted, else for
+		// the first planted line of its span not yet counted; a finding on
+		// a span whose planted lines are all counted is not a false
+		// positive either.
 		onPlant := false
-		for line := f.line; line <= f.lastLine; line++ {
-			l := loc{f.file, line}
-			if _, ok := plant[l]; ok {
-				hit[l] = true
+		if _, ok := plant[f.loc]; ok {
+			hit[f.loc] = true
+			onPlant = true
+		}
+		for line := f.firstLine; line <= f.lastLine && !onPlant; line++ {
+			if _, ok := plant[loc{f.file, line}]; ok && !hit[loc{f.file, line}] {
+				hit[loc{f.file, line}] = true
 				onPlant = true
-				break
 			}
+		}
+		for line := f.firstLine; line <= f.lastLine && !onPlant; line++ {
+			_, onPlant = plant[loc{f.file, line}]
 		}
 		if !onPlant {
 			offPlant[f.loc] = true
@@ -187,7 +228,11 @@ func main() {
 	} else {
 		plant = readPlanted(*plantedPath)
 	}
-	score("scand", plant, readScand(*scandPath))
+	scandFound := readScand(*scandPath)
+	for i := range scandFound {
+		scandFound[i] = commandSpan(*tree, scandFound[i])
+	}
+	score("scand", plant, scandFound)
 	if *gitleaksPath != "" {
 		score("gitleaks", plant, readGitleaks(*gitleaksPath, *tree))
 	}

@@ -36,7 +36,7 @@ func (s *Store) SetTriage(ctx context.Context, st TriageState) (TriageState, err
 
 // TriageHistory lists every verdict change on a fingerprint, oldest first.
 func (s *Store) TriageHistory(ctx context.Context, fingerprint string) ([]TriageState, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT fingerprint, status, note, updated_at, updated_by, expires_at FROM triage_history WHERE fingerprint = ? ORDER BY seq", fingerprint)
+	rows, err := s.db.QueryContext(ctx, "SELECT fingerprint, status, note, updated_at, updated_by, expires_at, justification FROM triage_history WHERE fingerprint = ? ORDER BY seq", fingerprint)
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +46,7 @@ func (s *Store) TriageHistory(ctx context.Context, fingerprint string) ([]Triage
 		var t TriageState
 		var at string
 		var exp sql.NullString
-		if err := rows.Scan(&t.Fingerprint, &t.Status, &t.Note, &at, &t.UpdatedBy, &exp); err != nil {
+		if err := rows.Scan(&t.Fingerprint, &t.Status, &t.Note, &at, &t.UpdatedBy, &exp, &t.Justification); err != nil {
 			return nil, err
 		}
 		t.UpdatedAt, t.ExpiresAt = sqlbase.ParseTime(at), sqlbase.ParseNullTime(exp)

@@ -107,14 +107,14 @@ func (s *Store) linkMovedTx(ctx context.Context, tx *sql.Tx, scanID string, link
 		var old TriageState
 		var oldExp sql.NullString
 		var at string
-		err := tx.QueryRowContext(ctx, "SELECT status, note, updated_at, updated_by, expires_at FROM triage_states WHERE fingerprint = ?", l.OldFP).
-			Scan(&old.Status, &old.Note, &at, &old.UpdatedBy, &oldExp)
+		err := tx.QueryRowContext(ctx, "SELECT status, note, updated_at, updated_by, expires_at, justification FROM triage_states WHERE fingerprint = ?", l.OldFP).
+			Scan(&old.Status, &old.Note, &at, &old.UpdatedBy, &oldExp, &old.Justification)
 		noVerdict := errors.Is(err, sql.ErrNoRows)
 		if err != nil && !noVerdict {
 			return nil, 0, err
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO triage_history (fingerprint, status, note, updated_at, updated_by, expires_at)
-			SELECT ?, status, note, updated_at, updated_by, expires_at FROM triage_history WHERE fingerprint = ? ORDER BY seq`, l.NewFP, l.OldFP); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO triage_history (fingerprint, status, note, updated_at, updated_by, expires_at, justification)
+			SELECT ?, status, note, updated_at, updated_by, expires_at, justification FROM triage_history WHERE fingerprint = ? ORDER BY seq`, l.NewFP, l.OldFP); err != nil {
 			return nil, 0, err
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO finding_comments (id, fingerprint, text, author, created_at)
@@ -124,7 +124,8 @@ func (s *Store) linkMovedTx(ctx context.Context, tx *sql.Tx, scanID string, link
 		if noVerdict {
 			continue // comments followed; there is no verdict to carry
 		}
-		st := TriageState{Status: old.Status, Note: "moved from " + l.OldPath, UpdatedBy: "system", UpdatedAt: now, ExpiresAt: sqlbase.ParseNullTime(oldExp)}
+		st := TriageState{Status: old.Status, Note: "moved from " + l.OldPath, UpdatedBy: "system", UpdatedAt: now, ExpiresAt: sqlbase.ParseNullTime(oldExp),
+			Justification: old.Justification}
 		if err := setVerdictsTx(ctx, tx, []string{l.NewFP}, st); err != nil {
 			return nil, 0, err
 		}

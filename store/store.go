@@ -14,6 +14,7 @@
 //	                   aggregates /metrics reads
 //	store/audit        the append-only audit log of every state change
 //	store/targets      targets as records, per-target finding age
+//	store/vex          imported VEX documents and statements
 //
 // and it builds on:
 //
@@ -50,6 +51,7 @@ import (
 	"scand/store/scratch"
 	"scand/store/sqlbase"
 	"scand/store/targets"
+	vexdb "scand/store/vex"
 	"scand/store/webhooks"
 )
 
@@ -77,6 +79,7 @@ type Store struct {
 	*audit.Log
 	*targets.Targets
 	*excerpts.Excerpts
+	*vexdb.Statements
 
 	// db serves reads; several connections read concurrently under WAL.
 	db *sql.DB
@@ -92,7 +95,15 @@ type Store struct {
 	// health records storage failures seen on any connection (readiness,
 	// 507 on a full disk).
 	health *sqlbase.Health
+	// completed is called after a scan's completion commits (SetCompletionHook).
+	completed func(ctx context.Context, scanID string)
 }
+
+// SetCompletionHook sets the function called after each scan's completion
+// commits, before CompleteScan or Finish returns: main.go applies the
+// stored VEX statements to the scan's findings there, so every caller
+// (daemon scans, imports, the CLI) sees them. Set it once, before use.
+func (s *Store) SetCompletionHook(fn func(ctx context.Context, scanID string)) { s.completed = fn }
 
 // Open opens (creating if needed) the SQLite file at path and applies
 // pending migrations. now supplies every timestamp the store writes.
@@ -117,6 +128,7 @@ func open(ctx context.Context, path string, now func() time.Time, pragmas []stri
 	s.Reader = findings.New(db, s.Table)
 	s.Targets = targets.New(db, w, now)
 	s.Excerpts = excerpts.New(db, w)
+	s.Statements = vexdb.New(db, w, now)
 	if err := s.open(ctx, extra); err != nil {
 		s.Close()
 		return nil, err

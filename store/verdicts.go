@@ -114,14 +114,15 @@ func setVerdictsTx(ctx context.Context, tx *sql.Tx, fps []string, st TriageState
 		return err
 	}
 	at, exp := sqlbase.FormatTime(st.UpdatedAt), sqlbase.NullTime(st.ExpiresAt)
-	if _, err := tx.ExecContext(ctx, `INSERT INTO triage_states (fingerprint, status, note, updated_at, updated_by, expires_at)
-		SELECT fp, ?, ?, ?, ?, ? FROM temp.verdict_batch WHERE true
+	if _, err := tx.ExecContext(ctx, `INSERT INTO triage_states (fingerprint, status, note, updated_at, updated_by, expires_at, justification)
+		SELECT fp, ?, ?, ?, ?, ?, ? FROM temp.verdict_batch WHERE true
 		ON CONFLICT (fingerprint) DO UPDATE SET status = excluded.status, note = excluded.note, updated_at = excluded.updated_at,
-			updated_by = excluded.updated_by, expires_at = excluded.expires_at`, st.Status, st.Note, at, st.UpdatedBy, exp); err != nil {
+			updated_by = excluded.updated_by, expires_at = excluded.expires_at, justification = excluded.justification`,
+		st.Status, st.Note, at, st.UpdatedBy, exp, st.Justification); err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO triage_history (fingerprint, status, note, updated_at, updated_by, expires_at)
-		SELECT fp, ?, ?, ?, ?, ? FROM temp.verdict_batch ORDER BY fp`, st.Status, st.Note, at, st.UpdatedBy, exp)
+	_, err = tx.ExecContext(ctx, `INSERT INTO triage_history (fingerprint, status, note, updated_at, updated_by, expires_at, justification)
+		SELECT fp, ?, ?, ?, ?, ?, ? FROM temp.verdict_batch ORDER BY fp`, st.Status, st.Note, at, st.UpdatedBy, exp, st.Justification)
 	return err
 }
 
@@ -201,3 +202,66 @@ func (s *Store) ExpiringVerdicts(ctx context.Context, until time.Time) (int, err
 
 // CanExpire reports whether a verdict may carry an expiry.
 func CanExpire(status string) bool { return slices.Contains(ExpiringStatuses, status) }
+
+// VerdictGroup is one verdict over a set of fingerprints. OverVEXOnly
+// sets it only where there is no verdict, the verdict is new or triaged,
+// or an earlier VEX statement set it (updated_by "vex:..."): a VEX
+// document never overrides a reviewer's decision.
+type VerdictGroup struct {
+	Fingerprints []string
+	State        TriageState
+	OverVEXOnly  bool
+}
+
+// SetVerdictGroups sets several verdicts in one transaction (one history
+// entry per fingerprint set), with rec appended to the audit log in it
+// when rec is not nil. It returns, per group, how many fingerprints were
+// set, and rec as stored.
+func (s *Store) SetVerdictGroups(ctx context.Context, groups []VerdictGroup, rec *audit.Record) ([]int, *audit.Record, error) {
+	at := s.now().UTC().Truncate(time.Microsecond)
+	set := make([]int, len(groups))
+	var stored audit.Record
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		for i, g := range groups {
+			fps := g.Fingerprints
+			if g.OverVEXOnly {
+				var err error
+				if fps, err = openToVEX(ctx, tx, fps); err != nil {
+					return err
+				}
+			}
+			g.State.UpdatedAt = at
+			if err := setVerdictsTx(ctx, tx, fps, g.State); err != nil {
+				return err
+			}
+			set[i] = len(fps)
+		}
+		if rec == nil {
+			return nil
+		}
+		var err error
+		stored, err = s.AppendAuditTx(ctx, tx, *rec)
+		return err
+	})
+	if err != nil || rec == nil {
+		return set, nil, err
+	}
+	s.Emit(stored)
+	return set, &stored, nil
+}
+
+// openToVEX keeps the fingerprints a VEX statement may set a verdict on.
+func openToVEX(ctx context.Context, tx *sql.Tx, fps []string) ([]string, error) {
+	out := fps[:0:0]
+	for _, fp := range fps {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM triage_states WHERE fingerprint = ?
+			AND status NOT IN ('new', 'triaged') AND updated_by NOT LIKE 'vex:%'`, fp).Scan(&n); err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			out = append(out, fp)
+		}
+	}
+	return out, nil
+}

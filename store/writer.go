@@ -399,6 +399,9 @@ func (w *findingWriter) finish(ctx context.Context, m flipMeta) error {
 	// scan; the scan stays unaged and the maintenance loop (and Open)
 	// redo it, and until then readers take a missing age as this scan's.
 	_ = w.s.RecordSightings(ctx, w.scan.Seq)
+	if w.s.completed != nil {
+		w.s.completed(ctx, w.scan.ID)
+	}
 	return nil
 }
 

@@ -2,8 +2,10 @@ package portfolio
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"sort"
+	"strconv"
 	"strings"
 
 	"scand/api/httpio"
@@ -33,9 +35,10 @@ func (h Handlers) inventoryRoutes() []openapi.Route {
 			},
 			Response: ComponentList{}, Errors: []int{422}, Handler: h.listComponents},
 		{Method: "GET", Path: "/vulnerabilities/{id}", Scope: auth.ScopeRead, Tag: "portfolio",
-			Summary:  "Targets a vulnerability (CVE, GHSA or any alias) affects in their latest scan: packages, versions, fixed versions, verdicts",
-			Params:   []openapi.Param{{Name: "id", In: "path", Type: "string", Required: true}},
-			Response: Vulnerability{}, Errors: []int{404}, Handler: h.getVulnerability},
+			Summary: "Targets a vulnerability (CVE, GHSA or any alias) affects in their latest scan: packages, versions, fixed versions, verdicts",
+			Params: []openapi.Param{{Name: "id", In: "path", Type: "string", Required: true},
+				{Name: "limit", In: "query", Type: "integer", Description: "findings listed (default 100, at most 1000); targets and packages always cover every finding, and GET /findings?advisory= pages through all of them"}},
+			Response: Vulnerability{}, Errors: []int{404, 422}, Handler: h.getVulnerability},
 	}
 }
 
@@ -187,11 +190,24 @@ func parsePositive(s string) (int64, error) {
 type Vulnerability struct {
 	ID string `json:"id" doc:"the id asked for"`
 	// Aliases are every id the matching findings give the vulnerability.
-	Aliases  []string           `json:"aliases"`
-	Targets  []AffectedTarget   `json:"targets"`
-	Packages []AffectedPackage  `json:"packages"`
-	Findings []AffectedFindingV `json:"findings"`
+	Aliases  []string          `json:"aliases"`
+	Targets  []AffectedTarget  `json:"targets"`
+	Packages []AffectedPackage `json:"packages"`
+	// Findings are the first limit findings in target order; the rest
+	// are counted, and listed by GET /findings?advisory=.
+	Findings          []AffectedFindingV `json:"findings"`
+	FindingsTotal     int                `json:"findings_total"`
+	FindingsTruncated bool               `json:"findings_truncated"`
 }
+
+// Findings listed by GET /vulnerabilities/{id} by default and at most:
+// an advisory in a base image can sit in every target, and the answer
+// (and the console page) must stay small; the cross-target findings list
+// pages through all of them.
+const (
+	vulnerabilityFindingsDefault = 100
+	vulnerabilityFindingsMax     = 1000
+)
 
 // AffectedTarget is a target whose latest completed scan reports the
 // vulnerability.
@@ -227,7 +243,15 @@ type AffectedFindingV struct {
 
 func (h Handlers) getVulnerability(w http.ResponseWriter, r *http.Request) error {
 	id := strings.TrimSpace(r.PathValue("id"))
-	out, found, err := VulnerabilityOf(r.Context(), h.Store, id, h.Hidden)
+	limit := vulnerabilityFindingsDefault
+	if v := r.URL.Query().Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > vulnerabilityFindingsMax {
+			return httpio.Invalid("int_parsing", fmt.Sprintf("limit must be a whole number from 1 to %d", vulnerabilityFindingsMax), v, "query", "limit")
+		}
+		limit = n
+	}
+	out, found, err := VulnerabilityOf(r.Context(), h.Store, id, h.Hidden, limit)
 	if err != nil {
 		return err
 	}
@@ -241,20 +265,17 @@ func (h Handlers) getVulnerability(w http.ResponseWriter, r *http.Request) error
 // VulnerabilityOf gathers what every target's latest scan reports of a
 // vulnerability id (any alias); found is false when none does. The API
 // and the console share it.
-func VulnerabilityOf(ctx context.Context, st *store.Store, id string, hidden []string) (Vulnerability, bool, error) {
+func VulnerabilityOf(ctx context.Context, st *store.Store, id string, hidden []string, limit int) (Vulnerability, bool, error) {
 	if id == "" || len(id) > 200 {
 		return Vulnerability{}, false, nil
-	}
-	rows, err := st.VulnerabilityFindings(ctx, id)
-	if err != nil || len(rows) == 0 {
-		return Vulnerability{}, false, err
 	}
 	out := Vulnerability{ID: id, Aliases: []string{}, Targets: []AffectedTarget{}, Packages: []AffectedPackage{}, Findings: []AffectedFindingV{}}
 	aliases := map[string]bool{}
 	tIndex := map[int64]int{}
 	type pkgKey struct{ eco, name, version string }
 	pIndex := map[pkgKey]int{}
-	for _, a := range rows {
+	err := st.EachVulnerabilityFinding(ctx, id, func(a targets.AffectedRow) error {
+		out.FindingsTotal++
 		for _, al := range append([]string{a.RuleID}, a.Aliases...) {
 			if al != "" && !aliases[strings.ToUpper(al)] && !strings.EqualFold(al, id) {
 				aliases[strings.ToUpper(al)] = true
@@ -285,8 +306,15 @@ func VulnerabilityOf(ctx context.Context, st *store.Store, id string, hidden []s
 		if len(p.Targets) == 0 || p.Targets[len(p.Targets)-1] != a.TargetID {
 			p.Targets = append(p.Targets, a.TargetID)
 		}
-		out.Findings = append(out.Findings, AffectedFindingV{TargetID: a.TargetID, ScanID: a.ScanID, Fingerprint: a.Fingerprint, Severity: a.Severity,
-			RuleID: a.RuleID, Package: a.Package, Version: a.Version, FixedVersion: a.FixedVersion, Verdict: a.Verdict})
+		if len(out.Findings) < limit {
+			out.Findings = append(out.Findings, AffectedFindingV{TargetID: a.TargetID, ScanID: a.ScanID, Fingerprint: a.Fingerprint, Severity: a.Severity,
+				RuleID: a.RuleID, Package: a.Package, Version: a.Version, FixedVersion: a.FixedVersion, Verdict: a.Verdict})
+		}
+		return nil
+	})
+	if err != nil || out.FindingsTotal == 0 {
+		return Vulnerability{}, false, err
 	}
+	out.FindingsTruncated = out.FindingsTotal > len(out.Findings)
 	return out, true, nil
 }

@@ -6,8 +6,10 @@
 package portfolio
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"strconv"
 	"strings"
@@ -18,6 +20,7 @@ import (
 	"scand/auth"
 	"scand/finding"
 	"scand/store"
+	"scand/store/audit"
 	"scand/store/targets"
 )
 
@@ -29,6 +32,10 @@ type Handlers struct {
 	SLA finding.SLAPolicy
 	// Hidden are the default-hidden verdicts: not open, not counted.
 	Hidden []string
+	// Principal is the authenticated caller of a request.
+	Principal func(context.Context) auth.Principal
+	// Audit appends the audit record of a change already made.
+	Audit func(ctx context.Context, p auth.Principal, action, objectType, objectID string, changes audit.Changes)
 }
 
 const (
@@ -220,13 +227,16 @@ func (h Handlers) listTargets(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out := TargetList{Items: make([]TargetView, len(ts))}
-	from := h.Now().Add(-90 * 24 * time.Hour)
+	ids := make([]int64, len(ts))
 	for i, t := range ts {
-		series, err := h.Store.OpenSeries(r.Context(), t.ID, from)
-		if err != nil {
-			return err
-		}
-		out.Items[i] = h.view(t, series)
+		ids[i] = t.ID
+	}
+	series, err := h.Store.OpenSeriesOf(r.Context(), ids, h.Now().Add(-90*24*time.Hour))
+	if err != nil {
+		return err
+	}
+	for i, t := range ts {
+		out.Items[i] = h.view(t, series[t.ID])
 	}
 	if len(ts) == q.Limit {
 		c := httpio.EncodeCursor("targets", 0, ts[len(ts)-1].ID)
@@ -325,13 +335,23 @@ func (h Handlers) patchTarget(w http.ResponseWriter, r *http.Request) error {
 	if err := httpio.DecodeBody(r, &req); err != nil {
 		return err
 	}
-	ctx := r.Context()
-	cur, err := h.Store.TargetByID(ctx, id)
-	if err == store.ErrNotFound {
-		return httpio.NotFound("Target not found")
-	}
+	v, err := h.UpdateTarget(r.Context(), h.Principal(r.Context()), id, req)
 	if err != nil {
 		return err
+	}
+	httpio.WriteJSON(w, http.StatusOK, v)
+	return nil
+}
+
+// UpdateTarget validates and applies an edit of a target's labels and
+// name, for PATCH /targets/{id} and the console alike.
+func (h Handlers) UpdateTarget(ctx context.Context, p auth.Principal, id int64, req TargetPatch) (TargetView, error) {
+	cur, err := h.Store.TargetByID(ctx, id)
+	if err == store.ErrNotFound {
+		return TargetView{}, httpio.NotFound("Target not found")
+	}
+	if err != nil {
+		return TargetView{}, err
 	}
 	var v httpio.Validation
 	labels := cur.Labels
@@ -357,23 +377,33 @@ func (h Handlers) patchTarget(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	if err := v.Err(); err != nil {
-		return err
+		return TargetView{}, err
 	}
-	if _, err := h.Store.SetTargetLabels(ctx, id, name, labels); err == store.ErrNotFound {
-		return httpio.NotFound("Target not found")
+	after, err := h.Store.SetTargetLabels(ctx, id, name, labels)
+	if err == store.ErrNotFound {
+		return TargetView{}, httpio.NotFound("Target not found")
 	} else if err != nil {
-		return err
+		return TargetView{}, err
+	}
+	changes := audit.Changes{}
+	if after.Name != cur.Name {
+		changes["name"] = audit.Change{Before: cur.Name, After: after.Name}
+	}
+	if !maps.Equal(after.Labels, cur.Labels) {
+		changes["labels"] = audit.Change{Before: cur.Labels, After: after.Labels}
+	}
+	if len(changes) > 0 {
+		h.Audit(ctx, p, "target.update", "target", strconv.FormatInt(id, 10), changes)
 	}
 	t, err := h.Store.TargetSummaryByID(ctx, id, h.hidden(), h.sla())
 	if err != nil {
-		return err
+		return TargetView{}, err
 	}
 	series, err := h.Store.OpenSeries(ctx, id, h.Now().Add(-90*24*time.Hour))
 	if err != nil {
-		return err
+		return TargetView{}, err
 	}
-	httpio.WriteJSON(w, http.StatusOK, h.view(t, series))
-	return nil
+	return h.view(t, series), nil
 }
 
 // FindingList is a page of findings across targets.

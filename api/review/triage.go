@@ -19,6 +19,7 @@ import (
 	"scand/store"
 	"scand/store/audit"
 	"scand/store/targets"
+	"scand/vex"
 )
 
 // Deps is what the review routes need, wired by the api package.
@@ -63,6 +64,9 @@ type Verdict struct {
 	Note      *string `json:"note,omitempty"`
 	UpdatedBy *string `json:"updated_by,omitempty" doc:"defaults to the caller's key name and id"`
 	ExpiresAt *string `json:"expires_at,omitempty" doc:"RFC 3339 time or YYYY-MM-DD (00:00 UTC) in the future; only with accepted_risk or wont_fix: at that time the finding returns to new"`
+	// Justification is the OpenVEX reason a false positive is one; VEX
+	// exports write vex.DefaultJustification when it is absent.
+	Justification *string `json:"justification,omitempty" doc:"only with false_positive: component_not_present, vulnerable_code_not_present, vulnerable_code_not_in_execute_path, vulnerable_code_cannot_be_controlled_by_adversary or inline_mitigations_already_exist; VEX exports write vulnerable_code_not_in_execute_path when absent (docs/vex.md)"`
 }
 
 // State validates v for p at now and returns the state to store (its
@@ -82,6 +86,17 @@ func (v Verdict) State(p auth.Principal, now time.Time, val *httpio.Validation) 
 		st.UpdatedBy = strings.TrimSpace(*v.UpdatedBy)
 		if utf8.RuneCountInString(st.UpdatedBy) > 200 {
 			val.Add("string_too_long", "updated_by must be at most 200 characters", nil, "body", "updated_by")
+		}
+	}
+	if v.Justification != nil && strings.TrimSpace(*v.Justification) != "" {
+		j := strings.TrimSpace(*v.Justification)
+		switch {
+		case !vex.IsJustification(j):
+			val.Add("enum", "justification must be one of "+strings.Join(vex.Justifications, ", "), j, "body", "justification")
+		case v.Status != "false_positive":
+			val.Add("value_error", "justification is only allowed with status false_positive", j, "body", "justification")
+		default:
+			st.Justification = j
 		}
 	}
 	if v.ExpiresAt != nil && strings.TrimSpace(*v.ExpiresAt) != "" {
@@ -130,6 +145,13 @@ func VerdictChanges(before *store.TriageState, after store.TriageState) audit.Ch
 	}
 	if bExp != aExp {
 		ch["expires_at"] = audit.Change{Before: bExp, After: aExp}
+	}
+	bJust := ""
+	if before != nil {
+		bJust = before.Justification
+	}
+	if bJust != after.Justification {
+		ch["justification"] = audit.Change{Before: bJust, After: after.Justification}
 	}
 	return ch
 }
@@ -264,6 +286,9 @@ func (s *Service) BulkTriage(ctx context.Context, p auth.Principal, req BulkTria
 	}
 	if st.ExpiresAt != nil {
 		changes["expires_at"] = audit.Change{After: *st.ExpiresAt}
+	}
+	if st.Justification != "" {
+		changes["justification"] = audit.Change{After: st.Justification}
 	}
 	if req.Filter != nil {
 		changes["filter"] = audit.Change{After: *req.Filter}

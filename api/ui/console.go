@@ -8,6 +8,12 @@
 // and every page and form demands the scope of the API route that does
 // the same thing. The console never changes data itself: it calls Actions,
 // which the api package implements with its own handlers' code.
+//
+// This package is the console's core: sessions, CSRF, the guard that
+// checks scopes, rendering, the templates and static files, and the helpers
+// pages share. The pages themselves live in page packages (scanpages,
+// portfoliopages, adminpages) that import this one and hand their routes
+// to New through Config.Pages, so imports point one way only.
 package ui
 
 import (
@@ -61,6 +67,8 @@ type Config struct {
 	// SVC_FAKE_NOW clock when set); nil SLANow is Now.
 	SLA    finding.SLAPolicy
 	SLANow func() time.Time
+	// Pages are the console's page packages; each adds its routes.
+	Pages []PageSet
 }
 
 // Console serves every /ui/ route.
@@ -75,32 +83,32 @@ type Console struct {
 	advisory probeCache[[]AdvisoryDB]
 }
 
-type handlerFunc func(w http.ResponseWriter, r *http.Request, rq *request) error
+type Handler func(w http.ResponseWriter, r *http.Request, rq *Request) error
 
 // route is one console route. API names the API route (method and path
 // under /api/v1) that does the same thing; the console requires its scope.
 // Public routes (sign-in, static files) have no API route.
-type route struct {
+type Route struct {
 	Pattern string
 	API     string
 	Public  bool
-	Handle  handlerFunc
+	Handle  Handler
 }
 
 // request is what a handler knows about its caller.
-type request struct {
-	p    auth.Principal
+type Request struct {
+	P    auth.Principal
 	sess session
-	// dev is true while scand runs in dev mode (no sign-in).
-	dev bool
+	// Dev is true while scand runs in dev mode (no sign-in).
+	Dev bool
 	c   *Console
 }
 
 // Can reports whether the caller may do what the API route does; pages
 // use it to leave out controls the caller may not use.
-func (rq *request) Can(apiRoute string) bool {
+func (rq *Request) Can(apiRoute string) bool {
 	s, ok := rq.c.scopes[apiRoute]
-	return ok && rq.p.Has(s)
+	return ok && rq.P.Has(s)
 }
 
 // New builds the console. It fails when a route names an API route the
@@ -130,7 +138,11 @@ func New(cfg Config) (*Console, error) {
 		cfg.ClientAddr = peerAddr
 	}
 	c := &Console{cfg: cfg, sess: newSessions(cfg.Secret), mux: http.NewServeMux(), tmpl: tmpl, static: static, scopes: map[string]auth.Scope{}}
-	for _, rt := range c.routes() {
+	all := c.routes()
+	for _, pages := range cfg.Pages {
+		all = append(all, pages(c)...)
+	}
+	for _, rt := range all {
 		if !rt.Public {
 			scope, ok := cfg.Actions.ScopeOf(rt.API)
 			if !ok {
@@ -148,8 +160,8 @@ func New(cfg Config) (*Console, error) {
 		}
 		c.scopes[api] = scope
 	}
-	c.mux.Handle("/ui/", c.guard(route{Public: true, Handle: func(w http.ResponseWriter, r *http.Request, rq *request) error {
-		return notFound("There is no page at this address.")
+	c.mux.Handle("/ui/", c.guard(Route{Public: true, Handle: func(w http.ResponseWriter, r *http.Request, rq *Request) error {
+		return NotFound("There is no page at this address.")
 	}}))
 	return c, nil
 }
@@ -158,48 +170,9 @@ func New(cfg Config) (*Console, error) {
 // route of their own.
 var controlRoutes = []string{"GET /keys", "GET /webhooks", "GET /schedules", "POST /scans", "PATCH /findings/{fingerprint}/state"}
 
-func (c *Console) routes() []route {
-	return []route{
-		{Pattern: "GET /ui/{$}", API: "GET /dashboard/stats", Handle: c.overview},
-		{Pattern: "GET /ui/scans", API: "GET /scans", Handle: c.scanList},
-		{Pattern: "GET /ui/targets", API: "GET /targets", Handle: c.targetList},
-		{Pattern: "GET /ui/findings", API: "GET /findings", Handle: c.portfolioFindings},
-		{Pattern: "GET /ui/components", API: "GET /components", Handle: c.components},
-		{Pattern: "GET /ui/vulnerabilities/{id}", API: "GET /vulnerabilities/{id}", Handle: c.vulnerability},
-		{Pattern: "POST /ui/scans", API: "POST /scans", Handle: c.startScan},
-		{Pattern: "GET /ui/scans/{id}", API: "GET /scans/{id}/findings", Handle: c.scanDetail},
-		{Pattern: "POST /ui/scans/{id}/cancel", API: "POST /scans/{id}/cancel", Handle: c.cancelScan},
-		{Pattern: "POST /ui/scans/{id}/delete", API: "DELETE /scans/{id}", Handle: c.deleteScan},
-		{Pattern: "POST /ui/scans/{id}/triage", API: "POST /findings/triage", Handle: c.bulkTriage},
-		{Pattern: "GET /ui/audit", API: "GET /audit", Handle: c.auditLog},
-		{Pattern: "GET /ui/scans/{id}/rules", API: "GET /scans/{id}/rules", Handle: c.ruleGroups},
-		{Pattern: "GET /ui/scans/{id}/sbom", API: "GET /scans/{id}/sbom", Handle: c.export("GET /scans/{id}/sbom")},
-		{Pattern: "GET /ui/scans/{id}/report", API: "GET /scans/{id}/report", Handle: c.export("GET /scans/{id}/report")},
-		{Pattern: "GET /ui/browse", API: "GET /dashboard/browse", Handle: c.browse},
-		{Pattern: "GET /ui/findings/{fp}", API: "GET /findings/{fingerprint}/history", Handle: c.findingDetail},
-		{Pattern: "POST /ui/findings/{fp}/triage", API: "PATCH /findings/{fingerprint}/state", Handle: c.setTriage},
-		{Pattern: "POST /ui/findings/{fp}/comments", API: "POST /findings/{fingerprint}/comments", Handle: c.addComment},
-		{Pattern: "POST /ui/findings/{fp}/comments/{cid}/delete", API: "DELETE /findings/{fingerprint}/comments/{comment_id}", Handle: c.deleteComment},
-		{Pattern: "GET /ui/compare", API: "GET /scans/compare", Handle: c.compare},
-		{Pattern: "GET /ui/notifications", API: "GET /notifications", Handle: c.notifications},
-		{Pattern: "POST /ui/notifications/{id}/read", API: "PATCH /notifications/{id}/read", Handle: c.markRead},
-		{Pattern: "POST /ui/notifications/read-all", API: "PATCH /notifications/read-all", Handle: c.markAllRead},
-		{Pattern: "GET /ui/keys", API: "GET /keys", Handle: c.keys},
-		{Pattern: "POST /ui/keys", API: "POST /keys", Handle: c.createKey},
-		{Pattern: "POST /ui/keys/{id}/revoke", API: "DELETE /keys/{id}", Handle: c.revokeKey},
-		{Pattern: "GET /ui/webhooks", API: "GET /webhooks", Handle: c.webhooks},
-		{Pattern: "POST /ui/webhooks", API: "POST /webhooks", Handle: c.createWebhook},
-		{Pattern: "GET /ui/webhooks/{id}", API: "GET /webhooks/{id}/deliveries", Handle: c.webhookDetail},
-		{Pattern: "POST /ui/webhooks/{id}", API: "PATCH /webhooks/{id}", Handle: c.editWebhook},
-		{Pattern: "POST /ui/webhooks/{id}/enabled", API: "PATCH /webhooks/{id}", Handle: c.toggleWebhook},
-		{Pattern: "POST /ui/webhooks/{id}/test", API: "POST /webhooks/{id}/test", Handle: c.testWebhook},
-		{Pattern: "POST /ui/webhooks/{id}/delete", API: "DELETE /webhooks/{id}", Handle: c.deleteWebhook},
-		{Pattern: "GET /ui/schedules", API: "GET /schedules", Handle: c.schedules},
-		{Pattern: "POST /ui/schedules", API: "POST /schedules", Handle: c.createSchedule},
-		{Pattern: "GET /ui/schedules/{id}", API: "GET /schedules/{id}/runs", Handle: c.scheduleDetail},
-		{Pattern: "POST /ui/schedules/{id}", API: "PATCH /schedules/{id}", Handle: c.editSchedule},
-		{Pattern: "POST /ui/schedules/{id}/enabled", API: "PATCH /schedules/{id}", Handle: c.toggleSchedule},
-		{Pattern: "POST /ui/schedules/{id}/delete", API: "DELETE /schedules/{id}", Handle: c.deleteSchedule},
+// routes are the console's own: signing in and out, and its static files.
+func (c *Console) routes() []Route {
+	return []Route{
 		{Pattern: "GET /ui/login", Public: true, Handle: c.loginPage},
 		{Pattern: "POST /ui/login", Public: true, Handle: c.login},
 		{Pattern: "POST /ui/logout", Public: true, Handle: c.logout},
@@ -211,7 +184,7 @@ func (c *Console) routes() []route {
 // but same-origin files: no inline script or style, no eval, no frames,
 // no <base>, forms only to scand itself.
 const (
-	contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
+	ContentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
 		"object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 	maxFormBytes = 256 << 10
 )
@@ -219,7 +192,7 @@ const (
 // ServeHTTP serves /ui and everything under it.
 func (c *Console) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
-	h.Set("Content-Security-Policy", contentSecurityPolicy)
+	h.Set("Content-Security-Policy", ContentSecurityPolicy)
 	h.Set("X-Content-Type-Options", "nosniff")
 	// same-origin, not no-referrer: under no-referrer a browser sends
 	// "Origin: null" on the console's own form posts, and a null Origin
@@ -242,7 +215,7 @@ func (c *Console) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				panic(v)
 			}
 			c.cfg.Log.ErrorContext(r.Context(), "console handler panic", "request_id", c.cfg.RequestID(r.Context()), "path", r.URL.Path, "panic", v)
-			c.renderError(w, r, nil, &pageError{status: http.StatusInternalServerError})
+			c.renderError(w, r, nil, &PageError{Status: http.StatusInternalServerError})
 		}
 	}()
 	c.mux.ServeHTTP(w, r)
@@ -250,9 +223,9 @@ func (c *Console) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // guard resolves the caller, checks CSRF on POSTs and the route's scope,
 // then runs the handler and renders its error.
-func (c *Console) guard(rt route) http.Handler {
+func (c *Console) guard(rt Route) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rq := &request{c: c}
+		rq := &Request{c: c}
 		if rt.Public {
 			// An expired session still proves the form came from this
 			// browser; signing out of it must work.
@@ -265,19 +238,19 @@ func (c *Console) guard(rt route) http.Handler {
 		if r.Method == http.MethodPost {
 			r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
 			if err := r.ParseForm(); err != nil {
-				c.renderError(w, r, rq, &pageError{status: http.StatusBadRequest, msgs: []string{"The form could not be read (it may be too large)."}})
+				c.renderError(w, r, rq, &PageError{Status: http.StatusBadRequest, Msgs: []string{"The form could not be read (it may be too large)."}})
 				return
 			}
 			if !c.csrfOK(r, rq) {
-				c.renderError(w, r, rq, &pageError{status: http.StatusForbidden, title: "Form expired or forged",
-					msgs: []string{"The form did not carry this session's security token. Reload the page and submit it again."}})
+				c.renderError(w, r, rq, &PageError{Status: http.StatusForbidden, Title: "Form expired or forged",
+					Msgs: []string{"The form did not carry this session's security token. Reload the page and submit it again."}})
 				return
 			}
 		}
 		if !rt.Public {
-			if !rq.p.Has(c.scopes[rt.API]) {
-				c.renderError(w, r, rq, &pageError{status: http.StatusForbidden,
-					msgs: []string{"Your API key lacks the " + string(c.scopes[rt.API]) + " scope this needs."}})
+			if !rq.P.Has(c.scopes[rt.API]) {
+				c.renderError(w, r, rq, &PageError{Status: http.StatusForbidden,
+					Msgs: []string{"Your API key lacks the " + string(c.scopes[rt.API]) + " scope this needs."}})
 				return
 			}
 		}
@@ -290,14 +263,14 @@ func (c *Console) guard(rt route) http.Handler {
 // signIn finds the caller of a protected route from the session cookie.
 // It writes the response itself (redirect to sign-in, or an error page)
 // and returns false when the request cannot go on.
-func (c *Console) signIn(w http.ResponseWriter, r *http.Request, rq *request) bool {
+func (c *Console) signIn(w http.ResponseWriter, r *http.Request, rq *Request) bool {
 	ctx := r.Context()
 	now := c.cfg.Now()
 	ss, err := c.sess.fromRequest(r, now)
 	if err == nil && ss.KeyID != "" {
 		p, err := c.cfg.Auth.PrincipalByKeyID(ctx, ss.KeyID)
 		if err == nil {
-			rq.p, rq.sess, rq.dev = p, ss, p.Source == auth.SourceDev
+			rq.P, rq.sess, rq.Dev = p, ss, p.Source == auth.SourceDev
 			return true
 		}
 		if !errors.Is(err, auth.ErrUnauthorized) {
@@ -306,8 +279,8 @@ func (c *Console) signIn(w http.ResponseWriter, r *http.Request, rq *request) bo
 		}
 		if ss.KeyID != auth.DevKeyID {
 			clearCookie(w, r)
-			c.renderError(w, r, rq, &pageError{status: http.StatusUnauthorized, title: "Session ended", signIn: true,
-				msgs: []string{"The API key this session was opened with has been revoked. Sign in again with a valid key."}})
+			c.renderError(w, r, rq, &PageError{Status: http.StatusUnauthorized, Title: "Session ended", SignIn: true,
+				Msgs: []string{"The API key this session was opened with has been revoked. Sign in again with a valid key."}})
 			return false
 		}
 		// A dev-mode session outlived dev mode: sign in like anyone else.
@@ -321,8 +294,8 @@ func (c *Console) signIn(w http.ResponseWriter, r *http.Request, rq *request) bo
 		// Dev mode has no sign-in, but forms still need a session to bind
 		// their CSRF token to.
 		rq.sess = session{KeyID: auth.DevKeyID, Nonce: newNonce(), Expires: now.Add(sessionTTL)}
-		rq.p = auth.Principal{ID: auth.DevKeyID, Scopes: auth.AllScopes, Source: auth.SourceDev}
-		rq.dev = true
+		rq.P = auth.Principal{ID: auth.DevKeyID, Scopes: auth.AllScopes, Source: auth.SourceDev}
+		rq.Dev = true
 		c.sess.setCookie(w, r, rq.sess, now)
 		return true
 	}
@@ -335,21 +308,21 @@ func (c *Console) signIn(w http.ResponseWriter, r *http.Request, rq *request) bo
 		case err == nil:
 			msg = "scand has left dev mode: API keys now protect it. Sign in with a key."
 		}
-		c.renderError(w, r, rq, &pageError{status: http.StatusUnauthorized, title: "Session ended", signIn: true, msgs: []string{msg}})
+		c.renderError(w, r, rq, &PageError{Status: http.StatusUnauthorized, Title: "Session ended", SignIn: true, Msgs: []string{msg}})
 		return false
 	}
 	if r.Method == http.MethodGet {
 		http.Redirect(w, r, "/ui/login?"+url.Values{"next": {r.URL.RequestURI()}}.Encode(), http.StatusSeeOther)
 		return false
 	}
-	c.renderError(w, r, rq, &pageError{status: http.StatusUnauthorized, title: "Sign-in needed", signIn: true,
-		msgs: []string{"Sign in with an API key to do this."}})
+	c.renderError(w, r, rq, &PageError{Status: http.StatusUnauthorized, Title: "Sign-in needed", SignIn: true,
+		Msgs: []string{"Sign in with an API key to do this."}})
 	return false
 }
 
 // csrfOK checks a POST: a cross-site request is refused whatever it
 // carries, and the csrf_token field must be this session's token.
-func (c *Console) csrfOK(r *http.Request, rq *request) bool {
+func (c *Console) csrfOK(r *http.Request, rq *Request) bool {
 	if r.Header.Get("Sec-Fetch-Site") == "cross-site" {
 		return false
 	}
@@ -368,32 +341,32 @@ func (c *Console) csrfOK(r *http.Request, rq *request) bool {
 	return c.sess.csrfValid(rq.sess, r.PostForm.Get("csrf_token"))
 }
 
-// pageError is an error with what the error page should say.
-type pageError struct {
-	status int
-	title  string
-	msgs   []string
-	// back is where the page offers to go back to.
-	back string
-	// signIn offers the sign-in page.
-	signIn bool
+// PageError is an error with what the error page should say.
+type PageError struct {
+	Status int
+	Title  string
+	Msgs   []string
+	// Back is where the page offers to go back to.
+	Back string
+	// SignIn offers the sign-in page.
+	SignIn bool
 }
 
-func (e *pageError) Error() string { return strings.Join(e.msgs, "; ") }
+func (e *PageError) Error() string { return strings.Join(e.Msgs, "; ") }
 
-func notFound(msg string) error {
-	return &pageError{status: http.StatusNotFound, msgs: []string{msg}}
+func NotFound(msg string) error {
+	return &PageError{Status: http.StatusNotFound, Msgs: []string{msg}}
 }
 
 // withBack gives an error page a way back to the page a form was on.
-func withBack(err error, back string) error {
+func WithBack(err error, back string) error {
 	if err == nil {
 		return nil
 	}
-	var pe *pageError
+	var pe *PageError
 	if errors.As(err, &pe) {
 		cp := *pe
-		cp.back = back
+		cp.Back = back
 		return &cp
 	}
 	var se statusError
@@ -403,7 +376,7 @@ func withBack(err error, back string) error {
 		if errors.As(err, &pr) && len(pr.Problems()) > 0 {
 			msgs = pr.Problems()
 		}
-		return &pageError{status: se.HTTPStatus(), msgs: msgs, back: back}
+		return &PageError{Status: se.HTTPStatus(), Msgs: msgs, Back: back}
 	}
 	return err
 }
@@ -418,41 +391,43 @@ var statusTitles = map[int]string{
 // renderError shows err as a page. Errors the user can act on carry their
 // own status and text; anything else is logged and shown as a generic 500
 // with the request id, never its internals.
-func (c *Console) renderError(w http.ResponseWriter, r *http.Request, rq *request, err error) {
-	var pe *pageError
+func (c *Console) renderError(w http.ResponseWriter, r *http.Request, rq *Request, err error) {
+	var pe *PageError
 	var se statusError
 	switch {
 	case errors.As(err, &pe):
 	case errors.As(err, &se):
-		pe = withBack(err, "").(*pageError)
+		pe = WithBack(err, "").(*PageError)
 	case errors.Is(err, store.ErrNotFound):
-		pe = &pageError{status: http.StatusNotFound, msgs: []string{"It may have been deleted."}}
+		pe = &PageError{Status: http.StatusNotFound, Msgs: []string{"It may have been deleted."}}
+	case errors.Is(err, ErrBadCursor):
+		pe = &PageError{Status: http.StatusUnprocessableEntity, Msgs: []string{"This page link is not valid (it may have been cut short, or come from another sort order). Go back to the first page of the list."}}
 	default:
 		c.cfg.Log.ErrorContext(r.Context(), "console error", "request_id", c.cfg.RequestID(r.Context()), "method", r.Method, "path", r.URL.Path, "error", err.Error())
-		pe = &pageError{status: http.StatusInternalServerError}
+		pe = &PageError{Status: http.StatusInternalServerError}
 	}
-	if pe.status == 0 {
-		pe.status = http.StatusInternalServerError
+	if pe.Status == 0 {
+		pe.Status = http.StatusInternalServerError
 	}
-	title := pe.title
+	title := pe.Title
 	if title == "" {
-		title = statusTitles[pe.status]
+		title = statusTitles[pe.Status]
 		if title == "" {
-			title = http.StatusText(pe.status)
+			title = http.StatusText(pe.Status)
 		}
 	}
-	msgs := pe.msgs
-	if pe.status == http.StatusInternalServerError && len(msgs) == 0 {
+	msgs := pe.Msgs
+	if pe.Status == http.StatusInternalServerError && len(msgs) == 0 {
 		msgs = []string{"scand could not complete this request. The service log has the details under the request id below."}
 	}
 	if rq == nil {
-		rq = &request{c: c}
+		rq = &Request{c: c}
 	}
 	next := "/ui/"
 	if r.Method == http.MethodGet {
 		next = r.URL.RequestURI()
 	}
-	c.render(w, r, rq, pe.status, "error", title, "", errorView{Status: pe.status, Messages: msgs, Back: pe.back, SignIn: pe.signIn,
+	c.Render(w, r, rq, pe.Status, "error", title, "", errorView{Status: pe.Status, Messages: msgs, Back: pe.Back, SignIn: pe.SignIn,
 		RequestID: c.cfg.RequestID(r.Context()), Next: next})
 }
 
@@ -467,13 +442,14 @@ type errorView struct {
 
 // render executes a page into a buffer (so a template error never leaves
 // half a page) and writes it.
-func (c *Console) render(w http.ResponseWriter, r *http.Request, rq *request, status int, page, title, nav string, data any) {
-	v := &view{Title: title, Nav: nav, Page: data, rq: rq, Version: c.cfg.Version, Static: c.static.urls}
-	if rq.p.ID != "" {
-		v.User = principalLabel(rq.p)
-		v.Dev = rq.dev
+func (c *Console) Render(w http.ResponseWriter, r *http.Request, rq *Request, status int, page, title, nav string, data any) {
+	v := &view{Title: title, Nav: nav, Page: data, rq: rq, Version: c.cfg.Version, Static: c.static.urls,
+		names: &keyNames{ctx: r.Context(), data: c.cfg.Data}}
+	if rq.P.ID != "" {
+		v.User = principalWho(rq.P)
+		v.Dev = rq.Dev
 		v.SignedIn = true
-		for _, s := range rq.p.Scopes {
+		for _, s := range rq.P.Scopes {
 			v.Scopes = append(v.Scopes, string(s))
 		}
 		if rq.Can("GET /notifications") {
@@ -485,8 +461,8 @@ func (c *Console) render(w http.ResponseWriter, r *http.Request, rq *request, st
 	if rq.sess.Nonce != "" {
 		v.CSRF = c.sess.csrfToken(rq.sess)
 	}
-	if rv, ok := data.(interface{ refresh() bool }); ok {
-		v.Refresh = rv.refresh()
+	if rv, ok := data.(interface{ Refresh() bool }); ok {
+		v.Refresh = rv.Refresh()
 	}
 	var buf bytes.Buffer
 	if err := c.tmpl.execute(&buf, page, v); err != nil {
@@ -496,7 +472,7 @@ func (c *Console) render(w http.ResponseWriter, r *http.Request, rq *request, st
 		w.Write([]byte("scand could not render this page; the service log has the details.\n"))
 		return
 	}
-	body := defuseBidi(buf.Bytes())
+	body := defuseBidi(resolveShortIDs(buf.Bytes()))
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Content-Length", strconv.Itoa(len(body)))
@@ -510,7 +486,7 @@ func (c *Console) render(w http.ResponseWriter, r *http.Request, rq *request, st
 type view struct {
 	Title    string
 	Nav      string
-	User     string
+	User     Who
 	Scopes   []string
 	Dev      bool
 	SignedIn bool
@@ -520,15 +496,19 @@ type view struct {
 	Version  string
 	Static   map[string]string
 	Page     any
-	rq       *request
+	rq       *Request
+	names    *keyNames
 }
+
+// Who names the actor a verdict, comment, scan or schedule stored.
+func (v *view) Who(stored string) Who { return v.names.who(stored) }
 
 // Can reports whether the caller holds the scope of an API route.
 func (v *view) Can(apiRoute string) bool { return v.rq != nil && v.rq.Can(apiRoute) }
 
 // redirect sends the browser on after a successful POST (post/redirect/
 // get), so a reload never repeats the action.
-func redirect(w http.ResponseWriter, r *http.Request, to string) error {
+func Redirect(w http.ResponseWriter, r *http.Request, to string) error {
 	http.Redirect(w, r, to, http.StatusSeeOther)
 	return nil
 }

@@ -262,8 +262,9 @@ func TestSignInAndOut(t *testing.T) {
 	}
 	p = c.get("/ui/scans?status=running")
 	expect(t, p, http.StatusOK, "page after sign-in")
-	if !strings.Contains(p.body, "key "+keyID) {
-		t.Fatal("the page does not say who is signed in")
+	// By the key's name, with its id in the tooltip (issue 25).
+	if got := whoSpans(t, p.body, keyID); len(got) != 1 || got[0] != "alice" {
+		t.Fatalf("the page names the signed-in key %q, want alice", got)
 	}
 	if strings.Contains(e.logs.String(), key) {
 		t.Fatal("the key appears in a log line")

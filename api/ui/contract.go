@@ -60,6 +60,10 @@ type Actions interface {
 	UpdateSchedule(ctx context.Context, p auth.Principal, id string, in ScheduleEdit) (store.Schedule, error)
 	DeleteSchedule(ctx context.Context, p auth.Principal, id string) error
 
+	// UpdateTarget replaces a target's labels and, when name is not nil,
+	// sets its display name, validated as PATCH /targets/{id} does.
+	UpdateTarget(ctx context.Context, p auth.Principal, id int64, name *string, labels map[string]string) error
+
 	MarkNotificationRead(ctx context.Context, id string) error
 	MarkAllNotificationsRead(ctx context.Context) (int, error)
 

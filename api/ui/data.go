@@ -2,6 +2,10 @@ package ui
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"math"
 	"strconv"
 	"time"
 
@@ -9,6 +13,7 @@ import (
 	"scand/finding"
 	"scand/finding/versions"
 	"scand/store"
+	"scand/store/findings"
 	"scand/store/targets"
 )
 
@@ -32,6 +37,9 @@ type Data interface {
 	TriageHistory(ctx context.Context, fingerprint string) ([]store.TriageState, error)
 	Comments(ctx context.Context, fingerprint string) ([]store.Comment, error)
 	ScansWithFingerprint(ctx context.Context, fingerprint string, limit int) ([]store.Scan, error)
+	// FindingAge is a fingerprint's first and last sighting on the target
+	// of scan scanID; ok is false when it has none yet.
+	FindingAge(ctx context.Context, scanID, fingerprint string) (age targets.Age, ok bool, err error)
 	Compare(ctx context.Context, a, b, kind, cursor string, limit int) (ComparePage, error)
 	// CurrentFindings classifies the open findings (latest completed scan
 	// of each target) by severity: live, suppressed, or a hidden verdict.
@@ -47,6 +55,12 @@ type Data interface {
 	// Portfolio (issue 25): targets and the findings of their latest scans.
 	Targets(ctx context.Context, q targets.TargetQuery) ([]targets.TargetSummary, error)
 	PortfolioFindings(ctx context.Context, q targets.FindingsQuery) ([]targets.PortfolioFinding, int, error)
+	// Target is one target with its open counts; TargetScans lists its
+	// scans newest first, those before the scan numbered before (0: from
+	// the newest); TargetOfScan is the target a scan points at.
+	Target(ctx context.Context, id int64, hidden []string, sla targets.SLA) (targets.TargetSummary, error)
+	TargetScans(ctx context.Context, id, before int64, limit int) ([]store.Scan, error)
+	TargetOfScan(ctx context.Context, scanID string) (targets.Target, error)
 	Components(ctx context.Context, q targets.ComponentQuery, constraint *versions.Constraint, limit int) (portfolio.ComponentList, error)
 	Vulnerability(ctx context.Context, id string, hidden []string) (portfolio.Vulnerability, bool, error)
 
@@ -79,9 +93,18 @@ type FindingQuery struct {
 	Before     string
 	Limit      int
 	// Page jumps to a page number (1-based) from the top; 0 pages by
-	// cursor.
+	// cursor. Last asks for the last page.
 	Page int
+	Last bool
+	// Sort is one of store/findings.FindingSorts; "" is the canonical
+	// order (severity). Cursors belong to the order they came from.
+	Sort string
 }
+
+// ErrBadCursor is a cursor that no page of this order handed out (cut
+// short, edited, or from another order); pages refuse it with a message
+// instead of showing page 1.
+var ErrBadCursor = errors.New("not a cursor of this list")
 
 // FindingPage is one page of findings with the cursors of its neighbours
 // ("" when there is none). Total counts the matches, or is -1 when the
@@ -94,6 +117,11 @@ type FindingPage struct {
 	Prev     string
 	Total    int
 	More     bool
+	// FirstSeen is when each finding of the page was first seen on the
+	// scan's target (issue 25's age), by fingerprint.
+	FirstSeen map[string]time.Time
+	// Cursors are each row's position, as Prev and Next hold them.
+	Cursors []string
 }
 
 // CountCap is where counting a text search's matches stops: counting
@@ -133,12 +161,24 @@ func (d storeData) PortfolioFindings(ctx context.Context, q targets.FindingsQuer
 	return rows, n, err
 }
 
+func (d storeData) Target(ctx context.Context, id int64, hidden []string, sla targets.SLA) (targets.TargetSummary, error) {
+	return d.st.TargetSummaryByID(ctx, id, hidden, sla)
+}
+
+func (d storeData) TargetScans(ctx context.Context, id, before int64, limit int) ([]store.Scan, error) {
+	return d.st.ScansOfTarget(ctx, id, before, limit)
+}
+
+func (d storeData) TargetOfScan(ctx context.Context, scanID string) (targets.Target, error) {
+	return d.st.TargetOfScan(ctx, scanID)
+}
+
 func (d storeData) Components(ctx context.Context, q targets.ComponentQuery, constraint *versions.Constraint, limit int) (portfolio.ComponentList, error) {
 	return portfolio.Inventory(ctx, d.st, q, constraint, limit)
 }
 
 func (d storeData) Vulnerability(ctx context.Context, id string, hidden []string) (portfolio.Vulnerability, bool, error) {
-	return portfolio.VulnerabilityOf(ctx, d.st, id, hidden)
+	return portfolio.VulnerabilityOf(ctx, d.st, id, hidden, 100)
 }
 
 func (d storeData) Scan(ctx context.Context, id string) (store.Scan, error) {
@@ -169,24 +209,80 @@ func (d storeData) PreviousScan(ctx context.Context, id string) (store.Scan, err
 	return d.st.PreviousCompletedScan(ctx, id)
 }
 
-// cursorOrd reads a cursor; anything that is not one means "no bound".
-func cursorOrd(c string) int {
+// cursorOrd reads a canonical-order cursor: "" is no bound (-1).
+func cursorOrd(c string) (int, error) {
+	if c == "" {
+		return -1, nil
+	}
 	n, err := strconv.Atoi(c)
 	if err != nil || n < 0 {
-		return -1
+		return 0, ErrBadCursor
 	}
-	return n
+	return n, nil
+}
+
+// Cursors of the other orders are the row's sort key with the order's
+// name, so a cursor of one order is refused by another.
+type sortCursor struct {
+	Sort string `json:"sort"`
+	findings.SortKey
+}
+
+func encodeSortCursor(sort string, k findings.SortKey) string {
+	b, _ := json.Marshal(sortCursor{Sort: sort, SortKey: k})
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func decodeSortCursor(raw, sort string) (*findings.SortKey, error) {
+	if raw == "" {
+		return nil, nil
+	}
+	b, err := base64.RawURLEncoding.DecodeString(raw)
+	var c sortCursor
+	if err != nil || json.Unmarshal(b, &c) != nil || c.Sort != sort || c.Ord < 0 {
+		return nil, ErrBadCursor
+	}
+	return &c.SortKey, nil
 }
 
 func (d storeData) Findings(ctx context.Context, scanID string, q FindingQuery) (FindingPage, error) {
 	sq := store.ConsoleFindingQuery{Severities: q.Severities, ScanTypes: q.ScanTypes, Scanners: q.Scanners, Compliance: q.Compliance,
-		Triage: q.Triage, Suppressed: q.Suppressed, Text: q.Text, After: cursorOrd(q.After), Before: cursorOrd(q.Before), Limit: q.Limit + 1,
-		CountUpTo: CountCap + 1}
+		Triage: q.Triage, Suppressed: q.Suppressed, Text: q.Text, Limit: q.Limit + 1, CountUpTo: CountCap + 1, Last: q.Last}
+	if q.Sort != findings.SortSeverity {
+		sq.Sort = q.Sort
+	}
+	var err error
+	if sq.Sort == "" {
+		if sq.After, err = cursorOrd(q.After); err != nil {
+			return FindingPage{}, err
+		}
+		if sq.Before, err = cursorOrd(q.Before); err != nil {
+			return FindingPage{}, err
+		}
+		if q.Last {
+			// A bound past every position: the page before it is the last.
+			sq.Before = math.MaxInt32
+		}
+	} else {
+		if sq.AfterKey, err = decodeSortCursor(q.After, sq.Sort); err != nil {
+			return FindingPage{}, err
+		}
+		if sq.BeforeKey, err = decodeSortCursor(q.Before, sq.Sort); err != nil {
+			return FindingPage{}, err
+		}
+		sq.After, sq.Before = -1, -1
+		if sq.AfterKey != nil {
+			sq.After = 0
+		}
+		if sq.BeforeKey != nil {
+			sq.Before = 0
+		}
+	}
 	if q.Page > 1 {
-		sq.After, sq.Before, sq.Skip = -1, -1, (q.Page-1)*q.Limit
+		sq.After, sq.Before, sq.AfterKey, sq.BeforeKey, sq.Last, sq.Skip = -1, -1, nil, nil, false, (q.Page-1)*q.Limit
 	}
 	if sq.After >= 0 {
-		sq.Before = -1
+		sq.Before, sq.BeforeKey, sq.Last = -1, nil, false
 	}
 	res, err := d.st.ConsoleFindings(ctx, scanID, sq)
 	if err != nil {
@@ -195,7 +291,7 @@ func (d storeData) Findings(ctx context.Context, scanID string, q FindingQuery) 
 	rows := res.Rows
 	page := FindingPage{Total: -1}
 	more := len(rows) > q.Limit
-	backwards := sq.After < 0 && sq.Before >= 0
+	backwards := sq.After < 0 && (sq.Before >= 0 || sq.Last)
 	if more {
 		if backwards {
 			rows = rows[1:]
@@ -203,11 +299,20 @@ func (d storeData) Findings(ctx context.Context, scanID string, q FindingQuery) 
 			rows = rows[:q.Limit]
 		}
 	}
+	cursor := func(r store.OrderedFinding) string {
+		if sq.Sort == "" {
+			return strconv.Itoa(r.Ord)
+		}
+		return encodeSortCursor(sq.Sort, r.Key)
+	}
 	if len(rows) > 0 {
-		first, last := strconv.Itoa(rows[0].Ord), strconv.Itoa(rows[len(rows)-1].Ord)
+		first, last := cursor(rows[0]), cursor(rows[len(rows)-1])
 		switch {
 		case backwards:
-			page.Next = last
+			// The last page has nothing after it.
+			if !q.Last {
+				page.Next = last
+			}
 			if more {
 				page.Prev = first
 			}
@@ -221,8 +326,18 @@ func (d storeData) Findings(ctx context.Context, scanID string, q FindingQuery) 
 		}
 	}
 	page.Findings = make([]store.FindingWithState, len(rows))
+	page.Cursors = make([]string, len(rows))
+	fps := make([]string, len(rows))
 	for i, r := range rows {
-		page.Findings[i] = r.FindingWithState
+		page.Findings[i], page.Cursors[i], fps[i] = r.FindingWithState, cursor(r), r.Fingerprint
+	}
+	ages, err := d.st.AgesOfScan(ctx, scanID, fps)
+	if err != nil {
+		return FindingPage{}, err
+	}
+	page.FirstSeen = make(map[string]time.Time, len(ages))
+	for fp, a := range ages {
+		page.FirstSeen[fp] = a.FirstSeen
 	}
 	if sq.Filtered() {
 		page.Total, page.More = res.Total, res.Capped
@@ -270,7 +385,11 @@ func (d storeData) Compare(ctx context.Context, a, b, kind, cursor string, limit
 	if err != nil {
 		return ComparePage{}, err
 	}
-	rows, err := d.st.CompareFindings(ctx, a, b, kind, cursorOrd(cursor), limit+1, names...)
+	after, err := cursorOrd(cursor)
+	if err != nil {
+		return ComparePage{}, err
+	}
+	rows, err := d.st.CompareFindings(ctx, a, b, kind, after, limit+1, names...)
 	if err != nil {
 		return ComparePage{}, err
 	}
@@ -351,4 +470,10 @@ func (d storeData) ScheduleRuns(ctx context.Context, id string, limit int) ([]st
 
 func (d storeData) LatestScheduleRuns(ctx context.Context) (map[string]store.ScheduleRun, error) {
 	return d.st.LatestScheduleRuns(ctx)
+}
+
+func (d storeData) FindingAge(ctx context.Context, scanID, fingerprint string) (targets.Age, bool, error) {
+	ages, err := d.st.AgesOfScan(ctx, scanID, []string{fingerprint})
+	age, ok := ages[fingerprint]
+	return age, ok, err
 }

@@ -25,7 +25,7 @@ var loginMessages = map[string]string{
 // loginPage shows the sign-in form. It opens an anonymous session first:
 // the form's CSRF token is bound to it, so another site cannot sign a
 // browser in with the other site's key.
-func (c *Console) loginPage(w http.ResponseWriter, r *http.Request, rq *request) error {
+func (c *Console) loginPage(w http.ResponseWriter, r *http.Request, rq *Request) error {
 	ctx := r.Context()
 	v := loginView{Next: localTarget(r.URL.Query().Get("next")), Message: loginMessages[r.URL.Query().Get("done")]}
 	dev, err := c.cfg.Auth.DevMode(ctx)
@@ -35,24 +35,24 @@ func (c *Console) loginPage(w http.ResponseWriter, r *http.Request, rq *request)
 	v.Dev = dev
 	if rq.sess.KeyID != "" && !dev {
 		if _, err := c.cfg.Auth.PrincipalByKeyID(ctx, rq.sess.KeyID); err == nil {
-			return redirect(w, r, v.Next)
+			return Redirect(w, r, v.Next)
 		}
 	}
 	c.showLogin(w, r, rq, http.StatusOK, v)
 	return nil
 }
 
-func (c *Console) showLogin(w http.ResponseWriter, r *http.Request, rq *request, status int, v loginView) {
+func (c *Console) showLogin(w http.ResponseWriter, r *http.Request, rq *Request, status int, v loginView) {
 	now := c.cfg.Now()
 	if rq.sess.Nonce == "" || rq.sess.KeyID != "" || !now.Before(rq.sess.Expires) {
 		rq.sess = session{Nonce: newNonce(), Expires: now.Add(anonymousTTL)}
 		c.sess.setCookie(w, r, rq.sess, now)
 	}
-	// The sign-in page never shows who is signed in: rq.p stays empty.
-	c.render(w, r, rq, status, "login", "Sign in", "", v)
+	// The sign-in page never shows who is signed in: rq.P stays empty.
+	c.Render(w, r, rq, status, "login", "Sign in", "", v)
 }
 
-func (c *Console) login(w http.ResponseWriter, r *http.Request, rq *request) error {
+func (c *Console) login(w http.ResponseWriter, r *http.Request, rq *Request) error {
 	ctx := r.Context()
 	next := localTarget(r.PostForm.Get("next"))
 	key := strings.TrimSpace(r.PostForm.Get("key"))
@@ -88,15 +88,15 @@ func (c *Console) login(w http.ResponseWriter, r *http.Request, rq *request) err
 	ss := session{KeyID: p.ID, Nonce: newNonce(), Expires: now.Add(sessionTTL)}
 	c.sess.setCookie(w, r, ss, now)
 	c.cfg.Log.InfoContext(ctx, "console sign-in", "request_id", c.cfg.RequestID(ctx), "key_id", p.ID, "source", p.Source)
-	return redirect(w, r, next)
+	return Redirect(w, r, next)
 }
 
-func (c *Console) logout(w http.ResponseWriter, r *http.Request, rq *request) error {
+func (c *Console) logout(w http.ResponseWriter, r *http.Request, rq *Request) error {
 	// guard has checked the CSRF token against this very session.
 	c.sess.end(rq.sess, c.cfg.Now())
 	clearCookie(w, r)
 	c.cfg.Log.InfoContext(r.Context(), "console sign-out", "request_id", c.cfg.RequestID(r.Context()), "key_id", rq.sess.KeyID)
-	return redirect(w, r, "/ui/login?done=out")
+	return Redirect(w, r, "/ui/login?done=out")
 }
 
 // peerAddr is the peer's IP address without the port.

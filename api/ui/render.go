@@ -88,6 +88,9 @@ func tsp(t *time.Time) *timeView {
 	return ts(*t)
 }
 
+// SeverityNames are the severities, most severe first.
+var SeverityNames = []string{"critical", "high", "medium", "low", "info"}
+
 var severityLabels = map[string]string{"critical": "Critical", "high": "High", "medium": "Medium", "low": "Low", "info": "Info"}
 
 var triageLabels = map[string]string{
@@ -119,9 +122,9 @@ func triageLabel(status string) string {
 
 // Console URLs. Every id goes through url.PathEscape: ids come from the
 // database, but the database got them from requests.
-func scanURL(id string) string { return "/ui/scans/" + url.PathEscape(id) }
+func ScanURL(id string) string { return "/ui/scans/" + url.PathEscape(id) }
 
-func findingURL(fp, scanID string) string {
+func FindingURL(fp, scanID string) string {
 	u := "/ui/findings/" + url.PathEscape(fp)
 	if scanID != "" {
 		u += "?" + url.Values{"scan": {scanID}}.Encode()
@@ -129,39 +132,79 @@ func findingURL(fp, scanID string) string {
 	return u
 }
 
-func webhookURL(id string) string { return "/ui/webhooks/" + url.PathEscape(id) }
+func WebhookURL(id string) string { return "/ui/webhooks/" + url.PathEscape(id) }
 
-func scheduleURL(id string) string { return "/ui/schedules/" + url.PathEscape(id) }
+func ScheduleURL(id string) string { return "/ui/schedules/" + url.PathEscape(id) }
 
-func compareURL(a, b string) string {
+func CompareURL(a, b string) string {
 	return "/ui/compare?" + url.Values{"a": {a}, "b": {b}}.Encode()
 }
 
-// browseURL opens the target picker at p for what: "" (a directory to
+// BrowseURL opens the target picker at p for what: "" (a directory to
 // scan), "image" or "schedule".
-func browseURL(p, what string) string {
+func BrowseURL(p, what string) string { return BrowsePurpose{For: what}.Browse(p) }
+
+// BrowsePurpose is what the target picker chooses for: a directory to
+// scan (""), an image archive or layout to scan ("image"), or a schedule's
+// directory ("schedule", with ID set when editing one).
+type BrowsePurpose struct {
+	For string
+	ID  string
+}
+
+// BrowsePurposeOf reads the picker's purpose from its query.
+func BrowsePurposeOf(q url.Values) BrowsePurpose {
+	switch q.Get("for") {
+	case "image":
+		return BrowsePurpose{For: "image"}
+	case "schedule":
+		return BrowsePurpose{For: "schedule", ID: q.Get("id")}
+	}
+	return BrowsePurpose{}
+}
+
+// Browse is the picker's own URL for another directory.
+func (bp BrowsePurpose) Browse(p string) string {
 	vals := url.Values{"path": {p}}
-	if what != "" {
-		vals.Set("for", what)
+	if bp.For != "" {
+		vals.Set("for", bp.For)
+	}
+	if bp.ID != "" {
+		vals.Set("id", bp.ID)
 	}
 	return "/ui/browse?" + vals.Encode()
 }
 
-func exportURL(scanID, kind, format string) string {
+// Choose is where choosing p leads: back to the form, filled in.
+func (bp BrowsePurpose) Choose(p string) string {
+	switch {
+	case bp.For == "schedule" && bp.ID != "":
+		return ScheduleURL(bp.ID) + "?" + url.Values{"target_path": {p}}.Encode() + "#edit"
+	case bp.For == "schedule":
+		return "/ui/schedules?" + url.Values{"target_path": {p}}.Encode() + "#new"
+	case bp.For == "image":
+		return "/ui/scans?" + url.Values{"kind": {KindImage}, "target_path": {p}}.Encode() + "#start"
+	}
+	return "/ui/scans?" + url.Values{"target_path": {p}}.Encode() + "#start"
+}
+
+func ExportURL(scanID, kind, format string) string {
 	return "/ui/scans/" + url.PathEscape(scanID) + "/" + kind + "?" + url.Values{"format": {format}}.Encode()
 }
 
-// short is the first characters of an id, enough to tell ids apart.
-func short(id string) string {
+// Short is the first characters of an id, for a page title naming one
+// id; lists use the "short" template function, which keeps the ids of a
+// page apart.
+func Short(id string) string {
 	if len(id) > 8 {
 		return id[:8]
 	}
 	return id
 }
 
-// metaText renders a metadata value as text: strings as they are,
+// MetaText renders a metadata value as text: strings as they are,
 // anything else as compact JSON.
-func metaText(v any) string {
+func MetaText(v any) string {
 	if s, ok := v.(string); ok {
 		return s
 	}
@@ -182,13 +225,13 @@ func location(f finding.Finding) string {
 	return "—"
 }
 
-// suppressedBy is metadata.suppressed_by as text; "" when not suppressed.
-func suppressedBy(f finding.Finding) string {
+// SuppressedBy is metadata.suppressed_by as text; "" when not suppressed.
+func SuppressedBy(f finding.Finding) string {
 	v, ok := f.Metadata["suppressed_by"]
 	if !ok || v == nil {
 		return ""
 	}
-	return metaText(v)
+	return MetaText(v)
 }
 
 var templateFuncs = template.FuncMap{
@@ -197,18 +240,18 @@ var templateFuncs = template.FuncMap{
 	"sevClass":     sevClass,
 	"sevLabel":     sevLabel,
 	"triageLabel":  triageLabel,
-	"scanURL":      scanURL,
-	"findingURL":   findingURL,
-	"webhookURL":   webhookURL,
-	"scheduleURL":  scheduleURL,
+	"scanURL":      ScanURL,
+	"findingURL":   FindingURL,
+	"webhookURL":   WebhookURL,
+	"scheduleURL":  ScheduleURL,
 	"ageDays":      ageDays,
-	"compareURL":   compareURL,
-	"browseURL":    browseURL,
-	"exportURL":    exportURL,
-	"short":        short,
-	"metaText":     metaText,
+	"compareURL":   CompareURL,
+	"browseURL":    BrowseURL,
+	"exportURL":    ExportURL,
+	"short":        shortMark,
+	"metaText":     MetaText,
 	"location":     location,
-	"suppressedBy": suppressedBy,
+	"suppressedBy": SuppressedBy,
 	"join":         strings.Join,
 	"has": func(xs []string, x string) bool {
 		for _, y := range xs {
@@ -278,10 +321,10 @@ func loadStatic() (*staticFiles, error) {
 	return sf, nil
 }
 
-func (c *Console) serveStatic(w http.ResponseWriter, r *http.Request, rq *request) error {
+func (c *Console) serveStatic(w http.ResponseWriter, r *http.Request, rq *Request) error {
 	f, ok := c.static.byName[r.PathValue("name")]
 	if !ok {
-		return notFound("No such file.")
+		return NotFound("No such file.")
 	}
 	h := w.Header()
 	h.Set("Content-Type", f.ctype)

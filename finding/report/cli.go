@@ -590,7 +590,11 @@ func WriteText(w io.Writer, run Run, g Gate, rows iter.Seq2[Row, error], color b
 		if r.Baselined {
 			tags = append(tags, "baselined")
 		}
-		if r.Triage != nil && r.Triage.Status != "new" {
+		switch {
+		case r.Triage != nil && r.Triage.Status == "false_positive" && strings.HasPrefix(r.Triage.UpdatedBy, "vex:"):
+			// Set by a VEX statement (scand scan --vex, or the daemon's).
+			tags = append(tags, "suppressed by VEX: "+strings.TrimPrefix(r.Triage.UpdatedBy, "vex:"))
+		case r.Triage != nil && r.Triage.Status != "new":
 			tags = append(tags, "verdict: "+r.Triage.Status)
 		}
 		if g.Gates(&f, &r) {

@@ -232,7 +232,7 @@ func CycloneDXJSON(meta Meta, comps []components.Component) ([]byte, error) {
 	bom := sbomCDXBOM{
 		BOMFormat:    "CycloneDX",
 		SpecVersion:  "1.5",
-		SerialNumber: "urn:uuid:" + sbomUUID(sbomContentParts(meta, comps)...),
+		SerialNumber: CycloneDXSerial(meta, comps),
 		Version:      1,
 		Metadata: sbomCDXMetadata{
 			Timestamp: meta.Timestamp.UTC().Format(time.RFC3339),
@@ -284,6 +284,13 @@ func CycloneDXJSON(meta Meta, comps []components.Component) ([]byte, error) {
 		}
 	}
 	return sbomMarshal(bom)
+}
+
+// CycloneDXSerial is the serialNumber CycloneDXJSON gives the BOM of
+// meta and comps: a VEX document links into that BOM with it
+// (urn:cdx:<serial>/1#<bom-ref>).
+func CycloneDXSerial(meta Meta, comps []components.Component) string {
+	return "urn:uuid:" + sbomUUID(sbomContentParts(meta, sbomSorted(comps))...)
 }
 
 // sbomGroupName splits a component name into CycloneDX group and name.

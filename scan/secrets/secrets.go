@@ -222,6 +222,14 @@ func newSecretsEngine() *secretsEngine {
 		}
 		if r.nested != "" {
 			r.nestedRe = regexp.MustCompile(r.nested)
+			for g, name := range r.nestedRe.SubexpNames() {
+				if name == "secret" {
+					r.nestedGroups = append(r.nestedGroups, g)
+				}
+			}
+			if len(r.nestedGroups) == 0 {
+				r.nestedGroups = []int{1}
+			}
 		}
 		if r.pattern != "" {
 			r.re = regexp.MustCompile(r.pattern)
@@ -449,6 +457,10 @@ func (e *secretsEngine) addNestedBlocks(data []byte, cands []secretsCand) []secr
 			continue
 		}
 		last := line[len(line)-1]
+		if secretsOpensValueBlock(line) {
+			// The value follows on the next, deeper-indented lines.
+			last = ':'
+		}
 		if last != ':' && last != '{' {
 			continue
 		}
@@ -493,13 +505,24 @@ func (e *secretsEngine) addNestedBlocks(data []byte, cands []secretsCand) []secr
 	return cands
 }
 
+// secretsValueBlockRe is a line after which a value follows on the next,
+// deeper-indented lines: a YAML key with a block scalar (token: |,
+// token: >-), an XML start tag with no text (<facebookToken>), or the
+// name of a name/value entry (- name: SNYK_TOKEN, then value: ...; in
+// Kubernetes env lists and Azure Pipelines variables).
+var secretsValueBlockRe = regexp.MustCompile(`:[ \t]*[|>][-+]?[0-9]?$|^[ \t]*<[A-Za-z_][\w.:-]*(?:[ \t][^<>]*)?>$|^[ \t]*-[ \t]+["']?name["']?[ \t]*:[ \t]*["']?[\w.:-]+["']?$`)
+
+func secretsOpensValueBlock(line []byte) bool {
+	return secretsValueBlockRe.Match(line)
+}
+
 // matchPattern applies a regexp rule to the line and filters the values.
 func (e *secretsEngine) matchPattern(r int, c *secretsMatchCtx) []secretsSpan {
 	rule := &e.rules[r]
 	var spans []secretsSpan
 	matches, groups := rule.re.FindAllSubmatchIndex(c.line, -1), rule.secretGroups
 	if len(matches) == 0 && rule.nestedRe != nil && c.nested.has(r) {
-		matches, groups = rule.nestedRe.FindAllSubmatchIndex(c.line, -1), []int{1}
+		matches, groups = rule.nestedRe.FindAllSubmatchIndex(c.line, -1), rule.nestedGroups
 	}
 	for _, m := range matches {
 		vs, ve := m[0], m[1]

@@ -130,6 +130,9 @@ var secretsPositive = []struct {
 	{".netrc", 3, "netrc-password", finding.High, "CWE-259", "Tz5mWq8vKp2x"},
 	{".netrc", 4, "netrc-password", finding.High, "CWE-259", "hunter7Q"},
 	{"curl-continued.sh", 1, "curl-basic-auth", finding.High, "CWE-259", "Jd8rKq2mVx5t"},
+	// The same credential on its own continuation line too: public rule
+	// sets label such commands on either line.
+	{"curl-continued.sh", 3, "curl-basic-auth", finding.High, "CWE-259", "Jd8rKq2mVx5t"},
 	{"vendor-tokens-2.txt", 1, "amazon-mws-token", finding.Critical, "CWE-798", "amzn.mws.32833106-536e-45df-80b2-d002cc92d33d"},
 	{"vendor-tokens-2.txt", 2, "django-secret-key", finding.High, "CWE-798", "django-insecure-pmhs49$pj9%&6arb5lm6ylvuhf9)q84nomefm(92#-8eg-=n=v"},
 	{"vendor-tokens-2.txt", 3, "crates-io-token", finding.High, "CWE-798", "cio2fgKD0f6YYIgrCOX6Jhw7Hd11XzWL8MH"},

@@ -48,6 +48,12 @@ type ConsoleFindingQuery struct {
 	// read the rows; past it a page only says "more than". Every other
 	// filter is counted exactly from the stored per-facet counts.
 	CountUpTo int
+	// Sort is one of FindingSorts; "" is the canonical order. In another
+	// order AfterKey and BeforeKey are the keyset bounds (After and Before
+	// are not read) and Last reads the last page.
+	Sort                string
+	AfterKey, BeforeKey *SortKey
+	Last                bool
 }
 
 // Filtered reports whether q narrows the findings at all.
@@ -59,6 +65,8 @@ func (q ConsoleFindingQuery) Filtered() bool {
 // the keyset paging key.
 type OrderedFinding struct {
 	Ord int
+	// Key is the row's position in the query's order, for its cursor.
+	Key SortKey
 	FindingWithState
 }
 
@@ -101,7 +109,7 @@ func textFilter(text string) (string, []any) {
 	return where, append(args, pattern, pattern, pattern)
 }
 
-const consoleFindingColumns = `SELECT f.k, f.fingerprint, f.body, x.text, t.status, t.note, t.updated_at, t.updated_by, t.expires_at FROM findings f
+const consoleFindingColumns = `SELECT f.k, f.fingerprint, f.body, x.text, t.status, t.note, t.updated_at, t.updated_by, t.expires_at, t.justification FROM findings f
 	LEFT JOIN finding_texts x ON x.scan_seq = (f.k >> 32) AND x.id = f.text_id
 	LEFT JOIN triage_states t ON t.fingerprint = f.fingerprint WHERE `
 
@@ -123,6 +131,9 @@ func (s *Reader) ConsoleFindings(ctx context.Context, scanID string, q ConsoleFi
 	sc, err := s.scans.ScanByID(ctx, scanID)
 	if err != nil {
 		return out, err
+	}
+	if q.Sort != "" && q.Sort != SortSeverity {
+		return s.sortedFindings(ctx, sc, q)
 	}
 	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
@@ -150,7 +161,7 @@ func (s *Reader) ConsoleFindings(ctx context.Context, scanID string, q ConsoleFi
 			decodeErr = err
 			return false
 		}
-		out.Rows = append(out.Rows, OrderedFinding{Ord: r.Ord, FindingWithState: fw})
+		out.Rows = append(out.Rows, OrderedFinding{Ord: r.Ord, Key: SortKey{Ord: r.Ord}, FindingWithState: fw})
 		return true
 	})
 	if err == nil {
@@ -175,7 +186,7 @@ func (s *Reader) ConsoleFindings(ctx context.Context, scanID string, q ConsoleFi
 	default:
 		upTo := max(q.CountUpTo, 1)
 		n := 0
-		err = p.consoleWalk(ctx, tx, -1, -1, upTo, false, "SELECT f.k, f.fingerprint, NULL, NULL, NULL, NULL, NULL, NULL, NULL", func(FindingRow) bool {
+		err = p.consoleWalk(ctx, tx, -1, -1, upTo, false, "SELECT f.k, f.fingerprint, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL", func(FindingRow) bool {
 			n++
 			return true
 		})
@@ -342,7 +353,10 @@ func (p *plan) consoleVerdictBlock(ctx context.Context, tx *sql.Tx, lo, hi int, 
 	return true
 }
 
-func scanOrderedFindings(rows *sql.Rows) ([]OrderedFinding, error) {
+// scanOrderedFindings reads rows of consoleFindingColumns (or
+// findingRowColumns) followed by extra columns, scanned into extra; each
+// row is passed to keyed, when set, while extra holds its values.
+func scanOrderedFindings(rows *sql.Rows, extra []any, keyed func(*OrderedFinding)) ([]OrderedFinding, error) {
 	defer rows.Close()
 	out := []OrderedFinding{}
 	var buf []byte
@@ -350,8 +364,8 @@ func scanOrderedFindings(rows *sql.Rows) ([]OrderedFinding, error) {
 		var k int64
 		var fp string
 		var body, text []byte
-		var tStatus, tNote, tAt, tBy, tExp sql.NullString
-		if err := rows.Scan(&k, &fp, &body, &text, &tStatus, &tNote, &tAt, &tBy, &tExp); err != nil {
+		var tStatus, tNote, tAt, tBy, tExp, tJust sql.NullString
+		if err := rows.Scan(append([]any{&k, &fp, &body, &text, &tStatus, &tNote, &tAt, &tBy, &tExp, &tJust}, extra...)...); err != nil {
 			return nil, err
 		}
 		row := FindingRow{Ord: int(k & 0xffffffff), Fingerprint: fp, Body: body}
@@ -363,13 +377,18 @@ func scanOrderedFindings(rows *sql.Rows) ([]OrderedFinding, error) {
 			row.Body = buf
 		}
 		if tStatus.Valid {
-			row.State = &TriageState{Fingerprint: fp, Status: tStatus.String, Note: tNote.String, UpdatedAt: sqlbase.ParseTime(tAt.String), UpdatedBy: tBy.String, ExpiresAt: sqlbase.ParseNullTime(tExp)}
+			row.State = &TriageState{Fingerprint: fp, Status: tStatus.String, Note: tNote.String, UpdatedAt: sqlbase.ParseTime(tAt.String), UpdatedBy: tBy.String, ExpiresAt: sqlbase.ParseNullTime(tExp),
+				Justification: tJust.String}
 		}
 		fw, err := row.Decode()
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, OrderedFinding{Ord: row.Ord, FindingWithState: fw})
+		of := OrderedFinding{Ord: row.Ord, Key: SortKey{Ord: row.Ord}, FindingWithState: fw}
+		if keyed != nil {
+			keyed(&of)
+		}
+		out = append(out, of)
 	}
 	return out, rows.Err()
 }
@@ -401,7 +420,7 @@ func (s *Reader) FindingOccurrence(ctx context.Context, fingerprint, scanID stri
 	if err != nil {
 		return fw, sc, err
 	}
-	found, err := scanOrderedFindings(rows)
+	found, err := scanOrderedFindings(rows, nil, nil)
 	if err != nil {
 		return fw, sc, err
 	}
@@ -416,8 +435,8 @@ func (s *Reader) TriageStateOf(ctx context.Context, fingerprint string) (*Triage
 	var t TriageState
 	var at string
 	var exp sql.NullString
-	err := s.db.QueryRowContext(ctx, "SELECT fingerprint, status, note, updated_at, updated_by, expires_at FROM triage_states WHERE fingerprint = ?", fingerprint).
-		Scan(&t.Fingerprint, &t.Status, &t.Note, &at, &t.UpdatedBy, &exp)
+	err := s.db.QueryRowContext(ctx, "SELECT fingerprint, status, note, updated_at, updated_by, expires_at, justification FROM triage_states WHERE fingerprint = ?", fingerprint).
+		Scan(&t.Fingerprint, &t.Status, &t.Note, &at, &t.UpdatedBy, &exp, &t.Justification)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -516,7 +535,7 @@ func (s *Reader) CompareFindings(ctx context.Context, a, b, kind string, after, 
 	if err != nil {
 		return nil, err
 	}
-	return scanOrderedFindings(rows)
+	return scanOrderedFindings(rows, nil, nil)
 }
 
 // notComparedFindings pages through the newer scan's findings of the
@@ -530,7 +549,7 @@ func (s *Reader) notComparedFindings(ctx context.Context, a, b string, after, li
 		if err != nil {
 			return nil, err
 		}
-		if out, err = scanOrderedFindings(rows); err != nil || len(out) >= limit {
+		if out, err = scanOrderedFindings(rows, nil, nil); err != nil || len(out) >= limit {
 			return out, err
 		}
 		after = -1
@@ -542,7 +561,7 @@ func (s *Reader) notComparedFindings(ctx context.Context, a, b string, after, li
 	if err != nil {
 		return nil, err
 	}
-	older, err := scanOrderedFindings(rows)
+	older, err := scanOrderedFindings(rows, nil, nil)
 	for i := range older {
 		older[i].Ord += notComparedPhase
 	}
@@ -625,7 +644,7 @@ func (s *Reader) MatchingFingerprints(ctx context.Context, scanID string, q Cons
 	out := []string{}
 	// The walk's limit counts rows; a fingerprint seen twice in one scan
 	// does not count twice, so walk until the distinct set passes upTo.
-	err = p.consoleWalk(ctx, tx, -1, -1, math.MaxInt, false, "SELECT f.k, f.fingerprint, NULL, NULL, NULL, NULL, NULL, NULL, NULL", func(r FindingRow) bool {
+	err = p.consoleWalk(ctx, tx, -1, -1, math.MaxInt, false, "SELECT f.k, f.fingerprint, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL", func(r FindingRow) bool {
 		if !seen[r.Fingerprint] {
 			seen[r.Fingerprint] = true
 			out = append(out, r.Fingerprint)

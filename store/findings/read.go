@@ -70,6 +70,9 @@ type TriageState struct {
 	// ExpiresAt ends an accepted_risk or wont_fix verdict: at that time
 	// the fingerprint returns to new.
 	ExpiresAt *time.Time `json:"expires_at,omitempty"`
+	// Justification is the OpenVEX justification of a false_positive
+	// verdict ("" for none: VEX exports write the documented default).
+	Justification string `json:"justification,omitempty"`
 }
 
 // FindingWithState is a finding plus its current triage verdict (nil when
@@ -383,7 +386,7 @@ func (s *Reader) CountFindings(ctx context.Context, sc scans.Scan, q FindingQuer
 	return p.total, nil
 }
 
-const findingRowColumns = `f.k, f.fingerprint, f.body, x.text, t.status, t.note, t.updated_at, t.updated_by, t.expires_at`
+const findingRowColumns = `f.k, f.fingerprint, f.body, x.text, t.status, t.note, t.updated_at, t.updated_by, t.expires_at, t.justification`
 
 // findingRowJoins complete a row: the description kept apart (?1 is the
 // scan's seq) and the triage verdict.
@@ -405,8 +408,8 @@ func queryFindingRows(ctx context.Context, tx *sql.Tx, q string, args []any, yie
 	for rows.Next() {
 		var k int64
 		var fp string
-		var tStatus, tNote, tAt, tBy, tExp sql.NullString
-		if err := rows.Scan(&k, &fp, &body, &text, &tStatus, &tNote, &tAt, &tBy, &tExp); err != nil {
+		var tStatus, tNote, tAt, tBy, tExp, tJust sql.NullString
+		if err := rows.Scan(&k, &fp, &body, &text, &tStatus, &tNote, &tAt, &tBy, &tExp, &tJust); err != nil {
 			return n, yield(FindingRow{}, err)
 		}
 		row := FindingRow{Ord: int(k & 0xffffffff), Fingerprint: fp, Body: body}
@@ -417,7 +420,8 @@ func queryFindingRows(ctx context.Context, tx *sql.Tx, q string, args []any, yie
 			row.Body, row.bare, row.text = buf, body, text
 		}
 		if tStatus.Valid {
-			row.State = &TriageState{Fingerprint: fp, Status: tStatus.String, Note: tNote.String, UpdatedAt: sqlbase.ParseTime(tAt.String), UpdatedBy: tBy.String, ExpiresAt: sqlbase.ParseNullTime(tExp)}
+			row.State = &TriageState{Fingerprint: fp, Status: tStatus.String, Note: tNote.String, UpdatedAt: sqlbase.ParseTime(tAt.String), UpdatedBy: tBy.String, ExpiresAt: sqlbase.ParseNullTime(tExp),
+				Justification: tJust.String}
 		}
 		n++
 		if !yield(row, nil) {

@@ -63,13 +63,98 @@ func (s *Targets) RecordSightings(ctx context.Context, seq int64) error {
 			}
 		}
 	}
+	if targetID.Valid {
+		if err := s.repairLatest(ctx, targetID.Int64, seq); err != nil {
+			return err
+		}
+	}
 	_, err = s.w.ExecContext(ctx, "UPDATE scans SET aged = 1 WHERE seq = ?", seq)
 	return err
 }
 
+// repairLatest marks a target for the batched rewrite of its
+// latest_findings when scan seq is its latest and the rows do not match
+// the scan's findings (an older schema's backfill writes the rows of a
+// scan already completed, after the trigger ran), then runs the rewrites
+// due.
+func (s *Targets) repairLatest(ctx context.Context, targetID, seq int64) error {
+	if _, err := s.w.ExecContext(ctx, `UPDATE targets SET latest_stale = 1 WHERE id = ?1 AND latest_seq = ?2
+		AND (SELECT count(*) FROM latest_findings WHERE target_id = ?1)
+			<> (SELECT count(*) FROM findings WHERE k BETWEEN ?2 << 32 AND (?2 << 32) + 4294967295)`, targetID, seq); err != nil {
+		return err
+	}
+	return s.RefreshStaleLatest(ctx)
+}
+
+// latestBatch is how many latest_findings rows one write transaction of
+// the batched rewrite removes or adds.
+const latestBatch = 5000
+
+// RefreshStaleLatest rewrites, in short write transactions, the
+// latest_findings rows of every target marked latest_stale (migration
+// 0022: its latest scan changed between large scans): rows of other
+// scans go, the latest scan's rows come in canonical order, and the mark
+// is cleared once the rows are those of the scan that is latest then.
+// Readers skip rows of other scans meanwhile.
+func (s *Targets) RefreshStaleLatest(ctx context.Context) error {
+	rows, err := s.w.QueryContext(ctx, "SELECT id FROM targets WHERE latest_stale = 1 ORDER BY id")
+	ids, err := sqlbase.Collect(rows, err, func(r sqlbase.Row) (int64, error) {
+		var v int64
+		return v, r.Scan(&v)
+	})
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		for done := false; !done; {
+			err := sqlbase.InTx(ctx, s.w, func(tx *sql.Tx) error {
+				var latest int64
+				if err := tx.QueryRowContext(ctx, "SELECT coalesce(latest_seq, 0) FROM targets WHERE id = ?", id).Scan(&latest); err != nil {
+					return err
+				}
+				lo, hi := latest<<32, latest<<32+(1<<32-1)
+				stale := "SELECT k FROM latest_findings WHERE target_id = ? AND k NOT BETWEEN ? AND ? LIMIT ?"
+				if _, err := tx.ExecContext(ctx, "DELETE FROM latest_advisories WHERE k IN ("+stale+")", id, lo, hi, latestBatch); err != nil {
+					return err
+				}
+				res, err := tx.ExecContext(ctx, "DELETE FROM latest_findings WHERE k IN ("+stale+")", id, lo, hi, latestBatch)
+				if err != nil {
+					return err
+				}
+				if n, _ := res.RowsAffected(); n > 0 {
+					return nil
+				}
+				var last int64
+				if err := tx.QueryRowContext(ctx, "SELECT coalesce(max(k), ?) FROM latest_findings WHERE target_id = ? AND k BETWEEN ? AND ?",
+					lo-1, id, lo, hi).Scan(&last); err != nil {
+					return err
+				}
+				res, err = tx.ExecContext(ctx, `INSERT INTO latest_findings SELECT * FROM latest_finding_rows
+					WHERE target_id = ? AND k > ? ORDER BY k LIMIT ?`, id, last, latestBatch)
+				if err != nil {
+					return err
+				}
+				if n, _ := res.RowsAffected(); n > 0 {
+					_, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO latest_advisories (k, advisory)
+						SELECT k, advisory FROM latest_advisory_rows WHERE target_id = ? AND k > ?`, id, last)
+					return err
+				}
+				done = true
+				_, err = tx.ExecContext(ctx, "UPDATE targets SET latest_stale = 0 WHERE id = ?", id)
+				return err
+			})
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // RecoverSightings records the sightings of every completed scan whose
 // ingest stopped between completing it and aging it (a crash), and of
-// scans whose findings were moved in by an older schema's backfill.
+// scans whose findings were moved in by an older schema's backfill, then
+// the batched latest_findings rewrites due (RefreshStaleLatest).
 func (s *Targets) RecoverSightings(ctx context.Context) error {
 	rows, err := s.w.QueryContext(ctx, "SELECT seq FROM scans WHERE aged = 0 AND status = 'completed' ORDER BY seq")
 	seqs, err := sqlbase.Collect(rows, err, func(r sqlbase.Row) (int64, error) {
@@ -84,7 +169,7 @@ func (s *Targets) RecoverSightings(ctx context.Context) error {
 			return err
 		}
 	}
-	return nil
+	return s.RefreshStaleLatest(ctx)
 }
 
 // MarkUnaged makes RecoverSightings redo a scan (its fingerprints were

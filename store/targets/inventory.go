@@ -34,6 +34,15 @@ type ComponentRow struct {
 func (s *Targets) InventoryComponents(ctx context.Context, q ComponentQuery, yield func(ComponentRow) bool) error {
 	var where []string
 	var args []any
+	// SQLite would rather read each SBOM whole by the primary key than
+	// look the package up: the index is named.
+	indexed := ""
+	switch {
+	case q.PURL != "":
+		indexed = " INDEXED BY scan_components_purl"
+	case q.Name != "":
+		indexed = " INDEXED BY scan_components_name"
+	}
 	if q.Name != "" {
 		where = append(where, "c.name_lc = lower(?)")
 		args = append(args, q.Name)
@@ -58,11 +67,15 @@ func (s *Targets) InventoryComponents(ctx context.Context, q ComponentQuery, yie
 	if len(where) > 0 {
 		cond = " AND " + strings.Join(where, " AND ")
 	}
-	rows, err := s.db.QueryContext(ctx, `WITH sbom AS (SELECT t.id, t.name, t.kind,
-			(SELECT max(seq) FROM scans s WHERE s.target_id = t.id AND s.status = 'completed' AND s.hidden = 0 AND s.components IS NOT NULL) AS seq
+	// The latest SBOM of each target is one entry of the partial index
+	// scans_target_sbom (reading scans rows would read their SBOMs);
+	// MATERIALIZED computes it once per target, not once per join.
+	rows, err := s.db.QueryContext(ctx, `WITH sbom AS MATERIALIZED (SELECT t.id, t.name, t.kind,
+			(SELECT max(seq) FROM scans s INDEXED BY scans_target_sbom
+				WHERE s.target_id = t.id AND s.components IS NOT NULL AND s.status = 'completed' AND s.hidden = 0) AS seq
 			FROM targets t`+targetFilter+`)
 		SELECT b.id, b.name, b.kind, s.id, c.name, c.version, c.ecosystem, c.purl
-		FROM sbom b JOIN scans s ON s.seq = b.seq JOIN scan_components c ON c.scan_seq = b.seq`+cond+` ORDER BY b.id, c.idx`,
+		FROM sbom b JOIN scans s ON s.seq = b.seq JOIN scan_components c`+indexed+` ON c.scan_seq = b.seq`+cond+` ORDER BY b.id, c.idx`,
 		append(targetArgs, args...)...)
 	if err != nil {
 		return err
@@ -88,40 +101,61 @@ type AffectedRow struct {
 	Fingerprint, Severity          string
 	RuleID, Package, Version       string
 	Ecosystem, FixedVersion        string
-	Aliases                        []string
-	Verdict                        string // "new" when none
+	Aliases                        []string // shared between rows: read only
+	Verdict                        string   // "new" when none
 }
 
-// VulnerabilityFindings lists the findings of every target's latest
-// completed scan whose rule id or any alias is id (case-insensitive),
-// in target order. Only the ord ranges of the scanners that reported
-// dependency findings in the scan (finding_blocks, finding_counts) are
-// read: advisories come from dependency scanners.
+// VulnerabilityFindings lists the dependency findings of every target's
+// latest completed scan whose rule id or any alias is id
+// (case-insensitive), in target order, found through latest_advisories.
 func (s *Targets) VulnerabilityFindings(ctx context.Context, id string) ([]AffectedRow, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT t.id, t.name, t.kind, s.id, f.fingerprint, f.severity,
-			coalesce(json_extract(f.body, '$.rule_id'), ''), coalesce(json_extract(f.body, '$.metadata.package'), ''),
-			coalesce(json_extract(f.body, '$.metadata.version'), ''), coalesce(json_extract(f.body, '$.metadata.ecosystem'), ''),
-			coalesce(json_extract(f.body, '$.metadata.fixed_version'), ''), coalesce(json_extract(f.body, '$.metadata.aliases'), '[]'),
+	out := []AffectedRow{}
+	err := s.EachVulnerabilityFinding(ctx, id, func(a AffectedRow) error {
+		out = append(out, a)
+		return nil
+	})
+	return out, err
+}
+
+// EachVulnerabilityFinding streams what VulnerabilityFindings lists, so
+// an advisory reported in hundreds of thousands of findings is summed up
+// without holding them.
+func (s *Targets) EachVulnerabilityFinding(ctx context.Context, id string, fn func(AffectedRow) error) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT t.id, t.name, t.kind, s.id, lf.fingerprint, lf.severity,
+			coalesce(lf.rule_id, ''), coalesce(lf.package, ''), coalesce(lf.version, ''), coalesce(lf.ecosystem, ''),
+			coalesce(lf.fixed_version, ''), coalesce(lf.aliases, '[]'),
 			coalesce(ts.status, 'new')
-		FROM targets t JOIN scans s ON s.seq = t.latest_seq
-		JOIN finding_blocks b ON b.scan_seq = t.latest_seq
-			AND b.scanner IN (SELECT c.scanner FROM finding_counts c WHERE c.scan_seq = t.latest_seq AND c.scan_type = 'dependency')
-		JOIN findings f ON f.k BETWEEN (t.latest_seq << 32) + b.first_ord AND (t.latest_seq << 32) + b.last_ord
-		LEFT JOIN triage_states ts ON ts.fingerprint = f.fingerprint
-		WHERE t.latest_seq IS NOT NULL AND +f.scan_type = 'dependency'
-			AND (upper(json_extract(f.body, '$.rule_id')) = upper(?1)
-				OR EXISTS (SELECT 1 FROM json_each(f.body, '$.metadata.aliases') WHERE upper(value) = upper(?1)))
-		ORDER BY t.id, f.k`, id)
-	return sqlbase.Collect(rows, err, func(r sqlbase.Row) (AffectedRow, error) {
+		FROM latest_advisories la JOIN latest_findings lf ON lf.k = la.k JOIN targets t ON t.id = lf.target_id
+		JOIN scans s ON s.seq = t.latest_seq
+		LEFT JOIN triage_states ts ON ts.fingerprint = lf.fingerprint
+		WHERE la.advisory = upper(?1) AND `+latestRows+`
+		ORDER BY lf.target_id, lf.k`, id)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	// One advisory's findings mostly carry the same alias list: each
+	// distinct list is decoded once (decoding was most of the answer's
+	// time at thousands of findings).
+	decoded := map[string][]string{}
+	for rows.Next() {
 		var a AffectedRow
 		var aliases string
-		err := r.Scan(&a.TargetID, &a.TargetName, &a.TargetKind, &a.ScanID, &a.Fingerprint, &a.Severity, &a.RuleID, &a.Package, &a.Version,
-			&a.Ecosystem, &a.FixedVersion, &aliases, &a.Verdict)
-		if err == nil {
-			a.Aliases = decodeAliases(aliases)
+		if err := rows.Scan(&a.TargetID, &a.TargetName, &a.TargetKind, &a.ScanID, &a.Fingerprint, &a.Severity, &a.RuleID, &a.Package, &a.Version,
+			&a.Ecosystem, &a.FixedVersion, &aliases, &a.Verdict); err != nil {
+			return err
 		}
-		return a, err
-	})
+		list, ok := decoded[aliases]
+		if !ok {
+			list = decodeAliases(aliases)
+			decoded[aliases] = list
+		}
+		a.Aliases = list
+		if err := fn(a); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }
 
 func decodeAliases(s string) []string {

@@ -20,24 +20,23 @@ type SLA struct {
 }
 
 // overdueExpr is the SQL condition "this finding row is overdue": the
-// row's first sighting (alias a of finding_age, falling back to the
-// completion of its scan s while the age is being written) is before its
-// severity's cutoff. No cutoff: never overdue.
+// row's first sighting (latest_findings lf) is before its severity's
+// cutoff. It is a comparison at query time, never a stored flag: now and
+// the policy move. No cutoff: never overdue. The OR of one range per
+// severity reads index latest_findings_overdue.
 func (p SLA) overdueExpr() (string, []any) {
 	if len(p.Cutoffs) == 0 {
 		return "0", nil
 	}
-	var b strings.Builder
+	var terms []string
 	var args []any
-	b.WriteString("(coalesce(a.first_seen, s.completed_at) < CASE f.severity")
 	for _, sev := range []finding.Severity{finding.Critical, finding.High, finding.Medium, finding.Low, finding.Info} {
 		if c, ok := p.Cutoffs[sev]; ok {
-			b.WriteString(" WHEN ? THEN ?")
+			terms = append(terms, "(lf.severity = ? AND lf.first_seen < ?)")
 			args = append(args, string(sev), sqlbase.FormatTime(c))
 		}
 	}
-	b.WriteString(" ELSE NULL END)")
-	return b.String(), args
+	return "(" + strings.Join(terms, " OR ") + ")", args
 }
 
 // TargetQuery selects targets for the portfolio list.
@@ -103,19 +102,18 @@ func openRowFilter(suppressedCol string, hidden []string) (string, []any) {
 }
 
 // overdueCountSQL counts one target's overdue open findings (args: the
-// target's id twice, then overdueExpr's and openRowFilter's).
+// target's id, then overdueExpr's and openRowFilter's).
 func overdueCountSQL(sla SLA, hidden []string, exists bool) (string, []any) {
 	od, odArgs := sla.overdueExpr()
-	open, openArgs := openRowFilter("+f.suppressed", hidden)
+	open, openArgs := openRowFilter("lf.suppressed", hidden)
 	sel := "count(*)"
 	if exists {
 		sel = "1"
 	}
-	q := `SELECT ` + sel + ` FROM targets tt JOIN scans s ON s.seq = tt.latest_seq
-		JOIN findings f ON f.k BETWEEN tt.latest_seq << 32 AND (tt.latest_seq << 32) + 4294967295
-		LEFT JOIN finding_age a ON a.target_id = tt.id AND a.fingerprint = f.fingerprint
-		LEFT JOIN triage_states ts ON ts.fingerprint = f.fingerprint
-		WHERE tt.id = ? AND ` + od + ` AND ` + open
+	// lt, not t: the query is also a subquery of queries over targets t.
+	q := `SELECT ` + sel + ` FROM latest_findings lf JOIN targets lt ON lt.id = lf.target_id
+		LEFT JOIN triage_states ts ON ts.fingerprint = lf.fingerprint
+		WHERE lf.target_id = ? AND lf.k >> 32 = lt.latest_seq AND ` + od + ` AND ` + open
 	if exists {
 		q += " LIMIT 1"
 	}
@@ -132,7 +130,7 @@ func (s *Targets) ListTargets(ctx context.Context, q TargetQuery) ([]TargetSumma
 			return []TargetSummary{}, nil
 		}
 		sub, subArgs := overdueCountSQL(q.SLA, q.Hidden, true)
-		sub = strings.Replace(sub, "tt.id = ?", "tt.id = t.id", 1)
+		sub = strings.Replace(sub, "lf.target_id = ?", "lf.target_id = t.id", 1)
 		sqlq += " AND EXISTS (" + sub + ")"
 		args = append(args, subArgs...)
 	}
@@ -143,13 +141,7 @@ func (s *Targets) ListTargets(ctx context.Context, q TargetQuery) ([]TargetSumma
 	if err != nil {
 		return nil, err
 	}
-	out := make([]TargetSummary, len(ts))
-	for i, t := range ts {
-		if out[i], err = s.summarize(ctx, t, q.Hidden, q.SLA); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	return s.summarize(ctx, ts, q.Hidden, q.SLA)
 }
 
 // TargetSummaryByID is one target's summary; ErrNotFound when unknown.
@@ -158,57 +150,81 @@ func (s *Targets) TargetSummaryByID(ctx context.Context, id int64, hidden []stri
 	if err != nil {
 		return TargetSummary{}, err
 	}
-	return s.summarize(ctx, t, hidden, sla)
+	out, err := s.summarize(ctx, []Target{t}, hidden, sla)
+	if err != nil {
+		return TargetSummary{}, err
+	}
+	return out[0], nil
 }
 
-func (s *Targets) summarize(ctx context.Context, t Target, hidden []string, sla SLA) (TargetSummary, error) {
-	out := TargetSummary{Target: t}
-	var first, last sql.NullString
-	var lastID sql.NullString
-	if err := s.db.QueryRowContext(ctx, `SELECT (SELECT started_at FROM scans WHERE target_id = ?1 AND hidden = 0 ORDER BY seq LIMIT 1),
-		(SELECT started_at FROM scans WHERE target_id = ?1 AND hidden = 0 ORDER BY seq DESC LIMIT 1),
-		(SELECT id FROM scans WHERE target_id = ?1 AND hidden = 0 ORDER BY seq DESC LIMIT 1)`, t.ID).Scan(&first, &last, &lastID); err != nil {
-		return out, err
-	}
-	out.FirstScanAt, out.LastScanAt, out.LastScanID = sqlbase.ParseNullTime(first), sqlbase.ParseNullTime(last), lastID.String
-	if t.LatestSeq == 0 {
+// summarize adds to a page of targets what the portfolio shows of each,
+// in two queries for the whole page: the scans and overdue counts, then
+// the open counts from finding_counts.
+func (s *Targets) summarize(ctx context.Context, ts []Target, hidden []string, sla SLA) ([]TargetSummary, error) {
+	out := make([]TargetSummary, len(ts))
+	if len(ts) == 0 {
 		return out, nil
 	}
-	var latestID string
-	var completed sql.NullString
-	if err := s.db.QueryRowContext(ctx, "SELECT id, completed_at FROM scans WHERE seq = ?", t.LatestSeq).Scan(&latestID, &completed); err != nil {
-		return out, err
+	byID := map[int64]*TargetSummary{}
+	ids := make([]any, len(ts))
+	for i, t := range ts {
+		out[i] = TargetSummary{Target: t}
+		byID[t.ID] = &out[i]
+		ids[i] = t.ID
 	}
-	out.LatestScanID, out.LatestCompletedAt = latestID, sqlbase.ParseNullTime(completed)
-	hiddenCond := "0"
-	if len(hidden) > 0 {
-		hiddenCond = "triage IN (" + sqlbase.Placeholders(len(hidden)) + ")"
+	overdue, args := "0", []any(nil)
+	if len(sla.Cutoffs) > 0 {
+		overdue, args = overdueCountSQL(sla, hidden, false)
+		overdue = "(" + strings.Replace(overdue, "lf.target_id = ?", "lf.target_id = t.id", 1) + ")"
 	}
-	rows, err := s.db.QueryContext(ctx, "SELECT severity, sum(n) FROM finding_counts WHERE scan_seq = ? AND suppressed = 0 AND NOT "+hiddenCond+
-		" GROUP BY severity", append([]any{t.LatestSeq}, sqlbase.AnySlice(hidden)...)...)
+	rows, err := s.db.QueryContext(ctx, `SELECT t.id,
+			(SELECT started_at FROM scans WHERE target_id = t.id AND hidden = 0 ORDER BY seq LIMIT 1),
+			(SELECT started_at FROM scans WHERE target_id = t.id AND hidden = 0 ORDER BY seq DESC LIMIT 1),
+			(SELECT id FROM scans WHERE target_id = t.id AND hidden = 0 ORDER BY seq DESC LIMIT 1),
+			s.id, s.completed_at, `+overdue+`
+		FROM targets t LEFT JOIN scans s ON s.seq = t.latest_seq WHERE t.id IN (`+sqlbase.Placeholders(len(ids))+`)`, append(args, ids...)...)
 	if err != nil {
-		return out, err
+		return nil, err
 	}
 	for rows.Next() {
-		var sev string
+		var id int64
+		var first, last, lastID, latestID, completed sql.NullString
 		var n int
-		if err := rows.Scan(&sev, &n); err != nil {
+		if err := rows.Scan(&id, &first, &last, &lastID, &latestID, &completed, &n); err != nil {
 			rows.Close()
-			return out, err
+			return nil, err
 		}
-		out.Open.Add(finding.Severity(sev), n)
+		t := byID[id]
+		t.FirstScanAt, t.LastScanAt, t.LastScanID = sqlbase.ParseNullTime(first), sqlbase.ParseNullTime(last), lastID.String
+		if t.LatestSeq != 0 {
+			t.LatestScanID, t.LatestCompletedAt, t.Overdue = latestID.String, sqlbase.ParseNullTime(completed), n
+		}
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return out, err
+		return nil, err
 	}
-	if len(sla.Cutoffs) > 0 {
-		q, args := overdueCountSQL(sla, hidden, false)
-		if err := s.db.QueryRowContext(ctx, q, append([]any{t.ID}, args...)...).Scan(&out.Overdue); err != nil {
-			return out, err
+	hiddenCond := "0"
+	if len(hidden) > 0 {
+		hiddenCond = "c.triage IN (" + sqlbase.Placeholders(len(hidden)) + ")"
+	}
+	rows, err = s.db.QueryContext(ctx, `SELECT t.id, c.severity, sum(c.n) FROM targets t JOIN finding_counts c ON c.scan_seq = t.latest_seq
+		WHERE t.id IN (`+sqlbase.Placeholders(len(ids))+`) AND c.suppressed = 0 AND NOT `+hiddenCond+` GROUP BY 1, 2`,
+		append(append([]any{}, ids...), sqlbase.AnySlice(hidden)...)...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var sev string
+		var n int
+		if err := rows.Scan(&id, &sev, &n); err != nil {
+			return nil, err
 		}
+		byID[id].Open.Add(finding.Severity(sev), n)
 	}
-	return out, nil
+	return out, rows.Err()
 }
 
 // DayCount is one day of a target's open-findings series: the open
@@ -223,18 +239,35 @@ type DayCount struct {
 // the day), oldest first. Open is the scan's unsuppressed findings (the
 // verdicts of the past are not kept per day).
 func (s *Targets) OpenSeries(ctx context.Context, targetID int64, from time.Time) ([]DayCount, error) {
-	// Unary plus: the target's few scans by scans_by_target, never every
+	m, err := s.OpenSeriesOf(ctx, []int64{targetID}, from)
+	return m[targetID], err
+}
+
+// OpenSeriesOf is OpenSeries of several targets in one query; every
+// target asked for has an entry.
+func (s *Targets) OpenSeriesOf(ctx context.Context, targetIDs []int64, from time.Time) (map[int64][]DayCount, error) {
+	out := map[int64][]DayCount{}
+	if len(targetIDs) == 0 {
+		return out, nil
+	}
+	args := []any{}
+	for _, id := range targetIDs {
+		out[id] = []DayCount{}
+		args = append(args, id)
+	}
+	// Unary plus: the targets' few scans by scans_target_seq, never every
 	// completed scan since from by scans_completed.
-	rows, err := s.db.QueryContext(ctx, `SELECT substr(completed_at, 1, 10), live_counts FROM scans
-		WHERE target_id = ? AND +status = 'completed' AND hidden = 0 AND +completed_at >= ? ORDER BY completed_at, seq`, targetID, sqlbase.FormatTime(from))
+	rows, err := s.db.QueryContext(ctx, `SELECT target_id, substr(completed_at, 1, 10), live_counts FROM scans
+		WHERE target_id IN (`+sqlbase.Placeholders(len(targetIDs))+`) AND +status = 'completed' AND hidden = 0 AND +completed_at >= ?
+		ORDER BY target_id, completed_at, seq`, append(args, sqlbase.FormatTime(from))...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := []DayCount{}
 	for rows.Next() {
+		var id int64
 		var day, live string
-		if err := rows.Scan(&day, &live); err != nil {
+		if err := rows.Scan(&id, &day, &live); err != nil {
 			return nil, err
 		}
 		var counts map[string]int
@@ -243,11 +276,12 @@ func (s *Targets) OpenSeries(ctx context.Context, targetID int64, from time.Time
 		for _, v := range counts {
 			n += v
 		}
-		if len(out) > 0 && out[len(out)-1].Day == day {
-			out[len(out)-1].Open = n
+		days := out[id]
+		if len(days) > 0 && days[len(days)-1].Day == day {
+			days[len(days)-1].Open = n
 			continue
 		}
-		out = append(out, DayCount{Day: day, Open: n})
+		out[id] = append(days, DayCount{Day: day, Open: n})
 	}
 	return out, rows.Err()
 }
@@ -259,7 +293,7 @@ func (s *Targets) OverdueTotal(ctx context.Context, hidden []string, sla SLA) (i
 		return 0, nil
 	}
 	q, args := overdueCountSQL(sla, hidden, false)
-	q = strings.Replace(q, "WHERE tt.id = ? AND", "WHERE tt.latest_seq IS NOT NULL AND", 1)
+	q = strings.Replace(q, "WHERE lf.target_id = ? AND", "WHERE", 1)
 	var n int
 	err := s.db.QueryRowContext(ctx, q, args...).Scan(&n)
 	return n, err
@@ -322,27 +356,25 @@ type PortfolioFinding struct {
 	Cursor              Cursor
 }
 
-const portfolioFrom = ` FROM targets t JOIN scans s ON s.seq = t.latest_seq
-	JOIN findings f ON f.k BETWEEN t.latest_seq << 32 AND (t.latest_seq << 32) + 4294967295
-	LEFT JOIN triage_states ts ON ts.fingerprint = f.fingerprint
-	LEFT JOIN finding_age a ON a.target_id = t.id AND a.fingerprint = f.fingerprint`
+// portfolioRows is where a page of findings is read: latest_findings
+// (lf) picks and orders the rows, the finding's JSON comes from findings.
+const portfolioRows = ` FROM latest_findings lf JOIN targets t ON t.id = lf.target_id JOIN scans s ON s.seq = t.latest_seq
+	JOIN findings f ON f.k = lf.k
+	LEFT JOIN triage_states ts ON ts.fingerprint = lf.fingerprint
+	LEFT JOIN finding_age a ON a.target_id = lf.target_id AND a.fingerprint = lf.fingerprint`
 
-// portfolioFromDependency is portfolioFrom reading only the ord ranges
-// of the scanners that reported dependency findings in each latest scan,
-// for the filters only dependency findings can match (advisory, purl).
-const portfolioFromDependency = ` FROM targets t JOIN scans s ON s.seq = t.latest_seq
-	JOIN finding_blocks b ON b.scan_seq = t.latest_seq
-		AND b.scanner IN (SELECT c.scanner FROM finding_counts c WHERE c.scan_seq = t.latest_seq AND c.scan_type = 'dependency')
-	JOIN findings f ON f.k BETWEEN (t.latest_seq << 32) + b.first_ord AND (t.latest_seq << 32) + b.last_ord
-	LEFT JOIN triage_states ts ON ts.fingerprint = f.fingerprint
-	LEFT JOIN finding_age a ON a.target_id = t.id AND a.fingerprint = f.fingerprint`
+// portfolioRowsByTarget is portfolioRows for the target sort: CROSS JOIN
+// makes SQLite walk targets in name order (index targets_name) and each
+// one's rows, instead of sorting every row of every target.
+const portfolioRowsByTarget = ` FROM targets t CROSS JOIN latest_findings lf ON lf.target_id = t.id JOIN scans s ON s.seq = t.latest_seq
+	JOIN findings f ON f.k = lf.k
+	LEFT JOIN triage_states ts ON ts.fingerprint = lf.fingerprint
+	LEFT JOIN finding_age a ON a.target_id = lf.target_id AND a.fingerprint = lf.fingerprint`
 
-func (q FindingsQuery) from() string {
-	if q.Advisory != "" || q.Package != "" {
-		return portfolioFromDependency
-	}
-	return portfolioFrom
-}
+// portfolioCount is where a count reads: latest_findings alone holds
+// every column a filter tests.
+const portfolioCount = ` FROM latest_findings lf JOIN targets t ON t.id = lf.target_id
+	LEFT JOIN triage_states ts ON ts.fingerprint = lf.fingerprint`
 
 // targetTerms picks the targets a findings query reads (each target's
 // latest completed scan, the target filters and ids), shared by the row
@@ -359,21 +391,25 @@ func (q FindingsQuery) targetTerms() ([]string, []any) {
 	return where, args
 }
 
+// latestRows keeps to rows of each target's latest scan: while a large
+// change is rewritten in batches (latest_stale), rows of the scan before
+// are still there.
+const latestRows = "lf.k >> 32 = t.latest_seq"
+
 func (q FindingsQuery) where() (string, []any) {
 	where, args := q.targetTerms()
+	where = append(where, latestRows)
 	in := func(col string, vals []string) {
 		if len(vals) > 0 {
 			where = append(where, col+" IN ("+sqlbase.Placeholders(len(vals))+")")
 			args = append(args, sqlbase.AnySlice(vals)...)
 		}
 	}
-	// Unary plus keeps SQLite from building an automatic index over every
-	// finding for these terms: the rows come by rowid range per target.
-	in("+f.severity", q.Severities)
-	in("+f.scanner", q.Scanners)
-	in("+f.scan_type", q.ScanTypes)
+	in("lf.severity", q.Severities)
+	in("lf.scanner", q.Scanners)
+	in("lf.scan_type", q.ScanTypes)
 	if len(q.Compliance) > 0 {
-		where = append(where, "+f.tagset IN (SELECT tagset FROM tagset_tags WHERE tag IN ("+sqlbase.Placeholders(len(q.Compliance))+"))")
+		where = append(where, "lf.tagset IN (SELECT tagset FROM tagset_tags WHERE tag IN ("+sqlbase.Placeholders(len(q.Compliance))+"))")
 		args = append(args, sqlbase.AnySlice(q.Compliance)...)
 	}
 	if len(q.Verdicts) > 0 {
@@ -384,13 +420,13 @@ func (q FindingsQuery) where() (string, []any) {
 	}
 	switch {
 	case q.Suppressed == nil:
-		where = append(where, "+f.suppressed = 0")
+		where = append(where, "lf.suppressed = 0")
 	default:
-		where = append(where, "+f.suppressed = ?")
+		where = append(where, "lf.suppressed = ?")
 		args = append(args, sqlbase.BoolInt(*q.Suppressed))
 	}
 	if q.FirstSeenBefore != nil {
-		where = append(where, "coalesce(a.first_seen, s.completed_at) < ?")
+		where = append(where, "lf.first_seen < ?")
 		args = append(args, sqlbase.FormatTime(*q.FirstSeenBefore))
 	}
 	if q.Overdue {
@@ -399,21 +435,20 @@ func (q FindingsQuery) where() (string, []any) {
 		args = append(args, odArgs...)
 	}
 	if q.Advisory != "" {
-		// Advisories are what dependency scanners report: the type test
-		// spares every other row its JSON.
-		where = append(where, `+f.scan_type = 'dependency' AND (upper(json_extract(f.body, '$.rule_id')) = upper(?)
-			OR EXISTS (SELECT 1 FROM json_each(f.body, '$.metadata.aliases') WHERE upper(value) = upper(?)))`)
-		args = append(args, q.Advisory, q.Advisory)
+		// latest_advisories holds the upper-cased rule id and aliases of
+		// every dependency finding of the latest scans.
+		where = append(where, "lf.k IN (SELECT k FROM latest_advisories WHERE advisory = upper(?))")
+		args = append(args, q.Advisory)
 	}
 	if q.Package != "" {
-		where = append(where, "+f.scan_type = 'dependency' AND json_extract(f.body, '$.metadata.package') = ?")
+		where = append(where, "lf.package = ?")
 		args = append(args, q.Package)
 		if len(q.Ecosystems) > 0 {
-			where = append(where, "coalesce(lower(json_extract(f.body, '$.metadata.ecosystem')) IN ("+sqlbase.Placeholders(len(q.Ecosystems))+"), 1)")
+			where = append(where, "coalesce(lower(lf.ecosystem) IN ("+sqlbase.Placeholders(len(q.Ecosystems))+"), 1)")
 			args = append(args, sqlbase.AnySlice(q.Ecosystems)...)
 		}
 		if q.Version != "" {
-			where = append(where, "json_extract(f.body, '$.metadata.version') = ?")
+			where = append(where, "lf.version = ?")
 			args = append(args, q.Version)
 		}
 	}
@@ -428,7 +463,7 @@ func (s *Targets) CountPortfolioFindings(ctx context.Context, q FindingsQuery) (
 	}
 	where, args := q.where()
 	var n int
-	err := s.db.QueryRowContext(ctx, "SELECT count(*)"+q.from()+" WHERE "+where, args...).Scan(&n)
+	err := s.db.QueryRowContext(ctx, "SELECT count(*)"+portfolioCount+" WHERE "+where, args...).Scan(&n)
 	return n, err
 }
 
@@ -477,11 +512,15 @@ func (s *Targets) PortfolioFindings(ctx context.Context, q FindingsQuery) ([]Por
 	cols := `SELECT t.id, t.name, t.kind, s.id, f.k, f.fingerprint, f.severity, f.body,
 		(SELECT x.text FROM finding_texts x WHERE x.scan_seq = t.latest_seq AND x.id = f.text_id),
 		ts.status, ts.note, ts.updated_at, ts.updated_by,
-		coalesce(a.first_seen, s.completed_at), coalesce(max(a.last_seen, s.completed_at), s.completed_at),
+		lf.first_seen, coalesce(max(a.last_seen, s.completed_at), s.completed_at),
 		t.name, json_extract(f.body, '$.file_path'), json_extract(f.body, '$.line')`
 	var out []PortfolioFinding
 	run := func(extra string, extraArgs []any, order string, n int) error {
-		sqlq := cols + q.from() + " WHERE " + where + extra + " ORDER BY " + order + " LIMIT ?"
+		from := portfolioRows
+		if q.Sort == "target" {
+			from = portfolioRowsByTarget
+		}
+		sqlq := cols + from + " WHERE " + where + extra + " ORDER BY " + order + " LIMIT ?"
 		a := append(append(append([]any{}, args...), extraArgs...), n)
 		rows, err := s.db.QueryContext(ctx, sqlq, a...)
 		if err != nil {
@@ -533,17 +572,17 @@ func (s *Targets) PortfolioFindings(ctx context.Context, q FindingsQuery) ([]Por
 	case "first_seen":
 		extra, ea := "", []any(nil)
 		if c != nil {
-			extra = " AND (coalesce(a.first_seen, s.completed_at), t.id, f.k) > (?, ?, ?)"
+			extra = " AND (lf.first_seen, lf.target_id, lf.k) > (?, ?, ?)"
 			ea = []any{c.Str, c.Target, c.K}
 		}
-		return out, run(extra, ea, "coalesce(a.first_seen, s.completed_at), t.id, f.k", limit)
+		return out, run(extra, ea, "lf.first_seen, lf.target_id, lf.k", limit)
 	case "target":
 		extra, ea := "", []any(nil)
 		if c != nil {
-			extra = " AND (t.name > ? OR (t.name = ? AND (t.id > ? OR (t.id = ? AND f.k > ?))))"
+			extra = " AND (t.name > ? OR (t.name = ? AND (t.id > ? OR (t.id = ? AND lf.k > ?))))"
 			ea = []any{c.Str, c.Str, c.Target, c.Target, c.K}
 		}
-		return out, run(extra, ea, "t.name, t.id, f.k", limit)
+		return out, run(extra, ea, "t.name, t.id, lf.k", limit)
 	case "file":
 		extra, ea := "", []any(nil)
 		if c != nil {
@@ -561,12 +600,12 @@ func (s *Targets) PortfolioFindings(ctx context.Context, q FindingsQuery) ([]Por
 		if len(q.Severities) > 0 && !contains(q.Severities, string(sev)) {
 			continue
 		}
-		extra, ea := " AND +f.severity = ?", []any{string(sev)}
+		extra, ea := " AND lf.severity = ?", []any{string(sev)}
 		if c != nil && sev.Rank() == c.Sev {
-			extra += " AND (t.id > ? OR (t.id = ? AND f.k > ?))"
+			extra += " AND (lf.target_id > ? OR (lf.target_id = ? AND lf.k > ?))"
 			ea = append(ea, c.Target, c.Target, c.K)
 		}
-		if err := run(extra, ea, "t.id, f.k", limit-len(out)); err != nil {
+		if err := run(extra, ea, "lf.target_id, lf.k", limit-len(out)); err != nil {
 			return nil, err
 		}
 		if len(out) >= limit {
@@ -582,7 +621,7 @@ func (s *Targets) PortfolioFindings(ctx context.Context, q FindingsQuery) ([]Por
 // rest: the set a bulk verdict by the findings list's filter covers.
 func (s *Targets) PortfolioFingerprints(ctx context.Context, q FindingsQuery, upTo int) ([]string, error) {
 	where, args := q.where()
-	rows, err := s.db.QueryContext(ctx, "SELECT DISTINCT f.fingerprint"+q.from()+" WHERE "+where+" LIMIT ?", append(args, upTo+1)...)
+	rows, err := s.db.QueryContext(ctx, "SELECT DISTINCT lf.fingerprint"+portfolioCount+" WHERE "+where+" LIMIT ?", append(args, upTo+1)...)
 	return sqlbase.Collect(rows, err, sqlbase.ScanString)
 }
 
@@ -613,14 +652,14 @@ func (s *Targets) NewlyOverdue(ctx context.Context, sla SLA, hidden []string, li
 		return []Breach{}, nil
 	}
 	od, odArgs := sla.overdueExpr()
-	open, openArgs := openRowFilter("+f.suppressed", hidden)
-	rows, err := s.db.QueryContext(ctx, `SELECT t.id, t.name, t.kind, s.id, f.fingerprint, f.severity, coalesce(json_extract(f.body, '$.title'), ''), a.first_seen
-		FROM targets t JOIN scans s ON s.seq = t.latest_seq
-		JOIN findings f ON f.k BETWEEN t.latest_seq << 32 AND (t.latest_seq << 32) + 4294967295
-		JOIN finding_age a ON a.target_id = t.id AND a.fingerprint = f.fingerprint
-		LEFT JOIN triage_states ts ON ts.fingerprint = f.fingerprint
-		WHERE t.latest_seq IS NOT NULL AND a.sla_notified = 0 AND `+od+` AND `+open+`
-		ORDER BY t.id, f.k LIMIT ?`, append(append(odArgs, openArgs...), max(limit, 1))...)
+	open, openArgs := openRowFilter("lf.suppressed", hidden)
+	rows, err := s.db.QueryContext(ctx, `SELECT t.id, t.name, t.kind, s.id, lf.fingerprint, lf.severity, coalesce(json_extract(f.body, '$.title'), ''), a.first_seen
+		FROM latest_findings lf JOIN targets t ON t.id = lf.target_id JOIN scans s ON s.seq = t.latest_seq
+		JOIN findings f ON f.k = lf.k
+		JOIN finding_age a ON a.target_id = lf.target_id AND a.fingerprint = lf.fingerprint
+		LEFT JOIN triage_states ts ON ts.fingerprint = lf.fingerprint
+		WHERE a.sla_notified = 0 AND `+latestRows+` AND `+od+` AND `+open+`
+		ORDER BY lf.target_id, lf.k LIMIT ?`, append(append(odArgs, openArgs...), max(limit, 1))...)
 	return sqlbase.Collect(rows, err, func(r sqlbase.Row) (Breach, error) {
 		var b Breach
 		var first string

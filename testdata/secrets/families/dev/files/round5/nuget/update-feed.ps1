@@ -1,0 +1,2 @@
+nuget sources update -Name Internal -Username svc-build -Password xEJGvGeJbwV9zGNpaTtt
+nuget sources update -Name Internal -Username svc-build -Password $env:FEED_PASSWORD

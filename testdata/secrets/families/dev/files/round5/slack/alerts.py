@@ -1,0 +1,1 @@
+WEBHOOK = "https://hooks.slack.com/triggers/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"

@@ -1,0 +1,1 @@
+  body = "{\"messagebird_access_key\": \"8kwQj1qH9CstFpS8gELRersl9\"}"

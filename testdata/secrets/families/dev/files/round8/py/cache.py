@@ -1,0 +1,1 @@
+CACHE_URL = f"rediss://default:{settings.REDIS_PASSWORD}@cache:6380/1"

@@ -1,0 +1,3 @@
+import Anthropic from "@anthropic-ai/sdk";
+const ADMIN_KEY = "sk-ant-admin01-uhKGV8jcXCP5gqizN38cmmys6WXPk9yWeQJ8Ec_8NiDWwcdspnFXbf5PoqLr2DSdwspGJNfBfZw-7LEiEaCykEyqBmKwPAA";
+// e.g. ANTHROPIC_ADMIN_KEY=sk-ant-admin01-...

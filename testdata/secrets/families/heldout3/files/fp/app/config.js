@@ -1,0 +1,3 @@
+  apiKey: this.apiKey,
+  apiKey: fs.readFileSync('foo',
+  password: ${link}

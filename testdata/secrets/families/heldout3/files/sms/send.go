@@ -1,0 +1,3 @@
+package sms
+import messagebird "github.com/messagebird/go-rest-api/v9"
+var client = messagebird.New("eLuEATfxNbOHchrtG96NJaBE8")

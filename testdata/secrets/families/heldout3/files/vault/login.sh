@@ -1,0 +1,3 @@
+export VAULT_TOKEN=hvs.wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx
+vault login s.wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx
+# MyClass.atLeast24CharactersField

@@ -1,0 +1,2 @@
+import anthropic
+client = anthropic.Anthropic(api_key="sk-ant-api03-bqDNKhVyPoBzysuSP9t5D1d7FFH4Z0WcxwrVIXj9knlz_jha0o5UHZI9u_H3Do2DHtF-6T9o2sDD_3vADUgaSu9iYB8N4AA")

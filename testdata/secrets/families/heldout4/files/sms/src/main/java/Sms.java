@@ -1,0 +1,1 @@
+MessageBirdService svc = new MessageBirdServiceImpl("u59ySTAIxOqyaCWsEgn7CGC63");

@@ -1,0 +1,1 @@
+    String body = "{" + "\"awsSecretKey\":\"3lyTWqHMt5UySny2drdPYheRTEzrNux8Cn5JWFHL\"," + "}";

@@ -1,0 +1,1 @@
+HEROKU_KEY = ENV.fetch("HEROKU_API_KEY", "fbc7e53b-997b-842c-7611-84bc55ef7ba9")

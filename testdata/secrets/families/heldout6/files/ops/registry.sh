@@ -1,0 +1,1 @@
+kubectl create secret docker-registry regcred --docker-server=registry.example.com --docker-username=ci --docker-password='mVwHVtJqgEh26oO58ZCk'

@@ -14,6 +14,7 @@
 //	                   aggregates /metrics reads
 //	store/audit        the append-only audit log of every state change
 //	store/targets      targets as records, per-target finding age
+//	store/reevals      re-evaluations of stored SBOMs against new advisory data
 //
 // and it builds on:
 //
@@ -45,6 +46,7 @@ import (
 
 	"scand/store/audit"
 	"scand/store/findings"
+	"scand/store/reevals"
 	"scand/store/scans"
 	"scand/store/scratch"
 	"scand/store/sqlbase"
@@ -75,6 +77,7 @@ type Store struct {
 	*webhooks.Queue
 	*audit.Log
 	*targets.Targets
+	*reevals.Runs
 
 	// db serves reads; several connections read concurrently under WAL.
 	db *sql.DB
@@ -114,6 +117,7 @@ func open(ctx context.Context, path string, now func() time.Time, pragmas []stri
 	s.Table = scans.New(db, w, now, s.wakePurger)
 	s.Reader = findings.New(db, s.Table)
 	s.Targets = targets.New(db, w, now)
+	s.Runs = reevals.New(db, w, now)
 	if err := s.open(ctx, extra); err != nil {
 		s.Close()
 		return nil, err

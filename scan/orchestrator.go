@@ -47,11 +47,11 @@ type Orchestrator struct {
 	// streamOnly holds the scans whose events go to their stream only
 	// (RunOptions.SBOM: a re-evaluation reports once per run).
 	streamOnly map[string]bool
-	wake    chan struct{}
-	base    context.Context
-	stopAll context.CancelFunc
-	wg      sync.WaitGroup
-	started bool
+	wake       chan struct{}
+	base       context.Context
+	stopAll    context.CancelFunc
+	wg         sync.WaitGroup
+	started    bool
 }
 
 // OrchestratorOptions wires an Orchestrator.

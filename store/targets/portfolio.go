@@ -66,6 +66,10 @@ type TargetSummary struct {
 	// "" and nil before one.
 	LatestScanID      string
 	LatestCompletedAt *time.Time
+	// LatestSource is the latest completed scan's source (reevaluation:
+	// its stored components matched against newer advisory data, then
+	// LatestBasedOn is the scan whose components they were).
+	LatestSource, LatestBasedOn string
 	// Open counts the latest completed scan's findings by severity,
 	// without suppressed ones and hidden verdicts; Overdue those of them
 	// past their deadline.
@@ -176,7 +180,8 @@ func (s *Targets) summarize(ctx context.Context, t Target, hidden []string, sla 
 	}
 	var latestID string
 	var completed sql.NullString
-	if err := s.db.QueryRowContext(ctx, "SELECT id, completed_at FROM scans WHERE seq = ?", t.LatestSeq).Scan(&latestID, &completed); err != nil {
+	if err := s.db.QueryRowContext(ctx, "SELECT id, completed_at, source, based_on_scan FROM scans WHERE seq = ?", t.LatestSeq).Scan(&latestID, &completed,
+		&out.LatestSource, &out.LatestBasedOn); err != nil {
 		return out, err
 	}
 	out.LatestScanID, out.LatestCompletedAt = latestID, sqlbase.ParseNullTime(completed)

@@ -115,10 +115,11 @@ func osvSBOMArgs(c *call, files []scan.SBOMFile) ([]string, error) {
 }
 
 // trivySBOMArgs runs `trivy sbom` on one document with the offline flags
-// of trivy fs.
+// of trivy fs, and, as for an image, nothing written into the (possibly
+// read-only, imported) database folder.
 func trivySBOMArgs(c *call, files []scan.SBOMFile) ([]string, error) {
 	return []string{"sbom", "--scanners", "vuln", "--format", "json", "--quiet",
-		"--cache-dir", c.db, "--skip-db-update", "--skip-java-db-update",
+		"--cache-dir", c.db, "--cache-backend", "memory", "--skip-db-update", "--skip-java-db-update",
 		"--offline-scan", "--skip-version-check", "--disable-telemetry",
 		"--config", os.DevNull, "--ignorefile", os.DevNull, files[0].Path}, nil
 }

@@ -235,7 +235,7 @@ func TestBinaryReevaluationAfterImport(t *testing.T) {
 	vulnDir := filepath.Join(t.TempDir(), "vulndb")
 	db := filepath.Join(t.TempDir(), "scand.db")
 	env := map[string]string{"SVC_ADDR": "127.0.0.1:0", "SVC_DB": db, "SVC_SCAN_ROOTS": root, "HOME": t.TempDir(),
-		"SVC_VULNDB_DIR": vulnDir, "SVC_WEBHOOK_ALLOW_PRIVATE": "1", "SVC_REEVALUATE_POLL": "500ms"}
+		"SVC_VULNDB_DIR": vulnDir, "SVC_WEBHOOK_ALLOW_PRIVATE": "1", "SVC_REEVALUATE_POLL": "1"}
 	d := startScheduleDaemon(t, env)
 	if code := d.call(t, "POST", "/api/v1/webhooks", fmt.Sprintf(`{"name":"advisories","url":%q,"event_filter":["advisory.new_matches","scan.complete"]}`, recv.URL), nil); code != 201 {
 		t.Fatalf("create webhook: %d", code)

@@ -97,14 +97,9 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 	bus.AddSink("notifications", notes.Sink)
 	bus.AddSink("alerts", alerts.Sink)
 	bus.AddSink("retention", retention.Sink)
-	poll := reevaluate.DefaultPollInterval
-	if v := getenv("SVC_REEVALUATE_POLL"); v != "" {
-		if poll, err = time.ParseDuration(v); err != nil || poll < 0 {
-			return nil, &usageError{"SVC_REEVALUATE_POLL: a duration such as 30s (0 never looks for imports made outside the daemon), got " + v}
-		}
-		if poll == 0 {
-			poll = -1
-		}
+	poll := cfg.ReevaluatePoll
+	if poll == 0 {
+		poll = -1 // never, besides the look at start
 	}
 	reeval := reevaluate.New(reevaluate.Options{Store: st, Orchestrator: orch, Bus: bus, Log: log.With("logger", "scand.reevaluate"), Now: time.Now,
 		WorkDir: work.Path(), DataState: func() string { return vulndb.ImportState(cfg.VulnDBDir) }, PollInterval: poll})

@@ -15,6 +15,7 @@
 //	store/audit        the append-only audit log of every state change
 //	store/targets      targets as records, per-target finding age
 //	store/vex          imported VEX documents and statements
+//	store/reevals      re-evaluations of stored SBOMs against new advisory data
 //
 // and it builds on:
 //
@@ -46,6 +47,7 @@ import (
 
 	"scand/store/audit"
 	"scand/store/findings"
+	"scand/store/reevals"
 	"scand/store/scans"
 	"scand/store/scratch"
 	"scand/store/sqlbase"
@@ -78,6 +80,7 @@ type Store struct {
 	*audit.Log
 	*targets.Targets
 	*vexdb.Statements
+	*reevals.Runs
 
 	// db serves reads; several connections read concurrently under WAL.
 	db *sql.DB
@@ -126,6 +129,7 @@ func open(ctx context.Context, path string, now func() time.Time, pragmas []stri
 	s.Reader = findings.New(db, s.Table)
 	s.Targets = targets.New(db, w, now)
 	s.Statements = vexdb.New(db, w, now)
+	s.Runs = reevals.New(db, w, now)
 	if err := s.open(ctx, extra); err != nil {
 		s.Close()
 		return nil, err

@@ -142,6 +142,9 @@ func vulndbImport(ctx context.Context, dir string, args []string, sum string, st
 		}
 		fmt.Fprintf(stdout, "imported %s: %s (%s%s) -> %s\n", a, info.Name, built, verified, info.Path)
 	}
+	// The daemon notices the new data itself (SVC_REEVALUATE_POLL, or at
+	// its next start) and re-evaluates the stored SBOMs against it.
+	fmt.Fprintln(stdout, "a scand daemon using "+dir+" re-evaluates the stored SBOMs against the new data (see docs/reevaluation.md)")
 	return nil
 }
 

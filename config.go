@@ -34,12 +34,14 @@ type config struct {
 	ScanRoots          []string
 	MaxConcurrentScans int
 	ScannerTimeout     time.Duration
-	WebhookAllowPriv   bool
-	TargetAllow        netguard.Allow
-	NmapMaxHosts       int
-	PDFRenderer        string
-	AlertMinSeverity   string
-	RetentionDays      int
+	// ReevaluatePoll is SVC_REEVALUATE_POLL (0: look only at start).
+	ReevaluatePoll   time.Duration
+	WebhookAllowPriv bool
+	TargetAllow      netguard.Allow
+	NmapMaxHosts     int
+	PDFRenderer      string
+	AlertMinSeverity string
+	RetentionDays    int
 	// SLA is the fix deadline per severity (SVC_SLA_DAYS).
 	SLA                finding.SLAPolicy
 	AuditRetentionDays int
@@ -91,6 +93,7 @@ var settings = []setting{
 	{"SVC_VULNDB_DIR", "vulndb-dir", "", "directory of imported advisory databases (default: vulndb/ beside SVC_DB)"},
 	{"SVC_VULNDB_MAX_AGE_DAYS", "vulndb-max-age-days", "7", "advisory data older than this many days makes a scan warning and a notification"},
 	{"SVC_VULNDB_MAX_UPLOAD_MB", "vulndb-max-upload-mb", "1024", "largest archive POST /vulndb/import accepts, in MiB"},
+	{"SVC_REEVALUATE_POLL", "reevaluate-poll", "30", "seconds between looks for advisory data imported outside the daemon, to re-evaluate stored SBOMs (0 = only at start)"},
 	{"SVC_WORK_DIR", "work-dir", "", "directory for unpacked images and clones (a private 0700 directory is made in it; empty = the system temp directory)"},
 	{"SVC_TARGET_MAX_BYTES", "target-max-bytes", "8589934592", "largest unpacked image or clone, in bytes"},
 	{"SVC_TARGET_MAX_FILES", "target-max-files", "1000000", "most files an unpacked image or clone may hold"},
@@ -195,6 +198,7 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (co
 	c.AuditRetentionDays = intIn("SVC_AUDIT_RETENTION_DAYS", 0, 36500)
 	c.VulnDBMaxAgeDays = intIn("SVC_VULNDB_MAX_AGE_DAYS", 1, 3650)
 	c.VulnDBMaxUploadMB = intIn("SVC_VULNDB_MAX_UPLOAD_MB", 1, 65536)
+	c.ReevaluatePoll = time.Duration(intIn("SVC_REEVALUATE_POLL", 0, 86400)) * time.Second
 	c.VulnDBDir = strings.TrimSpace(values["SVC_VULNDB_DIR"])
 	if c.VulnDBDir == "" && c.DB != "" {
 		c.VulnDBDir = vulndb.DefaultDir(c.DB)

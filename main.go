@@ -291,6 +291,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		InstanceName:  cfg.InstanceName,
 		PDFRenderer:   cfg.PDFRenderer,
 		Schedules:     app.schedules,
+		Reevaluate:    app.reeval,
 		VulnDB: api.VulnDBConfig{Dir: cfg.VulnDBDir, MaxUpload: int64(cfg.VulnDBMaxUploadMB) << 20,
 			MaxAge: time.Duration(cfg.VulnDBMaxAgeDays) * 24 * time.Hour, Getenv: getenv},
 		Monitor:   mon,

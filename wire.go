@@ -15,9 +15,11 @@ import (
 	"scand/scan/components"
 	"scand/scan/netguard"
 	"scand/scan/proc"
+	"scand/scan/reevaluate"
 	"scand/scan/registry"
 	"scand/scan/request"
 	"scand/scan/schedule"
+	"scand/scan/vulndb"
 	"scand/scan/workdir"
 	"scand/sse"
 	"scand/store"
@@ -28,6 +30,7 @@ import (
 // after the HTTP server has drained.
 type app struct {
 	orch      *scan.Orchestrator
+	reeval    *reevaluate.Engine
 	hooks     *hook.Dispatcher
 	schedules *schedule.Scheduler
 	registry  []scan.Scanner
@@ -97,7 +100,13 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 	bus.AddSink("notifications", notes.Sink)
 	bus.AddSink("alerts", alerts.Sink)
 	bus.AddSink("retention", retention.Sink)
-	a := &app{orch: orch, hooks: hooks, schedules: sched, registry: scanners, runner: scanCfg.Runner, ready: func() bool { return len(scanners) > 0 }}
+	poll := cfg.ReevaluatePoll
+	if poll == 0 {
+		poll = -1 // never, besides the look at start
+	}
+	reeval := reevaluate.New(reevaluate.Options{Store: st, Orchestrator: orch, Bus: bus, Log: log.With("logger", "scand.reevaluate"), Now: time.Now,
+		WorkDir: work.Path(), DataState: func() string { return vulndb.ImportState(cfg.VulnDBDir) }, PollInterval: poll})
+	a := &app{orch: orch, reeval: reeval, hooks: hooks, schedules: sched, registry: scanners, runner: scanCfg.Runner, ready: func() bool { return len(scanners) > 0 }}
 	storeLog := log.With("logger", "scand.store")
 	maintCtx, stopMaint := context.WithCancel(context.WithoutCancel(ctx))
 	var maintDone chan struct{}
@@ -127,6 +136,11 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 		if err := orch.Start(ctx); err != nil {
 			return err
 		}
+		// After the orchestrator, which fails the scans a crash left
+		// running: a resumed re-evaluation does those targets again.
+		if err := reeval.Start(ctx); err != nil {
+			return err
+		}
 		if err := sched.Start(ctx); err != nil {
 			return err
 		}
@@ -145,6 +159,7 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 		retention.Stop(5 * time.Second)
 		slaWatch.Stop(5 * time.Second)
 		expiry.Stop(5 * time.Second)
+		reeval.Stop(15 * time.Second)
 		orch.Stop(15 * time.Second)
 		if err := work.Close(); err != nil {
 			log.With("logger", "scand").Warn("work directory not removed", "dir", work.Path(), "error", err.Error())

@@ -59,4 +59,5 @@ var tagDescriptions = map[string]string{
 	"notifications": "In-app notifications raised by scan events.",
 	"schedules":     "Recurring scans on a cron expression, with their run history.",
 	"vulndb":        "Offline advisory databases of the dependency scanners: their age, and importing new archives.",
+	"reevaluations": "Re-evaluating the stored SBOMs of targets against newly imported advisory data, with the tools that read an SBOM offline; runs after an import and on demand.",
 }

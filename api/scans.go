@@ -39,8 +39,9 @@ type ScanView struct {
 	ScheduleID      *string                `json:"schedule_id" doc:"the schedule that started the scan; null for scans started through POST /scans"`
 	TargetImage     *TargetImageView       `json:"target_image" doc:"the container image scanned (target_path is then its archive); null for other scans"`
 	TargetRepo      *TargetRepoView        `json:"target_repo" doc:"the git repository scanned (target_path is then its URL); null for other scans"`
-	Source          string                 `json:"source" doc:"scan: run by this daemon; import: computed elsewhere and sent with POST /scans/import (target_path is then its label)"`
+	Source          string                 `json:"source" doc:"scan: run by this daemon; import: computed elsewhere and sent with POST /scans/import (target_path is then its label); reevaluation: the stored components of based_on_scan matched against newer advisory data (POST /reevaluations)"`
 	Commit          *string                `json:"commit" doc:"git commit an imported scan names, or the HEAD a directory scan of a git work tree read; null otherwise"`
+	BasedOnScan     *string                `json:"based_on_scan" doc:"for a reevaluation, the scan whose stored components were matched; null otherwise"`
 	coverageView
 }
 
@@ -57,6 +58,10 @@ func scanView(sc store.Scan) ScanView {
 		v.ScheduleID = &id
 	}
 	v.Source = sc.Source
+	if sc.BasedOnScan != "" {
+		b := sc.BasedOnScan
+		v.BasedOnScan = &b
+	}
 	if sc.Commit != "" {
 		c := sc.Commit
 		v.Commit = &c

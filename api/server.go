@@ -19,6 +19,7 @@ import (
 	"scand/api/monitor"
 	"scand/api/openapi"
 	"scand/api/portfolio"
+	"scand/api/reevalapi"
 	"scand/api/review"
 	"scand/api/scheduleapi"
 	"scand/api/vexapi"
@@ -29,6 +30,7 @@ import (
 	"scand/scan"
 	"scand/scan/netguard"
 	"scand/scan/proc"
+	"scand/scan/reevaluate"
 	"scand/scan/request"
 	"scand/scan/schedule"
 	"scand/sse"
@@ -103,6 +105,9 @@ type Deps struct {
 	// InstanceName is the author of the VEX documents scand writes
 	// (SVC_INSTANCE_NAME).
 	InstanceName string
+	// Reevaluate re-evaluates stored SBOMs against new advisory data
+	// (issue 27), on demand and after an import; nil answers 503.
+	Reevaluate *reevaluate.Engine
 }
 
 // Server holds the dependencies and the route table.
@@ -199,6 +204,7 @@ func (s *Server) routeTable() []Route {
 	rs = append(rs, s.schedules.Routes()...)
 	rs = append(rs, s.notificationRoutes()...)
 	rs = append(rs, s.vulndbRoutes()...)
+	rs = append(rs, (&reevalapi.Handlers{Store: s.Store, Engine: s.Reevaluate, Log: s.log, Audit: s.review.Recorder, Principal: PrincipalFrom}).Routes()...)
 	rs = append(rs, s.portfolio().Routes()...)
 	if s.Monitor != nil {
 		rs = append(rs, s.Monitor.Routes()...)

@@ -130,6 +130,14 @@ func (s *Server) handleVulnDBImport(w http.ResponseWriter, r *http.Request) erro
 		"built_at", info.BuiltAt, "key_id", PrincipalFrom(r.Context()).ID)
 	s.audit(r.Context(), PrincipalFrom(r.Context()), "vulndb.import", "vulndb", info.Name, audit.Changes{"archive": {After: name},
 		"sha256": {After: info.SHA256}, "built_at": {After: info.BuiltAt}})
+	if s.Reevaluate != nil {
+		// New data: the stored SBOMs are matched against it (issue 27).
+		if run, ok, err := s.Reevaluate.AfterImport(context.WithoutCancel(r.Context()), "vulndb import "+name); err != nil {
+			s.log.Error("re-evaluation after the import not started", "error", err.Error())
+		} else if ok {
+			w.Header().Set("X-Reevaluation-Id", run.ID)
+		}
+	}
 	httpio.WriteJSON(w, http.StatusCreated, info.WithAge(s.Now(), s.VulnDB.maxAge()))
 	return nil
 }

@@ -58,6 +58,9 @@ type chatFacts struct {
 	BySeverity     sse.SeverityCounts `json:"by_severity"`
 	Partial        bool               `json:"partial"`
 	PartialReasons []string           `json:"partial_reasons"`
+	// advisory.new_matches
+	ReevaluationID string `json:"reevaluation_id"`
+	TargetsCount   int    `json:"targets_count"`
 }
 
 // chatField is one labelled value; Code values are identifiers or paths.
@@ -146,6 +149,10 @@ func summarize(m message) chatSummary {
 		}
 		return chatSummary{Title: title, Severity: f.BySeverity.Highest(), Subject: f.TargetName,
 			Fields: []chatField{{"Target", f.TargetName, true}, {"Overdue", f.BySeverity.Breakdown(), false}, {"Scan", f.ScanID, true}}}
+	}
+	if m.Event == sse.AdvisoryNewMatches {
+		return chatSummary{Title: strconv.Itoa(f.Count) + " newly matched advisories in " + strconv.Itoa(f.TargetsCount) + " targets",
+			Severity: f.BySeverity.Highest(), Fields: []chatField{{"Severities", f.BySeverity.Breakdown(), false}, {"Re-evaluation", f.ReevaluationID, true}}}
 	}
 	return chatSummary{Title: m.Event, Detail: string(m.Data)}
 }

@@ -20,7 +20,7 @@ import (
 // the change alert of issue 17, finding.acceptance_expired the end of an
 // expiring verdict (issue 26), finding.sla_breached a fix deadline passed
 // (issue 25); all additive to SPEC.md's four.
-var Events = []string{sse.ScanComplete, sse.ScanFailed, sse.ScannerFailed, sse.WebhookTest, sse.ScanNewFindings, sse.FindingAcceptanceExpired, sse.FindingSLABreached}
+var Events = []string{sse.ScanComplete, sse.ScanFailed, sse.ScannerFailed, sse.WebhookTest, sse.ScanNewFindings, sse.FindingAcceptanceExpired, sse.FindingSLABreached, sse.AdvisoryNewMatches}
 
 // IsEvent reports whether name may appear in an event_filter.
 func IsEvent(name string) bool { return slices.Contains(Events, name) }

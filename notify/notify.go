@@ -124,7 +124,7 @@ func (s *Service) Sink(_ context.Context, ev sse.Event) error {
 
 func relevant(name string) bool {
 	return name == sse.ScanComplete || name == sse.ScanFailed || name == sse.ScannerFailed || name == sse.ScanNewFindings ||
-		name == sse.ScanStaleData || name == sse.FindingAcceptanceExpired || name == sse.FindingSLABreached
+		name == sse.ScanStaleData || name == sse.FindingAcceptanceExpired || name == sse.FindingSLABreached || name == sse.AdvisoryNewMatches
 }
 
 func (s *Service) loop(ctx context.Context) {
@@ -196,6 +196,10 @@ type facts struct {
 	TargetName string             `json:"target_name"`
 	Count      int                `json:"count"`
 	BySeverity sse.SeverityCounts `json:"by_severity"`
+	// advisory.new_matches
+	ReevaluationID string               `json:"reevaluation_id"`
+	TargetsCount   int                  `json:"targets_count"`
+	Targets        []sse.AdvisoryTarget `json:"targets"`
 }
 
 // Build returns the notification ev calls for; ok is false when it calls
@@ -289,6 +293,39 @@ func Build(ev sse.Event) (n store.Notification, ok bool, err error) {
 		n.Title = plural(f.Count, "finding") + " past the fix deadline in " + f.TargetName
 		n.Body = "Open findings of " + f.TargetName + " passed their SVC_SLA_DAYS deadline (" + f.BySeverity.Breakdown() +
 			"), in its latest scan " + f.ScanID + "."
+	case sse.AdvisoryNewMatches:
+		if f.Count <= 0 {
+			return n, false, nil
+		}
+		if n.Severity = f.BySeverity.Highest(); n.Severity == "" {
+			n.Severity = "info"
+		}
+		n.ScanID = ""
+		if len(f.Targets) > 0 {
+			n.ScanID = f.Targets[0].ScanID
+		}
+		n.Title = plural(f.Count, "newly matched advisory") + " in " + plural(f.TargetsCount, "target")
+		n.Title = strings.Replace(n.Title, "advisorys", "advisories", 1)
+		var names []string
+		for i, t := range f.Targets {
+			if i == 5 {
+				names = append(names, "and "+strconv.Itoa(len(f.Targets)-5)+" more")
+				break
+			}
+			var ids []string
+			for j, m := range t.Matches {
+				if j == 5 {
+					ids = append(ids, "...")
+					break
+				}
+				ids = append(ids, m.AdvisoryID+" ("+m.Package+" "+m.Version+")")
+			}
+			names = append(names, t.TargetName+": "+strings.Join(ids, ", "))
+		}
+		n.Body = "Re-evaluation " + f.ReevaluationID + " of stored SBOMs against the current advisory data matched " +
+			plural(f.Count, "advisory") + " (" + f.BySeverity.Breakdown() + ") that the targets' previous scans did not have: " +
+			strings.Join(names, "; ") + "."
+		n.Body = strings.Replace(n.Body, "advisorys", "advisories", 1)
 	case sse.FindingAcceptanceExpired:
 		n.Severity = "medium"
 		n.Title = "Acceptance expired: finding " + short(f.Fingerprint) + " is open again"

@@ -46,11 +46,14 @@ type Orchestrator struct {
 	mu      sync.Mutex
 	queue   []string
 	running map[string]context.CancelFunc
-	wake    chan struct{}
-	base    context.Context
-	stopAll context.CancelFunc
-	wg      sync.WaitGroup
-	started bool
+	// streamOnly holds the scans whose events go to their stream only
+	// (RunOptions.SBOM: a re-evaluation reports once per run).
+	streamOnly map[string]bool
+	wake       chan struct{}
+	base       context.Context
+	stopAll    context.CancelFunc
+	wg         sync.WaitGroup
+	started    bool
 }
 
 // OrchestratorOptions wires an Orchestrator.
@@ -90,7 +93,7 @@ func NewOrchestrator(o OrchestratorOptions) *Orchestrator {
 		o.MaxConcurrent = 2
 	}
 	return &Orchestrator{store: o.Store, bus: o.Bus, scanners: o.Scanners, log: o.Log, now: o.Now, max: o.MaxConcurrent,
-		capture: o.CaptureComponents, roots: o.ScanRoots, targets: o.Targets, running: map[string]context.CancelFunc{}, wake: make(chan struct{}, 1), maxDataAge: o.MaxDataAge,
+		capture: o.CaptureComponents, roots: o.ScanRoots, targets: o.Targets, running: map[string]context.CancelFunc{}, streamOnly: map[string]bool{}, wake: make(chan struct{}, 1), maxDataAge: o.MaxDataAge,
 		scannerTimeout: o.ScannerTimeout, redact: o.Redact}
 }
 
@@ -117,6 +120,9 @@ func (o *Orchestrator) Start(ctx context.Context) error {
 	o.base, o.stopAll = context.WithCancel(context.WithoutCancel(ctx))
 	o.started = true
 	for _, sc := range pending {
+		if sc.Source == store.SourceReevaluation {
+			continue // scan/reevaluate runs its own scans (and resumes them)
+		}
 		o.queue = append(o.queue, sc.ID)
 	}
 	o.mu.Unlock()
@@ -269,6 +275,23 @@ type RunOptions struct {
 	// default, not asked for (stored on the scan it creates; see
 	// store.Scan.DefaultTypes).
 	DefaultTypes bool
+	// SBOM, when set, runs the scan on stored components instead of a
+	// tree (scan/reevaluate): only the scanners that read SBOMs run, the
+	// findings and coverage it carries are added as they are, and the
+	// scan's events go to its stream only.
+	SBOM *SBOMRun
+}
+
+// SBOMRun is a scan of stored components (RunOptions.SBOM).
+type SBOMRun struct {
+	// Dir holds Files, the CycloneDX documents to match.
+	Dir   string
+	Files []SBOMFile
+	// Carry adds the findings kept from the scan the components came
+	// from (those of the scanners not run again), already prepared.
+	Carry func(ctx context.Context, add func(finding.Finding) error) error
+	// Coverage is those scanners' entries, kept as they were.
+	Coverage []finding.ScannerCoverage
 }
 
 // SkipNothingToScan is the skip reason of a scanner SkipIdle left out.
@@ -278,6 +301,17 @@ const SkipNothingToScan = report.SkippedIdle
 // as a worker runs it: the command line's entry to the engine. The
 // outcome is the scan's stored status.
 func (o *Orchestrator) RunNow(ctx context.Context, scanID string, opts RunOptions) {
+	// Registered like a worker's scan, so Cancel stops it.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	o.mu.Lock()
+	o.running[scanID] = cancel
+	o.mu.Unlock()
+	defer func() {
+		o.mu.Lock()
+		delete(o.running, scanID)
+		o.mu.Unlock()
+	}()
 	o.runScan(ctx, scanID, opts)
 }
 
@@ -311,6 +345,16 @@ func (o *Orchestrator) runScan(ctx context.Context, id string, opts RunOptions) 
 			o.fail(bg, id, sc.TargetPath, run, skipped, fmt.Errorf("internal error: %v", r))
 		}
 	}()
+	if opts.SBOM != nil {
+		o.mu.Lock()
+		o.streamOnly[id] = true
+		o.mu.Unlock()
+		defer func() {
+			o.mu.Lock()
+			delete(o.streamOnly, id)
+			o.mu.Unlock()
+		}()
+	}
 	o.publish(bg, id, sse.ScanStart, sse.ScanStartData{ScanID: id, ScanTypes: sc.ScanTypes, TargetPath: sc.TargetPath})
 	target := Target{ScanID: id, Path: sc.TargetPath}
 	if sc.TargetURL != nil {
@@ -321,7 +365,12 @@ func (o *Orchestrator) runScan(ctx context.Context, id string, opts RunOptions) 
 	}
 	// An image or repository becomes a directory first (prepare.go);
 	// deferred after recover's defer, so it runs first on a panic too.
-	prep, err := o.prepareTarget(ctx, id, sc.ScanTypes, &target)
+	var prep *Prepared
+	if opts.SBOM == nil {
+		prep, err = o.prepareTarget(ctx, id, sc.ScanTypes, &target)
+	} else {
+		target.Path, target.SBOM = opts.SBOM.Dir, opts.SBOM.Files
+	}
 	defer prep.Close()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -332,7 +381,7 @@ func (o *Orchestrator) runScan(ctx context.Context, id string, opts RunOptions) 
 		return
 	}
 
-	readsTree := ReadsTree(sc.ScanTypes)
+	readsTree := ReadsTree(sc.ScanTypes) && opts.SBOM == nil
 	if readsTree && prep == nil {
 		// A tree is confined again now; a prepared image or clone lives in
 		// scand's own work directory and its preparer checked its source.
@@ -390,6 +439,16 @@ func (o *Orchestrator) runScan(ctx context.Context, id string, opts RunOptions) 
 	}
 	defer in.Close()
 	src := prep.lineSource(tree.LineSource(target.Path))
+	if opts.SBOM != nil {
+		src = nil // no tree: the documents are not the lockfiles findings name
+		if opts.SBOM.Carry != nil {
+			if err := opts.SBOM.Carry(ctx, in.Add); err != nil {
+				o.fail(bg, id, sc.TargetPath, run, skipped, fmt.Errorf("carry findings: %w", err))
+				return
+			}
+		}
+		cov = append(cov, opts.SBOM.Coverage...)
+	}
 	var moves *moveTracker
 	if readsTree {
 		var git *gitMoves
@@ -646,7 +705,10 @@ func emitEach(fs []finding.Finding, err error, emit func(finding.Finding) error)
 }
 
 func (o *Orchestrator) publish(ctx context.Context, scanID, name string, data any) {
-	o.bus.Publish(ctx, sse.Event{Scan: scanID, Name: name, Data: data, At: o.now()})
+	o.mu.Lock()
+	quiet := o.streamOnly[scanID]
+	o.mu.Unlock()
+	o.bus.Publish(ctx, sse.Event{Scan: scanID, Name: name, Data: data, At: o.now(), StreamOnly: quiet})
 }
 
 // ExpandScanTypes returns the scanners of the requested types in registry

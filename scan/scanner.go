@@ -48,6 +48,31 @@ type Target struct {
 	// that repository by scand's doing, so git may be run on it although
 	// its git directory lies outside the tree.
 	Worktree bool
+	// SBOM, when not empty, makes the target stored components rather
+	// than a tree (scan/reevaluate): Path is a directory holding these
+	// CycloneDX files, and only a scanner that reads SBOMs (SBOMReader)
+	// can scan it.
+	SBOM []SBOMFile
+}
+
+// SBOMFile is one CycloneDX document of an SBOM target: the components a
+// scan found in one manifest or lockfile.
+type SBOMFile struct {
+	// Path is the document, absolute.
+	Path string
+	// Source is the manifest or lockfile the components were read from,
+	// relative to the scanned tree: findings are reported there, as a
+	// scan of the tree would have.
+	Source string
+	// Ecosystem is the OSV ecosystem of the components (npm, Go, PyPI,
+	// ...), "" when unknown.
+	Ecosystem string
+}
+
+// SBOMReader is implemented by a scanner that can match an SBOM target's
+// components against its advisory data (Target.SBOM).
+type SBOMReader interface {
+	ReadsSBOM() bool
 }
 
 // PathFilter is a set of excluded paths of a tree.

@@ -17,6 +17,11 @@ type Event struct {
 	Name string
 	Data any
 	At   time.Time
+	// StreamOnly: the event is progress for the scan's stream and replay
+	// buffer, not for the sinks (webhooks, notifications, alerts). A
+	// re-evaluation's scans are reported once for the whole run
+	// (advisory.new_matches), not per target.
+	StreamOnly bool
 }
 
 // Event names of SPEC.md.
@@ -113,6 +118,9 @@ func (b *Bus) Publish(ctx context.Context, ev Event) {
 		}
 	}
 	b.mu.Unlock()
+	if ev.StreamOnly {
+		return
+	}
 	for _, s := range sinks {
 		b.runSink(ctx, s, ev)
 	}

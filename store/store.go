@@ -15,6 +15,7 @@
 //	store/audit        the append-only audit log of every state change
 //	store/targets      targets as records, per-target finding age
 //	store/vex          imported VEX documents and statements
+//	store/reevals      re-evaluations of stored SBOMs against new advisory data
 //
 // and it builds on:
 //
@@ -47,6 +48,7 @@ import (
 	"scand/store/audit"
 	"scand/store/excerpts"
 	"scand/store/findings"
+	"scand/store/reevals"
 	"scand/store/scans"
 	"scand/store/scratch"
 	"scand/store/sqlbase"
@@ -80,6 +82,7 @@ type Store struct {
 	*targets.Targets
 	*excerpts.Excerpts
 	*vexdb.Statements
+	*reevals.Runs
 
 	// db serves reads; several connections read concurrently under WAL.
 	db *sql.DB
@@ -129,6 +132,7 @@ func open(ctx context.Context, path string, now func() time.Time, pragmas []stri
 	s.Targets = targets.New(db, w, now)
 	s.Excerpts = excerpts.New(db, w)
 	s.Statements = vexdb.New(db, w, now)
+	s.Runs = reevals.New(db, w, now)
 	if err := s.open(ctx, extra); err != nil {
 		s.Close()
 		return nil, err

@@ -2,6 +2,7 @@ package store
 
 import (
 	"scand/store/findings"
+	"scand/store/reevals"
 	"scand/store/scans"
 	"scand/store/webhooks"
 )
@@ -30,6 +31,8 @@ const (
 const (
 	SourceScan   = scans.SourceScan
 	SourceImport = scans.SourceImport
+	// SourceReevaluation: stored components matched again (issue 27).
+	SourceReevaluation = scans.SourceReevaluation
 )
 
 // TerminalStatus reports whether a scan in status s can no longer change.
@@ -95,4 +98,18 @@ const (
 	DeliveryDelivering = webhooks.DeliveryDelivering
 	DeliverySucceeded  = webhooks.DeliverySucceeded
 	DeliveryFailed     = webhooks.DeliveryFailed
+)
+
+// Re-evaluations of stored SBOMs (store/reevals, issue 27).
+type (
+	Reevaluation        = reevals.Reevaluation
+	ReevaluationTarget  = reevals.Target
+	AdvisoryMatch       = reevals.Match
+	UnknownTargetsError = reevals.UnknownTargetsError
+)
+
+// Re-evaluation statuses and triggers.
+const (
+	ReevalTriggerImport = reevals.TriggerImport
+	ReevalTriggerManual = reevals.TriggerManual
 )

@@ -269,51 +269,32 @@ func VulnerabilityOf(ctx context.Context, st *store.Store, id string, hidden []s
 	if id == "" || len(id) > 200 {
 		return Vulnerability{}, false, nil
 	}
-	out := Vulnerability{ID: id, Aliases: []string{}, Targets: []AffectedTarget{}, Packages: []AffectedPackage{}, Findings: []AffectedFindingV{}}
-	aliases := map[string]bool{}
-	tIndex := map[int64]int{}
-	type pkgKey struct{ eco, name, version string }
-	pIndex := map[pkgKey]int{}
-	err := st.EachVulnerabilityFinding(ctx, id, func(a targets.AffectedRow) error {
-		out.FindingsTotal++
-		for _, al := range append([]string{a.RuleID}, a.Aliases...) {
-			if al != "" && !aliases[strings.ToUpper(al)] && !strings.EqualFold(al, id) {
-				aliases[strings.ToUpper(al)] = true
+	d, err := st.Vulnerability(ctx, id, hidden, limit)
+	if err != nil || d.Total == 0 {
+		return Vulnerability{}, false, err
+	}
+	out := Vulnerability{ID: id, Aliases: []string{}, Targets: []AffectedTarget{}, Packages: []AffectedPackage{}, Findings: []AffectedFindingV{},
+		FindingsTotal: d.Total}
+	seen := map[string]bool{strings.ToUpper(id): true}
+	for _, list := range d.AliasLists {
+		for _, al := range list {
+			if up := strings.ToUpper(al); al != "" && !seen[up] {
+				seen[up] = true
 				out.Aliases = append(out.Aliases, al)
 			}
 		}
-		i, ok := tIndex[a.TargetID]
-		if !ok {
-			i = len(out.Targets)
-			tIndex[a.TargetID] = i
-			out.Targets = append(out.Targets, AffectedTarget{TargetRefView: TargetRefView{ID: a.TargetID, Name: a.TargetName, Kind: a.TargetKind, ScanID: a.ScanID}})
-		}
-		out.Targets[i].Findings++
-		if !contains(hidden, a.Verdict) {
-			out.Targets[i].Open++
-		}
-		k := pkgKey{a.Ecosystem, a.Package, a.Version}
-		j, ok := pIndex[k]
-		if !ok {
-			j = len(out.Packages)
-			pIndex[k] = j
-			out.Packages = append(out.Packages, AffectedPackage{Ecosystem: a.Ecosystem, Name: a.Package, Version: a.Version, FixedVersions: []string{}, Targets: []int64{}})
-		}
-		p := &out.Packages[j]
-		if a.FixedVersion != "" && !contains(p.FixedVersions, a.FixedVersion) {
-			p.FixedVersions = append(p.FixedVersions, a.FixedVersion)
-		}
-		if len(p.Targets) == 0 || p.Targets[len(p.Targets)-1] != a.TargetID {
-			p.Targets = append(p.Targets, a.TargetID)
-		}
-		if len(out.Findings) < limit {
-			out.Findings = append(out.Findings, AffectedFindingV{TargetID: a.TargetID, ScanID: a.ScanID, Fingerprint: a.Fingerprint, Severity: a.Severity,
-				RuleID: a.RuleID, Package: a.Package, Version: a.Version, FixedVersion: a.FixedVersion, Verdict: a.Verdict})
-		}
-		return nil
-	})
-	if err != nil || out.FindingsTotal == 0 {
-		return Vulnerability{}, false, err
+	}
+	sort.Strings(out.Aliases)
+	for _, t := range d.Targets {
+		out.Targets = append(out.Targets, AffectedTarget{TargetRefView: TargetRefView{ID: t.TargetID, Name: t.TargetName, Kind: t.TargetKind, ScanID: t.ScanID},
+			Findings: t.Findings, Open: t.Open})
+	}
+	for _, p := range d.Packages {
+		out.Packages = append(out.Packages, AffectedPackage{Ecosystem: p.Ecosystem, Name: p.Name, Version: p.Version, FixedVersions: p.FixedVersions, Targets: p.TargetIDs})
+	}
+	for _, a := range d.Findings {
+		out.Findings = append(out.Findings, AffectedFindingV{TargetID: a.TargetID, ScanID: a.ScanID, Fingerprint: a.Fingerprint, Severity: a.Severity,
+			RuleID: a.RuleID, Package: a.Package, Version: a.Version, FixedVersion: a.FixedVersion, Verdict: a.Verdict})
 	}
 	out.FindingsTruncated = out.FindingsTotal > len(out.Findings)
 	return out, true, nil

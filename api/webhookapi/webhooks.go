@@ -59,7 +59,7 @@ type WebhookCreated struct {
 type CreateWebhookRequest struct {
 	Name        string   `json:"name" doc:"1 to 200 characters"`
 	URL         string   `json:"url" doc:"absolute http or https URL without credentials"`
-	EventFilter []string `json:"event_filter" doc:"non-empty subset of scan.complete, scan.failed, scanner.failed, webhook.test, scan.new_findings"`
+	EventFilter []string `json:"event_filter" doc:"non-empty subset of scan.complete, scan.failed, scanner.failed, webhook.test, scan.new_findings, finding.acceptance_expired, finding.sla_breached, advisory.new_matches"`
 	Enabled     *bool    `json:"enabled,omitempty" doc:"default true"`
 }
 

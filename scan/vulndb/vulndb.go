@@ -22,6 +22,8 @@ package vulndb
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -364,4 +366,30 @@ func ParseChecksums(data []byte) (map[string]string, error) {
 		return nil, errors.New("checksum file holds no sha256")
 	}
 	return out, nil
+}
+
+// ImportState identifies what has been imported into dir: it changes with
+// every import, whoever made it (the daemon's API or `scand vulndb
+// import` on the command line), and is "" before the first. A daemon
+// compares it with the last it acted on to re-evaluate stored SBOMs
+// (scan/reevaluate).
+func ImportState(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	m := readManifest(dir)
+	if len(m.Databases) == 0 {
+		return ""
+	}
+	names := make([]string, 0, len(m.Databases))
+	for n := range m.Databases {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	h := sha256.New()
+	for _, n := range names {
+		e := m.Databases[n]
+		fmt.Fprintf(h, "%s\x00%s\x00%s\n", n, e.SHA256, e.ImportedAt.UTC().Format(time.RFC3339Nano))
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

@@ -242,6 +242,7 @@ func OSV(cfg scan.Config) scan.Scanner {
 	return newCLI(cfg, tool{name: "osv-scanner", scanType: scan.TypeDependency,
 		noFollow: true, // seen not to read symlinked lockfiles or descend into symlinked directories; osvArgs lists regular files only
 		args:     osvArgs,
+		sbom:     &sbomRun{args: osvSBOMArgs},
 		reads:    func(rel string) bool { return osvEcosystemOf(path.Base(rel)) != "" },
 		// Each lockfile is passed with -L, and --config replaces the
 		// osv-scanner.toml it would otherwise read beside it.

@@ -205,6 +205,7 @@ func Trivy(cfg scan.Config) scan.Scanner {
 			}
 			return append(append(append([]string{"fs"}, offline...), trivySkipArgs(c.excludePatterns(false))...), c.root), nil
 		},
+		sbom:  &sbomRun{args: trivySBOMArgs, each: true},
 		exits: exits{report: []int{0}},
 		parse: func(c *call, out []byte) ([]finding.Finding, error) {
 			return trivyParse(c.root, out, c.lines, c.image != "")

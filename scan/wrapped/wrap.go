@@ -101,6 +101,9 @@ type tool struct {
 	// parse turns one run's report into findings.
 	parse func(c *call, report []byte) ([]finding.Finding, error)
 
+	// sbom, when set, is how the tool matches an SBOM target (sbom.go).
+	sbom *sbomRun
+
 	// db is the offline database the tool reads, if any; c.db is its folder.
 	db offlineDB
 	// ready checks anything else the tool needs besides its binary (a
@@ -518,6 +521,9 @@ func (w *cli) callOn(ctx context.Context, t scan.Target) (*call, error) {
 // Scan validates the target, then runs the tool once, or once per
 // directory eachDirOf finds, and returns the findings of all runs.
 func (w *cli) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, error) {
+	if len(t.SBOM) > 0 {
+		return w.scanSBOM(ctx, t)
+	}
 	c, err := w.callOn(ctx, t)
 	if err != nil {
 		return nil, err

@@ -74,18 +74,25 @@ type Scan struct {
 	// asked for.
 	Coverage     *finding.ScanCoverage
 	DefaultTypes bool
+	// BasedOnScan is, for a re-evaluation (SourceReevaluation), the scan
+	// whose stored components it matched against newer advisory data; ""
+	// for every other scan. Such a scan belongs to that scan's target.
+	BasedOnScan string
 }
 
 // Scan sources.
 const (
 	SourceScan   = "scan"
 	SourceImport = "import"
+	// SourceReevaluation: the stored components of an earlier scan
+	// matched again against newer advisory data (scan/reevaluate).
+	SourceReevaluation = "reevaluation"
 )
 
 // Columns is the select list ScanRow reads.
 const Columns = `seq, id, target_path, scan_types, target_url, target_host, status, started_at, completed_at,
 	scanners_run, scanners_skipped, error, findings_count, risk_score, severity_counts, live_counts, suppressed_count, created_by, schedule_id,
-	source, commit_id, coverage, default_types`
+	source, commit_id, coverage, default_types, based_on_scan`
 
 // ScanRow reads one scan selected with Columns; ErrNotFound when there
 // was no row.
@@ -96,7 +103,7 @@ func ScanRow(row sqlbase.Row) (Scan, error) {
 	var coverage string
 	err := row.Scan(&sc.Seq, &sc.ID, &sc.TargetPath, &types, &url, &host, &sc.Status, &started, &completed,
 		&run, &skipped, &sc.Error, &sc.FindingsCount, &sc.RiskScore, &counts, &live, &sc.Suppressed, &sc.CreatedBy, &schedule,
-		&sc.Source, &sc.Commit, &coverage, &sc.DefaultTypes)
+		&sc.Source, &sc.Commit, &coverage, &sc.DefaultTypes, &sc.BasedOnScan)
 	if errors.Is(err, sql.ErrNoRows) {
 		return sc, sqlbase.ErrNotFound
 	}
@@ -173,10 +180,13 @@ func Insert(ctx context.Context, db interface {
 	if sc.Source == "" {
 		sc.Source = SourceScan
 	}
+	// A re-evaluation takes its base scan's target as it is: derived from
+	// its path, an image's or a repository's would become a directory.
 	err := db.QueryRowContext(ctx, `INSERT INTO scans (id, target_path, scan_types, target_url, target_host, status, started_at, created_by, schedule_id,
-		source, commit_id, default_types) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+		source, commit_id, default_types, based_on_scan, target_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+		(SELECT b.target_id FROM scans b WHERE ? != '' AND b.id = ?)) RETURNING seq`,
 		sc.ID, sc.TargetPath, sqlbase.MustJSON(sc.ScanTypes), sc.TargetURL, sc.TargetHost, sc.Status, sqlbase.FormatTime(sc.StartedAt), sc.CreatedBy, schedule,
-		sc.Source, sc.Commit, sc.DefaultTypes).Scan(&sc.Seq)
+		sc.Source, sc.Commit, sc.DefaultTypes, sc.BasedOnScan, sc.BasedOnScan, sc.BasedOnScan).Scan(&sc.Seq)
 	return sc, err
 }
 

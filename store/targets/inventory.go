@@ -3,6 +3,7 @@ package targets
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"scand/store/sqlbase"
@@ -110,17 +111,16 @@ type AffectedRow struct {
 // (case-insensitive), in target order, found through latest_advisories.
 func (s *Targets) VulnerabilityFindings(ctx context.Context, id string) ([]AffectedRow, error) {
 	out := []AffectedRow{}
-	err := s.EachVulnerabilityFinding(ctx, id, func(a AffectedRow) error {
+	err := s.EachVulnerabilityFinding(ctx, id, -1, func(a AffectedRow) error {
 		out = append(out, a)
 		return nil
 	})
 	return out, err
 }
 
-// EachVulnerabilityFinding streams what VulnerabilityFindings lists, so
-// an advisory reported in hundreds of thousands of findings is summed up
-// without holding them.
-func (s *Targets) EachVulnerabilityFinding(ctx context.Context, id string, fn func(AffectedRow) error) error {
+// EachVulnerabilityFinding streams the first limit (all when negative)
+// of what VulnerabilityFindings lists.
+func (s *Targets) EachVulnerabilityFinding(ctx context.Context, id string, limit int, fn func(AffectedRow) error) error {
 	rows, err := s.db.QueryContext(ctx, `SELECT t.id, t.name, t.kind, s.id, lf.fingerprint, lf.severity,
 			coalesce(lf.rule_id, ''), coalesce(lf.package, ''), coalesce(lf.version, ''), coalesce(lf.ecosystem, ''),
 			coalesce(lf.fixed_version, ''), coalesce(lf.aliases, '[]'),
@@ -129,7 +129,7 @@ func (s *Targets) EachVulnerabilityFinding(ctx context.Context, id string, fn fu
 		JOIN scans s ON s.seq = t.latest_seq
 		LEFT JOIN triage_states ts ON ts.fingerprint = lf.fingerprint
 		WHERE la.advisory = upper(?1) AND `+latestRows+`
-		ORDER BY lf.target_id, lf.k`, id)
+		ORDER BY lf.target_id, lf.k LIMIT ?2`, id, limit)
 	if err != nil {
 		return err
 	}
@@ -162,4 +162,94 @@ func decodeAliases(s string) []string {
 	out := []string{}
 	_ = json.Unmarshal([]byte(s), &out)
 	return out
+}
+
+// VulnerabilityDigest is what every target's latest completed scan
+// reports of one advisory: per target and per package sums over all its
+// findings, the distinct alias lists, and the first findings in target
+// order. The sums are made in SQL, so an advisory in thousands of
+// findings costs a few aggregate passes, not thousands of decoded rows.
+type VulnerabilityDigest struct {
+	Total    int
+	Targets  []AffectedTarget
+	Packages []AffectedPackage
+	// AliasLists are the distinct (rule id, aliases) of the findings.
+	AliasLists [][]string
+	Findings   []AffectedRow
+}
+
+// AffectedTarget is a target whose latest scan reports the advisory;
+// Open leaves out findings whose verdict is one of the hidden ones.
+type AffectedTarget struct {
+	TargetID                       int64
+	TargetName, TargetKind, ScanID string
+	Findings, Open                 int
+}
+
+// AffectedPackage is a package version the advisory is reported in, the
+// fixed versions the scanners gave and the targets holding it.
+type AffectedPackage struct {
+	Ecosystem, Name, Version string
+	FixedVersions            []string
+	TargetIDs                []int64
+}
+
+const vulnerabilityFrom = ` FROM latest_advisories la JOIN latest_findings lf ON lf.k = la.k JOIN targets t ON t.id = lf.target_id
+	WHERE la.advisory = upper(?1) AND ` + latestRows
+
+// Vulnerability sums up advisory id (any alias, case-insensitive) over
+// every target's latest completed scan, listing at most limit findings.
+func (s *Targets) Vulnerability(ctx context.Context, id string, hidden []string, limit int) (VulnerabilityDigest, error) {
+	var d VulnerabilityDigest
+	args := []any{id}
+	open := "1"
+	if len(hidden) > 0 {
+		open = "CASE WHEN coalesce(ts.status, 'new') IN (" + sqlbase.Placeholders(len(hidden)) + ") THEN 0 ELSE 1 END"
+		args = append(args, sqlbase.AnySlice(hidden)...)
+	}
+	// Placeholders are numbered ?1 for the id, then positional: the
+	// hidden list follows it in args.
+	rows, err := s.db.QueryContext(ctx, `SELECT t.id, t.name, t.kind, s.id, count(*), sum(`+open+`)`+
+		strings.Replace(vulnerabilityFrom, "JOIN targets t ON t.id = lf.target_id", "JOIN targets t ON t.id = lf.target_id JOIN scans s ON s.seq = t.latest_seq LEFT JOIN triage_states ts ON ts.fingerprint = lf.fingerprint", 1)+
+		` GROUP BY t.id ORDER BY t.id`, args...)
+	d.Targets, err = sqlbase.Collect(rows, err, func(r sqlbase.Row) (AffectedTarget, error) {
+		var a AffectedTarget
+		err := r.Scan(&a.TargetID, &a.TargetName, &a.TargetKind, &a.ScanID, &a.Findings, &a.Open)
+		d.Total += a.Findings
+		return a, err
+	})
+	if err != nil || d.Total == 0 {
+		return d, err
+	}
+	rows, err = s.db.QueryContext(ctx, `SELECT coalesce(lf.ecosystem, ''), coalesce(lf.package, ''), coalesce(lf.version, ''),
+			json_group_array(DISTINCT lf.fixed_version) FILTER (WHERE coalesce(lf.fixed_version, '') <> ''),
+			json_group_array(DISTINCT lf.target_id)`+vulnerabilityFrom+`
+		GROUP BY 1, 2, 3 ORDER BY min(lf.target_id), min(lf.k)`, id)
+	d.Packages, err = sqlbase.Collect(rows, err, func(r sqlbase.Row) (AffectedPackage, error) {
+		var p AffectedPackage
+		var fixed, targetIDs string
+		err := r.Scan(&p.Ecosystem, &p.Name, &p.Version, &fixed, &targetIDs)
+		p.FixedVersions = decodeAliases(fixed)
+		p.TargetIDs = []int64{}
+		_ = json.Unmarshal([]byte(targetIDs), &p.TargetIDs)
+		slices.Sort(p.TargetIDs)
+		return p, err
+	})
+	if err != nil {
+		return d, err
+	}
+	rows, err = s.db.QueryContext(ctx, `SELECT DISTINCT coalesce(lf.rule_id, ''), coalesce(lf.aliases, '[]')`+vulnerabilityFrom, id)
+	d.AliasLists, err = sqlbase.Collect(rows, err, func(r sqlbase.Row) ([]string, error) {
+		var rule, aliases string
+		err := r.Scan(&rule, &aliases)
+		return append([]string{rule}, decodeAliases(aliases)...), err
+	})
+	if err != nil {
+		return d, err
+	}
+	err = s.EachVulnerabilityFinding(ctx, id, limit, func(a AffectedRow) error {
+		d.Findings = append(d.Findings, a)
+		return nil
+	})
+	return d, err
 }

@@ -65,6 +65,10 @@ type TargetSummary struct {
 	// "" and nil before one.
 	LatestScanID      string
 	LatestCompletedAt *time.Time
+	// LatestSource is the latest completed scan's source (reevaluation:
+	// its stored components matched against newer advisory data, then
+	// LatestBasedOn is the scan whose components they were).
+	LatestSource, LatestBasedOn string
 	// Open counts the latest completed scan's findings by severity,
 	// without suppressed ones and hidden verdicts; Overdue those of them
 	// past their deadline.
@@ -181,7 +185,7 @@ func (s *Targets) summarize(ctx context.Context, ts []Target, hidden []string, s
 			(SELECT started_at FROM scans WHERE target_id = t.id AND hidden = 0 ORDER BY seq LIMIT 1),
 			(SELECT started_at FROM scans WHERE target_id = t.id AND hidden = 0 ORDER BY seq DESC LIMIT 1),
 			(SELECT id FROM scans WHERE target_id = t.id AND hidden = 0 ORDER BY seq DESC LIMIT 1),
-			s.id, s.completed_at, `+overdue+`
+			s.id, s.completed_at, coalesce(s.source, ''), coalesce(s.based_on_scan, ''), `+overdue+`
 		FROM targets t LEFT JOIN scans s ON s.seq = t.latest_seq WHERE t.id IN (`+sqlbase.Placeholders(len(ids))+`)`, append(args, ids...)...)
 	if err != nil {
 		return nil, err
@@ -189,8 +193,9 @@ func (s *Targets) summarize(ctx context.Context, ts []Target, hidden []string, s
 	for rows.Next() {
 		var id int64
 		var first, last, lastID, latestID, completed sql.NullString
+		var source, basedOn string
 		var n int
-		if err := rows.Scan(&id, &first, &last, &lastID, &latestID, &completed, &n); err != nil {
+		if err := rows.Scan(&id, &first, &last, &lastID, &latestID, &completed, &source, &basedOn, &n); err != nil {
 			rows.Close()
 			return nil, err
 		}
@@ -198,6 +203,7 @@ func (s *Targets) summarize(ctx context.Context, ts []Target, hidden []string, s
 		t.FirstScanAt, t.LastScanAt, t.LastScanID = sqlbase.ParseNullTime(first), sqlbase.ParseNullTime(last), lastID.String
 		if t.LatestSeq != 0 {
 			t.LatestScanID, t.LatestCompletedAt, t.Overdue = latestID.String, sqlbase.ParseNullTime(completed), n
+			t.LatestSource, t.LatestBasedOn = source, basedOn
 		}
 	}
 	rows.Close()

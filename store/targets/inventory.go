@@ -209,8 +209,8 @@ func (s *Targets) Vulnerability(ctx context.Context, id string, hidden []string,
 	}
 	// Placeholders are numbered ?1 for the id, then positional: the
 	// hidden list follows it in args.
-	rows, err := s.db.QueryContext(ctx, `SELECT t.id, t.name, t.kind, s.id, count(*), sum(`+open+`)`+
-		strings.Replace(vulnerabilityFrom, "JOIN targets t ON t.id = lf.target_id", "JOIN targets t ON t.id = lf.target_id JOIN scans s ON s.seq = t.latest_seq LEFT JOIN triage_states ts ON ts.fingerprint = lf.fingerprint", 1)+
+	rows, err := s.db.QueryContext(ctx, `SELECT t.id, t.name, t.kind, (SELECT id FROM scans WHERE seq = t.latest_seq), count(*), sum(`+open+`)`+
+		strings.Replace(vulnerabilityFrom, "JOIN targets t ON t.id = lf.target_id", "JOIN targets t ON t.id = lf.target_id LEFT JOIN triage_states ts ON ts.fingerprint = lf.fingerprint", 1)+
 		` GROUP BY t.id ORDER BY t.id`, args...)
 	d.Targets, err = sqlbase.Collect(rows, err, func(r sqlbase.Row) (AffectedTarget, error) {
 		var a AffectedTarget
@@ -223,26 +223,28 @@ func (s *Targets) Vulnerability(ctx context.Context, id string, hidden []string,
 	}
 	rows, err = s.db.QueryContext(ctx, `SELECT coalesce(lf.ecosystem, ''), coalesce(lf.package, ''), coalesce(lf.version, ''),
 			json_group_array(DISTINCT lf.fixed_version) FILTER (WHERE coalesce(lf.fixed_version, '') <> ''),
-			json_group_array(DISTINCT lf.target_id)`+vulnerabilityFrom+`
+			json_group_array(DISTINCT lf.target_id),
+			json_group_array(DISTINCT coalesce(lf.rule_id, '') || char(1) || coalesce(lf.aliases, '[]'))`+vulnerabilityFrom+`
 		GROUP BY 1, 2, 3 ORDER BY min(lf.target_id), min(lf.k)`, id)
+	seenLists := map[string]bool{}
 	d.Packages, err = sqlbase.Collect(rows, err, func(r sqlbase.Row) (AffectedPackage, error) {
 		var p AffectedPackage
-		var fixed, targetIDs string
-		err := r.Scan(&p.Ecosystem, &p.Name, &p.Version, &fixed, &targetIDs)
+		var fixed, targetIDs, aliasLists string
+		err := r.Scan(&p.Ecosystem, &p.Name, &p.Version, &fixed, &targetIDs, &aliasLists)
+		// Each entry is the rule id, \x01, then the JSON alias list.
+		for _, entry := range decodeAliases(aliasLists) {
+			if seenLists[entry] {
+				continue
+			}
+			seenLists[entry] = true
+			rule, list, _ := strings.Cut(entry, "\x01")
+			d.AliasLists = append(d.AliasLists, append([]string{rule}, decodeAliases(list)...))
+		}
 		p.FixedVersions = decodeAliases(fixed)
 		p.TargetIDs = []int64{}
 		_ = json.Unmarshal([]byte(targetIDs), &p.TargetIDs)
 		slices.Sort(p.TargetIDs)
 		return p, err
-	})
-	if err != nil {
-		return d, err
-	}
-	rows, err = s.db.QueryContext(ctx, `SELECT DISTINCT coalesce(lf.rule_id, ''), coalesce(lf.aliases, '[]')`+vulnerabilityFrom, id)
-	d.AliasLists, err = sqlbase.Collect(rows, err, func(r sqlbase.Row) ([]string, error) {
-		var rule, aliases string
-		err := r.Scan(&rule, &aliases)
-		return append([]string{rule}, decodeAliases(aliases)...), err
 	})
 	if err != nil {
 		return d, err

@@ -211,7 +211,10 @@ func (e *Engine) AfterImport(ctx context.Context, createdBy string) (r store.Ree
 		state = e.o.DataState()
 	}
 	e.mu.Lock()
-	if state != "" && state == e.lastState {
+	// With a DataState, a run needs advisory data that changed since the
+	// last one: no data at all (nothing imported yet) or the same data
+	// would re-scan every target for nothing, at every poll.
+	if e.o.DataState != nil && (state == "" || state == e.lastState) {
 		e.mu.Unlock()
 		return r, false, nil
 	}
@@ -376,9 +379,9 @@ func (e *Engine) target(ctx context.Context, runID string, t store.ReevaluationT
 		}
 		return "skipped", note, nil
 	}
-	readers, carriedCoverage := e.readers(base)
+	readers, carriedCoverage := e.readers(bg, base)
 	if len(readers) == 0 {
-		return store.StatusFailed, "no scanner that reads an SBOM is registered (osv-scanner, trivy)", nil
+		return store.StatusFailed, "no scanner that reads an SBOM is installed here (osv-scanner, trivy)", nil
 	}
 	sc, err := st.CreateScan(bg, store.Scan{ID: store.NewID(), TargetPath: base.TargetPath, ScanTypes: base.ScanTypes, TargetURL: base.TargetURL,
 		TargetHost: base.TargetHost, StartedAt: e.o.Now(), CreatedBy: "reevaluation " + runID, Source: store.SourceReevaluation, BasedOnScan: base.ID})
@@ -435,6 +438,15 @@ func (e *Engine) target(ctx context.Context, runID string, t store.ReevaluationT
 	default:
 		return store.StatusFailed, truncate(done.Error, 500), nil
 	}
+	// A reader that did not look left out its findings, which would make
+	// them look fixed on the target: such a scan is removed (the base
+	// scan stays the target's latest) and the target fails with why.
+	if why := unexamined(done.Coverage, readers); why != "" {
+		if err := st.DeleteScan(bg, done.ID); err != nil {
+			return store.StatusFailed, truncate(why+"; removing its scan failed: "+err.Error(), 500), nil
+		}
+		return store.StatusFailed, truncate(why+"; its scan was removed so that no finding looks fixed", 500), nil
+	}
 	matches, err = st.NewAdvisoryMatches(bg, done.Seq, base.Seq, readers)
 	if err != nil {
 		return store.StatusFailed, truncate(err.Error(), 500), nil
@@ -454,11 +466,15 @@ func (e *Engine) target(ctx context.Context, runID string, t store.ReevaluationT
 
 // readers are the registered scanners that read SBOMs, by name, and the
 // base scan's coverage entries of the others (kept as they were).
-func (e *Engine) readers(base store.Scan) ([]string, []finding.ScannerCoverage) {
+func (e *Engine) readers(ctx context.Context, base store.Scan) ([]string, []finding.ScannerCoverage) {
 	var names []string
 	for _, s := range e.o.Orchestrator.Scanners() {
 		if r, ok := unwrap(s).(scan.SBOMReader); ok && r.ReadsSBOM() {
-			names = append(names, s.Name())
+			// One not installed here keeps its findings and coverage
+			// from the base scan, like the scanners that read no SBOM.
+			if _, _, ok := s.Available(ctx); ok {
+				names = append(names, s.Name())
+			}
 		}
 	}
 	var cov []finding.ScannerCoverage
@@ -470,6 +486,29 @@ func (e *Engine) readers(base store.Scan) ([]string, []finding.ScannerCoverage) 
 		}
 	}
 	return names, cov
+}
+
+// unexamined says which of the readers did not look at the SBOM in a
+// scan's coverage ("" when each ran, fully or in part).
+func unexamined(cov *finding.ScanCoverage, readers []string) string {
+	var out []string
+	for _, name := range readers {
+		looked, said := false, "no coverage recorded"
+		if cov != nil {
+			for _, c := range cov.Scanners {
+				if c.Scanner == name {
+					looked, said = c.Looked(), c.Status
+					if c.Reason != "" {
+						said += ": " + c.Reason
+					}
+				}
+			}
+		}
+		if !looked {
+			out = append(out, name+" "+said)
+		}
+	}
+	return strings.Join(out, "; ")
 }
 
 func unwrap(s scan.Scanner) scan.Scanner {

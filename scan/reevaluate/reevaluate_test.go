@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,6 +44,9 @@ type sbomTool struct {
 	scan.Builtin
 	db    *advisoryDB
 	block chan struct{}
+	// failSBOM, when set, is what an SBOM run returns (a tool whose
+	// advisory data cannot be read).
+	failSBOM error
 	runs  *int
 	mu    *sync.Mutex
 }
@@ -64,6 +68,9 @@ func (s sbomTool) Scan(ctx context.Context, t scan.Target) ([]finding.Finding, e
 			pkgs = append(pkgs, pkg{name, version, "deps.txt"})
 		}
 	} else {
+		if s.failSBOM != nil {
+			return nil, s.failSBOM
+		}
 		s.mu.Lock()
 		*s.runs++
 		s.mu.Unlock()
@@ -423,5 +430,59 @@ func TestReevaluationResumesAfterRestart(t *testing.T) {
 	state = "v3"
 	if _, ok, err := e.AfterImport(ctx, "api"); err != nil || !ok {
 		t.Fatalf("new data started no run: %v %v", ok, err)
+	}
+}
+
+// A reader that could not look must not make the target's dependency
+// findings look fixed: its scan goes, the base stays the latest.
+func TestReevaluationThatCouldNotLookLeavesTheTarget(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	f.db.set("lodash@4.17.15", "GHSA-1")
+	a := f.scanTree(t, "a", "lodash@4.17.15")
+	f.tool.failSBOM = errors.New("advisory database unreadable")
+	e := New(Options{Store: f.st, Orchestrator: f.orch, Bus: f.bus, PollInterval: -1})
+	if err := e.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer e.Stop(5 * time.Second)
+	r, err := e.Submit(ctx, store.ReevalTriggerManual, "test", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitRun(t, f.st, r.ID)
+	ts, err := f.st.ReevaluationTargets(ctx, r.ID, 0, 10)
+	if err != nil || len(ts) != 1 || ts[0].Status != store.StatusFailed || !strings.Contains(ts[0].Note, "fake-osv") {
+		t.Fatalf("target of a run whose reader failed: %v %+v", err, ts)
+	}
+	latest, err := f.st.LatestCompletedScanOfTarget(ctx, ts[0].TargetID)
+	if err != nil || latest.ID != a.ID {
+		t.Fatalf("latest scan after a failed re-evaluation: %v %s, want the base %s", err, latest.ID, a.ID)
+	}
+	if evs := f.matchEvents(); len(evs) != 0 {
+		t.Fatalf("announced: %+v", evs)
+	}
+}
+
+// Only changed advisory data starts a run: none imported yet, or the
+// same data again, starts nothing.
+func TestReevaluationNeedsNewData(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	state := ""
+	e := New(Options{Store: f.st, Orchestrator: f.orch, Bus: f.bus, PollInterval: -1, DataState: func() string { return state }})
+	if err := e.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer e.Stop(5 * time.Second)
+	if _, ok, err := e.AfterImport(ctx, "poll"); ok || err != nil {
+		t.Fatalf("no advisory data started a run (%v)", err)
+	}
+	state = "v1"
+	if _, ok, err := e.AfterImport(ctx, "poll"); !ok || err != nil {
+		t.Fatalf("new data started no run (%v)", err)
+	}
+	if _, ok, err := e.AfterImport(ctx, "poll"); ok || err != nil {
+		t.Fatalf("the same data started a second run (%v)", err)
 	}
 }

@@ -47,8 +47,8 @@ type sbomTool struct {
 	// failSBOM, when set, is what an SBOM run returns (a tool whose
 	// advisory data cannot be read).
 	failSBOM error
-	runs  *int
-	mu    *sync.Mutex
+	runs     *int
+	mu       *sync.Mutex
 }
 
 func (s sbomTool) ReadsSBOM() bool { return true }

@@ -85,13 +85,12 @@ func TestLatestFindingsFollowScans(t *testing.T) {
 
 	vuln := func(id string) []string {
 		t.Helper()
-		rows, err := s.VulnerabilityFindings(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
 		var fps []string
-		for _, r := range rows {
+		if err := s.EachVulnerabilityFinding(ctx, id, -1, func(r targets.AffectedRow) error {
 			fps = append(fps, r.Fingerprint)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
 		}
 		return fps
 	}

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"maps"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -174,7 +175,7 @@ func parseLabels(r *http.Request) (map[string]string, error) {
 
 func (h Handlers) targetQuery(r *http.Request) (targets.TargetQuery, error) {
 	q := targets.TargetQuery{Kind: r.URL.Query().Get("kind"), Text: r.URL.Query().Get("text"), Hidden: h.hidden(), SLA: h.sla()}
-	if q.Kind != "" && !contains(targets.Kinds, q.Kind) {
+	if q.Kind != "" && !slices.Contains(targets.Kinds, q.Kind) {
 		return q, httpio.Invalid("enum", "Input should be one of "+strings.Join(targets.Kinds, ", "), q.Kind, "query", "kind")
 	}
 	var err error
@@ -413,15 +414,6 @@ type FindingList struct {
 	NextCursor *string           `json:"next_cursor"`
 }
 
-func contains(list []string, v string) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
-
 func parseTimeParam(v, name string) (*time.Time, error) {
 	if v == "" {
 		return nil, nil
@@ -530,7 +522,7 @@ func (h Handlers) FindingsQuery(r *http.Request) (targets.FindingsQuery, error) 
 	if q.Sort == "" {
 		q.Sort = "severity"
 	}
-	if !contains([]string{"severity", "first_seen", "target", "file"}, q.Sort) {
+	if !slices.Contains([]string{"severity", "first_seen", "target", "file"}, q.Sort) {
 		return q, httpio.Invalid("enum", "Input should be one of severity, first_seen, target, file", q.Sort, "query", "sort")
 	}
 	if q.Suppressed, err = httpio.QueryOptionalBool(r, "suppressed"); err != nil {

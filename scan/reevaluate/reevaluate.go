@@ -31,6 +31,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -404,7 +405,7 @@ func (e *Engine) target(ctx context.Context, runID string, t store.ReevaluationT
 			if err != nil {
 				return err
 			}
-			if contains(readers, fw.Scanner) {
+			if slices.Contains(readers, fw.Scanner) {
 				continue
 			}
 			f := fw.Finding
@@ -480,7 +481,7 @@ func (e *Engine) readers(ctx context.Context, base store.Scan) ([]string, []find
 	var cov []finding.ScannerCoverage
 	if base.Coverage != nil {
 		for _, c := range base.Coverage.Scanners {
-			if !contains(names, c.Scanner) {
+			if !slices.Contains(names, c.Scanner) {
 				cov = append(cov, c)
 			}
 		}
@@ -685,15 +686,6 @@ type cdxProperty struct {
 type cdxDependency struct {
 	Ref       string   `json:"ref"`
 	DependsOn []string `json:"dependsOn"`
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func truncate(s string, n int) string {

@@ -106,20 +106,10 @@ type AffectedRow struct {
 	Verdict                        string   // "new" when none
 }
 
-// VulnerabilityFindings lists the dependency findings of every target's
-// latest completed scan whose rule id or any alias is id
-// (case-insensitive), in target order, found through latest_advisories.
-func (s *Targets) VulnerabilityFindings(ctx context.Context, id string) ([]AffectedRow, error) {
-	out := []AffectedRow{}
-	err := s.EachVulnerabilityFinding(ctx, id, -1, func(a AffectedRow) error {
-		out = append(out, a)
-		return nil
-	})
-	return out, err
-}
-
 // EachVulnerabilityFinding streams the first limit (all when negative)
-// of what VulnerabilityFindings lists.
+// dependency findings of every target's latest completed scan whose rule
+// id or any alias is id (case-insensitive), in target order, found
+// through latest_advisories.
 func (s *Targets) EachVulnerabilityFinding(ctx context.Context, id string, limit int, fn func(AffectedRow) error) error {
 	rows, err := s.db.QueryContext(ctx, `SELECT t.id, t.name, t.kind, s.id, lf.fingerprint, lf.severity,
 			coalesce(lf.rule_id, ''), coalesce(lf.package, ''), coalesce(lf.version, ''), coalesce(lf.ecosystem, ''),

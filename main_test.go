@@ -309,6 +309,10 @@ func startScandIn(t *testing.T, dir string, env map[string]string, args ...strin
 		p.cmd.Env = append(p.cmd.Env, k+"="+v)
 	}
 	p.cmd.Stdout, p.cmd.Stderr = p.stdout, p.stderr
+	// Its own process group: a killed daemon leaves its children (a
+	// scanner's --version probe, a scan) running, and one writing into a
+	// t.TempDir fails the test's cleanup with "directory not empty".
+	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -323,8 +327,22 @@ func startScandIn(t *testing.T, dir string, env map[string]string, args ...strin
 			p.cmd.Process.Kill()
 			<-p.exited
 		}
+		p.killChildren()
 	})
 	return p
+}
+
+// killChildren kills what the daemon left running. SIGKILL ends them at
+// once; the wait, at most a second, is for their exit to be reaped (a
+// zombie writes nothing, so a slow reaper costs only that second).
+func (p *scandProcess) killChildren() {
+	pgid := p.cmd.Process.Pid
+	if syscall.Kill(-pgid, syscall.SIGKILL) == syscall.ESRCH {
+		return
+	}
+	for i := 0; i < 20 && syscall.Kill(-pgid, 0) != syscall.ESRCH; i++ {
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // wait returns the exit code, killing the process after timeout.

@@ -96,7 +96,7 @@ func (r *Runner) Run(ctx context.Context, c Cmd) (Result, error) {
 	cmd := exec.Command(path, c.Args...)
 	cmd.Dir = c.Dir
 	cmd.Env = append(baseEnv(), c.Env...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = toolAttr()
 	// A grandchild that left the process group (setsid, a daemonizing
 	// tool) can hold stdout open after the tool exits; without a bound,
 	// Wait would block on that pipe forever.

@@ -113,7 +113,7 @@ func TestConsolePortfolioWalkInChromium(t *testing.T) {
 	}
 	rowTitles := func() []string {
 		var out []string
-		b.evalInto(`Array.from(document.querySelectorAll('tbody tr td:nth-child(2) a:first-child')).map(function (a) { return a.getAttribute('href'); })`, &out)
+		b.evalInto(`Array.from(document.querySelectorAll('tbody tr td.finding a:first-child')).map(function (a) { return a.getAttribute('href'); })`, &out)
 		return out
 	}
 
@@ -252,6 +252,43 @@ func TestConsolePortfolioWalkInChromium(t *testing.T) {
 	b.navigate("/ui/targets?label=team%3Dpayments")
 	if count(`a[href^="/ui/targets/"]`) != 1 || !strings.Contains(b.text(`document.body.innerText`), "Shop") {
 		t.Fatalf("label filter: %d targets", count(`a[href^="/ui/targets/"]`))
+	}
+
+	// One ticked row, through the checkbox that lives outside its form.
+	b.navigate("/ui/findings?severity=high")
+	b.act(`document.querySelector('input[name=fp]').checked = true; document.getElementById('bulk-status').value = 'triaged'; document.querySelector('button[name=mode][value=selected]').click();`)
+	if body := b.text(`document.body.innerText`); !strings.Contains(body, "on 1 finding?") {
+		t.Fatalf("the ticked row's confirmation:\n%s", body)
+	}
+	b.act(`document.querySelector('input[name=confirm]').form.requestSubmit();`)
+	if body := b.text(`document.body.innerText`); !strings.Contains(body, "Verdict set on 1 finding.") {
+		t.Fatalf("no result for the ticked row:\n%s", body)
+	}
+	// One verdict across both targets: every leaked token (64 + 3) and the
+	// advisory, 68 rows, in one confirmation. A verdict belongs to a
+	// fingerprint, and the first three tokens of both targets are at the
+	// same place (deploy.env, lines 1-3), so the confirmation names 65
+	// findings and all 68 rows get the verdict.
+	tokens := count(`input[name=fp]`)
+	if all := b.text(`document.querySelector('button[name=mode][value=all]').textContent`); !strings.Contains(all, "Select all 68 matching") || tokens != 50 {
+		t.Fatalf("findings across targets: select-all says %q, %d row checkboxes", all, tokens)
+	}
+	b.screenshot(shots, "p05-bulk")
+	b.act(`document.getElementById('bulk-status').value = 'false_positive'; document.querySelector('button[name=mode][value=all]').click();`)
+	if body := b.text(`document.body.innerText`); !strings.Contains(body, "on 65 findings?") {
+		t.Fatalf("the confirmation does not name the count:\n%s", body)
+	}
+	b.act(`document.querySelector('input[name=confirm]').form.requestSubmit();`)
+	if body := b.text(`document.body.innerText`); !strings.Contains(body, "Verdict set on 65 findings.") {
+		t.Fatalf("no result after the confirmation:\n%s", body)
+	}
+	var marked, open struct {
+		Total int `json:"total"`
+	}
+	d.call(t, "GET", "/api/v1/findings?severity=high&verdict=false_positive&limit=1", "", &marked)
+	d.call(t, "GET", "/api/v1/findings?severity=high&limit=1", "", &open)
+	if marked.Total != 68 || open.Total != 0 {
+		t.Fatalf("after the verdict: %d rows false positive (want 68), %d rows still listed (want 0)", marked.Total, open.Total)
 	}
 
 	b.mu.Lock()

@@ -182,3 +182,77 @@ func TestRuleGroupsCountAndLinkToTheRows(t *testing.T) {
 		t.Fatalf("the group's link shows %d rows, want 3", n)
 	}
 }
+
+// TestBulkVerdictAcrossTargetsThroughTheConsole: on the findings across
+// targets, "select all" sets one verdict on every finding the page's
+// filter selects in every target's latest scan, after a confirmation that
+// names the count; findings outside the filter keep theirs.
+func TestBulkVerdictAcrossTargetsThroughTheConsole(t *testing.T) {
+	e := newEnv(t, envOptions{AuthRequired: true})
+	var high, low []finding.Finding
+	for _, target := range []string{"/srv/web", "/srv/api"} {
+		var fs []finding.Finding
+		for i := 0; i < 35; i++ {
+			fs = append(fs, mkFinding(fmt.Sprintf("%s-h%d", target, i), finding.High, "secrets", "generic-password", fmt.Sprintf("h%02d.go", i), 3))
+		}
+		for i := 0; i < 4; i++ {
+			fs = append(fs, mkFinding(fmt.Sprintf("%s-l%d", target, i), finding.Low, "secrets", "weak-hash", fmt.Sprintf("l%d.go", i), 3))
+		}
+		e.seedScan(target, fs)
+		high, low = append(high, fs[:35]...), append(low, fs[35:]...)
+	}
+	_, key := e.issueKey("reviewer-bo", "read", "write")
+	c := e.client(t)
+	c.login(key)
+	page := c.get("/ui/findings?severity=high")
+	expect(t, page, http.StatusOK, "findings across targets")
+	if !strings.Contains(page.body, "Select all 70 matching") || !strings.Contains(page.body, `form="bulk-form"`) {
+		t.Fatalf("the findings across targets have no select-all control or no row checkboxes:\n%s", page.body)
+	}
+	form := url.Values{"mode": {"all"}, "severity": {"high"}, "sort": {"severity"}, "status": {"false_positive"}, "note": {"fixtures"}}
+	confirm := c.post("/ui/findings/triage", form)
+	expect(t, confirm, http.StatusOK, "confirmation")
+	if !strings.Contains(confirm.body, "70 findings") || !strings.Contains(confirm.body, `action="/ui/findings/triage"`) {
+		t.Fatalf("the confirmation does not name the count or posts elsewhere:\n%s", confirm.body)
+	}
+	if st, _ := e.st.TriageStateOf(context.Background(), high[0].Fingerprint); st != nil {
+		t.Fatal("a verdict was set before the confirmation")
+	}
+	form.Set("confirm", "1")
+	form.Set("expected", "70")
+	done := c.post("/ui/findings/triage", form)
+	expect(t, done, http.StatusSeeOther, "confirmed bulk verdict")
+	if !strings.HasPrefix(done.loc, "/ui/findings?") || !strings.Contains(done.loc, "severity=high") {
+		t.Fatalf("the verdict leads to %q, not back to the filtered list", done.loc)
+	}
+	if result := c.get(done.loc); !strings.Contains(result.body, "Verdict set on 70 findings.") {
+		t.Fatalf("the result is not shown after %s", done.loc)
+	}
+	for _, f := range high {
+		if st, _ := e.st.TriageStateOf(context.Background(), f.Fingerprint); st == nil || st.Status != "false_positive" {
+			t.Fatalf("verdict of %s: %+v", f.FilePath, st)
+		}
+	}
+	for _, f := range low {
+		if st, _ := e.st.TriageStateOf(context.Background(), f.Fingerprint); st != nil {
+			t.Fatalf("%s is outside the filter but got %+v", f.FilePath, st)
+		}
+	}
+	// Ticked rows: exactly those, across both targets.
+	sel := url.Values{"mode": {"selected"}, "fp": {low[0].Fingerprint, low[7].Fingerprint}, "status": {"accepted_risk"}, "expires_at": {"2099-01-01"}}
+	if confirm := c.post("/ui/findings/triage", sel); !strings.Contains(confirm.body, "2 findings") {
+		t.Fatalf("selected confirmation:\n%s", confirm.body)
+	}
+	sel.Set("confirm", "1")
+	sel.Set("expected", "2")
+	expect(t, c.post("/ui/findings/triage", sel), http.StatusSeeOther, "selected rows")
+	for i, f := range low {
+		st, _ := e.st.TriageStateOf(context.Background(), f.Fingerprint)
+		if ticked := i == 0 || i == 7; ticked != (st != nil && st.Status == "accepted_risk") {
+			t.Fatalf("row %d (ticked %v): %+v", i, ticked, st)
+		}
+	}
+	if p := c.post("/ui/findings/triage", url.Values{"mode": {"selected"}, "status": {"fixed"}}); p.status != http.StatusUnprocessableEntity {
+		t.Fatalf("no row ticked: %d", p.status)
+	}
+}

@@ -8,9 +8,11 @@ import (
 	"time"
 
 	"scand/api/portfolio"
+	"scand/api/review"
 	"scand/api/ui"
 	"scand/finding"
 	"scand/finding/versions"
+	"scand/store"
 	"scand/store/targets"
 )
 
@@ -128,6 +130,11 @@ type portfolioView struct {
 	Rows                  []portfolioRow
 	NextURL, TopURL       string
 	Invalid               string
+	Flash                 string
+	// Statuses are the verdicts the bulk form offers; FilterValues are
+	// the filter it posts along.
+	Statuses     []string
+	FilterValues url.Values
 }
 
 func (c pages) portfolioFindings(w http.ResponseWriter, r *http.Request, rq *ui.Request) error {
@@ -193,13 +200,27 @@ func (c pages) portfolioFindings(w http.ResponseWriter, r *http.Request, rq *ui.
 	if len(rows) == portfolioPageSize {
 		v.NextURL = portfolioURL(v, portfolio.EncodeCursor(rows[len(rows)-1].Cursor, v.Sort))
 	}
+	v.Flash = ui.BulkFlash(r)
+	v.Statuses = store.TriageStatuses
+	v.FilterValues = v.filterValues()
 	c.Render(w, r, rq, http.StatusOK, "portfolio", "Findings across targets", "findings", v)
 	return nil
 }
 
 func portfolioURL(v portfolioView, cursor string) string {
+	vals := v.filterValues()
+	if cursor != "" {
+		vals.Set("cursor", cursor)
+	}
+	return "/ui/findings?" + vals.Encode()
+}
+
+// filterValues is the page's filter and sort as GET /findings reads them:
+// the list, its page links and a bulk verdict on every matching finding
+// all select with the same query.
+func (v portfolioView) filterValues() url.Values {
 	vals := url.Values{"sort": {v.Sort}}
-	for k, val := range map[string]string{"severity": v.Severity, "label": v.Label, "target": v.Target, "advisory": v.Advisory, "cursor": cursor} {
+	for k, val := range map[string]string{"severity": v.Severity, "label": v.Label, "target": v.Target, "advisory": v.Advisory} {
 		if val != "" {
 			vals.Set(k, val)
 		}
@@ -207,7 +228,39 @@ func portfolioURL(v portfolioView, cursor string) string {
 	if v.Overdue {
 		vals.Set("overdue", "1")
 	}
-	return "/ui/findings?" + vals.Encode()
+	return vals
+}
+
+// portfolioTriage sets one verdict on the ticked rows or on every finding
+// the page's filter selects across targets (POST /findings/triage with
+// filter.findings_query), after a confirmation that names the count.
+func (c pages) portfolioTriage(w http.ResponseWriter, r *http.Request, rq *ui.Request) error {
+	f := r.PostForm
+	v := portfolioView{Severity: f.Get("severity"), Sort: f.Get("sort"), Label: f.Get("label"), Target: f.Get("target"),
+		Advisory: strings.TrimSpace(f.Get("advisory")), Overdue: f.Get("overdue") == "1"}
+	if v.Sort == "" {
+		v.Sort = "severity"
+	}
+	filter := v.filterValues()
+	back := "/ui/findings?" + filter.Encode()
+	verdict, keep := ui.BulkVerdict(f)
+	req := review.BulkTriageRequest{Verdict: verdict}
+	switch f.Get("mode") {
+	case "selected":
+		req.Fingerprints = f["fp"]
+		if len(req.Fingerprints) == 0 {
+			return ui.WithBack(ui.NothingSelected(), back)
+		}
+		keep["fp"] = req.Fingerprints
+	case "all":
+		req.Filter = &review.BulkFilter{FindingsQuery: filter.Encode()}
+	default:
+		return ui.WithBack(&ui.PageError{Status: http.StatusBadRequest, Msgs: []string{"The form did not say which findings to set."}}, back)
+	}
+	for k, vals := range filter {
+		keep[k] = vals
+	}
+	return c.BulkTriage(w, r, rq, req, keep, "/ui/findings/triage", back, "findings")
 }
 
 func contains(list []string, v string) bool {

@@ -16,6 +16,7 @@ func Pages(console *ui.Console) []ui.Route {
 		{Pattern: "GET /ui/targets/{id}", API: "GET /targets/{id}", Handle: c.targetDetail},
 		{Pattern: "POST /ui/targets/{id}", API: "PATCH /targets/{id}", Handle: c.editTarget},
 		{Pattern: "GET /ui/findings", API: "GET /findings", Handle: c.portfolioFindings},
+		{Pattern: "POST /ui/findings/triage", API: "POST /findings/triage", Handle: c.portfolioTriage},
 		{Pattern: "GET /ui/components", API: "GET /components", Handle: c.components},
 		{Pattern: "GET /ui/vulnerabilities/{id}", API: "GET /vulnerabilities/{id}", Handle: c.vulnerability},
 	}

@@ -18,29 +18,17 @@ import (
 	"scand/store/audit"
 )
 
-type bulkView struct {
-	ScanID    string
-	Count     int
-	Status    string
-	Note      string
-	ExpiresAt string
-	// Hidden are the form fields the confirmation posts back unchanged.
-	Hidden url.Values
-	Back   string
-}
-
 // bulkRequest reads the bulk form: the checked rows (mode "selected") or
 // the table's filters (mode "all"), and the verdict.
 func (c pages) bulkRequest(r *http.Request, scanID string) (review.BulkTriageRequest, url.Values, error) {
 	f := r.PostForm
-	note, exp := f.Get("note"), f.Get("expires_at")
-	req := review.BulkTriageRequest{Verdict: review.Verdict{Status: f.Get("status"), Note: &note, ExpiresAt: &exp}}
-	keep := url.Values{"mode": {f.Get("mode")}, "status": {req.Status}, "note": {note}, "expires_at": {exp}}
+	verdict, keep := ui.BulkVerdict(f)
+	req := review.BulkTriageRequest{Verdict: verdict}
 	switch f.Get("mode") {
 	case "selected":
 		req.Fingerprints = f["fp"]
 		if len(req.Fingerprints) == 0 {
-			return req, keep, &ui.PageError{Status: http.StatusUnprocessableEntity, Msgs: []string{"No finding is selected: tick the rows to set the verdict on, or choose all matching findings."}}
+			return req, keep, ui.NothingSelected()
 		}
 		keep["fp"] = req.Fingerprints
 	case "all":
@@ -57,9 +45,7 @@ func (c pages) bulkRequest(r *http.Request, scanID string) (review.BulkTriageReq
 	return req, keep, nil
 }
 
-// bulkTriage shows the confirmation that names the count (a dry run), or,
-// once confirmed, sets the verdict with the confirmed count as expected:
-// a set that changed meanwhile is refused with the new count.
+// bulkTriage sets one verdict on the scan's selected or matching findings.
 func (c pages) bulkTriage(w http.ResponseWriter, r *http.Request, rq *ui.Request) error {
 	scanID := r.PathValue("id")
 	req, keep, err := c.bulkRequest(r, scanID)
@@ -72,34 +58,7 @@ func (c pages) bulkTriage(w http.ResponseWriter, r *http.Request, rq *ui.Request
 	if err != nil {
 		return ui.WithBack(err, back)
 	}
-	if r.PostForm.Get("confirm") != "1" {
-		req.DryRun = true
-		res, err := c.Config().Actions.BulkTriage(r.Context(), rq.P, req)
-		if err != nil {
-			return ui.WithBack(err, back)
-		}
-		if res.MatchingCount == 0 {
-			return ui.WithBack(&ui.PageError{Status: http.StatusUnprocessableEntity, Msgs: []string{"No finding matches: nothing to set."}}, back)
-		}
-		v := bulkView{ScanID: scanID, Count: res.MatchingCount, Status: req.Status, Note: *req.Note, ExpiresAt: *req.ExpiresAt, Hidden: keep, Back: back}
-		c.Render(w, r, rq, http.StatusOK, "bulkconfirm", "Confirm the verdict", "scans", v)
-		return nil
-	}
-	n, err := strconv.Atoi(r.PostForm.Get("expected"))
-	if err != nil || n < 0 {
-		return ui.WithBack(&ui.PageError{Status: http.StatusBadRequest, Msgs: []string{"The confirmation lost its count; start again."}}, back)
-	}
-	req.ExpectedCount = &n
-	res, err := c.Config().Actions.BulkTriage(r.Context(), rq.P, req)
-	if err != nil {
-		return ui.WithBack(err, back)
-	}
-	sep := "?"
-	if i := strings.IndexByte(back, '?'); i >= 0 {
-		sep = "&"
-	}
-	to := strings.TrimSuffix(back, "#findings") + sep + url.Values{"done": {"bulk"}, "count": {strconv.Itoa(res.Updated)}}.Encode() + "#findings"
-	return ui.Redirect(w, r, to)
+	return c.BulkTriage(w, r, rq, req, keep, ui.ScanURL(scanID)+"/triage", back, "scans")
 }
 
 type auditView struct {
@@ -142,18 +101,6 @@ func (c pages) auditLog(w http.ResponseWriter, r *http.Request, rq *ui.Request) 
 	}
 	c.Render(w, r, rq, http.StatusOK, "audit", "Audit log", "audit", v)
 	return nil
-}
-
-// bulkFlash is the confirmation after a bulk verdict; count is a number
-// or the flash is the generic one.
-func bulkFlash(r *http.Request) string {
-	if n, err := strconv.Atoi(r.URL.Query().Get("count")); err == nil && n >= 0 {
-		if n == 1 {
-			return "Verdict set on 1 finding."
-		}
-		return "Verdict set on " + strconv.Itoa(n) + " findings."
-	}
-	return "Verdict set."
 }
 
 // expiryValue is the date an expiring verdict shows in the form.

@@ -590,8 +590,8 @@ func (c pages) scanDetail(w http.ResponseWriter, r *http.Request, rq *ui.Request
 	}
 	v.FilterURL = base
 	v.FilterValues = v.Filter.values()
-	if r.URL.Query().Get("done") == "bulk" {
-		v.Flash = bulkFlash(r)
+	if flash := ui.BulkFlash(r); flash != "" {
+		v.Flash = flash
 	}
 	if q.Get("after") != "" || q.Get("before") != "" || q.Get("page") != "" {
 		v.FirstURL = link("", "")

@@ -26,18 +26,31 @@ type BulkView struct {
 	Back   string
 }
 
-// BulkVerdict reads the verdict of a bulk form, and the fields the
-// confirmation must post back to repeat the request.
-func BulkVerdict(f url.Values) (review.Verdict, url.Values) {
+// BulkForm reads a bulk form: the verdict, and the ticked rows (mode
+// "selected") or, from all, the filter of every matching finding (mode
+// "all"). keep holds the fields the confirmation posts back to repeat the
+// request; all adds the filter's own.
+func BulkForm(f url.Values, all func() (*review.BulkFilter, url.Values)) (req review.BulkTriageRequest, keep url.Values, err error) {
 	note, exp := f.Get("note"), f.Get("expires_at")
-	v := review.Verdict{Status: f.Get("status"), Note: &note, ExpiresAt: &exp}
-	return v, url.Values{"mode": {f.Get("mode")}, "status": {v.Status}, "note": {note}, "expires_at": {exp}}
-}
-
-// NothingSelected is the answer to a "selected rows" form with no row
-// ticked.
-func NothingSelected() error {
-	return &PageError{Status: http.StatusUnprocessableEntity, Msgs: []string{"No finding is selected: tick the rows to set the verdict on, or choose all matching findings."}}
+	req.Verdict = review.Verdict{Status: f.Get("status"), Note: &note, ExpiresAt: &exp}
+	keep = url.Values{"mode": {f.Get("mode")}, "status": {req.Status}, "note": {note}, "expires_at": {exp}}
+	switch f.Get("mode") {
+	case "selected":
+		req.Fingerprints = f["fp"]
+		if len(req.Fingerprints) == 0 {
+			return req, keep, &PageError{Status: http.StatusUnprocessableEntity, Msgs: []string{"No finding is selected: tick the rows to set the verdict on, or choose all matching findings."}}
+		}
+		keep["fp"] = req.Fingerprints
+	case "all":
+		var filterValues url.Values
+		req.Filter, filterValues = all()
+		for k, v := range filterValues {
+			keep[k] = v
+		}
+	default:
+		return req, keep, &PageError{Status: http.StatusBadRequest, Msgs: []string{"The form did not say which findings to set."}}
+	}
+	return req, keep, nil
 }
 
 // BulkTriage shows the confirmation that names the count, or, once

@@ -243,20 +243,13 @@ func (c pages) portfolioTriage(w http.ResponseWriter, r *http.Request, rq *ui.Re
 	}
 	filter := v.filterValues()
 	back := "/ui/findings?" + filter.Encode()
-	verdict, keep := ui.BulkVerdict(f)
-	req := review.BulkTriageRequest{Verdict: verdict}
-	switch f.Get("mode") {
-	case "selected":
-		req.Fingerprints = f["fp"]
-		if len(req.Fingerprints) == 0 {
-			return ui.WithBack(ui.NothingSelected(), back)
-		}
-		keep["fp"] = req.Fingerprints
-	case "all":
-		req.Filter = &review.BulkFilter{FindingsQuery: filter.Encode()}
-	default:
-		return ui.WithBack(&ui.PageError{Status: http.StatusBadRequest, Msgs: []string{"The form did not say which findings to set."}}, back)
+	req, keep, err := ui.BulkForm(f, func() (*review.BulkFilter, url.Values) {
+		return &review.BulkFilter{FindingsQuery: filter.Encode()}, filter
+	})
+	if err != nil {
+		return ui.WithBack(err, back)
 	}
+	// Ticked rows too come back to the list as it was filtered.
 	for k, vals := range filter {
 		keep[k] = vals
 	}

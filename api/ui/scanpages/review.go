@@ -21,28 +21,12 @@ import (
 // bulkRequest reads the bulk form: the checked rows (mode "selected") or
 // the table's filters (mode "all"), and the verdict.
 func (c pages) bulkRequest(r *http.Request, scanID string) (review.BulkTriageRequest, url.Values, error) {
-	f := r.PostForm
-	verdict, keep := ui.BulkVerdict(f)
-	req := review.BulkTriageRequest{Verdict: verdict}
-	switch f.Get("mode") {
-	case "selected":
-		req.Fingerprints = f["fp"]
-		if len(req.Fingerprints) == 0 {
-			return req, keep, ui.NothingSelected()
-		}
-		keep["fp"] = req.Fingerprints
-	case "all":
-		ff := c.parseFindingFilter(f)
+	return ui.BulkForm(r.PostForm, func() (*review.BulkFilter, url.Values) {
+		ff := c.parseFindingFilter(r.PostForm)
 		q := ff.query("", "")
-		req.Filter = &review.BulkFilter{ScanID: scanID, Severity: q.Severities, ScanType: q.ScanTypes, Scanner: q.Scanners,
-			Compliance: q.Compliance, Triage: q.Triage, Suppressed: q.Suppressed, Q: q.Text}
-		for k, v := range ff.values() {
-			keep[k] = v
-		}
-	default:
-		return req, keep, &ui.PageError{Status: http.StatusBadRequest, Msgs: []string{"The form did not say which findings to set."}}
-	}
-	return req, keep, nil
+		return &review.BulkFilter{ScanID: scanID, Severity: q.Severities, ScanType: q.ScanTypes, Scanner: q.Scanners,
+			Compliance: q.Compliance, Triage: q.Triage, Suppressed: q.Suppressed, Q: q.Text}, ff.values()
+	})
 }
 
 // bulkTriage sets one verdict on the scan's selected or matching findings.

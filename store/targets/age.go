@@ -135,8 +135,8 @@ func (s *Targets) RefreshStaleLatest(ctx context.Context) error {
 					return err
 				}
 				if n, _ := res.RowsAffected(); n > 0 {
-					_, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO latest_advisories (k, advisory)
-						SELECT k, advisory FROM latest_advisory_rows WHERE target_id = ? AND k > ?`, id, last)
+					_, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO latest_advisories
+						SELECT * FROM latest_advisory_rows WHERE target_id = ? AND k > ?`, id, last)
 					return err
 				}
 				done = true

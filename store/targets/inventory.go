@@ -108,18 +108,17 @@ type AffectedRow struct {
 
 // EachVulnerabilityFinding streams the first limit (all when negative)
 // dependency findings of every target's latest completed scan whose rule
-// id or any alias is id (case-insensitive), in target order, found
-// through latest_advisories.
+// id or any alias is id (case-insensitive), in target order. They are
+// read from latest_advisories alone, whose key (advisory, target_id, k)
+// is that order: a page stops after limit rows.
 func (s *Targets) EachVulnerabilityFinding(ctx context.Context, id string, limit int, fn func(AffectedRow) error) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT t.id, t.name, t.kind, s.id, lf.fingerprint, lf.severity,
-			coalesce(lf.rule_id, ''), coalesce(lf.package, ''), coalesce(lf.version, ''), coalesce(lf.ecosystem, ''),
-			coalesce(lf.fixed_version, ''), coalesce(lf.aliases, '[]'),
-			coalesce(ts.status, 'new')
-		FROM latest_advisories la JOIN latest_findings lf ON lf.k = la.k JOIN targets t ON t.id = lf.target_id
+	rows, err := s.db.QueryContext(ctx, `SELECT t.id, t.name, t.kind, s.id, la.fingerprint, la.severity,
+			la.rule_id, la.package, la.version, la.ecosystem, la.fixed_version, la.aliases, coalesce(ts.status, 'new')
+		FROM latest_advisories la JOIN targets t ON t.id = la.target_id
 		JOIN scans s ON s.seq = t.latest_seq
-		LEFT JOIN triage_states ts ON ts.fingerprint = lf.fingerprint
-		WHERE la.advisory = upper(?1) AND `+latestRows+`
-		ORDER BY lf.target_id, lf.k LIMIT ?2`, id, limit)
+		LEFT JOIN triage_states ts ON ts.fingerprint = la.fingerprint
+		WHERE la.advisory = upper(?1) AND `+latestAdvisoryRows+`
+		ORDER BY la.target_id, la.k LIMIT ?2`, id, limit)
 	if err != nil {
 		return err
 	}
@@ -184,11 +183,14 @@ type AffectedPackage struct {
 	TargetIDs                []int64
 }
 
-const vulnerabilityFrom = ` FROM latest_advisories la JOIN latest_findings lf ON lf.k = la.k JOIN targets t ON t.id = lf.target_id
-	WHERE la.advisory = upper(?1) AND ` + latestRows
+// latestAdvisoryRows keeps to rows of each target's latest scan, as
+// latestRows does for latest_findings.
+const latestAdvisoryRows = "la.k >> 32 = t.latest_seq"
 
 // Vulnerability sums up advisory id (any alias, case-insensitive) over
 // every target's latest completed scan, listing at most limit findings.
+// Each pass reads the advisory's rows of latest_advisories in an order
+// the grouping follows (no finding row, no sort of the rows).
 func (s *Targets) Vulnerability(ctx context.Context, id string, hidden []string, limit int) (VulnerabilityDigest, error) {
 	var d VulnerabilityDigest
 	args := []any{id}
@@ -199,9 +201,10 @@ func (s *Targets) Vulnerability(ctx context.Context, id string, hidden []string,
 	}
 	// Placeholders are numbered ?1 for the id, then positional: the
 	// hidden list follows it in args.
-	rows, err := s.db.QueryContext(ctx, `SELECT t.id, t.name, t.kind, (SELECT id FROM scans WHERE seq = t.latest_seq), count(*), sum(`+open+`)`+
-		strings.Replace(vulnerabilityFrom, "JOIN targets t ON t.id = lf.target_id", "JOIN targets t ON t.id = lf.target_id LEFT JOIN triage_states ts ON ts.fingerprint = lf.fingerprint", 1)+
-		` GROUP BY t.id ORDER BY t.id`, args...)
+	rows, err := s.db.QueryContext(ctx, `SELECT t.id, t.name, t.kind, (SELECT id FROM scans WHERE seq = t.latest_seq), count(*), sum(`+open+`)
+		FROM latest_advisories la JOIN targets t ON t.id = la.target_id LEFT JOIN triage_states ts ON ts.fingerprint = la.fingerprint
+		WHERE la.advisory = upper(?1) AND `+latestAdvisoryRows+`
+		GROUP BY la.target_id ORDER BY la.target_id`, args...)
 	d.Targets, err = sqlbase.Collect(rows, err, func(r sqlbase.Row) (AffectedTarget, error) {
 		var a AffectedTarget
 		err := r.Scan(&a.TargetID, &a.TargetName, &a.TargetKind, &a.ScanID, &a.Findings, &a.Open)
@@ -211,11 +214,16 @@ func (s *Targets) Vulnerability(ctx context.Context, id string, hidden []string,
 	if err != nil || d.Total == 0 {
 		return d, err
 	}
-	rows, err = s.db.QueryContext(ctx, `SELECT coalesce(lf.ecosystem, ''), coalesce(lf.package, ''), coalesce(lf.version, ''),
-			json_group_array(DISTINCT lf.fixed_version) FILTER (WHERE coalesce(lf.fixed_version, '') <> ''),
-			json_group_array(DISTINCT lf.target_id),
-			json_group_array(DISTINCT coalesce(lf.rule_id, '') || char(1) || coalesce(lf.aliases, '[]'))`+vulnerabilityFrom+`
-		GROUP BY 1, 2, 3 ORDER BY min(lf.target_id), min(lf.k)`, id)
+	// The package index is in group order and covers the columns; it is
+	// named so that statistics (ANALYZE) cannot turn the plan into a
+	// sort of the key range.
+	rows, err = s.db.QueryContext(ctx, `SELECT la.ecosystem, la.package, la.version,
+			json_group_array(DISTINCT la.fixed_version) FILTER (WHERE la.fixed_version <> ''),
+			json_group_array(DISTINCT la.target_id),
+			json_group_array(DISTINCT la.rule_id || char(1) || la.aliases)
+		FROM latest_advisories la INDEXED BY latest_advisories_package JOIN targets t ON t.id = la.target_id
+		WHERE la.advisory = upper(?1) AND `+latestAdvisoryRows+`
+		GROUP BY la.ecosystem, la.package, la.version ORDER BY min(la.target_id), min(la.k)`, id)
 	seenLists := map[string]bool{}
 	d.Packages, err = sqlbase.Collect(rows, err, func(r sqlbase.Row) (AffectedPackage, error) {
 		var p AffectedPackage

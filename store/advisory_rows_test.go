@@ -35,7 +35,7 @@ func digestOf(t *testing.T, s *Store, id string, hidden []string, limit int) str
 }
 
 // TestVulnerabilityFollowsEveryChange: GET /vulnerabilities/{id} reads
-// latest_advisories alone (migration 0024); its per-target sums, open
+// latest_advisories alone (migration 0023); its per-target sums, open
 // counts, packages and listed findings stay what the findings say through
 // a verdict set and cleared, new scans, deletion of the latest scan,
 // retention of an old one, and a re-evaluation run, by the rule id and by

@@ -45,7 +45,7 @@ func depFinding(fp, rule, pkg, version string, aliases ...string) finding.Findin
 }
 
 // checkLatestMaintained fails when latest_findings or latest_advisories
-// (kept by triggers, migrations 0022 and 0024, and by the batched
+// (kept by triggers, migrations 0022 and 0023, and by the batched
 // rewrite) differ in any column from what the views compute
 // from findings, targets and finding_age now.
 func checkLatestMaintained(t *testing.T, s *Store, when string) {

@@ -37,7 +37,7 @@ CREATE TABLE latest_advisories (
 -- Rows go by finding when a target's latest rows are rewritten.
 CREATE INDEX latest_advisories_k ON latest_advisories (k);
 -- GET /findings?advisory= reads only the advisory's finding keys, in key
--- order (as before 0024): a narrow index, not the wide rows.
+-- order (as before 0023): a narrow index, not the wide rows.
 CREATE INDEX latest_advisories_id ON latest_advisories (advisory, k);
 CREATE INDEX latest_advisories_package ON latest_advisories
     (advisory, ecosystem, package, version, target_id, fixed_version, rule_id, aliases);

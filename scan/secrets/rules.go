@@ -1224,9 +1224,9 @@ func secretsContinuesCurl(data []byte, lineStart int) bool {
 	return false
 }
 
-// secretsCurlContinuedUserRe is -u/--user on a continuation line of a
-// curl command.
-var secretsCurlContinuedUserRe = regexp.MustCompile(`(?:^|\s)(?:-u[ \t]*|--user(?:[ \t]+|=))["']?[^\s"':]*:["']?(?P<secret>[^\s"']+)`)
+// secretsCurlContinuedUserRe is -u/--user (or the proxy's -U/--proxy-user)
+// on a continuation line of a curl command.
+var secretsCurlContinuedUserRe = regexp.MustCompile(`(?:^|\s)(?:-[uU][ \t]*|--(?:proxy-)?user(?:[ \t]+|=))["']?[^\s"':]*:["']?(?P<secret>[^\s"']+)`)
 
 // secretsValidateCurlPassword is secretsValidateNotPlaceholderPassword
 // for curl's -u, where a password is sometimes wrapped in literal braces
@@ -1395,11 +1395,12 @@ func secretsHasHexRun64(line []byte) bool {
 // key, wallet, signer or account (PRIVATE_KEY =, ownerKey =,
 // accounts: [...]), or passed to a wallet constructor (new
 // ethers.Wallet("0x..."), Account.from_key(...), privateKeyToAccount(...),
+// go-ethereum's crypto.HexToECDSA(...), web3j's Credentials.create(...),
 // brownie's accounts.add(...)), or given to a command (cast send
 // --private-key 0x...).
 // Transaction hashes, block hashes and addresses have the same alphabet
 // and sit under other names (txHash, GENESIS_HASH, token).
-var secretsEthereumKeyRe = regexp.MustCompile(`(?i)(?:(?:priv(?:ate)?[_-]?keys?|key|pk|secret|mnemonic|signer|wallet|account|accounts|deployer)["'\]]?[ \t]*(?::=|=>|=|:)[ \t]*\[?[ \t]*|--private-?key[ \t=]+|(?:wallet|from_?key|fromprivatekey|privatekeytoaccount|signingkey|accounts?\.add)[ \t]*\([ \t]*)["'\x60]?(?P<secret>(?:0x)?[0-9a-fA-F]{64})(?:[^0-9A-Za-z]|$)`)
+var secretsEthereumKeyRe = regexp.MustCompile(`(?i)(?:(?:priv(?:ate)?[_-]?keys?|key|pk|secret|mnemonic|signer|wallet|account|accounts|deployer)["'\]]?[ \t]*(?::=|=>|=|:)[ \t]*\[?[ \t]*|--private-?key[ \t=]+|(?:wallet|from_?key|fromprivatekey|privatekeytoaccount|signingkey|accounts?\.add|hextoecdsa|credentials\.create)[ \t]*\([ \t]*)["'\x60]?(?P<secret>(?:0x)?[0-9a-fA-F]{64})(?:[^0-9A-Za-z]|$)`)
 
 // secretsFindEthereumKeys is ethereum-private-key.
 func secretsFindEthereumKeys(c *secretsMatchCtx) []secretsSpan {

@@ -431,6 +431,15 @@ func (e *secretsEngine) addFileScoped(data []byte, r int, cands []secretsCand) [
 // name is followed: configuration blocks of one service are short.
 const secretsNestedBlockLines = 40
 
+// secretsImportBlockLines bounds how far an import of a vendor's SDK is
+// followed (see addNestedBlocks).
+const secretsImportBlockLines = 200
+
+// secretsImportLineRe is a line that imports a module, package or
+// namespace (Python, JS/TS, Go, Java, C#, PHP, Ruby, Rust), including a
+// path alone on its line inside Go's import ( ... ) block.
+var secretsImportLineRe = regexp.MustCompile(`^[ \t]*(?:using|import|from|require|use|extern crate)[ \t(]|\brequire\(|^[ \t]*(?:[\w.]+[ \t]+)?"[\w.-]+(?:/[\w.-]+)+"$`)
+
 // addNestedBlocks marks the lines inside a block that a vendor's name
 // opens (a line of a rule with a nested pattern that ends in ":" or "{")
 // as candidates for that rule's nested pattern: the lines indented deeper
@@ -457,17 +466,23 @@ func (e *secretsEngine) addNestedBlocks(data []byte, cands []secretsCand) []secr
 			continue
 		}
 		last := line[len(line)-1]
-		if secretsOpensValueBlock(line) {
+		limit := secretsNestedBlockLines
+		switch {
+		case secretsOpensValueBlock(line):
 			// The value follows on the next, deeper-indented lines.
 			last = ':'
+		case secretsImportLineRe.Match(line):
+			// An import of the vendor's SDK names the vendor for the rest
+			// of the file: using MessageBird; ... Client.CreateDefault("...").
+			last, limit = 'i', secretsImportBlockLines
 		}
-		if last != ':' && last != '{' {
+		if last != ':' && last != '{' && last != 'i' {
 			continue
 		}
 		indent := len(line) - len(bytes.TrimLeft(line, " \t"))
 		depth := 0
 		pos, lineNo := cands[ci].end, cands[ci].line
-		for k := 0; k < secretsNestedBlockLines && pos < len(data); k++ {
+		for k := 0; k < limit && pos < len(data); k++ {
 			start := pos + 1
 			end := len(data)
 			if j := bytes.IndexByte(data[start:], '\n'); j >= 0 {
@@ -546,6 +561,9 @@ func (e *secretsEngine) matchPattern(r int, c *secretsMatchCtx) []secretsSpan {
 			continue
 		}
 		if rule.validate != nil && !rule.validate(v, c) {
+			continue
+		}
+		if rule.nested != "" && secretsUUIDNamedID(c.line[m[0]:vs], v) {
 			continue
 		}
 		spans = append(spans, secretsSpan{rule: r, matchStart: m[0], matchEnd: m[1], start: vs, end: ve, value: v})
@@ -938,4 +956,25 @@ func (s *secretsScanner) readCandidate(abs string, sc *secretsScratch) ([]byte, 
 		return nil, nil
 	}
 	return buf, nil
+}
+
+// secretsUUIDRe is a UUID, the shape of many vendors' keys and of their
+// identifiers alike.
+var secretsUUIDRe = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+
+// secretsUUIDNamedID reports a UUID assigned to a name that says it is an
+// identifier (HEROKU_APP_ID, snykOrgId, hubspot_portal_uuid): next to the
+// vendor's name such a UUID names an app or an organisation, it opens
+// nothing. before is the line from the vendor's name to the value.
+func secretsUUIDNamedID(before, v []byte) bool {
+	if !secretsUUIDRe.Match(v) {
+		return false
+	}
+	name := bytes.TrimRight(before, " \t\"'`:=([,>-")
+	i := len(name)
+	for i > 0 && (secretsIsAlnum(name[i-1]) || name[i-1] == '_' || name[i-1] == '-' || name[i-1] == '.') {
+		i--
+	}
+	name = bytes.ToLower(name[i:])
+	return bytes.HasSuffix(name, []byte("id")) || bytes.HasSuffix(name, []byte("uuid")) || bytes.HasSuffix(name, []byte("guid"))
 }

@@ -295,11 +295,12 @@ func Rules() []Rule {
 // Literals that start the generic assignment rules, and the identifier
 // endings that make an assignment count. "token" matches accessToken,
 // AUTH_TOKEN and csrf_token alike; entropy and placeholder filtering decide.
+// secret_key_base (Rails, Phoenix) signs sessions like a SECRET_KEY does.
 var (
 	PasswordKeywords = []string{"password", "passwd", "pwd"}
 	PasswordSuffixes = []string{"password", "passwd", "pwd"}
 	SecretKeywords   = []string{"secret", "api_key", "apikey", "api-key", "token", "access_key", "accesskey"}
-	SecretSuffixes   = []string{"secret", "secretkey", "apikey", "token", "accesskey"}
+	SecretSuffixes   = []string{"secret", "secretkey", "apikey", "token", "accesskey", "secretkeybase"}
 )
 
 // Pattern pieces of the vendor rules.
@@ -319,8 +320,9 @@ const (
 	// given the value as an argument, after up to three words or flags:
 	// snyk config set api=..., vault login s...., bundle config
 	// gems.contribsys.com user:pass. A name/value pair names the value by
-	// the name: {"name": "SNYK_TOKEN", "value": "..."}.
-	nearGap = `(?:[\w.\\-]|['"]\)\.){0,32}?\\{0,2}["'\x60]?\]?(?:[ \t]+[A-Za-z_][\w.*\[\]]{0,20})?(?:[ \t]{0,3}(?:,[ \t]*["']?(?i:value)["']?[ \t]*[:=]|:{1,3}=|=>|\?\?=|[?+.]?=|:|,|\(|>)[ \t]{0,3}(?:(?:["'][^"'\s]{1,64}["']|[\w.]{1,40}(?:\[["']?\w{1,40}["']?\])?)[ \t]*,[ \t]*)?` +
+	// the name: {"name": "SNYK_TOKEN", "value": "..."}. A shell parameter
+	// expansion's default is the value: ${SNYK_TOKEN:-...}.
+	nearGap = `(?:[\w.\\-]|['"]\)\.){0,32}?\\{0,2}["'\x60]?\]?(?:[ \t]+[A-Za-z_][\w.*\[\]]{0,20})?(?:[ \t]{0,3}(?:,[ \t]*["']?(?i:value)["']?[ \t]*[:=]|:{1,3}=|=>|\?\?=|[?+.]?=|:-|:|,|\(|>)[ \t]{0,3}(?:(?:["'][^"'\s]{1,64}["']|[\w.]{1,40}(?:\[["']?\w{1,40}["']?\])?)[ \t]*,[ \t]*)?` +
 		`|(?:[ \t]+(?:[a-z][\w:.-]*|--?[a-z][\w-]*(?:=[\w.-]+)?)){0,3}?[ \t]+(?:[a-z][\w.-]*=)?)\\{0,2}["'\x60]?`
 	// nearEnd is what may follow such a value: a delimiter, an
 	// escaped newline or the end of the line, never more value characters.
@@ -361,7 +363,10 @@ func nestedPattern(value string) string {
 		value + `)` + nearEnd +
 		// The value alone on its line: a YAML block scalar's body, an XML
 		// element's text (<facebookToken>\n value \n</facebookToken>).
-		`|^[ \t]*["']?(?P<secret>` + value + `)["']?[ \t]*$`
+		`|^[ \t]*["']?(?P<secret>` + value + `)["']?[ \t]*$` +
+		// The value given to the SDK's client factory in a file that
+		// imports the SDK: Client.CreateDefault("..."), New("...").
+		`|(?i:\b(?:client|create\w*|init\w*|new|connect|auth\w*|login|set_?api_?key|set_?token|configure))[ \t]*\([ \t]*["'](?P<secret>` + value + `)["'][ \t]*[,)]`
 }
 
 func nearPattern(vendors []string, value string) string {
@@ -672,12 +677,13 @@ func StructuredRules() []Rule {
 		{ID: "curl-basic-auth", Title: "Credentials passed to curl -u", Severity: high, CWE: "CWE-259",
 			Remediation: "Change the password, and let curl read it from a .netrc outside the repository (--netrc-file) or from the environment instead of the command line.",
 			// --user and " -u " find -u on a continuation line of a curl
-			// command (reported there as well as on the command's line).
-			Keywords: []string{"curl", "--user", " -u "},
+			// command (reported there as well as on the command's line);
+			// --proxy-user / -U are the proxy's credentials, as secret.
+			Keywords: []string{"curl", "--user", " -u ", "--proxy-user"},
 			// The second form is an API key given as the user name with an
 			// empty password (-u sk_live_...:), as Stripe and others document.
-			Pattern: `(?i)\bcurl\b[^\n]*?\s(?:-u[ \t]*|--user(?:[ \t]+|=))(?:"[^"\s:]*"|'[^'\s:]*'|["']?[^\s"':]*):["']?(?P<secret>[^\s"']+)` +
-				`|(?i)\bcurl\b[^\n]*?\s(?:-u[ \t]*|--user(?:[ \t]+|=))["']?(?P<secret>[^\s"':$<{]{8,}):["']?(?:\s|$)`,
+			Pattern: `(?i)\bcurl\b[^\n]*?\s(?:-u[ \t]*|--(?:proxy-)?user(?:[ \t]+|=))(?:"[^"\s:]*"|'[^'\s:]*'|["']?[^\s"':]*):["']?(?P<secret>[^\s"']+)` +
+				`|(?i)\bcurl\b[^\n]*?\s(?:-u[ \t]*|--(?:proxy-)?user(?:[ \t]+|=))["']?(?P<secret>[^\s"':$<{]{8,}):["']?(?:\s|$)`,
 			Validate: "CurlPassword", Find: "CurlAuth"},
 		{ID: "connection-string-password", Title: "Password in a database connection string", Severity: high, CWE: "CWE-259",
 			Remediation: "Change the database password, and build the connection string at run time from a secret store (or use integrated/managed-identity authentication) instead of writing Password= into code or configuration.",
@@ -686,9 +692,11 @@ func StructuredRules() []Rule {
 			Validate:    "ConnectionStringPassword"},
 		{ID: "cli-password-flag", Title: "Password passed as a command-line flag", Severity: high, CWE: "CWE-259",
 			Remediation: "Change the password, and give it to the tool on standard input (docker login --password-stdin), from a credential helper or from the environment: a flag's value is visible in the process list and the shell history.",
-			Keywords:    []string{"-password", "-passwd", "--pass ", "--pass="},
-			// -Password is the NuGet CLI's and PowerShell's spelling.
-			Pattern:  `(?i)(?:^|\s)(?:--pass(?:word|wd)?|-pass(?:word|wd))(?:=|[ \t]+)["']?(?P<secret>[^\s"'$<{%(\x60-][^\s"'\x60]{3,})`,
+			Keywords:    []string{"-password", "-passwd", "--pass ", "--pass=", "tlspassword"},
+			// -Password is the NuGet CLI's and PowerShell's spelling;
+			// --http-password, --ftp-password, --proxy-password are wget's,
+			// --tlspassword and --proxy-tlspassword curl's (TLS-SRP).
+			Pattern:  `(?i)(?:^|\s)(?:--(?:(?:http|ftp|proxy)-)?pass(?:word|wd)?|--(?:proxy-)?tlspassword|-pass(?:word|wd))(?:=|[ \t]+)["']?(?P<secret>[^\s"'$<{%(\x60-][^\s"'\x60]{3,})`,
 			Validate: "NotPlaceholderPassword"},
 		{ID: "network-credential-password", Title: "Password passed to a .NET credential constructor", Severity: high, CWE: "CWE-259",
 			Remediation: "Change the password, and read it from configuration protected by DPAPI, a secret store or the environment instead of passing a literal to NetworkCredential/DirectoryEntry.",
@@ -727,7 +735,7 @@ func StructuredRules() []Rule {
 		// deployer key after a copy to the wrong network.
 		{ID: "ethereum-private-key", Title: "Hex-encoded private key (Ethereum wallet or other curve)", Severity: finding.Critical, CWE: "CWE-321",
 			Remediation: "Move any funds and contract roles off the key's address to a new key, and load signing keys from a keystore, hardware wallet or secret manager instead of source.",
-			Keywords:    []string{"key", "wallet", "account", "signer", "deployer", "mnemonic"}, Prefilter: "HasHexRun64", Find: "EthereumKeys"},
+			Keywords:    []string{"key", "wallet", "account", "signer", "deployer", "mnemonic", "ecdsa", "credentials.create"}, Prefilter: "HasHexRun64", Find: "EthereumKeys"},
 		{ID: "jwt-base64", Title: "Base64-encoded JSON Web Token", Severity: med, CWE: "CWE-798",
 			Remediation: "Invalidate it (rotate the signing key or revoke the session) if it has not expired, and never commit bearer tokens.",
 			CSKeywords:  []string{"ZXlK"}, Pattern: `\b(ZXlK[A-Za-z0-9+/]{40,}={0,2})`, Validate: "Base64JWT"},

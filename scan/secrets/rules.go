@@ -69,6 +69,9 @@ type secretsRule struct {
 	// is ambiguous (a PKCS#8 key is a GCP service-account key only inside
 	// a service-account JSON file).
 	fileContext []string
+	// fileNames are base names of files whose every line the rule reads
+	// (see rulebook.Rule.FileNames).
+	fileNames []string
 
 	// pattern is matched against candidate lines; the value is the group
 	// named "secret", else group 1, else the whole match.
@@ -214,7 +217,7 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 				continue
 			}
 			seen = append(seen, s)
-			if !secretsIdentEndsWith(lower[s:e], suffixes) {
+			if !secretsIdentEndsWith(lower[s:e], suffixes) && !(ruleID == "generic-password" && secretsIdentIsPass(line[s:e])) {
 				continue
 			}
 			// '/forgot-password' is a route; a name opened by a quote that an
@@ -230,6 +233,12 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 				vs, ve, ok = secretsXMLElementValue(line, s, e)
 			}
 			if !ok {
+				vs, ve, ok = secretsCallPairValue(line, s, e)
+			}
+			if !ok {
+				vs, ve, ok = secretsDirectiveValue(line, s, e)
+			}
+			if !ok {
 				continue
 			}
 			v := line[vs:ve]
@@ -243,6 +252,61 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 		}
 	}
 	return spans
+}
+
+// secretsIdentIsPass reports a name that is the word "pass" or ends in
+// it as a word (DB_PASS, ftp.pass, smtpPass, "pass"): the short form of
+// password in .env files and FTP/SFTP tool configurations. bypass and
+// compass are not.
+func secretsIdentIsPass(ident []byte) bool {
+	n := len(ident)
+	if n < 4 {
+		return false
+	}
+	if n == 4 {
+		return bytes.EqualFold(ident, []byte("pass"))
+	}
+	tail, before := ident[n-4:], ident[n-5]
+	return bytes.Equal(tail, []byte("Pass")) && before != '_' || bytes.EqualFold(tail, []byte("pass")) && (before == '_' || before == '-' || before == '.')
+}
+
+// secretsCallPairRe is a call that takes a name and its value:
+// define('DB_PASSWORD', '...') in PHP, setenv/putenv/setdefault.
+var secretsCallPairRe = regexp.MustCompile(`(?i)\b(?:define|setenv|putenv|setdefault)[ \t]*\([ \t]*$`)
+
+// secretsCallPairValue returns the second argument of such a call whose
+// first argument is the quoted name line[s:e].
+func secretsCallPairValue(line []byte, s, e int) (int, int, bool) {
+	if s == 0 || e >= len(line) || !secretsIsQuote(line[s-1]) || line[e] != line[s-1] || !secretsCallPairRe.Match(line[:s-1]) {
+		return 0, 0, false
+	}
+	p := secretsSkipBlanks(line, e+1)
+	if p >= len(line) || line[p] != ',' {
+		return 0, 0, false
+	}
+	p = secretsSkipBlanks(line, p+1)
+	if p >= len(line) || !secretsIsQuote(line[p]) {
+		return 0, 0, false
+	}
+	if q := bytes.IndexByte(line[p+1:], line[p]); q > 0 {
+		return p + 1, p + 1 + q, true
+	}
+	return 0, 0, false
+}
+
+// secretsDirectiveValue returns the value of an rc-file directive, a name
+// at the start of the line followed by a quoted value and nothing else:
+// password "..." in .esmtprc, msmtprc, a Ruby DSL.
+func secretsDirectiveValue(line []byte, s, e int) (int, int, bool) {
+	if len(bytes.TrimLeft(line[:s], " \t")) != 0 || e >= len(line) || line[e] != ' ' && line[e] != '\t' {
+		return 0, 0, false
+	}
+	p := secretsSkipBlanks(line, e)
+	rest := bytes.TrimRight(line[p:], " \t\r;")
+	if len(rest) < 3 || (rest[0] != '"' && rest[0] != '\'') || rest[len(rest)-1] != rest[0] || bytes.IndexByte(rest[1:len(rest)-1], rest[0]) >= 0 {
+		return 0, 0, false
+	}
+	return p + 1, p + len(rest) - 1, true
 }
 
 // secretsXMLKeyValueRe is the rest of an appSettings-style entry after
@@ -458,8 +522,15 @@ func secretsGenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, w
 	}
 	lv := strings.ToLower(string(v))
 	// arn: is an AWS resource name (IAMUserChangePassword = "arn:aws:iam::aws:policy/…").
-	for _, p := range []string{"http://", "https://", "file:", "/", "./", "../", "~/", "(", "sha256:", "sha512-", "sha1-", "arn:"} {
+	for _, p := range []string{"http://", "https://", "file:", "(", "sha256:", "sha512-", "sha1-", "arn:"} {
 		if strings.HasPrefix(lv, p) {
+			return false
+		}
+	}
+	// A path; a generated key that happens to start with a slash
+	// (WordPress's salts: "/t<^}8SH...") has characters no path has.
+	for _, p := range []string{"/", "./", "../", "~/"} {
+		if strings.HasPrefix(lv, p) && strings.Trim(lv, "abcdefghijklmnopqrstuvwxyz0123456789_./~-") == "" {
 			return false
 		}
 	}
@@ -1773,7 +1844,7 @@ func secretsRulesFrom(book []rulebook.Rule) []secretsRule {
 	rules := make([]secretsRule, len(book))
 	for i, b := range book {
 		rules[i] = secretsRule{id: b.ID, title: b.Title, severity: b.Severity, cwe: b.CWE, remediation: b.Remediation,
-			keywords: b.Keywords, csKeywords: b.CSKeywords, fileContext: b.FileContext, pattern: b.Pattern, nested: b.Nested,
+			keywords: b.Keywords, csKeywords: b.CSKeywords, fileContext: b.FileContext, fileNames: b.FileNames, pattern: b.Pattern, nested: b.Nested,
 			minEntropy: b.MinEntropy, modeWords: b.ModeWords, vendorFormat: b.VendorFormat,
 			validate: secretsValidator(b.Validate), find: secretsFinder(b.Find), prefilter: secretsPrefilter(b.Prefilter)}
 	}
@@ -1824,6 +1895,10 @@ func secretsValidator(name string) func([]byte, *secretsMatchCtx) bool {
 		return secretsValidateKubernetesSecret
 	case "Base64JWT":
 		return secretsValidateBase64JWT
+	case "Mnemonic":
+		return secretsValidateMnemonic
+	case "DockerAuth":
+		return secretsValidateDockerAuth
 	}
 	panic("secrets: rulebook names an unknown validator " + name)
 }
@@ -1858,4 +1933,33 @@ func secretsPrefilter(name string) func([]byte) bool {
 		return secretsHasHexRun64
 	}
 	panic("secrets: rulebook names an unknown prefilter " + name)
+}
+
+// secretsValidateMnemonic accepts 12, 15, 18, 21 or 24 words of which at
+// least eight differ: Hardhat's and Anvil's published development phrase
+// ("test test ... junk") and "word word word ..." are documentation.
+func secretsValidateMnemonic(v []byte, _ *secretsMatchCtx) bool {
+	words := strings.Fields(string(v))
+	if len(words)%3 != 0 || len(words) < 12 || len(words) > 24 {
+		return false
+	}
+	distinct := map[string]bool{}
+	for _, w := range words {
+		distinct[w] = true
+	}
+	return len(distinct) >= 8 && !distinct["your"] && !distinct["example"] && !distinct["word"]
+}
+
+// secretsValidateDockerAuth decodes auths.<host>.auth and accepts
+// user:password whose password is not a placeholder or a variable.
+func secretsValidateDockerAuth(v []byte, c *secretsMatchCtx) bool {
+	dec, err := base64.StdEncoding.DecodeString(string(v))
+	if err != nil {
+		return false
+	}
+	i := bytes.IndexByte(dec, ':')
+	if i < 1 || !utf8.Valid(dec) {
+		return false
+	}
+	return secretsValidateNotPlaceholderPassword(dec[i+1:], c)
 }

@@ -166,6 +166,9 @@ type secretsEngine struct {
 	// base64url parts), so once the file mentions the context word the
 	// regexp runs over the whole file.
 	fileScoped []int
+	// byFileName are the rules that read every line of a file of that base
+	// name (.pgpass, master.key).
+	byFileName map[string][]int
 	// k8sSecretRule is kubernetes-secret's index: its file context tells the
 	// generic rules to leave a Secret's data alone.
 	k8sSecretRule int
@@ -179,7 +182,7 @@ func (s *secretsRuleSet) add(i int)      { s[i>>6] |= 1 << (i & 63) }
 func (s *secretsRuleSet) has(i int) bool { return s[i>>6]&(1<<(i&63)) != 0 }
 
 func newSecretsEngine() *secretsEngine {
-	e := &secretsEngine{rules: secretsRuleTable(), ruleIndex: map[string]int{}}
+	e := &secretsEngine{rules: secretsRuleTable(), ruleIndex: map[string]int{}, byFileName: map[string][]int{}}
 	if len(e.rules) > len(secretsRuleSet{})*64 {
 		panic("secrets: too many rules for secretsRuleSet")
 	}
@@ -216,6 +219,9 @@ func newSecretsEngine() *secretsEngine {
 		for _, k := range r.fileContext {
 			ki := intern(k, false)
 			e.kwContext[ki] = append(e.kwContext[ki], i)
+		}
+		for _, name := range r.fileNames {
+			e.byFileName[name] = append(e.byFileName[name], i)
 		}
 		if len(r.fileContext) > 0 && len(r.keywords)+len(r.csKeywords) == 0 {
 			e.fileScoped = append(e.fileScoped, i)
@@ -325,6 +331,9 @@ func (e *secretsEngine) scanContent(data []byte, rel string, sc *secretsScratch,
 		if contextOK.has(r) {
 			cands = e.addFileScoped(data, r, cands)
 		}
+	}
+	for _, r := range e.byFileName[path.Base(rel)] {
+		cands = e.addFileScoped(data, r, cands)
 	}
 	cands = e.addNestedBlocks(data, cands)
 	sc.cands = cands

@@ -25,10 +25,13 @@ type Rule struct {
 	Keywords, CSKeywords []string
 	// FileContext: one of these must appear somewhere in the file.
 	FileContext []string
-	Pattern     string
-	Nested      string
-	MinEntropy  float64
-	ModeWords   bool
+	// FileNames: the rule runs on every line of a file of one of these
+	// base names (credential files whose lines carry no keyword).
+	FileNames  []string
+	Pattern    string
+	Nested     string
+	MinEntropy float64
+	ModeWords  bool
 	// VendorFormat: the value is pinned down by the vendor's format and is
 	// judged by the format placeholder check.
 	VendorFormat bool
@@ -296,11 +299,15 @@ func Rules() []Rule {
 // endings that make an assignment count. "token" matches accessToken,
 // AUTH_TOKEN and csrf_token alike; entropy and placeholder filtering decide.
 // secret_key_base (Rails, Phoenix) signs sessions like a SECRET_KEY does.
+// WordPress's AUTH_KEY, SECURE_AUTH_SALT, LOGGED_IN_KEY, NONCE_SALT, ...
+// sign its cookies and nonces. A name that is "pass" as a word (DB_PASS)
+// is a password too (see secretsIdentIsPass in scan/secrets).
 var (
-	PasswordKeywords = []string{"password", "passwd", "pwd"}
-	PasswordSuffixes = []string{"password", "passwd", "pwd"}
-	SecretKeywords   = []string{"secret", "api_key", "apikey", "api-key", "token", "access_key", "accesskey"}
-	SecretSuffixes   = []string{"secret", "secretkey", "apikey", "token", "accesskey", "secretkeybase"}
+	PasswordKeywords = []string{"password", "passwd", "pwd", "passphrase", "pass"}
+	PasswordSuffixes = []string{"password", "passwd", "pwd", "passphrase"}
+	SecretKeywords   = []string{"secret", "api_key", "apikey", "api-key", "token", "access_key", "accesskey", "auth_key", "auth_salt", "logged_in_", "nonce_"}
+	SecretSuffixes   = []string{"secret", "secretkey", "apikey", "token", "accesskey", "secretkeybase",
+		"authkey", "authsalt", "loggedinkey", "loggedinsalt", "noncekey", "noncesalt"}
 )
 
 // Pattern pieces of the vendor rules.
@@ -736,6 +743,28 @@ func StructuredRules() []Rule {
 		{ID: "ethereum-private-key", Title: "Hex-encoded private key (Ethereum wallet or other curve)", Severity: finding.Critical, CWE: "CWE-321",
 			Remediation: "Move any funds and contract roles off the key's address to a new key, and load signing keys from a keystore, hardware wallet or secret manager instead of source.",
 			Keywords:    []string{"key", "wallet", "account", "signer", "deployer", "mnemonic", "ecdsa", "credentials.create"}, Prefilter: "HasHexRun64", Find: "EthereumKeys"},
+		// A BIP-39 recovery phrase derives every key of the wallet.
+		{ID: "wallet-mnemonic", Title: "Wallet recovery phrase (BIP-39 mnemonic)", Severity: finding.Critical, CWE: "CWE-321",
+			Remediation: "Move any funds and roles off every address the phrase derives to a wallet with a new phrase, and load it from a keystore, hardware wallet or secret manager instead of source.",
+			Keywords:    []string{"mnemonic", "seed_phrase", "seed phrase", "seedphrase", "recovery_phrase", "recovery phrase", "secret_phrase"},
+			Pattern:     `(?i)(?:mnemonic|seed[ _-]?phrase|recovery[ _-]?phrase|secret[ _-]?phrase)\w*["'\]]?[ \t]*(?::=|=>|=|:)[ \t]*(?:["'\x60](?P<secret>(?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8})["'\x60]|(?P<secret>(?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8})[ \t;,]*$)`,
+			Validate:    "Mnemonic"},
+		// A registry login in Docker's config.json: auths.<host>.auth is
+		// base64 of user:password.
+		{ID: "docker-config-auth", Title: "Registry credentials in a Docker config.json", Severity: finding.High, CWE: "CWE-259",
+			Remediation: "Change the registry password or token, run docker logout, and use a credential helper (credsStore) instead of auths in config.json.",
+			Keywords:    []string{`"auth"`}, FileContext: []string{`"auths"`},
+			Pattern: `"auth"[ \t]*:[ \t]*"(?P<secret>[A-Za-z0-9+/]{8,}={0,2})"`, Validate: "DockerAuth"},
+		// PostgreSQL's password file: hostname:port:database:username:password.
+		{ID: "pgpass-password", Title: "Password in a PostgreSQL password file (.pgpass)", Severity: finding.High, CWE: "CWE-259",
+			Remediation: "Change the database password, and keep .pgpass in the home directory (mode 0600), never in a repository.",
+			FileNames:   []string{".pgpass", "pgpass", "pgpass.conf"},
+			Pattern:     `(?m)^[^:#\s]+:(?:[0-9]+|\*):[^:\s]+:[^:\s]+:(?P<secret>[^\s]+)\r?$`, Validate: "NotPlaceholderPassword"},
+		// Rails' credentials key decrypts config/credentials.yml.enc.
+		{ID: "rails-master-key", Title: "Rails master key (decrypts the credentials file)", Severity: finding.Critical, CWE: "CWE-321",
+			Remediation: "Rotate every credential in config/credentials.yml.enc (whoever has the key reads them all), create a new key with bin/rails credentials:edit, and pass it through RAILS_MASTER_KEY instead of the file.",
+			FileNames:   []string{"master.key", "production.key", "staging.key", "development.key"},
+			Pattern:     `(?m)^(?P<secret>[0-9a-f]{32})\r?$`, MinEntropy: 3},
 		{ID: "jwt-base64", Title: "Base64-encoded JSON Web Token", Severity: med, CWE: "CWE-798",
 			Remediation: "Invalidate it (rotate the signing key or revoke the session) if it has not expired, and never commit bearer tokens.",
 			CSKeywords:  []string{"ZXlK"}, Pattern: `\b(ZXlK[A-Za-z0-9+/]{40,}={0,2})`, Validate: "Base64JWT"},

@@ -24,8 +24,8 @@ import (
 // finders, prefilters).
 //
 // What is not reported: placeholders and documentation values (the markers
-// in secretsPlaceholderMarkers, the exact dictionary
-// secretsWeakPasswordPlaceholders, vendors' documented example keys,
+// in rulebook.PlaceholderMarkers, the exact dictionary
+// rulebook.WeakPasswordPlaceholders, vendors' documented example keys,
 // template references such as ${VAR}); unsigned JWTs; certificates and
 // public keys; generic assignments in translation catalogues
 // (secretsIsTranslationFile) or whose value is natural language.
@@ -161,7 +161,7 @@ const (
 // and IaC files (where `password = "..."` is a value someone will deploy)
 // a password needs no entropy: "Aa12345678" in a Terraform file is a weak
 // password, and weak is worse, not better. There only placeholders (the
-// exact dictionary secretsWeakPasswordPlaceholders and the template
+// exact dictionary rulebook.WeakPasswordPlaceholders and the template
 // markers) are skipped. Translation files are never searched: their
 // "password" entries are labels in natural language.
 func secretsFindPasswordAssignments(c *secretsMatchCtx) []secretsSpan {
@@ -545,7 +545,7 @@ func secretsGenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, w
 		return false // password: "password", apiKey: "api_key"
 	}
 	if weakOK {
-		return !secretsWeakPasswordPlaceholders[lv] && !secretsLooksTemplate(v)
+		return !rulebook.WeakPasswordPlaceholders[lv] && !secretsLooksTemplate(v)
 	}
 	// In source code, a value without a digit that names the credential is
 	// a label, a CSS selector or a message: "#add-password", "Password:", "token-field".
@@ -595,14 +595,6 @@ func secretsStripSeparators(b []byte) string {
 	return string(out)
 }
 
-// secretsPlaceholderMarkers are substrings (lowercase) that mark a value as
-// documentation, a template or a test fixture rather than a credential.
-var secretsPlaceholderMarkers = []string{
-	"changeme", "change_me", "change-me", "changeit", "example", "dummy", "test", "sample",
-	"placeholder", "redacted", "your", "xxxx", "****", "....", "fake", "replace", "insert",
-	"todo", "fixme", "notreal", "not_real", "not-real", "${", "{{", "}}", "%s", "%v", "%d",
-}
-
 // secretsTemplateRe finds the bracketed and interpolated forms of a
 // placeholder: <PASSWORD>, [API KEY], $(VAR), %(name)s, #{var}, or a
 // value cut from one ("password>" of "-u <user:password>"). A bare
@@ -625,67 +617,26 @@ func secretsAlphabetRun(v []byte) bool {
 	return succ >= 8 && 4*succ >= len(v)-1
 }
 
-// secretsSequenceMarkers are keyboard and counting runs. In a value they
-// usually mean an example ("abcdefgh12345678"), except in a password of a
-// configuration or IaC file, where a weak password such as "Aa12345678" is
-// still a real password: there only the exact dictionary
-// (secretsWeakPasswordPlaceholders) decides.
-var secretsSequenceMarkers = []string{"12345678", "abcdefgh", "qwerty"}
-
-// secretsDocumentedExamples are credentials published in vendor
-// documentation: AWS's example key pair, the Azure Storage emulator
-// (Azurite) account key, which every local-development setup contains, and
-// the test key of Stripe's API reference.
-var secretsDocumentedExamples = []string{
-	"AKIAIOSFODNN7EXAMPLE",
-	"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
-	"Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
-	"sk_test_4eC39HqLyjWDarjtT1zdp7dc", // Stripe's API reference, in every code sample
-	// OAuth 2.0's example credentials (RFC 6750 2.1-2.3, RFC 6749 4.1,
-	// 4.4, 5.1, 6): the bearer token, access, refresh and authorization
-	// codes, and the client s6BhdRkqt3 with its secret.
-	"mF_9.B5f-4.1JqM", "2YotnFZFEjr1zCsicMWpAA", "tGzv3JOkF0XG5Qx2TlKWIA", "SplxlOBeZQQYbYS6WxSbIA",
-	"czZCaGRSa3F0MzpnWDFmQmF0M2JW", "gX1fBat3bV", "8xLOxBtZp8",
-	// The nuget.config reference's sample feed passwords
-	// (learn.microsoft.com/nuget/reference/nuget-config-file).
-	"33f!!lloppa", "hal+9ooo_da!sY",
-}
-
-// secretsFormatPlaceholderMarkers are the placeholder words that still
-// count in a value of a vendor's exact format (secretsRule.vendorFormat).
-var secretsFormatPlaceholderMarkers = []string{
-	"changeme", "change_me", "example", "dummy", "placeholder", "redacted", "your", "xxxx", "****", "....",
-	"replace", "insert", "notreal", "not_real", "${", "{{", "}}",
-}
-
 // secretsLooksFormatPlaceholder is secretsLooksPlaceholder for values of a
 // vendor's exact format: fillers, repetitions, templates, documented
-// examples and the words of secretsFormatPlaceholderMarkers.
+// examples and the words of rulebook.FormatPlaceholderMarkers.
 func secretsLooksFormatPlaceholder(v []byte) bool {
 	lv := strings.ToLower(string(v))
-	for _, m := range secretsFormatPlaceholderMarkers {
+	for _, m := range rulebook.FormatPlaceholderMarkers {
 		if strings.Contains(lv, m) {
 			return true
 		}
 	}
-	if slices.Contains(secretsDocumentedExamples, string(v)) || secretsTemplateRe.Match(v) || secretsRepeatsOverHalf(v) {
+	if slices.Contains(rulebook.DocumentedExamples, string(v)) || secretsTemplateRe.Match(v) || secretsRepeatsOverHalf(v) {
 		return true
 	}
 	return secretsLowVariety(v)
 }
 
-// secretsEncryptedPrefixes start values that are ciphertext, written to
-// be committed: SOPS (ENC[AES256_GCM,data:...,iv:...,tag:...]), Windows
-// DPAPI blobs (NuGet.Config's Password, .NET protected configuration),
-// Ansible Vault, Jasypt (Spring Boot properties: ENC(base64)), Jenkins
-// (credentials.xml and config.xml: {AQAAABAAAAAQ...}, a version byte and
-// the lengths of IV and ciphertext before them).
-var secretsEncryptedPrefixes = []string{"ENC[AES256_GCM,", "ENC[", "ENC(", "AQAAANCMnd8BFdERjHoAwE/Cl+sBAAAA", "$ANSIBLE_VAULT;", "{AQAAABAAAA"}
-
 // secretsLooksEncrypted reports a committed ciphertext value: it is
 // what encryption-at-rest tools are for, not a leak.
 func secretsLooksEncrypted(v []byte) bool {
-	for _, p := range secretsEncryptedPrefixes {
+	for _, p := range rulebook.EncryptedPrefixes {
 		if bytes.HasPrefix(v, []byte(p)) {
 			switch p {
 			case "ENC[":
@@ -705,7 +656,7 @@ func secretsLooksEncrypted(v []byte) bool {
 // documentation value or a repeated-character filler.
 func secretsLooksPlaceholder(v []byte) bool {
 	lv := strings.ToLower(string(v))
-	for _, m := range secretsSequenceMarkers {
+	for _, m := range rulebook.SequenceMarkers {
 		if strings.Contains(lv, m) {
 			return true
 		}
@@ -760,12 +711,12 @@ func secretsRepeatsOverHalf(v []byte) bool {
 // markers.
 func secretsLooksTemplate(v []byte) bool {
 	lv := strings.ToLower(string(v))
-	for _, m := range secretsPlaceholderMarkers {
+	for _, m := range rulebook.PlaceholderMarkers {
 		if strings.Contains(lv, m) {
 			return true
 		}
 	}
-	for _, ex := range secretsDocumentedExamples {
+	for _, ex := range rulebook.DocumentedExamples {
 		if string(v) == ex {
 			return true
 		}
@@ -825,12 +776,12 @@ func secretsEntropy(v []byte) float64 {
 // secretsValidateNotDocumentedExample rejects the vendors' published
 // example credentials.
 func secretsValidateNotDocumentedExample(v []byte, _ *secretsMatchCtx) bool {
-	return !slices.Contains(secretsDocumentedExamples, string(v))
+	return !slices.Contains(rulebook.DocumentedExamples, string(v))
 }
 
 func secretsValidateNotAWSExample(v []byte, _ *secretsMatchCtx) bool {
 	s := string(v)
-	for _, ex := range secretsDocumentedExamples {
+	for _, ex := range rulebook.DocumentedExamples {
 		if s == ex {
 			return false
 		}
@@ -1222,7 +1173,7 @@ func secretsValidateNuGetPassword(v []byte, c *secretsMatchCtx) bool {
 	if secretsLooksEncrypted(v) || len(v) > 1 && (v[0] == '%' && v[len(v)-1] == '%' || v[0] == '$') {
 		return false
 	}
-	return !secretsWeakPasswordPlaceholders[strings.ToLower(string(v))]
+	return !rulebook.WeakPasswordPlaceholders[strings.ToLower(string(v))]
 }
 
 // secretsNetrcKeywords are the tokens of a .netrc entry.
@@ -1497,33 +1448,15 @@ func secretsFindEthereumKeys(c *secretsMatchCtx) []secretsSpan {
 	return spans
 }
 
-// secretsChainMarkers are words of Ethereum tooling and networks.
-var secretsChainMarkers = []string{"ethers", "web3", "hardhat", "forge-std", "vm.addr", "eth_account", "solidity", "ethereum",
-	"viem", "truffle", "ganache", "brownie", "anvil", "etherscan", "metamask", "infura", "alchemy", "sepolia", "goerli", "holesky", "mainnet", "chainid", "chain_id"}
-
 // secretsMentionsChain reports content that names Ethereum tooling.
 func secretsMentionsChain(data []byte) bool {
 	lower := bytes.ToLower(data)
-	for _, m := range secretsChainMarkers {
+	for _, m := range rulebook.ChainMarkers {
 		if bytes.Contains(lower, []byte(m)) {
 			return true
 		}
 	}
 	return false
-}
-
-// secretsWeakPasswordPlaceholders are whole values that stand for "put
-// your password here" in documentation and templates. They are compared
-// exactly (case-insensitively), unlike the markers: "Aa12345678" in a
-// Terraform file is a real, weak password; "12345678" is a placeholder.
-var secretsWeakPasswordPlaceholders = map[string]bool{
-	"password": true, "password1": true, "password123": true, "passw0rd": true, "p@ssw0rd": true, "p@ssword": true,
-	"pass": true, "passwd": true, "pwd": true, "pw": true, "secret": true, "secret123": true, "mysecret": true, "mypassword": true,
-	"123456": true, "1234567": true, "12345678": true, "123456789": true, "1234567890": true, "qwerty": true, "qwerty123": true,
-	"abc123": true, "abcdef": true, "abcdefgh": true, "letmein": true, "admin": true, "admin123": true, "root": true, "toor": true,
-	"changeit": true, "foobar": true, "hunter2": true, "test123": true, "pass123": true, "default": true, "guest": true,
-	"user": true, "username": true, "token": true, "opensesame": true, "open sesame": true,
-	"aladdin:opensesame": true, "aladdin:open sesame": true, "apikey": true, "api_key": true, "none": true, "null": true, "nil": true, "empty": true, "true": true, "false": true,
 }
 
 // secretsValidateNotPlaceholderPassword accepts a password that is not a
@@ -1532,7 +1465,7 @@ func secretsValidateNotPlaceholderPassword(v []byte, _ *secretsMatchCtx) bool {
 	if len(v) < 4 || v[0] == '$' || v[0] == '%' || v[0] == '{' || v[0] == '<' {
 		return false
 	}
-	return !secretsWeakPasswordPlaceholders[strings.ToLower(string(v))] && !secretsLooksPlaceholder(v)
+	return !rulebook.WeakPasswordPlaceholders[strings.ToLower(string(v))] && !secretsLooksPlaceholder(v)
 }
 
 // secretsValidateHeaderCredential accepts what follows an authentication
@@ -1550,7 +1483,7 @@ func secretsValidateHeaderCredential(v []byte, c *secretsMatchCtx) bool {
 	// the user name must be printable text.
 	if dec, err := base64.StdEncoding.DecodeString(string(v)); err == nil {
 		if user, pw, ok := strings.Cut(string(dec), ":"); ok && user != "" && utf8.ValidString(user) && !strings.ContainsFunc(user, unicode.IsControl) {
-			return !secretsWeakPasswordPlaceholders[strings.ToLower(user+":"+pw)] && secretsValidateNotPlaceholderPassword([]byte(pw), c)
+			return !rulebook.WeakPasswordPlaceholders[strings.ToLower(user+":"+pw)] && secretsValidateNotPlaceholderPassword([]byte(pw), c)
 		}
 	}
 	if basic {
@@ -1590,14 +1523,6 @@ func secretsValidateBase64JWT(v []byte, c *secretsMatchCtx) bool {
 	return secretsValidateJWT(bytes.TrimSpace(dec), c)
 }
 
-// secretsK8sNonSecretKeys are data keys of a Secret that name rather than
-// hold a credential, and public material that Secrets often carry.
-var secretsK8sNonSecretKeys = map[string]bool{
-	"username": true, "user": true, "host": true, "hostname": true, "port": true, "database": true, "db": true,
-	"dbname": true, "namespace": true, "region": true, "url": true, "endpoint": true, "ca.crt": true, "tls.crt": true,
-	"ca-bundle.crt": true, "service-ca.crt": true, "email": true, "login": true, "name": true,
-}
-
 // secretsValidateKubernetesSecret accepts the value of a data or
 // stringData entry of a `kind: Secret` document: data values are decoded
 // from base64 first. Placeholders, certificates and the entries that name
@@ -1609,11 +1534,11 @@ func secretsValidateKubernetesSecret(v []byte, c *secretsMatchCtx) bool {
 		// configuration).
 		key, _, _ := bytes.Cut(bytes.Trim(bytes.TrimLeft(t[1:], " \t"), `"'`), []byte("="))
 		key = bytes.ToLower(key)
-		if i := bytes.LastIndexAny(key, "_.-"); i >= 0 && secretsK8sNonSecretKeys[string(key[i+1:])] || secretsK8sNonSecretKeys[string(key)] {
+		if i := bytes.LastIndexAny(key, "_.-"); i >= 0 && rulebook.K8sNonSecretKeys[string(key[i+1:])] || rulebook.K8sNonSecretKeys[string(key)] {
 			return false // DB_HOST, SMTP_USER: configuration in a Secret
 		}
 		return secretsInSecretGenerator(c.data, c.lineStart) && len(v) >= 6 &&
-			!secretsWeakPasswordPlaceholders[strings.ToLower(string(v))] && !secretsLooksPlaceholder(v) && v[0] != '$'
+			!rulebook.WeakPasswordPlaceholders[strings.ToLower(string(v))] && !secretsLooksPlaceholder(v) && v[0] != '$'
 	}
 	key, block := secretsYAMLParent(c.data, c.lineStart)
 	if bytes.IndexByte(c.line, ':') < 0 {
@@ -1628,7 +1553,7 @@ func secretsValidateKubernetesSecret(v []byte, c *secretsMatchCtx) bool {
 	if block != "data" && block != "stringData" {
 		return false
 	}
-	if secretsK8sNonSecretKeys[strings.ToLower(key)] || !secretsYAMLDocIsSecret(c.data, c.lineStart) {
+	if rulebook.K8sNonSecretKeys[strings.ToLower(key)] || !secretsYAMLDocIsSecret(c.data, c.lineStart) {
 		return false
 	}
 	value := v
@@ -1650,7 +1575,7 @@ func secretsValidateKubernetesSecret(v []byte, c *secretsMatchCtx) bool {
 		// a {{ template }}.
 		value = []byte(strings.NewReplacer("{", "", "}", "").Replace(string(value)))
 	}
-	return !secretsWeakPasswordPlaceholders[strings.ToLower(string(value))] && !secretsLooksPlaceholder(value)
+	return !rulebook.WeakPasswordPlaceholders[strings.ToLower(string(value))] && !secretsLooksPlaceholder(value)
 }
 
 // secretsInSecretGenerator reports whether the nearest top-level

@@ -288,7 +288,7 @@ func Rules() []Rule {
 		// ---- heuristics, last so that any specific rule claims the line first ----
 		{ID: "generic-password", Title: "Hard-coded password", Severity: med, CWE: cwe259,
 			Remediation: "Change the password wherever it is used and read it from the environment or a secret manager.",
-			Keywords:    PasswordKeywords, Find: "PasswordAssignments"},
+			Keywords:    PasswordLineKeywords, Find: "PasswordAssignments"},
 		{ID: "generic-secret", Title: "Hard-coded secret or API token", Severity: med, CWE: cwe798,
 			Remediation: "Rotate the secret at its issuer and read it from the environment or a secret manager.",
 			Keywords:    SecretKeywords, Find: "SecretAssignments"},
@@ -304,9 +304,14 @@ func Rules() []Rule {
 // is a password too (see secretsIdentIsPass in scan/secrets).
 var (
 	PasswordKeywords = []string{"password", "passwd", "pwd", "passphrase", "pass"}
-	PasswordSuffixes = []string{"password", "passwd", "pwd", "passphrase"}
-	SecretKeywords   = []string{"secret", "api_key", "apikey", "api-key", "token", "access_key", "accesskey", "auth_key", "auth_salt", "logged_in_", "nonce_"}
-	SecretSuffixes   = []string{"secret", "secretkey", "apikey", "token", "accesskey", "secretkeybase",
+	// PasswordLineKeywords select the lines PasswordKeywords are looked
+	// for on: "pass" alone is in every other line of prose and code
+	// (passed, bypass), "pass" as a name is followed by an operator or a
+	// quote, or preceded by a separator.
+	PasswordLineKeywords = []string{"password", "passwd", "pwd", "passphrase", "_pass", "-pass", ".pass", "pass\"", "pass'", "pass:", "pass=", "pass ="}
+	PasswordSuffixes     = []string{"password", "passwd", "pwd", "passphrase"}
+	SecretKeywords       = []string{"secret", "api_key", "apikey", "api-key", "token", "access_key", "accesskey", "auth_key", "auth_salt", "logged_in_", "nonce_"}
+	SecretSuffixes       = []string{"secret", "secretkey", "apikey", "token", "accesskey", "secretkeybase",
 		"authkey", "authsalt", "loggedinkey", "loggedinsalt", "noncekey", "noncesalt"}
 )
 

@@ -1,0 +1,79 @@
+package rulebook
+
+// The word lists of the placeholder, ciphertext and context checks of
+// scan/secrets: data that grows with every corpus, kept beside the rules.
+
+// WeakPasswordPlaceholders are whole values that stand for "put
+// your password here" in documentation and templates. They are compared
+// exactly (case-insensitively), unlike the markers: "Aa12345678" in a
+// Terraform file is a real, weak password; "12345678" is a placeholder.
+var WeakPasswordPlaceholders = map[string]bool{
+	"password": true, "password1": true, "password123": true, "passw0rd": true, "p@ssw0rd": true, "p@ssword": true,
+	"pass": true, "passwd": true, "pwd": true, "pw": true, "secret": true, "secret123": true, "mysecret": true, "mypassword": true,
+	"123456": true, "1234567": true, "12345678": true, "123456789": true, "1234567890": true, "qwerty": true, "qwerty123": true,
+	"abc123": true, "abcdef": true, "abcdefgh": true, "letmein": true, "admin": true, "admin123": true, "root": true, "toor": true,
+	"changeit": true, "foobar": true, "hunter2": true, "test123": true, "pass123": true, "default": true, "guest": true,
+	"user": true, "username": true, "token": true, "opensesame": true, "open sesame": true,
+	"aladdin:opensesame": true, "aladdin:open sesame": true, "apikey": true, "api_key": true, "none": true, "null": true, "nil": true, "empty": true, "true": true, "false": true,
+}
+
+// PlaceholderMarkers are substrings (lowercase) that mark a value as
+// documentation, a template or a test fixture rather than a credential.
+var PlaceholderMarkers = []string{
+	"changeme", "change_me", "change-me", "changeit", "example", "dummy", "test", "sample",
+	"placeholder", "redacted", "your", "xxxx", "****", "....", "fake", "replace", "insert",
+	"todo", "fixme", "notreal", "not_real", "not-real", "${", "{{", "}}", "%s", "%v", "%d",
+}
+
+// DocumentedExamples are credentials published in vendor
+// documentation: AWS's example key pair, the Azure Storage emulator
+// (Azurite) account key, which every local-development setup contains, and
+// the test key of Stripe's API reference.
+var DocumentedExamples = []string{
+	"AKIAIOSFODNN7EXAMPLE",
+	"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+	"Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
+	"sk_test_4eC39HqLyjWDarjtT1zdp7dc", // Stripe's API reference, in every code sample
+	// OAuth 2.0's example credentials (RFC 6750 2.1-2.3, RFC 6749 4.1,
+	// 4.4, 5.1, 6): the bearer token, access, refresh and authorization
+	// codes, and the client s6BhdRkqt3 with its secret.
+	"mF_9.B5f-4.1JqM", "2YotnFZFEjr1zCsicMWpAA", "tGzv3JOkF0XG5Qx2TlKWIA", "SplxlOBeZQQYbYS6WxSbIA",
+	"czZCaGRSa3F0MzpnWDFmQmF0M2JW", "gX1fBat3bV", "8xLOxBtZp8",
+	// The nuget.config reference's sample feed passwords
+	// (learn.microsoft.com/nuget/reference/nuget-config-file).
+	"33f!!lloppa", "hal+9ooo_da!sY",
+}
+
+// FormatPlaceholderMarkers are the placeholder words that still
+// count in a value of a vendor's exact format (secretsRule.vendorFormat).
+var FormatPlaceholderMarkers = []string{
+	"changeme", "change_me", "example", "dummy", "placeholder", "redacted", "your", "xxxx", "****", "....",
+	"replace", "insert", "notreal", "not_real", "${", "{{", "}}",
+}
+
+// EncryptedPrefixes start values that are ciphertext, written to
+// be committed: SOPS (ENC[AES256_GCM,data:...,iv:...,tag:...]), Windows
+// DPAPI blobs (NuGet.Config's Password, .NET protected configuration),
+// Ansible Vault, Jasypt (Spring Boot properties: ENC(base64)), Jenkins
+// (credentials.xml and config.xml: {AQAAABAAAAAQ...}, a version byte and
+// the lengths of IV and ciphertext before them).
+var EncryptedPrefixes = []string{"ENC[AES256_GCM,", "ENC[", "ENC(", "AQAAANCMnd8BFdERjHoAwE/Cl+sBAAAA", "$ANSIBLE_VAULT;", "{AQAAABAAAA"}
+
+// ChainMarkers are words of Ethereum tooling and networks.
+var ChainMarkers = []string{"ethers", "web3", "hardhat", "forge-std", "vm.addr", "eth_account", "solidity", "ethereum",
+	"viem", "truffle", "ganache", "brownie", "anvil", "etherscan", "metamask", "infura", "alchemy", "sepolia", "goerli", "holesky", "mainnet", "chainid", "chain_id"}
+
+// K8sNonSecretKeys are data keys of a Secret that name rather than
+// hold a credential, and public material that Secrets often carry.
+var K8sNonSecretKeys = map[string]bool{
+	"username": true, "user": true, "host": true, "hostname": true, "port": true, "database": true, "db": true,
+	"dbname": true, "namespace": true, "region": true, "url": true, "endpoint": true, "ca.crt": true, "tls.crt": true,
+	"ca-bundle.crt": true, "service-ca.crt": true, "email": true, "login": true, "name": true,
+}
+
+// SequenceMarkers are keyboard and counting runs. In a value they
+// usually mean an example ("abcdefgh12345678"), except in a password of a
+// configuration or IaC file, where a weak password such as "Aa12345678" is
+// still a real password: there only the exact dictionary
+// (WeakPasswordPlaceholders) decides.
+var SequenceMarkers = []string{"12345678", "abcdefgh", "qwerty"}

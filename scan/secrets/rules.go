@@ -225,7 +225,10 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 			if s > 0 && (line[s-1] == '/' || secretsIsQuote(line[s-1]) && e < len(line) && line[e] == ':') {
 				continue
 			}
-			vs, ve, ok := secretsAssignedValue(line, e, c.configFile)
+			// In a shell script an unquoted password is a literal
+			// (PGPASSWORD=... psql); an unquoted token-like word there is
+			// as often a vendor lookalike the vendor rules rejected.
+			vs, ve, ok := secretsAssignedValue(line, e, c.configFile || ruleID == "generic-password" && secretsIsShellFile(c.rel))
 			if !ok {
 				vs, ve, ok = secretsXMLKeyValue(line, s, e)
 			}
@@ -237,6 +240,12 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 			}
 			if !ok {
 				vs, ve, ok = secretsDirectiveValue(line, s, e)
+			}
+			if !ok {
+				vs, ve, ok = secretsQueryValue(line, s, e)
+			}
+			if !ok {
+				vs, ve, ok = secretsFallbackValue(line, e)
 			}
 			if !ok {
 				continue
@@ -271,8 +280,10 @@ func secretsIdentIsPass(ident []byte) bool {
 }
 
 // secretsCallPairRe is a call that takes a name and its value:
-// define('DB_PASSWORD', '...') in PHP, setenv/putenv/setdefault.
-var secretsCallPairRe = regexp.MustCompile(`(?i)\b(?:define|setenv|putenv|setdefault)[ \t]*\([ \t]*$`)
+// define('DB_PASSWORD', '...') in PHP, setenv/putenv/setdefault; or a
+// name and the value to use when it is unset: os.environ.get("X", "..."),
+// os.getenv, System.getProperty.
+var secretsCallPairRe = regexp.MustCompile(`(?i)\b(?:define|setenv|putenv|setdefault|get|getenv|getproperty|getenvironmentvariable)[ \t]*\([ \t]*$`)
 
 // secretsCallPairValue returns the second argument of such a call whose
 // first argument is the quoted name line[s:e].
@@ -285,6 +296,47 @@ func secretsCallPairValue(line []byte, s, e int) (int, int, bool) {
 		return 0, 0, false
 	}
 	p = secretsSkipBlanks(line, p+1)
+	if p >= len(line) || !secretsIsQuote(line[p]) {
+		return 0, 0, false
+	}
+	if q := bytes.IndexByte(line[p+1:], line[p]); q > 0 {
+		return p + 1, p + 1 + q, true
+	}
+	return 0, 0, false
+}
+
+// secretsQueryValue returns the value of a URL query parameter whose
+// name is line[s:e] (?client_secret=...&, &access_token=...): a URL is a
+// literal in any file.
+func secretsQueryValue(line []byte, s, e int) (int, int, bool) {
+	if s == 0 || line[s-1] != '?' && line[s-1] != '&' || e >= len(line) || line[e] != '=' {
+		return 0, 0, false
+	}
+	p, q := e+1, e+1
+	for q < len(line) && bytes.IndexByte([]byte("&#\"' \t<>)`"), line[q]) < 0 {
+		q++
+	}
+	if q == p {
+		return 0, 0, false
+	}
+	return p, q, true
+}
+
+// secretsFallbackValue returns the literal used when the name is unset:
+// process.env.API_SECRET || "...", config.apiSecret ?? "...",
+// System.getenv("API_SECRET") ?: "..." (Kotlin).
+func secretsFallbackValue(line []byte, e int) (int, int, bool) {
+	p := e
+	// The name may close a lookup first: process.env["X"] || ..., Kotlin's
+	// System.getenv("X") ?: ...
+	for k := 0; k < 3 && p < len(line) && bytes.IndexByte([]byte("\"'`)]"), line[p]) >= 0; k++ {
+		p++
+	}
+	p = secretsSkipBlanks(line, p)
+	if p+1 >= len(line) || !(line[p] == '|' && line[p+1] == '|' || line[p] == '?' && (line[p+1] == '?' || line[p+1] == ':')) {
+		return 0, 0, false
+	}
+	p = secretsSkipBlanks(line, p+2)
 	if p >= len(line) || !secretsIsQuote(line[p]) {
 		return 0, 0, false
 	}
@@ -560,6 +612,13 @@ func secretsGenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, w
 		return false
 	}
 	bar := math.Min(entropyCap, entropyFactor*math.Log2(float64(len(v))))
+	if secretsIsHex(v) && bytes.Contains(ident, []byte("secret")) {
+		// Sixteen symbols carry at most 4 bits: a random 32-hex secret
+		// measures 3.3 to 3.7, so the bar scales with the alphabet. Only
+		// under a name that says secret: a hex "API key" is as often a
+		// public client ID (Shopify's SHOPIFY_API_KEY).
+		bar = math.Min(bar, 3.0)
+	}
 	return secretsEntropy(v) >= bar
 }
 
@@ -1126,32 +1185,15 @@ func secretsIsKeywordArgument(v []byte) bool {
 	return true
 }
 
-// secretsGooglePublicFileMarkers are what files that configure a client
-// app say: a Firebase web config (authDomain), google-services.json
-// (current_key beside project_info), GoogleService-Info.plist
-// (GOOGLE_APP_ID). Their API keys identify the project to Google and ship
-// inside every copy of the app: Google documents them as public
-// (firebase.google.com/docs/projects/api-keys); restriction, not secrecy,
-// protects them.
-var secretsGooglePublicFileMarkers = [][]byte{[]byte("authDomain"), []byte(`"current_key"`), []byte("GOOGLE_APP_ID")}
-
-// secretsGooglePublicLineMarkers are client-side loaders whose key is
-// public by design: the Maps JavaScript API script URL, the Maps SDK
-// for Android manifest entry and the Android string resources it reads
-// (google_maps_key; google_api_key, which the google-services plugin
-// writes).
-var secretsGooglePublicLineMarkers = [][]byte{[]byte("maps.googleapis.com/maps/api/js"), []byte("com.google.android.geo.API_KEY"),
-	[]byte(`name="google_maps_key"`), []byte(`name="google_api_key"`)}
-
 // secretsValidateNotPublicGoogleKey rejects Google API keys in the
 // contexts that mark them public (the two lists above).
 func secretsValidateNotPublicGoogleKey(_ []byte, c *secretsMatchCtx) bool {
-	for _, m := range secretsGooglePublicLineMarkers {
+	for _, m := range rulebook.GooglePublicLineMarkers {
 		if bytes.Contains(c.line, m) {
 			return false
 		}
 	}
-	for _, m := range secretsGooglePublicFileMarkers {
+	for _, m := range rulebook.GooglePublicFileMarkers {
 		if bytes.Contains(c.data, m) {
 			return false
 		}
@@ -1176,9 +1218,6 @@ func secretsValidateNuGetPassword(v []byte, c *secretsMatchCtx) bool {
 	return !rulebook.WeakPasswordPlaceholders[strings.ToLower(string(v))]
 }
 
-// secretsNetrcKeywords are the tokens of a .netrc entry.
-var secretsNetrcKeywords = map[string]bool{"machine": true, "login": true, "password": true, "account": true, "port": true}
-
 // secretsNetrcMachineRe is the start of a .netrc entry.
 var secretsNetrcMachineRe = regexp.MustCompile(`(?m)^[ \t]*(?:machine|default)\b`)
 
@@ -1198,7 +1237,7 @@ func secretsValidateNetrcPassword(v []byte, c *secretsMatchCtx) bool {
 		return false
 	}
 	for i := 0; i < len(f); i += 2 {
-		if !secretsNetrcKeywords[string(f[i])] {
+		if !rulebook.NetrcKeywords[string(f[i])] {
 			return false
 		}
 	}
@@ -1422,7 +1461,7 @@ func secretsHasHexRun64(line []byte) bool {
 // --private-key 0x...).
 // Transaction hashes, block hashes and addresses have the same alphabet
 // and sit under other names (txHash, GENESIS_HASH, token).
-var secretsEthereumKeyRe = regexp.MustCompile(`(?i)(?:(?:priv(?:ate)?[_-]?keys?|key|pk|secret|mnemonic|signer|wallet|account|accounts|deployer)["'\]]?[ \t]*(?::=|=>|=|:)[ \t]*\[?[ \t]*|--private-?key[ \t=]+|(?:wallet|from_?key|fromprivatekey|privatekeytoaccount|signingkey|accounts?\.add|hextoecdsa|credentials\.create)[ \t]*\([ \t]*)["'\x60]?(?P<secret>(?:0x)?[0-9a-fA-F]{64})(?:[^0-9A-Za-z]|$)`)
+var secretsEthereumKeyRe = regexp.MustCompile(`(?i)(?:(?:priv(?:ate)?[_-]?keys?|key|pk|secret|mnemonic|signer|wallet|account|accounts|deployer)["'\]]?[ \t]*(?::=|=>|=|:)(?:[ \t]*[A-Za-z_][\w:<>]*[ \t]*=)?[ \t]*\[?[ \t]*|--private-?key[ \t=]+|(?:wallet|from_?key|fromprivatekey|privatekeytoaccount|signingkey|accounts?\.add|hextoecdsa|credentials\.create)[ \t]*\([ \t]*)["'\x60]?(?P<secret>(?:0x)?[0-9a-fA-F]{64})(?:[^0-9A-Za-z]|$)`)
 
 // secretsFindEthereumKeys is ethereum-private-key.
 func secretsFindEthereumKeys(c *secretsMatchCtx) []secretsSpan {
@@ -1553,7 +1592,11 @@ func secretsValidateKubernetesSecret(v []byte, c *secretsMatchCtx) bool {
 	if block != "data" && block != "stringData" {
 		return false
 	}
-	if rulebook.K8sNonSecretKeys[strings.ToLower(key)] || !secretsYAMLDocIsSecret(c.data, c.lineStart) {
+	lkey := strings.ToLower(key)
+	if i := strings.LastIndexAny(lkey, "_-"); i >= 0 && rulebook.K8sNonSecretKeys[lkey[i+1:]] {
+		return false // DB_USER, REDIS_PORT: configuration in a Secret
+	}
+	if rulebook.K8sNonSecretKeys[lkey] || !secretsYAMLDocIsSecret(c.data, c.lineStart) {
 		return false
 	}
 	value := v
@@ -1887,4 +1930,14 @@ func secretsValidateDockerAuth(v []byte, c *secretsMatchCtx) bool {
 		return false
 	}
 	return secretsValidateNotPlaceholderPassword(dec[i+1:], c)
+}
+
+// secretsIsHex reports a value made of hexadecimal digits only.
+func secretsIsHex(v []byte) bool {
+	for _, b := range v {
+		if !('0' <= b && b <= '9' || 'a' <= b|32 && b|32 <= 'f') {
+			return false
+		}
+	}
+	return len(v) > 0
 }

@@ -67,6 +67,22 @@ func secretsSkipPath(rel string) bool {
 	return tree.UnderSkippedDir(rel) || secretsSkipFile(rel)
 }
 
+// secretsIsShellFile reports shell scripts and profiles, where an unquoted
+// password after NAME= is a literal (PGPASSWORD=... psql), as in .env
+// files.
+func secretsIsShellFile(rel string) bool {
+	base := strings.ToLower(path.Base(rel))
+	switch base {
+	case ".envrc", ".bashrc", ".bash_profile", ".profile", ".zshrc", ".zprofile":
+		return true
+	}
+	switch path.Ext(base) {
+	case ".sh", ".bash", ".zsh", ".ksh":
+		return true
+	}
+	return false
+}
+
 // secretsIsConfigFile reports whether unquoted values are literal values
 // in this file (KEY=value, key: value), as they are in .env, INI, YAML,
 // TOML and properties files but not in source code.

@@ -704,11 +704,17 @@ func StructuredRules() []Rule {
 			Validate:    "ConnectionStringPassword"},
 		{ID: "cli-password-flag", Title: "Password passed as a command-line flag", Severity: high, CWE: "CWE-259",
 			Remediation: "Change the password, and give it to the tool on standard input (docker login --password-stdin), from a credential helper or from the environment: a flag's value is visible in the process list and the shell history.",
-			Keywords:    []string{"-password", "-passwd", "--pass ", "--pass=", "tlspassword"},
+			Keywords:    []string{"-password", "-passwd", "--pass ", "--pass=", "tlspassword", "sshpass", "mysql", "mariadb", "redis-cli", "http -a", "https -a", "http --auth", "https --auth"},
 			// -Password is the NuGet CLI's and PowerShell's spelling;
 			// --http-password, --ftp-password, --proxy-password are wget's,
 			// --tlspassword and --proxy-tlspassword curl's (TLS-SRP).
-			Pattern:  `(?i)(?:^|\s)(?:--(?:(?:http|ftp|proxy)-)?pass(?:word|wd)?|--(?:proxy-)?tlspassword|-pass(?:word|wd))(?:=|[ \t]+)["']?(?P<secret>[^\s"'$<{%(\x60-][^\s"'\x60]{3,})`,
+			Pattern: `(?i)(?:^|\s)(?:--(?:(?:http|ftp|proxy)-)?pass(?:word|wd)?|--(?:proxy-)?tlspassword|-pass(?:word|wd))(?:=|[ \t]+)["']?(?P<secret>[^\s"'$<{%(\x60-][^\s"'\x60]{3,})` +
+				// sshpass -p, the MySQL clients' -p<password> (attached: a
+				// bare -p prompts), redis-cli -a, HTTPie's -a/--auth user:pass.
+				`|(?i)\bsshpass[ \t]+-p[ \t]*["']?(?P<secret>[^\s"'$<{%(\x60-][^\s"'\x60]{3,})` +
+				`|(?i)\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]*?[ \t]-p(?P<secret>[^\s"'$<{%(\x60-][^\s"'\x60]{3,})` +
+				`|(?i)\bredis-cli\b[^\n]*?[ \t]-a[ \t]+["']?(?P<secret>[^\s"'$<{%(\x60-][^\s"'\x60]{3,})` +
+				`|(?im)^[ \t]*https?[ \t]+(?:[^\n]*?[ \t])?(?:-a|--auth)[ \t=]+["']?[^\s:"']+:(?P<secret>[^\s"'$<{%(\x60-][^\s"'\x60]{3,})`,
 			Validate: "NotPlaceholderPassword"},
 		{ID: "network-credential-password", Title: "Password passed to a .NET credential constructor", Severity: high, CWE: "CWE-259",
 			Remediation: "Change the password, and read it from configuration protected by DPAPI, a secret store or the environment instead of passing a literal to NetworkCredential/DirectoryEntry.",
@@ -722,7 +728,7 @@ func StructuredRules() []Rule {
 			Validate: "NetrcPassword"},
 		{ID: "http-auth-header", Title: "Credential in an HTTP authentication header", Severity: high, CWE: "CWE-798",
 			Remediation: "Revoke the token or change the password it encodes, and add the header at run time from the environment or a secret manager.",
-			Keywords: []string{"authorization", "api-key", "x-auth-token", "private-token", "x-access-token", "apikey:", "-token:", "-key:",
+			Keywords: []string{"authorization", "api-key", "x-auth-token", "private-token", "x-access-token", "apikey:", "-token:", "-key:", "--oauth2-bearer",
 				`-h "token:`, `-h 'token:`, `--header "token:`, `--header 'token:`},
 			// The third form is a vendor's own header (X-Octopus-ApiKey:,
 			// X-Figma-Token:, X-Vault-Token:) in HTTP syntax, name: value.
@@ -732,7 +738,9 @@ func StructuredRules() []Rule {
 			Pattern: `(?i)\b(?:proxy-)?authorization["'\]]?[ \t]*[:,=][ \t]*["']?(?:(?:bearer|token|basic|apikey|api-key|api-token|sso-key)[ \t]+)?(?P<secret>[A-Za-z0-9._~+/=:@-]{12,})` + nearEnd +
 				`|(?i)(?:^|\s)(?:-H|--header)[ \t=]*["'](?:x-(?:[a-z0-9]+-)*)?(?:api-?)?(?:key|token)[ \t]*:[ \t]*(?P<secret>[A-Za-z0-9._~+/=-]{8,})["']` +
 				`|(?i)\b(?:x-)?(?:api-key|auth-token|access-token|private-token)["'\]]?[ \t]*[:,=][ \t]*["']?(?P<secret>[A-Za-z0-9._~+/=-]{16,})` + nearEnd +
-				`|(?i)\bx-(?:[a-z0-9]+-)+(?:apikey|api-key|token|key)[ \t]*:[ \t]*(?P<secret>[A-Za-z0-9._~+/=-]{16,})` + nearEnd,
+				`|(?i)\bx-(?:[a-z0-9]+-)+(?:apikey|api-key|token|key)[ \t]*:[ \t]*(?P<secret>[A-Za-z0-9._~+/=-]{16,})` + nearEnd +
+				// curl's --oauth2-bearer sends the token as a Bearer header.
+				`|(?i)--oauth2-bearer[ \t=]+["']?(?P<secret>[A-Za-z0-9._~+/=-]{12,})` + nearEnd,
 			Validate: "HeaderCredential"},
 		{ID: "kubernetes-secret", Title: "Value in a Kubernetes Secret manifest", Severity: high, CWE: "CWE-798",
 			Remediation: "Rotate the value, and keep Secret manifests out of the repository: create them at deploy time, or commit them encrypted (Sealed Secrets, SOPS) or as references to an external secret store.",

@@ -77,3 +77,23 @@ var K8sNonSecretKeys = map[string]bool{
 // still a real password: there only the exact dictionary
 // (WeakPasswordPlaceholders) decides.
 var SequenceMarkers = []string{"12345678", "abcdefgh", "qwerty"}
+
+// GooglePublicFileMarkers are what files that configure a client
+// app say: a Firebase web config (authDomain), google-services.json
+// (current_key beside project_info), GoogleService-Info.plist
+// (GOOGLE_APP_ID). Their API keys identify the project to Google and ship
+// inside every copy of the app: Google documents them as public
+// (firebase.google.com/docs/projects/api-keys); restriction, not secrecy,
+// protects them.
+var GooglePublicFileMarkers = [][]byte{[]byte("authDomain"), []byte(`"current_key"`), []byte("GOOGLE_APP_ID")}
+
+// GooglePublicLineMarkers are client-side loaders whose key is
+// public by design: the Maps JavaScript API script URL, the Maps SDK
+// for Android manifest entry and the Android string resources it reads
+// (google_maps_key; google_api_key, which the google-services plugin
+// writes).
+var GooglePublicLineMarkers = [][]byte{[]byte("maps.googleapis.com/maps/api/js"), []byte("com.google.android.geo.API_KEY"),
+	[]byte(`name="google_maps_key"`), []byte(`name="google_api_key"`)}
+
+// NetrcKeywords are the tokens of a .netrc entry.
+var NetrcKeywords = map[string]bool{"machine": true, "login": true, "password": true, "account": true, "port": true}

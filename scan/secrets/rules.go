@@ -257,6 +257,9 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 			if !secretsGenericValueOK(v, lower[s:e], entropyFactor, entropyCap, weakOK) {
 				continue
 			}
+			if c.configFile && secretsInSealedSecret(c) {
+				continue
+			}
 			spans = append(spans, secretsSpan{rule: c.engine.ruleIndex[ruleID], matchStart: s, matchEnd: ve, start: vs, end: ve, value: v})
 		}
 	}
@@ -303,6 +306,17 @@ func secretsCallPairValue(line []byte, s, e int) (int, int, bool) {
 		return p + 1, p + 1 + q, true
 	}
 	return 0, 0, false
+}
+
+// secretsInSealedSecret reports a line under encryptedData of a Sealed
+// Secrets manifest: ciphertext that only the cluster's controller can
+// open, written to be committed.
+func secretsInSealedSecret(c *secretsMatchCtx) bool {
+	if !bytes.Contains(c.data, []byte("SealedSecret")) {
+		return false
+	}
+	_, parent := secretsYAMLParent(c.data, c.lineStart)
+	return parent == "encryptedData"
 }
 
 // secretsQueryValue returns the value of a URL query parameter whose
@@ -695,6 +709,11 @@ func secretsLooksFormatPlaceholder(v []byte) bool {
 // secretsLooksEncrypted reports a committed ciphertext value: it is
 // what encryption-at-rest tools are for, not a leak.
 func secretsLooksEncrypted(v []byte) bool {
+	if len(v) >= 18 && v[0] == '{' && v[len(v)-1] == '}' && !bytes.ContainsFunc(v[1:len(v)-1], func(r rune) bool { return r >= 128 || !secretsIsBase64Byte(byte(r)) }) {
+		// Maven's encrypted passwords ({base64=} in settings.xml, the
+		// master password decrypts them) and Jenkins' secrets.
+		return true
+	}
 	for _, p := range rulebook.EncryptedPrefixes {
 		if bytes.HasPrefix(v, []byte(p)) {
 			switch p {
@@ -1451,17 +1470,8 @@ func secretsHasHexRun64(line []byte) bool {
 	return false
 }
 
-// secretsEthereumKeyRe is a 32-byte secp256k1 private key (64 hex, with
-// or without 0x) where a key is expected: assigned to a name that says
-// key, wallet, signer or account (PRIVATE_KEY =, ownerKey =,
-// accounts: [...]), or passed to a wallet constructor (new
-// ethers.Wallet("0x..."), Account.from_key(...), privateKeyToAccount(...),
-// go-ethereum's crypto.HexToECDSA(...), web3j's Credentials.create(...),
-// brownie's accounts.add(...)), or given to a command (cast send
-// --private-key 0x...).
-// Transaction hashes, block hashes and addresses have the same alphabet
-// and sit under other names (txHash, GENESIS_HASH, token).
-var secretsEthereumKeyRe = regexp.MustCompile(`(?i)(?:(?:priv(?:ate)?[_-]?keys?|key|pk|secret|mnemonic|signer|wallet|account|accounts|deployer)["'\]]?[ \t]*(?::=|=>|=|:)(?:[ \t]*[A-Za-z_][\w:<>]*[ \t]*=)?[ \t]*\[?[ \t]*|--private-?key[ \t=]+|(?:wallet|from_?key|fromprivatekey|privatekeytoaccount|signingkey|accounts?\.add|hextoecdsa|credentials\.create)[ \t]*\([ \t]*)["'\x60]?(?P<secret>(?:0x)?[0-9a-fA-F]{64})(?:[^0-9A-Za-z]|$)`)
+// secretsEthereumKeyRe is rulebook.EthereumKeyPattern.
+var secretsEthereumKeyRe = regexp.MustCompile(rulebook.EthereumKeyPattern)
 
 // secretsFindEthereumKeys is ethereum-private-key.
 func secretsFindEthereumKeys(c *secretsMatchCtx) []secretsSpan {
@@ -1609,6 +1619,9 @@ func secretsValidateKubernetesSecret(v []byte, c *secretsMatchCtx) bool {
 	}
 	if len(value) < 6 || bytes.HasPrefix(value, []byte("-----BEGIN CERTIFICATE")) || bytes.HasPrefix(value, []byte("-----BEGIN PUBLIC KEY")) {
 		return false
+	}
+	if (key == ".dockerconfigjson" || key == ".dockercfg") && !json.Valid(value) {
+		return false // a registry configuration is JSON; anything else is a stand-in
 	}
 	if bytes.HasPrefix(value, []byte("$")) || bytes.HasPrefix(value, []byte("{{")) {
 		return false
@@ -1867,6 +1880,8 @@ func secretsValidator(name string) func([]byte, *secretsMatchCtx) bool {
 		return secretsValidateMnemonic
 	case "DockerAuth":
 		return secretsValidateDockerAuth
+	case "CurlConfigPassword":
+		return secretsValidateCurlPassword
 	}
 	panic("secrets: rulebook names an unknown validator " + name)
 }

@@ -25,6 +25,7 @@ import (
 
 	"scand/finding"
 	"scand/scan"
+	"scand/scan/secrets/rulebook"
 	"scand/scan/tree"
 )
 
@@ -68,8 +69,7 @@ func secretsSkipPath(rel string) bool {
 }
 
 // secretsIsShellFile reports shell scripts and profiles, where an unquoted
-// password after NAME= is a literal (PGPASSWORD=... psql), as in .env
-// files.
+// password after NAME= is a literal (PGPASSWORD=... psql).
 func secretsIsShellFile(rel string) bool {
 	base := strings.ToLower(path.Base(rel))
 	switch base {
@@ -112,12 +112,6 @@ func secretsIsIaCFile(rel string) bool {
 	return strings.HasSuffix(strings.ToLower(rel), ".tf.json")
 }
 
-// secretsTranslationDirs are directory names that hold message catalogues.
-var secretsTranslationDirs = map[string]bool{
-	"i18n": true, "l10n": true, "locale": true, "locales": true, "lang": true, "langs": true,
-	"languages": true, "translations": true, "translation": true,
-}
-
 // secretsIsTranslationFile reports i18n catalogues: gettext .po/.pot,
 // XLIFF, Apple .strings, Flutter .arb, Java messages_<locale>.properties,
 // and JSON/YAML/properties files named after a locale (de_DE.json,
@@ -143,7 +137,7 @@ func secretsIsTranslationFile(rel string) bool {
 		return true
 	}
 	for dir := path.Dir(lower); dir != "." && dir != "/" && dir != ""; dir = path.Dir(dir) {
-		if secretsTranslationDirs[path.Base(dir)] {
+		if rulebook.TranslationDirs[path.Base(dir)] {
 			return true
 		}
 	}
@@ -987,9 +981,8 @@ func (s *secretsScanner) readCandidate(abs string, sc *secretsScratch) ([]byte, 
 // identifiers alike.
 var secretsUUIDRe = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 
-// secretsUUIDNamedID reports a UUID assigned to a name that says it is an
-// identifier (HEROKU_APP_ID, snykOrgId, hubspot_portal_uuid): next to the
-// vendor's name such a UUID names an app or an organisation, it opens
+// secretsUUIDNamedID reports a UUID under a name that says identifier
+// (HEROKU_APP_ID, snykOrgId): it names an app or an organisation and opens
 // nothing. before is the line from the vendor's name to the value.
 func secretsUUIDNamedID(before, v []byte) bool {
 	if !secretsUUIDRe.Match(v) {

@@ -333,8 +333,11 @@ const (
 	// snyk config set api=..., vault login s...., bundle config
 	// gems.contribsys.com user:pass. A name/value pair names the value by
 	// the name: {"name": "SNYK_TOKEN", "value": "..."}. A shell parameter
-	// expansion's default is the value: ${SNYK_TOKEN:-...}.
-	nearGap = `(?:[\w.\\-]|['"]\)\.){0,32}?\\{0,2}["'\x60]?\]?(?:[ \t]+[A-Za-z_][\w.*\[\]]{0,20})?(?:[ \t]{0,3}(?:,[ \t]*["']?(?i:value)["']?[ \t]*[:=]|:{1,3}=|=>|\?\?=|[?+.]?=|:-|:|,|\(|>)[ \t]{0,3}(?:(?:["'][^"'\s]{1,64}["']|[\w.]{1,40}(?:\[["']?\w{1,40}["']?\])?)[ \t]*,[ \t]*)?` +
+	// expansion's default is the value: ${SNYK_TOKEN:-...}; so is the
+	// fallback of a lookup (getenv('MESSAGEBIRD_KEY') ?: '...', env.X ||
+	// '...', os.getenv("X") or "..."), and the "value" of an inline object
+	// under the name ("SNYK_TOKEN": {"description": ..., "value": "..."}).
+	nearGap = `(?:[\w.\\-]|['"]\)\.){0,32}?\\{0,2}["'\x60]?[\])]?(?:[ \t]+[A-Za-z_][\w.*\[\]]{0,20})?(?:[ \t]{0,3}(?:,[ \t]*["']?(?i:value)["']?[ \t]*[:=]|:[ \t]*\{[^{}\n]{0,120}?["']?(?i:value)["']?[ \t]*:|:{1,3}=|=>|\?\?=|\?:|\?\?|\|\||or[ \t]|[?+.]?=|:-|:|,|\(|>)[ \t]{0,3}(?:(?:["'][^"'\s]{1,64}["']|[\w.]{1,40}(?:\[["']?\w{1,40}["']?\])?)[ \t]*(?:,|\|\||\?\?|\?:|[ \t]or)[ \t]*)?` +
 		`|(?:[ \t]+(?:[a-z][\w:.-]*|--?[a-z][\w-]*(?:=[\w.-]+)?)){0,3}?[ \t]+(?:[a-z][\w.-]*=)?)\\{0,2}["'\x60]?`
 	// nearEnd is what may follow such a value: a delimiter, an
 	// escaped newline or the end of the line, never more value characters.
@@ -778,6 +781,11 @@ func StructuredRules() []Rule {
 			Remediation: "Rotate every credential in config/credentials.yml.enc (whoever has the key reads them all), create a new key with bin/rails credentials:edit, and pass it through RAILS_MASTER_KEY instead of the file.",
 			FileNames:   []string{"master.key", "production.key", "staging.key", "development.key"},
 			Pattern:     `(?m)^(?P<secret>[0-9a-f]{32})\r?$`, MinEntropy: 3},
+		// curl's config file (~/.curlrc, curl -K file): user = "name:password".
+		{ID: "curl-config-credentials", Title: "Credentials in a curl config file", Severity: finding.High, CWE: "CWE-259",
+			Remediation: "Change the password, and keep curl's config file outside the repository or use --netrc-file with a .netrc kept in the home directory (mode 0600).",
+			FileNames:   []string{".curlrc", "_curlrc", "curlrc"},
+			Pattern:     `(?m)^[ \t]*-{0,2}(?:proxy-)?user[ \t]*[=:]?[ \t]*["']?[^\s"':]*:(?P<secret>[^\s"']+)["']?[ \t]*\r?$`, Validate: "CurlConfigPassword"},
 		{ID: "jwt-base64", Title: "Base64-encoded JSON Web Token", Severity: med, CWE: "CWE-798",
 			Remediation: "Invalidate it (rotate the signing key or revoke the session) if it has not expired, and never commit bearer tokens.",
 			CSKeywords:  []string{"ZXlK"}, Pattern: `\b(ZXlK[A-Za-z0-9+/]{40,}={0,2})`, Validate: "Base64JWT"},

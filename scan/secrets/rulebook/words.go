@@ -97,3 +97,21 @@ var GooglePublicLineMarkers = [][]byte{[]byte("maps.googleapis.com/maps/api/js")
 
 // NetrcKeywords are the tokens of a .netrc entry.
 var NetrcKeywords = map[string]bool{"machine": true, "login": true, "password": true, "account": true, "port": true}
+
+// EthereumKeyPattern is a 32-byte secp256k1 private key (64 hex, with
+// or without 0x) where a key is expected: assigned to a name that says
+// key, wallet, signer or account (PRIVATE_KEY =, ownerKey =,
+// accounts: [...]), or passed to a wallet constructor (new
+// ethers.Wallet("0x..."), Account.from_key(...), privateKeyToAccount(...),
+// go-ethereum's crypto.HexToECDSA(...), web3j's Credentials.create(...),
+// brownie's accounts.add(...)), or given to a command (cast send
+// --private-key 0x...).
+// Transaction hashes, block hashes and addresses have the same alphabet
+// and sit under other names (txHash, GENESIS_HASH, token).
+const EthereumKeyPattern = `(?i)(?:(?:priv(?:ate)?[_-]?keys?|key|pk|secret|mnemonic|signer|wallet|account|accounts|deployer)["'\]]?[ \t]*(?::=|=>|=|:)(?:[ \t]*[A-Za-z_][\w:<>]*[ \t]*=)?[ \t]*\[?[ \t]*|--private-?key[ \t=]+|(?:wallet|from_?key|fromprivatekey|privatekeytoaccount|signingkey|accounts?\.add|hextoecdsa|credentials\.create)[ \t]*\([ \t]*)["'\x60]?(?P<secret>(?:0x)?[0-9a-fA-F]{64})(?:[^0-9A-Za-z]|$)`
+
+// TranslationDirs are directory names that hold message catalogues.
+var TranslationDirs = map[string]bool{
+	"i18n": true, "l10n": true, "locale": true, "locales": true, "lang": true, "langs": true,
+	"languages": true, "translations": true, "translation": true,
+}

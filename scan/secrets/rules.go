@@ -141,22 +141,6 @@ type secretsSpan struct {
 	value                []byte
 }
 
-// secretsCommonRemediation is appended to every rule's remediation: the
-// order matters, because deleting the line without rotating leaves a live
-// credential in every clone.
-const secretsCommonRemediation = " Treat the value as compromised: revoke or rotate it first, because deleting the line leaves it readable in git history and in every clone. Then remove it from the file, purge it from history (git filter-repo or BFG) if the repository is shared, and load the credential at run time from a secret manager or the environment."
-
-// Thresholds of the generic rules. Passwords are chosen by people, so they
-// get a lower entropy bar than machine-generated API secrets.
-const (
-	secretsGenericMinLen         = 8
-	secretsGenericMaxLen         = 200
-	secretsPasswordEntropyFactor = 0.8 // bar = min(3.0, factor*log2(len))
-	secretsPasswordEntropyCap    = 3.0
-	secretsSecretEntropyFactor   = 0.85 // bar = min(3.5, factor*log2(len))
-	secretsSecretEntropyCap      = 3.5
-)
-
 // secretsFindPasswordAssignments is generic-password. In configuration
 // and IaC files (where `password = "..."` is a value someone will deploy)
 // a password needs no entropy: "Aa12345678" in a Terraform file is a weak
@@ -169,7 +153,7 @@ func secretsFindPasswordAssignments(c *secretsMatchCtx) []secretsSpan {
 		return nil
 	}
 	return secretsFindAssignments(c, rulebook.PasswordKeywords, rulebook.PasswordSuffixes, "generic-password",
-		secretsPasswordEntropyFactor, secretsPasswordEntropyCap, c.configFile || c.iacFile)
+		rulebook.PasswordEntropyFactor, rulebook.PasswordEntropyCap, c.configFile || c.iacFile)
 }
 
 // secretsFindSecretAssignments is generic-secret; like generic-password it
@@ -179,7 +163,7 @@ func secretsFindSecretAssignments(c *secretsMatchCtx) []secretsSpan {
 		return nil
 	}
 	return secretsFindAssignments(c, rulebook.SecretKeywords, rulebook.SecretSuffixes, "generic-secret",
-		secretsSecretEntropyFactor, secretsSecretEntropyCap, false)
+		rulebook.SecretEntropyFactor, rulebook.SecretEntropyCap, false)
 }
 
 func secretsIdentByte(b byte) bool {
@@ -282,11 +266,7 @@ func secretsIdentIsPass(ident []byte) bool {
 	return bytes.Equal(tail, []byte("Pass")) && before != '_' || bytes.EqualFold(tail, []byte("pass")) && (before == '_' || before == '-' || before == '.')
 }
 
-// secretsCallPairRe is a call that takes a name and its value:
-// define('DB_PASSWORD', '...') in PHP, setenv/putenv/setdefault; or a
-// name and the value to use when it is unset: os.environ.get("X", "..."),
-// os.getenv, System.getProperty.
-var secretsCallPairRe = regexp.MustCompile(`(?i)\b(?:define|setenv|putenv|setdefault|get|getenv|getproperty|getenvironmentvariable)[ \t]*\([ \t]*$`)
+var secretsCallPairRe = regexp.MustCompile(rulebook.CallPairPattern)
 
 // secretsCallPairValue returns the second argument of such a call whose
 // first argument is the quoted name line[s:e].
@@ -375,9 +355,7 @@ func secretsDirectiveValue(line []byte, s, e int) (int, int, bool) {
 	return p + 1, p + len(rest) - 1, true
 }
 
-// secretsXMLKeyValueRe is the rest of an appSettings-style entry after
-// its key's name: <add key="SmtpPassword" value="..."/>.
-var secretsXMLKeyValueRe = regexp.MustCompile(`^"\s+value\s*=\s*"([^"]*)"`)
+var secretsXMLKeyValueRe = regexp.MustCompile(rulebook.XMLKeyValuePattern)
 
 // secretsXMLKeyValue returns the value of a key/value element whose key
 // attribute is the identifier line[s:e] (.NET appSettings, Spring XML
@@ -562,7 +540,7 @@ func secretsGenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, w
 	// A value that opens with the other quote is a concatenation:
 	// "'$PRECOMPILE_PASSWORD'" closes the string around a variable.
 	v = bytes.Trim(v, "\"'`")
-	if len(v) < secretsGenericMinLen || len(v) > secretsGenericMaxLen {
+	if len(v) < rulebook.GenericMinLen || len(v) > rulebook.GenericMaxLen {
 		return false
 	}
 	letters, others := 0, 0
@@ -636,15 +614,9 @@ func secretsGenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, w
 	return secretsEntropy(v) >= bar
 }
 
-// secretsQualifiedNameRe is a namespace-qualified type name
-// (clm54321:AgencyIdentificationCodeContentType in an XSD).
-var secretsQualifiedNameRe = regexp.MustCompile(`^[A-Za-z0-9_.-]+:(?:[A-Z][a-z]+){3,}$`)
+var secretsQualifiedNameRe = regexp.MustCompile(rulebook.QualifiedNamePattern)
 
-// secretsVendorShapeRe are the shapes of a Telegram bot token and a
-// Google API key: their vendor rules judge such values (a bot id of the
-// wrong length is a sample; a Firebase config's key is public), so the
-// generic rules do not judge them again.
-var secretsVendorShapeRe = regexp.MustCompile(`^[0-9]{4,20}:A|^[A-Za-z0-9_-]{1,20}:AA[A-Za-z0-9_-]{30,}$|^AIza[0-9A-Za-z_-]{35}$`)
+var secretsVendorShapeRe = regexp.MustCompile(rulebook.VendorShapePattern)
 
 // secretsNotACredentialShape reports values the generic rules must leave
 // alone whatever their name: an Ethereum address (public by nature), a
@@ -668,12 +640,7 @@ func secretsStripSeparators(b []byte) string {
 	return string(out)
 }
 
-// secretsTemplateRe finds the bracketed and interpolated forms of a
-// placeholder: <PASSWORD>, [API KEY], $(VAR), %(name)s, #{var}, or a
-// value cut from one ("password>" of "-u <user:password>"). A bare
-// "<", "(" or "[" is not one: machine-made secrets (Django keys, JWT
-// signing secrets) draw from punctuation too.
-var secretsTemplateRe = regexp.MustCompile(`<[A-Za-z][A-Za-z0-9 _.:-]*>|^<|>$|\[[A-Za-z][A-Za-z0-9 _.:-]*\]|\$\([A-Za-z_]|%\([A-Za-z_][A-Za-z0-9_]*\)|#\{[A-Za-z_@$]`)
+var secretsTemplateRe = regexp.MustCompile(rulebook.TemplatePattern)
 
 // secretsAlphabetRun reports values written by walking the alphabet or
 // the digits ("abCD1EF+GHIJxLMnOPqRS..."): at least 8 neighbouring pairs,
@@ -881,8 +848,7 @@ func secretsValidateAWSKeyID(v []byte, c *secretsMatchCtx) bool {
 	return bytes.ContainsAny(v, "0123456789") && bytes.ContainsAny(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 }
 
-// secretsAWSKeyIDRe finds an access key ID anywhere in a file.
-var secretsAWSKeyIDRe = regexp.MustCompile(`\b(?:AKIA|ASIA)[A-Z2-7]{16}\b`)
+var secretsAWSKeyIDRe = regexp.MustCompile(rulebook.AWSKeyIDPattern)
 
 // secretsValidateAWSSecret accepts a 40-character secret under an AWS
 // name, or under a bare "secret key" name when the file also holds an
@@ -961,11 +927,7 @@ func secretsDamagedJWTHeaderClaims(header, token []byte) bool {
 	return json.Unmarshal(payload, &claims) == nil && len(claims) > 0
 }
 
-// secretsURLPasswordPlaceholder reports passwords that only ever appear
-// in documentation and local-development defaults.
-// secretsFormatFieldRe is a replacement field of Python's f-strings and
-// str.format, C#'s interpolated strings and Rust's format!: {name}.
-var secretsFormatFieldRe = regexp.MustCompile(`^\{[A-Za-z_][\w.\[\]'"]*\}$`)
+var secretsFormatFieldRe = regexp.MustCompile(rulebook.FormatFieldPattern)
 
 func secretsURLPasswordPlaceholder(lower string) bool {
 	switch lower {
@@ -1065,7 +1027,7 @@ func secretsIsBase64Byte(b byte) bool {
 	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b == '+' || b == '/' || b == '='
 }
 
-var secretsPEMHeaderRe = regexp.MustCompile(`-----BEGIN ((?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?)-----`)
+var secretsPEMHeaderRe = regexp.MustCompile(rulebook.PEMHeaderPattern)
 
 // secretsFindPrivateKeys finds PEM/armored private-key headers that are
 // followed by a key body, and classifies them. A header alone (a constant
@@ -1172,9 +1134,7 @@ func secretsPEMBody(data []byte, from, lineEnd int) (body []byte, onLine bool, e
 	return nil, false, false
 }
 
-// secretsConnectionKeyRe is another key of an ODBC/ADO.NET/OLE DB/libpq
-// connection string: Password= counts only beside one of them.
-var secretsConnectionKeyRe = regexp.MustCompile(`(?i)(?:^|[;"'\s])(?:server|data source|user id|uid|user|username|initial catalog|database|dbname|provider|host|driver|dsn|address|addr)[ \t]*=`)
+var secretsConnectionKeyRe = regexp.MustCompile(rulebook.ConnectionKeyPattern)
 
 // secretsValidateConnectionStringPassword accepts Password=/Pwd= of a
 // connection string (Server=...;User ID=...;Password=...): written as the
@@ -1237,8 +1197,7 @@ func secretsValidateNuGetPassword(v []byte, c *secretsMatchCtx) bool {
 	return !rulebook.WeakPasswordPlaceholders[strings.ToLower(string(v))]
 }
 
-// secretsNetrcMachineRe is the start of a .netrc entry.
-var secretsNetrcMachineRe = regexp.MustCompile(`(?m)^[ \t]*(?:machine|default)\b`)
+var secretsNetrcMachineRe = regexp.MustCompile(rulebook.NetrcMachinePattern)
 
 // secretsValidateNetrcPassword accepts the password of a .netrc entry: the
 // file must be a configuration file (.netrc and _netrc are), the line made
@@ -1266,9 +1225,7 @@ func secretsValidateNetrcPassword(v []byte, c *secretsMatchCtx) bool {
 	return !secretsURLPasswordPlaceholder(strings.ToLower(string(v))) && !secretsLooksTemplate(v)
 }
 
-// secretsCurlContinuedHeaderRe is an authentication header on a
-// continuation line of a curl command.
-var secretsCurlContinuedHeaderRe = regexp.MustCompile(`(?i)(?:^|\s)(?:-H|--header)[ \t=]*["'](?:(?:proxy-)?authorization:[ \t]*(?:bearer|token|basic|apikey)?[ \t]*|x-(?:[a-z0-9]+-)*(?:api-?)?(?:key|token):[ \t]*)(?P<secret>[A-Za-z0-9._~+/=-]{12,})["']`)
+var secretsCurlContinuedHeaderRe = regexp.MustCompile(rulebook.CurlContinuedHeaderPattern)
 
 // secretsCurlContinuedUser finds -u/--user on a line that continues a
 // curl command (the lines above end in "\" back to one that runs curl),
@@ -1304,9 +1261,7 @@ func secretsContinuesCurl(data []byte, lineStart int) bool {
 	return false
 }
 
-// secretsCurlContinuedUserRe is -u/--user (or the proxy's -U/--proxy-user)
-// on a continuation line of a curl command.
-var secretsCurlContinuedUserRe = regexp.MustCompile(`(?:^|\s)(?:-[uU][ \t]*|--(?:proxy-)?user(?:[ \t]+|=))["']?[^\s"':]*:["']?(?P<secret>[^\s"']+)`)
+var secretsCurlContinuedUserRe = regexp.MustCompile(rulebook.CurlContinuedUserPattern)
 
 // secretsValidateCurlPassword is secretsValidateNotPlaceholderPassword
 // for curl's -u, where a password is sometimes wrapped in literal braces

@@ -179,6 +179,9 @@ type secretsEngine struct {
 	// byFileName are the rules that read every line of a file of that base
 	// name (.pgpass, master.key).
 	byFileName map[string][]int
+	// nestedRules are the rules with a nested pattern (a vendor's name
+	// that may open a block, an import, or name the file).
+	nestedRules []int
 	// k8sSecretRule is kubernetes-secret's index: its file context tells the
 	// generic rules to leave a Secret's data alone.
 	k8sSecretRule int
@@ -237,6 +240,7 @@ func newSecretsEngine() *secretsEngine {
 			e.fileScoped = append(e.fileScoped, i)
 		}
 		if r.nested != "" {
+			e.nestedRules = append(e.nestedRules, i)
 			r.nestedRe = regexp.MustCompile(r.nested)
 			for g, name := range r.nestedRe.SubexpNames() {
 				if name == "secret" {
@@ -346,6 +350,7 @@ func (e *secretsEngine) scanContent(data []byte, rel string, sc *secretsScratch,
 		cands = e.addFileScoped(data, r, cands)
 	}
 	cands = e.addNestedBlocks(data, cands)
+	cands = e.addPathVendors(data, rel, cands)
 	sc.cands = cands
 	if len(cands) == 0 {
 		return
@@ -454,10 +459,7 @@ const secretsNestedBlockLines = 40
 // followed (see addNestedBlocks).
 const secretsImportBlockLines = 200
 
-// secretsImportLineRe is a line that imports a module, package or
-// namespace (Python, JS/TS, Go, Java, C#, PHP, Ruby, Rust), including a
-// path alone on its line inside Go's import ( ... ) block.
-var secretsImportLineRe = regexp.MustCompile(`^[ \t]*(?:using|import|from|require|use|extern crate)[ \t(]|\brequire\(|^[ \t]*(?:[\w.]+[ \t]+)?"[\w.-]+(?:/[\w.-]+)+"$`)
+var secretsImportLineRe = regexp.MustCompile(rulebook.ImportLinePattern)
 
 // addNestedBlocks marks the lines inside a block that a vendor's name
 // opens (a line of a rule with a nested pattern that ends in ":" or "{")
@@ -539,12 +541,46 @@ func (e *secretsEngine) addNestedBlocks(data []byte, cands []secretsCand) []secr
 	return cands
 }
 
-// secretsValueBlockRe is a line after which a value follows on the next,
-// deeper-indented lines: a YAML key with a block scalar (token: |,
-// token: >-), an XML start tag with no text (<facebookToken>), or the
-// name of a name/value entry (- name: SNYK_TOKEN, then value: ...; in
-// Kubernetes env lists and Azure Pipelines variables).
-var secretsValueBlockRe = regexp.MustCompile(`:[ \t]*[|>][-+]?[0-9]?$|^[ \t]*<[A-Za-z_][\w.:-]*(?:[ \t][^<>]*)?>$|^[ \t]*-[ \t]+["']?name["']?[ \t]*:[ \t]*["']?[\w.:-]+["']?$`)
+// addPathVendors reads a small configuration file whose path names a
+// vendor (~/.kaggle/kaggle.json, configstore/snyk.json, .sentryclirc) as
+// a block that vendor's name opens: its keys need only say they hold a
+// credential ("key", "api", "token").
+func (e *secretsEngine) addPathVendors(data []byte, rel string, cands []secretsCand) []secretsCand {
+	lowerRel := strings.ToLower(rel)
+	if !secretsIsConfigFile(rel) && path.Ext(lowerRel) != ".json" || bytes.Count(data, []byte{'\n'}) > secretsImportBlockLines {
+		return cands
+	}
+	var rules []int
+	for _, r := range e.nestedRules {
+		for _, k := range e.rules[r].keywords {
+			if strings.Contains(lowerRel, k) {
+				rules = append(rules, r)
+				break
+			}
+		}
+	}
+	if len(rules) == 0 {
+		return cands
+	}
+	for start, lineNo := 0, 1; start < len(data); lineNo++ {
+		end := len(data)
+		if j := bytes.IndexByte(data[start:], '\n'); j >= 0 {
+			end = start + j
+		}
+		i, found := slices.BinarySearchFunc(cands, start, func(c secretsCand, s int) int { return c.start - s })
+		if !found {
+			cands = slices.Insert(cands, i, secretsCand{start: start, end: end, line: lineNo})
+		}
+		for _, r := range rules {
+			cands[i].rules.add(r)
+			cands[i].nested.add(r)
+		}
+		start = end + 1
+	}
+	return cands
+}
+
+var secretsValueBlockRe = regexp.MustCompile(rulebook.ValueBlockPattern)
 
 func secretsOpensValueBlock(line []byte) bool {
 	return secretsValueBlockRe.Match(line)
@@ -852,7 +888,7 @@ func (s *secretsScanner) newFinding(rule *secretsRule, rel string, h secretsHit)
 		ScanType:    scan.TypeCode,
 		Severity:    rule.severity,
 		Title:       rule.title,
-		Description: rule.title + " found. " + rule.remediation + secretsCommonRemediation,
+		Description: rule.title + " found. " + rule.remediation + rulebook.CommonRemediation,
 		FilePath:    rel,
 		Line:        h.line,
 		RuleID:      rule.id,
@@ -977,9 +1013,7 @@ func (s *secretsScanner) readCandidate(abs string, sc *secretsScratch) ([]byte, 
 	return buf, nil
 }
 
-// secretsUUIDRe is a UUID, the shape of many vendors' keys and of their
-// identifiers alike.
-var secretsUUIDRe = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+var secretsUUIDRe = regexp.MustCompile(rulebook.UUIDPattern)
 
 // secretsUUIDNamedID reports a UUID under a name that says identifier
 // (HEROKU_APP_ID, snykOrgId): it names an app or an organisation and opens

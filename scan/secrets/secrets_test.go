@@ -18,6 +18,7 @@ import (
 	"scand/scan"
 	"scand/scan/internal/scantest"
 	"scand/scan/proc"
+	"scand/scan/secrets/rulebook"
 )
 
 // secretsTestScanner returns the scanner as main.go would build it, with
@@ -430,7 +431,7 @@ func TestSecretsGenericValueFilter(t *testing.T) {
 		{"*Zr8Tm!Xy5Bn7C", true},
 		{"@DB_PASSWORD@", false},
 	} {
-		got := secretsGenericValueOK([]byte(tc.value), []byte("password"), secretsPasswordEntropyFactor, secretsPasswordEntropyCap, false)
+		got := secretsGenericValueOK([]byte(tc.value), []byte("password"), rulebook.PasswordEntropyFactor, rulebook.PasswordEntropyCap, false)
 		if got != tc.ok {
 			t.Errorf("secretsGenericValueOK(%q) = %v, want %v", tc.value, got, tc.ok)
 		}

@@ -374,7 +374,7 @@ func near(id, title string, sev finding.Severity, where string, vendors []string
 // "sumologic_access_key" {...}), an assignment, and the value; or the
 // value alone on its line.
 func nestedPattern(value string) string {
-	return `(?i:^[ \t]*["']?[\w.-]*(?:key|secret|token|passw|pwd|auth|credential|access|value|default)[\w.-]*["']?[ \t]*(?::=|=>|=|:))[ \t]*["'\x60]?(?P<secret>` +
+	return `(?i:(?:^|[{,])[ \t]*["']?[\w.-]*(?:key|secret|token|passw|pwd|auth|credential|access|value|default|api)[\w.-]*["']?[ \t]*(?::=|=>|=|:))[ \t]*["'\x60]?(?P<secret>` +
 		value + `)` + nearEnd +
 		// The value alone on its line: a YAML block scalar's body, an XML
 		// element's text (<facebookToken>\n value \n</facebookToken>).
@@ -650,6 +650,7 @@ func VendorRules() []Rule {
 
 		// ---- AI APIs ----
 		tok("perplexity-api-key", "Perplexity API key", high, "Perplexity (Settings > API)", []string{"pplx-"}, `pplx-[A-Za-z0-9]{48}`),
+		near("kaggle-api-key", "Kaggle API key", high, "Kaggle (Settings > API > Expire API token)", []string{"kaggle"}, `[a-f0-9]{32}`),
 		near("cohere-api-key", "Cohere API key", high, "the Cohere dashboard (API keys)", []string{"cohere", "co_api_key"}, `[A-Za-z0-9]{40}`),
 		tok("huggingface-org-token", "Hugging Face organization API token", high, "Hugging Face (Organization settings > API tokens)", []string{"api_org_"}, `api_org_[A-Za-z]{34}`),
 

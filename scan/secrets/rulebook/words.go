@@ -115,3 +115,19 @@ var TranslationDirs = map[string]bool{
 	"i18n": true, "l10n": true, "locale": true, "locales": true, "lang": true, "langs": true,
 	"languages": true, "translations": true, "translation": true,
 }
+
+// CommonRemediation is appended to every rule's remediation: the
+// order matters, because deleting the line without rotating leaves a live
+// credential in every clone.
+const CommonRemediation = " Treat the value as compromised: revoke or rotate it first, because deleting the line leaves it readable in git history and in every clone. Then remove it from the file, purge it from history (git filter-repo or BFG) if the repository is shared, and load the credential at run time from a secret manager or the environment."
+
+// Thresholds of the generic rules. Passwords are chosen by people, so they
+// get a lower entropy bar than machine-generated API secrets.
+const (
+	GenericMinLen         = 8
+	GenericMaxLen         = 200
+	PasswordEntropyFactor = 0.8 // bar = min(3.0, factor*log2(len))
+	PasswordEntropyCap    = 3.0
+	SecretEntropyFactor   = 0.85 // bar = min(3.5, factor*log2(len))
+	SecretEntropyCap      = 3.5
+)

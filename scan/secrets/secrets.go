@@ -495,7 +495,13 @@ func (e *secretsEngine) addNestedBlocks(data []byte, cands []secretsCand) []secr
 		case secretsImportLineRe.Match(line):
 			// An import of the vendor's SDK names the vendor for the rest
 			// of the file: using MessageBird; ... Client.CreateDefault("...").
+			// A generic keyword (vault's "token") is no vendor: import
+			// "go/token" opens nothing.
 			last, limit = 'i', secretsImportBlockLines
+			lower := bytes.ToLower(line)
+			openers = slices.DeleteFunc(openers, func(r int) bool {
+				return !slices.ContainsFunc(e.rules[r].keywords, func(k string) bool { return k != "token" && bytes.Contains(lower, []byte(k)) })
+			})
 		}
 		if last != ':' && last != '{' && last != 'i' {
 			continue

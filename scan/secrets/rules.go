@@ -1493,9 +1493,9 @@ func secretsValidateHeaderCredential(v []byte, c *secretsMatchCtx) bool {
 	if basic {
 		return false // Basic credentials that do not decode to user:password are no credentials
 	}
-	if user, pw, ok := bytes.Cut(v, []byte(":")); ok && len(user) > 0 && len(pw) > 0 {
+	if user, pw, ok := bytes.Cut(v, []byte(":")); ok && len(user) > 0 && len(pw) >= 4 {
 		return secretsValidateNotPlaceholderPassword(pw, c)
-	}
+	} // a short tail is part of the key (DeepL's <uuid>:fx), judged below
 	letters, digits := 0, 0
 	for _, b := range v {
 		switch {

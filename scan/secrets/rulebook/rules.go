@@ -734,12 +734,14 @@ func StructuredRules() []Rule {
 			Remediation: "Revoke the token or change the password it encodes, and add the header at run time from the environment or a secret manager.",
 			Keywords: []string{"authorization", "api-key", "x-auth-token", "private-token", "x-access-token", "apikey:", "-token:", "-key:", "--oauth2-bearer",
 				`-h "token:`, `-h 'token:`, `--header "token:`, `--header 'token:`},
+			// The first form takes any one-word scheme: vendors name their
+			// own (AccessKey for MessageBird, SSWS for Okta, DeepL-Auth-Key).
 			// The third form is a vendor's own header (X-Octopus-ApiKey:,
 			// X-Figma-Token:, X-Vault-Token:) in HTTP syntax, name: value.
 			// The fourth is a header given to curl (-H "Token: ...", -H
 			// "apikey: ..."): the command line says it is a header, so a
 			// bare Token or Key name is enough.
-			Pattern: `(?i)\b(?:proxy-)?authorization["'\]]?[ \t]*[:,=][ \t]*["']?(?:(?:bearer|token|basic|apikey|api-key|api-token|sso-key)[ \t]+)?(?P<secret>[A-Za-z0-9._~+/=:@-]{12,})` + nearEnd +
+			Pattern: `(?i)\b(?:proxy-)?authorization["'\]]?[ \t]*[:,=][ \t]*["']?(?:(?:bearer|token|basic|apikey|api-key|api-token|sso-key|[a-z][a-z0-9-]{1,24})[ \t]+)?(?P<secret>[A-Za-z0-9._~+/=:@-]{12,})` + nearEnd +
 				`|(?i)(?:^|\s)(?:-H|--header)[ \t=]*["'](?:x-(?:[a-z0-9]+-)*)?(?:api-?)?(?:key|token)[ \t]*:[ \t]*(?P<secret>[A-Za-z0-9._~+/=-]{8,})["']` +
 				`|(?i)\b(?:x-)?(?:api-key|auth-token|access-token|private-token)["'\]]?[ \t]*[:,=][ \t]*["']?(?P<secret>[A-Za-z0-9._~+/=-]{16,})` + nearEnd +
 				`|(?i)\bx-(?:[a-z0-9]+-)+(?:apikey|api-key|token|key)[ \t]*:[ \t]*(?P<secret>[A-Za-z0-9._~+/=-]{16,})` + nearEnd +

@@ -243,7 +243,7 @@ var (
 // same part. The gitleaks counts were measured with gitleaks v8.28.0
 // (default configuration, `gitleaks dir`) by `bench/secrets-corpus.sh
 // testdata/secrets/families/PART`; they are constants so that the test
-// does not need gitleaks. scand, same script: dev 1.000 (149/149) with no
+// does not need gitleaks. scand, same script: dev 1.000 (150/150) with no
 // false-positive file; heldout 1.000 (71/71) with 3; heldout2 1.000
 // (20/20) with none; heldout3 1.000 (68/68) with none after round 5
 // (0.868 with 2 when scored blind, before it); heldout4 1.000 (24/24)
@@ -259,21 +259,22 @@ var (
 // none after round 13 (0.864 with 3 blind, after round 12); heldout11
 // 1.000 (20/20) with none after round 14 (0.900 with none blind);
 // heldout12 1.000 (18/18) with none after round 15 (0.889 with none
+// blind); heldout13 1.000 (14/14) with none after round 16 (1.000 with 1
 // blind). gitleaks has 11 false-positive files on dev since rounds 10 to
-// 15; the bar stays at the 8 it had.
+// 16; the bar stays at the 8 it had.
 const secretsFamiliesMinRecall = 0.95
 
-var secretsFamiliesGitleaksFPFiles = map[string]int{"dev": 8, "heldout": 6, "heldout2": 1, "heldout3": 2, "heldout4": 1, "heldout5": 3, "heldout6": 1, "heldout7": 1, "heldout8": 0, "heldout9": 0, "heldout10": 2, "heldout11": 0, "heldout12": 1}
+var secretsFamiliesGitleaksFPFiles = map[string]int{"dev": 8, "heldout": 6, "heldout2": 1, "heldout3": 2, "heldout4": 1, "heldout5": 3, "heldout6": 1, "heldout7": 1, "heldout8": 0, "heldout9": 0, "heldout10": 2, "heldout11": 0, "heldout12": 1, "heldout13": 1}
 
 // TestSecretsFamiliesCorpus scores every part the way
 // bench/secrets-score.go does: a label is found when any finding is on its
 // line; a file with a finding on any other line is a false-positive file.
 func TestSecretsFamiliesCorpus(t *testing.T) {
-	for _, part := range []string{"dev", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12"} {
+	for _, part := range []string{"dev", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13"} {
 		t.Run(part, func(t *testing.T) {
 			dir := filepath.Join(secretsFamiliesDir, part)
 			labels := secretsReadLabels(t, dir)
-			if len(labels) < 15 {
+			if len(labels) < 10 { // a part that was not generated, not a bar
 				t.Fatalf("only %d labels in %s", len(labels), dir)
 			}
 			got := scantest.Scan(t, secretsTestScanner(t, false), filepath.Join(dir, "files"))

@@ -72,15 +72,7 @@ func secretsSkipPath(rel string) bool {
 // password after NAME= is a literal (PGPASSWORD=... psql).
 func secretsIsShellFile(rel string) bool {
 	base := strings.ToLower(path.Base(rel))
-	switch base {
-	case ".envrc", ".bashrc", ".bash_profile", ".profile", ".zshrc", ".zprofile":
-		return true
-	}
-	switch path.Ext(base) {
-	case ".sh", ".bash", ".zsh", ".ksh":
-		return true
-	}
-	return false
+	return rulebook.ShellFiles[base] || rulebook.ShellFiles[path.Ext(base)]
 }
 
 // secretsIsConfigFile reports whether unquoted values are literal values
@@ -388,7 +380,7 @@ func (e *secretsEngine) scanContent(data []byte, rel string, sc *secretsScratch,
 				}
 			}
 		}
-		if len(accepted) == 0 {
+		if len(accepted) == 0 || secretsAllowlisted(data, cand.start, line) {
 			continue
 		}
 		slices.SortFunc(accepted, func(a, b secretsSpan) int { return a.matchStart - b.matchStart })
@@ -1035,4 +1027,16 @@ func secretsUUIDNamedID(before, v []byte) bool {
 	}
 	name = bytes.ToLower(name[i:])
 	return bytes.HasSuffix(name, []byte("id")) || bytes.HasSuffix(name, []byte("uuid")) || bytes.HasSuffix(name, []byte("guid"))
+}
+
+// secretsAllowlisted reports a line that a reviewer marked as holding no
+// secret with another scanner's inline marker (rulebook.AllowlistMarkers,
+// or detect-secrets' nextline pragma on the line above): one review
+// serves every tool.
+func secretsAllowlisted(data []byte, lineStart int, line []byte) bool {
+	lower := bytes.ToLower(line)
+	if slices.ContainsFunc(rulebook.AllowlistMarkers, func(m string) bool { return bytes.Contains(lower, []byte(m)) }) {
+		return true
+	}
+	return lineStart >= 2 && bytes.Contains(bytes.ToLower(data[bytes.LastIndexByte(data[:lineStart-1], '\n')+1:lineStart-1]), []byte("pragma: allowlist nextline secret"))
 }

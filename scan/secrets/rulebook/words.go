@@ -131,3 +131,12 @@ const (
 	SecretEntropyFactor   = 0.85 // bar = min(3.5, factor*log2(len))
 	SecretEntropyCap      = 3.5
 )
+
+// ShellFiles are the base names and extensions of shell scripts and
+// profiles.
+var ShellFiles = map[string]bool{".envrc": true, ".bashrc": true, ".bash_profile": true, ".profile": true, ".zshrc": true, ".zprofile": true,
+	".sh": true, ".bash": true, ".zsh": true, ".ksh": true}
+
+// AllowlistMarkers are other scanners' inline markers for a reviewed line:
+// gitleaks, detect-secrets, trufflehog.
+var AllowlistMarkers = []string{"gitleaks:allow", "pragma: allowlist secret", "trufflehog:ignore"}

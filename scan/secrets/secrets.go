@@ -288,6 +288,9 @@ type secretsHit struct {
 	// valueFull that line with the value redacted.
 	valueLine int
 	valueFull string
+	// allowedBy is another scanner's inline marker on the line (or the
+	// nextline pragma above it): the finding is reported as suppressed.
+	allowedBy string
 }
 
 // lowerLine is the line in ASCII lower case, computed on first use into
@@ -380,9 +383,10 @@ func (e *secretsEngine) scanContent(data []byte, rel string, sc *secretsScratch,
 				}
 			}
 		}
-		if len(accepted) == 0 || secretsAllowlisted(data, cand.start, line) {
+		if len(accepted) == 0 {
 			continue
 		}
+		allowedBy := secretsAllowMarker(data, cand.start, line)
 		slices.SortFunc(accepted, func(a, b secretsSpan) int { return a.matchStart - b.matchStart })
 		redactedLine, at := secretsRedactLine(line, accepted)
 		for i, sp := range accepted {
@@ -396,6 +400,7 @@ func (e *secretsEngine) scanContent(data []byte, rel string, sc *secretsScratch,
 				redacted:  secretsRedact(sp.value),
 				hash:      sha256.Sum256(sp.value),
 				full:      redactedLine,
+				allowedBy: allowedBy,
 			})
 		}
 	}
@@ -892,8 +897,16 @@ func (s *secretsScanner) newFinding(rule *secretsRule, rel string, h secretsHit)
 		RuleID:      rule.id,
 		CWE:         rule.cwe,
 		Snippet:     h.snippet,
-		Metadata:    map[string]any{"redacted": h.redacted},
+		Metadata:    secretsMetadata(h),
 	}
+}
+
+func secretsMetadata(h secretsHit) map[string]any {
+	md := map[string]any{"redacted": h.redacted}
+	if h.allowedBy != "" {
+		md[finding.MetaSuppressedBy] = "inline: " + h.allowedBy
+	}
+	return md
 }
 
 type secretsFileJob struct{ abs, rel string }
@@ -1029,14 +1042,22 @@ func secretsUUIDNamedID(before, v []byte) bool {
 	return bytes.HasSuffix(name, []byte("id")) || bytes.HasSuffix(name, []byte("uuid")) || bytes.HasSuffix(name, []byte("guid"))
 }
 
-// secretsAllowlisted reports a line that a reviewer marked as holding no
-// secret with another scanner's inline marker (rulebook.AllowlistMarkers,
-// or detect-secrets' nextline pragma on the line above): one review
-// serves every tool.
-func secretsAllowlisted(data []byte, lineStart int, line []byte) bool {
+// secretsAllowMarker is the inline marker of another scanner with which
+// a reviewer said the line holds no secret (rulebook.AllowlistMarkers, or
+// detect-secrets' nextline pragma on the line above); "" when none. One
+// review serves every tool, but as with scand:ignore the finding stays in
+// the results, flagged as suppressed, since whoever can commit can add a
+// marker.
+func secretsAllowMarker(data []byte, lineStart int, line []byte) string {
 	lower := bytes.ToLower(line)
-	if slices.ContainsFunc(rulebook.AllowlistMarkers, func(m string) bool { return bytes.Contains(lower, []byte(m)) }) {
-		return true
+	for _, m := range rulebook.AllowlistMarkers {
+		if bytes.Contains(lower, []byte(m)) {
+			return m
+		}
 	}
-	return lineStart >= 2 && bytes.Contains(bytes.ToLower(data[bytes.LastIndexByte(data[:lineStart-1], '\n')+1:lineStart-1]), []byte("pragma: allowlist nextline secret"))
+	const nextline = "pragma: allowlist nextline secret"
+	if lineStart >= 2 && bytes.Contains(bytes.ToLower(data[bytes.LastIndexByte(data[:lineStart-1], '\n')+1:lineStart-1]), []byte(nextline)) {
+		return nextline
+	}
+	return ""
 }

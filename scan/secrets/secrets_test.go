@@ -604,3 +604,36 @@ func TestSecretsScannerIdentity(t *testing.T) {
 		t.Error("Scan of a missing directory returned no error")
 	}
 }
+
+// TestOtherScannersMarkersSuppressVisibly: a line a reviewer marked for
+// gitleaks, detect-secrets or trufflehog is reported as suppressed (it
+// fails no gate), never dropped, as scand:ignore is; an unmarked line with
+// the same secret is reported plainly.
+func TestOtherScannersMarkersSuppressVisibly(t *testing.T) {
+	dir := t.TempDir()
+	token := "ghp_R8x2Lq9Zt4Vw7Yp3Kd6Mn1Bc5Hf0Js8Ga2Ue"
+	body := "a = '" + token + "'  # gitleaks:allow\n" +
+		"b = '" + token + "'  # pragma: allowlist secret\n" +
+		"# pragma: allowlist nextline secret\n" +
+		"c = '" + token + "'\n" +
+		"d = '" + token + "'  // trufflehog:ignore\n" +
+		"e = '" + token + "'\n"
+	if err := os.WriteFile(filepath.Join(dir, "app.py"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := map[int]string{1: "inline: gitleaks:allow", 2: "inline: pragma: allowlist secret", 4: "inline: pragma: allowlist nextline secret",
+		5: "inline: trufflehog:ignore", 6: ""}
+	got := map[int]string{}
+	for _, f := range scantest.Scan(t, secretsTestScanner(t, false), dir) {
+		by, _ := f.Metadata[finding.MetaSuppressedBy].(string)
+		got[f.Line] = by
+	}
+	for line, by := range want {
+		if g, ok := got[line]; !ok || g != by {
+			t.Errorf("line %d: reported %v, suppressed by %q; want suppressed by %q", line, ok, g, by)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("findings on lines %v, want %v", got, want)
+	}
+}

@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 
+	"scand/finding"
 	"scand/scan/internal/scantest"
 )
 
@@ -112,7 +114,7 @@ func secretsReadLabels(t *testing.T, dir string) map[secretsCorpusLoc]string {
 // the bars.
 func TestSecretsLabeledCorpus(t *testing.T) {
 	labels := secretsCorpusLabels(t)
-	got := scantest.Scan(t, secretsTestScanner(t, false), filepath.Join(secretsCorpusDir, "files"))
+	got := secretsReported(scantest.Scan(t, secretsTestScanner(t, false), filepath.Join(secretsCorpusDir, "files")))
 	found := map[secretsCorpusLoc]bool{}
 	var fps []string
 	for _, f := range got {
@@ -184,7 +186,7 @@ func TestSecretsHeldoutCorpus(t *testing.T) {
 	if len(labels) < 150 {
 		t.Fatalf("only %d labels in the held-out corpus", len(labels))
 	}
-	got := scantest.Scan(t, secretsTestScanner(t, false), filepath.Join(secretsHeldoutDir, "files"))
+	got := secretsReported(scantest.Scan(t, secretsTestScanner(t, false), filepath.Join(secretsHeldoutDir, "files")))
 	found := map[secretsCorpusLoc]bool{}
 	fpLines := map[secretsCorpusLoc][]string{}
 	for _, f := range got {
@@ -243,7 +245,7 @@ var (
 // same part. The gitleaks counts were measured with gitleaks v8.28.0
 // (default configuration, `gitleaks dir`) by `bench/secrets-corpus.sh
 // testdata/secrets/families/PART`; they are constants so that the test
-// does not need gitleaks. scand, same script: dev 1.000 (104/104) with no
+// does not need gitleaks. scand, same script: dev 1.000 (150/150) with no
 // false-positive file; heldout 1.000 (71/71) with 3; heldout2 1.000
 // (20/20) with none; heldout3 1.000 (68/68) with none after round 5
 // (0.868 with 2 when scored blind, before it); heldout4 1.000 (24/24)
@@ -251,23 +253,33 @@ var (
 // 1.000 (25/25) with 1 after round 8 (blind after round 7: 0.880 with 4
 // by the line-exact scoring of that time, 0.920 with 3 counting a
 // continued command's lines as one); heldout6 1.000 (18/18) with none
-// after round 9 (0.722 with none blind, after round 8).
+// after round 9 (0.722 with none blind, after round 8); heldout7 1.000
+// (31/31) with none after round 10 (0.806 with 1 blind, after round 9);
+// heldout8 1.000 (29/29) with none after round 11 (0.621 with none
+// blind, after round 10); heldout9 1.000 (23/23) with none after round
+// 12 (0.609 with 1 blind, after round 11); heldout10 1.000 (22/22) with
+// none after round 13 (0.864 with 3 blind, after round 12); heldout11
+// 1.000 (20/20) with none after round 14 (0.900 with none blind);
+// heldout12 1.000 (18/18) with none after round 15 (0.889 with none
+// blind); heldout13 1.000 (14/14) with none after round 16 (1.000 with 1
+// blind). gitleaks has 11 false-positive files on dev since rounds 10 to
+// 16; the bar stays at the 8 it had.
 const secretsFamiliesMinRecall = 0.95
 
-var secretsFamiliesGitleaksFPFiles = map[string]int{"dev": 8, "heldout": 6, "heldout2": 1, "heldout3": 2, "heldout4": 1, "heldout5": 3, "heldout6": 1}
+var secretsFamiliesGitleaksFPFiles = map[string]int{"dev": 8, "heldout": 6, "heldout2": 1, "heldout3": 2, "heldout4": 1, "heldout5": 3, "heldout6": 1, "heldout7": 1, "heldout8": 0, "heldout9": 0, "heldout10": 2, "heldout11": 0, "heldout12": 1, "heldout13": 1}
 
 // TestSecretsFamiliesCorpus scores every part the way
 // bench/secrets-score.go does: a label is found when any finding is on its
 // line; a file with a finding on any other line is a false-positive file.
 func TestSecretsFamiliesCorpus(t *testing.T) {
-	for _, part := range []string{"dev", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6"} {
+	for _, part := range []string{"dev", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13"} {
 		t.Run(part, func(t *testing.T) {
 			dir := filepath.Join(secretsFamiliesDir, part)
 			labels := secretsReadLabels(t, dir)
-			if len(labels) < 15 {
+			if len(labels) < 10 { // a part that was not generated, not a bar
 				t.Fatalf("only %d labels in %s", len(labels), dir)
 			}
-			got := scantest.Scan(t, secretsTestScanner(t, false), filepath.Join(dir, "files"))
+			got := secretsReported(scantest.Scan(t, secretsTestScanner(t, false), filepath.Join(dir, "files")))
 			found := map[secretsCorpusLoc]bool{}
 			fpFiles := map[string][]string{}
 			for _, f := range got {
@@ -302,4 +314,11 @@ func TestSecretsFamiliesCorpus(t *testing.T) {
 			}
 		})
 	}
+}
+
+// secretsReported drops the findings reported as suppressed (a line a
+// reviewer marked for another scanner): like gitleaks, the corpus scores
+// what would fail a gate.
+func secretsReported(fs []finding.Finding) []finding.Finding {
+	return slices.DeleteFunc(fs, finding.IsSuppressed)
 }

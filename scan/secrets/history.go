@@ -16,6 +16,7 @@ import (
 	"scand/finding"
 	"scand/scan"
 	"scand/scan/proc"
+	"scand/scan/secrets/rulebook"
 	"scand/scan/tree"
 )
 
@@ -245,7 +246,7 @@ func (s *secretsScanner) historyFinding(h secretsHistoryHit) finding.Finding {
 	f := s.newFinding(rule, h.path, h.hit)
 	f.Title = rule.title + " in git history"
 	f.Description = rule.title + " found in git history: commit " + h.commit + " added it to " + h.path +
-		". It is no longer in the working tree, but every clone still holds it. " + rule.remediation + secretsCommonRemediation
+		". It is no longer in the working tree, but every clone still holds it. " + rule.remediation + rulebook.CommonRemediation
 	f.Metadata["commit"] = h.commit
 	return f
 }

@@ -14,22 +14,18 @@ import (
 	"unicode/utf8"
 
 	"scand/finding"
+	"scand/scan/secrets/rulebook"
 )
 
 // secretsRule is one kind of credential the secrets scanner knows. The
-// table is secretsRuleTable, in priority order (the first rule to claim a
-// span of a line wins): the specific rules (private keys, cloud, source
-// hosting, registries, chat, payment, AI), then secretsVendorRules (one or
-// two rules per credential family gitleaks documents, written from each
-// vendor's published format: a prefixed token anywhere, or a bare value
-// assigned next to the vendor's name), then secretsStructuredRules (any
-// URL's user:password, curl -u, HTTP authentication headers, Kubernetes
-// Secret data decoded from base64, base64-wrapped JWTs, PKCS#12 files),
-// then the generic password/secret assignments.
+// table's data (titles, keywords, patterns, in priority order: the first
+// rule to claim a span of a line wins) is scan/secrets/rulebook;
+// secretsRuleTable attaches the code each entry names (validators,
+// finders, prefilters).
 //
 // What is not reported: placeholders and documentation values (the markers
-// in secretsPlaceholderMarkers, the exact dictionary
-// secretsWeakPasswordPlaceholders, vendors' documented example keys,
+// in rulebook.PlaceholderMarkers, the exact dictionary
+// rulebook.WeakPasswordPlaceholders, vendors' documented example keys,
 // template references such as ${VAR}); unsigned JWTs; certificates and
 // public keys; generic assignments in translation catalogues
 // (secretsIsTranslationFile) or whose value is natural language.
@@ -73,6 +69,9 @@ type secretsRule struct {
 	// is ambiguous (a PKCS#8 key is a GCP service-account key only inside
 	// a service-account JSON file).
 	fileContext []string
+	// fileNames are base names of files whose every line the rule reads
+	// (see rulebook.Rule.FileNames).
+	fileNames []string
 
 	// pattern is matched against candidate lines; the value is the group
 	// named "secret", else group 1, else the whole match.
@@ -142,296 +141,19 @@ type secretsSpan struct {
 	value                []byte
 }
 
-// secretsCommonRemediation is appended to every rule's remediation: the
-// order matters, because deleting the line without rotating leaves a live
-// credential in every clone.
-const secretsCommonRemediation = " Treat the value as compromised: revoke or rotate it first, because deleting the line leaves it readable in git history and in every clone. Then remove it from the file, purge it from history (git filter-repo or BFG) if the repository is shared, and load the credential at run time from a secret manager or the environment."
-
-func secretsRuleTable() []secretsRule {
-	const (
-		base62   = `[A-Za-z0-9]`
-		notB64ID = `(?:[^A-Za-z0-9_-]|$)`
-		assign   = `["']?\s*(?::=|=>|=|:)\s*["']?`
-	)
-	crit, high, med := finding.Critical, finding.High, finding.Medium
-	const cwe798, cwe321, cwe259 = finding.CWE("CWE-798"), finding.CWE("CWE-321"), finding.CWE("CWE-259")
-	rules := []secretsRule{
-		// A service-account JSON file holds a PKCS#8 key: claim it before the
-		// private-key finder does, since the fix is in IAM, not in a key store.
-		{id: "gcp-service-account-key", title: "Google Cloud service-account key", severity: crit, cwe: cwe798,
-			remediation: "Delete the key in IAM & Admin > Service accounts > Keys and create a new one, or better, use workload identity instead of key files.",
-			keywords:    []string{`"private_key"`}, fileContext: []string{"service_account"},
-			pattern: `"private_key"\s*:\s*"(-----BEGIN [A-Z ]*PRIVATE KEY-----[^"]+)"`, validate: secretsValidatePEMInline},
-		// ---- private keys (one finder classifies the block) ----
-		{id: "private-key-encrypted", title: "Passphrase-protected private key", severity: med, cwe: cwe321,
-			remediation: "The key is encrypted, but the passphrase may be weak or stored nearby and the ciphertext can be attacked offline. Replace the key pair and revoke the old public key wherever it is trusted.",
-			csKeywords:  []string{"PRIVATE KEY"}, find: secretsFindPrivateKeys},
-		{id: "private-key-rsa", title: "RSA private key", severity: crit, cwe: cwe321,
-			remediation: "Generate a new key pair, deploy the new public key or certificate, and revoke the old one (certificate revocation, authorized_keys, deploy keys)."},
-		{id: "private-key-ec", title: "EC private key", severity: crit, cwe: cwe321,
-			remediation: "Generate a new key pair, deploy the new public key or certificate, and revoke the old one."},
-		{id: "private-key-dsa", title: "DSA private key", severity: crit, cwe: cwe321,
-			remediation: "Generate a new (non-DSA) key pair and remove the old public key from every authorized_keys and trust store."},
-		{id: "private-key-openssh", title: "OpenSSH private key", severity: crit, cwe: cwe321,
-			remediation: "Generate a new SSH key pair and remove the old public key from every authorized_keys file, deploy-key list and Git host account."},
-		{id: "private-key-pgp", title: "PGP private key block", severity: crit, cwe: cwe321,
-			remediation: "Revoke the key with its revocation certificate, publish the revocation, and create a new key."},
-		{id: "private-key-pkcs8", title: "PKCS#8 private key", severity: crit, cwe: cwe321,
-			remediation: "Generate a new key pair, deploy the new public key or certificate, and revoke the old one."},
-		{id: "private-key-other", title: "Private key", severity: crit, cwe: cwe321,
-			remediation: "Generate a new key pair, deploy the new public key, and remove the old one from wherever it is trusted."},
-		// Kubernetes manifests, Helm values and CI variables carry PEM keys
-		// base64-wrapped ("LS0tLS1CRUdJTi" is "-----BEGIN "): decode and
-		// require a private-key header followed by a body.
-		{id: "private-key-base64", title: "Base64-encoded private key", severity: crit, cwe: cwe321,
-			remediation: "Generate a new key pair, deploy the new public key or certificate, and revoke the old one; the base64 wrapping hides nothing.",
-			csKeywords:  []string{"LS0tLS1CRUdJTi"}, pattern: `\b(LS0tLS1CRUdJTi[A-Za-z0-9+/]{60,}={0,2})`, validate: secretsValidateBase64PrivateKey},
-
-		// ---- cloud providers ----
-		{id: "aws-access-key-id", title: "AWS access key ID", severity: crit, cwe: cwe798,
-			remediation: "Deactivate and delete the access key in IAM (and its secret), review CloudTrail for its use, and switch to roles or short-lived credentials.",
-			// S3-compatible stores (MinIO, Ceph, Wasabi) issue 20-character keys
-			// without AWS's prefix; under the AWS variable name they are the same
-			// credential.
-			keywords: []string{"aws_access_key_id"}, csKeywords: []string{"AKIA", "ASIA", "ABIA", "ACCA"},
-			pattern:  `\b(?P<secret>(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})\b|(?i:aws_access_key_id)` + assign + `(?P<secret>[A-Z0-9]{20})\b`,
-			validate: secretsValidateAWSKeyID},
-		{id: "aws-secret-access-key", title: "AWS secret access key", severity: crit, cwe: cwe798,
-			remediation: "Deactivate and delete the access key in IAM, review CloudTrail for its use, and switch to roles or short-lived credentials.",
-			// "secret key: ..." next to an access key ID (a hand-over note, a
-			// console export) is the pair's secret: secretsValidateAWSSecret
-			// asks for the ID in the same file when the name does not say AWS.
-			keywords:   []string{"secret_access_key", "secretaccesskey", "secret-access-key", "aws_secret", "awssecret", "secret key", "secret_key", "secretkey"},
-			pattern:    `(?i)(?:secret[_-]?access[_-]?key|aws[_-]?secret(?:[_-]?key)?|secret[ _-]?key)` + assign + `([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`,
-			minEntropy: 3.5, validate: secretsValidateAWSSecret},
-		{id: "azure-storage-connection-string", title: "Azure Storage connection string with account key", severity: crit, cwe: cwe798,
-			remediation: "Regenerate the storage account key (Access keys > Rotate) and move to Microsoft Entra ID auth or SAS tokens with short expiry.",
-			keywords:    []string{"accountkey"}, pattern: `(?i)AccountName=[^;"'\s]+;\s*AccountKey=([A-Za-z0-9+/]{86}==)`},
-		{id: "azure-storage-account-key", title: "Azure Storage account key", severity: crit, cwe: cwe798,
-			remediation: "Regenerate the storage account key (Access keys > Rotate) and move to Microsoft Entra ID auth or SAS tokens with short expiry.",
-			keywords:    []string{"accountkey"}, pattern: `(?i)AccountKey\s*=\s*([A-Za-z0-9+/]{86}==)`},
-		{id: "azure-shared-access-key", title: "Azure Service Bus / Event Hubs shared access key", severity: crit, cwe: cwe798,
-			remediation: "Regenerate the shared access policy's keys and prefer managed identities.",
-			keywords:    []string{"sharedaccesskey="}, pattern: `(?i)SharedAccessKey=([A-Za-z0-9+/]{42,43}=)`},
-		{id: "digitalocean-token", title: "DigitalOcean token", severity: crit, cwe: cwe798,
-			remediation: "Delete the token under API > Tokens and create a new one with the least scope needed.",
-			csKeywords:  []string{"dop_v1_", "doo_v1_", "dor_v1_"}, pattern: `\b(do[opr]_v1_[a-f0-9]{64})\b`},
-		{id: "gcp-api-key", title: "Google API key", severity: high, cwe: cwe798,
-			remediation: "Delete or regenerate the key under APIs & Services > Credentials and restrict the new one to the APIs and referrers that need it.",
-			csKeywords:  []string{"AIza"}, pattern: `\b(AIza[0-9A-Za-z_-]{35})` + notB64ID, validate: secretsValidateNotPublicGoogleKey},
-		{id: "google-oauth-client-secret", title: "Google OAuth client secret", severity: high, cwe: cwe798,
-			remediation: "Reset the client secret of the OAuth client under APIs & Services > Credentials.",
-			csKeywords:  []string{"GOCSPX-"}, pattern: `\b(GOCSPX-[A-Za-z0-9_-]{28})` + notB64ID},
-		{id: "google-oauth-access-token", title: "Google OAuth access token", severity: high, cwe: cwe798,
-			remediation: "Revoke it (https://oauth2.googleapis.com/revoke?token=...) or remove the app's access under the Google account's Security > Third-party access; access tokens expire within an hour, but whatever minted it can mint more.",
-			csKeywords:  []string{"ya29."}, pattern: `\b(ya29\.[0-9A-Za-z_-]{30,})` + notB64ID, minEntropy: 3.5},
-		{id: "google-oauth-refresh-token", title: "Google OAuth refresh token", severity: high, cwe: cwe798,
-			remediation: "Revoke it (https://oauth2.googleapis.com/revoke?token=...) or remove the app's access under the Google account's Security > Third-party access; a refresh token mints access tokens until revoked.",
-			csKeywords:  []string{"1//0"}, pattern: `(?:^|[^0-9A-Za-z/])(?P<secret>1//0[0-9A-Za-z_-]{35,})` + notB64ID, minEntropy: 3.5},
-		{id: "azure-app-configuration-connection-string", title: "Azure App Configuration connection string with access key", severity: crit, cwe: cwe798,
-			remediation: "Regenerate the access key (App Configuration > Access settings) and move to Microsoft Entra ID auth with a managed identity.",
-			keywords:    []string{"azconfig.io"}, pattern: `(?i)Endpoint=https://[a-z0-9-]+\.azconfig\.io/?;\s*Id=[^;"'\s]+;\s*Secret=([A-Za-z0-9+/]{43}=)`},
-
-		// ---- payment ----
-		{id: "stripe-live-secret-key", title: "Stripe live secret key", severity: crit, cwe: cwe798,
-			remediation: "Roll the key in the Stripe Dashboard (Developers > API keys) and review recent API activity.",
-			csKeywords:  []string{"sk_live_"}, pattern: `\b(sk_live_` + base62 + `{24,99})\b`, minEntropy: 3},
-		{id: "stripe-restricted-key", title: "Stripe live restricted key", severity: crit, cwe: cwe798,
-			remediation: "Roll the restricted key in the Stripe Dashboard (Developers > API keys).",
-			csKeywords:  []string{"rk_live_"}, pattern: `\b(rk_live_` + base62 + `{24,99})\b`, minEntropy: 3},
-		// A test-mode key moves no money, but it reads and writes the
-		// account's test data and webhooks, and it is the same secret class.
-		{id: "stripe-test-secret-key", title: "Stripe test-mode secret key", severity: med, cwe: cwe798,
-			remediation: "Roll the test key in the Stripe Dashboard (Developers > API keys, test mode).",
-			csKeywords:  []string{"sk_test_", "rk_test_"}, pattern: `\b([sr]k_test_` + base62 + `{24,99})\b`, minEntropy: 3, modeWords: true,
-			validate: secretsValidateNotDocumentedExample},
-
-		// ---- source hosting and CI ----
-		{id: "github-pat", title: "GitHub personal access token (classic)", severity: high, cwe: cwe798,
-			remediation: "Revoke it under Settings > Developer settings > Personal access tokens and audit the account's security log.",
-			csKeywords:  []string{"ghp_"}, pattern: `\b(ghp_` + base62 + `{36})\b`, minEntropy: 3},
-		{id: "github-oauth-token", title: "GitHub OAuth access token", severity: high, cwe: cwe798,
-			remediation: "Revoke the OAuth app's authorization (Settings > Applications) or reset the app's tokens.",
-			csKeywords:  []string{"gho_"}, pattern: `\b(gho_` + base62 + `{36})\b`, minEntropy: 3},
-		{id: "github-user-token", title: "GitHub App user-to-server token", severity: high, cwe: cwe798,
-			remediation: "Revoke the user's authorization of the GitHub App.",
-			csKeywords:  []string{"ghu_"}, pattern: `\b(ghu_` + base62 + `{36})\b`, minEntropy: 3},
-		{id: "github-app-token", title: "GitHub App installation token", severity: high, cwe: cwe798,
-			remediation: "Revoke the installation token through the API and rotate the GitHub App's private key if it is stored beside it.",
-			csKeywords:  []string{"ghs_"}, pattern: `\b(ghs_` + base62 + `{36})\b`, minEntropy: 3},
-		{id: "github-refresh-token", title: "GitHub refresh token", severity: high, cwe: cwe798,
-			remediation: "Revoke the user's authorization of the GitHub App so the refresh token stops working.",
-			csKeywords:  []string{"ghr_"}, pattern: `\b(ghr_` + base62 + `{36,76})\b`, minEntropy: 3},
-		{id: "github-fine-grained-pat", title: "GitHub fine-grained personal access token", severity: high, cwe: cwe798,
-			remediation: "Revoke it under Settings > Developer settings > Fine-grained tokens and audit the account's security log.",
-			csKeywords:  []string{"github_pat_"}, pattern: `\b(github_pat_` + base62 + `{22}_` + base62 + `{59})\b`, minEntropy: 3},
-		{id: "gitlab-pat", title: "GitLab personal access token", severity: high, cwe: cwe798,
-			remediation: "Revoke it under User settings > Access tokens and review the audit events.",
-			csKeywords:  []string{"glpat-"}, pattern: `\b(glpat-[A-Za-z0-9_-]{20,64})` + notB64ID, minEntropy: 3},
-		{id: "gitlab-pipeline-trigger-token", title: "GitLab pipeline trigger token", severity: high, cwe: cwe798,
-			remediation: "Revoke it under Settings > CI/CD > Pipeline trigger tokens.",
-			csKeywords:  []string{"glptt-"}, pattern: `\b(glptt-[0-9a-f]{40})\b`, minEntropy: 3},
-		{id: "gitlab-runner-token", title: "GitLab runner authentication token", severity: high, cwe: cwe798,
-			remediation: "Reset the runner's authentication token and re-register the runner.",
-			csKeywords:  []string{"glrt-"}, pattern: `\b(glrt-[A-Za-z0-9_-]{20,64})` + notB64ID, minEntropy: 3},
-		{id: "gitlab-deploy-token", title: "GitLab deploy token", severity: high, cwe: cwe798,
-			remediation: "Revoke it under Settings > Repository > Deploy tokens.",
-			csKeywords:  []string{"gldt-"}, pattern: `\b(gldt-[A-Za-z0-9_-]{20,64})` + notB64ID, minEntropy: 3},
-		{id: "bitbucket-app-password", title: "Bitbucket app password", severity: high, cwe: cwe798,
-			remediation: "Revoke it under Personal settings > App passwords and switch to API tokens with scopes.",
-			csKeywords:  []string{"ATBB"}, pattern: `\b(ATBB[A-Za-z0-9_=.-]{28,})`, minEntropy: 3.5},
-		{id: "bitbucket-access-token", title: "Bitbucket repository/workspace access token", severity: high, cwe: cwe798,
-			remediation: "Revoke it under Repository or Workspace settings > Access tokens.",
-			csKeywords:  []string{"ATCTT3"}, pattern: `\b(ATCTT3[A-Za-z0-9_=-]{100,})`, minEntropy: 3.5},
-		{id: "atlassian-api-token", title: "Atlassian API token", severity: high, cwe: cwe798,
-			remediation: "Revoke it at id.atlassian.com > Security > API tokens.",
-			csKeywords:  []string{"ATATT3"}, pattern: `\b(ATATT3[A-Za-z0-9_=-]{100,})`, minEntropy: 3.5},
-
-		// ---- package registries ----
-		{id: "npm-access-token", title: "npm access token", severity: high, cwe: cwe798,
-			remediation: "Revoke it with `npm token revoke` or on npmjs.com > Access Tokens, and check recent publishes of your packages.",
-			csKeywords:  []string{"npm_"}, pattern: `\b(npm_` + base62 + `{36})\b`, minEntropy: 3},
-		{id: "npmrc-auth-token", title: "Registry auth token in npm configuration", severity: high, cwe: cwe798,
-			remediation: "Revoke the token at the registry, and reference it as ${NPM_TOKEN} in .npmrc instead of writing it there.",
-			keywords:    []string{"_authtoken"}, pattern: `(?i)_authToken\s*=\s*["']?([A-Za-z0-9_\-.+/=]{20,})`, minEntropy: 3},
-		{id: "pypi-upload-token", title: "PyPI upload token", severity: high, cwe: cwe798,
-			remediation: "Delete the token under PyPI Account settings > API tokens and prefer Trusted Publishing from CI.",
-			csKeywords:  []string{"pypi-AgEIcHlwaS5vcmc"}, pattern: `\b(pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,})`},
-		{id: "dockerhub-pat", title: "Docker Hub personal access token", severity: high, cwe: cwe798,
-			remediation: "Delete it under Docker Hub Account settings > Personal access tokens and check recent image pushes.",
-			csKeywords:  []string{"dckr_pat_"}, pattern: `\b(dckr_pat_[A-Za-z0-9_-]{27})` + notB64ID, minEntropy: 3},
-
-		// ---- chat ----
-		{id: "slack-bot-token", title: "Slack bot token", severity: high, cwe: cwe798,
-			remediation: "Revoke it (auth.revoke or reinstall the app after regenerating tokens under OAuth & Permissions).",
-			keywords:    []string{"xoxb-"}, pattern: `\b(xoxb-[0-9]{10,13}-[0-9]{10,13}-` + base62 + `{24,34}|xoxb-[0-9]{8,14}-` + base62 + `{18,26})\b`, minEntropy: 3, vendorFormat: true},
-		{id: "slack-config-token", title: "Slack app configuration token", severity: high, cwe: cwe798,
-			remediation: "Revoke it with tooling.tokens.rotate or regenerate it under Your Apps > App configuration tokens.",
-			// Slack documents no length; these bands hold every published example.
-			keywords: []string{"xoxe"}, pattern: `\b(xoxe\.xox[bp]-[0-9]-[A-Za-z0-9]{155,170}|xoxe-[0-9]-[A-Za-z0-9]{140,150})\b`, minEntropy: 3},
-		{id: "slack-user-token", title: "Slack user token", severity: high, cwe: cwe798,
-			remediation: "Revoke it with auth.revoke and review the workspace's access logs.",
-			// xoxe- with the same four parts is the user token a file link
-			// carries (files.slack.com/...?t=xoxe-...).
-			keywords: []string{"xoxp-", "xoxe-"}, pattern: `\b(xox[pe](?:-[0-9]{8,13}){3}-[A-Za-z0-9]{28,34})\b`, minEntropy: 3, vendorFormat: true},
-		{id: "slack-legacy-token", title: "Slack legacy or workspace token", severity: high, cwe: cwe798,
-			remediation: "Revoke it with auth.revoke; legacy tokens should be replaced by app tokens.",
-			// Legacy user tokens (xoxs-, xoxo-) end in a hex part of varying
-			// length; workspace access and refresh tokens (xoxa-, xoxr-) in a
-			// base62 part of 8 to 48.
-			keywords: []string{"xoxa-", "xoxr-", "xoxs-", "xoxo-"},
-			pattern:  `\b(xox[os]-[0-9]+-[0-9]+-[0-9]+-[a-fA-F0-9]{8,64}|xox[ar]-(?:[0-9]+-)*` + base62 + `{8,48})\b`, minEntropy: 2.5, vendorFormat: true},
-		{id: "slack-app-token", title: "Slack app-level token", severity: high, cwe: cwe798,
-			remediation: "Revoke and regenerate it under the app's Basic Information > App-Level Tokens.",
-			keywords:    []string{"xapp-"}, pattern: `\b(xapp-[0-9]-[A-Z0-9]+-[0-9]+-[a-z0-9]{32,80})\b`, minEntropy: 3},
-		{id: "slack-webhook-url", title: "Slack incoming webhook URL", severity: med, cwe: cwe798,
-			remediation: "Regenerate or remove the webhook under the app's Incoming Webhooks page.",
-			// Team and bot IDs are upper case when Slack prints them, but
-			// URLs are copied through tools that fold case; the path shape
-			// (T.../B.../token) is what identifies the hook.
-			keywords: []string{"hooks.slack.com"}, pattern: `hooks\.slack\.com/(?:services|workflows|triggers)/(T[A-Za-z0-9_]{6,12}/[A-Za-z0-9_]{6,16}/(?:[0-9]{10,20}/)?` + base62 + `{20,32})\b`, minEntropy: 3, vendorFormat: true},
-		{id: "discord-bot-token", title: "Discord bot token", severity: high, cwe: cwe798,
-			remediation: "Reset the token in the Developer Portal (Bot > Reset Token).",
-			fileContext: []string{"discord"}, pattern: `\b([MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38})` + notB64ID, minEntropy: 3.5},
-		{id: "discord-webhook-url", title: "Discord webhook URL", severity: med, cwe: cwe798,
-			remediation: "Delete the webhook in the channel's Integrations settings and create a new one.",
-			keywords:    []string{"discord"}, pattern: `discord(?:app)?\.com/api/webhooks/([0-9]{17,20}/[A-Za-z0-9_-]{60,68})` + notB64ID, minEntropy: 3},
-
-		// ---- communications and SaaS APIs ----
-		{id: "twilio-api-key", title: "Twilio API key", severity: high, cwe: cwe798,
-			remediation: "Delete the API key in the Twilio Console (Account > API keys) and create a new one.",
-			csKeywords:  []string{"SK"}, pattern: `\b(SK[0-9a-fA-F]{32})\b`, minEntropy: 3},
-		{id: "twilio-auth-token", title: "Twilio auth token", severity: high, cwe: cwe798,
-			remediation: "Rotate the auth token in the Twilio Console (promote the secondary token) and move to API keys.",
-			keywords:    []string{"twilio"}, csKeywords: []string{"AC"},
-			pattern:    `(?i:twilio[\w.-]*token)` + assign + `(?P<secret>[0-9a-f]{32})\b|\bAC[0-9a-f]{32}\b["']?\s*[,:]\s*["']?(?P<secret>[0-9a-f]{32})\b`,
-			minEntropy: 3},
-		{id: "sendgrid-api-key", title: "SendGrid API key", severity: high, cwe: cwe798,
-			remediation: "Delete the key under Settings > API Keys and create one with restricted scopes.",
-			csKeywords:  []string{"SG."}, pattern: `\b(SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})` + notB64ID, minEntropy: 3.5},
-		{id: "mailgun-api-key", title: "Mailgun API key", severity: high, cwe: cwe798,
-			remediation: "Rotate the key under Account settings > API keys.",
-			csKeywords:  []string{"key-"}, pattern: `\b(key-[0-9a-f]{32})\b`, minEntropy: 3},
-		{id: "shopify-access-token", title: "Shopify access token", severity: high, cwe: cwe798,
-			remediation: "Uninstall/reinstall the custom app or rotate its Admin API access token.",
-			csKeywords:  []string{"shpat_", "shpca_", "shppa_", "shpss_"}, pattern: `\b(shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32})\b`, minEntropy: 3},
-
-		// ---- AI APIs ----
-		{id: "anthropic-api-key", title: "Anthropic API key", severity: high, cwe: cwe798,
-			remediation: "Delete the key in the Anthropic Console (Settings > API keys) and create a new one.",
-			csKeywords:  []string{"sk-ant-"}, pattern: `\b(sk-ant-(?:api|admin|oat|ort)[0-9]{2}-[A-Za-z0-9_-]{80,110})` + notB64ID, minEntropy: 3.5, vendorFormat: true},
-		{id: "openai-api-key", title: "OpenAI API key", severity: high, cwe: cwe798,
-			remediation: "Revoke the key on the OpenAI platform (API keys) and create a new project-scoped one.",
-			csKeywords:  []string{"T3BlbkFJ", "sk-proj-", "sk-svcacct-", "sk-admin-"},
-			pattern:     `\b(sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{16,}T3BlbkFJ[A-Za-z0-9_-]{16,}|sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,})` + notB64ID,
-			minEntropy:  3.5},
-		{id: "huggingface-token", title: "Hugging Face access token", severity: high, cwe: cwe798,
-			remediation: "Invalidate it under Settings > Access Tokens and create a fine-grained one.",
-			csKeywords:  []string{"hf_"}, pattern: `\b(hf_[A-Za-z]{34})\b`, minEntropy: 3.5},
-
-		// ---- structured tokens and URLs ----
-		{id: "jwt", title: "JSON Web Token", severity: med, cwe: cwe798,
-			remediation: "Invalidate it (rotate the signing key or revoke the session) if it has not expired, and never commit bearer tokens; tests should mint their own.",
-			// A header or payload may be pretty-printed JSON: "{\n" and "{ "
-			// encode as ewo, ew0K and eyAi instead of eyJ.
-			csKeywords: []string{"eyJ", "ewo", "ew0K", "eyAi"}, pattern: `\b((?:eyJ|ewo|ew0K|eyAi)[A-Za-z0-9_-]{10,}\.(?:eyJ|ewo|ew0K|eyAi)[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{16,})` + notB64ID,
-			validate: secretsValidateJWT},
-		{id: "database-url-password", title: "Database URL with embedded password", severity: high, cwe: cwe259,
-			remediation: "Change the database user's password, and pass the URL (or just the password) through the environment or a secret manager.",
-			keywords:    []string{"postgres", "mysql", "mariadb", "mongodb", "redis", "amqp", "mssql", "sqlserver"},
-			pattern:     `(?i)\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver)://[^:@/\s"'<>]*:(?P<secret>[^@/\s"'<>]+)@[^\s"'<>/]+`,
-			validate:    secretsValidateURLPassword},
-	}
-	// Vendor tokens next, then the structured forms (URLs, HTTP auth,
-	// Kubernetes Secrets), then the heuristics, so that the most specific
-	// rule claims a line first.
-	rules = append(rules, secretsVendorRules()...)
-	rules = append(rules, secretsStructuredRules()...)
-	return append(rules, []secretsRule{
-		// ---- heuristics, last so that any specific rule claims the line first ----
-		{id: "generic-password", title: "Hard-coded password", severity: med, cwe: cwe259,
-			remediation: "Change the password wherever it is used and read it from the environment or a secret manager.",
-			keywords:    secretsPasswordKeywords, find: secretsFindPasswordAssignments},
-		{id: "generic-secret", title: "Hard-coded secret or API token", severity: med, cwe: cwe798,
-			remediation: "Rotate the secret at its issuer and read it from the environment or a secret manager.",
-			keywords:    secretsSecretKeywords, find: secretsFindSecretAssignments},
-	}...)
-}
-
-// Literals that start the generic assignment rules, and the identifier
-// endings that make an assignment count. "token" matches accessToken,
-// AUTH_TOKEN and csrf_token alike; entropy and placeholder filtering decide.
-var (
-	secretsPasswordKeywords = []string{"password", "passwd", "pwd"}
-	secretsPasswordSuffixes = []string{"password", "passwd", "pwd"}
-	secretsSecretKeywords   = []string{"secret", "api_key", "apikey", "api-key", "token", "access_key", "accesskey"}
-	secretsSecretSuffixes   = []string{"secret", "secretkey", "apikey", "token", "accesskey"}
-)
-
-// Thresholds of the generic rules. Passwords are chosen by people, so they
-// get a lower entropy bar than machine-generated API secrets.
-const (
-	secretsGenericMinLen         = 8
-	secretsGenericMaxLen         = 200
-	secretsPasswordEntropyFactor = 0.8 // bar = min(3.0, factor*log2(len))
-	secretsPasswordEntropyCap    = 3.0
-	secretsSecretEntropyFactor   = 0.85 // bar = min(3.5, factor*log2(len))
-	secretsSecretEntropyCap      = 3.5
-)
-
 // secretsFindPasswordAssignments is generic-password. In configuration
 // and IaC files (where `password = "..."` is a value someone will deploy)
 // a password needs no entropy: "Aa12345678" in a Terraform file is a weak
 // password, and weak is worse, not better. There only placeholders (the
-// exact dictionary secretsWeakPasswordPlaceholders and the template
+// exact dictionary rulebook.WeakPasswordPlaceholders and the template
 // markers) are skipped. Translation files are never searched: their
 // "password" entries are labels in natural language.
 func secretsFindPasswordAssignments(c *secretsMatchCtx) []secretsSpan {
 	if c.translation || c.inK8sSecretData() {
 		return nil
 	}
-	return secretsFindAssignments(c, secretsPasswordKeywords, secretsPasswordSuffixes, "generic-password",
-		secretsPasswordEntropyFactor, secretsPasswordEntropyCap, c.configFile || c.iacFile)
+	return secretsFindAssignments(c, rulebook.PasswordKeywords, rulebook.PasswordSuffixes, "generic-password",
+		rulebook.PasswordEntropyFactor, rulebook.PasswordEntropyCap, c.configFile || c.iacFile)
 }
 
 // secretsFindSecretAssignments is generic-secret; like generic-password it
@@ -440,8 +162,8 @@ func secretsFindSecretAssignments(c *secretsMatchCtx) []secretsSpan {
 	if c.translation || c.inK8sSecretData() {
 		return nil
 	}
-	return secretsFindAssignments(c, secretsSecretKeywords, secretsSecretSuffixes, "generic-secret",
-		secretsSecretEntropyFactor, secretsSecretEntropyCap, false)
+	return secretsFindAssignments(c, rulebook.SecretKeywords, rulebook.SecretSuffixes, "generic-secret",
+		rulebook.SecretEntropyFactor, rulebook.SecretEntropyCap, false)
 }
 
 func secretsIdentByte(b byte) bool {
@@ -479,7 +201,7 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 				continue
 			}
 			seen = append(seen, s)
-			if !secretsIdentEndsWith(lower[s:e], suffixes) {
+			if !secretsIdentEndsWith(lower[s:e], suffixes) && !(ruleID == "generic-password" && secretsIdentIsPass(line[s:e])) {
 				continue
 			}
 			// '/forgot-password' is a route; a name opened by a quote that an
@@ -487,12 +209,27 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 			if s > 0 && (line[s-1] == '/' || secretsIsQuote(line[s-1]) && e < len(line) && line[e] == ':') {
 				continue
 			}
-			vs, ve, ok := secretsAssignedValue(line, e, c.configFile)
+			// In a shell script an unquoted password is a literal
+			// (PGPASSWORD=... psql); an unquoted token-like word there is
+			// as often a vendor lookalike the vendor rules rejected.
+			vs, ve, ok := secretsAssignedValue(line, e, c.configFile || ruleID == "generic-password" && secretsIsShellFile(c.rel))
 			if !ok {
 				vs, ve, ok = secretsXMLKeyValue(line, s, e)
 			}
 			if !ok {
 				vs, ve, ok = secretsXMLElementValue(line, s, e)
+			}
+			if !ok {
+				vs, ve, ok = secretsCallPairValue(line, s, e)
+			}
+			if !ok {
+				vs, ve, ok = secretsDirectiveValue(line, s, e)
+			}
+			if !ok {
+				vs, ve, ok = secretsQueryValue(line, s, e)
+			}
+			if !ok {
+				vs, ve, ok = secretsFallbackValue(line, e)
 			}
 			if !ok {
 				continue
@@ -504,15 +241,121 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 			if !secretsGenericValueOK(v, lower[s:e], entropyFactor, entropyCap, weakOK) {
 				continue
 			}
+			if c.configFile && secretsInSealedSecret(c) {
+				continue
+			}
 			spans = append(spans, secretsSpan{rule: c.engine.ruleIndex[ruleID], matchStart: s, matchEnd: ve, start: vs, end: ve, value: v})
 		}
 	}
 	return spans
 }
 
-// secretsXMLKeyValueRe is the rest of an appSettings-style entry after
-// its key's name: <add key="SmtpPassword" value="..."/>.
-var secretsXMLKeyValueRe = regexp.MustCompile(`^"\s+value\s*=\s*"([^"]*)"`)
+// secretsIdentIsPass reports a name that is the word "pass" or ends in
+// it as a word (DB_PASS, ftp.pass, smtpPass, "pass"): the short form of
+// password in .env files and FTP/SFTP tool configurations. bypass and
+// compass are not.
+func secretsIdentIsPass(ident []byte) bool {
+	n := len(ident)
+	if n < 4 {
+		return false
+	}
+	if n == 4 {
+		return bytes.EqualFold(ident, []byte("pass"))
+	}
+	tail, before := ident[n-4:], ident[n-5]
+	return bytes.Equal(tail, []byte("Pass")) && before != '_' || bytes.EqualFold(tail, []byte("pass")) && (before == '_' || before == '-' || before == '.')
+}
+
+var secretsCallPairRe = regexp.MustCompile(rulebook.CallPairPattern)
+
+// secretsCallPairValue returns the second argument of such a call whose
+// first argument is the quoted name line[s:e].
+func secretsCallPairValue(line []byte, s, e int) (int, int, bool) {
+	if s == 0 || e >= len(line) || !secretsIsQuote(line[s-1]) || line[e] != line[s-1] || !secretsCallPairRe.Match(line[:s-1]) {
+		return 0, 0, false
+	}
+	p := secretsSkipBlanks(line, e+1)
+	if p >= len(line) || line[p] != ',' {
+		return 0, 0, false
+	}
+	p = secretsSkipBlanks(line, p+1)
+	if p >= len(line) || !secretsIsQuote(line[p]) {
+		return 0, 0, false
+	}
+	if q := bytes.IndexByte(line[p+1:], line[p]); q > 0 {
+		return p + 1, p + 1 + q, true
+	}
+	return 0, 0, false
+}
+
+// secretsInSealedSecret reports a line under encryptedData of a Sealed
+// Secrets manifest: ciphertext that only the cluster's controller can
+// open, written to be committed.
+func secretsInSealedSecret(c *secretsMatchCtx) bool {
+	if !bytes.Contains(c.data, []byte("SealedSecret")) {
+		return false
+	}
+	_, parent := secretsYAMLParent(c.data, c.lineStart)
+	return parent == "encryptedData"
+}
+
+// secretsQueryValue returns the value of a URL query parameter whose
+// name is line[s:e] (?client_secret=...&, &access_token=...): a URL is a
+// literal in any file.
+func secretsQueryValue(line []byte, s, e int) (int, int, bool) {
+	if s == 0 || line[s-1] != '?' && line[s-1] != '&' || e >= len(line) || line[e] != '=' {
+		return 0, 0, false
+	}
+	p, q := e+1, e+1
+	for q < len(line) && bytes.IndexByte([]byte("&#\"' \t<>)`"), line[q]) < 0 {
+		q++
+	}
+	if q == p {
+		return 0, 0, false
+	}
+	return p, q, true
+}
+
+// secretsFallbackValue returns the literal used when the name is unset:
+// process.env.API_SECRET || "...", config.apiSecret ?? "...",
+// System.getenv("API_SECRET") ?: "..." (Kotlin).
+func secretsFallbackValue(line []byte, e int) (int, int, bool) {
+	p := e
+	// The name may close a lookup first: process.env["X"] || ..., Kotlin's
+	// System.getenv("X") ?: ...
+	for k := 0; k < 3 && p < len(line) && bytes.IndexByte([]byte("\"'`)]"), line[p]) >= 0; k++ {
+		p++
+	}
+	p = secretsSkipBlanks(line, p)
+	if p+1 >= len(line) || !(line[p] == '|' && line[p+1] == '|' || line[p] == '?' && (line[p+1] == '?' || line[p+1] == ':')) {
+		return 0, 0, false
+	}
+	p = secretsSkipBlanks(line, p+2)
+	if p >= len(line) || !secretsIsQuote(line[p]) {
+		return 0, 0, false
+	}
+	if q := bytes.IndexByte(line[p+1:], line[p]); q > 0 {
+		return p + 1, p + 1 + q, true
+	}
+	return 0, 0, false
+}
+
+// secretsDirectiveValue returns the value of an rc-file directive, a name
+// at the start of the line followed by a quoted value and nothing else:
+// password "..." in .esmtprc, msmtprc, a Ruby DSL.
+func secretsDirectiveValue(line []byte, s, e int) (int, int, bool) {
+	if len(bytes.TrimLeft(line[:s], " \t")) != 0 || e >= len(line) || line[e] != ' ' && line[e] != '\t' {
+		return 0, 0, false
+	}
+	p := secretsSkipBlanks(line, e)
+	rest := bytes.TrimRight(line[p:], " \t\r;")
+	if len(rest) < 3 || (rest[0] != '"' && rest[0] != '\'') || rest[len(rest)-1] != rest[0] || bytes.IndexByte(rest[1:len(rest)-1], rest[0]) >= 0 {
+		return 0, 0, false
+	}
+	return p + 1, p + len(rest) - 1, true
+}
+
+var secretsXMLKeyValueRe = regexp.MustCompile(rulebook.XMLKeyValuePattern)
 
 // secretsXMLKeyValue returns the value of a key/value element whose key
 // attribute is the identifier line[s:e] (.NET appSettings, Spring XML
@@ -697,7 +540,7 @@ func secretsGenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, w
 	// A value that opens with the other quote is a concatenation:
 	// "'$PRECOMPILE_PASSWORD'" closes the string around a variable.
 	v = bytes.Trim(v, "\"'`")
-	if len(v) < secretsGenericMinLen || len(v) > secretsGenericMaxLen {
+	if len(v) < rulebook.GenericMinLen || len(v) > rulebook.GenericMaxLen {
 		return false
 	}
 	letters, others := 0, 0
@@ -723,8 +566,15 @@ func secretsGenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, w
 	}
 	lv := strings.ToLower(string(v))
 	// arn: is an AWS resource name (IAMUserChangePassword = "arn:aws:iam::aws:policy/…").
-	for _, p := range []string{"http://", "https://", "file:", "/", "./", "../", "~/", "(", "sha256:", "sha512-", "sha1-", "arn:"} {
+	for _, p := range []string{"http://", "https://", "file:", "(", "sha256:", "sha512-", "sha1-", "arn:"} {
 		if strings.HasPrefix(lv, p) {
+			return false
+		}
+	}
+	// A path; a generated key that happens to start with a slash
+	// (WordPress's salts: "/t<^}8SH...") has characters no path has.
+	for _, p := range []string{"/", "./", "../", "~/"} {
+		if strings.HasPrefix(lv, p) && strings.Trim(lv, "abcdefghijklmnopqrstuvwxyz0123456789_./~-") == "" {
 			return false
 		}
 	}
@@ -739,7 +589,7 @@ func secretsGenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, w
 		return false // password: "password", apiKey: "api_key"
 	}
 	if weakOK {
-		return !secretsWeakPasswordPlaceholders[lv] && !secretsLooksTemplate(v)
+		return !rulebook.WeakPasswordPlaceholders[lv] && !secretsLooksTemplate(v)
 	}
 	// In source code, a value without a digit that names the credential is
 	// a label, a CSS selector or a message: "#add-password", "Password:", "token-field".
@@ -754,18 +604,19 @@ func secretsGenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, w
 		return false
 	}
 	bar := math.Min(entropyCap, entropyFactor*math.Log2(float64(len(v))))
+	if secretsIsHex(v) && bytes.Contains(ident, []byte("secret")) {
+		// Sixteen symbols carry at most 4 bits: a random 32-hex secret
+		// measures 3.3 to 3.7, so the bar scales with the alphabet. Only
+		// under a name that says secret: a hex "API key" is as often a
+		// public client ID (Shopify's SHOPIFY_API_KEY).
+		bar = math.Min(bar, 3.0)
+	}
 	return secretsEntropy(v) >= bar
 }
 
-// secretsQualifiedNameRe is a namespace-qualified type name
-// (clm54321:AgencyIdentificationCodeContentType in an XSD).
-var secretsQualifiedNameRe = regexp.MustCompile(`^[A-Za-z0-9_.-]+:(?:[A-Z][a-z]+){3,}$`)
+var secretsQualifiedNameRe = regexp.MustCompile(rulebook.QualifiedNamePattern)
 
-// secretsVendorShapeRe are the shapes of a Telegram bot token and a
-// Google API key: their vendor rules judge such values (a bot id of the
-// wrong length is a sample; a Firebase config's key is public), so the
-// generic rules do not judge them again.
-var secretsVendorShapeRe = regexp.MustCompile(`^[0-9]{4,20}:A|^[A-Za-z0-9_-]{1,20}:AA[A-Za-z0-9_-]{30,}$|^AIza[0-9A-Za-z_-]{35}$`)
+var secretsVendorShapeRe = regexp.MustCompile(rulebook.VendorShapePattern)
 
 // secretsNotACredentialShape reports values the generic rules must leave
 // alone whatever their name: an Ethereum address (public by nature), a
@@ -789,20 +640,7 @@ func secretsStripSeparators(b []byte) string {
 	return string(out)
 }
 
-// secretsPlaceholderMarkers are substrings (lowercase) that mark a value as
-// documentation, a template or a test fixture rather than a credential.
-var secretsPlaceholderMarkers = []string{
-	"changeme", "change_me", "change-me", "changeit", "example", "dummy", "test", "sample",
-	"placeholder", "redacted", "your", "xxxx", "****", "....", "fake", "replace", "insert",
-	"todo", "fixme", "notreal", "not_real", "not-real", "${", "{{", "}}", "%s", "%v", "%d",
-}
-
-// secretsTemplateRe finds the bracketed and interpolated forms of a
-// placeholder: <PASSWORD>, [API KEY], $(VAR), %(name)s, #{var}, or a
-// value cut from one ("password>" of "-u <user:password>"). A bare
-// "<", "(" or "[" is not one: machine-made secrets (Django keys, JWT
-// signing secrets) draw from punctuation too.
-var secretsTemplateRe = regexp.MustCompile(`<[A-Za-z][A-Za-z0-9 _.:-]*>|^<|>$|\[[A-Za-z][A-Za-z0-9 _.:-]*\]|\$\([A-Za-z_]|%\([A-Za-z_][A-Za-z0-9_]*\)|#\{[A-Za-z_@$]`)
+var secretsTemplateRe = regexp.MustCompile(rulebook.TemplatePattern)
 
 // secretsAlphabetRun reports values written by walking the alphabet or
 // the digits ("abCD1EF+GHIJxLMnOPqRS..."): at least 8 neighbouring pairs,
@@ -819,67 +657,31 @@ func secretsAlphabetRun(v []byte) bool {
 	return succ >= 8 && 4*succ >= len(v)-1
 }
 
-// secretsSequenceMarkers are keyboard and counting runs. In a value they
-// usually mean an example ("abcdefgh12345678"), except in a password of a
-// configuration or IaC file, where a weak password such as "Aa12345678" is
-// still a real password: there only the exact dictionary
-// (secretsWeakPasswordPlaceholders) decides.
-var secretsSequenceMarkers = []string{"12345678", "abcdefgh", "qwerty"}
-
-// secretsDocumentedExamples are credentials published in vendor
-// documentation: AWS's example key pair, the Azure Storage emulator
-// (Azurite) account key, which every local-development setup contains, and
-// the test key of Stripe's API reference.
-var secretsDocumentedExamples = []string{
-	"AKIAIOSFODNN7EXAMPLE",
-	"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
-	"Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
-	"sk_test_4eC39HqLyjWDarjtT1zdp7dc", // Stripe's API reference, in every code sample
-	// OAuth 2.0's example credentials (RFC 6750 2.1-2.3, RFC 6749 4.1,
-	// 4.4, 5.1, 6): the bearer token, access, refresh and authorization
-	// codes, and the client s6BhdRkqt3 with its secret.
-	"mF_9.B5f-4.1JqM", "2YotnFZFEjr1zCsicMWpAA", "tGzv3JOkF0XG5Qx2TlKWIA", "SplxlOBeZQQYbYS6WxSbIA",
-	"czZCaGRSa3F0MzpnWDFmQmF0M2JW", "gX1fBat3bV", "8xLOxBtZp8",
-	// The nuget.config reference's sample feed passwords
-	// (learn.microsoft.com/nuget/reference/nuget-config-file).
-	"33f!!lloppa", "hal+9ooo_da!sY",
-}
-
-// secretsFormatPlaceholderMarkers are the placeholder words that still
-// count in a value of a vendor's exact format (secretsRule.vendorFormat).
-var secretsFormatPlaceholderMarkers = []string{
-	"changeme", "change_me", "example", "dummy", "placeholder", "redacted", "your", "xxxx", "****", "....",
-	"replace", "insert", "notreal", "not_real", "${", "{{", "}}",
-}
-
 // secretsLooksFormatPlaceholder is secretsLooksPlaceholder for values of a
 // vendor's exact format: fillers, repetitions, templates, documented
-// examples and the words of secretsFormatPlaceholderMarkers.
+// examples and the words of rulebook.FormatPlaceholderMarkers.
 func secretsLooksFormatPlaceholder(v []byte) bool {
 	lv := strings.ToLower(string(v))
-	for _, m := range secretsFormatPlaceholderMarkers {
+	for _, m := range rulebook.FormatPlaceholderMarkers {
 		if strings.Contains(lv, m) {
 			return true
 		}
 	}
-	if slices.Contains(secretsDocumentedExamples, string(v)) || secretsTemplateRe.Match(v) || secretsRepeatsOverHalf(v) {
+	if slices.Contains(rulebook.DocumentedExamples, string(v)) || secretsTemplateRe.Match(v) || secretsRepeatsOverHalf(v) {
 		return true
 	}
 	return secretsLowVariety(v)
 }
 
-// secretsEncryptedPrefixes start values that are ciphertext, written to
-// be committed: SOPS (ENC[AES256_GCM,data:...,iv:...,tag:...]), Windows
-// DPAPI blobs (NuGet.Config's Password, .NET protected configuration),
-// Ansible Vault, Jasypt (Spring Boot properties: ENC(base64)), Jenkins
-// (credentials.xml and config.xml: {AQAAABAAAAAQ...}, a version byte and
-// the lengths of IV and ciphertext before them).
-var secretsEncryptedPrefixes = []string{"ENC[AES256_GCM,", "ENC[", "ENC(", "AQAAANCMnd8BFdERjHoAwE/Cl+sBAAAA", "$ANSIBLE_VAULT;", "{AQAAABAAAA"}
-
 // secretsLooksEncrypted reports a committed ciphertext value: it is
 // what encryption-at-rest tools are for, not a leak.
 func secretsLooksEncrypted(v []byte) bool {
-	for _, p := range secretsEncryptedPrefixes {
+	if len(v) >= 18 && v[0] == '{' && v[len(v)-1] == '}' && !bytes.ContainsFunc(v[1:len(v)-1], func(r rune) bool { return r >= 128 || !secretsIsBase64Byte(byte(r)) }) {
+		// Maven's encrypted passwords ({base64=} in settings.xml, the
+		// master password decrypts them) and Jenkins' secrets.
+		return true
+	}
+	for _, p := range rulebook.EncryptedPrefixes {
 		if bytes.HasPrefix(v, []byte(p)) {
 			switch p {
 			case "ENC[":
@@ -899,7 +701,7 @@ func secretsLooksEncrypted(v []byte) bool {
 // documentation value or a repeated-character filler.
 func secretsLooksPlaceholder(v []byte) bool {
 	lv := strings.ToLower(string(v))
-	for _, m := range secretsSequenceMarkers {
+	for _, m := range rulebook.SequenceMarkers {
 		if strings.Contains(lv, m) {
 			return true
 		}
@@ -954,12 +756,12 @@ func secretsRepeatsOverHalf(v []byte) bool {
 // markers.
 func secretsLooksTemplate(v []byte) bool {
 	lv := strings.ToLower(string(v))
-	for _, m := range secretsPlaceholderMarkers {
+	for _, m := range rulebook.PlaceholderMarkers {
 		if strings.Contains(lv, m) {
 			return true
 		}
 	}
-	for _, ex := range secretsDocumentedExamples {
+	for _, ex := range rulebook.DocumentedExamples {
 		if string(v) == ex {
 			return true
 		}
@@ -1019,12 +821,12 @@ func secretsEntropy(v []byte) float64 {
 // secretsValidateNotDocumentedExample rejects the vendors' published
 // example credentials.
 func secretsValidateNotDocumentedExample(v []byte, _ *secretsMatchCtx) bool {
-	return !slices.Contains(secretsDocumentedExamples, string(v))
+	return !slices.Contains(rulebook.DocumentedExamples, string(v))
 }
 
 func secretsValidateNotAWSExample(v []byte, _ *secretsMatchCtx) bool {
 	s := string(v)
-	for _, ex := range secretsDocumentedExamples {
+	for _, ex := range rulebook.DocumentedExamples {
 		if s == ex {
 			return false
 		}
@@ -1046,8 +848,7 @@ func secretsValidateAWSKeyID(v []byte, c *secretsMatchCtx) bool {
 	return bytes.ContainsAny(v, "0123456789") && bytes.ContainsAny(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 }
 
-// secretsAWSKeyIDRe finds an access key ID anywhere in a file.
-var secretsAWSKeyIDRe = regexp.MustCompile(`\b(?:AKIA|ASIA)[A-Z2-7]{16}\b`)
+var secretsAWSKeyIDRe = regexp.MustCompile(rulebook.AWSKeyIDPattern)
 
 // secretsValidateAWSSecret accepts a 40-character secret under an AWS
 // name, or under a bare "secret key" name when the file also holds an
@@ -1126,11 +927,7 @@ func secretsDamagedJWTHeaderClaims(header, token []byte) bool {
 	return json.Unmarshal(payload, &claims) == nil && len(claims) > 0
 }
 
-// secretsURLPasswordPlaceholder reports passwords that only ever appear
-// in documentation and local-development defaults.
-// secretsFormatFieldRe is a replacement field of Python's f-strings and
-// str.format, C#'s interpolated strings and Rust's format!: {name}.
-var secretsFormatFieldRe = regexp.MustCompile(`^\{[A-Za-z_][\w.\[\]'"]*\}$`)
+var secretsFormatFieldRe = regexp.MustCompile(rulebook.FormatFieldPattern)
 
 func secretsURLPasswordPlaceholder(lower string) bool {
 	switch lower {
@@ -1230,7 +1027,7 @@ func secretsIsBase64Byte(b byte) bool {
 	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b == '+' || b == '/' || b == '='
 }
 
-var secretsPEMHeaderRe = regexp.MustCompile(`-----BEGIN ((?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?)-----`)
+var secretsPEMHeaderRe = regexp.MustCompile(rulebook.PEMHeaderPattern)
 
 // secretsFindPrivateKeys finds PEM/armored private-key headers that are
 // followed by a key body, and classifies them. A header alone (a constant
@@ -1337,444 +1134,7 @@ func secretsPEMBody(data []byte, from, lineEnd int) (body []byte, onLine bool, e
 	return nil, false, false
 }
 
-// Pattern pieces of the vendor rules.
-const (
-	// secretsTokEnd ends a token: the next byte cannot continue it.
-	secretsTokEnd = `(?:[^A-Za-z0-9_-]|$)`
-	// secretsNearGap joins a vendor's name to the value assigned to it: the
-	// rest of the identifier (DATADOG_API_KEY, adafruitKey, cf.api-token),
-	// a closing quote or bracket, an assignment, an opening quote; or a
-	// call that takes the value as its first argument
-	// (messagebird.initClient('...'), new HubSpotAPI("...")).
-	// The name may be a module the call hangs off:
-	// require('messagebird').initClient('...'), or a namespace
-	// (new \MessageBird\Client('...')). A call may take an identifier
-	// or a variable before the secret (provider :facebook, ENV["ID"], "app secret";
-	// SumoLogic("access id", "access key")). And the name may be a command
-	// given the value as an argument, after up to three words or flags:
-	// snyk config set api=..., vault login s...., bundle config
-	// gems.contribsys.com user:pass. A name/value pair names the value by
-	// the name: {"name": "SNYK_TOKEN", "value": "..."}.
-	secretsNearGap = `(?:[\w.\\-]|['"]\)\.){0,32}?\\{0,2}["'\x60]?\]?(?:[ \t]+[A-Za-z_][\w.*\[\]]{0,20})?(?:[ \t]{0,3}(?:,[ \t]*["']?(?i:value)["']?[ \t]*[:=]|:{1,3}=|=>|\?\?=|[?+.]?=|:|,|\(|>)[ \t]{0,3}(?:(?:["'][^"'\s]{1,64}["']|[\w.]{1,40}(?:\[["']?\w{1,40}["']?\])?)[ \t]*,[ \t]*)?` +
-		`|(?:[ \t]+(?:[a-z][\w:.-]*|--?[a-z][\w-]*(?:=[\w.-]+)?)){0,3}?[ \t]+(?:[a-z][\w.-]*=)?)\\{0,2}["'\x60]?`
-	// secretsNearEnd is what may follow such a value: a delimiter, an
-	// escaped newline or the end of the line, never more value characters.
-	secretsNearEnd = `(?:["'\x60\s;,)}\]<&\\]|$)`
-	secretsUUID    = `[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`
-)
-
-// secretsRevokeIn is the remediation of a vendor token: where to revoke it.
-func secretsRevokeIn(where string) string {
-	return "Revoke or regenerate it in " + where + ", then update whatever used it."
-}
-
-// secretsTok is a rule for a token whose own prefix names its issuer
-// (AGE-SECRET-KEY-1…, pplx-…, dapi…): the prefixes are its case-sensitive
-// keywords and the value pattern starts at a word boundary.
-func secretsTok(id, title string, sev finding.Severity, where string, prefixes []string, value string) secretsRule {
-	return secretsRule{id: id, title: title, severity: sev, cwe: "CWE-798", remediation: secretsRevokeIn(where),
-		csKeywords: prefixes, pattern: `\b(` + value + `)` + secretsTokEnd, minEntropy: 3, modeWords: true, vendorFormat: true}
-}
-
-// secretsNear is a rule for a value that only means something next to its
-// vendor's name (a 32-character hex string is a Datadog API key only in
-// DATADOG_API_KEY=…): the names are its keywords and must precede the
-// value in the same assignment.
-func secretsNear(id, title string, sev finding.Severity, where string, vendors []string, value string) secretsRule {
-	return secretsRule{id: id, title: title, severity: sev, cwe: "CWE-798", remediation: secretsRevokeIn(where),
-		keywords: vendors, pattern: secretsNearPattern(vendors, value), minEntropy: 3, modeWords: true, vendorFormat: true,
-		nested: secretsNestedPattern(value)}
-}
-
-// secretsNestedPattern is a key that names a credential (accessKey,
-// app_secret, "api-token", access_id) or holds the value of a named entry
-// (value: under "- name: SNYK_TOKEN", default = in variable
-// "sumologic_access_key" {...}), an assignment, and the value; or the
-// value alone on its line.
-func secretsNestedPattern(value string) string {
-	return `(?i:^[ \t]*["']?[\w.-]*(?:key|secret|token|passw|pwd|auth|credential|access|value|default)[\w.-]*["']?[ \t]*(?::=|=>|=|:))[ \t]*["'\x60]?(?P<secret>` +
-		value + `)` + secretsNearEnd +
-		// The value alone on its line: a YAML block scalar's body, an XML
-		// element's text (<facebookToken>\n value \n</facebookToken>).
-		`|^[ \t]*["']?(?P<secret>` + value + `)["']?[ \t]*$`
-}
-
-func secretsNearPattern(vendors []string, value string) string {
-	quoted := make([]string, len(vendors))
-	for i, v := range vendors {
-		quoted[i] = regexp.QuoteMeta(v)
-	}
-	return `(?i:` + strings.Join(quoted, "|") + `)` + secretsNearGap + `(?P<secret>` + value + `)` + secretsNearEnd
-}
-
-// secretsTokOrNear is a rule with both forms: a prefixed token anywhere,
-// or a bare value next to the vendor's name.
-func secretsTokOrNear(id, title string, sev finding.Severity, where string, prefixes []string, tok string, vendors []string, value string) secretsRule {
-	r := secretsNear(id, title, sev, where, vendors, value)
-	r.csKeywords = prefixes
-	r.pattern = `\b(?P<secret>` + tok + `)` + secretsTokEnd + `|` + r.pattern
-	return r
-}
-
-// secretsVendorRules are the credentials of one vendor each: the families
-// gitleaks documents, written from each vendor's published token format.
-// Severity follows the policy above: critical for cloud, payment, crypto
-// exchange and secret-store credentials; high for API tokens within one
-// service; medium for read-only or webhook-like tokens.
-// All are CWE-798 except the age identity (CWE-321).
-func secretsVendorRules() []secretsRule {
-	crit, high, med := finding.Critical, finding.High, finding.Medium
-	tok, near, both := secretsTok, secretsNear, secretsTokOrNear
-	uuid := secretsUUID
-	age := tok("age-secret-key", "age encryption identity (secret key)", crit, "your key store: generate a new identity with age-keygen, re-encrypt the files to its recipient",
-		[]string{"AGE-SECRET-KEY-1"}, `AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}`)
-	age.cwe = "CWE-321"
-	grafana := both("grafana-token", "Grafana API key, Cloud or service account token", high, "Grafana (Administration > Service accounts / API keys)",
-		[]string{"eyJrIjoi", "glc_", "glsa_"}, `eyJrIjoi[A-Za-z0-9]{70,400}={0,3}|glc_[A-Za-z0-9+/]{32,400}={0,3}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}`,
-		[]string{"grafana"}, `glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}`)
-	grafana.validate = secretsValidateNotPowerBI
-	// A legacy service token (s. + 24) is a token only where a token is
-	// assigned or passed (VAULT_TOKEN=, token:, SetToken("...")), and
-	// only when it mixes cases and digits: s.makeKubeConfigController is
-	// code.
-	vault := both("vault-token", "HashiCorp Vault token", crit, "Vault (vault token revoke) and review the audit log",
-		[]string{"hvs.", "hvb.", "hvr."}, `hv[sbr]\.[A-Za-z0-9_-]{24,400}`, []string{"vault", "token"}, `s\.[A-Za-z0-9]{24,40}`)
-	vault.validate = secretsValidateMixedToken
-	vault.prefilter = secretsHasVaultShape
-	// An access key is an access ID (su + 12) and a 64-character key; the
-	// ID alone opens nothing, but it is half the pair and names the
-	// account. Both mix cases and digits (sumOfExposures is code).
-	sumo := near("sumologic-token", "Sumo Logic access ID or key", high, "Sumo Logic (Preferences > Access keys)", []string{"sumo"}, `[A-Za-z0-9]{64}|su[A-Za-z0-9]{12}`)
-	sumo.validate = secretsValidateMixedToken
-	// The gem-server credentials are two 8-hex halves that Contributed
-	// Systems hands out per customer; BUNDLE_..._CONTRIBSYS__COM names them,
-	// so the value needs no entropy (gitleaks' own examples are
-	// cafebabe:deadbeef).
-	sidekiq := near("sidekiq-credentials", "Sidekiq Pro/Enterprise gem server credentials", high, "Contributed Systems (ask for new credentials)",
-		[]string{"contribsys"}, `[a-f0-9]{8}:[a-f0-9]{8}`)
-	sidekiq.minEntropy = 0
-	return []secretsRule{
-		// ---- secret stores, identity and cloud ----
-		tok("amazon-mws-token", "Amazon Marketplace Web Service auth token", crit, "Seller Central (Apps and Services > Manage your apps: revoke the developer's access)",
-			[]string{"amzn.mws."}, `amzn\.mws\.`+uuid),
-		tok("django-secret-key", "Django SECRET_KEY (startproject-generated)", high, "the settings: generate a new key (django.core.management.utils.get_random_secret_key), load it from the environment, and expect sessions and signed tokens to be invalidated",
-			[]string{"django-insecure-"}, `django-insecure-[a-z0-9!@#$%^&*(\-_=+)]{40,60}`),
-		tok("onepassword-secret-key", "1Password account Secret Key", crit, "1Password (Profile > Regenerate Secret Key)",
-			[]string{"A3-"}, `A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}`),
-		tok("onepassword-service-account-token", "1Password service account token", crit, "1Password (Developer > Service Accounts)",
-			[]string{"ops_eyJ"}, `ops_eyJ[A-Za-z0-9+/_-]{100,}={0,2}`),
-		age,
-		vault,
-		tok("hashicorp-terraform-token", "Terraform Cloud / Enterprise API token", high, "Terraform Cloud (User settings > Tokens)",
-			[]string{".atlasv1."}, `[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}`),
-		tok("doppler-token", "Doppler token", crit, "the Doppler dashboard (Access > Tokens)",
-			[]string{"dp.pt.", "dp.st.", "dp.ct.", "dp.sa.", "dp.scim.", "dp.audit."}, `dp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,44}`),
-		{id: "azure-ad-client-secret", title: "Microsoft Entra ID (Azure AD) client secret", severity: crit, cwe: "CWE-798",
-			remediation: secretsRevokeIn("the Azure portal (App registrations > Certificates & secrets) and prefer managed identities or certificates"),
-			csKeywords:  []string{"Q~"}, pattern: `(?:^|[^A-Za-z0-9_~.-])(?P<secret>[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34})(?:[^A-Za-z0-9_~.-]|$)`,
-			minEntropy: 3.5},
-		tok("alibaba-access-key-id", "Alibaba Cloud AccessKey ID", crit, "the Alibaba Cloud RAM console (AccessKey management)",
-			[]string{"LTAI"}, `LTAI[A-Za-z0-9]{12,20}`),
-		near("alibaba-secret-key", "Alibaba Cloud AccessKey secret", crit, "the Alibaba Cloud RAM console (AccessKey management)",
-			[]string{"alibaba", "aliyun", "alicloud"}, `[A-Za-z0-9]{30}`),
-		both("yandex-cloud-key", "Yandex Cloud credential", crit, "the Yandex Cloud console (service account keys)",
-			[]string{"AQVN", "t1."}, `AQVN[A-Za-z0-9_-]{35,38}|t1\.[A-Za-z0-9_-]+={0,2}\.[A-Za-z0-9_-]{86}={0,2}`,
-			[]string{"yandex"}, `YC[A-Za-z0-9_-]{38}`),
-		tok("databricks-token", "Databricks personal access token", high, "the Databricks workspace (User settings > Developer > Access tokens)",
-			[]string{"dapi"}, `dapi[a-f0-9]{32}(?:-[0-9])?`),
-		both("cloudflare-api-key", "Cloudflare API token or key", crit, "the Cloudflare dashboard (My Profile > API Tokens)",
-			[]string{"v1.0-"}, `v1\.0-[a-f0-9]{24}-[a-f0-9]{146}`,
-			[]string{"cloudflare", "cf_api", "cf-api"}, `[a-f0-9]{37}|[A-Za-z0-9_-]{40}`),
-		tok("openshift-user-token", "OpenShift user token", high, "OpenShift (oc delete oauthaccesstoken)",
-			[]string{"sha256~"}, `sha256~[A-Za-z0-9_-]{43}`),
-		tok("flyio-token", "Fly.io access token", high, "Fly.io (fly tokens revoke)",
-			[]string{"fo1_", "fm1_", "fm2_", "fm1a_", "fm1r_", "fm2a_", "fm2r_"}, `fo1_[A-Za-z0-9_-]{43}|fm[12][ar]?_[A-Za-z0-9+/]{100,}={0,3}`),
-		both("heroku-api-key", "Heroku API key", high, "Heroku (Account settings > API Key > Regenerate)",
-			[]string{"HRKU-AA"}, `HRKU-AA[0-9A-Za-z_-]{58}`, []string{"heroku"}, uuid),
-		// A private app token is pat-<region>-<uuid>; the legacy API key
-		// (hapikey) is a bare UUID next to the name.
-		both("hubspot-token", "HubSpot private app token or API key", high, "HubSpot (Settings > Integrations > Private apps: rotate the token)",
-			[]string{"pat-na1-", "pat-na2-", "pat-eu1-", "pat-ap1-"}, `pat-(?:na[12]|eu1|ap1)-`+uuid, []string{"hubspot", "hapikey", "hapi_key"}, uuid),
-		// Long-term Bedrock API keys are ABSK + base64("BedrockAPIKey-...:secret");
-		// short-term ones are bedrock-api-key- + base64 of a presigned URL
-		// on bedrock.amazonaws.com.
-		tok("aws-bedrock-api-key", "Amazon Bedrock API key", crit, "the AWS console (IAM > Users > BedrockAPIKey-... > Security credentials: delete the service-specific credential); short-term keys expire within 12 hours",
-			[]string{"ABSK", "bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t"}, `ABSK[A-Za-z0-9+/]{109,269}={0,2}|ABSKQmVkcm9ja0FQSUtleS[A-Za-z0-9+/]{30,269}={0,2}|bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/]{20,}={0,2}`),
-		both("netlify-token", "Netlify access token", high, "Netlify (User settings > Applications > Personal access tokens)",
-			[]string{"nfp_"}, `nfp_[A-Za-z0-9]{36}`, []string{"netlify"}, `[A-Za-z0-9_=-]{40,46}`),
-		tok("pulumi-token", "Pulumi access token", high, "Pulumi Cloud (Personal access tokens)", []string{"pul-"}, `pul-[a-f0-9]{40}`),
-		tok("scalingo-token", "Scalingo API token", high, "Scalingo (User settings > API tokens)", []string{"tk-us-"}, `tk-us-[A-Za-z0-9_-]{48}`),
-		tok("defined-networking-token", "Defined Networking API token", high, "the Defined Networking admin panel", []string{"dnkey-"}, `dnkey-[a-z0-9=_-]{26}-[a-z0-9=_-]{52}`),
-		tok("planetscale-token", "PlanetScale token or password", high, "PlanetScale (Organization settings > Service tokens / branch passwords)",
-			[]string{"pscale_tkn_", "pscale_oauth_", "pscale_pw_"}, `pscale_(?:tkn|oauth|pw)_[A-Za-z0-9_=.-]{32,64}`),
-		tok("prefect-api-key", "Prefect Cloud API key", high, "Prefect Cloud (Profile > API keys)", []string{"pnu_"}, `pnu_[A-Za-z0-9]{36}`),
-		tok("harness-token", "Harness API token", high, "Harness (My profile > API keys)", []string{"pat.", "sat."},
-			`(?:pat|sat)\.[A-Za-z0-9_-]{22}\.[0-9a-f]{24}\.[A-Za-z0-9]{20}`),
-		tok("dynatrace-token", "Dynatrace API token", high, "Dynatrace (Access tokens)", []string{"dt0c01."}, `dt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}`),
-		{id: "clickhouse-cloud-api-secret", title: "ClickHouse Cloud API key secret", severity: high, cwe: "CWE-798",
-			remediation: secretsRevokeIn("the ClickHouse Cloud console (Organization > API keys)"),
-			csKeywords:  []string{"4b1d"}, pattern: `\b(4b1d[A-Za-z0-9]{38})` + secretsTokEnd, minEntropy: 3.5, validate: secretsValidateNotHex},
-		tok("settlemint-token", "SettleMint access token", high, "the SettleMint console (API keys)",
-			[]string{"sm_aat_", "sm_pat_", "sm_sat_"}, `sm_(?:aat|pat|sat)_[A-Za-z0-9]{16}`),
-		{id: "authress-access-key", title: "Authress service client access key", severity: high, cwe: "CWE-798",
-			remediation: secretsRevokeIn("the Authress management portal (Service clients)"),
-			csKeywords:  []string{".acc_", ".acc-"}, pattern: `\b((?:sc|ext|scauth|authress)_[a-z0-9]{5,30}\.[a-z0-9]{4,6}\.acc[_-][a-z0-9-]{10,32}\.[a-z0-9+/_=-]{30,120})` + secretsTokEnd, minEntropy: 3.5},
-
-		// ---- source hosting, CI and package registries ----
-		tok("gitlab-token", "GitLab token (CI job, feed, mail, agent, OAuth, SCIM, runner registration)", high, "GitLab (the token's settings page) and review the audit events",
-			[]string{"glcbt-", "glffct-", "glft-", "glimt-", "glagent-", "gloas-", "glsoat-", "GR1348941"},
-			`glcbt-[0-9A-Za-z]{1,5}_[0-9A-Za-z_-]{20}|glffct-[0-9A-Za-z_-]{20}|glft-[0-9A-Za-z_-]{20}|glimt-[0-9A-Za-z_-]{25}|glagent-[0-9A-Za-z_-]{50}|gloas-[0-9A-Za-z_-]{64}|glsoat-[0-9A-Za-z_-]{20}|GR1348941[0-9A-Za-z_-]{20}`),
-		{id: "gitlab-session-cookie", title: "GitLab session cookie", severity: high, cwe: "CWE-798",
-			remediation: "Sign the session out (User settings > Active sessions > Revoke).",
-			keywords:    []string{"_gitlab_session"}, pattern: `_gitlab_session=([0-9a-z]{32})\b`, minEntropy: 3},
-		near("bitbucket-client-secret", "Bitbucket OAuth consumer secret", high, "Bitbucket (Workspace settings > OAuth consumers)",
-			[]string{"bitbucket"}, `[A-Za-z0-9=_-]{64}`),
-		near("atlassian-api-token-legacy", "Atlassian / Jira / Confluence API token", high, "id.atlassian.com (Security > API tokens)",
-			[]string{"atlassian", "confluence", "jira"}, `[A-Za-z0-9]{24}`),
-		tok("sourcegraph-token", "Sourcegraph access token", high, "Sourcegraph (Settings > Access tokens)",
-			[]string{"sgp_"}, `sgp_(?:[a-fA-F0-9]{16}|local)_[a-fA-F0-9]{40}|sgp_[a-fA-F0-9]{40}`),
-		both("sonar-token", "SonarQube / SonarCloud token", high, "SonarQube (My Account > Security)",
-			// Older tokens have no prefix; sonar.login / SONAR_TOKEN names them.
-			[]string{"squ_", "sqp_", "sqa_"}, `sq[upa]_[a-f0-9]{40}`, []string{"sonar"}, `(?:sq[upa]_)?[A-Za-z0-9]{40}`),
-		near("snyk-token", "Snyk API token", high, "Snyk (Account settings > Auth Token > Revoke & Regenerate)", []string{"snyk"}, uuid),
-		near("codecov-token", "Codecov upload token", med, "Codecov (repository settings > Regenerate token)", []string{"codecov"}, uuid+`|[a-f0-9]{32}`),
-		near("droneci-token", "Drone CI token", high, "Drone (Account settings > Reset token)", []string{"drone"}, `[A-Za-z0-9]{32}`),
-		near("travisci-token", "Travis CI token", high, "Travis CI (Settings > API authentication)", []string{"travis"}, `[A-Za-z0-9]{22}`),
-		tok("artifactory-api-key", "JFrog Artifactory API key", high, "JFrog (Edit profile > API key)", []string{"AKCp"}, `AKCp[A-Za-z0-9]{69}`),
-		tok("artifactory-reference-token", "JFrog reference token", high, "JFrog (Edit profile > Identity tokens)", []string{"cmVmdGtu"}, `cmVmdGtu[A-Za-z0-9]{56}`),
-		near("jfrog-identity-token", "JFrog identity token", high, "JFrog (Edit profile > Identity tokens)",
-			[]string{"jfrog", "artifactory", "bintray", "xray"}, `[A-Za-z0-9]{64}`),
-		tok("clojars-token", "Clojars deploy token", high, "Clojars (Deploy tokens)", []string{"CLOJARS_"}, `CLOJARS_[a-z0-9]{60}`),
-		tok("crates-io-token", "crates.io API token", high, "crates.io (Account settings > API Tokens) and check recent publishes", []string{"cio"}, `cio[A-Za-z0-9]{32}`),
-		near("codeclimate-reporter-id", "Code Climate test reporter ID", med, "Code Climate (Repo settings > Test coverage > Regenerate)",
-			[]string{"cc_test_reporter_id", "codeclimate", "code_climate"}, `[a-f0-9]{64}`),
-		both("azure-devops-pat", "Azure DevOps personal access token", high, "Azure DevOps (User settings > Personal access tokens > Revoke)",
-			[]string{"AZDO"}, `[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4}`,
-			[]string{"azure_devops", "azuredevops", "azure-devops", "ado_pat", "ado_token", "devops_pat", "devops_token", "vsts"}, `[a-z2-7]{52}`),
-		tok("rubygems-api-key", "RubyGems API key", high, "rubygems.org (Settings > API keys)", []string{"rubygems_"}, `rubygems_[a-f0-9]{48}`),
-		secretsNuGetAPIKeyRule(),
-		{id: "nuget-config-password", title: "Clear-text password in NuGet configuration", severity: high, cwe: "CWE-259",
-			remediation: "Change the feed password or token and store it encrypted (nuget sources add -StorePasswordInClearText is the problem) or in an environment variable referenced from NuGet.Config.",
-			// Password is the DPAPI-encrypted form; a value that is not a
-			// DPAPI blob there is clear text all the same.
-			keywords: []string{"cleartextpassword", `key="password"`}, pattern: `(?i)key\s*=\s*"(?:ClearText)?Password"\s+value\s*=\s*"([^"]{4,})"`,
-			vendorFormat: true, validate: secretsValidateNuGetPassword},
-		tok("readme-api-key", "ReadMe API key", high, "ReadMe (API keys)", []string{"rdme_"}, `rdme_[a-z0-9]{70}`),
-		tok("postman-api-key", "Postman API key", high, "Postman (Settings > API keys)", []string{"PMAK-"}, `PMAK-[a-f0-9]{24}-[a-f0-9]{34}`),
-		tok("octopus-deploy-api-key", "Octopus Deploy API key", high, "Octopus Deploy (Profile > My API keys)", []string{"API-"}, `API-[A-Z0-9]{26}`),
-		tok("infracost-api-key", "Infracost API key", med, "Infracost Cloud (Org settings > API key)", []string{"ico-"}, `ico-[A-Za-z0-9]{32}`),
-		tok("typeform-token", "Typeform personal access token", high, "Typeform (Account > Personal tokens)", []string{"tfp_"}, `tfp_[A-Za-z0-9_.=-]{59}`),
-
-		// ---- monitoring and operations ----
-		near("datadog-api-key", "Datadog API or application key", high, "Datadog (Organization settings > API / Application keys)",
-			[]string{"datadog", "dd_api", "dd_app", "dd-api", "dd-app"}, `[a-f0-9]{40}|[a-f0-9]{32}`),
-		both("sentry-token", "Sentry auth token", high, "Sentry (User settings > Auth tokens, or Organization tokens)",
-			[]string{"sntryu_", "sntrys_"}, `sntryu_[a-f0-9]{64}|sntrys_eyJ[A-Za-z0-9+/=_-]{80,}`, []string{"sentry"}, `[a-f0-9]{64}`),
-		grafana,
-		tok("new-relic-key", "New Relic API, insert, browser or license key", high, "New Relic (API keys)",
-			[]string{"NRAK-", "NRAA-", "NRII-", "NRIQ-", "NRRA-", "NRJS-", "NRAL"},
-			// A license key of an EU or other regional account starts with its region (eu01xx…NRAL).
-			`NRAK-[A-Z0-9]{27}|NRAA-[a-f0-9]{27}|NRII-[A-Za-z0-9_-]{32}|NRIQ-[A-Za-z0-9_-]{32}|NRRA-[a-f0-9]{42}|NRJS-[a-f0-9]{19}|[a-z0-9]{6}[a-f0-9]{30}NRAL`),
-		{id: "new-relic-license-key", title: "New Relic license key (legacy format)", severity: high, cwe: "CWE-798",
-			remediation: secretsRevokeIn("New Relic (API keys: delete the license key and create a new one)"),
-			// The 40-hex license key predates the NRAL suffix; newrelic.yml
-			// and its environment-variable form name it license_key.
-			keywords: []string{"license_key"}, fileContext: []string{"newrelic", "new relic", "new_relic"},
-			pattern: `(?i)license_key["']?[ \t]*[:=][ \t]*["']?([a-f0-9]{40})` + secretsNearEnd, minEntropy: 3},
-		// An access key is an access ID (su + 12) and a 64-character key;
-		// the ID alone opens nothing, but it is half the pair and names the
-		// account, and scanners report it as such.
-		sumo,
-		near("cisco-meraki-api-key", "Cisco Meraki API key", high, "the Meraki dashboard (My profile > API access)", []string{"meraki"}, `[0-9a-f]{40}`),
-		near("okta-api-token", "Okta API token", high, "the Okta admin console (Security > API > Tokens)", []string{"okta"}, `00[A-Za-z0-9_=-]{40}`),
-		near("launchdarkly-key", "LaunchDarkly SDK or API key", high, "LaunchDarkly (Account settings > Authorization / Projects > Environments)",
-			[]string{"launchdarkly", "ld_sdk", "ld_api", "ld_access", "ld-sdk"}, `(?:api|sdk|mob)-`+uuid),
-		near("mattermost-token", "Mattermost access token", high, "Mattermost (Profile > Security > Personal access tokens)", []string{"mattermost"}, `[a-z0-9]{26}`),
-		tok("microsoft-teams-webhook", "Microsoft Teams incoming webhook URL", med, "the Teams channel (Connectors > Incoming Webhook > Remove), then create a new one",
-			// The legacy host outlook.office.com/webhook/ still serves connectors created before 2021.
-			[]string{"webhook.office.com", "outlook.office.com/webhook/"},
-			`https://[a-z0-9-]+\.webhook\.office\.com/webhookb2/[a-z0-9-]{36}@[a-z0-9-]{36}/IncomingWebhook/[a-z0-9]{32}/[a-z0-9-]{36}(?:/[A-Za-z0-9_-]+)?|https://outlook\.office\.com/webhook/[a-f0-9-]{36}@[a-f0-9-]{36}/[A-Za-z]+/[a-f0-9]{32}/[a-f0-9-]{36}`),
-		tok("maxmind-license-key", "MaxMind license key", med, "MaxMind (Manage license keys)", []string{"_mmk"}, `[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk`),
-		tok("intra42-client-secret", "42 Intra API client secret", med, "the 42 Intra applications page", []string{"s-s4t2"}, `s-s4t2(?:ud|af)-[a-f0-9]{64}`),
-		near("privateai-api-key", "Private AI API key", med, "the Private AI portal", []string{"privateai", "private_ai", "private-ai"}, `[A-Za-z0-9]{32}`),
-
-		// ---- communication, productivity and content APIs ----
-		both("notion-token", "Notion integration token", high, "Notion (Settings > Connections > Develop or manage integrations)",
-			[]string{"ntn_"}, `ntn_[0-9]{11}[A-Za-z0-9]{35}`, []string{"notion"}, `secret_[A-Za-z0-9]{43}`),
-		both("linear-api-key", "Linear API key", high, "Linear (Settings > API)",
-			[]string{"lin_api_", "lin_oauth_"}, `lin_api_[A-Za-z0-9]{40}|lin_oauth_[a-f0-9]{64}`, []string{"linear_client_secret", "linear-client-secret"}, `[a-f0-9]{32}`),
-		near("asana-token", "Asana personal access token or client secret", high, "Asana (My settings > Apps > Developer apps)",
-			[]string{"asana"}, `[0-9]/[0-9]{10,20}(?:/[0-9]{10,20})?:[a-f0-9]{32}|[A-Za-z0-9]{32}`),
-		near("airtable-api-key", "Airtable API key or personal access token", high, "Airtable (Developer hub > Personal access tokens)",
-			[]string{"airtable"}, `pat[A-Za-z0-9]{14}\.[a-f0-9]{64}|key[A-Za-z0-9]{14}`),
-		near("algolia-api-key", "Algolia admin API key", high, "the Algolia dashboard (Settings > API keys)", []string{"algolia"}, `[a-f0-9]{32}`),
-		near("contentful-token", "Contentful API token", med, "Contentful (Settings > API keys)", []string{"contentful"}, `[A-Za-z0-9=_-]{43}`),
-		near("discord-client-secret", "Discord client secret or API token", high, "the Discord Developer Portal (OAuth2 > Reset Secret)",
-			[]string{"discord"}, `[a-f0-9]{64}|[A-Za-z0-9_-]{32}`),
-		both("telegram-bot-token", "Telegram bot token", high, "@BotFather (/revoke)",
-			[]string{":AA"}, `[0-9]{5,16}:AA[A-Za-z0-9_-]{32,33}`, []string{"telegram", "tgbot"}, `[0-9]{5,16}:A[A-Za-z0-9_-]{34}`),
-		near("messagebird-api-key", "MessageBird API key", high, "the MessageBird dashboard (Developers > API access)",
-			[]string{"messagebird", "message-bird", "message_bird"}, `[A-Za-z0-9]{25}`),
-		near("twilio-api-key-secret", "Twilio API key secret", high, "the Twilio Console (Account > API keys: delete the key)", []string{"twilio"}, `[A-Za-z0-9]{32}`),
-		near("sendbird-token", "Sendbird API token", high, "the Sendbird dashboard (Settings > General > API tokens)", []string{"sendbird"}, `[a-f0-9]{40}`),
-		tok("brevo-api-key", "Brevo (Sendinblue) API or SMTP key", high, "Brevo (SMTP & API > API keys)",
-			[]string{"xkeysib-", "xsmtpsib-"}, `x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}`),
-		{id: "mailchimp-api-key", title: "Mailchimp API key", severity: high, cwe: "CWE-798",
-			remediation: secretsRevokeIn("Mailchimp (Profile > Extras > API keys)"),
-			csKeywords:  []string{"-us1", "-us2", "-us3", "-us4", "-us5", "-us6", "-us7", "-us8", "-us9"},
-			pattern:     `\b([a-f0-9]{32}-us[0-9]{1,2})\b`, minEntropy: 3},
-		near("mailgun-signing-key", "Mailgun webhook signing key", high, "Mailgun (Sending > Webhooks > HTTP webhook signing key)",
-			[]string{"mailgun"}, `[a-h0-9]{32}-[a-h0-9]{8}-[a-h0-9]{8}`),
-		near("intercom-token", "Intercom access token", high, "the Intercom developer hub (Authentication)", []string{"intercom"}, `[A-Za-z0-9=_-]{60}`),
-		near("zendesk-token", "Zendesk API token", high, "Zendesk (Admin Center > Apps and integrations > Zendesk API)", []string{"zendesk"}, `[A-Za-z0-9]{40}`),
-		near("freshbooks-token", "FreshBooks access token", high, "FreshBooks (Developer portal)", []string{"freshbooks"}, `[a-z0-9]{64}`),
-		near("gitter-token", "Gitter access token", med, "Gitter (developer apps)", []string{"gitter"}, `[a-f0-9]{40}`),
-		near("beamer-api-token", "Beamer API key", high, "Beamer (Settings > API)", []string{"beamer"}, `b_[A-Za-z0-9=_-]{44}`),
-		tok("frameio-token", "Frame.io developer token", high, "Frame.io (Developer > Tokens)", []string{"fio-u-"}, `fio-u-[A-Za-z0-9_=-]{64}`),
-		near("squarespace-token", "Squarespace API key", high, "Squarespace (Settings > Developer API keys)", []string{"squarespace"}, uuid),
-		both("twitch-token", "Twitch API token, client secret or stream key", high, "the Twitch developer console (stream keys: Creator Dashboard > Settings > Stream > Reset)",
-			[]string{"live_"}, `live_[0-9]{8,12}_[A-Za-z0-9]{30,36}`, []string{"twitch"}, `[a-z0-9]{30}`),
-		near("twitter-token", "Twitter / X API key, secret or token", high, "the X developer portal (Keys and tokens > Regenerate)",
-			[]string{"twitter"}, `A{22}[A-Za-z0-9%]{80,100}|[0-9]{15,25}-[A-Za-z0-9]{20,40}|[A-Za-z0-9]{50}|[A-Za-z0-9]{45}|[A-Za-z0-9]{35}|[A-Za-z0-9]{25}`),
-		both("facebook-token", "Facebook / Meta access token or app secret", high, "Meta for Developers (App settings > Basic > App secret reset; Access token debugger)",
-			// Graph API Explorer tokens (EAACEdEose0cBA...) are shorter than
-			// app and page tokens.
-			[]string{"EAAB", "EAAC", "EAAD", "EAAG", "EAAM", "EAAU"}, `EAACEdEose0cBA[A-Za-z0-9]{20,}|EAA[BCDGMU][A-Za-z0-9]{80,}`,
-			// fbApiKey, FB_CLIENT_SECRET: the short name prefixes the credential's.
-			[]string{"facebook", "fb_app", "fbapp", "fb-app", "fb_api", "fbapi", "fb_secret", "fbsecret", "fb_client", "fbclient", "fb-client"}, `[a-f0-9]{32}`),
-		near("linkedin-client-secret", "LinkedIn client secret", med, "the LinkedIn developer portal (Auth > Generate a new client secret)", []string{"linkedin"}, `[A-Za-z0-9]{16}`),
-		near("etsy-api-key", "Etsy API key", high, "Etsy (Your apps)", []string{"etsy"}, `[a-z0-9]{24}`),
-		near("finnhub-token", "Finnhub API token", med, "Finnhub (Dashboard)", []string{"finnhub"}, `[a-z0-9]{20}`),
-		near("flickr-token", "Flickr API key", med, "Flickr (The App Garden)", []string{"flickr"}, `[a-z0-9]{32}`),
-		near("nytimes-token", "New York Times API key", med, "the NYT developer portal (Apps)", []string{"nytimes", "new-york-times", "newyorktimes"}, `[A-Za-z0-9=_-]{32}`),
-		near("rapidapi-key", "RapidAPI key", high, "RapidAPI (Apps > Security)", []string{"rapidapi"}, `[A-Za-z0-9_-]{50}`),
-		near("dropbox-token", "Dropbox access token", high, "the Dropbox App Console (Generated access token / revoke)",
-			[]string{"dropbox"}, `sl\.[A-Za-z0-9_=-]{130,}|[a-z0-9]{11}AAAAAAAAAA[A-Za-z0-9_=-]{43}`),
-		near("fastly-token", "Fastly API token", high, "Fastly (Account > API tokens)", []string{"fastly"}, `[A-Za-z0-9_-]{32}`),
-		both("adafruit-io-key", "Adafruit IO key", med, "Adafruit IO (My Key > Regenerate key)",
-			[]string{"aio_"}, `aio_[A-Za-z0-9]{28}`, []string{"adafruit"}, `aio_[A-Za-z0-9]{28}|[a-f0-9]{32}`),
-		near("postmark-token", "Postmark server or account API token", high, "Postmark (Servers > API Tokens, or Account > API Tokens)",
-			[]string{"postmark"}, uuid),
-		both("figma-token", "Figma personal access token", high, "Figma (Settings > Security > Personal access tokens)",
-			[]string{"figd_"}, `figd_[A-Za-z0-9_-]{40}`, []string{"figma"}, `[0-9]{3,6}-`+uuid),
-		{id: "salesforce-access-token", title: "Salesforce access token or session ID", severity: high, cwe: "CWE-798",
-			remediation: secretsRevokeIn("Salesforce (Setup > Session Management > Remove, or revoke the connected app's OAuth tokens)"),
-			// The org ID (00D + 12 or 15 characters), "!", then the session part.
-			csKeywords: []string{"00D"}, pattern: `\b(00D[A-Za-z0-9]{12,15}![A-Za-z0-9._]{80,})` + secretsTokEnd, minEntropy: 3.5},
-		tok("adobe-client-secret", "Adobe client secret", high, "the Adobe Developer Console (Credentials > Retrieve client secret > Rotate)", []string{"p8e-"}, `p8e-[A-Za-z0-9-]{32}`),
-
-		// ---- AI APIs ----
-		tok("perplexity-api-key", "Perplexity API key", high, "Perplexity (Settings > API)", []string{"pplx-"}, `pplx-[A-Za-z0-9]{48}`),
-		near("cohere-api-key", "Cohere API key", high, "the Cohere dashboard (API keys)", []string{"cohere", "co_api_key"}, `[A-Za-z0-9]{40}`),
-		tok("huggingface-org-token", "Hugging Face organization API token", high, "Hugging Face (Organization settings > API tokens)", []string{"api_org_"}, `api_org_[A-Za-z]{34}`),
-
-		// ---- payment, commerce and crypto exchanges ----
-		tok("flutterwave-secret-key", "Flutterwave secret or encryption key", high, "the Flutterwave dashboard (Settings > API keys > Regenerate)",
-			[]string{"FLWSECK"}, `FLWSECK(?:_TEST)?-[a-h0-9]{32}-X|FLWSECK_TEST[a-h0-9]{12}`),
-		both("square-token", "Square access token or OAuth secret", crit, "the Square Developer Dashboard (Credentials)",
-			[]string{"sq0atp-", "sq0csp-", "EAAA"}, `sq0atp-[0-9A-Za-z_-]{22}|sq0csp-[0-9A-Za-z_-]{43}|EAAA[A-Za-z0-9_-]{60}`, []string{"square"}, `EAAA[A-Za-z0-9_-]{60}`),
-		both("plaid-token", "Plaid access token or secret", crit, "the Plaid dashboard (Team settings > Keys) and rotate the item's access token",
-			[]string{"access-sandbox-", "access-development-", "access-production-"}, `access-(?:sandbox|development|production)-`+uuid,
-			[]string{"plaid"}, `[a-f0-9]{30}`),
-		tok("shippo-token", "Shippo API token", high, "Shippo (Settings > API)", []string{"shippo_live_", "shippo_test_"}, `shippo_(?:live|test)_[a-f0-9]{40}`),
-		tok("easypost-api-key", "EasyPost API key", high, "EasyPost (Account settings > API keys)", []string{"EZAK", "EZTK"}, `EZ[AT]K[A-Za-z0-9]{54}`),
-		tok("duffel-token", "Duffel access token", high, "the Duffel dashboard (Developers > Access tokens)", []string{"duffel_test_", "duffel_live_"}, `duffel_(?:test|live)_[A-Za-z0-9_=-]{43}`),
-		{id: "lob-api-key", title: "Lob API key", severity: high, cwe: "CWE-798",
-			remediation: secretsRevokeIn("the Lob dashboard (Settings > API keys)"),
-			csKeywords:  []string{"live_", "test_"}, pattern: secretsNearPattern([]string{"lob_", "lob-", "lob.", "lobkey", "lobapi", `"lob"`, "lob:", "lob="}, `(?:live|test)_(?:pub_)?[a-f0-9]{31,35}`),
-			minEntropy: 3, modeWords: true},
-		near("gocardless-token", "GoCardless access token", crit, "GoCardless (Developers > Access tokens)", []string{"gocardless"}, `live_[A-Za-z0-9_=-]{40}`),
-		near("finicity-token", "Finicity API token or secret", high, "the Finicity developer dashboard", []string{"finicity"}, `[a-f0-9]{32}|[A-Za-z0-9]{20}`),
-		near("coinbase-token", "Coinbase access token", crit, "Coinbase (Settings > API)", []string{"coinbase"}, `[A-Za-z0-9_-]{64}`),
-		near("kraken-api-key", "Kraken API key or secret", crit, "Kraken (Security > API)", []string{"kraken"}, `[A-Za-z0-9/=_+-]{80,90}`),
-		near("kucoin-api-key", "KuCoin API key or secret", crit, "KuCoin (API management)", []string{"kucoin"}, uuid+`|[a-f0-9]{24}`),
-		near("bittrex-api-key", "Bittrex API key or secret", crit, "Bittrex (API keys)", []string{"bittrex"}, `[a-z0-9]{32}`),
-		sidekiq,
-		tok("mapbox-secret-token", "Mapbox secret access token", high, "Mapbox (Account > Access tokens)", []string{"sk.eyJ", "tk.eyJ"}, `[st]k\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}`),
-	}
-}
-
-// secretsStructuredRules find credentials by the shape around them rather
-// than by the token: any URL's user:password, curl's -u, HTTP
-// authentication headers, Kubernetes Secret data, base64-wrapped JWTs and
-// PKCS#12 key stores.
-func secretsStructuredRules() []secretsRule {
-	high, med := finding.High, finding.Medium
-	return []secretsRule{
-		{id: "url-credentials", title: "Credentials embedded in a URL", severity: high, cwe: "CWE-259",
-			remediation: "Change the password or token, and pass credentials to the client separately (a credential helper, .netrc outside the repository, environment variables) instead of in the URL.",
-			keywords:    []string{"://"}, find: secretsFindURLCredentials},
-		{id: "curl-basic-auth", title: "Credentials passed to curl -u", severity: high, cwe: "CWE-259",
-			remediation: "Change the password, and let curl read it from a .netrc outside the repository (--netrc-file) or from the environment instead of the command line.",
-			// --user and " -u " find -u on a continuation line of a curl
-			// command (reported there as well as on the command's line).
-			keywords: []string{"curl", "--user", " -u "},
-			// The second form is an API key given as the user name with an
-			// empty password (-u sk_live_...:), as Stripe and others document.
-			pattern: `(?i)\bcurl\b[^\n]*?\s(?:-u[ \t]*|--user(?:[ \t]+|=))(?:"[^"\s:]*"|'[^'\s:]*'|["']?[^\s"':]*):["']?(?P<secret>[^\s"']+)` +
-				`|(?i)\bcurl\b[^\n]*?\s(?:-u[ \t]*|--user(?:[ \t]+|=))["']?(?P<secret>[^\s"':$<{]{8,}):["']?(?:\s|$)`,
-			validate: secretsValidateCurlPassword, find: secretsFindCurlAuth},
-		{id: "connection-string-password", title: "Password in a database connection string", severity: high, cwe: "CWE-259",
-			remediation: "Change the database password, and build the connection string at run time from a secret store (or use integrated/managed-identity authentication) instead of writing Password= into code or configuration.",
-			keywords:    []string{"password", "pwd"},
-			pattern:     `(?i)(?:^|[;"'\s])(?:password|pwd)[ \t]*=[ \t]*(?P<secret>[^;"'\s]+)`,
-			validate:    secretsValidateConnectionStringPassword},
-		{id: "cli-password-flag", title: "Password passed as a command-line flag", severity: high, cwe: "CWE-259",
-			remediation: "Change the password, and give it to the tool on standard input (docker login --password-stdin), from a credential helper or from the environment: a flag's value is visible in the process list and the shell history.",
-			keywords:    []string{"-password", "-passwd", "--pass ", "--pass="},
-			// -Password is the NuGet CLI's and PowerShell's spelling.
-			pattern:  `(?i)(?:^|\s)(?:--pass(?:word|wd)?|-pass(?:word|wd))(?:=|[ \t]+)["']?(?P<secret>[^\s"'$<{%(\x60-][^\s"'\x60]{3,})`,
-			validate: secretsValidateNotPlaceholderPassword},
-		{id: "network-credential-password", title: "Password passed to a .NET credential constructor", severity: high, cwe: "CWE-259",
-			remediation: "Change the password, and read it from configuration protected by DPAPI, a secret store or the environment instead of passing a literal to NetworkCredential/DirectoryEntry.",
-			keywords:    []string{"networkcredential", "directoryentry"},
-			pattern:     `(?i)\bNetworkCredential\s*\(\s*@?"[^"]*"\s*,\s*@?"(?P<secret>[^"]+)"|\bDirectoryEntry\s*\(\s*@?"[^"]*"\s*,\s*@?"[^"]*"\s*,\s*@?"(?P<secret>[^"]+)"`,
-			validate:    secretsValidateNotPlaceholderPassword},
-		{id: "netrc-password", title: "Password in a .netrc file", severity: high, cwe: "CWE-259",
-			remediation: "Change the password or token, and keep .netrc in the home directory (mode 0600), never in a repository; CI systems inject it at run time.",
-			keywords:    []string{"password"}, fileContext: []string{"machine"},
-			pattern:  `(?:^|[ \t])password[ \t]+(?P<secret>[^\s]+)`,
-			validate: secretsValidateNetrcPassword},
-		{id: "http-auth-header", title: "Credential in an HTTP authentication header", severity: high, cwe: "CWE-798",
-			remediation: "Revoke the token or change the password it encodes, and add the header at run time from the environment or a secret manager.",
-			keywords: []string{"authorization", "api-key", "x-auth-token", "private-token", "x-access-token", "apikey:", "-token:", "-key:",
-				`-h "token:`, `-h 'token:`, `--header "token:`, `--header 'token:`},
-			// The third form is a vendor's own header (X-Octopus-ApiKey:,
-			// X-Figma-Token:, X-Vault-Token:) in HTTP syntax, name: value.
-			// The fourth is a header given to curl (-H "Token: ...", -H
-			// "apikey: ..."): the command line says it is a header, so a
-			// bare Token or Key name is enough.
-			pattern: `(?i)\b(?:proxy-)?authorization["'\]]?[ \t]*[:,=][ \t]*["']?(?:(?:bearer|token|basic|apikey|api-key|api-token|sso-key)[ \t]+)?(?P<secret>[A-Za-z0-9._~+/=:@-]{12,})` + secretsNearEnd +
-				`|(?i)(?:^|\s)(?:-H|--header)[ \t=]*["'](?:x-(?:[a-z0-9]+-)*)?(?:api-?)?(?:key|token)[ \t]*:[ \t]*(?P<secret>[A-Za-z0-9._~+/=-]{8,})["']` +
-				`|(?i)\b(?:x-)?(?:api-key|auth-token|access-token|private-token)["'\]]?[ \t]*[:,=][ \t]*["']?(?P<secret>[A-Za-z0-9._~+/=-]{16,})` + secretsNearEnd +
-				`|(?i)\bx-(?:[a-z0-9]+-)+(?:apikey|api-key|token|key)[ \t]*:[ \t]*(?P<secret>[A-Za-z0-9._~+/=-]{16,})` + secretsNearEnd,
-			validate: secretsValidateHeaderCredential},
-		{id: "kubernetes-secret", title: "Value in a Kubernetes Secret manifest", severity: high, cwe: "CWE-798",
-			remediation: "Rotate the value, and keep Secret manifests out of the repository: create them at deploy time, or commit them encrypted (Sealed Secrets, SOPS) or as references to an external secret store.",
-			fileContext: []string{"kind: secret", `kind: "secret"`, "kind: 'secret'", "secretgenerator:"},
-			// The second form is the body of a block scalar (.dockercfg: |);
-			// the third a literal of Kustomize's secretGenerator.
-			pattern: `(?m)^[ \t]+[A-Za-z0-9._-]+:[ \t]*["']?(?P<secret>[^\s"'#]{4,})["']?[ \t]*\r?$|(?m)^[ \t]+(?P<secret>[A-Za-z0-9+/]{16,}={0,2})[ \t]*\r?$` +
-				`|(?m)^[ \t]*-[ \t]+["']?[A-Za-z_][A-Za-z0-9_.-]*=(?P<secret>[^\s"'#]{4,})["']?[ \t]*\r?$`,
-			validate: secretsValidateKubernetesSecret},
-		// Wallet keys of Ethereum and other secp256k1 chains, test files
-		// included: a development key committed today is a funded
-		// deployer key after a copy to the wrong network.
-		{id: "ethereum-private-key", title: "Hex-encoded private key (Ethereum wallet or other curve)", severity: finding.Critical, cwe: "CWE-321",
-			remediation: "Move any funds and contract roles off the key's address to a new key, and load signing keys from a keystore, hardware wallet or secret manager instead of source.",
-			keywords:    []string{"key", "wallet", "account", "signer", "deployer", "mnemonic"}, prefilter: secretsHasHexRun64, find: secretsFindEthereumKeys},
-		{id: "jwt-base64", title: "Base64-encoded JSON Web Token", severity: med, cwe: "CWE-798",
-			remediation: "Invalidate it (rotate the signing key or revoke the session) if it has not expired, and never commit bearer tokens.",
-			csKeywords:  []string{"ZXlK"}, pattern: `\b(ZXlK[A-Za-z0-9+/]{40,}={0,2})`, validate: secretsValidateBase64JWT},
-		// Produced by the walk from the file name alone (the file is binary).
-		{id: "pkcs12-file", title: "PKCS#12 key store (.p12/.pfx)", severity: high, cwe: "CWE-321",
-			remediation: "A PKCS#12 file holds a private key behind a password that can be attacked offline. Replace the key and certificate it holds, remove the file and purge it from history, and inject it at deploy time."},
-	}
-}
-
-// secretsConnectionKeyRe is another key of an ODBC/ADO.NET/OLE DB/libpq
-// connection string: Password= counts only beside one of them.
-var secretsConnectionKeyRe = regexp.MustCompile(`(?i)(?:^|[;"'\s])(?:server|data source|user id|uid|user|username|initial catalog|database|dbname|provider|host|driver|dsn|address|addr)[ \t]*=`)
+var secretsConnectionKeyRe = regexp.MustCompile(rulebook.ConnectionKeyPattern)
 
 // secretsValidateConnectionStringPassword accepts Password=/Pwd= of a
 // connection string (Server=...;User ID=...;Password=...): written as the
@@ -1804,32 +1164,15 @@ func secretsIsKeywordArgument(v []byte) bool {
 	return true
 }
 
-// secretsGooglePublicFileMarkers are what files that configure a client
-// app say: a Firebase web config (authDomain), google-services.json
-// (current_key beside project_info), GoogleService-Info.plist
-// (GOOGLE_APP_ID). Their API keys identify the project to Google and ship
-// inside every copy of the app: Google documents them as public
-// (firebase.google.com/docs/projects/api-keys); restriction, not secrecy,
-// protects them.
-var secretsGooglePublicFileMarkers = [][]byte{[]byte("authDomain"), []byte(`"current_key"`), []byte("GOOGLE_APP_ID")}
-
-// secretsGooglePublicLineMarkers are client-side loaders whose key is
-// public by design: the Maps JavaScript API script URL, the Maps SDK
-// for Android manifest entry and the Android string resources it reads
-// (google_maps_key; google_api_key, which the google-services plugin
-// writes).
-var secretsGooglePublicLineMarkers = [][]byte{[]byte("maps.googleapis.com/maps/api/js"), []byte("com.google.android.geo.API_KEY"),
-	[]byte(`name="google_maps_key"`), []byte(`name="google_api_key"`)}
-
 // secretsValidateNotPublicGoogleKey rejects Google API keys in the
 // contexts that mark them public (the two lists above).
 func secretsValidateNotPublicGoogleKey(_ []byte, c *secretsMatchCtx) bool {
-	for _, m := range secretsGooglePublicLineMarkers {
+	for _, m := range rulebook.GooglePublicLineMarkers {
 		if bytes.Contains(c.line, m) {
 			return false
 		}
 	}
-	for _, m := range secretsGooglePublicFileMarkers {
+	for _, m := range rulebook.GooglePublicFileMarkers {
 		if bytes.Contains(c.data, m) {
 			return false
 		}
@@ -1851,14 +1194,10 @@ func secretsValidateNuGetPassword(v []byte, c *secretsMatchCtx) bool {
 	if secretsLooksEncrypted(v) || len(v) > 1 && (v[0] == '%' && v[len(v)-1] == '%' || v[0] == '$') {
 		return false
 	}
-	return !secretsWeakPasswordPlaceholders[strings.ToLower(string(v))]
+	return !rulebook.WeakPasswordPlaceholders[strings.ToLower(string(v))]
 }
 
-// secretsNetrcKeywords are the tokens of a .netrc entry.
-var secretsNetrcKeywords = map[string]bool{"machine": true, "login": true, "password": true, "account": true, "port": true}
-
-// secretsNetrcMachineRe is the start of a .netrc entry.
-var secretsNetrcMachineRe = regexp.MustCompile(`(?m)^[ \t]*(?:machine|default)\b`)
+var secretsNetrcMachineRe = regexp.MustCompile(rulebook.NetrcMachinePattern)
 
 // secretsValidateNetrcPassword accepts the password of a .netrc entry: the
 // file must be a configuration file (.netrc and _netrc are), the line made
@@ -1876,7 +1215,7 @@ func secretsValidateNetrcPassword(v []byte, c *secretsMatchCtx) bool {
 		return false
 	}
 	for i := 0; i < len(f); i += 2 {
-		if !secretsNetrcKeywords[string(f[i])] {
+		if !rulebook.NetrcKeywords[string(f[i])] {
 			return false
 		}
 	}
@@ -1886,19 +1225,7 @@ func secretsValidateNetrcPassword(v []byte, c *secretsMatchCtx) bool {
 	return !secretsURLPasswordPlaceholder(strings.ToLower(string(v))) && !secretsLooksTemplate(v)
 }
 
-// secretsNuGetAPIKeyRule is a nuget.org API key: oy2 + 43, or 46 of the
-// same alphabet next to "nuget" (nuget key = ..., nuget secret ...).
-func secretsNuGetAPIKeyRule() secretsRule {
-	r := secretsTokOrNear("nuget-api-key", "NuGet API key", finding.High, "nuget.org (API Keys) and check recent package pushes",
-		[]string{"oy2"}, `oy2[a-z0-9]{43}`, []string{"nuget"}, `[a-z0-9]{46}`)
-	r.minEntropy = 3.5
-	r.validate = secretsValidateNotHex
-	return r
-}
-
-// secretsCurlContinuedHeaderRe is an authentication header on a
-// continuation line of a curl command.
-var secretsCurlContinuedHeaderRe = regexp.MustCompile(`(?i)(?:^|\s)(?:-H|--header)[ \t=]*["'](?:(?:proxy-)?authorization:[ \t]*(?:bearer|token|basic|apikey)?[ \t]*|x-(?:[a-z0-9]+-)*(?:api-?)?(?:key|token):[ \t]*)(?P<secret>[A-Za-z0-9._~+/=-]{12,})["']`)
+var secretsCurlContinuedHeaderRe = regexp.MustCompile(rulebook.CurlContinuedHeaderPattern)
 
 // secretsCurlContinuedUser finds -u/--user on a line that continues a
 // curl command (the lines above end in "\" back to one that runs curl),
@@ -1934,9 +1261,7 @@ func secretsContinuesCurl(data []byte, lineStart int) bool {
 	return false
 }
 
-// secretsCurlContinuedUserRe is -u/--user on a continuation line of a
-// curl command.
-var secretsCurlContinuedUserRe = regexp.MustCompile(`(?:^|\s)(?:-u[ \t]*|--user(?:[ \t]+|=))["']?[^\s"':]*:["']?(?P<secret>[^\s"']+)`)
+var secretsCurlContinuedUserRe = regexp.MustCompile(rulebook.CurlContinuedUserPattern)
 
 // secretsValidateCurlPassword is secretsValidateNotPlaceholderPassword
 // for curl's -u, where a password is sometimes wrapped in literal braces
@@ -2100,16 +1425,8 @@ func secretsHasHexRun64(line []byte) bool {
 	return false
 }
 
-// secretsEthereumKeyRe is a 32-byte secp256k1 private key (64 hex, with
-// or without 0x) where a key is expected: assigned to a name that says
-// key, wallet, signer or account (PRIVATE_KEY =, ownerKey =,
-// accounts: [...]), or passed to a wallet constructor (new
-// ethers.Wallet("0x..."), Account.from_key(...), privateKeyToAccount(...),
-// brownie's accounts.add(...)), or given to a command (cast send
-// --private-key 0x...).
-// Transaction hashes, block hashes and addresses have the same alphabet
-// and sit under other names (txHash, GENESIS_HASH, token).
-var secretsEthereumKeyRe = regexp.MustCompile(`(?i)(?:(?:priv(?:ate)?[_-]?keys?|key|pk|secret|mnemonic|signer|wallet|account|accounts|deployer)["'\]]?[ \t]*(?::=|=>|=|:)[ \t]*\[?[ \t]*|--private-?key[ \t=]+|(?:wallet|from_?key|fromprivatekey|privatekeytoaccount|signingkey|accounts?\.add)[ \t]*\([ \t]*)["'\x60]?(?P<secret>(?:0x)?[0-9a-fA-F]{64})(?:[^0-9A-Za-z]|$)`)
+// secretsEthereumKeyRe is rulebook.EthereumKeyPattern.
+var secretsEthereumKeyRe = regexp.MustCompile(rulebook.EthereumKeyPattern)
 
 // secretsFindEthereumKeys is ethereum-private-key.
 func secretsFindEthereumKeys(c *secretsMatchCtx) []secretsSpan {
@@ -2135,33 +1452,15 @@ func secretsFindEthereumKeys(c *secretsMatchCtx) []secretsSpan {
 	return spans
 }
 
-// secretsChainMarkers are words of Ethereum tooling and networks.
-var secretsChainMarkers = []string{"ethers", "web3", "hardhat", "forge-std", "vm.addr", "eth_account", "solidity", "ethereum",
-	"viem", "truffle", "ganache", "brownie", "anvil", "etherscan", "metamask", "infura", "alchemy", "sepolia", "goerli", "holesky", "mainnet", "chainid", "chain_id"}
-
 // secretsMentionsChain reports content that names Ethereum tooling.
 func secretsMentionsChain(data []byte) bool {
 	lower := bytes.ToLower(data)
-	for _, m := range secretsChainMarkers {
+	for _, m := range rulebook.ChainMarkers {
 		if bytes.Contains(lower, []byte(m)) {
 			return true
 		}
 	}
 	return false
-}
-
-// secretsWeakPasswordPlaceholders are whole values that stand for "put
-// your password here" in documentation and templates. They are compared
-// exactly (case-insensitively), unlike the markers: "Aa12345678" in a
-// Terraform file is a real, weak password; "12345678" is a placeholder.
-var secretsWeakPasswordPlaceholders = map[string]bool{
-	"password": true, "password1": true, "password123": true, "passw0rd": true, "p@ssw0rd": true, "p@ssword": true,
-	"pass": true, "passwd": true, "pwd": true, "pw": true, "secret": true, "secret123": true, "mysecret": true, "mypassword": true,
-	"123456": true, "1234567": true, "12345678": true, "123456789": true, "1234567890": true, "qwerty": true, "qwerty123": true,
-	"abc123": true, "abcdef": true, "abcdefgh": true, "letmein": true, "admin": true, "admin123": true, "root": true, "toor": true,
-	"changeit": true, "foobar": true, "hunter2": true, "test123": true, "pass123": true, "default": true, "guest": true,
-	"user": true, "username": true, "token": true, "opensesame": true, "open sesame": true,
-	"aladdin:opensesame": true, "aladdin:open sesame": true, "apikey": true, "api_key": true, "none": true, "null": true, "nil": true, "empty": true, "true": true, "false": true,
 }
 
 // secretsValidateNotPlaceholderPassword accepts a password that is not a
@@ -2170,7 +1469,7 @@ func secretsValidateNotPlaceholderPassword(v []byte, _ *secretsMatchCtx) bool {
 	if len(v) < 4 || v[0] == '$' || v[0] == '%' || v[0] == '{' || v[0] == '<' {
 		return false
 	}
-	return !secretsWeakPasswordPlaceholders[strings.ToLower(string(v))] && !secretsLooksPlaceholder(v)
+	return !rulebook.WeakPasswordPlaceholders[strings.ToLower(string(v))] && !secretsLooksPlaceholder(v)
 }
 
 // secretsValidateHeaderCredential accepts what follows an authentication
@@ -2188,15 +1487,15 @@ func secretsValidateHeaderCredential(v []byte, c *secretsMatchCtx) bool {
 	// the user name must be printable text.
 	if dec, err := base64.StdEncoding.DecodeString(string(v)); err == nil {
 		if user, pw, ok := strings.Cut(string(dec), ":"); ok && user != "" && utf8.ValidString(user) && !strings.ContainsFunc(user, unicode.IsControl) {
-			return !secretsWeakPasswordPlaceholders[strings.ToLower(user+":"+pw)] && secretsValidateNotPlaceholderPassword([]byte(pw), c)
+			return !rulebook.WeakPasswordPlaceholders[strings.ToLower(user+":"+pw)] && secretsValidateNotPlaceholderPassword([]byte(pw), c)
 		}
 	}
 	if basic {
 		return false // Basic credentials that do not decode to user:password are no credentials
 	}
-	if user, pw, ok := bytes.Cut(v, []byte(":")); ok && len(user) > 0 && len(pw) > 0 {
+	if user, pw, ok := bytes.Cut(v, []byte(":")); ok && len(user) > 0 && len(pw) >= 4 {
 		return secretsValidateNotPlaceholderPassword(pw, c)
-	}
+	} // a short tail is part of the key (DeepL's <uuid>:fx), judged below
 	letters, digits := 0, 0
 	for _, b := range v {
 		switch {
@@ -2228,14 +1527,6 @@ func secretsValidateBase64JWT(v []byte, c *secretsMatchCtx) bool {
 	return secretsValidateJWT(bytes.TrimSpace(dec), c)
 }
 
-// secretsK8sNonSecretKeys are data keys of a Secret that name rather than
-// hold a credential, and public material that Secrets often carry.
-var secretsK8sNonSecretKeys = map[string]bool{
-	"username": true, "user": true, "host": true, "hostname": true, "port": true, "database": true, "db": true,
-	"dbname": true, "namespace": true, "region": true, "url": true, "endpoint": true, "ca.crt": true, "tls.crt": true,
-	"ca-bundle.crt": true, "service-ca.crt": true, "email": true, "login": true, "name": true,
-}
-
 // secretsValidateKubernetesSecret accepts the value of a data or
 // stringData entry of a `kind: Secret` document: data values are decoded
 // from base64 first. Placeholders, certificates and the entries that name
@@ -2247,11 +1538,11 @@ func secretsValidateKubernetesSecret(v []byte, c *secretsMatchCtx) bool {
 		// configuration).
 		key, _, _ := bytes.Cut(bytes.Trim(bytes.TrimLeft(t[1:], " \t"), `"'`), []byte("="))
 		key = bytes.ToLower(key)
-		if i := bytes.LastIndexAny(key, "_.-"); i >= 0 && secretsK8sNonSecretKeys[string(key[i+1:])] || secretsK8sNonSecretKeys[string(key)] {
+		if i := bytes.LastIndexAny(key, "_.-"); i >= 0 && rulebook.K8sNonSecretKeys[string(key[i+1:])] || rulebook.K8sNonSecretKeys[string(key)] {
 			return false // DB_HOST, SMTP_USER: configuration in a Secret
 		}
 		return secretsInSecretGenerator(c.data, c.lineStart) && len(v) >= 6 &&
-			!secretsWeakPasswordPlaceholders[strings.ToLower(string(v))] && !secretsLooksPlaceholder(v) && v[0] != '$'
+			!rulebook.WeakPasswordPlaceholders[strings.ToLower(string(v))] && !secretsLooksPlaceholder(v) && v[0] != '$'
 	}
 	key, block := secretsYAMLParent(c.data, c.lineStart)
 	if bytes.IndexByte(c.line, ':') < 0 {
@@ -2266,7 +1557,11 @@ func secretsValidateKubernetesSecret(v []byte, c *secretsMatchCtx) bool {
 	if block != "data" && block != "stringData" {
 		return false
 	}
-	if secretsK8sNonSecretKeys[strings.ToLower(key)] || !secretsYAMLDocIsSecret(c.data, c.lineStart) {
+	lkey := strings.ToLower(key)
+	if i := strings.LastIndexAny(lkey, "_-"); i >= 0 && rulebook.K8sNonSecretKeys[lkey[i+1:]] {
+		return false // DB_USER, REDIS_PORT: configuration in a Secret
+	}
+	if rulebook.K8sNonSecretKeys[lkey] || !secretsYAMLDocIsSecret(c.data, c.lineStart) {
 		return false
 	}
 	value := v
@@ -2280,6 +1575,9 @@ func secretsValidateKubernetesSecret(v []byte, c *secretsMatchCtx) bool {
 	if len(value) < 6 || bytes.HasPrefix(value, []byte("-----BEGIN CERTIFICATE")) || bytes.HasPrefix(value, []byte("-----BEGIN PUBLIC KEY")) {
 		return false
 	}
+	if (key == ".dockerconfigjson" || key == ".dockercfg") && !json.Valid(value) {
+		return false // a registry configuration is JSON; anything else is a stand-in
+	}
 	if bytes.HasPrefix(value, []byte("$")) || bytes.HasPrefix(value, []byte("{{")) {
 		return false
 	}
@@ -2288,7 +1586,7 @@ func secretsValidateKubernetesSecret(v []byte, c *secretsMatchCtx) bool {
 		// a {{ template }}.
 		value = []byte(strings.NewReplacer("{", "", "}", "").Replace(string(value)))
 	}
-	return !secretsWeakPasswordPlaceholders[strings.ToLower(string(value))] && !secretsLooksPlaceholder(value)
+	return !rulebook.WeakPasswordPlaceholders[strings.ToLower(string(value))] && !secretsLooksPlaceholder(value)
 }
 
 // secretsInSecretGenerator reports whether the nearest top-level
@@ -2466,4 +1764,150 @@ func secretsFindURLCredentials(c *secretsMatchCtx) []secretsSpan {
 
 func secretsIsAlnum(b byte) bool {
 	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9'
+}
+
+// secretsRuleTable is the rule table of scan/secrets/rulebook with the
+// code each rule names attached.
+func secretsRuleTable() []secretsRule { return secretsRulesFrom(rulebook.Rules()) }
+
+// secretsVendorRules and secretsStructuredRules are the table's vendor and
+// structured sections (see rulebook.VendorRules and StructuredRules).
+func secretsVendorRules() []secretsRule { return secretsRulesFrom(rulebook.VendorRules()) }
+
+func secretsStructuredRules() []secretsRule { return secretsRulesFrom(rulebook.StructuredRules()) }
+
+func secretsRulesFrom(book []rulebook.Rule) []secretsRule {
+	rules := make([]secretsRule, len(book))
+	for i, b := range book {
+		rules[i] = secretsRule{id: b.ID, title: b.Title, severity: b.Severity, cwe: b.CWE, remediation: b.Remediation,
+			keywords: b.Keywords, csKeywords: b.CSKeywords, fileContext: b.FileContext, fileNames: b.FileNames, pattern: b.Pattern, nested: b.Nested,
+			minEntropy: b.MinEntropy, modeWords: b.ModeWords, vendorFormat: b.VendorFormat,
+			validate: secretsValidator(b.Validate), find: secretsFinder(b.Find), prefilter: secretsPrefilter(b.Prefilter)}
+	}
+	return rules
+}
+
+// secretsValidator is the validator a rulebook entry names; a name
+// without code is a bug of the table, caught when the engine is built.
+func secretsValidator(name string) func([]byte, *secretsMatchCtx) bool {
+	switch name {
+	case "":
+		return nil
+	case "PEMInline":
+		return secretsValidatePEMInline
+	case "Base64PrivateKey":
+		return secretsValidateBase64PrivateKey
+	case "AWSKeyID":
+		return secretsValidateAWSKeyID
+	case "AWSSecret":
+		return secretsValidateAWSSecret
+	case "NotPublicGoogleKey":
+		return secretsValidateNotPublicGoogleKey
+	case "NotDocumentedExample":
+		return secretsValidateNotDocumentedExample
+	case "JWT":
+		return secretsValidateJWT
+	case "URLPassword":
+		return secretsValidateURLPassword
+	case "NotPowerBI":
+		return secretsValidateNotPowerBI
+	case "MixedToken":
+		return secretsValidateMixedToken
+	case "NotHex":
+		return secretsValidateNotHex
+	case "NuGetPassword":
+		return secretsValidateNuGetPassword
+	case "CurlPassword":
+		return secretsValidateCurlPassword
+	case "ConnectionStringPassword":
+		return secretsValidateConnectionStringPassword
+	case "NotPlaceholderPassword":
+		return secretsValidateNotPlaceholderPassword
+	case "NetrcPassword":
+		return secretsValidateNetrcPassword
+	case "HeaderCredential":
+		return secretsValidateHeaderCredential
+	case "KubernetesSecret":
+		return secretsValidateKubernetesSecret
+	case "Base64JWT":
+		return secretsValidateBase64JWT
+	case "Mnemonic":
+		return secretsValidateMnemonic
+	case "DockerAuth":
+		return secretsValidateDockerAuth
+	case "CurlConfigPassword":
+		return secretsValidateCurlPassword
+	}
+	panic("secrets: rulebook names an unknown validator " + name)
+}
+
+func secretsFinder(name string) func(*secretsMatchCtx) []secretsSpan {
+	switch name {
+	case "":
+		return nil
+	case "PrivateKeys":
+		return secretsFindPrivateKeys
+	case "PasswordAssignments":
+		return secretsFindPasswordAssignments
+	case "SecretAssignments":
+		return secretsFindSecretAssignments
+	case "URLCredentials":
+		return secretsFindURLCredentials
+	case "CurlAuth":
+		return secretsFindCurlAuth
+	case "EthereumKeys":
+		return secretsFindEthereumKeys
+	}
+	panic("secrets: rulebook names an unknown finder " + name)
+}
+
+func secretsPrefilter(name string) func([]byte) bool {
+	switch name {
+	case "":
+		return nil
+	case "HasVaultShape":
+		return secretsHasVaultShape
+	case "HasHexRun64":
+		return secretsHasHexRun64
+	}
+	panic("secrets: rulebook names an unknown prefilter " + name)
+}
+
+// secretsValidateMnemonic accepts 12, 15, 18, 21 or 24 words of which at
+// least eight differ: Hardhat's and Anvil's published development phrase
+// ("test test ... junk") and "word word word ..." are documentation.
+func secretsValidateMnemonic(v []byte, _ *secretsMatchCtx) bool {
+	words := strings.Fields(string(v))
+	if len(words)%3 != 0 || len(words) < 12 || len(words) > 24 {
+		return false
+	}
+	distinct := map[string]bool{}
+	for _, w := range words {
+		distinct[w] = true
+	}
+	return len(distinct) >= 8 && !distinct["your"] && !distinct["example"] && !distinct["word"]
+}
+
+// secretsValidateDockerAuth decodes auths.<host>.auth and accepts
+// user:password whose password is not a placeholder or a variable.
+func secretsValidateDockerAuth(v []byte, c *secretsMatchCtx) bool {
+	dec, err := base64.StdEncoding.DecodeString(string(v))
+	if err != nil {
+		return false
+	}
+	i := bytes.IndexByte(dec, ':')
+	if i < 1 || !utf8.Valid(dec) {
+		return false
+	}
+	return secretsValidateNotPlaceholderPassword(dec[i+1:], c)
+}
+
+// secretsIsHex reports a value made of hexadecimal digits only.
+func secretsIsHex(v []byte) bool {
+	for _, b := range v {
+		if !('0' <= b && b <= '9' || 'a' <= b|32 && b|32 <= 'f') {
+			return false
+		}
+	}
+	return len(v) > 0
 }

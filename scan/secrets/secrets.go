@@ -25,6 +25,7 @@ import (
 
 	"scand/finding"
 	"scand/scan"
+	"scand/scan/secrets/rulebook"
 	"scand/scan/tree"
 )
 
@@ -67,6 +68,13 @@ func secretsSkipPath(rel string) bool {
 	return tree.UnderSkippedDir(rel) || secretsSkipFile(rel)
 }
 
+// secretsIsShellFile reports shell scripts and profiles, where an unquoted
+// password after NAME= is a literal (PGPASSWORD=... psql).
+func secretsIsShellFile(rel string) bool {
+	base := strings.ToLower(path.Base(rel))
+	return rulebook.ShellFiles[base] || rulebook.ShellFiles[path.Ext(base)]
+}
+
 // secretsIsConfigFile reports whether unquoted values are literal values
 // in this file (KEY=value, key: value), as they are in .env, INI, YAML,
 // TOML and properties files but not in source code.
@@ -96,12 +104,6 @@ func secretsIsIaCFile(rel string) bool {
 	return strings.HasSuffix(strings.ToLower(rel), ".tf.json")
 }
 
-// secretsTranslationDirs are directory names that hold message catalogues.
-var secretsTranslationDirs = map[string]bool{
-	"i18n": true, "l10n": true, "locale": true, "locales": true, "lang": true, "langs": true,
-	"languages": true, "translations": true, "translation": true,
-}
-
 // secretsIsTranslationFile reports i18n catalogues: gettext .po/.pot,
 // XLIFF, Apple .strings, Flutter .arb, Java messages_<locale>.properties,
 // and JSON/YAML/properties files named after a locale (de_DE.json,
@@ -127,7 +129,7 @@ func secretsIsTranslationFile(rel string) bool {
 		return true
 	}
 	for dir := path.Dir(lower); dir != "." && dir != "/" && dir != ""; dir = path.Dir(dir) {
-		if secretsTranslationDirs[path.Base(dir)] {
+		if rulebook.TranslationDirs[path.Base(dir)] {
 			return true
 		}
 	}
@@ -166,6 +168,12 @@ type secretsEngine struct {
 	// base64url parts), so once the file mentions the context word the
 	// regexp runs over the whole file.
 	fileScoped []int
+	// byFileName are the rules that read every line of a file of that base
+	// name (.pgpass, master.key).
+	byFileName map[string][]int
+	// nestedRules are the rules with a nested pattern (a vendor's name
+	// that may open a block, an import, or name the file).
+	nestedRules []int
 	// k8sSecretRule is kubernetes-secret's index: its file context tells the
 	// generic rules to leave a Secret's data alone.
 	k8sSecretRule int
@@ -179,7 +187,7 @@ func (s *secretsRuleSet) add(i int)      { s[i>>6] |= 1 << (i & 63) }
 func (s *secretsRuleSet) has(i int) bool { return s[i>>6]&(1<<(i&63)) != 0 }
 
 func newSecretsEngine() *secretsEngine {
-	e := &secretsEngine{rules: secretsRuleTable(), ruleIndex: map[string]int{}}
+	e := &secretsEngine{rules: secretsRuleTable(), ruleIndex: map[string]int{}, byFileName: map[string][]int{}}
 	if len(e.rules) > len(secretsRuleSet{})*64 {
 		panic("secrets: too many rules for secretsRuleSet")
 	}
@@ -217,10 +225,14 @@ func newSecretsEngine() *secretsEngine {
 			ki := intern(k, false)
 			e.kwContext[ki] = append(e.kwContext[ki], i)
 		}
+		for _, name := range r.fileNames {
+			e.byFileName[name] = append(e.byFileName[name], i)
+		}
 		if len(r.fileContext) > 0 && len(r.keywords)+len(r.csKeywords) == 0 {
 			e.fileScoped = append(e.fileScoped, i)
 		}
 		if r.nested != "" {
+			e.nestedRules = append(e.nestedRules, i)
 			r.nestedRe = regexp.MustCompile(r.nested)
 			for g, name := range r.nestedRe.SubexpNames() {
 				if name == "secret" {
@@ -276,6 +288,9 @@ type secretsHit struct {
 	// valueFull that line with the value redacted.
 	valueLine int
 	valueFull string
+	// allowedBy is another scanner's inline marker on the line (or the
+	// nextline pragma above it): the finding is reported as suppressed.
+	allowedBy string
 }
 
 // lowerLine is the line in ASCII lower case, computed on first use into
@@ -326,7 +341,11 @@ func (e *secretsEngine) scanContent(data []byte, rel string, sc *secretsScratch,
 			cands = e.addFileScoped(data, r, cands)
 		}
 	}
+	for _, r := range e.byFileName[path.Base(rel)] {
+		cands = e.addFileScoped(data, r, cands)
+	}
 	cands = e.addNestedBlocks(data, cands)
+	cands = e.addPathVendors(data, rel, cands)
 	sc.cands = cands
 	if len(cands) == 0 {
 		return
@@ -367,6 +386,7 @@ func (e *secretsEngine) scanContent(data []byte, rel string, sc *secretsScratch,
 		if len(accepted) == 0 {
 			continue
 		}
+		allowedBy := secretsAllowMarker(data, cand.start, line)
 		slices.SortFunc(accepted, func(a, b secretsSpan) int { return a.matchStart - b.matchStart })
 		redactedLine, at := secretsRedactLine(line, accepted)
 		for i, sp := range accepted {
@@ -380,6 +400,7 @@ func (e *secretsEngine) scanContent(data []byte, rel string, sc *secretsScratch,
 				redacted:  secretsRedact(sp.value),
 				hash:      sha256.Sum256(sp.value),
 				full:      redactedLine,
+				allowedBy: allowedBy,
 			})
 		}
 	}
@@ -431,6 +452,12 @@ func (e *secretsEngine) addFileScoped(data []byte, r int, cands []secretsCand) [
 // name is followed: configuration blocks of one service are short.
 const secretsNestedBlockLines = 40
 
+// secretsImportBlockLines bounds how far an import of a vendor's SDK is
+// followed (see addNestedBlocks).
+const secretsImportBlockLines = 200
+
+var secretsImportLineRe = regexp.MustCompile(rulebook.ImportLinePattern)
+
 // addNestedBlocks marks the lines inside a block that a vendor's name
 // opens (a line of a rule with a nested pattern that ends in ":" or "{")
 // as candidates for that rule's nested pattern: the lines indented deeper
@@ -457,17 +484,29 @@ func (e *secretsEngine) addNestedBlocks(data []byte, cands []secretsCand) []secr
 			continue
 		}
 		last := line[len(line)-1]
-		if secretsOpensValueBlock(line) {
+		limit := secretsNestedBlockLines
+		switch {
+		case secretsOpensValueBlock(line):
 			// The value follows on the next, deeper-indented lines.
 			last = ':'
+		case secretsImportLineRe.Match(line):
+			// An import of the vendor's SDK names the vendor for the rest
+			// of the file: using MessageBird; ... Client.CreateDefault("...").
+			// A generic keyword (vault's "token") is no vendor: import
+			// "go/token" opens nothing.
+			last, limit = 'i', secretsImportBlockLines
+			lower := bytes.ToLower(line)
+			openers = slices.DeleteFunc(openers, func(r int) bool {
+				return !slices.ContainsFunc(e.rules[r].keywords, func(k string) bool { return k != "token" && bytes.Contains(lower, []byte(k)) })
+			})
 		}
-		if last != ':' && last != '{' {
+		if last != ':' && last != '{' && last != 'i' {
 			continue
 		}
 		indent := len(line) - len(bytes.TrimLeft(line, " \t"))
 		depth := 0
 		pos, lineNo := cands[ci].end, cands[ci].line
-		for k := 0; k < secretsNestedBlockLines && pos < len(data); k++ {
+		for k := 0; k < limit && pos < len(data); k++ {
 			start := pos + 1
 			end := len(data)
 			if j := bytes.IndexByte(data[start:], '\n'); j >= 0 {
@@ -505,12 +544,46 @@ func (e *secretsEngine) addNestedBlocks(data []byte, cands []secretsCand) []secr
 	return cands
 }
 
-// secretsValueBlockRe is a line after which a value follows on the next,
-// deeper-indented lines: a YAML key with a block scalar (token: |,
-// token: >-), an XML start tag with no text (<facebookToken>), or the
-// name of a name/value entry (- name: SNYK_TOKEN, then value: ...; in
-// Kubernetes env lists and Azure Pipelines variables).
-var secretsValueBlockRe = regexp.MustCompile(`:[ \t]*[|>][-+]?[0-9]?$|^[ \t]*<[A-Za-z_][\w.:-]*(?:[ \t][^<>]*)?>$|^[ \t]*-[ \t]+["']?name["']?[ \t]*:[ \t]*["']?[\w.:-]+["']?$`)
+// addPathVendors reads a small configuration file whose path names a
+// vendor (~/.kaggle/kaggle.json, configstore/snyk.json, .sentryclirc) as
+// a block that vendor's name opens: its keys need only say they hold a
+// credential ("key", "api", "token").
+func (e *secretsEngine) addPathVendors(data []byte, rel string, cands []secretsCand) []secretsCand {
+	lowerRel := strings.ToLower(rel)
+	if !secretsIsConfigFile(rel) && path.Ext(lowerRel) != ".json" || bytes.Count(data, []byte{'\n'}) > secretsImportBlockLines {
+		return cands
+	}
+	var rules []int
+	for _, r := range e.nestedRules {
+		for _, k := range e.rules[r].keywords {
+			if strings.Contains(lowerRel, k) {
+				rules = append(rules, r)
+				break
+			}
+		}
+	}
+	if len(rules) == 0 {
+		return cands
+	}
+	for start, lineNo := 0, 1; start < len(data); lineNo++ {
+		end := len(data)
+		if j := bytes.IndexByte(data[start:], '\n'); j >= 0 {
+			end = start + j
+		}
+		i, found := slices.BinarySearchFunc(cands, start, func(c secretsCand, s int) int { return c.start - s })
+		if !found {
+			cands = slices.Insert(cands, i, secretsCand{start: start, end: end, line: lineNo})
+		}
+		for _, r := range rules {
+			cands[i].rules.add(r)
+			cands[i].nested.add(r)
+		}
+		start = end + 1
+	}
+	return cands
+}
+
+var secretsValueBlockRe = regexp.MustCompile(rulebook.ValueBlockPattern)
 
 func secretsOpensValueBlock(line []byte) bool {
 	return secretsValueBlockRe.Match(line)
@@ -546,6 +619,9 @@ func (e *secretsEngine) matchPattern(r int, c *secretsMatchCtx) []secretsSpan {
 			continue
 		}
 		if rule.validate != nil && !rule.validate(v, c) {
+			continue
+		}
+		if rule.nested != "" && secretsUUIDNamedID(c.line[m[0]:vs], v) {
 			continue
 		}
 		spans = append(spans, secretsSpan{rule: r, matchStart: m[0], matchEnd: m[1], start: vs, end: ve, value: v})
@@ -815,14 +891,22 @@ func (s *secretsScanner) newFinding(rule *secretsRule, rel string, h secretsHit)
 		ScanType:    scan.TypeCode,
 		Severity:    rule.severity,
 		Title:       rule.title,
-		Description: rule.title + " found. " + rule.remediation + secretsCommonRemediation,
+		Description: rule.title + " found. " + rule.remediation + rulebook.CommonRemediation,
 		FilePath:    rel,
 		Line:        h.line,
 		RuleID:      rule.id,
 		CWE:         rule.cwe,
 		Snippet:     h.snippet,
-		Metadata:    map[string]any{"redacted": h.redacted},
+		Metadata:    secretsMetadata(h),
 	}
+}
+
+func secretsMetadata(h secretsHit) map[string]any {
+	md := map[string]any{"redacted": h.redacted}
+	if h.allowedBy != "" {
+		md[finding.MetaSuppressedBy] = "inline: " + h.allowedBy
+	}
+	return md
 }
 
 type secretsFileJob struct{ abs, rel string }
@@ -938,4 +1022,42 @@ func (s *secretsScanner) readCandidate(abs string, sc *secretsScratch) ([]byte, 
 		return nil, nil
 	}
 	return buf, nil
+}
+
+var secretsUUIDRe = regexp.MustCompile(rulebook.UUIDPattern)
+
+// secretsUUIDNamedID reports a UUID under a name that says identifier
+// (HEROKU_APP_ID, snykOrgId): it names an app or an organisation and opens
+// nothing. before is the line from the vendor's name to the value.
+func secretsUUIDNamedID(before, v []byte) bool {
+	if !secretsUUIDRe.Match(v) {
+		return false
+	}
+	name := bytes.TrimRight(before, " \t\"'`:=([,>-")
+	i := len(name)
+	for i > 0 && (secretsIsAlnum(name[i-1]) || name[i-1] == '_' || name[i-1] == '-' || name[i-1] == '.') {
+		i--
+	}
+	name = bytes.ToLower(name[i:])
+	return bytes.HasSuffix(name, []byte("id")) || bytes.HasSuffix(name, []byte("uuid")) || bytes.HasSuffix(name, []byte("guid"))
+}
+
+// secretsAllowMarker is the inline marker of another scanner with which
+// a reviewer said the line holds no secret (rulebook.AllowlistMarkers, or
+// detect-secrets' nextline pragma on the line above); "" when none. One
+// review serves every tool, but as with scand:ignore the finding stays in
+// the results, flagged as suppressed, since whoever can commit can add a
+// marker.
+func secretsAllowMarker(data []byte, lineStart int, line []byte) string {
+	lower := bytes.ToLower(line)
+	for _, m := range rulebook.AllowlistMarkers {
+		if bytes.Contains(lower, []byte(m)) {
+			return m
+		}
+	}
+	const nextline = "pragma: allowlist nextline secret"
+	if lineStart >= 2 && bytes.Contains(bytes.ToLower(data[bytes.LastIndexByte(data[:lineStart-1], '\n')+1:lineStart-1]), []byte(nextline)) {
+		return nextline
+	}
+	return ""
 }

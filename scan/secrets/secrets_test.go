@@ -18,6 +18,7 @@ import (
 	"scand/scan"
 	"scand/scan/internal/scantest"
 	"scand/scan/proc"
+	"scand/scan/secrets/rulebook"
 )
 
 // secretsTestScanner returns the scanner as main.go would build it, with
@@ -430,7 +431,7 @@ func TestSecretsGenericValueFilter(t *testing.T) {
 		{"*Zr8Tm!Xy5Bn7C", true},
 		{"@DB_PASSWORD@", false},
 	} {
-		got := secretsGenericValueOK([]byte(tc.value), []byte("password"), secretsPasswordEntropyFactor, secretsPasswordEntropyCap, false)
+		got := secretsGenericValueOK([]byte(tc.value), []byte("password"), rulebook.PasswordEntropyFactor, rulebook.PasswordEntropyCap, false)
 		if got != tc.ok {
 			t.Errorf("secretsGenericValueOK(%q) = %v, want %v", tc.value, got, tc.ok)
 		}
@@ -601,5 +602,38 @@ func TestSecretsScannerIdentity(t *testing.T) {
 	}
 	if _, err := s.Scan(context.Background(), scan.Target{Path: filepath.Join(t.TempDir(), "missing")}); err == nil {
 		t.Error("Scan of a missing directory returned no error")
+	}
+}
+
+// TestOtherScannersMarkersSuppressVisibly: a line a reviewer marked for
+// gitleaks, detect-secrets or trufflehog is reported as suppressed (it
+// fails no gate), never dropped, as scand:ignore is; an unmarked line with
+// the same secret is reported plainly.
+func TestOtherScannersMarkersSuppressVisibly(t *testing.T) {
+	dir := t.TempDir()
+	token := "ghp_R8x2Lq9Zt4Vw7Yp3Kd6Mn1Bc5Hf0Js8Ga2Ue"
+	body := "a = '" + token + "'  # gitleaks:allow\n" +
+		"b = '" + token + "'  # pragma: allowlist secret\n" +
+		"# pragma: allowlist nextline secret\n" +
+		"c = '" + token + "'\n" +
+		"d = '" + token + "'  // trufflehog:ignore\n" +
+		"e = '" + token + "'\n"
+	if err := os.WriteFile(filepath.Join(dir, "app.py"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := map[int]string{1: "inline: gitleaks:allow", 2: "inline: pragma: allowlist secret", 4: "inline: pragma: allowlist nextline secret",
+		5: "inline: trufflehog:ignore", 6: ""}
+	got := map[int]string{}
+	for _, f := range scantest.Scan(t, secretsTestScanner(t, false), dir) {
+		by, _ := f.Metadata[finding.MetaSuppressedBy].(string)
+		got[f.Line] = by
+	}
+	for line, by := range want {
+		if g, ok := got[line]; !ok || g != by {
+			t.Errorf("line %d: reported %v, suppressed by %q; want suppressed by %q", line, ok, g, by)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("findings on lines %v, want %v", got, want)
 	}
 }

@@ -1,0 +1,74 @@
+package rulebook
+
+// The regular expressions of scan/secrets' finders and checks, kept
+// with the rule data; scan/secrets compiles them.
+
+// CallPairPattern is a call that takes a name and its value:
+// define('DB_PASSWORD', '...') in PHP, setenv/putenv/setdefault; or a
+// name and the value to use when it is unset: os.environ.get("X", "..."),
+// os.getenv, System.getProperty.
+const CallPairPattern = `(?i)\b(?:define|setenv|putenv|setdefault|get|getenv|getproperty|getenvironmentvariable)[ \t]*\([ \t]*$`
+
+// XMLKeyValuePattern is the rest of an appSettings-style entry after
+// its key's name: <add key="SmtpPassword" value="..."/>.
+const XMLKeyValuePattern = `^"\s+value\s*=\s*"([^"]*)"`
+
+// QualifiedNamePattern is a namespace-qualified type name
+// (clm54321:AgencyIdentificationCodeContentType in an XSD).
+const QualifiedNamePattern = `^[A-Za-z0-9_.-]+:(?:[A-Z][a-z]+){3,}$`
+
+// VendorShapePattern are the shapes of a Telegram bot token and a
+// Google API key: their vendor rules judge such values (a bot id of the
+// wrong length is a sample; a Firebase config's key is public), so the
+// generic rules do not judge them again.
+const VendorShapePattern = `^[0-9]{4,20}:A|^[A-Za-z0-9_-]{1,20}:AA[A-Za-z0-9_-]{30,}$|^AIza[0-9A-Za-z_-]{35}$`
+
+// TemplatePattern finds the bracketed and interpolated forms of a
+// placeholder: <PASSWORD>, [API KEY], $(VAR), %(name)s, #{var}, or a
+// value cut from one ("password>" of "-u <user:password>"). A bare
+// "<", "(" or "[" is not one: machine-made secrets (Django keys, JWT
+// signing secrets) draw from punctuation too.
+const TemplatePattern = `<[A-Za-z][A-Za-z0-9 _.:-]*>|^<|>$|\[[A-Za-z][A-Za-z0-9 _.:-]*\]|\$\([A-Za-z_]|%\([A-Za-z_][A-Za-z0-9_]*\)|#\{[A-Za-z_@$]`
+
+// AWSKeyIDPattern finds an access key ID anywhere in a file.
+const AWSKeyIDPattern = `\b(?:AKIA|ASIA)[A-Z2-7]{16}\b`
+
+// secretsURLPasswordPlaceholder reports passwords that only ever appear
+// in documentation and local-development defaults.
+// FormatFieldPattern is a replacement field of Python's f-strings and
+// str.format, C#'s interpolated strings and Rust's format!: {name}.
+const FormatFieldPattern = `^\{[A-Za-z_][\w.\[\]'"]*\}$`
+
+// PEMHeaderPattern is a pattern of scan/secrets.
+const PEMHeaderPattern = `-----BEGIN ((?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?)-----`
+
+// ConnectionKeyPattern is another key of an ODBC/ADO.NET/OLE DB/libpq
+// connection string: Password= counts only beside one of them.
+const ConnectionKeyPattern = `(?i)(?:^|[;"'\s])(?:server|data source|user id|uid|user|username|initial catalog|database|dbname|provider|host|driver|dsn|address|addr)[ \t]*=`
+
+// NetrcMachinePattern is the start of a .netrc entry.
+const NetrcMachinePattern = `(?m)^[ \t]*(?:machine|default)\b`
+
+// CurlContinuedHeaderPattern is an authentication header on a
+// continuation line of a curl command.
+const CurlContinuedHeaderPattern = `(?i)(?:^|\s)(?:-H|--header)[ \t=]*["'](?:(?:proxy-)?authorization:[ \t]*(?:bearer|token|basic|apikey)?[ \t]*|x-(?:[a-z0-9]+-)*(?:api-?)?(?:key|token):[ \t]*)(?P<secret>[A-Za-z0-9._~+/=-]{12,})["']`
+
+// CurlContinuedUserPattern is -u/--user (or the proxy's -U/--proxy-user)
+// on a continuation line of a curl command.
+const CurlContinuedUserPattern = `(?:^|\s)(?:-[uU][ \t]*|--(?:proxy-)?user(?:[ \t]+|=))["']?[^\s"':]*:["']?(?P<secret>[^\s"']+)`
+
+// ImportLinePattern is a line that imports a module, package or
+// namespace (Python, JS/TS, Go, Java, C#, PHP, Ruby, Rust), including a
+// path alone on its line inside Go's import ( ... ) block.
+const ImportLinePattern = `^[ \t]*(?:using|import|from|require|use|extern crate)[ \t(]|\brequire\(|^[ \t]*(?:[\w.]+[ \t]+)?"[\w.-]+(?:/[\w.-]+)+"$`
+
+// ValueBlockPattern is a line after which a value follows on the next,
+// deeper-indented lines: a YAML key with a block scalar (token: |,
+// token: >-), an XML start tag with no text (<facebookToken>), or the
+// name of a name/value entry (- name: SNYK_TOKEN, then value: ...; in
+// Kubernetes env lists and Azure Pipelines variables).
+const ValueBlockPattern = `:[ \t]*[|>][-+]?[0-9]?$|^[ \t]*<[A-Za-z_][\w.:-]*(?:[ \t][^<>]*)?>$|^[ \t]*-[ \t]+["']?name["']?[ \t]*:[ \t]*["']?[\w.:-]+["']?$`
+
+// UUIDPattern is a UUID, the shape of many vendors' keys and of their
+// identifiers alike.
+const UUIDPattern = `^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`

@@ -1,0 +1,142 @@
+package rulebook
+
+// The word lists of the placeholder, ciphertext and context checks of
+// scan/secrets: data that grows with every corpus, kept beside the rules.
+
+// WeakPasswordPlaceholders are whole values that stand for "put
+// your password here" in documentation and templates. They are compared
+// exactly (case-insensitively), unlike the markers: "Aa12345678" in a
+// Terraform file is a real, weak password; "12345678" is a placeholder.
+var WeakPasswordPlaceholders = map[string]bool{
+	"password": true, "password1": true, "password123": true, "passw0rd": true, "p@ssw0rd": true, "p@ssword": true,
+	"pass": true, "passwd": true, "pwd": true, "pw": true, "secret": true, "secret123": true, "mysecret": true, "mypassword": true,
+	"123456": true, "1234567": true, "12345678": true, "123456789": true, "1234567890": true, "qwerty": true, "qwerty123": true,
+	"abc123": true, "abcdef": true, "abcdefgh": true, "letmein": true, "admin": true, "admin123": true, "root": true, "toor": true,
+	"changeit": true, "foobar": true, "hunter2": true, "test123": true, "pass123": true, "default": true, "guest": true,
+	"user": true, "username": true, "token": true, "opensesame": true, "open sesame": true,
+	"aladdin:opensesame": true, "aladdin:open sesame": true, "apikey": true, "api_key": true, "none": true, "null": true, "nil": true, "empty": true, "true": true, "false": true,
+}
+
+// PlaceholderMarkers are substrings (lowercase) that mark a value as
+// documentation, a template or a test fixture rather than a credential.
+var PlaceholderMarkers = []string{
+	"changeme", "change_me", "change-me", "changeit", "example", "dummy", "test", "sample",
+	"placeholder", "redacted", "your", "xxxx", "****", "....", "fake", "replace", "insert",
+	"todo", "fixme", "notreal", "not_real", "not-real", "${", "{{", "}}", "%s", "%v", "%d",
+}
+
+// DocumentedExamples are credentials published in vendor
+// documentation: AWS's example key pair, the Azure Storage emulator
+// (Azurite) account key, which every local-development setup contains, and
+// the test key of Stripe's API reference.
+var DocumentedExamples = []string{
+	"AKIAIOSFODNN7EXAMPLE",
+	"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+	"Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
+	"sk_test_4eC39HqLyjWDarjtT1zdp7dc", // Stripe's API reference, in every code sample
+	// OAuth 2.0's example credentials (RFC 6750 2.1-2.3, RFC 6749 4.1,
+	// 4.4, 5.1, 6): the bearer token, access, refresh and authorization
+	// codes, and the client s6BhdRkqt3 with its secret.
+	"mF_9.B5f-4.1JqM", "2YotnFZFEjr1zCsicMWpAA", "tGzv3JOkF0XG5Qx2TlKWIA", "SplxlOBeZQQYbYS6WxSbIA",
+	"czZCaGRSa3F0MzpnWDFmQmF0M2JW", "gX1fBat3bV", "8xLOxBtZp8",
+	// The nuget.config reference's sample feed passwords
+	// (learn.microsoft.com/nuget/reference/nuget-config-file).
+	"33f!!lloppa", "hal+9ooo_da!sY",
+}
+
+// FormatPlaceholderMarkers are the placeholder words that still
+// count in a value of a vendor's exact format (secretsRule.vendorFormat).
+var FormatPlaceholderMarkers = []string{
+	"changeme", "change_me", "example", "dummy", "placeholder", "redacted", "your", "xxxx", "****", "....",
+	"replace", "insert", "notreal", "not_real", "${", "{{", "}}",
+}
+
+// EncryptedPrefixes start values that are ciphertext, written to
+// be committed: SOPS (ENC[AES256_GCM,data:...,iv:...,tag:...]), Windows
+// DPAPI blobs (NuGet.Config's Password, .NET protected configuration),
+// Ansible Vault, Jasypt (Spring Boot properties: ENC(base64)), Jenkins
+// (credentials.xml and config.xml: {AQAAABAAAAAQ...}, a version byte and
+// the lengths of IV and ciphertext before them).
+var EncryptedPrefixes = []string{"ENC[AES256_GCM,", "ENC[", "ENC(", "AQAAANCMnd8BFdERjHoAwE/Cl+sBAAAA", "$ANSIBLE_VAULT;", "{AQAAABAAAA"}
+
+// ChainMarkers are words of Ethereum tooling and networks.
+var ChainMarkers = []string{"ethers", "web3", "hardhat", "forge-std", "vm.addr", "eth_account", "solidity", "ethereum",
+	"viem", "truffle", "ganache", "brownie", "anvil", "etherscan", "metamask", "infura", "alchemy", "sepolia", "goerli", "holesky", "mainnet", "chainid", "chain_id"}
+
+// K8sNonSecretKeys are data keys of a Secret that name rather than
+// hold a credential, and public material that Secrets often carry.
+var K8sNonSecretKeys = map[string]bool{
+	"username": true, "user": true, "host": true, "hostname": true, "port": true, "database": true, "db": true,
+	"dbname": true, "namespace": true, "region": true, "url": true, "endpoint": true, "ca.crt": true, "tls.crt": true,
+	"ca-bundle.crt": true, "service-ca.crt": true, "email": true, "login": true, "name": true,
+}
+
+// SequenceMarkers are keyboard and counting runs. In a value they
+// usually mean an example ("abcdefgh12345678"), except in a password of a
+// configuration or IaC file, where a weak password such as "Aa12345678" is
+// still a real password: there only the exact dictionary
+// (WeakPasswordPlaceholders) decides.
+var SequenceMarkers = []string{"12345678", "abcdefgh", "qwerty"}
+
+// GooglePublicFileMarkers are what files that configure a client
+// app say: a Firebase web config (authDomain), google-services.json
+// (current_key beside project_info), GoogleService-Info.plist
+// (GOOGLE_APP_ID). Their API keys identify the project to Google and ship
+// inside every copy of the app: Google documents them as public
+// (firebase.google.com/docs/projects/api-keys); restriction, not secrecy,
+// protects them.
+var GooglePublicFileMarkers = [][]byte{[]byte("authDomain"), []byte(`"current_key"`), []byte("GOOGLE_APP_ID")}
+
+// GooglePublicLineMarkers are client-side loaders whose key is
+// public by design: the Maps JavaScript API script URL, the Maps SDK
+// for Android manifest entry and the Android string resources it reads
+// (google_maps_key; google_api_key, which the google-services plugin
+// writes).
+var GooglePublicLineMarkers = [][]byte{[]byte("maps.googleapis.com/maps/api/js"), []byte("com.google.android.geo.API_KEY"),
+	[]byte(`name="google_maps_key"`), []byte(`name="google_api_key"`)}
+
+// NetrcKeywords are the tokens of a .netrc entry.
+var NetrcKeywords = map[string]bool{"machine": true, "login": true, "password": true, "account": true, "port": true}
+
+// EthereumKeyPattern is a 32-byte secp256k1 private key (64 hex, with
+// or without 0x) where a key is expected: assigned to a name that says
+// key, wallet, signer or account (PRIVATE_KEY =, ownerKey =,
+// accounts: [...]), or passed to a wallet constructor (new
+// ethers.Wallet("0x..."), Account.from_key(...), privateKeyToAccount(...),
+// go-ethereum's crypto.HexToECDSA(...), web3j's Credentials.create(...),
+// brownie's accounts.add(...)), or given to a command (cast send
+// --private-key 0x...).
+// Transaction hashes, block hashes and addresses have the same alphabet
+// and sit under other names (txHash, GENESIS_HASH, token).
+const EthereumKeyPattern = `(?i)(?:(?:priv(?:ate)?[_-]?keys?|key|pk|secret|mnemonic|signer|wallet|account|accounts|deployer)["'\]]?[ \t]*(?::=|=>|=|:)(?:[ \t]*[A-Za-z_][\w:<>]*[ \t]*=)?[ \t]*\[?[ \t]*|--private-?key[ \t=]+|(?:wallet|from_?key|fromprivatekey|privatekeytoaccount|signingkey|accounts?\.add|hextoecdsa|credentials\.create)[ \t]*\([ \t]*)["'\x60]?(?P<secret>(?:0x)?[0-9a-fA-F]{64})(?:[^0-9A-Za-z]|$)`
+
+// TranslationDirs are directory names that hold message catalogues.
+var TranslationDirs = map[string]bool{
+	"i18n": true, "l10n": true, "locale": true, "locales": true, "lang": true, "langs": true,
+	"languages": true, "translations": true, "translation": true,
+}
+
+// CommonRemediation is appended to every rule's remediation: the
+// order matters, because deleting the line without rotating leaves a live
+// credential in every clone.
+const CommonRemediation = " Treat the value as compromised: revoke or rotate it first, because deleting the line leaves it readable in git history and in every clone. Then remove it from the file, purge it from history (git filter-repo or BFG) if the repository is shared, and load the credential at run time from a secret manager or the environment."
+
+// Thresholds of the generic rules. Passwords are chosen by people, so they
+// get a lower entropy bar than machine-generated API secrets.
+const (
+	GenericMinLen         = 8
+	GenericMaxLen         = 200
+	PasswordEntropyFactor = 0.8 // bar = min(3.0, factor*log2(len))
+	PasswordEntropyCap    = 3.0
+	SecretEntropyFactor   = 0.85 // bar = min(3.5, factor*log2(len))
+	SecretEntropyCap      = 3.5
+)
+
+// ShellFiles are the base names and extensions of shell scripts and
+// profiles.
+var ShellFiles = map[string]bool{".envrc": true, ".bashrc": true, ".bash_profile": true, ".profile": true, ".zshrc": true, ".zprofile": true,
+	".sh": true, ".bash": true, ".zsh": true, ".ksh": true}
+
+// AllowlistMarkers are other scanners' inline markers for a reviewed line:
+// gitleaks, detect-secrets, trufflehog.
+var AllowlistMarkers = []string{"gitleaks:allow", "pragma: allowlist secret", "trufflehog:ignore"}

@@ -1,0 +1,1 @@
+os.environ.setdefault("REDIS_PASSWORD", "FIoWFqEWMtFutkT!Kj2")

@@ -1,0 +1,1 @@
+https --auth admin:dtohtIjP2LTWykZZ POST https://admin.corp.internal/api/reindex

@@ -1,0 +1,1 @@
+curl -X POST "https://bedrock-runtime.us-east-1.amazonaws.com/model/anthropic.claude-3-haiku/converse" -H "Authorization: Bearer ABSKQmVkcm9ja0FQSUtleS1Wszvm8mRN3iNMfqP1siPJ3pZ5TVWAoT77yu4yXWMaYy9GxDHSArvtzxDdc59htdkpI1d2RbID8aumpBJ9PaQQzb+/vdfVylGuXwN"

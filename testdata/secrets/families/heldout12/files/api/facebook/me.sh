@@ -1,0 +1,1 @@
+curl -i -X GET "https://graph.facebook.com/v19.0/me?fields=id,name&access_token=EAAGv2S0KuNzHjZ5g4zpKTcQFBrxqTWK0WxH3Iw5JIt73vQtLy23WdOqycfRFKa6FmVnuRyA8KSTxzvXkkdljrCz5ynb2TfPTrX7IgGFNV4MLCseAlkwhJkor2DbclYYVZZ3cTC9IpIIeZuGz5z4kRrLSidswvq10wG4"

@@ -1,0 +1,1 @@
+curl --cacert ca.crt -H "Authorization: Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJzdmMtc2xvbGFuIiwiaWF0IjoxNzE4NDkzMjQ0LCJleHAiOjE4OTM0NTYwMDAsInNjb3BlIjoiazhzIn0.vHJR1VSrl9m8zObhKypNDcEWUhvq-BospDbQogHxGbU" https://k8s.corp.internal:6443/api/v1/namespaces/default/pods

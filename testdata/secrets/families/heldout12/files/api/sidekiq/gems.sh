@@ -1,0 +1,1 @@
+curl -u 979b4f82:3ee97919 https://gems.contribsys.com/ -I

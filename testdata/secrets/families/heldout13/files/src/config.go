@@ -1,0 +1,2 @@
+clientSecretKey := "PAWVHOEyPOwQBiWe03MzVMmWhbyszm"
+clientSecret := settings.GitHubAPISecret

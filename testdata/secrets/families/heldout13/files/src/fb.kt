@@ -1,0 +1,1 @@
+    const val FACEBOOK_APP_SECRET = "bfdfc2474789bb5018986b6465c95706"

@@ -1,0 +1,1 @@
+return keyJob.start() // can look like a JWT due to containing eyJ

@@ -1,0 +1,1 @@
+MessageBirdService svc = new MessageBirdServiceImpl("DL365cvZIoqbci3xUOUC9Jidl");

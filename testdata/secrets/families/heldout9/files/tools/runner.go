@@ -1,0 +1,1 @@
+cmdInput := fmt.Sprintf("sshpass -p '%s' ssh %s", password, host)

@@ -493,6 +493,9 @@ func validateSARIF(t *testing.T, doc string) {
 // findings (README: the scan id in automationDetails, the finding ids).
 var sarifVolatile = regexp.MustCompile(`("id": "scand/[^/"]+/)[0-9a-f-]+"|("findingId": )"[0-9a-f-]+"`)
 
+// sarifSeen is a daemon SARIF result's sighting properties.
+var sarifSeen = regexp.MustCompile(`,\n\s*"firstSeen": "[^"]*",\n\s*"lastSeen": "[^"]*"`)
+
 func TestCLISARIFMatchesTheDaemonsAndValidates(t *testing.T) {
 	// A file for each code scanner, so every installed tool runs in both.
 	repo := gitRepo(t, map[string]string{
@@ -510,6 +513,13 @@ func TestCLISARIFMatchesTheDaemonsAndValidates(t *testing.T) {
 	if code := apiCall(t, "GET", base+"/api/v1/scans/"+id+"/report?format=sarif", nil, &srv); code != 200 {
 		t.Fatalf("report: %d %s", code, srv)
 	}
+	validateSARIF(t, srv)
+	// Only the daemon keeps history, so only its results say when each
+	// finding was first and last seen (docs/portfolio.md); the rest agrees.
+	if n, results := len(sarifSeen.FindAllString(srv, -1)), strings.Count(srv, `"findingId": `); n == 0 || n != results {
+		t.Errorf("the daemon's SARIF has firstSeen/lastSeen on %d of %d results", n, results)
+	}
+	srv = sarifSeen.ReplaceAllString(srv, "")
 	norm := func(s string) string { return sarifVolatile.ReplaceAllString(s, `$1SCAN"$2"ID"`) }
 	if norm(cli) != norm(srv) {
 		t.Errorf("the CLI's SARIF differs from the daemon's for the same tree:\nCLI:\n%s\ndaemon:\n%s", cli, srv)

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -99,6 +101,7 @@ func TestBinaryPortfolio(t *testing.T) {
 	if code := d.call(t, "POST", "/api/v1/webhooks", fmt.Sprintf(`{"name":"sla","url":%q,"event_filter":["finding.sla_breached"]}`, recv.URL), &hook); code != 201 {
 		t.Fatalf("create webhook: %d", code)
 	}
+	latestScan := map[string]string{}
 	scanAll := func() map[string]time.Time {
 		t.Helper()
 		done := map[string]time.Time{}
@@ -118,7 +121,7 @@ func TestBinaryPortfolio(t *testing.T) {
 				}
 				d.call(t, "GET", "/api/v1/scans/"+sc.ID, "", &got)
 				if got.Status == "completed" {
-					done[dir] = *got.CompletedAt
+					done[dir], latestScan[dir] = *got.CompletedAt, sc.ID
 					break
 				}
 				if got.Status == "failed" || time.Now().After(deadline) {
@@ -176,6 +179,8 @@ func TestBinaryPortfolio(t *testing.T) {
 			t.Errorf("fresh finding overdue or without deadline: %+v", f)
 		}
 	}
+
+	checkReportAges(t, d, latestScan["a"], first["a"], second["a"])
 
 	// Inventory: lodash below 4.17.21 is in a and c; the advisory, by its
 	// GHSA id or its CVE alias, affects the same two.
@@ -281,4 +286,73 @@ func TestBinaryPortfolio(t *testing.T) {
 		t.Errorf("%d deliveries after a restart, want still 3", n)
 	}
 	d.stop(t)
+}
+
+// checkReportAges: the SARIF (valid against the schema) and HTML reports
+// of a second scan say the surviving AWS key was first seen by the first
+// scan and last by this one, as the per-scan list and one finding do.
+func checkReportAges(t *testing.T, d *scheduleDaemon, scanID string, first, second time.Time) {
+	t.Helper()
+	get := func(path string) string {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		req, _ := http.NewRequestWithContext(ctx, "GET", d.base+path, nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatalf("GET %s: %v", path, err)
+		}
+		defer resp.Body.Close()
+		raw, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 200 {
+			t.Fatalf("GET %s: %d %s", path, resp.StatusCode, raw)
+		}
+		return string(raw)
+	}
+	sarif := get("/api/v1/scans/" + scanID + "/report?format=sarif")
+	validateSARIF(t, sarif)
+	var doc struct {
+		Runs []struct {
+			Results []struct {
+				RuleID     string         `json:"ruleId"`
+				Properties map[string]any `json:"properties"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(sarif), &doc); err != nil {
+		t.Fatal(err)
+	}
+	aws := 0
+	for _, run := range doc.Runs {
+		for _, r := range run.Results {
+			if r.Properties["firstSeen"] == nil || r.Properties["lastSeen"] != second.UTC().Format(time.RFC3339) {
+				t.Errorf("SARIF result %s: firstSeen %v lastSeen %v, want lastSeen %s", r.RuleID, r.Properties["firstSeen"], r.Properties["lastSeen"], second.UTC().Format(time.RFC3339))
+			}
+			if r.RuleID == "aws-access-key-id" {
+				aws++
+				if r.Properties["firstSeen"] != first.UTC().Format(time.RFC3339) {
+					t.Errorf("SARIF: surviving AWS key first seen %v, want %s", r.Properties["firstSeen"], first.UTC().Format(time.RFC3339))
+				}
+			}
+		}
+	}
+	if aws != 1 {
+		t.Errorf("SARIF: %d AWS key results, want 1", aws)
+	}
+	const layout = "2006-01-02 15:04:05 UTC"
+	html := get("/api/v1/scans/" + scanID + "/report?format=html")
+	if want := "<dt>Seen</dt><dd>first " + first.UTC().Format(layout) + ", last " + second.UTC().Format(layout) + "</dd>"; !strings.Contains(html, want) {
+		t.Errorf("HTML report lacks %q", want)
+	}
+	var rows []struct {
+		RuleID    string    `json:"rule_id"`
+		FirstSeen time.Time `json:"first_seen"`
+		DueAt     time.Time `json:"due_at"`
+	}
+	if err := json.Unmarshal([]byte(get("/api/v1/scans/"+scanID+"/findings?sort=first_seen&scanner=secrets")), &rows); err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 || rows[0].RuleID != "aws-access-key-id" || !rows[0].FirstSeen.Equal(first) || !rows[0].DueAt.Equal(first.Add(7*24*time.Hour)) {
+		t.Errorf("scan findings by first_seen: %+v, want the AWS key first (first seen %v, due 7 days later)", rows, first)
+	}
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
@@ -9,6 +10,8 @@ import (
 	"strings"
 
 	"scand/api/httpio"
+	"scand/api/portfolio"
+	"scand/scan/reportdata"
 	"scand/store"
 	"scand/store/findings"
 )
@@ -88,8 +91,12 @@ func (s *Server) sortedFindings(w http.ResponseWriter, r *http.Request, sc store
 			if err != nil {
 				return sw.Fail(err)
 			}
-			for _, row := range page.Rows {
-				b, err := json.Marshal(row.FindingWithState)
+			aged, err := s.agedFindings(r.Context(), sc, page.Rows)
+			if err != nil {
+				return sw.Fail(err)
+			}
+			for _, row := range aged {
+				b, err := json.Marshal(row)
 				if err != nil {
 					return sw.Fail(err)
 				}
@@ -114,10 +121,30 @@ func (s *Server) sortedFindings(w http.ResponseWriter, r *http.Request, sc store
 		rows = rows[:fq.Limit]
 		httpio.SetNextLink(w, r, encodeSortCursor(sort, sc.Seq, rows[len(rows)-1].Key))
 	}
-	out := make([]store.FindingWithState, len(rows))
-	for i, row := range rows {
-		out[i] = row.FindingWithState
+	out, err := s.agedFindings(r.Context(), sc, rows)
+	if err != nil {
+		return err
 	}
 	httpio.WriteJSON(w, http.StatusOK, out)
 	return nil
+}
+
+// agedFindings gives a page of scan sc's findings their age and deadline
+// on the scan's target, with one lookup.
+func (s *Server) agedFindings(ctx context.Context, sc store.Scan, rows []store.OrderedFinding) ([]ScanFinding, error) {
+	fps := make([]string, len(rows))
+	for i, row := range rows {
+		fps[i] = row.Fingerprint
+	}
+	ages, err := s.Store.AgesOfScan(ctx, sc.ID, fps)
+	if err != nil {
+		return nil, err
+	}
+	now := s.slaNow()
+	out := make([]ScanFinding, len(rows))
+	for i, row := range rows {
+		age, ok := ages[row.Fingerprint]
+		out[i] = ScanFinding{row.FindingWithState, portfolio.ScanAgeFields(s.SLA, row.Severity, reportdata.SeenOf(sc, age, ok), now)}
+	}
+	return out, nil
 }

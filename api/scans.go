@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"scand/api/httpio"
+	"scand/api/portfolio"
 	"scand/auth"
 	"scand/finding"
 	"scand/finding/report"
@@ -455,15 +456,9 @@ func (s *Server) handleFindings(w http.ResponseWriter, r *http.Request) error {
 	page.Limit++
 	buf := make([]byte, 0, 64<<10)
 	buf = append(buf, '[')
-	aged := &findingAgeWriter{ctx: r.Context(), st: s.Store, scan: sc, emit: func(b []byte) error {
-		if len(buf) > 1 {
-			buf = append(buf, ',')
-		}
-		buf = append(buf, b...)
-		return nil
-	}}
+	now := s.slaNow()
 	n, last := 0, -1
-	for row, err := range s.Store.FindingRows(r.Context(), sc, page) {
+	for aged, err := range reportdata.AgedRows(r.Context(), s.Store, sc, s.Store.FindingRows(r.Context(), sc, page)) {
 		if err != nil {
 			return err
 		}
@@ -471,13 +466,13 @@ func (s *Server) handleFindings(w http.ResponseWriter, r *http.Request) error {
 			httpio.SetNextLink(w, r, httpio.EncodeCursor("findings", sc.Seq, int64(last+1)))
 			break
 		}
-		if err := aged.add(row); err != nil {
+		if n > 0 {
+			buf = append(buf, ',')
+		}
+		if buf, err = s.appendAged(buf, aged, now); err != nil {
 			return err
 		}
-		n, last = n+1, row.Ord
-	}
-	if err := aged.flush(); err != nil {
-		return err
+		n, last = n+1, aged.Row.Ord
 	}
 	buf = append(buf, ']')
 	w.Header().Set("Content-Type", "application/json")
@@ -489,22 +484,36 @@ func (s *Server) handleFindings(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Server) streamFindingsNDJSON(w http.ResponseWriter, r *http.Request, sc store.Scan, fq store.FindingQuery) error {
 	sw := httpio.StartStream(w, "application/x-ndjson")
-	aged := &findingAgeWriter{ctx: r.Context(), st: s.Store, scan: sc, emit: func(b []byte) error {
-		_, err := sw.Write(append(b, '\n'))
-		return err
-	}}
-	for row, err := range s.Store.FindingRows(r.Context(), sc, fq) {
+	now := s.slaNow()
+	var buf []byte
+	for aged, err := range reportdata.AgedRows(r.Context(), s.Store, sc, s.Store.FindingRows(r.Context(), sc, fq)) {
 		if err != nil {
 			return sw.Fail(err)
 		}
-		if err := aged.add(row); err != nil {
+		if buf, err = s.appendAged(buf[:0], aged, now); err != nil {
+			return sw.Fail(err)
+		}
+		if _, err := sw.Write(append(buf, '\n')); err != nil {
 			return sw.Fail(err)
 		}
 	}
-	if err := aged.flush(); err != nil {
-		return sw.Fail(err)
-	}
 	return sw.Finish()
+}
+
+// appendAged appends a stored row as a ScanFinding: its JSON with the
+// age and deadline fields spliced in.
+func (s *Server) appendAged(b []byte, aged reportdata.Aged, now time.Time) ([]byte, error) {
+	b, err := aged.Row.AppendJSON(b)
+	if err != nil {
+		return b, err
+	}
+	var sev finding.Severity
+	if aged.Seen != nil {
+		if sev, err = aged.Row.Severity(); err != nil {
+			return b, err
+		}
+	}
+	return portfolio.SpliceAge(b, portfolio.ScanAgeFields(s.SLA, sev, aged.Seen, now))
 }
 
 func (s *Server) handleSummary(w http.ResponseWriter, r *http.Request) error {

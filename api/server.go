@@ -162,7 +162,7 @@ func New(d Deps) *Server {
 	}
 	s := &Server{Deps: d, log: d.Log.With("logger", "scand.api"), access: d.Log.With("logger", "scand.access")}
 	s.streams, s.closeStreams = context.WithCancel(context.Background())
-	s.review = review.New(review.Deps{Store: d.Store, Log: s.log, Now: d.Now, Principal: PrincipalFrom, FindingsQuery: func(r *http.Request) (targets.FindingsQuery, error) {
+	s.review = review.New(review.Deps{Store: d.Store, Log: s.log, Now: d.Now, SLA: d.SLA, SLANow: s.slaNow, Principal: PrincipalFrom, FindingsQuery: func(r *http.Request) (targets.FindingsQuery, error) {
 		return s.portfolio().FindingsQuery(r) // at request time: portfolio() reads s.review
 	}})
 	s.webhooks = &webhookapi.Handlers{Store: d.Store, Hooks: d.Hooks, Log: s.log, Audit: s.review.Recorder, Principal: PrincipalFrom}

@@ -20,6 +20,7 @@ import (
 	"scand/api/openapi"
 	"scand/auth"
 	"scand/finding"
+	"scand/finding/report"
 	"scand/store"
 	"scand/store/audit"
 	"scand/store/targets"
@@ -634,6 +635,35 @@ func AgeFields(p finding.SLAPolicy, sev finding.Severity, first, last, now time.
 		a.Overdue = now.After(due)
 	}
 	return a
+}
+
+// ScanAge is the age and deadline of a finding on its scan's target as
+// the per-scan shapes (a scan's findings, one finding) carry them.
+type ScanAge struct {
+	FirstSeen *time.Time `json:"first_seen" doc:"completion of the first completed scan of this scan's target that reported the fingerprint (kept when that scan is deleted); null before the scan completes"`
+	LastSeen  *time.Time `json:"last_seen" doc:"completion of the latest completed scan of the target that reported it"`
+	DueAt     *time.Time `json:"due_at" doc:"first_seen plus the fix deadline of the finding's severity (SVC_SLA_DAYS); null without a deadline or before the scan completes"`
+	Overdue   bool       `json:"overdue" doc:"due_at has passed"`
+}
+
+// ScanAgeFields is ScanAge of a finding of severity sev seen as seen (nil:
+// not yet by a completed scan) under an SLA policy at now.
+func ScanAgeFields(p finding.SLAPolicy, sev finding.Severity, seen *report.Seen, now time.Time) ScanAge {
+	if seen == nil {
+		return ScanAge{}
+	}
+	a := AgeFields(p, sev, seen.First, seen.Last, now)
+	return ScanAge{FirstSeen: &a.FirstSeen, LastSeen: &a.LastSeen, DueAt: a.DueAt, Overdue: a.Overdue}
+}
+
+// SpliceAge adds the fields of age to the JSON object b ends with.
+func SpliceAge(b []byte, age ScanAge) ([]byte, error) {
+	tail, err := json.Marshal(age)
+	if err != nil {
+		return b, err
+	}
+	b = append(b[:len(b)-1], ',')
+	return append(b, tail[1:]...), nil
 }
 
 // EncodeCursor is the opaque cursor of a findings page's last row.

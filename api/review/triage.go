@@ -15,7 +15,9 @@ import (
 
 	"scand/api/httpio"
 	"scand/api/openapi"
+	"scand/api/portfolio"
 	"scand/auth"
+	"scand/scan/reportdata"
 	"scand/store"
 	"scand/store/audit"
 	"scand/store/targets"
@@ -28,6 +30,9 @@ type Deps struct {
 	Log   *slog.Logger
 	// Now is the clock expires_at is checked against (SVC_FAKE_NOW).
 	Now func() time.Time
+	// SLA and SLANow give a finding's fix deadline and whether it passed.
+	SLA    finding.SLAPolicy
+	SLANow func() time.Time
 	// Principal is the authenticated caller of a request.
 	Principal func(context.Context) auth.Principal
 	// FindingsQuery reads the filters of GET /findings (across targets)
@@ -46,6 +51,9 @@ type Service struct {
 func New(d Deps) *Service {
 	if d.Now == nil {
 		d.Now = time.Now
+	}
+	if d.SLANow == nil {
+		d.SLANow = d.Now
 	}
 	return &Service{Deps: d, Recorder: &Recorder{Store: d.Store, Log: d.Log}}
 }
@@ -422,7 +430,15 @@ func (s *Service) detailRoutes() []openapi.Route {
 		Summary: "One finding with its verdict and the code kept around it at scan time (excerpt): in the scan given, else in the newest completed scan that has it",
 		Params: []openapi.Param{{Name: "fingerprint", In: "path", Type: "string", Required: true, Description: "finding fingerprint (64 hex characters)"},
 			{Name: "scan", In: "query", Type: "string", Description: "scan id; default: the newest completed scan with the finding"}},
-		Response: store.FindingWithState{}, Errors: []int{404}, Handler: s.handleDetail}}
+		Response: Detail{}, Errors: []int{404}, Handler: s.handleDetail}}
+}
+
+// Detail is the answer of GET /findings/{fingerprint}: the finding, its
+// verdict and excerpt, and its age and deadline on the target of the scan
+// it was read from.
+type Detail struct {
+	store.FindingWithState
+	portfolio.ScanAge
 }
 
 func (s *Service) handleDetail(w http.ResponseWriter, r *http.Request) error {
@@ -440,6 +456,11 @@ func (s *Service) handleDetail(w http.ResponseWriter, r *http.Request) error {
 	if f.Excerpt, err = s.Store.Excerpt(r.Context(), sc.Seq, fp, f.Line); err != nil {
 		return err
 	}
-	httpio.WriteJSON(w, http.StatusOK, f)
+	ages, err := s.Store.AgesOfScan(r.Context(), sc.ID, []string{fp})
+	if err != nil {
+		return err
+	}
+	age, ok := ages[fp]
+	httpio.WriteJSON(w, http.StatusOK, Detail{f, portfolio.ScanAgeFields(s.SLA, f.Severity, reportdata.SeenOf(sc, age, ok), s.SLANow())})
 	return nil
 }

@@ -182,6 +182,10 @@ func appendSARIFResult(b []byte, res *sarifResult, prefix string) []byte {
 		w.str("triageNote", p.TriageNote)
 	}
 	w.str("findingId", p.FindingID)
+	if p.FirstSeen != "" {
+		w.str("firstSeen", p.FirstSeen)
+		w.str("lastSeen", p.LastSeen)
+	}
 	w.close('}')
 	w.close('}')
 	return w.b
@@ -244,6 +248,11 @@ func appendReportFinding(b []byte, f *reportFinding) []byte {
 	if f.CWE != "" {
 		b = append(b, "\n<dt>CWE</dt><dd>"...)
 		b = htmlText(b, f.CWE)
+		b = append(b, "</dd>"...)
+	}
+	if f.Seen != "" {
+		b = append(b, "\n<dt>Seen</dt><dd>"...)
+		b = htmlText(b, f.Seen)
 		b = append(b, "</dd>"...)
 	}
 	b = append(b, "\n<dt>Triage</dt><dd>"...)
@@ -513,6 +522,10 @@ func appendSARIFResultRaw(b []byte, prefix string, f *finding.RawFinding, row *R
 		w.str("triageNote", note)
 	}
 	w.raw("findingId", f.ID)
+	if first, last := row.Seen.sarif(); first != "" {
+		w.str("firstSeen", first)
+		w.str("lastSeen", last)
+	}
 	w.close('}')
 	w.close('}')
 	return w.b, true
@@ -522,7 +535,7 @@ func appendSARIFResultRaw(b []byte, prefix string, f *finding.RawFinding, row *R
 // finding read as stored tokens. It reports false (appending nothing) when
 // the finding needs the general path: no file location or a structured
 // suppressed_by.
-func appendReportFindingRaw(b []byte, f *finding.RawFinding, state *Triage, n int, color string) ([]byte, bool) {
+func appendReportFindingRaw(b []byte, f *finding.RawFinding, state *Triage, seen *Seen, n int, color string) ([]byte, bool) {
 	file := jsonInner(f.FilePath)
 	if len(file) == 0 || (f.SuppressedBy != nil && f.SuppressedBy[0] != '"' && string(f.SuppressedBy) != "null") {
 		return b, false
@@ -562,6 +575,11 @@ func appendReportFindingRaw(b []byte, f *finding.RawFinding, state *Triage, n in
 	if cwe := jsonInner(f.CWE); len(cwe) > 0 {
 		b = append(b, "\n<dt>CWE</dt><dd>"...)
 		b = htmlFromJSON(b, cwe)
+		b = append(b, "</dd>"...)
+	}
+	if seen != nil {
+		b = append(b, "\n<dt>Seen</dt><dd>"...)
+		b = htmlText(b, seen.reportText())
 		b = append(b, "</dd>"...)
 	}
 	b = append(b, "\n<dt>Triage</dt><dd>"...)

@@ -62,6 +62,9 @@ func TestFastSARIFResultMatchesMarshalIndent(t *testing.T) {
 		if i%7 == 0 {
 			row.Triage = &Triage{Status: []string{"false_positive", "fixed"}[i%2], Note: pick(), UpdatedBy: pick(), UpdatedAt: time.Unix(0, 0)}
 		}
+		if i%2 == 0 {
+			row.Seen = &Seen{First: time.Unix(int64(rng.Intn(1e9)), 0), Last: time.Unix(int64(1e9+rng.Intn(1e9)), 0)}
+		}
 		sc := &Scan{ID: "s", TargetURL: url, TargetHost: host}
 		res := sarifResultOf(sc, f, &row, map[string]int{f.RuleID: i}, map[string]string{f.RuleID: pick()})
 		want, err := json.MarshalIndent(res, "        ", "  ")
@@ -91,7 +94,7 @@ func TestFastReportFindingMatchesTemplate(t *testing.T) {
 	}
 	for i := 0; i < 400; i++ {
 		rf := reportFinding{Color: colors[i%len(colors)], N: rng.Intn(100000), Title: pick(), Description: pick(), Scanner: pick(),
-			ScanType: pick(), RuleID: pick(), CWE: pick(), Location: pick(), Fingerprint: pick(), Triage: pick(), TriageNote: pick(),
+			ScanType: pick(), RuleID: pick(), CWE: pick(), Seen: pick(), Location: pick(), Fingerprint: pick(), Triage: pick(), TriageNote: pick(),
 			TriageBy: pick(), TriageAt: pick(), Hidden: i%2 == 0, SuppressedBy: pick()}
 		for j := rng.Intn(3); j > 0; j-- {
 			rf.Tags = append(rf.Tags, pick())
@@ -137,8 +140,12 @@ func TestRawExportPathsMatchDecoded(t *testing.T) {
 		if i%4 == 0 {
 			state = &Triage{Status: []string{"new", "triaged", "false_positive", "accepted_risk", "fixed", "wont_fix"}[i%6], Note: pick(), UpdatedBy: pick(), UpdatedAt: time.Unix(int64(i), 0)}
 		}
+		var seen *Seen
+		if i%3 != 1 {
+			seen = &Seen{First: time.Unix(int64(i)*86400, 0), Last: time.Unix(int64(i)*86400+3600, 0).In(time.FixedZone("x", 3600))}
+		}
 		body, _ := json.Marshal(f)
-		row := Row{Stored: rawRow{body}, Triage: state, Diff: []string{"", DiffNew, DiffFixed}[i%3], Baselined: i%5 == 1}
+		row := Row{Stored: rawRow{body}, Triage: state, Diff: []string{"", DiffNew, DiffFixed}[i%3], Baselined: i%5 == 1, Seen: seen}
 		raw, ok := row.Raw(nil)
 		if !ok {
 			t.Fatalf("finding %d: stored layout not recognized: %s", i, body)
@@ -161,8 +168,8 @@ func TestRawExportPathsMatchDecoded(t *testing.T) {
 				t.Fatalf("SARIF %d:\nraw     %s\ndecoded %s", i, got, want)
 			}
 		}
-		if got, ok := appendReportFindingRaw(nil, &raw, state, i, "#991b1b"); ok {
-			rf := reportFindingView(sc, fw, state, i, "#991b1b")
+		if got, ok := appendReportFindingRaw(nil, &raw, state, seen, i, "#991b1b"); ok {
+			rf := reportFindingView(sc, fw, state, seen, i, "#991b1b")
 			if want := appendReportFinding(nil, &rf); !bytes.Equal(got, want) {
 				t.Fatalf("report %d:\nraw     %q\ndecoded %q", i, got, want)
 			}

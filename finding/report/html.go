@@ -114,6 +114,7 @@ type reportFinding struct {
 	ScanType     string
 	RuleID       string
 	CWE          string
+	Seen         string
 	Location     string
 	Fingerprint  string
 	Tags         []string
@@ -257,14 +258,14 @@ func writeHTML(w io.Writer, sc Scan, t *Tally, generatedAt time.Time, group func
 			raw, ok := row.Raw(tags)
 			if ok {
 				tags = raw.Tags
-				buf, ok = appendReportFindingRaw(buf[:0], &raw, row.Triage, n, c.Color)
+				buf, ok = appendReportFindingRaw(buf[:0], &raw, row.Triage, row.Seen, n, c.Color)
 			}
 			if !ok {
 				f, err := row.Finding()
 				if err != nil {
 					return err
 				}
-				rf := reportFindingView(&sc, f, row.Triage, n, c.Color)
+				rf := reportFindingView(&sc, f, row.Triage, row.Seen, n, c.Color)
 				buf = appendReportFinding(buf[:0], &rf)
 			}
 			if _, err := w.Write(buf); err != nil {
@@ -281,10 +282,10 @@ func writeHTML(w io.Writer, sc Scan, t *Tally, generatedAt time.Time, group func
 	return nil
 }
 
-func reportFindingView(sc *Scan, f finding.Finding, state *Triage, n int, color string) reportFinding {
+func reportFindingView(sc *Scan, f finding.Finding, state *Triage, seen *Seen, n int, color string) reportFinding {
 	rf := reportFinding{
 		Color: color, N: n, Title: f.Title, Description: f.Description, Scanner: f.Scanner, ScanType: f.ScanType,
-		RuleID: f.RuleID, CWE: string(f.CWE), Location: reportLocation(sc, f), Fingerprint: f.Fingerprint,
+		RuleID: f.RuleID, CWE: string(f.CWE), Seen: seen.reportText(), Location: reportLocation(sc, f), Fingerprint: f.Fingerprint,
 		Tags: f.ComplianceTags, Triage: reportTriageLabels["new"], SuppressedBy: SuppressedBy(f.Metadata),
 	}
 	if state != nil {

@@ -108,6 +108,32 @@ type Row struct {
 	// Excerpt is the code kept around the finding at scan time; nil when
 	// none was kept.
 	Excerpt *excerpt.Excerpt
+	// Seen is the finding's first and last sighting on its scan's target;
+	// nil when the writer's caller keeps no history (the command line).
+	Seen *Seen
+}
+
+// Seen is when completed scans of a target first and last reported a
+// fingerprint.
+type Seen struct{ First, Last time.Time }
+
+// seenLayout is how SARIF writes a sighting: RFC 3339 in UTC, to the
+// second, as the API does.
+const seenLayout = time.RFC3339
+
+func (s *Seen) sarif() (first, last string) {
+	if s == nil {
+		return "", ""
+	}
+	return s.First.UTC().Format(seenLayout), s.Last.UTC().Format(seenLayout)
+}
+
+// reportText is the report's line for a sighting.
+func (s *Seen) reportText() string {
+	if s == nil {
+		return ""
+	}
+	return "first " + s.First.UTC().Format(reportTimeLayout) + ", last " + s.Last.UTC().Format(reportTimeLayout)
 }
 
 // Diff statuses of a finding when two revisions are compared (and

@@ -206,6 +206,8 @@ type sarifResultProps struct {
 	TriageStatus   string   `json:"triageStatus"`
 	TriageNote     string   `json:"triageNote,omitempty"`
 	FindingID      string   `json:"findingId"`
+	FirstSeen      string   `json:"firstSeen,omitempty"`
+	LastSeen       string   `json:"lastSeen,omitempty"`
 }
 
 // sarifLevel maps scand severities onto SARIF's three result levels.
@@ -576,6 +578,7 @@ func sarifResultOf(sc *Scan, f finding.Finding, row *Row, ruleIndex map[string]i
 	if row.Triage != nil {
 		res.Properties.TriageStatus, res.Properties.TriageNote = row.Triage.Status, row.Triage.Note
 	}
+	res.Properties.FirstSeen, res.Properties.LastSeen = row.Seen.sarif()
 	if row.Diff == DiffFixed {
 		// A fixed finding is a passed check, never an alert at a path the
 		// head may have deleted (-sarif-fixed; otherwise not written).

@@ -90,17 +90,27 @@ type Mark func(fingerprint string) (diff string, baselined bool)
 // ReportRows hands store rows to a writer. One storedRow is reused for
 // every row: a writer never keeps a row past its turn.
 func ReportRows(rows iter.Seq2[store.FindingRow, error], mark Mark) iter.Seq2[report.Row, error] {
+	return reportRows(func(yield func(Aged, error) bool) {
+		for row, err := range rows {
+			if !yield(Aged{Row: row}, err) {
+				return
+			}
+		}
+	}, mark)
+}
+
+func reportRows(rows iter.Seq2[Aged, error], mark Mark) iter.Seq2[report.Row, error] {
 	return func(yield func(report.Row, error) bool) {
 		cur := &storedRow{}
-		for row, err := range rows {
+		for aged, err := range rows {
 			if err != nil {
 				yield(report.Row{}, err)
 				return
 			}
-			cur.row = row
-			r := report.Row{Stored: cur, Triage: TriageOf(row.State)}
+			cur.row = aged.Row
+			r := report.Row{Stored: cur, Triage: TriageOf(aged.Row.State), Seen: aged.Seen}
 			if mark != nil {
-				r.Diff, r.Baselined = mark(row.Fingerprint)
+				r.Diff, r.Baselined = mark(aged.Row.Fingerprint)
 			}
 			if !yield(r, nil) {
 				return

@@ -1,6 +1,10 @@
 package findings
 
-import "scand/finding"
+import (
+	"encoding/json"
+
+	"scand/finding"
+)
 
 // DecodeMeta is Decode keeping only the named metadata keys, several
 // times faster: what an export that reads every finding needs.
@@ -26,4 +30,16 @@ func (r FindingRow) Raw(tags [][]byte) (finding.RawFinding, bool) {
 	f, ok := finding.ParseJSON(r.bare, tags)
 	f.Description = r.text
 	return f, ok
+}
+
+// Severity is the row's severity, read without decoding the rest of it.
+func (r FindingRow) Severity() (finding.Severity, error) {
+	if raw, ok := r.Raw(nil); ok {
+		var sev finding.Severity
+		if err := json.Unmarshal(raw.Severity, &sev); err == nil {
+			return sev, nil
+		}
+	}
+	fw, err := r.DecodeMeta()
+	return fw.Severity, err
 }

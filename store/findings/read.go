@@ -99,6 +99,23 @@ type FindingRow struct {
 	bare, text []byte
 }
 
+// CopyTo copies the row into dst, reusing dst's buffers, so that the copy
+// outlives the iteration (a caller batching rows keeps a few hundred).
+func (r FindingRow) CopyTo(dst *FindingRow) {
+	dst.Ord, dst.Fingerprint, dst.State = r.Ord, r.Fingerprint, r.State
+	dst.Body = append(dst.Body[:0], r.Body...)
+	if r.text == nil {
+		dst.bare, dst.text = nil, nil
+		return
+	}
+	dst.bare = append(dst.bare[:0], r.bare...)
+	dst.text = append(dst.text[:0], r.text...)
+	if dst.text == nil {
+		// A non-nil text, even empty, is what marks a body stored split.
+		dst.text = []byte{}
+	}
+}
+
 // AppendJSON appends the row as a FindingWithState object: the stored
 // JSON with "state" spliced in, without decoding and re-encoding it.
 func (r FindingRow) AppendJSON(buf []byte) ([]byte, error) {

@@ -1,0 +1,5 @@
+package config
+
+var (
+	aws_token = "AKIALALEMEL33243OLIB"
+)

@@ -1,0 +1,1 @@
+const api_org_controller = require('../../controllers/api/index').organizations;

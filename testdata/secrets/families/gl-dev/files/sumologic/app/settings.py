@@ -1,0 +1,1 @@
+sumologic.accessId = "su9OL59biWiJu7"

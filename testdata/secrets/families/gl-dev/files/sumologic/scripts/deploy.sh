@@ -1,0 +1,5 @@
+#!/usr/bin/env bash
+set -euo pipefail
+export SUMOLOGIC_ACCESSID="suDbJw97o9WVo0"
+export SUMOLOGIC_ACCESSID=XXXXXXXXXXXXXX
+export SUMOLOGIC_ACCESSKEY="3HSa1hQfz6BYzlxf7Yb1WKG3Hyovm56LMFChV2y9LgkRipsXCujcLb5ej3oQUJlx"

@@ -1,0 +1,3 @@
+- (NSNumber *)sumOfProperty:(NSString *)property;
+- (NSInteger)sumOfValuesInRange:(NSRange)range;
++ (unsigned char)byteChecksumOfData:(id)arg1;

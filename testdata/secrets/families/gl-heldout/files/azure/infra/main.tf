@@ -1,0 +1,3 @@
+locals {
+  azure_ad_client_secret = "QtT8Q~9C-_Ij~RouHVpD2Tuf3oHWGh.DQ3kcjbAn"
+}

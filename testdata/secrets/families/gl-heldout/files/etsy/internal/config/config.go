@@ -1,0 +1,5 @@
+package config
+
+var (
+	if err := sysctl.SetSysctl(sysctlBridgeCallIPTables); err != nil {
+)

@@ -204,6 +204,9 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 			if !secretsIdentEndsWith(lower[s:e], suffixes) && !(ruleID == "generic-password" && secretsIdentIsPass(line[s:e])) {
 				continue
 			}
+			if rulebook.SessionTokenNames[secretsStripSeparators(lower[s:e])] {
+				continue
+			}
 			// '/forgot-password' is a route; a name opened by a quote that an
 			// operator follows ("Password:") sits inside a string, a label.
 			if s > 0 && (line[s-1] == '/' || secretsIsQuote(line[s-1]) && e < len(line) && line[e] == ':') {
@@ -238,7 +241,8 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 			if vs > 0 && !secretsIsQuote(line[vs-1]) && (v[0] == '!' || v[0] == '&' || v[0] == '*') {
 				continue // unquoted YAML tag, anchor or alias: `password: !vault |`
 			}
-			if !secretsGenericValueOK(v, lower[s:e], entropyFactor, entropyCap, weakOK) {
+			if !secretsGenericValueOK(v, lower[s:e], entropyFactor, entropyCap, weakOK) &&
+				!(ruleID == "generic-password" && c.iacFile && vs > 0 && secretsIsQuote(line[vs-1]) && secretsWordPassword(v)) {
 				continue
 			}
 			if c.configFile && secretsInSealedSecret(c) {
@@ -527,6 +531,23 @@ func secretsTypeAnnotation(line []byte, p int) (int, bool) {
 		return q, true
 	}
 	return p, false
+}
+
+// secretsWordPassword accepts a password of letters only ("rootpasswd")
+// where a quoted value can only be a literal: in Terraform and HCL a
+// reference (var.db_password) is unquoted and an interpolation is caught
+// as a template, so the digit the generic rules ask for elsewhere (to
+// tell a value from a label or a message) proves nothing there.
+func secretsWordPassword(v []byte) bool {
+	if len(v) < 8 || rulebook.WeakPasswordPlaceholders[strings.ToLower(string(v))] || secretsLooksTemplate(v) || secretsLooksPlaceholder(v) {
+		return false
+	}
+	for _, b := range v {
+		if !('a' <= b|32 && b|32 <= 'z') {
+			return false
+		}
+	}
+	return true
 }
 
 func secretsIsQuote(b byte) bool { return b == '"' || b == '\'' || b == '`' }

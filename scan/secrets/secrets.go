@@ -257,6 +257,7 @@ func newSecretsEngine() *secretsEngine {
 	}
 	e.matcher = newSecretsKeywordMatcher(kws)
 	e.k8sSecretRule = e.ruleIndex["kubernetes-secret"]
+
 	return e
 }
 
@@ -624,6 +625,9 @@ func (e *secretsEngine) matchPattern(r int, c *secretsMatchCtx) []secretsSpan {
 		if rule.nested != "" && secretsUUIDNamedID(c.line[m[0]:vs], v) {
 			continue
 		}
+		if rule.vendorFormat && secretsKeywordSplitsWord(c.line, m[0], rule.keywords) {
+			continue
+		}
 		spans = append(spans, secretsSpan{rule: r, matchStart: m[0], matchEnd: m[1], start: vs, end: ve, value: v})
 	}
 	return spans
@@ -632,6 +636,30 @@ func (e *secretsEngine) matchPattern(r int, c *secretsMatchCtx) []secretsSpan {
 // secretsWithoutModeWords drops the vendor's mode word (test, live) from
 // the first 24 bytes of a token whose format has one, so that sk_test_…
 // is judged by its random part like sk_live_… is.
+// secretsKeywordSplitsWord reports a vendor's name matched across a
+// camelCase boundary and into the next word: "sumo" in sumOfExposures,
+// "meraki" in CameraKit. Names are matched without regard to case, so
+// only the case of the text shows that the name's last letters begin
+// another word; MessageBirdKey and SUMO_KEY still name their vendor.
+func secretsKeywordSplitsWord(line []byte, at int, keywords []string) bool {
+	for _, kw := range keywords {
+		end := at + len(kw)
+		if end >= len(line) || !bytes.EqualFold(line[at:end], []byte(kw)) {
+			continue
+		}
+		if next := line[end]; next < 'a' || next > 'z' {
+			return false
+		}
+		for i := at + 1; i < end; i++ {
+			if 'a' <= line[i-1] && line[i-1] <= 'z' && 'A' <= line[i] && line[i] <= 'Z' {
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
+
 func secretsWithoutModeWords(v []byte, modeWords bool) []byte {
 	if !modeWords {
 		return v

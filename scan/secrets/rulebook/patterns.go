@@ -24,11 +24,14 @@ const QualifiedNamePattern = `^[A-Za-z0-9_.-]+:(?:[A-Z][a-z]+){3,}$`
 const VendorShapePattern = `^[0-9]{4,20}:A|^[A-Za-z0-9_-]{1,20}:AA[A-Za-z0-9_-]{30,}$|^AIza[0-9A-Za-z_-]{35}$`
 
 // TemplatePattern finds the bracketed and interpolated forms of a
-// placeholder: <PASSWORD>, [API KEY], $(VAR), %(name)s, #{var}, or a
+// placeholder: <PASSWORD>, [API KEY], $(VAR), %(name)s, #{var}, a whole
+// value that is one format field named in words ({SumoAccessKey}: .NET
+// and Python format strings, deployment-tool tokens; {ZqL5kVrX1n8tA2} is
+// a braced secret), or a
 // value cut from one ("password>" of "-u <user:password>"). A bare
 // "<", "(" or "[" is not one: machine-made secrets (Django keys, JWT
 // signing secrets) draw from punctuation too.
-const TemplatePattern = `<[A-Za-z][A-Za-z0-9 _.:-]*>|^<|>$|\[[A-Za-z][A-Za-z0-9 _.:-]*\]|\$\([A-Za-z_]|%\([A-Za-z_][A-Za-z0-9_]*\)|#\{[A-Za-z_@$]`
+const TemplatePattern = `<[A-Za-z][A-Za-z0-9 _.:-]*>|^<|>$|\[[A-Za-z][A-Za-z0-9 _.:-]*\]|\$\([A-Za-z_]|%\([A-Za-z_][A-Za-z0-9_]*\)|#\{[A-Za-z_@$]|^\{[A-Za-z_][A-Za-z_.]*\}$`
 
 // AWSKeyIDPattern finds an access key ID anywhere in a file.
 const AWSKeyIDPattern = `\b(?:AKIA|ASIA)[A-Z2-7]{16}\b`

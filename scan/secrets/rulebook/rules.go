@@ -429,6 +429,12 @@ func VendorRules() []Rule {
 	// An access key is an access ID (su + 12) and a 64-character key; the
 	// ID alone opens nothing, but it is half the pair and names the
 	// account. Both mix cases and digits (sumOfExposures is code).
+	// A legacy token is 24 random letters and digits; 24 letters without a
+	// digit next to the vendor's name are a camelCase identifier
+	// (searchConfluenceUsingCql), which MixedToken turns away.
+	atlassian := near("atlassian-api-token-legacy", "Atlassian / Jira / Confluence API token", high, "id.atlassian.com (Security > API tokens)",
+		[]string{"atlassian", "confluence", "jira"}, `[A-Za-z0-9]{24}`)
+	atlassian.Validate = "MixedToken"
 	sumo := near("sumologic-token", "Sumo Logic access ID or key", high, "Sumo Logic (Preferences > Access keys)", []string{"sumo"}, `[A-Za-z0-9]{64}|su[A-Za-z0-9]{12}`)
 	sumo.Validate = "MixedToken"
 	// The gem-server credentials are two 8-hex halves that Contributed
@@ -514,10 +520,11 @@ func VendorRules() []Rule {
 			Keywords:    []string{"_gitlab_session"}, Pattern: `_gitlab_session=([0-9a-z]{32})\b`, MinEntropy: 3},
 		near("bitbucket-client-secret", "Bitbucket OAuth consumer secret", high, "Bitbucket (Workspace settings > OAuth consumers)",
 			[]string{"bitbucket"}, `[A-Za-z0-9=_-]{64}`),
-		near("atlassian-api-token-legacy", "Atlassian / Jira / Confluence API token", high, "id.atlassian.com (Security > API tokens)",
-			[]string{"atlassian", "confluence", "jira"}, `[A-Za-z0-9]{24}`),
-		tok("sourcegraph-token", "Sourcegraph access token", high, "Sourcegraph (Settings > Access tokens)",
-			[]string{"sgp_"}, `sgp_(?:[a-fA-F0-9]{16}|local)_[a-fA-F0-9]{40}|sgp_[a-fA-F0-9]{40}`),
+		atlassian,
+		// Tokens from before the sgp_ prefix are 40 hex characters, in either
+		// case, named by the vendor.
+		both("sourcegraph-token", "Sourcegraph access token", high, "Sourcegraph (Settings > Access tokens)",
+			[]string{"sgp_"}, `sgp_(?:[a-fA-F0-9]{16}|local)_[a-fA-F0-9]{40}|sgp_[a-fA-F0-9]{40}`, []string{"sourcegraph"}, `[a-fA-F0-9]{40}`),
 		both("sonar-token", "SonarQube / SonarCloud token", high, "SonarQube (My Account > Security)",
 			// Older tokens have no prefix; sonar.login / SONAR_TOKEN names them.
 			[]string{"squ_", "sqp_", "sqa_"}, `sq[upa]_[a-f0-9]{40}`, []string{"sonar"}, `(?:sq[upa]_)?[A-Za-z0-9]{40}`),
@@ -626,7 +633,9 @@ func VendorRules() []Rule {
 			// app and page tokens.
 			[]string{"EAAB", "EAAC", "EAAD", "EAAG", "EAAM", "EAAU"}, `EAACEdEose0cBA[A-Za-z0-9]{20,}|EAA[BCDGMU][A-Za-z0-9]{80,}`,
 			// fbApiKey, FB_CLIENT_SECRET: the short name prefixes the credential's.
-			[]string{"facebook", "fb_app", "fbapp", "fb-app", "fb_api", "fbapi", "fb_secret", "fbsecret", "fb_client", "fbclient", "fb-client"}, `[a-f0-9]{32}`),
+			// An app access token is the app ID and a token joined by a pipe
+			// (URL-encoded as %7C).
+			[]string{"facebook", "fb_app", "fbapp", "fb-app", "fb_api", "fbapi", "fb_secret", "fbsecret", "fb_client", "fbclient", "fb-client"}, `[a-f0-9]{32}|[0-9]{15,16}(?:\||%7[Cc])[A-Za-z0-9_-]{27,40}`),
 		near("linkedin-client-secret", "LinkedIn client secret", med, "the LinkedIn developer portal (Auth > Generate a new client secret)", []string{"linkedin"}, `[A-Za-z0-9]{16}`),
 		near("etsy-api-key", "Etsy API key", high, "Etsy (Your apps)", []string{"etsy"}, `[a-z0-9]{24}`),
 		near("finnhub-token", "Finnhub API token", med, "Finnhub (Dashboard)", []string{"finnhub"}, `[a-z0-9]{20}`),

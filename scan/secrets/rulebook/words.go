@@ -140,3 +140,12 @@ var ShellFiles = map[string]bool{".envrc": true, ".bashrc": true, ".bash_profile
 // AllowlistMarkers are other scanners' inline markers for a reviewed line:
 // gitleaks, detect-secrets, trufflehog.
 var AllowlistMarkers = []string{"gitleaks:allow", "pragma: allowlist secret", "trufflehog:ignore"}
+
+// SessionTokenNames (separators removed) name per-session anti-forgery
+// tokens: Rails' authenticity_token, Django's csrfmiddlewaretoken,
+// ASP.NET's __RequestVerificationToken. A server writes a fresh one into
+// every page it serves, so one in a saved page or a fixture opens nothing.
+var SessionTokenNames = map[string]bool{
+	"authenticitytoken": true, "csrftoken": true, "csrfmiddlewaretoken": true, "xsrftoken": true,
+	"requestverificationtoken": true, "csrf": true, "xcsrftoken": true, "xxsrftoken": true,
+}

@@ -257,7 +257,6 @@ func newSecretsEngine() *secretsEngine {
 	}
 	e.matcher = newSecretsKeywordMatcher(kws)
 	e.k8sSecretRule = e.ruleIndex["kubernetes-secret"]
-
 	return e
 }
 
@@ -633,9 +632,6 @@ func (e *secretsEngine) matchPattern(r int, c *secretsMatchCtx) []secretsSpan {
 	return spans
 }
 
-// secretsWithoutModeWords drops the vendor's mode word (test, live) from
-// the first 24 bytes of a token whose format has one, so that sk_test_…
-// is judged by its random part like sk_live_… is.
 // secretsKeywordSplitsWord reports a vendor's name matched across a
 // camelCase boundary and into the next word: "sumo" in sumOfExposures,
 // "meraki" in CameraKit. Names are matched without regard to case, so
@@ -660,6 +656,9 @@ func secretsKeywordSplitsWord(line []byte, at int, keywords []string) bool {
 	return false
 }
 
+// secretsWithoutModeWords drops the vendor's mode word (test, live) from
+// the first 24 bytes of a token whose format has one, so that sk_test_…
+// is judged by its random part like sk_live_… is.
 func secretsWithoutModeWords(v []byte, modeWords bool) []byte {
 	if !modeWords {
 		return v

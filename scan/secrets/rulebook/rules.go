@@ -414,6 +414,12 @@ func VendorRules() []Rule {
 	age := tok("age-secret-key", "age encryption identity (secret key)", crit, "your key store: generate a new identity with age-keygen, re-encrypt the files to its recipient",
 		[]string{"AGE-SECRET-KEY-1"}, `AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}`)
 	age.CWE = "CWE-321"
+	// MessageBird's client ID is a UUID the vendor's rules report as a
+	// credential, though its name ends in "ID": the nested form, which
+	// takes a UUID named *ID for an identifier, does not apply.
+	messagebirdClientID := near("messagebird-client-id", "MessageBird client ID", med, "the MessageBird dashboard (Developers > API access)",
+		[]string{"messagebird", "message-bird", "message_bird"}, uuid)
+	messagebirdClientID.Nested = ""
 	grafana := both("grafana-token", "Grafana API key, Cloud or service account token", high, "Grafana (Administration > Service accounts / API keys)",
 		[]string{"eyJrIjoi", "glc_", "glsa_"}, `eyJrIjoi[A-Za-z0-9]{70,400}={0,3}|glc_[A-Za-z0-9+/]{32,400}={0,3}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}`,
 		[]string{"grafana"}, `glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}`)
@@ -607,6 +613,7 @@ func VendorRules() []Rule {
 			[]string{":AA"}, `[0-9]{5,16}:AA[A-Za-z0-9_-]{32,33}`, []string{"telegram", "tgbot"}, `[0-9]{5,16}:A[A-Za-z0-9_-]{34}`),
 		near("messagebird-api-key", "MessageBird API key", high, "the MessageBird dashboard (Developers > API access)",
 			[]string{"messagebird", "message-bird", "message_bird"}, `[A-Za-z0-9]{25}`),
+		messagebirdClientID,
 		near("twilio-api-key-secret", "Twilio API key secret", high, "the Twilio Console (Account > API keys: delete the key)", []string{"twilio"}, `[A-Za-z0-9]{32}`),
 		near("sendbird-token", "Sendbird API token", high, "the Sendbird dashboard (Settings > General > API tokens)", []string{"sendbird"}, `[a-f0-9]{40}`),
 		tok("brevo-api-key", "Brevo (Sendinblue) API or SMTP key", high, "Brevo (SMTP & API > API keys)",

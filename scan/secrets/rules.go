@@ -1596,8 +1596,8 @@ func secretsValidateKubernetesSecret(v []byte, c *secretsMatchCtx) bool {
 	if len(value) < 6 || bytes.HasPrefix(value, []byte("-----BEGIN CERTIFICATE")) || bytes.HasPrefix(value, []byte("-----BEGIN PUBLIC KEY")) {
 		return false
 	}
-	if (key == ".dockerconfigjson" || key == ".dockercfg") && !json.Valid(value) {
-		return false // a registry configuration is JSON; anything else is a stand-in
+	if key == ".dockerconfigjson" || key == ".dockercfg" {
+		return secretsRegistryConfigHasCredential(value)
 	}
 	if bytes.HasPrefix(value, []byte("$")) || bytes.HasPrefix(value, []byte("{{")) {
 		return false
@@ -1703,6 +1703,52 @@ func secretsYAMLDocIsSecret(data []byte, pos int) bool {
 		}
 	}
 	return secret
+}
+
+// secretsRegistryConfigHasCredential judges a Docker registry
+// configuration by its credentials (auth, password, identity and registry
+// tokens), not by the registry's address: a host such as
+// registry.test.corp or sample-registry.io carries placeholder words
+// without making its login an example. A value that is not JSON is a
+// stand-in.
+func secretsRegistryConfigHasCredential(value []byte) bool {
+	var doc any
+	if json.Unmarshal(value, &doc) != nil {
+		return false
+	}
+	found := false
+	var walk func(any)
+	walk = func(n any) {
+		m, ok := n.(map[string]any)
+		if !ok {
+			return
+		}
+		for k, sub := range m {
+			s, isString := sub.(string)
+			if !isString {
+				walk(sub)
+				continue
+			}
+			cred := []byte(s)
+			switch strings.ToLower(k) {
+			case "auth":
+				// base64 of user:password; the password is what is judged.
+				if dec, err := base64.StdEncoding.DecodeString(s); err == nil {
+					if _, pw, ok := bytes.Cut(dec, []byte(":")); ok && utf8.Valid(dec) {
+						cred = pw
+					}
+				}
+			case "password", "identitytoken", "registrytoken":
+			default:
+				continue
+			}
+			if len(cred) >= 6 && !rulebook.WeakPasswordPlaceholders[strings.ToLower(string(cred))] && !secretsLooksPlaceholder(cred) {
+				found = true
+			}
+		}
+	}
+	walk(doc)
+	return found
 }
 
 // inK8sSecretData reports whether the line is an entry of a Kubernetes

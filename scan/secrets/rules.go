@@ -1902,6 +1902,8 @@ func secretsValidator(name string) func([]byte, *secretsMatchCtx) bool {
 		return secretsValidateMnemonic
 	case "DockerAuth":
 		return secretsValidateDockerAuth
+	case "Base64Login":
+		return secretsValidateBase64Login
 	case "CurlConfigPassword":
 		return secretsValidateCurlPassword
 	}
@@ -1967,6 +1969,23 @@ func secretsValidateDockerAuth(v []byte, c *secretsMatchCtx) bool {
 		return false
 	}
 	return secretsValidateNotPlaceholderPassword(dec[i+1:], c)
+}
+
+// secretsValidateBase64Login accepts base64 of user:password whose user is
+// a login name. The password is judged when it is text; one that is not
+// (bytes edited inside the base64) is a credential all the same.
+func secretsValidateBase64Login(v []byte, c *secretsMatchCtx) bool {
+	dec, err := base64.StdEncoding.DecodeString(string(v))
+	if err != nil {
+		return false
+	}
+	user, pw, ok := bytes.Cut(dec, []byte(":"))
+	if !ok || len(user) < 2 || len(pw) < 4 || bytes.ContainsFunc(user, func(r rune) bool {
+		return !secretsIsAlnum(byte(r)) && !strings.ContainsRune("._@+-", r)
+	}) {
+		return false
+	}
+	return !utf8.Valid(pw) || secretsValidateNotPlaceholderPassword(pw, c)
 }
 
 // secretsIsHex reports a value made of hexadecimal digits only.

@@ -6,8 +6,9 @@ package rulebook
 // CallPairPattern is a call that takes a name and its value:
 // define('DB_PASSWORD', '...') in PHP, setenv/putenv/setdefault; or a
 // name and the value to use when it is unset: os.environ.get("X", "..."),
-// os.getenv, System.getProperty.
-const CallPairPattern = `(?i)\b(?:define|setenv|putenv|setdefault|get|getenv|getproperty|getenvironmentvariable)[ \t]*\([ \t]*$`
+// os.getenv, System.getProperty, Laravel's env(), and helpers named for
+// the default (GetEnvOrDefault, getOrDefault, envOr).
+const CallPairPattern = `(?i)\b(?:define|setenv|putenv|setdefault|get|getenv|getproperty|getenvironmentvariable|env|\w*or_?default|\w*env_?or\w*)[ \t]*\([ \t]*$`
 
 // XMLKeyValuePattern is the rest of an appSettings-style entry after
 // its key's name: <add key="SmtpPassword" value="..."/>.

@@ -310,8 +310,8 @@ var (
 	// quote, or preceded by a separator.
 	PasswordLineKeywords = []string{"password", "passwd", "pwd", "passphrase", "_pass", "-pass", ".pass", "pass\"", "pass'", "pass:", "pass=", "pass ="}
 	PasswordSuffixes     = []string{"password", "passwd", "pwd", "passphrase"}
-	SecretKeywords       = []string{"secret", "api_key", "apikey", "api-key", "token", "access_key", "accesskey", "auth_key", "auth_salt", "logged_in_", "nonce_"}
-	SecretSuffixes       = []string{"secret", "secretkey", "apikey", "token", "accesskey", "secretkeybase",
+	SecretKeywords       = []string{"secret", "api_key", "apikey", "api-key", "token", "access_key", "accesskey", "auth_key", "auth_salt", "logged_in_", "nonce_", "credential"}
+	SecretSuffixes       = []string{"secret", "secretkey", "apikey", "token", "accesskey", "secretkeybase", "credential", "credentials",
 		"authkey", "authsalt", "loggedinkey", "loggedinsalt", "noncekey", "noncesalt"}
 )
 
@@ -790,6 +790,14 @@ func StructuredRules() []Rule {
 			Remediation: "Change the registry password or token, run docker logout, and use a credential helper (credsStore) instead of auths in config.json.",
 			Keywords:    []string{`"auth"`}, FileContext: []string{`"auths"`},
 			Pattern: `"auth"[ \t]*:[ \t]*"(?P<secret>[A-Za-z0-9+/]{8,}={0,2})"`, Validate: "DockerAuth"},
+		// HTTP Basic credentials kept encoded under a name that says auth:
+		// npm's _auth, "basic_auth", proxyAuth. The name alone is too
+		// common (oauth, author) to be a keyword; the value must decode
+		// to user:password.
+		{ID: "base64-login", Title: "Encoded user:password under an auth key", Severity: finding.High, CWE: "CWE-259",
+			Remediation: "Change the password, and read the credentials from the environment or a secret manager instead of keeping them encoded in the file.",
+			Keywords:    []string{`auth"`, "auth'", "auth:", "auth=", "auth =", "auth :"},
+			Pattern:     `(?i)[A-Za-z0-9_.-]*auth["']?[ \t]*(?::=|=>|=|:)[ \t]*["']?(?P<secret>[A-Za-z0-9+/]{12,}={0,2})` + nearEnd, Validate: "Base64Login"},
 		// PostgreSQL's password file: hostname:port:database:username:password.
 		{ID: "pgpass-password", Title: "Password in a PostgreSQL password file (.pgpass)", Severity: finding.High, CWE: "CWE-259",
 			Remediation: "Change the database password, and keep .pgpass in the home directory (mode 0600), never in a repository.",

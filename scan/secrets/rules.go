@@ -204,7 +204,7 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 			if !secretsIdentEndsWith(lower[s:e], suffixes) && !(ruleID == "generic-password" && secretsIdentIsPass(line[s:e])) {
 				continue
 			}
-			if rulebook.SessionTokenNames[secretsStripSeparators(lower[s:e])] {
+			if rulebook.SessionTokenNames[secretsStripSeparators(lower[s:e])] || secretsNameSaysPublic(lower[s:e], suffixes) {
 				continue
 			}
 			// '/forgot-password' is a route; a name opened by a quote that an
@@ -252,6 +252,36 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 		}
 	}
 	return spans
+}
+
+// secretsNameSaysPublic reports a name whose words before the credential's
+// kind are rulebook.PublicNameWords (PUBLIC_TOKEN, publicApiKey).
+func secretsNameSaysPublic(ident []byte, suffixes []string) bool {
+	norm := secretsStripSeparators(ident)
+	for _, suf := range suffixes {
+		if head, ok := strings.CutSuffix(norm, suf); ok {
+			for _, w := range rulebook.PublicNameWords {
+				if strings.HasSuffix(head, w) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// secretsFollowedByAsset reports a value that a file extension of
+// rulebook.AssetExtensions follows: the hash in a fingerprinted asset's
+// name.
+func secretsFollowedByAsset(line []byte, end int) bool {
+	if end >= len(line) || line[end] != '.' {
+		return false
+	}
+	p := end + 1
+	for p < len(line) && secretsIsAlnum(line[p]) {
+		p++
+	}
+	return slices.Contains(rulebook.AssetExtensions, strings.ToLower(string(line[end+1:p])))
 }
 
 // secretsIdentIsPass reports a name that is the word "pass" or ends in
@@ -789,6 +819,11 @@ func secretsLooksTemplate(v []byte) bool {
 	}
 	if secretsTemplateRe.Match(v) {
 		return true
+	}
+	for _, suf := range rulebook.InstructionSuffixes {
+		if len(lv) > len(suf)+3 && strings.HasSuffix(lv, suf) {
+			return true
+		}
 	}
 	// $VAR; ${VAR} is caught above.
 	if len(v) > 1 && v[0] == '$' && (secretsIdentByte(v[1]) || v[1] == '{') {

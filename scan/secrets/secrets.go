@@ -608,7 +608,7 @@ func (e *secretsEngine) matchPattern(r int, c *secretsMatchCtx) []secretsSpan {
 			}
 		}
 		v := c.line[vs:ve]
-		if rule.minEntropy > 0 && secretsEntropy(v) < rule.minEntropy {
+		if rule.minEntropy > 0 && secretsEntropy(v) < rule.minEntropy || secretsFollowedByAsset(c.line, ve) {
 			continue
 		}
 		if rule.vendorFormat {

@@ -149,3 +149,18 @@ var SessionTokenNames = map[string]bool{
 	"authenticitytoken": true, "csrftoken": true, "csrfmiddlewaretoken": true, "xsrftoken": true,
 	"requestverificationtoken": true, "csrf": true, "xcsrftoken": true, "xxsrftoken": true,
 }
+
+// PublicNameWords end the part of a credential's name before its kind
+// (PUBLIC_TOKEN, publicApiKey, publishableKey, separators removed): the
+// issuer made it to be shipped in pages and apps, so it opens nothing
+// alone.
+var PublicNameWords = []string{"public", "publicapi", "publicaccess", "publishable", "publishableapi"}
+
+// InstructionSuffixes end values that tell the reader what to put there
+// (SlackAppConfigurationAccessTokenHere, RANDOMSTRINGHERE).
+var InstructionSuffixes = []string{"here"}
+
+// AssetExtensions follow a fingerprinted asset's hash (favicon.ico-<md5>.png,
+// app-<hash>.js): a vendor prefix that happens to stand before the hash
+// makes it no token.
+var AssetExtensions = []string{"png", "jpg", "jpeg", "gif", "svg", "ico", "webp", "css", "js", "mjs", "map", "woff", "woff2", "ttf", "eot", "html", "htm"}

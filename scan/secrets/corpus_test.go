@@ -265,10 +265,9 @@ var (
 // blind). gitleaks has 11 false-positive files on dev since rounds 10 to
 // 16; the bar stays at the 8 it had. gl-dev (gitleaks' own rule examples,
 // even-indexed rule files) 0.992 (125/126) with 6 after round 17 (0.960
-// with 10 blind). gl-heldout (the odd-indexed files) is not held here yet:
-// 0.926 (163/176) with 7 after round 17 against gitleaks' 0.994 with 5, and
-// round 17 did not look at its misses; its gitleaks count (5) is kept in
-// the map for the round that does.
+// with 10 blind). gl-heldout (the odd-indexed files) 0.955 (168/176) with
+// 4 after round 18 (0.926 with 8 blind, after round 16; round 18 looked at
+// it, so it is held out no longer); gitleaks 0.994 with 5.
 const secretsFamiliesMinRecall = 0.95
 
 var secretsFamiliesGitleaksFPFiles = map[string]int{"dev": 8, "heldout": 6, "heldout2": 1, "heldout3": 2, "heldout4": 1, "heldout5": 3, "heldout6": 1, "heldout7": 1, "heldout8": 0, "heldout9": 0, "heldout10": 2, "heldout11": 0, "heldout12": 1, "heldout13": 1, "gl-dev": 7, "gl-heldout": 5}
@@ -277,7 +276,7 @@ var secretsFamiliesGitleaksFPFiles = map[string]int{"dev": 8, "heldout": 6, "hel
 // bench/secrets-score.go does: a label is found when any finding is on its
 // line; a file with a finding on any other line is a false-positive file.
 func TestSecretsFamiliesCorpus(t *testing.T) {
-	for _, part := range []string{"dev", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "gl-dev"} {
+	for _, part := range []string{"dev", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "gl-dev", "gl-heldout"} {
 		t.Run(part, func(t *testing.T) {
 			dir := filepath.Join(secretsFamiliesDir, part)
 			labels := secretsReadLabels(t, dir)

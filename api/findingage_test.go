@@ -1,12 +1,18 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"scand/finding"
+	"scand/store"
 )
 
 // TestReportsCarryAge: every finding shape and report of a stored scan
@@ -115,5 +121,51 @@ func TestReportsCarryAge(t *testing.T) {
 	want := "<dt>Seen</dt><dd>first " + completed[0].UTC().Format(layout) + ", last " + completed[1].UTC().Format(layout) + "</dd>"
 	if code != 200 || !strings.Contains(string(out), want) {
 		t.Errorf("HTML report: %d, want %q in it", code, want)
+	}
+}
+
+// TestStreamsBesideLookupsNeverDeadlock: many clients reading pages,
+// NDJSON and reports of one scan at once, each holding a reader
+// connection while it looks up ages and excerpts beside the stream, all
+// finish. With the lookups on the reader pool, eight such requests held
+// all eight connections and waited for a ninth forever.
+func TestStreamsBesideLookupsNeverDeadlock(t *testing.T) {
+	h := newScanHarness(t, nil, nil)
+	ctx := context.Background()
+	id := store.NewID()
+	if _, err := h.store.CreateScan(ctx, store.Scan{ID: id, TargetPath: "/t", ScanTypes: []string{"code"}, StartedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	h.store.MarkScanRunning(ctx, id)
+	if err := h.store.CompleteScan(ctx, id, store.ScanResult{Findings: finding.Prepare(id, syntheticFindings(1500), nil, store.NewID)}); err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{"/findings", "/findings?format=ndjson", "/report?format=sarif", "/report?format=html", "/findings?sort=first_seen"}
+	client := &http.Client{Timeout: 60 * time.Second}
+	var wg sync.WaitGroup
+	errs := make(chan error, 200)
+	for c := 0; c < 24; c++ {
+		wg.Add(1)
+		go func(c int) {
+			defer wg.Done()
+			for i := 0; i < 4; i++ {
+				resp, err := client.Get(h.srv.URL + "/api/v1/scans/" + id + paths[(c+i)%len(paths)])
+				if err != nil {
+					errs <- err
+					return
+				}
+				_, err = io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if err != nil || resp.StatusCode != 200 {
+					errs <- fmt.Errorf("%s: %d %v", paths[(c+i)%len(paths)], resp.StatusCode, err)
+					return
+				}
+			}
+		}(c)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }

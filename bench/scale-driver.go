@@ -70,8 +70,15 @@ func freePort() int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
+// running is the daemon started last: fail stops it, so that a failed
+// run leaves no daemon behind to load the machine.
+var running *daemon
+
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "scale-driver:", err)
+	if running != nil && running.cmd.Process != nil {
+		running.cmd.Process.Kill()
+	}
 	os.Exit(1)
 }
 
@@ -90,6 +97,7 @@ func start(dir string, extra ...string) *daemon {
 	if err := d.cmd.Start(); err != nil {
 		fail(err)
 	}
+	running = d
 	for i := 0; i < 200; i++ {
 		if resp, err := http.Get(d.base + "/ready"); err == nil {
 			resp.Body.Close()

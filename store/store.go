@@ -98,6 +98,8 @@ type Store struct {
 	// health records storage failures seen on any connection (readiness,
 	// 507 on a full disk).
 	health *sqlbase.Health
+	// lookup is sqlbase.Pools.Lookup: point reads beside an open stream.
+	lookup *sql.DB
 	// completed is called after a scan's completion commits (SetCompletionHook).
 	completed func(ctx context.Context, scanID string)
 }
@@ -129,8 +131,9 @@ func open(ctx context.Context, path string, now func() time.Time, pragmas []stri
 	s := &Store{Queue: webhooks.New(db, w, now), Log: audit.New(db, w, now), db: db, w: w, now: now, path: path, wake: make(chan struct{}, 1), health: health}
 	s.Table = scans.New(db, w, now, s.wakePurger)
 	s.Reader = findings.New(db, s.Table)
-	s.Targets = targets.New(db, w, now)
-	s.Excerpts = excerpts.New(db, w)
+	s.lookup = p.Lookup
+	s.Targets = targets.New(db, p.Lookup, w, now)
+	s.Excerpts = excerpts.New(db, p.Lookup, w)
 	s.Statements = vexdb.New(db, w, now)
 	s.Runs = reevals.New(db, w, now)
 	if err := s.open(ctx, extra); err != nil {
@@ -197,7 +200,7 @@ func (s *Store) ensureIncrementalVacuum(ctx context.Context) error {
 }
 
 // Close closes the database.
-func (s *Store) Close() error { return errors.Join(s.db.Close(), s.w.Close()) }
+func (s *Store) Close() error { return errors.Join(s.db.Close(), s.lookup.Close(), s.w.Close()) }
 
 // Ping proves the database is openable and answers a query.
 func (s *Store) Ping(ctx context.Context) error {

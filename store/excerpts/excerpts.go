@@ -23,6 +23,8 @@ import (
 // Excerpts reads and writes the excerpt tables.
 type Excerpts struct {
 	db, w *sql.DB
+	// lookup serves ExcerptLookup (sqlbase.Pools.Lookup).
+	lookup *sql.DB
 	// deflate is reused: a new flate writer costs far more than
 	// compressing one small excerpt.
 	mu      sync.Mutex
@@ -31,7 +33,7 @@ type Excerpts struct {
 }
 
 // New reads through db and writes through the writer w.
-func New(db, w *sql.DB) *Excerpts { return &Excerpts{db: db, w: w} }
+func New(db, lookup, w *sql.DB) *Excerpts { return &Excerpts{db: db, lookup: lookup, w: w} }
 
 // Item is the excerpt of one finding of a scan.
 type Item struct {
@@ -122,7 +124,9 @@ type Lookup struct {
 
 // ExcerptLookup prepares a Lookup over a scan's excerpts.
 func (x *Excerpts) ExcerptLookup(ctx context.Context, scanSeq int64) (*Lookup, error) {
-	st, err := x.db.PrepareContext(ctx, `SELECT b.body FROM finding_excerpts e JOIN excerpt_bodies b ON b.id = e.body_id
+	// The lookup pool: a Lookup is used while its caller streams the
+	// scan's findings on a reader connection.
+	st, err := x.lookup.PrepareContext(ctx, `SELECT b.body FROM finding_excerpts e JOIN excerpt_bodies b ON b.id = e.body_id
 		WHERE e.scan_seq = ? AND e.fp = ?`)
 	if err != nil {
 		return nil, err

@@ -31,6 +31,13 @@ var ErrConflict = errors.New("conflict")
 type Pools struct {
 	// Read serves reads; several connections read concurrently under WAL.
 	Read *sql.DB
+	// Lookup serves the point reads a caller makes while it holds a Read
+	// connection (ages and excerpts looked up beside a stream of
+	// findings). Taking a second Read connection there deadlocks once
+	// every Read connection is held by such a caller; a Lookup query
+	// holds its connection for one short statement and waits for nothing
+	// else, so it always finishes.
+	Lookup *sql.DB
 	// Write is the one writer connection. Every write queues for it in Go
 	// instead of spinning on SQLite's busy handler, and the write
 	// transactions are kept short, so no caller ever sees SQLITE_BUSY.
@@ -53,9 +60,19 @@ func Open(path string, pragmas []string, now func() time.Time) (Pools, error) {
 	db.SetMaxOpenConns(8)
 	db.SetMaxIdleConns(8)
 	db.SetConnMaxIdleTime(time.Minute)
+	lookups, err := newObservedConnector(DSN(path, lookupCacheKiB, pragmas...), health, nil)
+	if err != nil {
+		db.Close()
+		return Pools{}, fmt.Errorf("open database %s: %w", path, err)
+	}
+	lookup := sql.OpenDB(lookups)
+	lookup.SetMaxOpenConns(2)
+	lookup.SetMaxIdleConns(2)
+	lookup.SetConnMaxIdleTime(time.Minute)
 	writer, err := newObservedConnector(DSN(path, WriterCacheKiB, pragmas...), health, newSpaceGuard(path))
 	if err != nil {
 		db.Close()
+		lookup.Close()
 		return Pools{}, fmt.Errorf("open database %s: %w", path, err)
 	}
 	w := sql.OpenDB(writer)
@@ -65,7 +82,7 @@ func Open(path string, pragmas []string, now func() time.Time) (Pools, error) {
 	// closing it after a minute of idleness is what gives an idle daemon
 	// its memory back (reopening costs about a millisecond).
 	w.SetConnMaxIdleTime(time.Minute)
-	return Pools{Read: db, Write: w, Health: health}, nil
+	return Pools{Read: db, Lookup: lookup, Write: w, Health: health}, nil
 }
 
 // Page cache per connection. Readers mostly walk ranges once (the OS
@@ -74,6 +91,7 @@ func Open(path string, pragmas []string, now func() time.Time) (Pools, error) {
 // right edge of every B-tree it appends to.
 const (
 	readerCacheKiB = 4 << 10
+	lookupCacheKiB = 1 << 10
 	WriterCacheKiB = 16 << 10
 )
 

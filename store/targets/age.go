@@ -185,14 +185,15 @@ type Age struct {
 }
 
 // AgesOf returns the ages of fingerprints on one target, by fingerprint;
-// a fingerprint never recorded there is absent.
+// a fingerprint never recorded there is absent. It reads through the
+// lookup pool, so a caller may hold an open stream of findings.
 func (s *Targets) AgesOf(ctx context.Context, targetID int64, fingerprints []string) (map[string]Age, error) {
 	out := map[string]Age{}
 	for len(fingerprints) > 0 {
 		n := min(len(fingerprints), 500)
 		args := append([]any{targetID}, sqlbase.AnySlice(fingerprints[:n])...)
 		fingerprints = fingerprints[n:]
-		rows, err := s.db.QueryContext(ctx, "SELECT fingerprint, first_seen, last_seen FROM finding_age WHERE target_id = ? AND fingerprint IN ("+
+		rows, err := s.lookup.QueryContext(ctx, "SELECT fingerprint, first_seen, last_seen FROM finding_age WHERE target_id = ? AND fingerprint IN ("+
 			sqlbase.Placeholders(n)+")", args...)
 		if err != nil {
 			return nil, err
@@ -217,7 +218,7 @@ func (s *Targets) AgesOf(ctx context.Context, targetID int64, fingerprints []str
 // AgesOfScan is AgesOf for the target of scan scanID.
 func (s *Targets) AgesOfScan(ctx context.Context, scanID string, fingerprints []string) (map[string]Age, error) {
 	var targetID sql.NullInt64
-	err := s.db.QueryRowContext(ctx, "SELECT target_id FROM scans WHERE id = ?", scanID).Scan(&targetID)
+	err := s.lookup.QueryRowContext(ctx, "SELECT target_id FROM scans WHERE id = ?", scanID).Scan(&targetID)
 	if errors.Is(err, sql.ErrNoRows) || (err == nil && !targetID.Valid) {
 		return map[string]Age{}, nil
 	}

@@ -57,12 +57,16 @@ type Target struct {
 // Targets is the targets and finding_age tables.
 type Targets struct {
 	db, w *sql.DB
-	now   func() time.Time
+	// lookup serves AgesOf, which callers use while streaming findings
+	// (sqlbase.Pools.Lookup).
+	lookup *sql.DB
+	now    func() time.Time
 }
 
-// New reads through db, writes through the writer w and stamps with now.
-func New(db, w *sql.DB, now func() time.Time) *Targets {
-	return &Targets{db: db, w: w, now: now}
+// New reads through db (point reads beside a stream through lookup),
+// writes through the writer w and stamps with now.
+func New(db, lookup, w *sql.DB, now func() time.Time) *Targets {
+	return &Targets{db: db, lookup: lookup, w: w, now: now}
 }
 
 // Columns is the select list TargetRow reads, for the alias t.

@@ -1,0 +1,2 @@
+let accountName = $accountName;
+let accountKey = $accountKey;

@@ -1,0 +1,2 @@
+user = 'Aladdin'
+password = 'open sesame'

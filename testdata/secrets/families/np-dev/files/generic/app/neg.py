@@ -1,0 +1,4 @@
+password = "123"
+password = super$ecret
+
+password = 'super$ecret'

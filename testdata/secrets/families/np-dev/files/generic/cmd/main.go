@@ -1,0 +1,3 @@
+func main() {
+my_password := "super$ecret"
+}

@@ -1,0 +1,5 @@
+beta => {
+  host            => 'foo.example.com',
+  user            => 'joe',
+  password        => 'thisismypassword',
+}

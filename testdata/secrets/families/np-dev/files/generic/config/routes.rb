@@ -1,0 +1,3 @@
+Rails.application.routes.draw do
+as: 'cms_user_password'
+end

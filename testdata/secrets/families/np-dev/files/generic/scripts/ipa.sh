@@ -1,0 +1,2 @@
+echo "Rrun 'bin/ipa_kinit admin' to acquire a Kerberos ticket"
+echo "The password is 'Secret123'"

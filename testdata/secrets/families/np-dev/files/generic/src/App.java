@@ -1,0 +1,1 @@
+String usernamePassword = "application:" + appKey + ":" + appSecret;

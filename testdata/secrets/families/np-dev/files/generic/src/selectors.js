@@ -1,0 +1,1 @@
+this.addPassword = '#add-password';

@@ -1,0 +1,1 @@
+"//localhost:1337/:_password = "+new Buffer("feast").toString("base64")

@@ -1,0 +1,1 @@
+  const password = process.env.REACT_APP_FIREBASE_DEV_PASSWORD || "not-set"

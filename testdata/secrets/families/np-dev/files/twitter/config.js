@@ -1,0 +1,3 @@
+module.exports = {
+     TWITTER_ID:               "DkWLqcP3ace3wHuJ7fiw",
+};

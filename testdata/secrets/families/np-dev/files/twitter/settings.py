@@ -1,0 +1,1 @@
+# TWITTER_API_KEY = 'UZYoBAfBzNace3mBwPOGYw'

@@ -633,6 +633,30 @@ func VendorRules() []Rule {
 		near("squarespace-token", "Squarespace API key", high, "Squarespace (Settings > Developer API keys)", []string{"squarespace"}, uuid),
 		both("twitch-token", "Twitch API token, client secret or stream key", high, "the Twitch developer console (stream keys: Creator Dashboard > Settings > Stream > Reset)",
 			[]string{"live_"}, `live_[0-9]{8,12}_[A-Za-z0-9]{30,36}`, []string{"twitch"}, `[a-z0-9]{30}`),
+		near("jenkins-api-token", "Jenkins API token", high, "Jenkins (the user's Configure page > API Token: revoke)", []string{"jenkins"}, `11[0-9a-f]{32}`),
+		// A device's access token is the path segment of ThingsBoard's
+		// device API (HTTP and CoAP): the URL alone is the credential.
+		{ID: "thingsboard-access-token", Title: "ThingsBoard device access token", Severity: high, CWE: "CWE-798",
+			Remediation: revokeIn("ThingsBoard (Devices > the device > Manage credentials)"),
+			Keywords:    []string{"thingsboard"},
+			Pattern:     `(?i:thingsboard)[\w.-]*(?::[0-9]{1,5})?/api/v1/(?P<secret>[A-Za-z0-9]{20})/(?i:telemetry|attributes|rpc|claim)`,
+			MinEntropy:  3, VendorFormat: true},
+		// A bootstrap token joins a node to the cluster. Its format is
+		// generic, so it needs kubeadm's words on the line, and it keeps the
+		// full placeholder check: kubeadm's documentation writes
+		// abcdef.0123456789abcdef.
+		{ID: "kubernetes-bootstrap-token", Title: "Kubernetes bootstrap token", Severity: high, CWE: "CWE-798",
+			Remediation: "Delete the token (kubeadm token delete <id>) and create a short-lived one when a node joins (kubeadm token create --ttl).",
+			Keywords:    []string{"kubeadm", "--token", "bootstrap"},
+			Pattern:     `(?i:kubeadm|--token|bootstrap)[^\n]*?\b(?P<secret>[a-z0-9]{6}\.[a-z0-9]{16})(?:[^\w.]|$)`,
+			MinEntropy:  3},
+		// A WireGuard key is 32 bytes in base64; the PublicKey beside it is
+		// public.
+		{ID: "wireguard-private-key", Title: "WireGuard private or preshared key", Severity: crit, CWE: "CWE-321",
+			Remediation: "Generate a new key (wg genkey, wg genpsk), update the peers' PublicKey, and load the key from a file outside the repository (PostUp = wg set %i private-key <file>).",
+			Keywords:    []string{"privatekey", "presharedkey"},
+			Pattern:     `(?i)^[ \t]*(?:PrivateKey|PresharedKey)[ \t]*=[ \t]*(?P<secret>[A-Za-z0-9+/]{43}=)(?:\s|$)`,
+			MinEntropy:  3, VendorFormat: true},
 		near("twitter-token", "Twitter / X API key, secret or token", high, "the X developer portal (Keys and tokens > Regenerate)",
 			[]string{"twitter"}, `A{22}[A-Za-z0-9%]{80,100}|[0-9]{15,25}-[A-Za-z0-9]{20,40}|[A-Za-z0-9]{50}|[A-Za-z0-9]{45}|[A-Za-z0-9]{35}|[A-Za-z0-9]{25}`),
 		both("facebook-token", "Facebook / Meta access token or app secret", high, "Meta for Developers (App settings > Basic > App secret reset; Access token debugger)",

@@ -242,7 +242,7 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 				continue // unquoted YAML tag, anchor or alias: `password: !vault |`
 			}
 			if !secretsGenericValueOK(v, lower[s:e], entropyFactor, entropyCap, weakOK) &&
-				!(ruleID == "generic-password" && c.iacFile && vs > 0 && secretsIsQuote(line[vs-1]) && secretsWordPassword(v)) {
+				!(ruleID == "generic-password" && (c.iacFile && vs > 0 && secretsIsQuote(line[vs-1]) || secretsIsDotenv(c.rel)) && secretsWordPassword(v)) {
 				continue
 			}
 			if c.configFile && secretsInSealedSecret(c) {
@@ -564,9 +564,10 @@ func secretsTypeAnnotation(line []byte, p int) (int, bool) {
 }
 
 // secretsWordPassword accepts a password of letters only ("rootpasswd")
-// where a quoted value can only be a literal: in Terraform and HCL a
-// reference (var.db_password) is unquoted and an interpolation is caught
-// as a template, so the digit the generic rules ask for elsewhere (to
+// where a value can only be a literal: quoted in Terraform and HCL (a
+// reference, var.db_password, is unquoted; an interpolation is caught as a
+// template) and any value in a dotenv file (REACT_APP_AUTH_PASSWORD=...,
+// which the React and Vite builds also ship to the browser), so the digit the generic rules ask for elsewhere (to
 // tell a value from a label or a message) proves nothing there.
 func secretsWordPassword(v []byte) bool {
 	if len(v) < 8 || rulebook.WeakPasswordPlaceholders[strings.ToLower(string(v))] || secretsLooksTemplate(v) || secretsLooksPlaceholder(v) {

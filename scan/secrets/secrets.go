@@ -75,14 +75,21 @@ func secretsIsShellFile(rel string) bool {
 	return rulebook.ShellFiles[base] || rulebook.ShellFiles[path.Ext(base)]
 }
 
+// secretsIsDotenv reports a dotenv file (.env, .env.local, prod.env):
+// every value there is a literal, variables being written $VAR.
+func secretsIsDotenv(rel string) bool {
+	base := strings.ToLower(path.Base(rel))
+	return base == ".env" || strings.HasPrefix(base, ".env.") || strings.HasSuffix(base, ".env")
+}
+
 // secretsIsConfigFile reports whether unquoted values are literal values
 // in this file (KEY=value, key: value), as they are in .env, INI, YAML,
 // TOML and properties files but not in source code.
 func secretsIsConfigFile(rel string) bool {
-	base := strings.ToLower(path.Base(rel))
-	if base == ".env" || strings.HasPrefix(base, ".env.") || strings.HasSuffix(base, ".env") {
+	if secretsIsDotenv(rel) {
 		return true
 	}
+	base := strings.ToLower(path.Base(rel))
 	switch base {
 	case ".npmrc", ".pypirc", ".netrc", "_netrc", ".git-credentials", "credentials", ".s3cfg", ".pgpass", ".my.cnf":
 		return true

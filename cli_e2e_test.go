@@ -520,6 +520,10 @@ func TestCLISARIFMatchesTheDaemonsAndValidates(t *testing.T) {
 		t.Errorf("the daemon's SARIF has firstSeen/lastSeen on %d of %d results", n, results)
 	}
 	srv = sarifSeen.ReplaceAllString(srv, "")
+	// The daemon reads excerpts 500 results at a time, the CLI one by one.
+	if !strings.Contains(srv, `"contextRegion": {`) {
+		t.Error("the daemon's SARIF has no contextRegion: the excerpts kept at scan time are missing")
+	}
 	norm := func(s string) string { return sarifVolatile.ReplaceAllString(s, `$1SCAN"$2"ID"`) }
 	if norm(cli) != norm(srv) {
 		t.Errorf("the CLI's SARIF differs from the daemon's for the same tree:\nCLI:\n%s\ndaemon:\n%s", cli, srv)

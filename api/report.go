@@ -153,7 +153,7 @@ func (s *Server) streamSARIF(ctx context.Context, w http.ResponseWriter, sc stor
 	}
 	defer look.Close()
 	tools, err := reportdata.SARIFTools(ctx, s.Store, sc, s.Scanners, data, func(name string) iter.Seq2[report.Row, error] {
-		return reportdata.WithExcerpts(ctx, look, reportdata.AgedReportRows(ctx, s.Store, sc, s.Store.FindingRows(ctx, sc, store.FindingQuery{Scanners: []string{name}}), nil))
+		return reportdata.AgedReportRows(ctx, s.Store, sc, look, s.Store.FindingRows(ctx, sc, store.FindingQuery{Scanners: []string{name}}), nil)
 	})
 	if err != nil {
 		return err
@@ -194,6 +194,6 @@ func (s *Server) writeStoredReport(ctx context.Context, w io.Writer, sc store.Sc
 		t.Add(finding.Severity(f.Severity), f.Suppressed, report.HiddenVerdict(f.Triage), f.Tags, f.N)
 	}
 	return report.WriteHTML(w, reportdata.ReportScan(sc, data, coverage, Version), t, s.outputNow(), func(sev finding.Severity) iter.Seq2[report.Row, error] {
-		return reportdata.AgedReportRows(ctx, s.Store, sc, s.Store.FindingRows(ctx, sc, store.FindingQuery{Severities: []string{string(sev)}}), nil)
+		return reportdata.AgedReportRows(ctx, s.Store, sc, nil, s.Store.FindingRows(ctx, sc, store.FindingQuery{Severities: []string{string(sev)}}), nil)
 	})
 }

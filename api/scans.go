@@ -458,7 +458,7 @@ func (s *Server) handleFindings(w http.ResponseWriter, r *http.Request) error {
 	buf = append(buf, '[')
 	now := s.slaNow()
 	n, last := 0, -1
-	for aged, err := range reportdata.AgedRows(r.Context(), s.Store, sc, s.Store.FindingRows(r.Context(), sc, page)) {
+	for aged, err := range reportdata.AgedRows(r.Context(), s.Store, sc, nil, s.Store.FindingRows(r.Context(), sc, page)) {
 		if err != nil {
 			return err
 		}
@@ -486,7 +486,7 @@ func (s *Server) streamFindingsNDJSON(w http.ResponseWriter, r *http.Request, sc
 	sw := httpio.StartStream(w, "application/x-ndjson")
 	now := s.slaNow()
 	var buf []byte
-	for aged, err := range reportdata.AgedRows(r.Context(), s.Store, sc, s.Store.FindingRows(r.Context(), sc, fq)) {
+	for aged, err := range reportdata.AgedRows(r.Context(), s.Store, sc, nil, s.Store.FindingRows(r.Context(), sc, fq)) {
 		if err != nil {
 			return sw.Fail(err)
 		}

@@ -465,10 +465,13 @@ func main() {
 	if code, _, out, _ := d.do("DELETE", "/api/v1/scans/"+a, nil); code != 204 {
 		fail(fmt.Errorf("delete: %d %s", code, out))
 	}
-	// Verdicts and comments stay: allow them a megabyte.
-	size = waitShrink(d.db, int64(float64(size0)*1.1)+1<<20, 3*time.Minute)
-	record("DELETE A until the file is back to its first size", time.Since(t0), d.peakMB(),
-		fmt.Sprintf("file %d KB, %d KB before any scan (verdicts and comments stay)", size>>10, size0>>10))
+	// Verdicts, comments, the audit log and each fingerprint's first and
+	// last sighting on the target stay by design (docs/portfolio.md), so
+	// the file is not back to its first size: this waits until it stops
+	// shrinking and says what is left.
+	size = waitShrink(d.db, 0, 3*time.Minute)
+	record("DELETE A until the file stops shrinking", time.Since(t0), d.peakMB(),
+		fmt.Sprintf("file %d KB, %d KB before any scan (verdicts, comments, audit log and the ages of %d fingerprints stay)", size>>10, size0>>10, *n))
 	fmt.Fprintf(os.Stderr, "  idle RSS at the end: %.0f MB\n", float64(d.status("VmRSS"))/1024)
 
 	if *small > 0 {
@@ -481,15 +484,27 @@ func main() {
 	}
 }
 
-// settledSize is the database file's size once the daemon's WAL
-// checkpoints (every second) have caught up.
+// settledSize is the database file's size once it has not changed for
+// 3 s: the WAL checkpoints (every second) have caught up, and so has the
+// work after a scan completes (its sightings and the target's latest
+// findings, written in short transactions beside the API).
 func settledSize(db string) int64 {
-	time.Sleep(2500 * time.Millisecond)
-	st, err := os.Stat(db)
-	if err != nil {
-		fail(err)
+	deadline := time.Now().Add(3 * time.Minute)
+	var last int64 = -1
+	stable := time.Now()
+	for {
+		time.Sleep(500 * time.Millisecond)
+		st, err := os.Stat(db)
+		if err != nil {
+			fail(err)
+		}
+		if st.Size() != last {
+			last, stable = st.Size(), time.Now()
+		}
+		if time.Since(stable) >= 3*time.Second || time.Now().After(deadline) {
+			return last
+		}
 	}
-	return st.Size()
 }
 
 // waitShrink waits until the file is at most target bytes (target 0: until

@@ -4,8 +4,10 @@ import (
 	"context"
 	"iter"
 
+	"scand/finding/excerpt"
 	"scand/finding/report"
 	"scand/store"
+	"scand/store/excerpts"
 	"scand/store/targets"
 )
 
@@ -19,12 +21,17 @@ type Aged struct {
 	Row store.FindingRow
 	// Seen is nil when no completed scan has reported the finding yet.
 	Seen *report.Seen
+	// Excerpt is the code kept around the finding; nil when none was kept
+	// or none was asked for.
+	Excerpt *excerpt.Excerpt
 }
 
 // AgedRows yields the rows of scan sc with their sightings (finding_age,
-// kept when old scans are deleted), looked up ageBatch rows at a time.
-// Every finding shape and report of a stored scan reads its age here.
-func AgedRows(ctx context.Context, st *store.Store, sc store.Scan, rows iter.Seq2[store.FindingRow, error]) iter.Seq2[Aged, error] {
+// kept when old scans are deleted), and their excerpts when look is not
+// nil, looked up ageBatch rows at a time (one query each, not one per
+// row). Every finding shape and report of a stored scan reads its age
+// here.
+func AgedRows(ctx context.Context, st *store.Store, sc store.Scan, look *excerpts.Lookup, rows iter.Seq2[store.FindingRow, error]) iter.Seq2[Aged, error] {
 	return func(yield func(Aged, error) bool) {
 		batch := make([]store.FindingRow, 0, ageBatch)
 		fps := make([]string, 0, ageBatch)
@@ -37,9 +44,13 @@ func AgedRows(ctx context.Context, st *store.Store, sc store.Scan, rows iter.Seq
 				yield(Aged{}, err)
 				return false
 			}
+			var kept map[string]*excerpt.Excerpt
+			if look != nil {
+				kept = look.GetMany(ctx, fps)
+			}
 			for i := range batch {
 				age, ok := ages[fps[i]]
-				if !yield(Aged{Row: batch[i], Seen: SeenOf(sc, age, ok)}, nil) {
+				if !yield(Aged{Row: batch[i], Seen: SeenOf(sc, age, ok), Excerpt: kept[fps[i]]}, nil) {
 					return false
 				}
 			}
@@ -78,7 +89,7 @@ func SeenOf(sc store.Scan, age targets.Age, ok bool) *report.Seen {
 }
 
 // AgedReportRows is ReportRows with each row's sighting on the scan's
-// target, for the daemon's reports.
-func AgedReportRows(ctx context.Context, st *store.Store, sc store.Scan, rows iter.Seq2[store.FindingRow, error], mark Mark) iter.Seq2[report.Row, error] {
-	return reportRows(AgedRows(ctx, st, sc, rows), mark)
+// target and, when look is not nil, its excerpt: the daemon's reports.
+func AgedReportRows(ctx context.Context, st *store.Store, sc store.Scan, look *excerpts.Lookup, rows iter.Seq2[store.FindingRow, error], mark Mark) iter.Seq2[report.Row, error] {
+	return reportRows(AgedRows(ctx, st, sc, look, rows), mark)
 }

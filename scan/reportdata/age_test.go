@@ -63,7 +63,7 @@ func TestAgedRowsKeepEveryRowIntact(t *testing.T) {
 		t.Fatalf("%d rows stored, want %d", len(want), n)
 	}
 	i := 0
-	for aged, err := range AgedRows(ctx, st, sc, st.FindingRows(ctx, sc, store.FindingQuery{})) {
+	for aged, err := range AgedRows(ctx, st, sc, nil, st.FindingRows(ctx, sc, store.FindingQuery{})) {
 		if err != nil {
 			t.Fatal(err)
 		}

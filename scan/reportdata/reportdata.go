@@ -108,7 +108,7 @@ func reportRows(rows iter.Seq2[Aged, error], mark Mark) iter.Seq2[report.Row, er
 				return
 			}
 			cur.row = aged.Row
-			r := report.Row{Stored: cur, Triage: TriageOf(aged.Row.State), Seen: aged.Seen}
+			r := report.Row{Stored: cur, Triage: TriageOf(aged.Row.State), Seen: aged.Seen, Excerpt: aged.Excerpt}
 			if mark != nil {
 				r.Diff, r.Baselined = mark(aged.Row.Fingerprint)
 			}

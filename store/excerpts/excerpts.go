@@ -119,6 +119,7 @@ func (x *Excerpts) Excerpt(ctx context.Context, scanSeq int64, fingerprint strin
 // one prepared statement; Close it when done.
 type Lookup struct {
 	stmt *sql.Stmt
+	db   *sql.DB
 	seq  int64
 }
 
@@ -131,7 +132,7 @@ func (x *Excerpts) ExcerptLookup(ctx context.Context, scanSeq int64) (*Lookup, e
 	if err != nil {
 		return nil, err
 	}
-	return &Lookup{stmt: st, seq: scanSeq}, nil
+	return &Lookup{stmt: st, db: x.lookup, seq: scanSeq}, nil
 }
 
 // Get returns a finding's excerpt; nil when none was kept (or on an
@@ -147,6 +148,50 @@ func (l *Lookup) Get(ctx context.Context, fingerprint string, line int) *excerpt
 	}
 	e, _ := decode(body, line)
 	return e
+}
+
+// GetMany is Get of a batch of findings in one query (the keys bound as
+// one JSON array), by fingerprint; a finding without an excerpt (or a
+// batch that fails: a report without excerpts is still the report) is
+// absent.
+func (l *Lookup) GetMany(ctx context.Context, fingerprints []string) map[string]*excerpt.Excerpt {
+	out := map[string]*excerpt.Excerpt{}
+	if l == nil || len(fingerprints) == 0 {
+		return out
+	}
+	byKey := make(map[int64][]string, len(fingerprints))
+	keys := make([]int64, 0, len(fingerprints))
+	for _, f := range fingerprints {
+		if k, ok := fpKey(f); ok {
+			if _, seen := byKey[k]; !seen {
+				keys = append(keys, k)
+			}
+			byKey[k] = append(byKey[k], f)
+		}
+	}
+	list, err := json.Marshal(keys)
+	if err != nil {
+		return out
+	}
+	rows, err := l.db.QueryContext(ctx, `SELECT e.fp, b.body FROM json_each(?) j CROSS JOIN finding_excerpts e
+		JOIN excerpt_bodies b ON b.id = e.body_id WHERE e.scan_seq = ? AND e.fp = j.value`, string(list), l.seq)
+	if err != nil {
+		return out
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k int64
+		var body []byte
+		if rows.Scan(&k, &body) != nil {
+			return out
+		}
+		if e, err := decode(body, 0); err == nil {
+			for _, f := range byKey[k] {
+				out[f] = e
+			}
+		}
+	}
+	return out
 }
 
 // Close releases the statement.

@@ -108,6 +108,12 @@ func (r *Runner) Run(ctx context.Context, c Cmd) (Result, error) {
 	stderr := &cappedBuffer{max: r.MaxStderr}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 
+	// A context already done starts nothing: a fast tool could otherwise
+	// finish before the select below sees the cancellation, and a
+	// cancelled probe would pass for a successful one.
+	if err := ctx.Err(); err != nil {
+		return Result{ExitCode: -1}, fmt.Errorf("%s: %w", c.Program, err)
+	}
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		return Result{ExitCode: -1}, fmt.Errorf("start %s: %w", c.Program, err)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -110,5 +111,23 @@ func TestRunnerReturnsWhenAnEscapedGrandchildHoldsStdout(t *testing.T) {
 	}
 	if err != nil || !strings.Contains(string(res.Stdout), "started") {
 		t.Fatalf("res %+v err %v", res, err)
+	}
+}
+
+// TestRunWithDoneContextStartsNothing: a context already cancelled fails
+// the run before anything starts (a fast tool raced the cancellation and
+// could pass for a successful run). The program here cannot be started
+// at all, so only a run that never tries reports the cancellation.
+func TestRunWithDoneContextStartsNothing(t *testing.T) {
+	notExecutable := filepath.Join(t.TempDir(), "tool")
+	if err := os.WriteFile(notExecutable, []byte("#!/bin/sh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := NewRunner(10 * time.Second)
+	r.LookPath = func(string) (string, error) { return notExecutable, nil }
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := r.Run(ctx, Cmd{Program: "tool"}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("run with a cancelled context: %v, want context.Canceled before any start", err)
 	}
 }

@@ -139,6 +139,9 @@ type secretsSpan struct {
 	matchStart, matchEnd int
 	start, end           int
 	value                []byte
+	// onValueLine reports the hit on the line below that holds the value
+	// (an element's text on its own line) rather than on the name's.
+	onValueLine bool
 }
 
 // secretsFindPasswordAssignments is generic-password. In configuration
@@ -224,6 +227,14 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 			}
 			if !ok {
 				vs, ve, ok = secretsCallPairValue(line, s, e)
+			}
+			if !ok {
+				vs, ve, ok = secretsInStringValue(line, s, e)
+			}
+			if !ok {
+				if v, ok := secretsXMLElementBelow(c, s, e); ok && secretsGenericValueOK(v, lower[s:e], entropyFactor, entropyCap, weakOK) {
+					spans = append(spans, secretsSpan{rule: c.engine.ruleIndex[ruleID], matchStart: s, matchEnd: e, start: e, end: e, value: v, onValueLine: true})
+				}
 			}
 			if !ok {
 				vs, ve, ok = secretsDirectiveValue(line, s, e)
@@ -426,6 +437,55 @@ func secretsXMLElementValue(line []byte, s, e int) (int, int, bool) {
 		return 0, 0, false
 	}
 	return e + 1, e + 1 + end, true
+}
+
+// secretsInStringValue returns the unquoted value of NAME=value written
+// inside a string, where the name opens the string or follows an escaped
+// line break: a container's environment ("Env": ["DB_PASSWORD=..."]), a
+// dotenv file carried in a JSON string ("X_TOKEN=...\nY=1"), a
+// --password=... argument. The value ends at the string's end, an escape
+// or a blank.
+func secretsInStringValue(line []byte, s, e int) (int, int, bool) {
+	// After an escaped line break the identifier scan took the escape's
+	// letter as the name's first: \nAPI_TOKEN reads as "nAPI_TOKEN".
+	opens := s > 0 && secretsIsQuote(line[s-1]) ||
+		s > 0 && line[s-1] == '\\' && (line[s] == 'n' || line[s] == 'r' || line[s] == 't')
+	if !opens || e >= len(line) || line[e] != '=' || e+1 < len(line) && line[e+1] == '=' {
+		return 0, 0, false
+	}
+	p, q := e+1, e+1
+	for q < len(line) && bytes.IndexByte([]byte("\"'`\\ \t"), line[q]) < 0 {
+		q++
+	}
+	// A value ending in a slash is the start of a path being looked for
+	// (strings.Contains(auth, "Credential=profile-key/")).
+	if q == p || line[q-1] == '/' {
+		return 0, 0, false
+	}
+	return p, q, true
+}
+
+// secretsXMLElementBelow returns the text of an element named by the
+// identifier line[s:e] that opens alone on its line and holds one word
+// on the next, closed on the line after: <apiToken>\n  value\n</apiToken>.
+func secretsXMLElementBelow(c *secretsMatchCtx, s, e int) ([]byte, bool) {
+	line := c.line
+	if s == 0 || line[s-1] != '<' || e >= len(line) || line[e] != '>' || len(bytes.TrimSpace(line[e+1:])) != 0 {
+		return nil, false
+	}
+	rest := c.data[min(len(c.data), c.lineEnd+1):]
+	rest = rest[:min(len(rest), 4<<10)]
+	nl := bytes.IndexByte(rest, '\n')
+	if nl < 0 {
+		return nil, false
+	}
+	value := bytes.TrimSpace(rest[:nl])
+	closing := bytes.TrimSpace(rest[nl+1:])
+	if len(value) == 0 || bytes.ContainsAny(value, "<> \t") ||
+		!bytes.HasPrefix(closing, []byte("</")) || !bytes.HasPrefix(closing[2:], line[s:e]) {
+		return nil, false
+	}
+	return value, true
 }
 
 // secretsIdentEndsWith reports whether the identifier, with separators
@@ -645,6 +705,9 @@ func secretsGenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, w
 	}
 	// In source code, a value without a digit that names the credential is
 	// a label, a CSS selector or a message: "#add-password", "Password:", "token-field".
+	if secretsCredentialWordAndDigits(lv) {
+		return false
+	}
 	if !bytes.ContainsAny(v, "0123456789") {
 		for _, kw := range []string{"password", "passwd", "secret", "token"} {
 			if strings.Contains(lv, kw) {
@@ -679,7 +742,24 @@ func secretsNotACredentialShape(v []byte) bool {
 	}) {
 		return true
 	}
-	return secretsQualifiedNameRe.Match(v) || secretsVendorShapeRe.Match(v)
+	return secretsQualifiedNameRe.Match(v) || secretsVendorShapeRe.Match(v) || secretsVersionRe.Match(v)
+}
+
+var secretsVersionRe = regexp.MustCompile(rulebook.VersionPattern)
+
+// secretsCredentialWordAndDigits reports a value that is a credential's
+// word and a number (token123, Password1234, secret1): in source code
+// that is a test's stand-in, not something issued.
+func secretsCredentialWordAndDigits(lv string) bool {
+	w := strings.TrimRight(lv, "0123456789")
+	if len(w) == len(lv) {
+		return false
+	}
+	switch w {
+	case "token", "secret", "password", "passwd", "pass", "pwd", "key", "apikey", "api_key", "api-key":
+		return true
+	}
+	return false
 }
 
 func secretsStripSeparators(b []byte) string {

@@ -398,7 +398,7 @@ func (e *secretsEngine) scanContent(data []byte, rel string, sc *secretsScratch,
 		redactedLine, at := secretsRedactLine(line, accepted)
 		for i, sp := range accepted {
 			valueLine, valueFull := secretsValueElsewhere(data, cand.start+len(line), cand.line, sp)
-			emit(secretsHit{
+			hit := secretsHit{
 				valueLine: valueLine,
 				valueFull: valueFull,
 				rule:      sp.rule,
@@ -408,7 +408,12 @@ func (e *secretsEngine) scanContent(data []byte, rel string, sc *secretsScratch,
 				hash:      sha256.Sum256(sp.value),
 				full:      redactedLine,
 				allowedBy: allowedBy,
-			})
+			}
+			if sp.onValueLine && valueLine > 0 {
+				hit.line, hit.full, hit.snippet = valueLine, valueFull, secretsWindow(valueFull, 0)
+				hit.valueLine, hit.valueFull = 0, ""
+			}
+			emit(hit)
 		}
 	}
 }

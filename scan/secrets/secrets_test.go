@@ -443,30 +443,50 @@ func TestSecretsAssignmentForms(t *testing.T) {
 	for _, tc := range []struct {
 		file, line string
 		want       string // rule id, "" for none
+		at         int    // the line reported, when not 2
 	}{
-		{"a.py", `password = "` + v + `"`, "generic-password"},
-		{"a.go", `dbPassword := "` + v + `"`, "generic-password"},
-		{"a.json", `{"password": "` + v + `"}`, "generic-password"},
-		{"a.yaml", `password: ` + v, "generic-password"},
-		{"a.yaml", `password: '` + v + `'`, "generic-password"},
-		{"a.ini", `password = ` + v, "generic-password"},
-		{".env", `DB_PASSWORD=` + v, "generic-password"},
-		{"a.rb", `:password => "` + v + `"`, "generic-password"},
-		{"a.php", `$db_pwd = '` + v + `';`, "generic-password"},
-		{"a.py", `PASSWD = b"` + v + `"`, "generic-password"},
-		{"a.py", `password = ` + v, ""},              // unquoted in code: an expression
-		{"a.go", `if password == "` + v + `" {`, ""}, // comparison, not assignment
-		{"a.go", `setPassword("` + v + `")`, ""},
-		{"a.go", `passwordHint := "` + v + `"`, ""},
-		{"a.yaml", `password: !vault ` + v, ""},
-		{"a.yaml", `password: *` + v, ""},
-		{"a.yaml", `password: "*` + v + `"`, "generic-password"},
-		{"a.ts", `const clientSecret = "` + v + `";`, "generic-secret"},
-		{"a.ts", `accessToken: "` + v + `",`, "generic-secret"},
-		{"a.ts", `tokenType: "` + v + `",`, ""},
-		{"a.toml", `api_key = "` + v + `"`, "generic-secret"},
-		{"a.properties", `app.api-key=` + v, "generic-secret"},
-		{"a.cs", `var AccessKey = "` + v + `";`, "generic-secret"},
+		{"a.py", `password = "` + v + `"`, "generic-password", 0},
+		{"a.go", `dbPassword := "` + v + `"`, "generic-password", 0},
+		{"a.json", `{"password": "` + v + `"}`, "generic-password", 0},
+		{"a.yaml", `password: ` + v, "generic-password", 0},
+		{"a.yaml", `password: '` + v + `'`, "generic-password", 0},
+		{"a.ini", `password = ` + v, "generic-password", 0},
+		{".env", `DB_PASSWORD=` + v, "generic-password", 0},
+		{"a.rb", `:password => "` + v + `"`, "generic-password", 0},
+		{"a.php", `$db_pwd = '` + v + `';`, "generic-password", 0},
+		{"a.py", `PASSWD = b"` + v + `"`, "generic-password", 0},
+		{"a.py", `password = ` + v, "", 0},              // unquoted in code: an expression
+		{"a.go", `if password == "` + v + `" {`, "", 0}, // comparison, not assignment
+		{"a.go", `setPassword("` + v + `")`, "", 0},
+		{"a.go", `passwordHint := "` + v + `"`, "", 0},
+		{"a.yaml", `password: !vault ` + v, "", 0},
+		{"a.yaml", `password: *` + v, "", 0},
+		{"a.yaml", `password: "*` + v + `"`, "generic-password", 0},
+		{"a.ts", `const clientSecret = "` + v + `";`, "generic-secret", 0},
+		{"a.ts", `accessToken: "` + v + `",`, "generic-secret", 0},
+		{"a.ts", `tokenType: "` + v + `",`, "", 0},
+		{"a.toml", `api_key = "` + v + `"`, "generic-secret", 0},
+		{"a.properties", `app.api-key=` + v, "generic-secret", 0},
+		{"a.cs", `var AccessKey = "` + v + `";`, "generic-secret", 0},
+		// A setter or a map's put takes the name and then its value.
+		{"A.java", `System.setProperty("DB_PASSWORD", "` + v + `");`, "generic-password", 0},
+		{"A.java", `props.put("api_secret", "` + v + `");`, "generic-secret", 0},
+		{"a.go", `logger.Info("password", "` + v + `")`, "", 0},
+		// NAME=value inside a string: a container's environment, a dotenv
+		// file carried in JSON, a command-line flag.
+		{"a.json", `"Env": ["PATH=/usr/bin", "DB_PASSWORD=` + v + `"]`, "generic-password", 0},
+		{"a.json", `{"config.ini": "MODE=1\nAPI_TOKEN=` + v + `\nX=1"}`, "generic-secret", 0},
+		{"a.go", `args := []string{"--password=` + v + `"}`, "generic-password", 0},
+		{"a.go", `strings.Contains(auth, "Credential=profile-access-key/")`, "", 0},
+		{"a.go", `s := "password=" + pw`, "", 0},
+		// An element's text on its own line is reported where it is.
+		{"a.xml", "<dbPassword>\n  " + v + "\n</dbPassword>", "generic-password", 3},
+		{"a.xml", "<dbPassword>\n  " + v + "\n</other>", "", 0},
+		// A version, or a credential's word and a number, is not a secret.
+		{"a.json", `"libsecret=0.18.5-r0",`, "", 0},
+		{"a.go", `req.Header.Set("X-Amz-Security-Token", "token123")`, "", 0},
+		{"a.go", `opt.Password = "password1"`, "", 0},
+		{".env", `DB_PASSWORD=Password1234`, "generic-password", 0},
 	} {
 		dir := t.TempDir()
 		if err := os.WriteFile(filepath.Join(dir, tc.file), []byte("\n"+tc.line+"\n"), 0o600); err != nil {
@@ -476,8 +496,8 @@ func TestSecretsAssignmentForms(t *testing.T) {
 		switch {
 		case tc.want == "" && len(got) != 0:
 			t.Errorf("%s %q: unexpected %s", tc.file, tc.line, got[0].RuleID)
-		case tc.want != "" && (len(got) != 1 || got[0].RuleID != tc.want || got[0].Line != 2):
-			t.Errorf("%s %q: got %+v, want one %s at line 2", tc.file, tc.line, got, tc.want)
+		case tc.want != "" && (len(got) != 1 || got[0].RuleID != tc.want || got[0].Line != max(tc.at, 2)):
+			t.Errorf("%s %q: got %+v, want one %s at line %d", tc.file, tc.line, got, tc.want, max(tc.at, 2))
 		}
 	}
 }

@@ -4,11 +4,13 @@ package rulebook
 // with the rule data; scan/secrets compiles them.
 
 // CallPairPattern is a call that takes a name and its value:
-// define('DB_PASSWORD', '...') in PHP, setenv/putenv/setdefault; or a
+// define('DB_PASSWORD', '...') in PHP, setenv/putenv/setdefault, a
+// setter or a map's put (System.setProperty, props.put, headers.add,
+// config.set, localStorage.setItem, a builder's withX); or a
 // name and the value to use when it is unset: os.environ.get("X", "..."),
 // os.getenv, System.getProperty, Laravel's env(), and helpers named for
 // the default (GetEnvOrDefault, getOrDefault, envOr).
-const CallPairPattern = `(?i)\b(?:define|setenv|putenv|setdefault|get|getenv|getproperty|getenvironmentvariable|env|\w*or_?default|\w*env_?or\w*)[ \t]*\([ \t]*$`
+const CallPairPattern = `(?i)\b(?:define|set\w*|put\w*|add|with\w*|store|get|getenv|getproperty|getenvironmentvariable|env|\w*or_?default|\w*env_?or\w*)[ \t]*\([ \t]*$`
 
 // XMLKeyValuePattern is the rest of an appSettings-style entry after
 // its key's name: <add key="SmtpPassword" value="..."/>.
@@ -23,6 +25,11 @@ const QualifiedNamePattern = `^[A-Za-z0-9_.-]+:(?:[A-Z][a-z]+){3,}$`
 // wrong length is a sample; a Firebase config's key is public), so the
 // generic rules do not judge them again.
 const VendorShapePattern = `^[0-9]{4,20}:A|^[A-Za-z0-9_-]{1,20}:AA[A-Za-z0-9_-]{30,}$|^AIza[0-9A-Za-z_-]{35}$`
+
+// VersionPattern is a whole value that is a version (0.18.5-r0, v1.2.3,
+// 2.0.1+build.7): a package pinned by a name that happens to end in a
+// credential's word (libsecret=0.18.5-r0).
+const VersionPattern = `^v?[0-9]+(?:\.[0-9]+)+(?:[-+~][0-9A-Za-z.]+)?$`
 
 // TemplatePattern finds the bracketed and interpolated forms of a
 // placeholder: <PASSWORD>, [API KEY], $(VAR), %(name)s, #{var}, a whole

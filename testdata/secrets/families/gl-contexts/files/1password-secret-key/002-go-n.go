@@ -1,0 +1,1 @@
+var 1passwordToken string = "A3-ASWWYB-798JRYLJVD4-23DC2-86TVM-H43EB"

@@ -1,0 +1,1 @@
+string 1passwordToken = "A3-ASWWYB-798JRY-LJVD4-23DC2-86TVM-H43EB";

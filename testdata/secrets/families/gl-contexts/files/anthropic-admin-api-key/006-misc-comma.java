@@ -1,0 +1,1 @@
+System.setProperty("ANTHROPIC_TOKEN", "sk-ant-admin01-abc12fake-456def789ghij-klmnopqrstuvwx-3456yza789bcde-12fakehijklmnopby56aaaogaopaaaabc123xyzAA")

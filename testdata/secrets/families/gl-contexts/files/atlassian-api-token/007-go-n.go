@@ -1,0 +1,1 @@
+var atlassianToken string = "JIRA_API_TOKEN=HXe8DGg1iJd2AopzyxkFB7F2"

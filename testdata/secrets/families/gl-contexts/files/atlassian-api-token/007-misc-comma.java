@@ -1,0 +1,1 @@
+System.setProperty("ATLASSIAN_TOKEN", "JIRA_API_TOKEN=HXe8DGg1iJd2AopzyxkFB7F2")

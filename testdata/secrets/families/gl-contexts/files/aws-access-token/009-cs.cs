@@ -1,0 +1,1 @@
+string AWSToken = "AKIALALEMEL33243OLIB";

@@ -1,0 +1,1 @@
+var AWSToken string = "AKIALALEMEL33243OLIB"

@@ -1,0 +1,1 @@
+String AWSToken = "AKIALALEMEL33243OLIB";

@@ -1,0 +1,1 @@
+System.setProperty("AWS_TOKEN", "AKIALALEMEL33243OLIB")

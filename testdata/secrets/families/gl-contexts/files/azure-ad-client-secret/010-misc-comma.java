@@ -1,0 +1,1 @@
+System.setProperty("AZURE_TOKEN", "client_secret=bP88Q~rcBcYjzzOhg1Hnn76Wm3jGgakZiZ.8vMgR")

@@ -1,0 +1,1 @@
+var azureToken string = "QtT8Q~9C-_Ij~RouHVpD2Tuf3oHWGh.DQ3kcjbAn"

@@ -1,0 +1,1 @@
+gcpToken := `AIzaSyNHxIf32IQ1a1yjl3ZJIqKZqzLAK1XhDk-`

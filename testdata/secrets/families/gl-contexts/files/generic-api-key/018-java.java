@@ -1,0 +1,1 @@
+String genericToken = "CLOJARS_34bf0e88955ff5a1c328d6a7491acc4f48e865a7b8dd4d70a70749037443";

@@ -1,0 +1,1 @@
+string genericToken = "Zf3D0LXCM3EIMbgJpUNnkRtOfOueHznB";

@@ -1,0 +1,1 @@
+var genericToken string = "Zf3D0LXCM3EIMbgJpUNnkRtOfOueHznB"

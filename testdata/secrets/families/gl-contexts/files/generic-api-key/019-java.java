@@ -1,0 +1,1 @@
+String genericToken = "Zf3D0LXCM3EIMbgJpUNnkRtOfOueHznB";

@@ -1,0 +1,1 @@
+var genericToken = "Zf3D0LXCM3EIMbgJpUNnkRtOfOueHznB"

@@ -1,0 +1,1 @@
+System.setProperty("GENERIC_TOKEN", "Zf3D0LXCM3EIMbgJpUNnkRtOfOueHznB")

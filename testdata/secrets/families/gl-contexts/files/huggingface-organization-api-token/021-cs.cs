@@ -1,0 +1,1 @@
+string huggingfaceToken = "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";

@@ -1,0 +1,1 @@
+var huggingfaceToken string = "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"

@@ -1,0 +1,1 @@
+String huggingfaceToken = "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";

@@ -1,0 +1,1 @@
+var huggingfaceToken = "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"

@@ -1,0 +1,1 @@
+System.setProperty("HUGGINGFACE_TOKEN", "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")

@@ -1,0 +1,1 @@
+intra42Token := "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"

@@ -1,0 +1,1 @@
+String intra42Token = "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";

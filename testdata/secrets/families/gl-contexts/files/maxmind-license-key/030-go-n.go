@@ -1,0 +1,1 @@
+var maxmindToken string = "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"

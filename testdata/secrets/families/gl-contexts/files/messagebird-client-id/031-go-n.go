@@ -1,0 +1,1 @@
+var MessageBirdToken string = "12345678-ABCD-ABCD-ABCD-1234567890AB"

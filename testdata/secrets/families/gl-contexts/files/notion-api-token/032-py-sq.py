@@ -1,0 +1,1 @@
+notionToken = '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'

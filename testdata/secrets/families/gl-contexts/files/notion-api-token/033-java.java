@@ -1,0 +1,1 @@
+String notionToken = "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";

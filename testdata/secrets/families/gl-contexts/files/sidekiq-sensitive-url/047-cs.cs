@@ -1,0 +1,1 @@
+string sidekiqToken = "https://cafebabe:deadbeef@gems.contribsys.com/";

@@ -1,0 +1,1 @@
+var sidekiqToken string = "https://cafebabe:deadbeef@gems.contribsys.com/"

@@ -1,0 +1,1 @@
+System.setProperty("SIDEKIQ_TOKEN", "https://cafebabe:deadbeef@gems.contribsys.com/")

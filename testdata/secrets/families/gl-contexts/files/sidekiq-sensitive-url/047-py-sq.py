@@ -1,0 +1,1 @@
+sidekiqToken = 'https://cafebabe:deadbeef@gems.contribsys.com/'

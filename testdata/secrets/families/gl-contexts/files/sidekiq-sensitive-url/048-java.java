@@ -1,0 +1,1 @@
+String sidekiqToken = "https://cafebabe:deadbeef@gems.contribsys.com";

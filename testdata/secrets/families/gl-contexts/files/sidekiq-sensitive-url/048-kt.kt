@@ -1,0 +1,1 @@
+var sidekiqToken = "https://cafebabe:deadbeef@gems.contribsys.com"

@@ -1,0 +1,1 @@
+string sidekiqToken = "http://cafebabe:deadbeef@gems.contribsys.com/";

@@ -1,0 +1,1 @@
+String sidekiqToken = "http://cafebabe:deadbeef@gems.contribsys.com/";

@@ -1,0 +1,1 @@
+System.setProperty("SIDEKIQ_TOKEN", "http://cafebabe:deadbeef@gems.contribsys.com/")

@@ -1,0 +1,1 @@
+var sidekiqToken string = "http://cafebabe:deadbeef@gems.contribsys.com"

@@ -1,0 +1,1 @@
+var sidekiqToken = "http://cafebabe:deadbeef@gems.contribsys.com"

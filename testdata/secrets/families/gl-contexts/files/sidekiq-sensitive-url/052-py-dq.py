@@ -1,0 +1,1 @@
+sidekiqToken = "http://cafebabe:deadbeef@gems.contribsys.com"

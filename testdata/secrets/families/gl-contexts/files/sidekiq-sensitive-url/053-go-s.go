@@ -1,0 +1,1 @@
+sidekiqToken := "http://cafeb4b3:d3adb33f@enterprise.contribsys.com/"

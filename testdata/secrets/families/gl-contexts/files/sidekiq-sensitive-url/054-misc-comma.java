@@ -1,0 +1,1 @@
+System.setProperty("SIDEKIQ_TOKEN", "http://cafeb4b3:d3adb33f@enterprise.contribsys.com")

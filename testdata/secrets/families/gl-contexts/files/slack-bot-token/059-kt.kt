@@ -1,0 +1,1 @@
+var botToken = "xoxb-781236542736-2364535789652-GkwFDQoHqzXDVsC6GzqYUypD"

@@ -1,0 +1,1 @@
+var slackToken string = "xoxs-416843729158-132049654-5609968301-e708ba56e1"

@@ -1,0 +1,1 @@
+string snykToken = "12345678-ABCD-ABCD-ABCD-1234567890AB";

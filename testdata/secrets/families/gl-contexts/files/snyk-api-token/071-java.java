@@ -1,0 +1,1 @@
+String snykToken = "12345678-ABCD-ABCD-ABCD-1234567890AB";

@@ -1,0 +1,1 @@
+sourcegraphToken := "sgp_AaD80dc6E02eCAE1_d3cba16CC0F18fA14A2EFB61CbDFceEBf9fAD16b"

@@ -156,7 +156,7 @@ func secretsFindPasswordAssignments(c *secretsMatchCtx) []secretsSpan {
 		return nil
 	}
 	return secretsFindAssignments(c, rulebook.PasswordKeywords, rulebook.PasswordSuffixes, "generic-password",
-		rulebook.PasswordEntropyFactor, rulebook.PasswordEntropyCap, c.configFile || c.iacFile)
+		rulebook.PasswordEntropyFactor, rulebook.PasswordEntropyCap, c.configFile || c.iacFile || secretsIsJSONFile(c.rel))
 }
 
 // secretsFindSecretAssignments is generic-secret; like generic-password it
@@ -167,6 +167,13 @@ func secretsFindSecretAssignments(c *secretsMatchCtx) []secretsSpan {
 	}
 	return secretsFindAssignments(c, rulebook.SecretKeywords, rulebook.SecretSuffixes, "generic-secret",
 		rulebook.SecretEntropyFactor, rulebook.SecretEntropyCap, false)
+}
+
+// secretsIsJSONFile reports a JSON document, whose string values are
+// literals with no interpolation: a password there is what is deployed,
+// however weak (appsettings.json's "Password": "super$ecret").
+func secretsIsJSONFile(rel string) bool {
+	return strings.EqualFold(path.Ext(rel), ".json")
 }
 
 func secretsIdentByte(b byte) bool {

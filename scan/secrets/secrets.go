@@ -146,15 +146,16 @@ func secretsIsTranslationFile(rel string) bool {
 // secretsIsLocaleName matches en, de_DE, pt-BR, zh-Hant-TW, sr_Latn.
 func secretsIsLocaleName(s string) bool {
 	parts := strings.FieldsFunc(s, func(r rune) bool { return r == '_' || r == '-' })
-	if len(parts) == 0 || len(parts) > 3 || len(parts[0]) < 2 || len(parts[0]) > 3 || len(s) != len(strings.Join(parts, "_")) {
+	if len(parts) == 0 || len(parts) > 3 || len(s) != len(strings.Join(parts, "_")) || !rulebook.LanguageCodes[parts[0]] {
 		return false
 	}
-	for _, p := range parts {
+	// The rest are a script (hant, latn) or a region (us, br, 419).
+	for _, p := range parts[1:] {
 		if len(p) < 2 || len(p) > 4 {
 			return false
 		}
 		for _, r := range p {
-			if r < 'a' || r > 'z' {
+			if (r < 'a' || r > 'z') && (r < '0' || r > '9') {
 				return false
 			}
 		}

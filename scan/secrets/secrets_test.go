@@ -487,6 +487,12 @@ func TestSecretsAssignmentForms(t *testing.T) {
 		{"a.go", `req.Header.Set("X-Amz-Security-Token", "token123")`, "", 0},
 		{"a.go", `opt.Password = "password1"`, "", 0},
 		{".env", `DB_PASSWORD=Password1234`, "generic-password", 0},
+		// JSON has no interpolation: a weak password there is deployed.
+		{"app.json", `{"password": "super$ecret"}`, "generic-password", 0},
+		{"db.yml", `password: super$ecret`, "generic-password", 0},
+		{"en.json", `{"password": "super$ecret"}`, "", 0},
+		{"pt-BR.yml", `password: super$ecret`, "", 0},
+		{"azuredeploy.json", `"adminPassword": "[parameters('adminPassword')]",`, "", 0},
 	} {
 		dir := t.TempDir()
 		if err := os.WriteFile(filepath.Join(dir, tc.file), []byte("\n"+tc.line+"\n"), 0o600); err != nil {

@@ -35,11 +35,11 @@ const VersionPattern = `^v?[0-9]+(?:\.[0-9]+)+(?:[-+~][0-9A-Za-z.]+)?$`
 // placeholder: <PASSWORD>, [API KEY], $(VAR), %(name)s, #{var}, a whole
 // value that is one format field named in words ({SumoAccessKey}: .NET
 // and Python format strings, deployment-tool tokens; {ZqL5kVrX1n8tA2} is
-// a braced secret), or a
-// value cut from one ("password>" of "-u <user:password>"). A bare
+// a braced secret), a whole value that is an ARM template expression
+// ([parameters('adminPassword')]), or a value cut from one ("password>" of "-u <user:password>"). A bare
 // "<", "(" or "[" is not one: machine-made secrets (Django keys, JWT
 // signing secrets) draw from punctuation too.
-const TemplatePattern = `<[A-Za-z][A-Za-z0-9 _.:-]*>|^<|>$|\[[A-Za-z][A-Za-z0-9 _.:-]*\]|\$\([A-Za-z_]|%\([A-Za-z_][A-Za-z0-9_]*\)|#\{[A-Za-z_@$]|^\{[A-Za-z_][A-Za-z_.]*\}$`
+const TemplatePattern = `<[A-Za-z][A-Za-z0-9 _.:-]*>|^<|>$|\[[A-Za-z][A-Za-z0-9 _.:-]*\]|\$\([A-Za-z_]|%\([A-Za-z_][A-Za-z0-9_]*\)|#\{[A-Za-z_@$]|^\{[A-Za-z_][A-Za-z_.]*\}$|^\[[A-Za-z]\w*\(.*\)\]$`
 
 // AWSKeyIDPattern finds an access key ID anywhere in a file.
 const AWSKeyIDPattern = `\b(?:AKIA|ASIA)[A-Z2-7]{16}\b`

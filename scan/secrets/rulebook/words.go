@@ -110,6 +110,31 @@ var NetrcKeywords = map[string]bool{"machine": true, "login": true, "password": 
 // and sit under other names (txHash, GENESIS_HASH, token).
 const EthereumKeyPattern = `(?i)(?:(?:priv(?:ate)?[_-]?keys?|key|pk|secret|mnemonic|signer|wallet|account|accounts|deployer)["'\]]?[ \t]*(?::=|=>|=|:)(?:[ \t]*[A-Za-z_][\w:<>]*[ \t]*=)?[ \t]*\[?[ \t]*|--private-?key[ \t=]+|(?:wallet|from_?key|fromprivatekey|privatekeytoaccount|signingkey|accounts?\.add|hextoecdsa|credentials\.create)[ \t]*\([ \t]*)["'\x60]?(?P<secret>(?:0x)?[0-9a-fA-F]{64})(?:[^0-9A-Za-z]|$)`
 
+// LanguageCodes are the ISO 639-1 language codes and the ISO 639-2/3
+// codes locale files are commonly named by (fil.json, yue.json): the first
+// part of a catalogue's name (en.json, pt-BR.yml, zh_Hant_TW.json). A
+// configuration file with a short name (app.yml, db.json, dev.ini) is not
+// one, whatever its length.
+var LanguageCodes = map[string]bool{
+	"aa": true, "ab": true, "ae": true, "af": true, "ak": true, "am": true, "an": true, "ar": true, "as": true, "av": true, "ay": true, "az": true,
+	"ba": true, "be": true, "bg": true, "bh": true, "bi": true, "bm": true, "bn": true, "bo": true, "br": true, "bs": true, "ca": true, "ce": true,
+	"ch": true, "co": true, "cr": true, "cs": true, "cu": true, "cv": true, "cy": true, "da": true, "de": true, "dv": true, "dz": true, "ee": true,
+	"el": true, "en": true, "eo": true, "es": true, "et": true, "eu": true, "fa": true, "ff": true, "fi": true, "fj": true, "fo": true, "fr": true,
+	"fy": true, "ga": true, "gd": true, "gl": true, "gn": true, "gu": true, "gv": true, "ha": true, "he": true, "hi": true, "ho": true, "hr": true,
+	"ht": true, "hu": true, "hy": true, "hz": true, "ia": true, "id": true, "ie": true, "ig": true, "ii": true, "ik": true, "io": true, "is": true,
+	"it": true, "iu": true, "ja": true, "jv": true, "ka": true, "kg": true, "ki": true, "kj": true, "kk": true, "kl": true, "km": true, "kn": true,
+	"ko": true, "kr": true, "ks": true, "ku": true, "kv": true, "kw": true, "ky": true, "la": true, "lb": true, "lg": true, "li": true, "ln": true,
+	"lo": true, "lt": true, "lu": true, "lv": true, "mg": true, "mh": true, "mi": true, "mk": true, "ml": true, "mn": true, "mr": true, "ms": true,
+	"mt": true, "my": true, "na": true, "nb": true, "nd": true, "ne": true, "ng": true, "nl": true, "nn": true, "no": true, "nr": true, "nv": true,
+	"ny": true, "oc": true, "oj": true, "om": true, "or": true, "os": true, "pa": true, "pi": true, "pl": true, "ps": true, "pt": true, "qu": true,
+	"rm": true, "rn": true, "ro": true, "ru": true, "rw": true, "sa": true, "sc": true, "sd": true, "se": true, "sg": true, "si": true, "sk": true,
+	"sl": true, "sm": true, "sn": true, "so": true, "sq": true, "sr": true, "ss": true, "st": true, "su": true, "sv": true, "sw": true, "ta": true,
+	"te": true, "tg": true, "th": true, "ti": true, "tk": true, "tl": true, "tn": true, "to": true, "tr": true, "ts": true, "tt": true, "tw": true,
+	"ty": true, "ug": true, "uk": true, "ur": true, "uz": true, "ve": true, "vi": true, "vo": true, "wa": true, "wo": true, "xh": true, "yi": true,
+	"yo": true, "za": true, "zh": true, "zu": true, "ast": true, "ckb": true, "fil": true, "haw": true, "kab": true, "yue": true, "chr": true, "zgh": true,
+	"gsw": true, "nds": true, "sah": true, "tzm": true,
+}
+
 // TranslationDirs are directory names that hold message catalogues.
 var TranslationDirs = map[string]bool{
 	"i18n": true, "l10n": true, "locale": true, "locales": true, "lang": true, "langs": true,

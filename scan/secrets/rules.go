@@ -461,7 +461,7 @@ func secretsInStringValue(line []byte, s, e int) (int, int, bool) {
 		return 0, 0, false
 	}
 	p, q := e+1, e+1
-	for q < len(line) && bytes.IndexByte([]byte("\"'`\\ \t"), line[q]) < 0 {
+	for q < len(line) && strings.IndexByte("\"'`\\ \t", line[q]) < 0 {
 		q++
 	}
 	// A value ending in a slash is the start of a path being looked for
@@ -710,11 +710,11 @@ func secretsGenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, w
 	if weakOK {
 		return !rulebook.WeakPasswordPlaceholders[lv] && !secretsLooksTemplate(v)
 	}
-	// In source code, a value without a digit that names the credential is
-	// a label, a CSS selector or a message: "#add-password", "Password:", "token-field".
 	if secretsCredentialWordAndDigits(lv) {
 		return false
 	}
+	// In source code, a value without a digit that names the credential is
+	// a label, a CSS selector or a message: "#add-password", "Password:", "token-field".
 	if !bytes.ContainsAny(v, "0123456789") {
 		for _, kw := range []string{"password", "passwd", "secret", "token"} {
 			if strings.Contains(lv, kw) {

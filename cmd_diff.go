@@ -292,7 +292,7 @@ func runDiffCommand(ctx context.Context, args []string, getenv func(string) stri
 		if err != nil {
 			return nil, err
 		}
-		return reportdata.Tools(ctx, names, eng.scanners, data, func(name string) []report.Rule { return rules[name] },
+		return reportdata.Tools(ctx, names, eng.scanners, data, headScan.Coverage, func(name string) []report.Rule { return rules[name] },
 			func(name string) iter.Seq2[report.Row, error] {
 				return rows(store.FindingQuery{Scanners: []string{name}})
 			}), nil

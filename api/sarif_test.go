@@ -9,7 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"scand/finding"
+	"scand/scan"
 	"scand/scan/proc"
+	"scand/store"
 )
 
 const sarifGoldenPath = "../testdata/sarif/report.golden.sarif.json"
@@ -299,5 +302,49 @@ func TestSARIFSchema(t *testing.T) {
 	}
 	if !strings.Contains(string(res.Stdout)+string(res.Stderr), "valid") {
 		t.Errorf("validate.sh printed no verdict: %s%s", res.Stdout, res.Stderr)
+	}
+}
+
+// A SARIF run names the version the scan recorded for the tool when it
+// ran it, not the one installed when the report is asked for; a scan
+// recorded before versions were falls back to asking the tool now.
+func TestSARIFToolVersionIsTheScansOwn(t *testing.T) {
+	env := newReportTestEnv(t, func(d *Deps) {
+		d.Scanners = []scan.Scanner{
+			&reportTestScanner{name: "bandit", typ: "code", version: "1.8.0", available: reportAlways},
+			&reportTestScanner{name: "secrets", typ: "code", version: "0.12.0", available: reportAlways},
+		}
+	})
+	ctx := context.Background()
+	id := store.NewID()
+	started := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	if _, err := env.st.CreateScan(ctx, store.Scan{ID: id, TargetPath: "/src", ScanTypes: []string{"code"}, StartedAt: started, CreatedBy: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := env.st.MarkScanRunning(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	coverage := &finding.ScanCoverage{Scanners: []finding.ScannerCoverage{
+		{Scanner: "bandit", ScanType: "code", Status: finding.CoverageRan, Version: "1.7.5"},
+		{Scanner: "secrets", ScanType: "code", Status: finding.CoverageRan}, // recorded without one
+	}}
+	env.clock.t = started.Add(time.Minute)
+	if err := env.st.CompleteScan(ctx, id, store.ScanResult{ScannersRun: []string{"bandit", "secrets"}, Coverage: coverage}); err != nil {
+		t.Fatal(err)
+	}
+	rec := env.do(t, "GET", "/api/v1/scans/"+id+"/report?format=sarif")
+	if rec.Code != 200 {
+		t.Fatalf("status %d: %s", rec.Code, rec.Body.String())
+	}
+	var doc sarifDoc
+	if err := json.Unmarshal(rec.Body.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, r := range doc.Runs {
+		got[r.Tool.Driver.Name] = r.Tool.Driver.Version
+	}
+	if got["bandit"] != "1.7.5" || got["secrets"] != "0.12.0" {
+		t.Errorf("driver versions %v, want bandit 1.7.5 (recorded) and secrets 0.12.0 (probed)", got)
 	}
 }

@@ -40,6 +40,9 @@ type ScannerCoverage struct {
 	Scanner  string `json:"scanner"`
 	ScanType string `json:"scan_type"`
 	Status   string `json:"status" doc:"ran, partial, failed, not_installed, not_needed or disabled"`
+	// Version is what the tool reported of itself when this scan ran it,
+	// so a report of an old scan names the version that produced it.
+	Version string `json:"version,omitempty" doc:"the tool's version when the scan ran it (absent when the scanner did not run, or for scans recorded before versions were)"`
 	// Reason says why a scanner did not run or not fully; "" when it ran.
 	Reason string `json:"reason,omitempty"`
 	// Hint is what to install or configure.

@@ -558,7 +558,8 @@ func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner,
 	cfg *repoconfig.Config, moves *moveTracker, excerpts *excerptSink) (ran bool, cov finding.ScannerCoverage, skips []store.SkippedScanner, err error) {
 	bg := context.WithoutCancel(ctx)
 	name := s.Name()
-	if _, hint, ok := s.Available(ctx); !ok {
+	version, hint, ok := s.Available(ctx)
+	if !ok {
 		entry := store.SkippedScanner{Name: name, Reason: SkipReasonOf(ctx, s), InstallHint: hint}
 		o.publish(bg, scanID, sse.ScannerSkipped, sse.ScannerSkippedData{ScanID: scanID, Name: name, Reason: entry.Reason, InstallHint: hint})
 		return false, scannerCoverage(s, finding.CoverageNotInstalled, entry.Reason, hint), []store.SkippedScanner{entry}, nil
@@ -661,8 +662,11 @@ func (o *Orchestrator) runScanner(ctx context.Context, scanID string, s Scanner,
 		msg := truncate(err.Error(), 200)
 		o.log.Warn("scanner failed", "scan_id", scanID, "scanner", name, "error", msg)
 		o.publish(bg, scanID, sse.ScannerFailed, sse.ScannerFailedData{ScanID: scanID, Name: name, Error: msg})
-		return false, scannerCoverage(s, finding.CoverageFailed, msg, ""), []store.SkippedScanner{{Name: name, Reason: "failed: " + msg}}, nil
+		failed := scannerCoverage(s, finding.CoverageFailed, msg, "")
+		failed.Version = version
+		return false, failed, []store.SkippedScanner{{Name: name, Reason: "failed: " + msg}}, nil
 	}
+	cov.Version = version
 	o.publish(bg, scanID, sse.ScannerComplete, sse.ScannerCompleteData{ScanID: scanID, Name: name, DurationS: roundSeconds(o.now().Sub(start)), FindingsCount: int(count.Load())})
 	// A scanner that left out everything it could read examined nothing:
 	// no SARIF run may stand for it (an empty run closes a tool's alerts).

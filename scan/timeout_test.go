@@ -58,3 +58,42 @@ func TestScannerTimeoutBoundsBuiltins(t *testing.T) {
 		t.Fatalf("scan %s, skipped %+v", sc.Status, sc.ScannersSkipped)
 	}
 }
+
+// quietScanner runs, finds nothing and reports a version.
+type quietScanner struct{ Builtin }
+
+func (quietScanner) Available(context.Context) (string, string, bool) { return "2.3.4", "", true }
+func (quietScanner) Scan(context.Context, Target) ([]finding.Finding, error) {
+	return nil, nil
+}
+
+// The version a tool reported when the scan ran it is kept in the scan's
+// coverage (SARIF names it later), for a scanner that failed as for one
+// that ran.
+func TestCoverageRecordsTheVersionThatRan(t *testing.T) {
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "scand.db"), time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	o := NewOrchestrator(OrchestratorOptions{Store: st, Bus: sse.NewBus(nil), ScannerTimeout: 200 * time.Millisecond,
+		Scanners: []Scanner{quietScanner{NewBuiltin("quiet", TypeCode)}, stubbornScanner{NewBuiltin("stubborn", TypeCode)}}})
+	sc, err := st.CreateScan(context.Background(), store.Scan{ID: store.NewID(), TargetPath: t.TempDir(), ScanTypes: []string{TypeCode}, StartedAt: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.RunNow(context.Background(), sc.ID, RunOptions{})
+	if sc, err = st.ScanByID(context.Background(), sc.ID); err != nil {
+		t.Fatal(err)
+	}
+	if sc.Coverage == nil {
+		t.Fatalf("scan %s recorded no coverage", sc.Status)
+	}
+	got := map[string]string{}
+	for _, c := range sc.Coverage.Scanners {
+		got[c.Scanner] = c.Status + " " + c.Version
+	}
+	if got["quiet"] != "ran 2.3.4" || got["stubborn"] != "failed 1" {
+		t.Errorf("coverage %v, want quiet ran 2.3.4 and stubborn failed 1", got)
+	}
+}

@@ -140,9 +140,9 @@ func WithExcerpts(ctx context.Context, look *excerpts.Lookup, rows iter.Seq2[rep
 // SARIFTools lists a completed scan's SARIF runs: one per scanner that
 // ran, in registry order, then any other scanner with findings (an older
 // orchestrator's scan), each with its rules as stored at ingest, the
-// advisory data it read and its version as the registry reports it now
-// (scand does not record a tool's version per scan). results gives each
-// scanner's findings.
+// advisory data it read and its version as recorded when the scan ran it
+// (as the registry reports it now for a scan recorded before versions
+// were). results gives each scanner's findings.
 func SARIFTools(ctx context.Context, st *store.Store, sc store.Scan, scanners []scan.Scanner, data []store.ScanDataSource,
 	results func(scanner string) iter.Seq2[report.Row, error]) ([]report.Tool, error) {
 	rules, err := st.ScanRules(ctx, sc)
@@ -164,7 +164,7 @@ func SARIFTools(ctx context.Context, st *store.Store, sc store.Scan, scanners []
 			order = append(order, b.Scanner)
 		}
 	}
-	return Tools(ctx, order, scanners, data, func(name string) []report.Rule {
+	return Tools(ctx, order, scanners, data, sc.Coverage, func(name string) []report.Rule {
 		var out []report.Rule
 		for _, r := range rules {
 			if r.Scanner == name {
@@ -175,10 +175,11 @@ func SARIFTools(ctx context.Context, st *store.Store, sc store.Scan, scanners []
 	}, results), nil
 }
 
-// Tools builds the SARIF runs of the named scanners: versions are probed
-// concurrently (each probe is a subprocess), the rest comes from rules and
-// results.
-func Tools(ctx context.Context, names []string, scanners []scan.Scanner, data []store.ScanDataSource,
+// Tools builds the SARIF runs of the named scanners: each version is the
+// one coverage recorded when the scan ran the tool; a tool without one (a
+// scan recorded before versions were) is probed now, concurrently (each
+// probe is a subprocess). The rest comes from rules and results.
+func Tools(ctx context.Context, names []string, scanners []scan.Scanner, data []store.ScanDataSource, coverage *finding.ScanCoverage,
 	rules func(scanner string) []report.Rule, results func(scanner string) iter.Seq2[report.Row, error]) []report.Tool {
 	probeCtx, cancel := context.WithTimeout(ctx, sarifProbeTimeout)
 	defer cancel()
@@ -186,13 +187,20 @@ func Tools(ctx context.Context, names []string, scanners []scan.Scanner, data []
 	for _, s := range scanners {
 		byName[s.Name()] = s
 	}
+	versions := map[string]string{}
+	if coverage != nil {
+		for _, c := range coverage.Scanners {
+			if c.Version != "" {
+				versions[c.Scanner] = c.Version
+			}
+		}
+	}
 	var probe []scan.Scanner
 	for _, n := range names {
-		if s := byName[n]; s != nil {
+		if s := byName[n]; s != nil && versions[n] == "" {
 			probe = append(probe, s)
 		}
 	}
-	versions := map[string]string{}
 	for i, a := range scan.ProbeAll(probeCtx, nil, probe) {
 		versions[probe[i].Name()] = a.Version
 	}

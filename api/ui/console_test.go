@@ -1138,3 +1138,32 @@ func TestSignInFailuresBackOff(t *testing.T) {
 		t.Error("no log line for the throttled sign-ins")
 	}
 }
+
+// The scan page's coverage names the version each tool reported when the
+// scan ran it, escaped like every other tool-given text.
+func TestScanPageCoverageShowsToolVersions(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	ctx := context.Background()
+	sc, err := e.st.CreateScan(ctx, store.Scan{ID: store.NewID(), TargetPath: "/srv/app", ScanTypes: []string{"code"}, StartedAt: time.Now().UTC()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.st.MarkScanRunning(ctx, sc.ID); err != nil {
+		t.Fatal(err)
+	}
+	coverage := &finding.ScanCoverage{Scanners: []finding.ScannerCoverage{
+		{Scanner: "bandit", ScanType: "code", Status: finding.CoverageRan, Version: "1.7.5<script>"},
+		{Scanner: "gosec", ScanType: "code", Status: finding.CoverageNotInstalled, Reason: "not installed"},
+	}}
+	if err := e.st.CompleteScan(ctx, sc.ID, store.ScanResult{ScannersRun: []string{"bandit"}, Coverage: coverage}); err != nil {
+		t.Fatal(err)
+	}
+	p := e.client(t).get("/ui/scans/" + sc.ID)
+	expect(t, p, 200, "scan page")
+	if !strings.Contains(p.body, "bandit 1.7.5&lt;script&gt; <span") {
+		t.Errorf("no escaped version beside bandit in the coverage table:\n%s", p.body)
+	}
+	if strings.Contains(p.body, "1.7.5<script>") {
+		t.Error("the tool's version reached the page unescaped")
+	}
+}

@@ -520,7 +520,7 @@ func TestCLISARIFMatchesTheDaemonsAndValidates(t *testing.T) {
 		t.Errorf("the daemon's SARIF has firstSeen/lastSeen on %d of %d results", n, results)
 	}
 	srv = sarifSeen.ReplaceAllString(srv, "")
-	// The daemon reads excerpts 500 results at a time, the CLI one by one.
+	// Both read excerpts 500 results at a time, through the same reportdata path.
 	if !strings.Contains(srv, `"contextRegion": {`) {
 		t.Error("the daemon's SARIF has no contextRegion: the excerpts kept at scan time are missing")
 	}

@@ -236,15 +236,11 @@ func runDiffCommand(ctx context.Context, args []string, getenv func(string) stri
 		return report.DiffFixed
 	})
 	// Rows are the head's findings, then the base's the head no longer has.
-	// The new findings' code comes from the head scan (the lookup's
-	// statement goes with the command's store).
-	look, err := eng.st.ExcerptLookup(ctx, headScan.Seq)
-	if err != nil {
-		return err
-	}
+	// The new findings' code comes from the head scan.
+	look := eng.st.ExcerptLookup(headScan.Seq)
 	rows := func(q store.FindingQuery) iter.Seq2[report.Row, error] {
 		return func(yield func(report.Row, error) bool) {
-			for r, err := range reportdata.WithExcerpts(ctx, look, reportdata.ReportRows(eng.st.FindingRows(ctx, headScan, q), headMark)) {
+			for r, err := range reportdata.ExcerptedReportRows(ctx, look, eng.st.FindingRows(ctx, headScan, q), headMark) {
 				if !yield(r, err) || err != nil {
 					return
 				}

@@ -194,13 +194,9 @@ func scanReportInput(ctx context.Context, eng *engine, sc store.Scan, failOn str
 		return reportInput{}, &exitError{exitNoScan, err.Error()}
 	}
 	gate := report.Gate{FailOn: failOn}
-	// The lookup's statement goes with the command's store.
-	look, err := eng.st.ExcerptLookup(ctx, sc.Seq)
-	if err != nil {
-		return reportInput{}, &exitError{exitNoScan, err.Error()}
-	}
+	look := eng.st.ExcerptLookup(sc.Seq)
 	rows := func() iter.Seq2[report.Row, error] {
-		return reportdata.WithExcerpts(ctx, look, reportdata.ReportRows(eng.st.FindingRows(ctx, sc, store.FindingQuery{}), mark))
+		return reportdata.ExcerptedReportRows(ctx, look, eng.st.FindingRows(ctx, sc, store.FindingQuery{}), mark)
 	}
 	sum, err := report.Summarize(gate, rows())
 	if err != nil {
@@ -210,7 +206,7 @@ func scanReportInput(ctx context.Context, eng *engine, sc store.Scan, failOn str
 	run.Warnings = append(report.Warnings(run.Scan), warnings...)
 	return reportInput{run: run, gate: gate, rows: rows, tools: func() ([]report.Tool, error) {
 		return reportdata.SARIFTools(ctx, eng.st, sc, eng.scanners, data, func(name string) iter.Seq2[report.Row, error] {
-			return reportdata.WithExcerpts(ctx, look, reportdata.ReportRows(eng.st.FindingRows(ctx, sc, store.FindingQuery{Scanners: []string{name}}), mark))
+			return reportdata.ExcerptedReportRows(ctx, look, eng.st.FindingRows(ctx, sc, store.FindingQuery{Scanners: []string{name}}), mark)
 		})
 	}}, nil
 }

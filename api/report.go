@@ -147,11 +147,7 @@ func (s *Server) streamSARIF(ctx context.Context, w http.ResponseWriter, sc stor
 	if err != nil {
 		return err
 	}
-	look, err := s.Store.ExcerptLookup(ctx, sc.Seq)
-	if err != nil {
-		return err
-	}
-	defer look.Close()
+	look := s.Store.ExcerptLookup(sc.Seq)
 	tools, err := reportdata.SARIFTools(ctx, s.Store, sc, s.Scanners, data, func(name string) iter.Seq2[report.Row, error] {
 		return reportdata.AgedReportRows(ctx, s.Store, sc, look, s.Store.FindingRows(ctx, sc, store.FindingQuery{Scanners: []string{name}}), nil)
 	})

@@ -27,10 +27,10 @@ type Aged struct {
 }
 
 // AgedRows yields the rows of scan sc with their sightings (finding_age,
-// kept when old scans are deleted), and their excerpts when look is not
-// nil, looked up ageBatch rows at a time (one query each, not one per
-// row). Every finding shape and report of a stored scan reads its age
-// here.
+// kept when old scans are deleted; none when st is nil), and their
+// excerpts when look is not nil, looked up ageBatch rows at a time (one
+// query each, not one per row). Every finding shape and report of a
+// stored scan reads its age and excerpt here.
 func AgedRows(ctx context.Context, st *store.Store, sc store.Scan, look *excerpts.Lookup, rows iter.Seq2[store.FindingRow, error]) iter.Seq2[Aged, error] {
 	return func(yield func(Aged, error) bool) {
 		batch := make([]store.FindingRow, 0, ageBatch)
@@ -39,18 +39,25 @@ func AgedRows(ctx context.Context, st *store.Store, sc store.Scan, look *excerpt
 			if len(batch) == 0 {
 				return true
 			}
-			ages, err := st.AgesOfScan(ctx, sc.ID, fps)
-			if err != nil {
-				yield(Aged{}, err)
-				return false
+			var ages map[string]targets.Age
+			if st != nil {
+				var err error
+				if ages, err = st.AgesOfScan(ctx, sc.ID, fps); err != nil {
+					yield(Aged{}, err)
+					return false
+				}
 			}
 			var kept map[string]*excerpt.Excerpt
 			if look != nil {
 				kept = look.GetMany(ctx, fps)
 			}
 			for i := range batch {
-				age, ok := ages[fps[i]]
-				if !yield(Aged{Row: batch[i], Seen: SeenOf(sc, age, ok), Excerpt: kept[fps[i]]}, nil) {
+				var seen *report.Seen
+				if st != nil {
+					age, ok := ages[fps[i]]
+					seen = SeenOf(sc, age, ok)
+				}
+				if !yield(Aged{Row: batch[i], Seen: seen, Excerpt: kept[fps[i]]}, nil) {
 					return false
 				}
 			}
@@ -92,4 +99,13 @@ func SeenOf(sc store.Scan, age targets.Age, ok bool) *report.Seen {
 // target and, when look is not nil, its excerpt: the daemon's reports.
 func AgedReportRows(ctx context.Context, st *store.Store, sc store.Scan, look *excerpts.Lookup, rows iter.Seq2[store.FindingRow, error], mark Mark) iter.Seq2[report.Row, error] {
 	return reportRows(AgedRows(ctx, st, sc, look, rows), mark)
+}
+
+// ExcerptedReportRows is ReportRows with each row's excerpt (none when
+// look is nil) and no age: the CLI's reports, whose runs keep no history.
+func ExcerptedReportRows(ctx context.Context, look *excerpts.Lookup, rows iter.Seq2[store.FindingRow, error], mark Mark) iter.Seq2[report.Row, error] {
+	if look == nil {
+		return ReportRows(rows, mark)
+	}
+	return reportRows(AgedRows(ctx, nil, store.Scan{}, look, rows), mark)
 }

@@ -15,7 +15,6 @@ import (
 	"scand/scan"
 	"scand/scan/components"
 	"scand/store"
-	"scand/store/excerpts"
 )
 
 // sarifProbeTimeout bounds the version lookups of one SARIF document.
@@ -113,24 +112,6 @@ func reportRows(rows iter.Seq2[Aged, error], mark Mark) iter.Seq2[report.Row, er
 				r.Diff, r.Baselined = mark(aged.Row.Fingerprint)
 			}
 			if !yield(r, nil) {
-				return
-			}
-		}
-	}
-}
-
-// WithExcerpts sets each row's Excerpt from the code kept around the
-// scan's findings (look, from store's ExcerptLookup; nil sets none).
-func WithExcerpts(ctx context.Context, look *excerpts.Lookup, rows iter.Seq2[report.Row, error]) iter.Seq2[report.Row, error] {
-	if look == nil {
-		return rows
-	}
-	return func(yield func(report.Row, error) bool) {
-		for r, err := range rows {
-			if sr, ok := r.Stored.(*storedRow); ok && err == nil {
-				r.Excerpt = look.Get(ctx, sr.row.Fingerprint, 0)
-			}
-			if !yield(r, err) {
 				return
 			}
 		}

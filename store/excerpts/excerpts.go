@@ -115,43 +115,22 @@ func (x *Excerpts) Excerpt(ctx context.Context, scanSeq int64, fingerprint strin
 	return decode(body, line)
 }
 
-// Lookup is Excerpt for many findings of one scan in a row (a report):
-// one prepared statement; Close it when done.
+// Lookup reads the excerpts of one scan's findings for a report, a batch
+// at a time.
 type Lookup struct {
-	stmt *sql.Stmt
-	db   *sql.DB
-	seq  int64
+	db  *sql.DB
+	seq int64
 }
 
-// ExcerptLookup prepares a Lookup over a scan's excerpts.
-func (x *Excerpts) ExcerptLookup(ctx context.Context, scanSeq int64) (*Lookup, error) {
-	// The lookup pool: a Lookup is used while its caller streams the
-	// scan's findings on a reader connection.
-	st, err := x.lookup.PrepareContext(ctx, `SELECT b.body FROM finding_excerpts e JOIN excerpt_bodies b ON b.id = e.body_id
-		WHERE e.scan_seq = ? AND e.fp = ?`)
-	if err != nil {
-		return nil, err
-	}
-	return &Lookup{stmt: st, db: x.lookup, seq: scanSeq}, nil
+// ExcerptLookup is a Lookup over a scan's excerpts. It reads through the
+// lookup pool: a Lookup is used while its caller streams the scan's
+// findings on a reader connection.
+func (x *Excerpts) ExcerptLookup(scanSeq int64) *Lookup {
+	return &Lookup{db: x.lookup, seq: scanSeq}
 }
 
-// Get returns a finding's excerpt; nil when none was kept (or on an
-// error: a report without an excerpt is still the report).
-func (l *Lookup) Get(ctx context.Context, fingerprint string, line int) *excerpt.Excerpt {
-	fp, ok := fpKey(fingerprint)
-	if l == nil || !ok {
-		return nil
-	}
-	var body []byte
-	if err := l.stmt.QueryRowContext(ctx, l.seq, fp).Scan(&body); err != nil {
-		return nil
-	}
-	e, _ := decode(body, line)
-	return e
-}
-
-// GetMany is Get of a batch of findings in one query (the keys bound as
-// one JSON array), by fingerprint; a finding without an excerpt (or a
+// GetMany returns the excerpts of a batch of findings in one query (the
+// keys bound as one JSON array), by fingerprint; a finding without an excerpt (or a
 // batch that fails: a report without excerpts is still the report) is
 // absent.
 func (l *Lookup) GetMany(ctx context.Context, fingerprints []string) map[string]*excerpt.Excerpt {
@@ -192,14 +171,6 @@ func (l *Lookup) GetMany(ctx context.Context, fingerprints []string) map[string]
 		}
 	}
 	return out
-}
-
-// Close releases the statement.
-func (l *Lookup) Close() error {
-	if l == nil {
-		return nil
-	}
-	return l.stmt.Close()
 }
 
 // compress deflates a stored body (BestSpeed: on a few hundred bytes it

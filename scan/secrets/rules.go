@@ -239,8 +239,12 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 				vs, ve, ok = secretsInStringValue(line, s, e)
 			}
 			if !ok {
-				if v, ok := secretsXMLElementBelow(c, s, e); ok && secretsGenericValueOK(v, lower[s:e], entropyFactor, entropyCap, weakOK) {
-					spans = append(spans, secretsSpan{rule: c.engine.ruleIndex[ruleID], matchStart: s, matchEnd: e, start: e, end: e, value: v, onValueLine: true})
+				// The value is on the next line: judged here, reported there.
+				if v, below := secretsXMLElementBelow(c, s, e); below {
+					if secretsGenericValueOK(v, lower[s:e], entropyFactor, entropyCap, weakOK) {
+						spans = append(spans, secretsSpan{rule: c.engine.ruleIndex[ruleID], matchStart: s, matchEnd: e, start: e, end: e, value: v, onValueLine: true})
+					}
+					continue
 				}
 			}
 			if !ok {

@@ -1679,6 +1679,8 @@ func secretsValidateBase64JWT(v []byte, c *secretsMatchCtx) bool {
 // stringData entry of a `kind: Secret` document: data values are decoded
 // from base64 first. Placeholders, certificates and the entries that name
 // rather than hold a credential (username, host, ...) are not reported.
+// A weak value (mypassword, opensesame) is: the manifest declares it the
+// credential that gets deployed, unlike the same word in a code sample.
 func secretsValidateKubernetesSecret(v []byte, c *secretsMatchCtx) bool {
 	if t := bytes.TrimLeft(c.line, " \t"); len(t) > 0 && t[0] == '-' {
 		// A Kustomize literal: a Secret's value when the nearest generator
@@ -1689,8 +1691,7 @@ func secretsValidateKubernetesSecret(v []byte, c *secretsMatchCtx) bool {
 		if i := bytes.LastIndexAny(key, "_.-"); i >= 0 && rulebook.K8sNonSecretKeys[string(key[i+1:])] || rulebook.K8sNonSecretKeys[string(key)] {
 			return false // DB_HOST, SMTP_USER: configuration in a Secret
 		}
-		return secretsInSecretGenerator(c.data, c.lineStart) && len(v) >= 6 &&
-			!rulebook.WeakPasswordPlaceholders[strings.ToLower(string(v))] && !secretsLooksPlaceholder(v) && v[0] != '$'
+		return secretsInSecretGenerator(c.data, c.lineStart) && len(v) >= 6 && !secretsLooksPlaceholder(v) && v[0] != '$'
 	}
 	key, block := secretsYAMLParent(c.data, c.lineStart)
 	if bytes.IndexByte(c.line, ':') < 0 {
@@ -1734,7 +1735,7 @@ func secretsValidateKubernetesSecret(v []byte, c *secretsMatchCtx) bool {
 		// a {{ template }}.
 		value = []byte(strings.NewReplacer("{", "", "}", "").Replace(string(value)))
 	}
-	return !rulebook.WeakPasswordPlaceholders[strings.ToLower(string(value))] && !secretsLooksPlaceholder(value)
+	return !secretsLooksPlaceholder(value)
 }
 
 // secretsInSecretGenerator reports whether the nearest top-level
@@ -1837,7 +1838,7 @@ func secretsYAMLDocIsSecret(data []byte, pos int) bool {
 // tokens), not by the registry's address: a host such as
 // registry.test.corp or sample-registry.io carries placeholder words
 // without making its login an example. A value that is not JSON is a
-// stand-in.
+// stand-in. As for the Secret around it, a weak password counts.
 func secretsRegistryConfigHasCredential(value []byte) bool {
 	var doc any
 	if json.Unmarshal(value, &doc) != nil {
@@ -1869,7 +1870,7 @@ func secretsRegistryConfigHasCredential(value []byte) bool {
 			default:
 				continue
 			}
-			if len(cred) >= 6 && !rulebook.WeakPasswordPlaceholders[strings.ToLower(string(cred))] && !secretsLooksPlaceholder(cred) {
+			if len(cred) >= 6 && !secretsLooksPlaceholder(cred) {
 				found = true
 			}
 		}

@@ -508,6 +508,44 @@ func TestSecretsAssignmentForms(t *testing.T) {
 	}
 }
 
+// A Secret manifest declares its values the credentials that get
+// deployed, so a weak one is reported there; a curl continuation line that
+// opens with -u is the command's as much as one that indents it.
+func TestSecretsDeclaredCredentials(t *testing.T) {
+	const secret = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n"
+	for _, tc := range []struct {
+		file, text string
+		want       string // rule id, "" for none
+		lines      []int
+	}{
+		{"s.yaml", secret + "data:\n  key: bXlwYXNzd29yZA==\n", "kubernetes-secret", []int{6}},
+		{"s.yaml", secret + "stringData:\n  password: opensesame\n", "kubernetes-secret", []int{6}},
+		{"s.yml", secret + "type: kubernetes.io/dockercfg\ndata:\n  .dockercfg: >\n    eyJhdXRocyI6eyJodHRwczovL2V4YW1wbGUvdjEvIjp7ImF1dGgiOiJvcGVuc2VzYW1lIn19fQo=\n", "kubernetes-secret", []int{8}},
+		{"s.yaml", secret + "kustomize: x\nsecretGenerator:\n- name: s\n  literals:\n  - DB_PASSWORD=mypassword\n", "kubernetes-secret", []int{9}},
+		// Placeholders, certificates and a ConfigMap's data are not.
+		{"s.yaml", secret + "stringData:\n  password: <your-password>\n", "", nil},
+		{"s.yaml", secret + "data:\n  ca.pem: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUR4RENDQXF5Z0F3SUJBZ0lVV3pq\n", "", nil},
+		{"c.yaml", "apiVersion: v1\nkind: ConfigMap\ndata:\n  key: bXlwYXNzd29yZA==\n", "", nil},
+		{"call.sh", "curl -X POST https://api.acme.io/oauth2/token \\\n-u oa2-client_zmNtW:5uC5Y4Mcvdl5rB56rBmxnvB4DZgi\n", "curl-basic-auth", []int{1, 2}},
+		{"call.sh", "go get \\\n-u golang.org/x/tools:latest\n", "", nil},
+	} {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, tc.file), []byte(tc.text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		var lines []int
+		for _, f := range scantest.Scan(t, secretsTestScanner(t, false), dir) {
+			if f.RuleID != tc.want {
+				t.Errorf("%s %q: unexpected %s at line %d", tc.file, tc.text, f.RuleID, f.Line)
+			}
+			lines = append(lines, f.Line)
+		}
+		if fmt.Sprint(lines) != fmt.Sprint(tc.lines) && !(len(lines) == 0 && len(tc.lines) == 0) {
+			t.Errorf("%s %q: %s on lines %v, want %v", tc.file, tc.text, tc.want, lines, tc.lines)
+		}
+	}
+}
+
 // The automaton must report exactly what a naive search reports.
 func TestSecretsKeywordMatcher(t *testing.T) {
 	words := []string{"token", "ok", "AKIA", "kia", "secret", "sec", "hooks.slack.com", "-----begin", "a", "SK"}

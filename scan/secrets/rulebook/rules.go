@@ -732,10 +732,10 @@ func StructuredRules() []Rule {
 			Keywords:    []string{"://"}, Find: "URLCredentials"},
 		{ID: "curl-basic-auth", Title: "Credentials passed to curl -u", Severity: high, CWE: "CWE-259",
 			Remediation: "Change the password, and let curl read it from a .netrc outside the repository (--netrc-file) or from the environment instead of the command line.",
-			// --user and " -u " find -u on a continuation line of a curl
+			// --user and "-u " find -u on a continuation line of a curl
 			// command (reported there as well as on the command's line);
 			// --proxy-user / -U are the proxy's credentials, as secret.
-			Keywords: []string{"curl", "--user", " -u ", "--proxy-user"},
+			Keywords: []string{"curl", "--user", "-u ", "--proxy-user"},
 			// The second form is an API key given as the user name with an
 			// empty password (-u sk_live_...:), as Stripe and others document.
 			Pattern: `(?i)\bcurl\b[^\n]*?\s(?:-u[ \t]*|--(?:proxy-)?user(?:[ \t]+|=))(?:"[^"\s:]*"|'[^'\s:]*'|["']?[^\s"':]*):["']?(?P<secret>[^\s"']+)` +

@@ -493,6 +493,9 @@ func TestSecretsAssignmentForms(t *testing.T) {
 		{"en.json", `{"password": "super$ecret"}`, "", 0},
 		{"pt-BR.yml", `password: super$ecret`, "", 0},
 		{"azuredeploy.json", `"adminPassword": "[parameters('adminPassword')]",`, "", 0},
+		// A public key shipped inside a vendored tool, beside a real one.
+		{"yarn-4.1.0.cjs", `,apiKey:"6fe4476ee5a1832882e326b506d14126",`, "", 0},
+		{"search.js", `,apiKey:"9c3e1f4a7b2d8e6f0a5c3b1d9e7f2a4c",`, "generic-secret", 0},
 	} {
 		dir := t.TempDir()
 		if err := os.WriteFile(filepath.Join(dir, tc.file), []byte("\n"+tc.line+"\n"), 0o600); err != nil {

@@ -42,6 +42,10 @@ var DocumentedExamples = []string{
 	// The nuget.config reference's sample feed passwords
 	// (learn.microsoft.com/nuget/reference/nuget-config-file).
 	"33f!!lloppa", "hal+9ooo_da!sY",
+	// The search-only Algolia key inside Yarn Berry's bundled release
+	// (.yarn/releases/yarn-*.cjs, committed by every repository that pins
+	// Yarn this way): public by design (yarnpkg/berry#6201).
+	"6fe4476ee5a1832882e326b506d14126",
 }
 
 // FormatPlaceholderMarkers are the placeholder words that still

@@ -493,8 +493,14 @@ func TestSecretsAssignmentForms(t *testing.T) {
 		{"en.json", `{"password": "super$ecret"}`, "", 0},
 		{"pt-BR.yml", `password: super$ecret`, "", 0},
 		{"azuredeploy.json", `"adminPassword": "[parameters('adminPassword')]",`, "", 0},
+		// Vendor formats: an Anthropic key ends in AA; a Stripe prod_ key
+		// is a live one.
+		{"notes.txt", `sk-ant-api03-Jq7vR2mXc9LpT4wZbN8sKf3HdY6gUe1AoQ5iVrBnMx0tCzWlEj-_Ph7KsDu2FgRy9Na4TbLcXm6VoQe3WiZp8SdHkLq7rAA`, "anthropic-api-key", 0},
+		{"notes.txt", `sk-ant-api03-Jq7vR2mXc9LpT4wZbN8sKf3HdY6gUe1AoQ5iVrBnMx0tCzWlEj-_Ph7KsDu2FgRy9Na4TbLcXm6VoQe3WiZp8SdHkLq7rBB`, "", 0},
+		{"pay.rb", `Stripe.api_key = "rk_prod_51OuEMLAlTWGaDypquDn9aZigaJOsa9NR1w1BxZXs9JlYsVVkv5XDu6aLmAx"`, "stripe-restricted-key", 0},
 		// A public key shipped inside a vendored tool, beside a real one.
 		{"yarn-4.1.0.cjs", `,apiKey:"6fe4476ee5a1832882e326b506d14126",`, "", 0},
+		{"main.tf", `gcp_api_key = "AIzaSyCkEhVjf3pduRDt6d1yKOMitrUEke8agEM"`, "", 0},
 		{"search.js", `,apiKey:"9c3e1f4a7b2d8e6f0a5c3b1d9e7f2a4c",`, "generic-secret", 0},
 	} {
 		dir := t.TempDir()

@@ -132,10 +132,13 @@ func Rules() []Rule {
 		// ---- payment ----
 		{ID: "stripe-live-secret-key", Title: "Stripe live secret key", Severity: crit, CWE: cwe798,
 			Remediation: "Roll the key in the Stripe Dashboard (Developers > API keys) and review recent API activity.",
-			CSKeywords:  []string{"sk_live_"}, Pattern: `\b(sk_live_` + base62 + `{24,99})\b`, MinEntropy: 3},
+			// Stripe documents live_ and test_ only; prod_ is in other
+			// scanners' rule sets and examples, and a key so named is meant
+			// for production: judged as live.
+			CSKeywords: []string{"sk_live_", "sk_prod_"}, Pattern: `\b(sk_(?:live|prod)_` + base62 + `{24,99})\b`, MinEntropy: 3},
 		{ID: "stripe-restricted-key", Title: "Stripe live restricted key", Severity: crit, CWE: cwe798,
 			Remediation: "Roll the restricted key in the Stripe Dashboard (Developers > API keys).",
-			CSKeywords:  []string{"rk_live_"}, Pattern: `\b(rk_live_` + base62 + `{24,99})\b`, MinEntropy: 3},
+			CSKeywords:  []string{"rk_live_", "rk_prod_"}, Pattern: `\b(rk_(?:live|prod)_` + base62 + `{24,99})\b`, MinEntropy: 3},
 		// A test-mode key moves no money, but it reads and writes the
 		// account's test data and webhooks, and it is the same secret class.
 		{ID: "stripe-test-secret-key", Title: "Stripe test-mode secret key", Severity: med, CWE: cwe798,
@@ -256,7 +259,9 @@ func Rules() []Rule {
 		// ---- AI APIs ----
 		{ID: "anthropic-api-key", Title: "Anthropic API key", Severity: high, CWE: cwe798,
 			Remediation: "Delete the key in the Anthropic Console (Settings > API keys) and create a new one.",
-			CSKeywords:  []string{"sk-ant-"}, Pattern: `\b(sk-ant-(?:api|admin|oat|ort)[0-9]{2}-[A-Za-z0-9_-]{80,110})` + notB64ID, MinEntropy: 3.5, VendorFormat: true},
+			// Every kind (API, Admin, OAuth access and refresh) is 93
+			// characters and then AA: another ending is not a key.
+			CSKeywords: []string{"sk-ant-"}, Pattern: `\b(sk-ant-(?:api|admin|oat|ort)[0-9]{2,4}-[A-Za-z0-9_-]{93}AA)` + notB64ID, MinEntropy: 3.5, VendorFormat: true},
 		{ID: "openai-api-key", Title: "OpenAI API key", Severity: high, CWE: cwe798,
 			Remediation: "Revoke the key on the OpenAI platform (API keys) and create a new project-scoped one.",
 			CSKeywords:  []string{"T3BlbkFJ", "sk-proj-", "sk-svcacct-", "sk-admin-"},

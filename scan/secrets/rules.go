@@ -681,7 +681,9 @@ func secretsGenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, w
 			others++
 		}
 	}
-	if others == 0 {
+	if others == 0 || others == 1 && (v[len(v)-1] == ',' || v[len(v)-1] == ';') {
+		// Only letters, or an identifier and the list's comma the quotes
+		// took in (_kHMSymptomhf_generatedByHomeAppForDebuggingPurposesKey,).
 		return false
 	}
 	if secretsLooksEncrypted(v) || secretsNotACredentialShape(v) {
@@ -701,7 +703,8 @@ func secretsGenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, w
 			return false
 		}
 	}
-	if strings.Contains(lv, "://") {
+	// A URL, or an image pinned by digest (aws-cli@sha256:eaaa7b...).
+	if strings.Contains(lv, "://") || strings.Contains(lv, "@sha256:") || strings.Contains(lv, "@sha512:") {
 		return false
 	}
 	switch path.Ext(lv) {
@@ -843,6 +846,9 @@ func secretsLooksEncrypted(v []byte) bool {
 // secretsLooksPlaceholder reports whether v is a template reference, a
 // documentation value or a repeated-character filler.
 func secretsLooksPlaceholder(v []byte) bool {
+	if bytes.HasPrefix(v, []byte("...")) || bytes.HasSuffix(v, []byte("...")) {
+		return true // elided in documentation: "...6wqX6fNUXA/rYqRv..."
+	}
 	lv := strings.ToLower(string(v))
 	for _, m := range rulebook.SequenceMarkers {
 		if strings.Contains(lv, m) {
@@ -1512,6 +1518,11 @@ func secretsValidateNotHex(v []byte, _ *secretsMatchCtx) bool {
 // identifier (s.AcceptanceTimeoutSeconds, sumOfExposures): without a
 // digit, a run of five lower-case letters marks a word.
 func secretsValidateMixedToken(v []byte, _ *secretsMatchCtx) bool {
+	// A Vault token is judged after its s./hvs. prefix, whose s is no
+	// evidence of a mixed case (s.THISSTRINGISALLUPPERCASE).
+	if i := bytes.IndexByte(v, '.'); i >= 1 && i <= 3 && bytes.HasSuffix(v[:i], []byte("s")) {
+		v = v[i+1:]
+	}
 	if !bytes.ContainsAny(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") || !bytes.ContainsAny(v, "abcdefghijklmnopqrstuvwxyz") {
 		return false
 	}

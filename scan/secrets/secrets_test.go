@@ -498,6 +498,13 @@ func TestSecretsAssignmentForms(t *testing.T) {
 		{"notes.txt", `sk-ant-api03-Jq7vR2mXc9LpT4wZbN8sKf3HdY6gUe1AoQ5iVrBnMx0tCzWlEj-_Ph7KsDu2FgRy9Na4TbLcXm6VoQe3WiZp8SdHkLq7rAA`, "anthropic-api-key", 0},
 		{"notes.txt", `sk-ant-api03-Jq7vR2mXc9LpT4wZbN8sKf3HdY6gUe1AoQ5iVrBnMx0tCzWlEj-_Ph7KsDu2FgRy9Na4TbLcXm6VoQe3WiZp8SdHkLq7rBB`, "", 0},
 		{"pay.rb", `Stripe.api_key = "rk_prod_51OuEMLAlTWGaDypquDn9aZigaJOsa9NR1w1BxZXs9JlYsVVkv5XDu6aLmAx"`, "stripe-restricted-key", 0},
+		// An elided value, an image digest, an identifier with its list's
+		// comma, a Vault token's s. before capitals only: none is a secret.
+		{"a.ts", `const easypostToken = "...6wqX6fNUXA/rYqRvfQ+EZTKGqQRiRyqAFRQshGPWOIAwNW";`, "", 0},
+		{"a.yaml", `deploy_token: "aws-cli@sha256:eaaa7b11777babe28e6133a8b19ff71cea687e0d7f05158dee95a71f76ce3d00"`, "", 0},
+		{"a.py", `hf_token = "_kHMSymptomhf_generatedByHomeAppForDebuggingPurposesKey,"`, "", 0},
+		{"a.go", `vaultToken := "s.THISSTRINGISALLUPPERCASE"`, "", 0},
+		{"a.go", `vaultToken := "s.Xk9mQ2vR7tL4wZ8nB3cF6hJ1"`, "vault-token", 0},
 		// A public key shipped inside a vendored tool, beside a real one.
 		{"yarn-4.1.0.cjs", `,apiKey:"6fe4476ee5a1832882e326b506d14126",`, "", 0},
 		{"main.tf", `gcp_api_key = "AIzaSyCkEhVjf3pduRDt6d1yKOMitrUEke8agEM"`, "", 0},

@@ -179,6 +179,10 @@ func score(name string, plant map[loc]string, found []finding) {
 		if _, ok := plant[f.loc]; ok {
 			hit[f.loc] = true
 			onPlant = true
+		} else if _, ok := plant[loc{f.file, 0}]; ok {
+			// Line 0 labels a whole file: an example that is the file.
+			hit[loc{f.file, 0}] = true
+			onPlant = true
 		}
 		for line := f.firstLine; line <= f.lastLine && !onPlant; line++ {
 			if _, ok := plant[loc{f.file, line}]; ok && !hit[loc{f.file, line}] {

@@ -1,0 +1,3 @@
+$config = array(
+			"secret_key" => sk_abcdefghijklmnopqrstuvwxyz123,
+		);

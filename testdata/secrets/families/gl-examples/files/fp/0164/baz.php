@@ -1,0 +1,3 @@
+$config = array(
+			"other_key" => "sk_abcdefghijklmnopqrstuvwxyz123",
+		);

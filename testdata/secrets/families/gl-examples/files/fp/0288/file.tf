@@ -1,0 +1,1 @@
+administrator_login_password = var.db_password

@@ -1,0 +1,1 @@
+password = "${aws_db_instance.default.password}"

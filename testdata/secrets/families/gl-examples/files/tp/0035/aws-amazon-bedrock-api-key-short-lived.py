@@ -1,0 +1,1 @@
+amazonbedrockapikeyshortlivedToken = "bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t"

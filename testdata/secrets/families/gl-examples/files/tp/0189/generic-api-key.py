@@ -1,0 +1,1 @@
+genericToken = "Zf3D0LXCM3EIMbgJpUNnkRtOfOueHznB"

@@ -1,0 +1,1 @@
+administrator_login_password = "thisIsDog11"

@@ -527,15 +527,19 @@ func secretsIdentEndsWith(ident []byte, suffixes []string) bool {
 // true. It returns the value's bounds.
 func secretsAssignedValue(line []byte, p int, unquoted bool) (int, int, bool) {
 	n := len(line)
+	quotedName := false
 	for k := 0; k < 2 && p < n && (line[p] == '"' || line[p] == '\'' || line[p] == ']' || line[p] == '`' || line[p] == '\\' && p+1 < n && line[p+1] == '"'); k++ {
 		if line[p] == '\\' {
 			p++
 		}
+		quotedName = quotedName || line[p] != ']'
 		p++
 	}
 	p = secretsSkipBlanks(line, p)
 	typed := false
-	if q, ok := secretsTypeAnnotation(line, p); ok {
+	// A quoted name takes no type: name="x_key" id="..." is two HTML
+	// attributes, not Go's `apiKey string = "..."`.
+	if q, ok := secretsTypeAnnotation(line, p); ok && !quotedName {
 		p, typed = q, true
 	}
 	switch {
@@ -582,6 +586,11 @@ func secretsAssignedValue(line []byte, p int, unquoted bool) (int, int, bool) {
 			case '\\':
 				e++
 			case q:
+				// A literal that a + continues is a piece of a built
+				// string ("application:" + appKey + ":" + appSecret).
+				if a := secretsSkipBlanks(line, e+1); a < n && line[a] == '+' && (a+1 == n || line[a+1] != '=') {
+					return 0, 0, false
+				}
 				return p + 1, e, true
 			}
 		}
@@ -791,7 +800,8 @@ var secretsTemplateRe = regexp.MustCompile(rulebook.TemplatePattern)
 // secretsAlphabetRun reports values written by walking the alphabet or
 // the digits ("abCD1EF+GHIJxLMnOPqRS..."): at least 8 neighbouring pairs,
 // and a quarter of all pairs, are successors (b after a, 4 after 3), case
-// aside. In a random value about one pair in 26 is.
+// aside. In a random value about one pair in 26 is. A short value
+// (AbCeFG123) needs three quarters of its pairs and at least 5.
 func secretsAlphabetRun(v []byte) bool {
 	succ := 0
 	for i := 1; i < len(v); i++ {
@@ -800,7 +810,7 @@ func secretsAlphabetRun(v []byte) bool {
 			succ++
 		}
 	}
-	return succ >= 8 && 4*succ >= len(v)-1
+	return succ >= 8 && 4*succ >= len(v)-1 || succ >= 5 && 4*succ >= 3*(len(v)-1)
 }
 
 // secretsLooksFormatPlaceholder is secretsLooksPlaceholder for values of a

@@ -505,6 +505,12 @@ func TestSecretsAssignmentForms(t *testing.T) {
 		{"a.py", `hf_token = "_kHMSymptomhf_generatedByHomeAppForDebuggingPurposesKey,"`, "", 0},
 		{"a.go", `vaultToken := "s.THISSTRINGISALLUPPERCASE"`, "", 0},
 		{"a.go", `vaultToken := "s.Xk9mQ2vR7tL4wZ8nB3cF6hJ1"`, "vault-token", 0},
+		// HTML attributes after a quoted name, a literal continued by +,
+		// and a short walk of the alphabet are not values.
+		{"form.html", `<input name="s3_access_key" id="x9Kd7Qm2Lp4Zt8Wv3Ry6" />`, "", 0},
+		{"App.java", `String usernamePassword = "app9:Kd7Qm2" + appKey + ":" + appSecret;`, "", 0},
+		{"sumo.yaml", `SUMO_ACCESS_KEY: AbCeFG123`, "", 0},
+		{"sumo.yaml", `SUMO_ACCESS_KEY: Xk9Rf2Lq7`, "generic-secret", 0},
 		// A public key shipped inside a vendored tool, beside a real one.
 		{"yarn-4.1.0.cjs", `,apiKey:"6fe4476ee5a1832882e326b506d14126",`, "", 0},
 		{"main.tf", `gcp_api_key = "AIzaSyCkEhVjf3pduRDt6d1yKOMitrUEke8agEM"`, "", 0},

@@ -165,7 +165,7 @@ func secretsFindSecretAssignments(c *secretsMatchCtx) []secretsSpan {
 	if c.translation || c.inK8sSecretData() {
 		return nil
 	}
-	return secretsFindAssignments(c, rulebook.SecretKeywords, rulebook.SecretSuffixes, "generic-secret",
+	return secretsFindAssignments(c, rulebook.SecretFinderKeywords, rulebook.SecretSuffixes, "generic-secret",
 		rulebook.SecretEntropyFactor, rulebook.SecretEntropyCap, false)
 }
 
@@ -211,7 +211,15 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 				continue
 			}
 			seen = append(seen, s)
-			if !secretsIdentEndsWith(lower[s:e], suffixes) && !(ruleID == "generic-password" && secretsIdentIsPass(line[s:e])) {
+			// "key" comes last among the keywords: a name it alone finds
+			// (clarifai_key, braintreeKey, authKey) is judged as a plain
+			// key name, with its stricter bar.
+			keyName := kw == "key"
+			if keyName {
+				if ruleID != "generic-secret" || !secretsIdentIsKeyName(line[s:e]) {
+					continue
+				}
+			} else if !secretsIdentEndsWith(lower[s:e], suffixes) && !(ruleID == "generic-password" && secretsIdentIsPass(line[s:e])) {
 				continue
 			}
 			if rulebook.SessionTokenNames[secretsStripSeparators(lower[s:e])] || secretsNameSaysPublic(lower[s:e], suffixes) {
@@ -262,6 +270,9 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 			v := line[vs:ve]
 			if vs > 0 && !secretsIsQuote(line[vs-1]) && (v[0] == '!' || v[0] == '&' || v[0] == '*') {
 				continue // unquoted YAML tag, anchor or alias: `password: !vault |`
+			}
+			if keyName && !secretsKeyValueOK(v) {
+				continue
 			}
 			if !secretsGenericValueOK(v, lower[s:e], entropyFactor, entropyCap, weakOK) &&
 				!(ruleID == "generic-password" && (c.iacFile && vs > 0 && secretsIsQuote(line[vs-1]) || secretsIsDotenv(c.rel)) && secretsWordPassword(v)) {
@@ -502,6 +513,79 @@ func secretsXMLElementBelow(c *secretsMatchCtx, s, e int) ([]byte, bool) {
 // secretsIdentEndsWith reports whether the identifier, with separators
 // removed (db_password, dbPassword and db.password are all "dbpassword"),
 // ends in one of suffixes.
+// secretsIdentIsKeyName reports a name whose last word is "key" after at
+// least one other word that does not make it a lookup or database key
+// (rulebook.NonSecretKeyWords): clarifai_key, braintreeKey, BING_KEY.
+// Words are split at _ - . and at a lower-case letter before "Key".
+func secretsIdentIsKeyName(ident []byte) bool {
+	n := len(ident)
+	if n < 5 || !bytes.EqualFold(ident[n-3:], []byte("key")) {
+		return false
+	}
+	head := ident[:n-3]
+	switch last := head[len(head)-1]; {
+	case last == '_' || last == '-' || last == '.':
+		head = head[:len(head)-1]
+	case ident[n-3] == 'K' && 'a' <= last && last <= 'z' || ident[n-3] == 'k' && '0' <= last && last <= '9':
+	default:
+		return false // monkey, hotkey, passkey: one word
+	}
+	if len(head) == 0 {
+		return false
+	}
+	i := len(head)
+	for i > 0 && head[i-1] != '_' && head[i-1] != '-' && head[i-1] != '.' && !('a' <= head[i-1] && head[i-1] <= 'z' && i < len(head) && 'A' <= head[i] && head[i] <= 'Z') {
+		i--
+	}
+	word := strings.ToLower(string(head[i:]))
+	return !slices.Contains(rulebook.NonSecretKeyWords, word)
+}
+
+// secretsKeyValueOK is the stricter bar a value under a plain "..._key"
+// name must clear, that name being as often a lookup key, a setting's
+// name, a digest or an ID: one run of 20 or more letters and digits (after
+// at most a short prefix and _ or -, as in pk_...), with two digits and two
+// letters at least, and not all hex (other_key: <40 hex> is as likely a
+// SHA-1). Names with separators (ec2_metadata_service_endpoint), dotted
+// paths, struct tags and base64 with its padding all fail it.
+func secretsKeyValueOK(v []byte) bool {
+	v = bytes.Trim(v, "\"'`")
+	if i := bytes.IndexAny(v, "_-"); i >= 2 && i <= 5 {
+		v = v[i+1:]
+	}
+	if len(v) < 20 || secretsIsHex(v) || bytes.HasPrefix(v, []byte("LS0tLS1")) || secretsBase64OfText(v) {
+		return false
+	}
+	letters, digits := 0, 0
+	for _, b := range v {
+		switch {
+		case '0' <= b && b <= '9':
+			digits++
+		case 'a' <= b|0x20 && b|0x20 <= 'z':
+			letters++
+		default:
+			return false
+		}
+	}
+	return letters >= 2 && digits >= 2
+}
+
+// secretsBase64OfText reports a base64 value that decodes to words with
+// blanks ("oh no this is bad"): an encoded sentence, not key material,
+// whose bytes are random.
+func secretsBase64OfText(v []byte) bool {
+	dec, err := base64.RawStdEncoding.DecodeString(strings.TrimRight(string(v), "="))
+	if err != nil || len(dec) < 8 || !bytes.Contains(dec, []byte(" ")) {
+		return false
+	}
+	for _, b := range dec {
+		if b < ' ' || b > '~' {
+			return false
+		}
+	}
+	return true
+}
+
 func secretsIdentEndsWith(ident []byte, suffixes []string) bool {
 	var buf [128]byte
 	norm := buf[:0]

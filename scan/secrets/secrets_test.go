@@ -511,6 +511,18 @@ func TestSecretsAssignmentForms(t *testing.T) {
 		{"App.java", `String usernamePassword = "app9:Kd7Qm2" + appKey + ":" + appSecret;`, "", 0},
 		{"sumo.yaml", `SUMO_ACCESS_KEY: AbCeFG123`, "", 0},
 		{"sumo.yaml", `SUMO_ACCESS_KEY: Xk9Rf2Lq7`, "generic-secret", 0},
+		// A name whose last word is key holds a key when its value is one
+		// random run; a lookup key, a setting's name, a digest, a host or
+		// an encoded sentence under such a name is not.
+		{"a.yaml", `clarifai_key: "WCFcfUCsl2P3vCJuFgDuLeUXduycoZli"`, "generic-secret", 0},
+		{"a.go", `braintreeKey := "k7Xq2Lm9Rv4Tz8Wb3Nc6Yh1J"`, "generic-secret", 0},
+		{"a.yaml", `courier_key: "pk_iHWk6NqTne0QthfSVF7uixZpa3OTYpA8hC6bIIavhl"`, "generic-secret", 0},
+		{"a.go", `s3DisableExpressSessionAuthKey = "s3_disable_express_session_auth"`, "", 0},
+		{"a.go", `authKey: "rg.pl-waw.scw.cloud:7777/private",`, "", 0},
+		{"a.yaml", `other_key: 2be01e4fc2d031c41885221c25f6aaf76fdc6c36`, "", 0},
+		{"a.go", `cacheKey := "k7Xq2Lm9Rv4Tz8Wb3Nc6Yh1J"`, "", 0},
+		{"a.tf", `raw_key = "b2ggbm8gdGhpcyBpcyBiYWQ"`, "", 0},
+		{"a.go", `monkey := "k7Xq2Lm9Rv4Tz8Wb3Nc6Yh1J"`, "", 0},
 		// A public key shipped inside a vendored tool, beside a real one.
 		{"yarn-4.1.0.cjs", `,apiKey:"6fe4476ee5a1832882e326b506d14126",`, "", 0},
 		{"main.tf", `gcp_api_key = "AIzaSyCkEhVjf3pduRDt6d1yKOMitrUEke8agEM"`, "", 0},

@@ -8,6 +8,7 @@ package rulebook
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"scand/finding"
@@ -296,7 +297,7 @@ func Rules() []Rule {
 			Keywords:    PasswordLineKeywords, Find: "PasswordAssignments"},
 		{ID: "generic-secret", Title: "Hard-coded secret or API token", Severity: med, CWE: cwe798,
 			Remediation: "Rotate the secret at its issuer and read it from the environment or a secret manager.",
-			Keywords:    SecretKeywords, Find: "SecretAssignments"},
+			Keywords:    SecretKeywords, CSKeywords: SecretKeyNameKeywords, Find: "SecretAssignments"},
 	}...)
 }
 
@@ -316,6 +317,13 @@ var (
 	PasswordLineKeywords = []string{"password", "passwd", "pwd", "passphrase", "_pass", "-pass", ".pass", "pass\"", "pass'", "pass:", "pass=", "pass ="}
 	PasswordSuffixes     = []string{"password", "passwd", "pwd", "passphrase"}
 	SecretKeywords       = []string{"secret", "api_key", "apikey", "api-key", "token", "access_key", "accesskey", "auth_key", "auth_salt", "logged_in_", "nonce_", "credential"}
+	// SecretKeyNameKeywords (case-sensitive) start the line test for a
+	// name whose last word is key (clarifai_key, BING_KEY, braintreeKey):
+	// a bare "key" would make every "keyboard" and "monkey" a candidate.
+	SecretKeyNameKeywords = []string{"_key", "_KEY", "-key", "Key"}
+	// SecretFinderKeywords are what the generic-secret finder looks for in
+	// a candidate line; "key" comes last, after every longer name.
+	SecretFinderKeywords = append(slices.Clone(SecretKeywords), "key")
 	SecretSuffixes       = []string{"secret", "secretkey", "apikey", "token", "accesskey", "secretkeybase", "credential", "credentials",
 		"authkey", "authsalt", "loggedinkey", "loggedinsalt", "noncekey", "noncesalt"}
 )

@@ -194,6 +194,15 @@ var SessionTokenNames = map[string]bool{
 // (PUBLIC_TOKEN, publicApiKey, publishableKey, separators removed): the
 // issuer made it to be shipped in pages and apps, so it opens nothing
 // alone.
+// NonSecretKeyWords name a key that is no credential when they come
+// right before it (cache_key, primaryKey, sort-key, idempotency_key): a
+// lookup key, a database key, a message's routing key, a key's ID.
+var NonSecretKeyWords = []string{"public", "publishable", "primary", "foreign", "sort", "partition", "range", "cache", "hash", "lookup",
+	"map", "dict", "index", "idempotency", "routing", "object", "s3", "file", "field", "column", "table", "row", "group", "unique",
+	"i18n", "translation", "message", "label", "state", "query", "kms", "gpg", "pgp", "ssh", "host", "cursor",
+	"dedup", "dedupe", "shard", "bucket", "redis", "memcache", "react", "list", "item", "menu", "hot", "short", "shortcut",
+	"toggle", "feature", "flag", "encrypted", "wrapped", "config", "setting", "settings", "registry", "env", "name", "type", "metric", "tag", "event", "node", "path", "route"}
+
 var PublicNameWords = []string{"public", "publicapi", "publicaccess", "publishable", "publishableapi"}
 
 // InstructionSuffixes end values that tell the reader what to put there

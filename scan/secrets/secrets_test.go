@@ -484,6 +484,7 @@ func TestSecretsAssignmentForms(t *testing.T) {
 		{"a.xml", "<dbPassword>\n  " + v + "\n</other>", "", 0},
 		// A version, or a credential's word and a number, is not a secret.
 		{"a.json", `"libsecret=0.18.5-r0",`, "", 0},
+		{"pom.toml", `jsonwebtoken = "jjwt-jackson-0.11.2"`, "", 0},
 		{"a.go", `req.Header.Set("X-Amz-Security-Token", "token123")`, "", 0},
 		{"a.go", `opt.Password = "password1"`, "", 0},
 		{".env", `DB_PASSWORD=Password1234`, "generic-password", 0},

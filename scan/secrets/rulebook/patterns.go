@@ -27,9 +27,10 @@ const QualifiedNamePattern = `^[A-Za-z0-9_.-]+:(?:[A-Z][a-z]+){3,}$`
 const VendorShapePattern = `^[0-9]{4,20}:A|^[A-Za-z0-9_-]{1,20}:AA[A-Za-z0-9_-]{30,}$|^AIza[0-9A-Za-z_-]{35}$`
 
 // VersionPattern is a whole value that is a version (0.18.5-r0, v1.2.3,
-// 2.0.1+build.7): a package pinned by a name that happens to end in a
-// credential's word (libsecret=0.18.5-r0).
-const VersionPattern = `^v?[0-9]+(?:\.[0-9]+)+(?:[-+~][0-9A-Za-z.]+)?$`
+// 2.0.1+build.7), or a package name and its version (jjwt-jackson-0.11.2,
+// the artifact of io.jsonwebtoken:...): a package pinned by a name that
+// happens to end in a credential's word (libsecret=0.18.5-r0).
+const VersionPattern = `^(?:[a-z][a-z0-9]*(?:[-_.][a-z][a-z0-9]*)*[-_@])?v?[0-9]+(?:\.[0-9]+)+(?:[-+~][0-9A-Za-z.]+)?$`
 
 // TemplatePattern finds the bracketed and interpolated forms of a
 // placeholder: <PASSWORD>, [API KEY], $(VAR), %(name)s, #{var}, a whole

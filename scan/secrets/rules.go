@@ -248,8 +248,12 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 			}
 			if !ok {
 				// The value is on the next line: judged here, reported there.
-				if v, below := secretsXMLElementBelow(c, s, e); below {
-					if secretsGenericValueOK(v, lower[s:e], entropyFactor, entropyCap, weakOK) {
+				v, below := secretsXMLElementBelow(c, s, e)
+				if !below {
+					v, below = secretsAssignmentBelow(c, e)
+				}
+				if below {
+					if (!keyName || secretsKeyValueOK(v)) && secretsGenericValueOK(v, lower[s:e], entropyFactor, entropyCap, weakOK) {
 						spans = append(spans, secretsSpan{rule: c.engine.ruleIndex[ruleID], matchStart: s, matchEnd: e, start: e, end: e, value: v, onValueLine: true})
 					}
 					continue
@@ -268,6 +272,15 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 				continue
 			}
 			v := line[vs:ve]
+			// A header's value kept whole ("Bearer <token>"): the token
+			// after the scheme is the value.
+			for _, scheme := range []string{"Bearer ", "bearer ", "Token ", "token ", "Bot "} {
+				if len(v) > len(scheme)+8 && bytes.HasPrefix(v, []byte(scheme)) && bytes.IndexByte(v[len(scheme):], ' ') < 0 {
+					vs += len(scheme)
+					v = line[vs:ve]
+					break
+				}
+			}
 			if vs > 0 && !secretsIsQuote(line[vs-1]) && (v[0] == '!' || v[0] == '&' || v[0] == '*') {
 				continue // unquoted YAML tag, anchor or alias: `password: !vault |`
 			}
@@ -510,9 +523,6 @@ func secretsXMLElementBelow(c *secretsMatchCtx, s, e int) ([]byte, bool) {
 	return value, true
 }
 
-// secretsIdentEndsWith reports whether the identifier, with separators
-// removed (db_password, dbPassword and db.password are all "dbpassword"),
-// ends in one of suffixes.
 // secretsIdentIsKeyName reports a name whose last word is "key" after at
 // least one other word that does not make it a lookup or database key
 // (rulebook.NonSecretKeyWords): clarifai_key, braintreeKey, BING_KEY.
@@ -586,6 +596,54 @@ func secretsBase64OfText(v []byte) bool {
 	return true
 }
 
+// secretsAssignmentBelow returns the literal of an assignment that a
+// formatter wrapped after its operator (Prettier's `const apiKey =` and
+// the string alone on the next line, ending in ; or , and perhaps a
+// comment).
+func secretsAssignmentBelow(c *secretsMatchCtx, e int) ([]byte, bool) {
+	line := c.line
+	p := e
+	if p < len(line) && (line[p] == '"' || line[p] == '\'') {
+		p++
+	}
+	p = secretsSkipBlanks(line, p)
+	switch {
+	case p+1 < len(line) && line[p] == ':' && line[p+1] == '=':
+		p += 2
+	case p < len(line) && (line[p] == '=' || line[p] == ':'):
+		p++
+	default:
+		return nil, false
+	}
+	if len(bytes.TrimSpace(line[p:])) != 0 {
+		return nil, false
+	}
+	rest := c.data[min(len(c.data), c.lineEnd+1):]
+	rest = rest[:min(len(rest), 4<<10)]
+	if nl := bytes.IndexByte(rest, '\n'); nl >= 0 {
+		rest = rest[:nl]
+	}
+	next := bytes.TrimSpace(rest)
+	if len(next) < 3 || !secretsIsQuote(next[0]) {
+		return nil, false
+	}
+	end := bytes.IndexByte(next[1:], next[0])
+	if end < 0 {
+		return nil, false
+	}
+	tail := bytes.TrimSpace(next[end+2:])
+	if len(tail) > 0 && (tail[0] == ';' || tail[0] == ',') {
+		tail = bytes.TrimSpace(tail[1:])
+	}
+	if len(tail) > 0 && !bytes.HasPrefix(tail, []byte("//")) && tail[0] != '#' {
+		return nil, false // an expression goes on: "a" + b
+	}
+	return next[1 : end+1], true
+}
+
+// secretsIdentEndsWith reports whether the identifier, with separators
+// removed (db_password, dbPassword and db.password are all "dbpassword"),
+// ends in one of suffixes.
 func secretsIdentEndsWith(ident []byte, suffixes []string) bool {
 	var buf [128]byte
 	norm := buf[:0]
@@ -756,7 +814,8 @@ func secretsGenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, w
 	// A value that opens with the other quote is a concatenation:
 	// "'$PRECOMPILE_PASSWORD'" closes the string around a variable.
 	v = bytes.Trim(v, "\"'`")
-	if len(v) < rulebook.GenericMinLen || len(v) > rulebook.GenericMaxLen {
+	if len(v) < rulebook.GenericMinLen || len(v) > rulebook.GenericTokenMaxLen ||
+		len(v) > rulebook.GenericMaxLen && bytes.ContainsFunc(v, func(r rune) bool { return !secretsIsTokenByte(r) }) {
 		return false
 	}
 	letters, others := 0, 0
@@ -2060,6 +2119,12 @@ func secretsFindURLCredentials(c *secretsMatchCtx) []secretsSpan {
 		spans = append(spans, secretsSpan{rule: c.engine.ruleIndex["url-credentials"], matchStart: s, matchEnd: authEnd,
 			start: pwStart, end: pwStart + len(pw), value: pw})
 	}
+}
+
+// secretsIsTokenByte reports the bytes of base64, base64url and
+// dotted tokens (JWTs, Entra refresh tokens).
+func secretsIsTokenByte(r rune) bool {
+	return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || strings.ContainsRune("._~+/=-", r)
 }
 
 func secretsIsAlnum(b byte) bool {

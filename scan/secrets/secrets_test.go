@@ -524,6 +524,13 @@ func TestSecretsAssignmentForms(t *testing.T) {
 		{"a.go", `cacheKey := "k7Xq2Lm9Rv4Tz8Wb3Nc6Yh1J"`, "", 0},
 		{"a.tf", `raw_key = "b2ggbm8gdGhpcyBpcyBiYWQ"`, "", 0},
 		{"a.go", `monkey := "k7Xq2Lm9Rv4Tz8Wb3Nc6Yh1J"`, "", 0},
+		// A scheme before the token, a long token, a literal wrapped onto
+		// the next line; a Mapbox public token is public.
+		{"a.yaml", `chatbot_auth_token: "Bearer 5RzDGrpFKkrA_90yM_BFmyxKKAQkgu0B"`, "generic-secret", 0},
+		{"a.json", `"refresh_token": "0.AXEAFN5Pl6TDG0ibA8_OGCw6B-kFbFJoXnhBqmJD9wukrpZxAMc.AgABAAAAAAD--DLA3VO7QrddgJg7WevrAgDs_wQA9P9g0VCdz8smoWqJBpit_3P_ntszmbCH2-dGwpQ1xR7vK4mN8tZ2bY6cH3fJ9gL5sW0eA1uD7iP4oX2kV9nB8Rt5Yq1Wz3Lm7Xc9Vb2Nk4Jh6Gf8Ds0Ap2Qe4Wr6Ty8Ui0Op"`, "generic-secret", 0},
+		{"a.js", "const scrapingBeeApiKey =\n  \"Q7XK2M9RPL4VZ8TN3WB6YH1CJ5FD0GSE8NQ2XK7MR4PL9VZ3TW6BY1HC5JF0DG\"; // the key", "generic-secret", 3},
+		{"a.js", "const scrapingBeeApiKey =\n  \"Q7XK2M9RPL4VZ8TN3WB6YH1CJ5FD0GSE8\" + suffix;", "", 0},
+		{"a.js", `  mapboxApiKey: 'pk.eyJ1Ijoia3Jpc3R3IiwiYSI6ImNqbGg1N242NTFlczczdnBcf99iMjgzZ2sifQ.lUneM-o3NucXN189EYyXxQ',`, "", 0},
 		// A public key shipped inside a vendored tool, beside a real one.
 		{"yarn-4.1.0.cjs", `,apiKey:"6fe4476ee5a1832882e326b506d14126",`, "", 0},
 		{"main.tf", `gcp_api_key = "AIzaSyCkEhVjf3pduRDt6d1yKOMitrUEke8agEM"`, "", 0},

@@ -20,11 +20,13 @@ const XMLKeyValuePattern = `^"\s+value\s*=\s*"([^"]*)"`
 // (clm54321:AgencyIdentificationCodeContentType in an XSD).
 const QualifiedNamePattern = `^[A-Za-z0-9_.-]+:(?:[A-Z][a-z]+){3,}$`
 
-// VendorShapePattern are the shapes of a Telegram bot token and a
-// Google API key: their vendor rules judge such values (a bot id of the
-// wrong length is a sample; a Firebase config's key is public), so the
+// VendorShapePattern are the shapes of a Telegram bot token, a Google API
+// key and a Mapbox public token: their vendor rules judge such values (a
+// bot id of the wrong length is a sample; a Firebase config's key is
+// public), and a Mapbox pk. token is public by design (for browsers, as
+// Mapbox documents; its sk. tokens are secret and have their rule), so the
 // generic rules do not judge them again.
-const VendorShapePattern = `^[0-9]{4,20}:A|^[A-Za-z0-9_-]{1,20}:AA[A-Za-z0-9_-]{30,}$|^AIza[0-9A-Za-z_-]{35}$`
+const VendorShapePattern = `^[0-9]{4,20}:A|^[A-Za-z0-9_-]{1,20}:AA[A-Za-z0-9_-]{30,}$|^AIza[0-9A-Za-z_-]{35}$|^pk\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$`
 
 // VersionPattern is a whole value that is a version (0.18.5-r0, v1.2.3,
 // 2.0.1+build.7), or a package name and its version (jjwt-jackson-0.11.2,

@@ -705,6 +705,9 @@ func VendorRules() []Rule {
 		tok("perplexity-api-key", "Perplexity API key", high, "Perplexity (Settings > API)", []string{"pplx-"}, `pplx-[A-Za-z0-9]{48}`),
 		near("kaggle-api-key", "Kaggle API key", high, "Kaggle (Settings > API > Expire API token)", []string{"kaggle"}, `[a-f0-9]{32}`),
 		near("cohere-api-key", "Cohere API key", high, "the Cohere dashboard (API keys)", []string{"cohere", "co_api_key"}, `[A-Za-z0-9]{40}`),
+		// LangSmith: personal access tokens (lsv2_pt_) and service keys
+		// (lsv2_sk_), 32 hex, _, 10 hex.
+		tok("langsmith-api-key", "LangSmith API key", high, "LangSmith (Settings > API Keys)", []string{"lsv2_pt_", "lsv2_sk_"}, `lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}`),
 		tok("huggingface-org-token", "Hugging Face organization API token", high, "Hugging Face (Organization settings > API tokens)", []string{"api_org_"}, `api_org_[A-Za-z]{34}`),
 
 		// ---- payment, commerce and crypto exchanges ----

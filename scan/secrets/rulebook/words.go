@@ -165,8 +165,9 @@ const CommonRemediation = " Treat the value as compromised: revoke or rotate it 
 // get a lower entropy bar than machine-generated API secrets.
 const (
 	GenericMinLen         = 8
-	GenericMaxLen         = 200
-	PasswordEntropyFactor = 0.8 // bar = min(3.0, factor*log2(len))
+	GenericMaxLen         = 200  // beyond it only a token-shaped value, up to GenericTokenMaxLen
+	GenericTokenMaxLen    = 4096 // an Entra refresh token or a long JWT
+	PasswordEntropyFactor = 0.8  // bar = min(3.0, factor*log2(len))
 	PasswordEntropyCap    = 3.0
 	SecretEntropyFactor   = 0.85 // bar = min(3.5, factor*log2(len))
 	SecretEntropyCap      = 3.5

@@ -214,9 +214,12 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 			// "key" comes last among the keywords: a name it alone finds
 			// (clarifai_key, braintreeKey, authKey) is judged as a plain
 			// key name, with its stricter bar.
-			keyName := kw == "key"
+			keyName := kw == "key" && !secretsIdentEndsWith(lower[s:e], suffixes)
 			if keyName {
-				if ruleID != "generic-secret" || !secretsIdentIsKeyName(line[s:e]) {
+				// ?key=... is an API key in a URL (Google's APIs and many
+				// others), the one place a bare "key" names one.
+				queryKey := e-s == 3 && s > 0 && (line[s-1] == '?' || line[s-1] == '&') && e < len(line) && line[e] == '='
+				if ruleID != "generic-secret" || !queryKey && !secretsIdentIsKeyName(line[s:e]) {
 					continue
 				}
 			} else if !secretsIdentEndsWith(lower[s:e], suffixes) && !(ruleID == "generic-password" && secretsIdentIsPass(line[s:e])) {
@@ -548,21 +551,19 @@ func secretsIdentIsKeyName(ident []byte) bool {
 		i--
 	}
 	word := strings.ToLower(string(head[i:]))
-	return !slices.Contains(rulebook.NonSecretKeyWords, word)
+	// An acronym runs into the next word (VAPIDPublicKey): public ends it.
+	return !slices.Contains(rulebook.NonSecretKeyWords, word) && !strings.HasSuffix(word, "public") && !strings.HasSuffix(word, "publishable")
 }
 
 // secretsKeyValueOK is the stricter bar a value under a plain "..._key"
 // name must clear, that name being as often a lookup key, a setting's
-// name, a digest or an ID: one run of 20 or more letters and digits (after
-// at most a short prefix and _ or -, as in pk_...), with two digits and two
-// letters at least, and not all hex (other_key: <40 hex> is as likely a
-// SHA-1). Names with separators (ec2_metadata_service_endpoint), dotted
-// paths, struct tags and base64 with its padding all fail it.
+// name, a digest or an ID: 20 or more letters and digits, _ and -, with
+// two digits and two letters at least; not all hex (other_key: <40 hex>
+// is as likely a SHA-1); not a snake- or kebab-case name, whose parts are
+// mostly lower-case words (ec2_metadata_service_endpoint). Dotted paths,
+// struct tags and base64 with its padding fail it.
 func secretsKeyValueOK(v []byte) bool {
 	v = bytes.Trim(v, "\"'`")
-	if i := bytes.IndexAny(v, "_-"); i >= 2 && i <= 5 {
-		v = v[i+1:]
-	}
 	if len(v) < 20 || secretsIsHex(v) || bytes.HasPrefix(v, []byte("LS0tLS1")) || secretsBase64OfText(v) {
 		return false
 	}
@@ -573,11 +574,34 @@ func secretsKeyValueOK(v []byte) bool {
 			digits++
 		case 'a' <= b|0x20 && b|0x20 <= 'z':
 			letters++
+		case b == '_' || b == '-':
 		default:
 			return false
 		}
 	}
-	return letters >= 2 && digits >= 2
+	return letters >= 2 && digits >= 2 && !secretsLooksSnakeName(v)
+}
+
+// secretsLooksSnakeName reports a snake- or kebab-case name: two or more
+// parts, at least two thirds of them lower-case words or short parts such
+// as ec2 and v1 (s3_disable_express_session_auth, tunnel1_preshared_key),
+// and no longer part that is not a word. A random token with _ or - has
+// mixed case or digits in most parts.
+func secretsLooksSnakeName(v []byte) bool {
+	parts := bytes.FieldsFunc(v, func(r rune) bool { return r == '_' || r == '-' })
+	if len(parts) < 2 {
+		return false
+	}
+	words := 0
+	for _, p := range parts {
+		lowerOnly := bytes.IndexFunc(p, func(r rune) bool { return (r < 'a' || r > 'z') && (r < '0' || r > '9') }) < 0
+		if lowerOnly && (len(p) <= 3 || bytes.IndexFunc(p, func(r rune) bool { return r < 'a' }) < 0) {
+			words++
+		} else if len(p) > 12 {
+			return false // a random run after a vendor's prefix (sk-pyx-h7WWBQ...)
+		}
+	}
+	return 3*words >= 2*len(parts)
 }
 
 // secretsBase64OfText reports a base64 value that decodes to words with
@@ -833,7 +857,7 @@ func secretsGenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, w
 			others++
 		}
 	}
-	if others == 0 || others == 1 && (v[len(v)-1] == ',' || v[len(v)-1] == ';') {
+	if others == 0 || others == 1 && (v[len(v)-1] == ',' || v[len(v)-1] == ';') || bytes.IndexAny(v, "_-") > 0 && secretsLooksSnakeName(v) {
 		// Only letters, or an identifier and the list's comma the quotes
 		// took in (_kHMSymptomhf_generatedByHomeAppForDebuggingPurposesKey,).
 		return false
@@ -855,8 +879,9 @@ func secretsGenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, w
 			return false
 		}
 	}
-	// A URL, or an image pinned by digest (aws-cli@sha256:eaaa7b...).
-	if strings.Contains(lv, "://") || strings.Contains(lv, "@sha256:") || strings.Contains(lv, "@sha512:") {
+	// A URL, an image pinned by digest (aws-cli@sha256:eaaa7b...), a host
+	// and its port or path (core.harbor.domain:8080, rg.pl-waw.scw.cloud/x).
+	if strings.Contains(lv, "://") || strings.Contains(lv, "@sha256:") || strings.Contains(lv, "@sha512:") || secretsHostRe.Match(v) {
 		return false
 	}
 	switch path.Ext(lv) {
@@ -896,6 +921,8 @@ func secretsGenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, w
 }
 
 var secretsQualifiedNameRe = regexp.MustCompile(rulebook.QualifiedNamePattern)
+
+var secretsHostRe = regexp.MustCompile(rulebook.HostPattern)
 
 var secretsVendorShapeRe = regexp.MustCompile(rulebook.VendorShapePattern)
 

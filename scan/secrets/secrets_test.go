@@ -524,6 +524,12 @@ func TestSecretsAssignmentForms(t *testing.T) {
 		{"a.go", `cacheKey := "k7Xq2Lm9Rv4Tz8Wb3Nc6Yh1J"`, "", 0},
 		{"a.tf", `raw_key = "b2ggbm8gdGhpcyBpcyBiYWQ"`, "", 0},
 		{"a.go", `monkey := "k7Xq2Lm9Rv4Tz8Wb3Nc6Yh1J"`, "", 0},
+		{"a.go", `ec2MetadataV1DisabledKey = "ec2_metadata_v1_disabled"`, "", 0},
+		{"a.go", `VAPIDPublicKey: "rrvzfePgU7wc8RP7fcSMR-8ur2nDzqissXT5ovojK6Q",`, "", 0},
+		{"a.yaml", `commercejs_key: "g6cl4jt_2noyibalgbqid4h58jxivqdgyyxovepbvqmbl7wq"`, "generic-secret", 0},
+		{"a.go", `url := "https://maps.corp.io/v1/tiles?key=fnWLw7pz1tc6uCzq6qocQZIxRF6SqUaOOkLqePY"`, "generic-secret", 0},
+		{"a.go", `url := "https://maps.corp.io/v1/tiles?key=user_profile_settings"`, "", 0},
+		{".env", `BING_SUBSCRIPTION_KEY=89017d414ed64edb9c776d4a52102b9a`, "generic-secret", 0},
 		// A scheme before the token, a long token, a literal wrapped onto
 		// the next line; a Mapbox public token is public.
 		{"a.yaml", `chatbot_auth_token: "Bearer 5RzDGrpFKkrA_90yM_BFmyxKKAQkgu0B"`, "generic-secret", 0},

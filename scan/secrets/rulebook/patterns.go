@@ -28,6 +28,11 @@ const QualifiedNamePattern = `^[A-Za-z0-9_.-]+:(?:[A-Z][a-z]+){3,}$`
 // generic rules do not judge them again.
 const VendorShapePattern = `^[0-9]{4,20}:A|^[A-Za-z0-9_-]{1,20}:AA[A-Za-z0-9_-]{30,}$|^AIza[0-9A-Za-z_-]{35}$|^pk\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$`
 
+// HostPattern is a lower-case host name ending in a top-level domain of
+// letters, with a port or a path after it (core.harbor.domain:8080,
+// rg.pl-waw.scw.cloud/trivyoperator): an address, not a credential.
+const HostPattern = `^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~/-]*)?$`
+
 // VersionPattern is a whole value that is a version (0.18.5-r0, v1.2.3,
 // 2.0.1+build.7), or a package name and its version (jjwt-jackson-0.11.2,
 // the artifact of io.jsonwebtoken:...): a package pinned by a name that

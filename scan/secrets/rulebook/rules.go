@@ -320,11 +320,11 @@ var (
 	// SecretKeyNameKeywords (case-sensitive) start the line test for a
 	// name whose last word is key (clarifai_key, BING_KEY, braintreeKey):
 	// a bare "key" would make every "keyboard" and "monkey" a candidate.
-	SecretKeyNameKeywords = []string{"_key", "_KEY", "-key", "Key"}
+	SecretKeyNameKeywords = []string{"_key", "_KEY", "-key", "Key", "?key=", "&key="}
 	// SecretFinderKeywords are what the generic-secret finder looks for in
 	// a candidate line; "key" comes last, after every longer name.
 	SecretFinderKeywords = append(slices.Clone(SecretKeywords), "key")
-	SecretSuffixes       = []string{"secret", "secretkey", "apikey", "token", "accesskey", "secretkeybase", "credential", "credentials",
+	SecretSuffixes       = []string{"secret", "secretkey", "apikey", "token", "accesskey", "secretkeybase", "credential", "credentials", "subscriptionkey",
 		"authkey", "authsalt", "loggedinkey", "loggedinsalt", "noncekey", "noncesalt"}
 )
 

@@ -46,6 +46,9 @@ var DocumentedExamples = []string{
 	// (.yarn/releases/yarn-*.cjs, committed by every repository that pins
 	// Yarn this way): public by design (yarnpkg/berry#6201).
 	"6fe4476ee5a1832882e326b506d14126",
+	// The swarm unlock key of Docker Engine's API reference (every
+	// version of it, vendored with moby).
+	"SWMKEY-1-7c37Cc8654o6p38HnroywCi19pllOnGtbdZEgtKxZu8",
 	// The Firebase SDKs' test-fixture API keys (firebase/firebase-android-sdk,
 	// copied into the FlutterFire and other SDKs' tests and into their forks):
 	// published, and allow-listed by gitleaks and other scanners alike.

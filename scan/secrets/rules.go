@@ -1684,6 +1684,14 @@ func secretsValidateNotPowerBI(v []byte, _ *secretsMatchCtx) bool {
 // secretsValidateNotHex rejects values made only of hex digits, for
 // formats whose body is base62: a hex run there is a hash or a test
 // vector that happens to start with the prefix.
+var secretsSASVersionRe = regexp.MustCompile(`(?:^|[?&;"'\s])sv=20[0-9]{2}-[0-9]{2}-[0-9]{2}(?:&|$|["'\s;])`)
+
+// secretsValidateAzureSAS accepts a sig= that a signed version (sv=) on
+// the same line marks as Azure's, and that is not a placeholder.
+func secretsValidateAzureSAS(v []byte, c *secretsMatchCtx) bool {
+	return secretsSASVersionRe.Match(c.line) && !secretsLooksPlaceholder(v)
+}
+
 func secretsValidateNotHex(v []byte, _ *secretsMatchCtx) bool {
 	for _, b := range v {
 		if !('0' <= b && b <= '9' || 'a' <= b && b <= 'f' || 'A' <= b && b <= 'F') {
@@ -2207,6 +2215,8 @@ func secretsValidator(name string) func([]byte, *secretsMatchCtx) bool {
 		return secretsValidateMixedToken
 	case "NotHex":
 		return secretsValidateNotHex
+	case "AzureSAS":
+		return secretsValidateAzureSAS
 	case "NuGetPassword":
 		return secretsValidateNuGetPassword
 	case "CurlPassword":

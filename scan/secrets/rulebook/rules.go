@@ -111,6 +111,13 @@ func Rules() []Rule {
 		{ID: "azure-shared-access-key", Title: "Azure Service Bus / Event Hubs shared access key", Severity: crit, CWE: cwe798,
 			Remediation: "Regenerate the shared access policy's keys and prefer managed identities.",
 			Keywords:    []string{"sharedaccesskey="}, Pattern: `(?i)SharedAccessKey=([A-Za-z0-9+/]{42,43}=)`},
+		// A shared access signature: the query string's sig= is an
+		// HMAC-SHA256 of the grant (44 base64 characters, URL-encoded or
+		// not), valid until se= for whoever holds it. The signed version
+		// (sv=YYYY-MM-DD) on the same line makes it Azure's.
+		{ID: "azure-sas-token", Title: "Azure shared access signature (SAS) token", Severity: high, CWE: cwe798,
+			Remediation: "Revoke the SAS (rotate the account key it was signed with, or delete the stored access policy it names) and issue short-lived user-delegation SAS tokens at run time.",
+			CSKeywords:  []string{"sig="}, Pattern: `[?&;"'\s]sig=((?:[A-Za-z0-9+/]|%2[BbFf]){40,60}(?:=|%3[Dd]){0,2})`, Validate: "AzureSAS"},
 		{ID: "digitalocean-token", Title: "DigitalOcean token", Severity: crit, CWE: cwe798,
 			Remediation: "Delete the token under API > Tokens and create a new one with the least scope needed.",
 			CSKeywords:  []string{"dop_v1_", "doo_v1_", "dor_v1_"}, Pattern: `\b(do[opr]_v1_[a-f0-9]{64})\b`},

@@ -952,6 +952,13 @@ func secretsCredentialWordAndDigits(lv string) bool {
 	case "token", "secret", "password", "passwd", "pass", "pwd", "key", "apikey", "api_key", "api-key":
 		return true
 	}
+	// Words ending in the credential's word, then the number
+	// (CleartextPassword1, mySecret42, testtoken7).
+	for _, word := range []string{"password", "passwd", "secret", "token"} {
+		if head, ok := strings.CutSuffix(w, word); ok && strings.Trim(head, "abcdefghijklmnopqrstuvwxyz") == "" {
+			return true
+		}
+	}
 	return false
 }
 

@@ -487,6 +487,8 @@ func TestSecretsAssignmentForms(t *testing.T) {
 		{"pom.toml", `jsonwebtoken = "jjwt-jackson-0.11.2"`, "", 0},
 		{"a.go", `req.Header.Set("X-Amz-Security-Token", "token123")`, "", 0},
 		{"a.go", `opt.Password = "password1"`, "", 0},
+		{"a.xml", `<add key="Password" value="CleartextPassword1" />`, "", 0},
+		{"a.go", `opt.Password = "Cl3artextPassw0rdX"`, "generic-password", 0},
 		{".env", `DB_PASSWORD=Password1234`, "generic-password", 0},
 		// JSON has no interpolation: a weak password there is deployed.
 		{"app.json", `{"password": "super$ecret"}`, "generic-password", 0},

@@ -556,12 +556,12 @@ func secretsIdentIsKeyName(ident []byte) bool {
 }
 
 // secretsKeyValueOK is the stricter bar a value under a plain "..._key"
-// name must clear, that name being as often a lookup key, a setting's
-// name, a digest or an ID: 20 or more letters and digits, _ and -, with
-// two digits and two letters at least; not all hex (other_key: <40 hex>
-// is as likely a SHA-1); not a snake- or kebab-case name, whose parts are
-// mostly lower-case words (ec2_metadata_service_endpoint). Dotted paths,
-// struct tags and base64 with its padding fail it.
+// name must clear before the generic one (which turns snake-case names
+// away, ec2_metadata_service_endpoint), that name being as often a lookup
+// key, a setting's name, a digest or an ID: 20 or more letters and
+// digits, _ and -, with two digits and two letters at least; not all hex
+// (other_key: <40 hex> is as likely a SHA-1). Dotted paths, struct tags
+// and base64 with its padding fail it.
 func secretsKeyValueOK(v []byte) bool {
 	v = bytes.Trim(v, "\"'`")
 	if len(v) < 20 || secretsIsHex(v) || bytes.HasPrefix(v, []byte("LS0tLS1")) || secretsBase64OfText(v) {
@@ -579,7 +579,7 @@ func secretsKeyValueOK(v []byte) bool {
 			return false
 		}
 	}
-	return letters >= 2 && digits >= 2 && !secretsLooksSnakeName(v)
+	return letters >= 2 && digits >= 2
 }
 
 // secretsLooksSnakeName reports a snake- or kebab-case name: two or more
@@ -1000,7 +1000,7 @@ func secretsLooksFormatPlaceholder(v []byte) bool {
 			return true
 		}
 	}
-	if slices.Contains(rulebook.DocumentedExamples, string(v)) || secretsTemplateRe.Match(v) || secretsRepeatsOverHalf(v) {
+	if secretsIsDocumentedExample(v) || secretsTemplateRe.Match(v) || secretsRepeatsOverHalf(v) {
 		return true
 	}
 	return secretsLowVariety(v)
@@ -1097,12 +1097,7 @@ func secretsLooksTemplate(v []byte) bool {
 			return true
 		}
 	}
-	for _, ex := range rulebook.DocumentedExamples {
-		if string(v) == ex {
-			return true
-		}
-	}
-	if secretsTemplateRe.Match(v) {
+	if secretsIsDocumentedExample(v) || secretsTemplateRe.Match(v) {
 		return true
 	}
 	for _, suf := range rulebook.InstructionSuffixes {
@@ -1162,17 +1157,24 @@ func secretsEntropy(v []byte) float64 {
 // secretsValidateNotDocumentedExample rejects the vendors' published
 // example credentials.
 func secretsValidateNotDocumentedExample(v []byte, _ *secretsMatchCtx) bool {
-	return !slices.Contains(rulebook.DocumentedExamples, string(v))
+	return !secretsIsDocumentedExample(v)
 }
+
+// secretsDocumentedExamples is rulebook.DocumentedExamples as a set: every
+// generic value is looked up in it.
+var secretsDocumentedExamples = func() map[string]bool {
+	m := make(map[string]bool, len(rulebook.DocumentedExamples))
+	for _, ex := range rulebook.DocumentedExamples {
+		m[ex] = true
+	}
+	return m
+}()
+
+func secretsIsDocumentedExample(v []byte) bool { return secretsDocumentedExamples[string(v)] }
 
 func secretsValidateNotAWSExample(v []byte, _ *secretsMatchCtx) bool {
 	s := string(v)
-	for _, ex := range rulebook.DocumentedExamples {
-		if s == ex {
-			return false
-		}
-	}
-	return !strings.HasSuffix(s, "EXAMPLE") && !strings.HasSuffix(s, "EXAMPLEKEY")
+	return !secretsIsDocumentedExample(v) && !strings.HasSuffix(s, "EXAMPLE") && !strings.HasSuffix(s, "EXAMPLEKEY")
 }
 
 // secretsValidateAWSKeyID rejects documented examples and, for a key
@@ -1688,9 +1690,6 @@ func secretsValidateNotPowerBI(v []byte, _ *secretsMatchCtx) bool {
 	return bytes.Contains(dec, []byte(`"n"`)) || !bytes.Contains(dec, []byte(`"t"`)) || !bytes.Contains(dec, []byte(`"c"`))
 }
 
-// secretsValidateNotHex rejects values made only of hex digits, for
-// formats whose body is base62: a hex run there is a hash or a test
-// vector that happens to start with the prefix.
 var secretsSASVersionRe = regexp.MustCompile(`(?:^|[?&;"'\s])sv=20[0-9]{2}-[0-9]{2}-[0-9]{2}(?:&|$|["'\s;])`)
 
 // secretsValidateAzureSAS accepts a sig= that a signed version (sv=) on
@@ -1699,6 +1698,9 @@ func secretsValidateAzureSAS(v []byte, c *secretsMatchCtx) bool {
 	return secretsSASVersionRe.Match(c.line) && !secretsLooksPlaceholder(v)
 }
 
+// secretsValidateNotHex rejects values made only of hex digits, for
+// formats whose body is base62: a hex run there is a hash or a test
+// vector that happens to start with the prefix.
 func secretsValidateNotHex(v []byte, _ *secretsMatchCtx) bool {
 	for _, b := range v {
 		if !('0' <= b && b <= '9' || 'a' <= b && b <= 'f' || 'A' <= b && b <= 'F') {
@@ -1713,11 +1715,6 @@ func secretsValidateNotHex(v []byte, _ *secretsMatchCtx) bool {
 // identifier (s.AcceptanceTimeoutSeconds, sumOfExposures): without a
 // digit, a run of five lower-case letters marks a word.
 func secretsValidateMixedToken(v []byte, _ *secretsMatchCtx) bool {
-	// A Vault token is judged after its s./hvs. prefix, whose s is no
-	// evidence of a mixed case (s.THISSTRINGISALLUPPERCASE).
-	if i := bytes.IndexByte(v, '.'); i >= 1 && i <= 3 && bytes.HasSuffix(v[:i], []byte("s")) {
-		v = v[i+1:]
-	}
 	if !bytes.ContainsAny(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") || !bytes.ContainsAny(v, "abcdefghijklmnopqrstuvwxyz") {
 		return false
 	}
@@ -1735,6 +1732,16 @@ func secretsValidateMixedToken(v []byte, _ *secretsMatchCtx) bool {
 		run = 0
 	}
 	return true
+}
+
+// secretsValidateVaultToken is secretsValidateMixedToken on the token's
+// body: the s of its s./hvs. prefix is no evidence of a mixed case
+// (s.THISSTRINGISALLUPPERCASE).
+func secretsValidateVaultToken(v []byte, c *secretsMatchCtx) bool {
+	if _, body, ok := bytes.Cut(v, []byte(".")); ok {
+		v = body
+	}
+	return secretsValidateMixedToken(v, c)
 }
 
 // secretsHasVaultShape reports a line that can hold a Vault token: an
@@ -2220,6 +2227,8 @@ func secretsValidator(name string) func([]byte, *secretsMatchCtx) bool {
 		return secretsValidateNotPowerBI
 	case "MixedToken":
 		return secretsValidateMixedToken
+	case "VaultToken":
+		return secretsValidateVaultToken
 	case "NotHex":
 		return secretsValidateNotHex
 	case "AzureSAS":

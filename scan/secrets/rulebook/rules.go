@@ -450,7 +450,7 @@ func VendorRules() []Rule {
 	// code.
 	vault := both("vault-token", "HashiCorp Vault token", crit, "Vault (vault token revoke) and review the audit log",
 		[]string{"hvs.", "hvb.", "hvr."}, `hv[sbr]\.[A-Za-z0-9_-]{24,400}`, []string{"vault", "token"}, `s\.[A-Za-z0-9]{24,40}`)
-	vault.Validate = "MixedToken"
+	vault.Validate = "VaultToken"
 	vault.Prefilter = "HasVaultShape"
 	// An access key is an access ID (su + 12) and a 64-character key; the
 	// ID alone opens nothing, but it is half the pair and names the

@@ -211,21 +211,25 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 				continue
 			}
 			seen = append(seen, s)
-			// "key" comes last among the keywords: a name it alone finds
-			// (clarifai_key, braintreeKey, authKey) is judged as a plain
-			// key name, with its stricter bar.
-			keyName := kw == "key" && !secretsIdentEndsWith(lower[s:e], suffixes)
+			// "key" and "auth" come last among the keywords: a name only
+			// they find (clarifai_key, braintreeKey, authKey, proxyAuth) is
+			// judged as a plain key name, with its stricter bar.
+			// The name without its environment or version (SECRET_KEY_PROD,
+			// api_token_v2) is what says what the value is.
+			name := secretsNameWithoutQualifiers(line[s:e])
+			lname := lower[s : s+len(name)]
+			keyName := (kw == "key" || kw == "auth") && !secretsIdentEndsWith(lname, suffixes)
 			if keyName {
 				// ?key=... is an API key in a URL (Google's APIs and many
 				// others), the one place a bare "key" names one.
-				queryKey := e-s == 3 && s > 0 && (line[s-1] == '?' || line[s-1] == '&') && e < len(line) && line[e] == '='
-				if ruleID != "generic-secret" || !queryKey && !secretsIdentIsKeyName(line[s:e]) {
+				queryKey := kw == "key" && e-s == 3 && s > 0 && (line[s-1] == '?' || line[s-1] == '&') && e < len(line) && line[e] == '='
+				if ruleID != "generic-secret" || !queryKey && !secretsIdentIsKeyName(name, kw) {
 					continue
 				}
-			} else if !secretsIdentEndsWith(lower[s:e], suffixes) && !(ruleID == "generic-password" && secretsIdentIsPass(line[s:e])) {
+			} else if !secretsIdentEndsWith(lname, suffixes) && !(ruleID == "generic-password" && secretsIdentIsPass(name)) {
 				continue
 			}
-			if rulebook.SessionTokenNames[secretsStripSeparators(lower[s:e])] || secretsNameSaysPublic(lower[s:e], suffixes) {
+			if rulebook.SessionTokenNames[secretsStripSeparators(lname)] || secretsNameSaysPublic(lname, suffixes) {
 				continue
 			}
 			// '/forgot-password' is a route; a name opened by a quote that an
@@ -256,7 +260,7 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 					v, below = secretsAssignmentBelow(c, e)
 				}
 				if below {
-					if (!keyName || secretsKeyValueOK(v)) && secretsGenericValueOK(v, lower[s:e], entropyFactor, entropyCap, weakOK) {
+					if (!keyName || secretsKeyValueOK(v)) && secretsGenericValueOK(v, lname, entropyFactor, entropyCap, weakOK) {
 						spans = append(spans, secretsSpan{rule: c.engine.ruleIndex[ruleID], matchStart: s, matchEnd: e, start: e, end: e, value: v, onValueLine: true})
 					}
 					continue
@@ -290,7 +294,7 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 			if keyName && !secretsKeyValueOK(v) {
 				continue
 			}
-			if !secretsGenericValueOK(v, lower[s:e], entropyFactor, entropyCap, weakOK) &&
+			if !secretsGenericValueOK(v, lname, entropyFactor, entropyCap, weakOK) &&
 				!(ruleID == "generic-password" && (c.iacFile && vs > 0 && secretsIsQuote(line[vs-1]) || secretsIsDotenv(c.rel)) && secretsWordPassword(v)) {
 				continue
 			}
@@ -526,22 +530,23 @@ func secretsXMLElementBelow(c *secretsMatchCtx, s, e int) ([]byte, bool) {
 	return value, true
 }
 
-// secretsIdentIsKeyName reports a name whose last word is "key" after at
-// least one other word that does not make it a lookup or database key
-// (rulebook.NonSecretKeyWords): clarifai_key, braintreeKey, BING_KEY.
-// Words are split at _ - . and at a lower-case letter before "Key".
-func secretsIdentIsKeyName(ident []byte) bool {
-	n := len(ident)
-	if n < 5 || !bytes.EqualFold(ident[n-3:], []byte("key")) {
+// secretsIdentIsKeyName reports a name whose last word is word ("key" or
+// "auth") after at least one other word, which for a key must not make it
+// a lookup or database key (rulebook.NonSecretKeyWords): clarifai_key,
+// braintreeKey, BING_KEY, proxyAuth, registry_auth. Words are split at
+// _ - . and at a lower-case letter before an upper-case one.
+func secretsIdentIsKeyName(ident []byte, word string) bool {
+	n, w := len(ident), len(word)
+	if n < w+2 || !bytes.EqualFold(ident[n-w:], []byte(word)) {
 		return false
 	}
-	head := ident[:n-3]
+	head := ident[:n-w]
 	switch last := head[len(head)-1]; {
 	case last == '_' || last == '-' || last == '.':
 		head = head[:len(head)-1]
-	case ident[n-3] == 'K' && 'a' <= last && last <= 'z' || ident[n-3] == 'k' && '0' <= last && last <= '9':
+	case 'A' <= ident[n-w] && ident[n-w] <= 'Z' && 'a' <= last && last <= 'z' || 'a' <= ident[n-w] && ident[n-w] <= 'z' && '0' <= last && last <= '9':
 	default:
-		return false // monkey, hotkey, passkey: one word
+		return false // monkey, hotkey, passkey, oauth: one word
 	}
 	if len(head) == 0 {
 		return false
@@ -550,21 +555,31 @@ func secretsIdentIsKeyName(ident []byte) bool {
 	for i > 0 && head[i-1] != '_' && head[i-1] != '-' && head[i-1] != '.' && !('a' <= head[i-1] && head[i-1] <= 'z' && i < len(head) && 'A' <= head[i] && head[i] <= 'Z') {
 		i--
 	}
-	word := strings.ToLower(string(head[i:]))
+	prev := strings.ToLower(string(head[i:]))
+	// The words that make a key a lookup or database key (cache_key,
+	// registry key) say nothing of an auth: registry_auth is a login.
+	if word == "key" && slices.Contains(rulebook.NonSecretKeyWords, prev) {
+		return false
+	}
 	// An acronym runs into the next word (VAPIDPublicKey): public ends it.
-	return !slices.Contains(rulebook.NonSecretKeyWords, word) && !strings.HasSuffix(word, "public") && !strings.HasSuffix(word, "publishable")
+	return !strings.HasSuffix(prev, "public") && !strings.HasSuffix(prev, "publishable")
 }
+
+// secretsCamelNameRe is a name in camel case, a number after it at most
+// (NewEncapsulationKey1024): a random token of 20 characters is never
+// made of capitalised words alone.
+var secretsCamelNameRe = regexp.MustCompile(`^[A-Za-z][a-z]+(?:[A-Z][a-z]+)+[0-9]{0,6}$`)
 
 // secretsKeyValueOK is the stricter bar a value under a plain "..._key"
 // name must clear before the generic one (which turns snake-case names
 // away, ec2_metadata_service_endpoint), that name being as often a lookup
 // key, a setting's name, a digest or an ID: 20 or more letters and
 // digits, _ and -, with two digits and two letters at least; not all hex
-// (other_key: <40 hex> is as likely a SHA-1). Dotted paths, struct tags
-// and base64 with its padding fail it.
+// (other_key: <40 hex> is as likely a SHA-1), not a camel-case name.
+// Dotted paths, struct tags and base64 with its padding fail it.
 func secretsKeyValueOK(v []byte) bool {
 	v = bytes.Trim(v, "\"'`")
-	if len(v) < 20 || secretsIsHex(v) || bytes.HasPrefix(v, []byte("LS0tLS1")) || secretsBase64OfText(v) {
+	if len(v) < 20 || secretsIsHex(v) || bytes.HasPrefix(v, []byte("LS0tLS1")) || secretsBase64OfText(v) || secretsCamelNameRe.Match(v) {
 		return false
 	}
 	letters, digits := 0, 0
@@ -588,7 +603,7 @@ func secretsKeyValueOK(v []byte) bool {
 // and no longer part that is not a word. A random token with _ or - has
 // mixed case or digits in most parts.
 func secretsLooksSnakeName(v []byte) bool {
-	parts := bytes.FieldsFunc(v, func(r rune) bool { return r == '_' || r == '-' })
+	parts := bytes.FieldsFunc(v, func(r rune) bool { return r == '_' || r == '-' || r == '.' || r == ':' })
 	if len(parts) < 2 {
 		return false
 	}
@@ -663,6 +678,69 @@ func secretsAssignmentBelow(c *secretsMatchCtx, e int) ([]byte, bool) {
 		return nil, false // an expression goes on: "a" + b
 	}
 	return next[1 : end+1], true
+}
+
+// secretsNameWithoutQualifiers drops up to two last words of a name that
+// say which environment, version, encoding or copy the value is for
+// (rulebook.NameQualifierWords, a number, v2): SECRET_KEY_PROD,
+// api_token_v2, client_secret_b64, stripeKeyLive, token2 name the same
+// credential as SECRET_KEY and api_token. Words are split at _ - . and
+// where an upper-case letter follows a lower-case one or a digit; a name
+// in one case with no separator (apikeydev) is one word and kept.
+func secretsNameWithoutQualifiers(ident []byte) []byte {
+	isDigit := func(b byte) bool { return '0' <= b && b <= '9' }
+	isLower := func(b byte) bool { return 'a' <= b && b <= 'z' }
+	isUpper := func(b byte) bool { return 'A' <= b && b <= 'Z' }
+	for range 2 {
+		j := len(ident)
+		if j == 0 {
+			return ident
+		}
+		for _, q := range []string{"b64", "base64"} {
+			if k := j - len(q); k > 1 && bytes.EqualFold(ident[k:], []byte(q)) && !secretsIsAlnum(ident[k-1]) {
+				j = k
+			}
+		}
+		switch last := ident[j-1]; {
+		case j < len(ident): // b64 or base64, found above
+		case isDigit(last):
+			for j > 0 && isDigit(ident[j-1]) {
+				j--
+			}
+			if j > 0 && ident[j-1]|0x20 == 'v' && (j == 1 || !secretsIsAlnum(ident[j-2]) || ident[j-1] == 'V' && !isUpper(ident[j-2])) {
+				j-- // v2, apiKeyV2
+			}
+		case isLower(last):
+			for j > 0 && isLower(ident[j-1]) {
+				j--
+			}
+			if j > 0 && isUpper(ident[j-1]) {
+				j-- // Live in stripeKeyLive
+			}
+		case isUpper(last):
+			for j > 0 && isUpper(ident[j-1]) {
+				j--
+			}
+		default:
+			return ident
+		}
+		if j == 0 {
+			return ident
+		}
+		word := ident[j:]
+		separated := ident[j-1] == '_' || ident[j-1] == '-' || ident[j-1] == '.'
+		camel := isUpper(word[0]) && (isLower(ident[j-1]) || isDigit(ident[j-1]))
+		number := isDigit(word[len(word)-1])
+		if !separated && !camel && !number || !number && !slices.Contains(rulebook.NameQualifierWords, strings.ToLower(string(word))) {
+			return ident
+		}
+		head := bytes.TrimRight(ident[:j], "_-.")
+		if len(head) == 0 {
+			return ident
+		}
+		ident = head
+	}
+	return ident
 }
 
 // secretsIdentEndsWith reports whether the identifier, with separators
@@ -829,6 +907,8 @@ func secretsWordPassword(v []byte) bool {
 
 func secretsIsQuote(b byte) bool { return b == '"' || b == '\'' || b == '`' }
 
+var secretsConcatRe = regexp.MustCompile("^\\+|[\"'`]\\+|\\+[\"'`]")
+
 // secretsGenericValueOK decides whether an assigned literal looks like a
 // real credential rather than a word, an expression, a path or a
 // placeholder. Values made only of letters are rejected (identifiers such
@@ -857,12 +937,17 @@ func secretsGenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, w
 			others++
 		}
 	}
-	if others == 0 || others == 1 && (v[len(v)-1] == ',' || v[len(v)-1] == ';') || bytes.IndexAny(v, "_-") > 0 && secretsLooksSnakeName(v) {
+	if others == 0 || others == 1 && (v[len(v)-1] == ',' || v[len(v)-1] == ';') || bytes.IndexAny(v, "_-.:") > 0 && secretsLooksSnakeName(v) {
 		// Only letters, or an identifier and the list's comma the quotes
 		// took in (_kHMSymptomhf_generatedByHomeAppForDebuggingPurposesKey,).
 		return false
 	}
 	if secretsLooksEncrypted(v) || secretsNotACredentialShape(v) {
+		return false
+	}
+	// A quote next to a + inside the value: the quotes taken were those of
+	// two literals joined in code (`"key": `+fmt.Sprintf(...)).
+	if secretsConcatRe.Match(v) {
 		return false
 	}
 	lv := strings.ToLower(string(v))
@@ -935,7 +1020,55 @@ func secretsNotACredentialShape(v []byte) bool {
 	}) {
 		return true
 	}
-	return secretsQualifiedNameRe.Match(v) || secretsVendorShapeRe.Match(v) || secretsVersionRe.Match(v)
+	return secretsQualifiedNameRe.Match(v) || secretsVendorShapeRe.Match(v) || secretsVersionRe.Match(v) || secretsVendorSample(v)
+}
+
+// secretsVendorPrefixes are the vendor rules' keywords that open a token
+// (xoxb-, HRKU-AA, ghp_, sk-ant-), gathered once from the rule book.
+// Plain words a value may start with (live_, test_, key-, API-) are left
+// out: they open other values too.
+var secretsVendorPrefixes = func() []string {
+	var out []string
+	for _, r := range rulebook.Rules() {
+		if strings.HasPrefix(r.ID, "generic-") {
+			continue
+		}
+		for _, k := range append(slices.Clone(r.Keywords), r.CSKeywords...) {
+			word := strings.ToLower(strings.Trim(k, "-_."))
+			if len(k) < 4 || !strings.ContainsAny(k, "-_.") || strings.ContainsAny(k, " =:\"'?&") || k[0] == '.' ||
+				slices.Contains([]string{"live", "test", "key", "api", "pat", "sat"}, word) {
+				continue
+			}
+			out = append(out, k)
+		}
+	}
+	return out
+}()
+
+// secretsVendorSample reports a value that opens with a vendor's prefix
+// and carries two or more numeric IDs of four digits or fewer
+// (xoxb-123-456-..., xoxp-1234-1234-1234-...): the IDs of a sample. The
+// vendor's rule, which knows the real IDs' lengths, turned it away; the
+// generic rules must not report the lookalike instead. A lone short
+// number is a version (xapp-1-, xoxe-1-) and does not count.
+func secretsVendorSample(v []byte) bool {
+	prefixed := false
+	for _, p := range secretsVendorPrefixes {
+		if bytes.HasPrefix(v, []byte(p)) {
+			prefixed = true
+			break
+		}
+	}
+	if !prefixed {
+		return false
+	}
+	short := 0
+	for _, part := range bytes.Split(v, []byte("-")) {
+		if len(part) > 0 && len(part) <= 4 && !bytes.ContainsFunc(part, func(r rune) bool { return r < '0' || r > '9' }) {
+			short++
+		}
+	}
+	return short >= 2
 }
 
 var secretsVersionRe = regexp.MustCompile(rulebook.VersionPattern)

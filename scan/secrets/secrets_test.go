@@ -543,6 +543,34 @@ func TestSecretsAssignmentForms(t *testing.T) {
 		{"yarn-4.1.0.cjs", `,apiKey:"6fe4476ee5a1832882e326b506d14126",`, "", 0},
 		{"main.tf", `gcp_api_key = "AIzaSyCkEhVjf3pduRDt6d1yKOMitrUEke8agEM"`, "", 0},
 		{"search.js", `,apiKey:"9c3e1f4a7b2d8e6f0a5c3b1d9e7f2a4c",`, "generic-secret", 0},
+		// A credential's name followed by its environment, copy, version or
+		// encoding still names it; a word that makes it something else does
+		// not.
+		{"a.py", `SECRET_KEY_STAGING = "` + v + `"`, "generic-secret", 0},
+		{"a.py", `api_key_prod = "` + v + `"`, "generic-secret", 0},
+		{"a.py", `auth_token_v2 = "` + v + `"`, "generic-secret", 0},
+		{"a.py", `client_secret_b64 = "` + v + `"`, "generic-secret", 0},
+		{"a.go", `githubTokenCI := "` + v + `"`, "generic-secret", 0},
+		{"a.go", `token2 := "` + v + `"`, "generic-secret", 0},
+		{"a.ts", `const stripeKeyLive = "k7Xq2Lm9Rv4Tz8Wb3Nc6Yh1J";`, "generic-secret", 0},
+		{".env", `DB_PASSWORD_PROD=` + v, "generic-password", 0},
+		{"a.py", `token_url = "` + v + `"`, "", 0},
+		{"a.py", `secret_name = "` + v + `"`, "", 0},
+		{"a.py", `apikeydev = "` + v + `"`, "", 0},
+		// Credentials abbreviated (creds), and a name whose last word is
+		// auth, judged like a key name.
+		{"a.py", `db_creds = "` + v + `"`, "generic-secret", 0},
+		{"a.yaml", `proxy_auth: "k7Xq2Lm9Rv4Tz8Wb3Nc6Yh1J"`, "generic-secret", 0},
+		{"a.go", `basicAuth := "k7Xq2Lm9Rv4Tz8Wb3Nc6Yh1J"`, "generic-secret", 0},
+		{"a.go", `oauth := "k7Xq2Lm9Rv4Tz8Wb3Nc6Yh1J"`, "", 0},
+		{"a.yaml", `require_auth: "true"`, "", 0},
+		// Two literals joined in code, a camel-case name, words joined by
+		// dots and a colon, a Stripe publishable key: no secret.
+		{"a.go", `req, _ := http.NewRequest("GET", "https://api.acme.io/v1?apikey="+resMatch+"&format=xml", nil)`, "", 0},
+		{"gen.go", "\t`\"bot_token4\": `+fmt.Sprintf(`\"xoxb-%s\"`, n),", "", 0},
+		{"a.go", `"EncapsulationKey768": "EncapsulationKey1024",`, "", 0},
+		{"a.go", `const jsFetchCreds = "js.fetch:credentials"`, "", 0},
+		{"a.py", `pub_key_1 = 'pk_live_51MtwBwLkdIwHu7ix0AHtQwX6NWg8Fq7QKq5YGFy7WGBq'`, "", 0},
 	} {
 		dir := t.TempDir()
 		if err := os.WriteFile(filepath.Join(dir, tc.file), []byte("\n"+tc.line+"\n"), 0o600); err != nil {

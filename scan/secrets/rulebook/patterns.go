@@ -21,12 +21,12 @@ const XMLKeyValuePattern = `^"\s+value\s*=\s*"([^"]*)"`
 const QualifiedNamePattern = `^[A-Za-z0-9_.-]+:(?:[A-Z][a-z]+){3,}$`
 
 // VendorShapePattern are the shapes of a Telegram bot token, a Google API
-// key and a Mapbox public token: their vendor rules judge such values (a
-// bot id of the wrong length is a sample; a Firebase config's key is
-// public), and a Mapbox pk. token is public by design (for browsers, as
-// Mapbox documents; its sk. tokens are secret and have their rule), so the
-// generic rules do not judge them again.
-const VendorShapePattern = `^[0-9]{4,20}:A|^[A-Za-z0-9_-]{1,20}:AA[A-Za-z0-9_-]{30,}$|^AIza[0-9A-Za-z_-]{35}$|^pk\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$`
+// key and two public keys: their vendor rules judge such values (a bot id
+// of the wrong length is a sample; a Firebase config's key is public), and
+// a Mapbox pk. token and a Stripe publishable key (pk_live_, pk_test_) are
+// public by design (for browsers, as both vendors document; their secret
+// keys have their rules), so the generic rules do not judge them again.
+const VendorShapePattern = `^[0-9]{4,20}:A|^[A-Za-z0-9_-]{1,20}:AA[A-Za-z0-9_-]{30,}$|^AIza[0-9A-Za-z_-]{35}$|^pk\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$|^pk_(?:live|test)_[A-Za-z0-9]{20,}$`
 
 // HostPattern is a lower-case host name ending in a top-level domain of
 // letters, with a port or a path after it (core.harbor.domain:8080,

@@ -323,15 +323,16 @@ var (
 	// quote, or preceded by a separator.
 	PasswordLineKeywords = []string{"password", "passwd", "pwd", "passphrase", "_pass", "-pass", ".pass", "pass\"", "pass'", "pass:", "pass=", "pass ="}
 	PasswordSuffixes     = []string{"password", "passwd", "pwd", "passphrase"}
-	SecretKeywords       = []string{"secret", "api_key", "apikey", "api-key", "token", "access_key", "accesskey", "auth_key", "auth_salt", "logged_in_", "nonce_", "credential"}
+	SecretKeywords       = []string{"secret", "api_key", "apikey", "api-key", "token", "access_key", "accesskey", "auth_key", "auth_salt", "logged_in_", "nonce_", "credential", "creds"}
 	// SecretKeyNameKeywords (case-sensitive) start the line test for a
 	// name whose last word is key (clarifai_key, BING_KEY, braintreeKey):
 	// a bare "key" would make every "keyboard" and "monkey" a candidate.
-	SecretKeyNameKeywords = []string{"_key", "_KEY", "-key", "Key", "?key=", "&key="}
+	// proxyAuth, user_auth and basic_auth hold a credential as often.
+	SecretKeyNameKeywords = []string{"_key", "_KEY", "-key", "Key", "?key=", "&key=", "_auth", "_AUTH", "-auth", "Auth"}
 	// SecretFinderKeywords are what the generic-secret finder looks for in
-	// a candidate line; "key" comes last, after every longer name.
-	SecretFinderKeywords = append(slices.Clone(SecretKeywords), "key")
-	SecretSuffixes       = []string{"secret", "secretkey", "apikey", "token", "accesskey", "secretkeybase", "credential", "credentials", "subscriptionkey",
+	// a candidate line; "key" and "auth" come last, after every longer name.
+	SecretFinderKeywords = append(slices.Clone(SecretKeywords), "key", "auth")
+	SecretSuffixes       = []string{"secret", "secretkey", "apikey", "token", "accesskey", "secretkeybase", "credential", "credentials", "creds", "subscriptionkey", "apikeys",
 		"authkey", "authsalt", "loggedinkey", "loggedinsalt", "noncekey", "noncesalt"}
 )
 

@@ -207,6 +207,15 @@ var NonSecretKeyWords = []string{"public", "publishable", "primary", "foreign", 
 	"dedup", "dedupe", "shard", "bucket", "redis", "memcache", "react", "list", "item", "menu", "hot", "short", "shortcut",
 	"toggle", "feature", "flag", "encrypted", "wrapped", "config", "setting", "settings", "registry", "env", "name", "type", "metric", "tag", "event", "node", "path", "route"}
 
+// NameQualifierWords end a credential's name without changing what it
+// names: the environment, copy, version or encoding it is for
+// (SECRET_KEY_PROD, stripeKeyLive, token_old, client_secret_b64,
+// secret_value). A word that makes it something else (token_url,
+// secret_name, api_key_id) is not one of them.
+var NameQualifierWords = []string{"prod", "production", "prd", "live", "dev", "develop", "development", "stage", "staging", "stg",
+	"test", "testing", "qa", "uat", "sandbox", "demo", "local", "ci", "old", "new", "next", "prev", "previous", "current",
+	"main", "primary", "secondary", "backup", "alt", "default", "b64", "base64", "raw", "value", "val", "str", "string"}
+
 var PublicNameWords = []string{"public", "publicapi", "publicaccess", "publishable", "publishableapi"}
 
 // InstructionSuffixes end values that tell the reader what to put there

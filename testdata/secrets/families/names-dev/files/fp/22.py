@@ -1,0 +1,1 @@
+accessKeyId = "hkqdlm7tOtHWnsCGRlrwZbqcabUGJmGE"

@@ -1,0 +1,1 @@
+api_key_prod = "u8jzPde0IgxLd6GncfBAepfJBd0Kh8oO"

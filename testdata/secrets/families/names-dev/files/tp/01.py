@@ -1,0 +1,1 @@
+API_KEY_PROD = "OL8dKLzdocJ2isAjIhKtJ0RlgLKOmxgJ"

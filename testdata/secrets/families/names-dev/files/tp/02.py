@@ -1,0 +1,1 @@
+secret_value = "TeKdNnFRIBXuDL7DxtpYlSXpfKtHF4vU"

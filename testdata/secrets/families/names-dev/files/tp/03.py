@@ -1,0 +1,1 @@
+token_value = "CsMehGAkWvj7FAc9QeWJKY40uvSwMFLZ"

@@ -1,0 +1,1 @@
+apiKeyDev = "De1f8rESQedUStPKR0CsTy4Qwb8DwkNh"

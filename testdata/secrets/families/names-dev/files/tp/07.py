@@ -1,0 +1,1 @@
+SECRET_KEY_STAGING = "RVdD53X83RZJzzzzgEOzdmenCkhvMdga"

@@ -1,0 +1,1 @@
+user_auth = "VvVqE1SkHbn88HxjSI6bWHtP3fS2qHx6"

@@ -1,0 +1,1 @@
+proxyAuth = "kwXoIIXGvOoNZYW2mZp0zVZomHFwUbbY"

@@ -1,0 +1,1 @@
+api_creds = "wZPf1Qh6yYTWmE4lBYOvfZ8UzDzV8fUk"

@@ -1,0 +1,1 @@
+CREDS = "kibjL5DZPjN0MEQ7wjJJibaZUPgHV7iB"

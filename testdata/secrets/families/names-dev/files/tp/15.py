@@ -1,0 +1,1 @@
+api_value = "64GiIjHGb3CXlMaXZjljENUhJduRHHJE"

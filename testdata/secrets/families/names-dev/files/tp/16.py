@@ -1,0 +1,1 @@
+apiSecretProd = "YXg4JdpmrcXgGCJbW56eCuNGMGmSrCGI"

@@ -1,0 +1,1 @@
+stripeKeyLive = "ZEG8pSH4487q7J58m1CiAhzCueQpBenQ"

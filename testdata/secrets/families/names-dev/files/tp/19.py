@@ -1,0 +1,1 @@
+github_token_ci = "zvAmwufUxbvJDCTbyvHNsG9eh6Yo4gfq"

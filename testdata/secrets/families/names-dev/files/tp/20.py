@@ -1,0 +1,1 @@
+tokenSecret = "rc5XlrWi0B26R08qzjI6GKFSufrdZSlB"

@@ -1,0 +1,1 @@
+auth = "p7CgQ0PBQFI14zGtSnovm14TUOizwd1i"

@@ -1,0 +1,1 @@
+apiAuth = "aeOV4qBkdfQ1y3GQsMpSscDlkrCaqx9v"

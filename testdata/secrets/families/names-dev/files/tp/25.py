@@ -1,0 +1,1 @@
+app_secret_2 = "Jupc94tnwlavyfErGPmpGXafq0fjzLcz"

@@ -1,0 +1,1 @@
+privateKey = "T5GOBUSZGi6HWGK10Zb0RLZ5TR9SPofb"

@@ -1,0 +1,1 @@
+private_key = "ciOx9gy1CJdObOIRpFqaDZeV7G5IfQHe"

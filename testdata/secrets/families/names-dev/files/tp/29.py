@@ -1,0 +1,1 @@
+signing_key = "VVEqZe2qpUWnoVPDF2yeE6RsXcNOPmeM"

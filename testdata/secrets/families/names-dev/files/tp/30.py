@@ -1,0 +1,1 @@
+encryption_key = "jvqPVStNKiaEdFrRgSnRFsTHsDDDXh5J"

@@ -1,0 +1,1 @@
+hmacKey = "OGr4hTxoF54Fzbka8FRCztUjAwyuh1va"

@@ -1,0 +1,1 @@
+session_secret = "1QsO7jprBGumXxY9B4bZWOz648JJnUfd"

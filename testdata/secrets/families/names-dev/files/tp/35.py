@@ -1,0 +1,1 @@
+cookie_secret = "7UACNWiP3sFd67JikEAvstqVVPqzPptE"

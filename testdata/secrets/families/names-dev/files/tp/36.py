@@ -1,0 +1,1 @@
+webhook_secret = "JQzhkPkenG5ZFJoC6vWCBiJmpflvJfup"

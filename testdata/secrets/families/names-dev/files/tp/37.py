@@ -1,0 +1,1 @@
+api_token_main = "xqZKm4bV3AyAVHnyrvWdFrK9xiRGHOY3"

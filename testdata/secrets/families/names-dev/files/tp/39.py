@@ -1,0 +1,1 @@
+apikeys = "7770H2DCpYgojjHRg80USP2W5DfJXcaY"

@@ -1,0 +1,1 @@
+api_keys_primary = "ioK6cPTt9iOqHOBSWhgetH8LmyqoYMaa"

@@ -1,0 +1,1 @@
+token_type_prod = 'Bearer'

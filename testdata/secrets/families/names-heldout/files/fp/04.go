@@ -1,0 +1,1 @@
+	apiKeyField := "apiKey_t0mCBOBsIdF6Bfd49AOYygFl"

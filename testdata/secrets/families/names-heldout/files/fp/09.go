@@ -1,0 +1,1 @@
+	tokenLength2 := "WJOszxL4beyrJEuVqjZE0As8" + suffix

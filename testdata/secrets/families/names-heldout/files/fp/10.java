@@ -1,0 +1,1 @@
+String secretVersionNew = "vUKFotpe22a9Jf3iWyRBiLjOHtxYOzT2y";

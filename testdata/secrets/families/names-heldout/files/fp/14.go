@@ -1,0 +1,1 @@
+	cacheKeyV2 := "McOFNJHOkl3F568OJDgCVBDk"

@@ -1,0 +1,1 @@
+SORT_KEY_2 = '4e00Ia8QW1udtQ06HtVU113aKbZhpnl8cf1m4Rpq'

@@ -1,0 +1,1 @@
+TOKEN_NAME_STAGING = 'ci-deploy-token'

@@ -1,0 +1,1 @@
+	var apiVersionCurrent = "2024-06-01"

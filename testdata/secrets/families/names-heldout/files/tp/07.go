@@ -1,0 +1,1 @@
+	slackTokenBackup := "g190o5LXLUxCIJtOuJHWBbl0WGHgnOKM"

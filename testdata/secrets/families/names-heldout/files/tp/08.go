@@ -1,0 +1,1 @@
+	SigningSecretNew = "icjijfJYeD9D0VVk6vQ7sTwS"

@@ -1,0 +1,1 @@
+const sessionSecretProduction = 'hhR4agky9IdLFBNEiTozq8Fa';

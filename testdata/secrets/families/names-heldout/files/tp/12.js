@@ -1,0 +1,1 @@
+  webhookToken2: "FEPSUlNbqg8M4KzZKObVeLpy",

@@ -1,0 +1,1 @@
+SENDGRID_API_KEY_TEST = 'HfZQPfCcBdsKmvcgr4C659ApiBkXhP8uQJovskSl'

@@ -1,0 +1,1 @@
+  admin_password_default = "3iGl88hsueNCTiUUghSemvsm"

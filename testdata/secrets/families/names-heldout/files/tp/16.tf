@@ -1,0 +1,1 @@
+  api_token_main = "SL29vLRBirAEII8os4aGvknepepJrwUB"

@@ -1,0 +1,1 @@
+	proxyAuth := "SZEpmc3HdZ9ZRgxR4OYiGf6ZOEbXwl3d"

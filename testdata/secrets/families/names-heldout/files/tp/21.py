@@ -1,0 +1,1 @@
+mongo_creds = '9jXfyPe7NDksXDxCNvFEiicDRwcN3x0W'

@@ -1,0 +1,1 @@
+$apiKeyStaging = 'EmC9Msfi2KQh5qTNp2MQdjKXon4YLWTudKudETaN';

@@ -1,0 +1,1 @@
+var clientSecretRaw = "7cgClpGt7swyoOG3dtJdD4BksvRUPeqZ";

@@ -1,0 +1,1 @@
+val accessTokenSandbox = "BfKXeRjRBzM3EonvvE0W5ZVy"

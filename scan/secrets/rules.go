@@ -254,10 +254,16 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 				vs, ve, ok = secretsInStringValue(line, s, e)
 			}
 			if !ok {
+				vs, ve, ok = secretsPairValue(line, s, e)
+			}
+			if !ok {
 				// The value is on the next line: judged here, reported there.
 				v, below := secretsXMLElementBelow(c, s, e)
 				if !below {
 					v, below = secretsAssignmentBelow(c, e)
+				}
+				if !below {
+					v, below = secretsPairValueBelow(c, s, e)
 				}
 				if below {
 					if (!keyName || secretsKeyValueOK(v)) && secretsGenericValueOK(v, lname, entropyFactor, entropyCap, weakOK) {
@@ -268,6 +274,9 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 			}
 			if !ok {
 				vs, ve, ok = secretsDirectiveValue(line, s, e)
+			}
+			if !ok && secretsIsDockerfile(c.rel) {
+				vs, ve, ok = secretsDockerEnvValue(line, s, e)
 			}
 			if !ok {
 				vs, ve, ok = secretsQueryValue(line, s, e)
@@ -440,6 +449,26 @@ func secretsDirectiveValue(line []byte, s, e int) (int, int, bool) {
 		return 0, 0, false
 	}
 	return p + 1, p + len(rest) - 1, true
+}
+
+var secretsDockerEnvRe = regexp.MustCompile(`(?i)^[ \t]*(?:ENV|ARG)[ \t]+$`)
+
+// secretsDockerEnvValue returns the value of a Dockerfile's ENV in its
+// older form, a name, a blank and the value (ENV API_TOKEN abc...), which
+// runs to the end of the line.
+func secretsDockerEnvValue(line []byte, s, e int) (int, int, bool) {
+	if !secretsDockerEnvRe.Match(line[:s]) || e >= len(line) || line[e] != ' ' && line[e] != '\t' {
+		return 0, 0, false
+	}
+	p := secretsSkipBlanks(line, e)
+	rest := bytes.TrimRight(line[p:], " \t\r")
+	if len(rest) == 0 || bytes.ContainsAny(rest, " \t") {
+		return 0, 0, false
+	}
+	if len(rest) >= 2 && secretsIsQuote(rest[0]) && rest[len(rest)-1] == rest[0] {
+		return p + 1, p + len(rest) - 1, true
+	}
+	return p, p + len(rest), true
 }
 
 var secretsXMLKeyValueRe = regexp.MustCompile(rulebook.XMLKeyValuePattern)
@@ -635,6 +664,94 @@ func secretsBase64OfText(v []byte) bool {
 	return true
 }
 
+var (
+	secretsPairNameRe      = regexp.MustCompile(`(?:^|[\s{,\[-])["']?name["']?[ \t]*[:=][ \t]*["']?$`)
+	secretsPairValueKeyRe  = regexp.MustCompile(`^["']?[ \t]*,[ \t]*["']?value["']?[ \t]*[:=][ \t]*`)
+	secretsPairValueLineRe = regexp.MustCompile(`^[ \t]*["']?value["']?[ \t]*:[ \t]*(.+?)[ \t,]*\r?$`)
+	secretsTFVariableRe    = regexp.MustCompile(`^[ \t]*variable[ \t]+"$`)
+	secretsTFDefaultRe     = regexp.MustCompile(`^[ \t]*default[ \t]*=[ \t]*"([^"\\]*)"`)
+)
+
+// secretsPairValue returns the value of a name/value pair on one line
+// whose name is line[s:e]: a container's environment in JSON or YAML's
+// flow style ({"name": "DB_PASSWORD", "value": "..."}, {name: API_TOKEN,
+// value: ...}), as ECS task definitions and Kubernetes manifests write it.
+func secretsPairValue(line []byte, s, e int) (int, int, bool) {
+	if !secretsPairNameRe.Match(line[:s]) {
+		return 0, 0, false
+	}
+	m := secretsPairValueKeyRe.Find(line[e:])
+	if m == nil {
+		return 0, 0, false
+	}
+	p := e + len(m)
+	if p < len(line) && secretsIsQuote(line[p]) {
+		end := bytes.IndexByte(line[p+1:], line[p])
+		if end < 0 {
+			return 0, 0, false
+		}
+		return p + 1, p + 1 + end, true
+	}
+	end := p
+	for end < len(line) && !bytes.ContainsRune([]byte(" \t,}]\r"), rune(line[end])) {
+		end++
+	}
+	return p, end, end > p
+}
+
+// secretsPairValueBelow returns the value of a name/value pair written
+// over lines: Kubernetes' `- name: API_TOKEN` with `value: ...` on the
+// next line (a pretty-printed JSON object alike), and a Terraform
+// variable whose default a few lines down is the value
+// (variable "db_password" { ... default = "..." }).
+func secretsPairValueBelow(c *secretsMatchCtx, s, e int) ([]byte, bool) {
+	line := c.line
+	rest := c.data[min(len(c.data), c.lineEnd+1):]
+	rest = rest[:min(len(rest), 4<<10)]
+	if secretsTFVariableRe.Match(line[:s]) {
+		if t := bytes.TrimSpace(line[e:]); !bytes.Equal(t, []byte(`" {`)) && !bytes.Equal(t, []byte(`"{`)) {
+			return nil, false
+		}
+		for range 8 {
+			nl := bytes.IndexByte(rest, '\n')
+			if nl < 0 {
+				nl = len(rest)
+			}
+			next := rest[:nl]
+			if bytes.HasPrefix(bytes.TrimSpace(next), []byte("}")) {
+				return nil, false
+			}
+			if m := secretsTFDefaultRe.FindSubmatch(next); m != nil {
+				return m[1], len(m[1]) > 0
+			}
+			if nl == len(rest) {
+				return nil, false
+			}
+			rest = rest[nl+1:]
+		}
+		return nil, false
+	}
+	if !secretsPairNameRe.Match(line[:s]) || len(bytes.Trim(line[e:], "\"', \t\r")) != 0 {
+		return nil, false
+	}
+	if nl := bytes.IndexByte(rest, '\n'); nl >= 0 {
+		rest = rest[:nl]
+	}
+	m := secretsPairValueLineRe.FindSubmatch(rest)
+	if m == nil {
+		return nil, false
+	}
+	v := m[1]
+	if len(v) >= 2 && secretsIsQuote(v[0]) {
+		end := bytes.IndexByte(v[1:], v[0])
+		if end < 0 {
+			return nil, false
+		}
+		v = v[1 : 1+end]
+	}
+	return v, len(v) > 0
+}
+
 // secretsAssignmentBelow returns the literal of an assignment that a
 // formatter wrapped after its operator (Prettier's `const apiKey =` and
 // the string alone on the next line, ending in ; or , and perhaps a
@@ -797,6 +914,8 @@ func secretsAssignedValue(line []byte, p int, unquoted bool) (int, int, bool) {
 		p += 2
 	case p+1 < n && line[p] == '=' && line[p+1] == '>':
 		p += 2
+	case p+2 < n && line[p] == '<' && line[p+1] == '-' && (line[p+2] == ' ' || line[p+2] == '"' || line[p+2] == '\''):
+		p += 2 // R's assignment
 	case p < n && line[p] == '=':
 		if p+1 < n && line[p+1] == '=' {
 			return 0, 0, false
@@ -872,6 +991,15 @@ func secretsTypeAnnotation(line []byte, p int) (int, bool) {
 		q = secretsSkipBlanks(line, q+1)
 	} else if q == p && (q == 0 || line[q-1] != ' ' && line[q-1] != '\t') {
 		return p, false // Go's type follows the name after a blank
+	}
+	if q < len(line) && line[q] == '&' {
+		// Rust's borrowed string, with or without its lifetime: &str, &'static str.
+		q++
+		if q < len(line) && line[q] == '\'' {
+			for q++; q < len(line) && secretsIdentByte(line[q]); q++ {
+			}
+			q = secretsSkipBlanks(line, q)
+		}
 	}
 	t := q
 	for q < len(line) && (secretsIdentByte(line[q]) || line[q] == '[' || line[q] == ']' || line[q] == '*' || line[q] == '?') {

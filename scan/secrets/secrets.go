@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/bits"
 	"path"
 	"regexp"
@@ -94,11 +95,21 @@ func secretsIsConfigFile(rel string) bool {
 	case ".npmrc", ".pypirc", ".netrc", "_netrc", ".git-credentials", "credentials", ".s3cfg", ".pgpass", ".my.cnf":
 		return true
 	}
+	if secretsIsDockerfile(rel) {
+		return true // ENV and ARG take unquoted values (ENV API_TOKEN=...)
+	}
 	switch path.Ext(base) {
 	case ".ini", ".cfg", ".conf", ".cnf", ".properties", ".yaml", ".yml", ".toml":
 		return true
 	}
 	return false
+}
+
+// secretsIsDockerfile reports a container build file: Dockerfile,
+// Containerfile, Dockerfile.prod, app.dockerfile.
+func secretsIsDockerfile(rel string) bool {
+	base := strings.ToLower(path.Base(rel))
+	return base == "dockerfile" || base == "containerfile" || strings.HasSuffix(base, ".dockerfile") || strings.HasPrefix(base, "dockerfile.")
 }
 
 // secretsIsIaCFile reports infrastructure-as-code files, whose quoted
@@ -360,8 +371,26 @@ func (e *secretsEngine) scanContent(data []byte, rel string, sc *secretsScratch,
 	}
 	config, iac, translation := secretsIsConfigFile(rel), secretsIsIaCFile(rel), secretsIsTranslationFile(rel)
 	var accepted []secretsSpan
+	// A value a name above it announces (a name/value pair, an XML
+	// element, a wrapped literal) is held until its own line has been
+	// scanned: a vendor's rule that reports it there reports it alone.
+	var pending []secretsHit
+	flush := func(before int) {
+		n := 0
+		for _, h := range pending {
+			if h.line < before {
+				emit(h)
+			} else {
+				pending[n] = h
+				n++
+			}
+		}
+		pending = pending[:n]
+	}
+	defer func() { flush(math.MaxInt) }()
 	for ci := range cands {
 		cand := &cands[ci]
+		flush(cand.line)
 		line := data[cand.start:cand.end]
 		if n := len(line); n > 0 && line[n-1] == '\r' {
 			line = line[:n-1]
@@ -413,7 +442,10 @@ func (e *secretsEngine) scanContent(data []byte, rel string, sc *secretsScratch,
 			if sp.onValueLine && valueLine > 0 {
 				hit.line, hit.full, hit.snippet = valueLine, valueFull, secretsWindow(valueFull, 0)
 				hit.valueLine, hit.valueFull = 0, ""
+				pending = append(pending, hit)
+				continue
 			}
+			pending = slices.DeleteFunc(pending, func(p secretsHit) bool { return p.line == hit.line && p.hash == hit.hash })
 			emit(hit)
 		}
 	}

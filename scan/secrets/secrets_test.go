@@ -571,6 +571,29 @@ func TestSecretsAssignmentForms(t *testing.T) {
 		{"a.go", `"EncapsulationKey768": "EncapsulationKey1024",`, "", 0},
 		{"a.go", `const jsFetchCreds = "js.fetch:credentials"`, "", 0},
 		{"a.py", `pub_key_1 = 'pk_live_51MtwBwLkdIwHu7ix0AHtQwX6NWg8Fq7QKq5YGFy7WGBq'`, "", 0},
+		// A Dockerfile's ENV and ARG take unquoted values, in both forms.
+		{"Dockerfile", `ENV API_TOKEN=` + v, "generic-secret", 0},
+		{"Dockerfile", `ENV API_TOKEN ` + v, "generic-secret", 0},
+		{"build.dockerfile", `ARG DB_PASSWORD=` + v, "generic-password", 0},
+		{"Dockerfile", `ENV API_TOKEN=$CI_TOKEN`, "", 0},
+		{"Dockerfile", `ENV API_TOKEN some words here`, "", 0},
+		// A name/value pair (a container's environment): on one line, or
+		// the value on the next line, reported there; a Terraform
+		// variable's default.
+		{"task.json", `{"environment": [{"name": "API_TOKEN", "value": "` + v + `"}]}`, "generic-secret", 0},
+		{"pod.yaml", `  - {name: DB_PASSWORD, value: "` + v + `"}`, "generic-password", 0},
+		{"pod.yaml", "  - name: API_TOKEN\n    value: \"" + v + "\"", "generic-secret", 3},
+		{"pod.yaml", "  - name: API_TOKEN\n    valueFrom:\n      secretKeyRef: {name: api, key: token}", "", 0},
+		{"pod.yaml", "  - name: API_TOKEN\n    value: \"${API_TOKEN}\"", "", 0},
+		{"vars.tf", "variable \"db_password\" {\n  type    = string\n  default = \"" + v + "\"\n}", "generic-password", 4},
+		{"vars.tf", "variable \"db_password\" {\n  type = string\n}\nlocals { default = \"" + v + "\" }", "", 0},
+		// A vendor's token under such a name is the vendor rule's finding
+		// alone, not also the generic one's.
+		{"pod.yaml", "  - name: GITHUB_TOKEN\n    value: ghp_k7Xq2Lm9Rv4Tz8Wb3Nc6Yh1JPq5Vs0AdfGh2", "github-pat", 3},
+		// R's assignment, Rust's borrowed string.
+		{"a.R", `api_token <- "` + v + `"`, "generic-secret", 0},
+		{"a.rs", `const API_TOKEN: &str = "` + v + `";`, "generic-secret", 0},
+		{"a.rs", `static DB_PASSWORD: &'static str = "` + v + `";`, "generic-password", 0},
 	} {
 		dir := t.TempDir()
 		if err := os.WriteFile(filepath.Join(dir, tc.file), []byte("\n"+tc.line+"\n"), 0o600); err != nil {

@@ -254,7 +254,7 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 				vs, ve, ok = secretsInStringValue(line, s, e)
 			}
 			if !ok {
-				vs, ve, ok = secretsPairValue(line, s, e)
+				vs, ve, ok = secretsPairValue(line, s, e, c.configFile)
 			}
 			if !ok {
 				// The value is on the next line: judged here, reported there.
@@ -266,7 +266,7 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 					v, below = secretsPairValueBelow(c, s, e)
 				}
 				if below {
-					if (!keyName || secretsKeyValueOK(v)) && secretsGenericValueOK(v, lname, entropyFactor, entropyCap, weakOK) {
+					if (!keyName || secretsKeyValueOK(v)) && secretsGenericValueOK(v, lower[s:e], entropyFactor, entropyCap, weakOK) {
 						spans = append(spans, secretsSpan{rule: c.engine.ruleIndex[ruleID], matchStart: s, matchEnd: e, start: e, end: e, value: v, onValueLine: true})
 					}
 					continue
@@ -303,7 +303,7 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 			if keyName && !secretsKeyValueOK(v) {
 				continue
 			}
-			if !secretsGenericValueOK(v, lname, entropyFactor, entropyCap, weakOK) &&
+			if !secretsGenericValueOK(v, lower[s:e], entropyFactor, entropyCap, weakOK) &&
 				!(ruleID == "generic-password" && (c.iacFile && vs > 0 && secretsIsQuote(line[vs-1]) || secretsIsDotenv(c.rel)) && secretsWordPassword(v)) {
 				continue
 			}
@@ -474,8 +474,9 @@ func secretsDockerEnvValue(line []byte, s, e int) (int, int, bool) {
 var secretsXMLKeyValueRe = regexp.MustCompile(rulebook.XMLKeyValuePattern)
 
 // secretsXMLKeyValue returns the value of a key/value element whose key
-// attribute is the identifier line[s:e] (.NET appSettings, Spring XML
-// properties, Ant/MSBuild property lists).
+// or name attribute is the identifier line[s:e] (.NET appSettings, Spring
+// beans' <property name="password" value="..."/>, Ant/MSBuild property
+// lists, Java's XML properties).
 func secretsXMLKeyValue(line []byte, s, e int) (int, int, bool) {
 	if s == 0 || line[s-1] != '"' {
 		return 0, 0, false
@@ -486,15 +487,27 @@ func secretsXMLKeyValue(line []byte, s, e int) (int, int, bool) {
 	}
 	before = bytes.TrimRight(before[:len(before)-1], " \t")
 	n := len(before)
-	if n < 3 || !bytes.EqualFold(before[n-3:], []byte("key")) || n > 3 && secretsIdentByte(before[n-4]) {
+	attr := 0
+	for _, a := range []string{"key", "name"} {
+		if k := n - len(a); k >= 0 && bytes.EqualFold(before[k:], []byte(a)) && (k == 0 || !secretsIdentByte(before[k-1])) {
+			attr = len(a)
+		}
+	}
+	if attr == 0 {
 		return 0, 0, false
 	}
-	m := secretsXMLKeyValueRe.FindSubmatchIndex(line[e:])
-	if m == nil || m[3] == m[2] {
-		return 0, 0, false
+	if m := secretsXMLKeyValueRe.FindSubmatchIndex(line[e:]); m != nil && m[3] > m[2] {
+		return e + m[2], e + m[3], true
 	}
-	return e + m[2], e + m[3], true
+	// The element's text: <entry key="apiToken">...</entry> (Java's
+	// properties in XML).
+	if m := secretsXMLKeyTextRe.FindSubmatchIndex(line[e:]); m != nil && m[3] > m[2] {
+		return e + m[2], e + m[3], true
+	}
+	return 0, 0, false
 }
+
+var secretsXMLKeyTextRe = regexp.MustCompile(`^"\s*>([^<>\s]+)</`)
 
 // secretsXMLElementValue returns the text of an element named by the
 // identifier line[s:e] when it closes on the same line:
@@ -648,6 +661,25 @@ func secretsLooksSnakeName(v []byte) bool {
 	return 3*words >= 2*len(parts)
 }
 
+// secretsBase64OfPlaceholder reports base64 (with its padding, as
+// encoders write it) of a stand-in: "cGFzc3dvcmQ=" is "password",
+// "YWRtaW46cGFzc3dvcmQxMjM=" is admin:password123. Encoding a weak
+// word hides nothing.
+func secretsBase64OfPlaceholder(v []byte) bool {
+	if len(v) < 8 || len(v)%4 != 0 || v[len(v)-1] != '=' {
+		return false
+	}
+	dec, err := base64.StdEncoding.DecodeString(string(v))
+	if err != nil || !utf8.Valid(dec) {
+		return false
+	}
+	word := strings.ToLower(string(dec))
+	if _, pw, ok := strings.Cut(word, ":"); ok {
+		word = pw
+	}
+	return rulebook.WeakPasswordPlaceholders[word] || secretsLooksPlaceholder([]byte(word))
+}
+
 // secretsBase64OfText reports a base64 value that decodes to words with
 // blanks ("oh no this is bad"): an encoded sentence, not key material,
 // whose bytes are random.
@@ -665,9 +697,9 @@ func secretsBase64OfText(v []byte) bool {
 }
 
 var (
-	secretsPairNameRe      = regexp.MustCompile(`(?:^|[\s{,\[-])["']?name["']?[ \t]*[:=][ \t]*["']?$`)
-	secretsPairValueKeyRe  = regexp.MustCompile(`^["']?[ \t]*,[ \t]*["']?value["']?[ \t]*[:=][ \t]*`)
-	secretsPairValueLineRe = regexp.MustCompile(`^[ \t]*["']?value["']?[ \t]*:[ \t]*(.+?)[ \t,]*\r?$`)
+	secretsPairNameRe      = regexp.MustCompile(`(?i)(?:^|[\s{,\[-])["']?(?:name|key|parameterkey)["']?[ \t]*[:=][ \t]*["']?$`)
+	secretsPairValueKeyRe  = regexp.MustCompile(`(?i)^["']?[ \t]*,[ \t]*["']?(?:value|parametervalue)["']?[ \t]*[:=][ \t]*`)
+	secretsPairValueLineRe = regexp.MustCompile(`(?i)^[ \t]*["']?(?:value|parametervalue)["']?[ \t]*:[ \t]*(.+?)[ \t,]*\r?$`)
 	secretsTFVariableRe    = regexp.MustCompile(`^[ \t]*variable[ \t]+"$`)
 	secretsTFDefaultRe     = regexp.MustCompile(`^[ \t]*default[ \t]*=[ \t]*"([^"\\]*)"`)
 )
@@ -675,9 +707,11 @@ var (
 // secretsPairValue returns the value of a name/value pair on one line
 // whose name is line[s:e]: a container's environment in JSON or YAML's
 // flow style ({"name": "DB_PASSWORD", "value": "..."}, {name: API_TOKEN,
-// value: ...}), as ECS task definitions and Kubernetes manifests write it.
-func secretsPairValue(line []byte, s, e int) (int, int, bool) {
-	if !secretsPairNameRe.Match(line[:s]) {
+// value: ...}), as ECS task definitions and Kubernetes manifests write it;
+// key/value alike (Postman's headers, SSM's and CloudFormation's
+// parameters: {"Key": ..., "Value": ...}, ParameterKey/ParameterValue).
+func secretsPairValue(line []byte, s, e int, configFile bool) (int, int, bool) {
+	if !secretsPairNameRe.Match(line[:s]) || !configFile && !secretsQuotedName(line, s, e) {
 		return 0, 0, false
 	}
 	m := secretsPairValueKeyRe.Find(line[e:])
@@ -697,6 +731,13 @@ func secretsPairValue(line []byte, s, e int) (int, int, bool) {
 		end++
 	}
 	return p, end, end > p
+}
+
+// secretsQuotedName reports a name written as a string literal: in
+// source code an unquoted name of a pair is an expression
+// (Key: jws.X509CertThumbprintKey), not the credential's name.
+func secretsQuotedName(line []byte, s, e int) bool {
+	return s > 0 && e < len(line) && secretsIsQuote(line[s-1]) && line[e] == line[s-1]
 }
 
 // secretsPairValueBelow returns the value of a name/value pair written
@@ -731,7 +772,7 @@ func secretsPairValueBelow(c *secretsMatchCtx, s, e int) ([]byte, bool) {
 		}
 		return nil, false
 	}
-	if !secretsPairNameRe.Match(line[:s]) || len(bytes.Trim(line[e:], "\"', \t\r")) != 0 {
+	if !secretsPairNameRe.Match(line[:s]) || len(bytes.Trim(line[e:], "\"', \t\r")) != 0 || !c.configFile && !secretsQuotedName(line, s, e) {
 		return nil, false
 	}
 	if nl := bytes.IndexByte(rest, '\n'); nl >= 0 {
@@ -1035,7 +1076,7 @@ func secretsWordPassword(v []byte) bool {
 
 func secretsIsQuote(b byte) bool { return b == '"' || b == '\'' || b == '`' }
 
-var secretsConcatRe = regexp.MustCompile("^\\+|[\"'`]\\+|\\+[\"'`]")
+var secretsConcatRe = regexp.MustCompile("^\\+[A-Za-z_][A-Za-z0-9_.]*[(+]|[\"'`]\\+|\\+[\"'`]")
 
 // secretsGenericValueOK decides whether an assigned literal looks like a
 // real credential rather than a word, an expression, a path or a
@@ -1073,8 +1114,10 @@ func secretsGenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, w
 	if secretsLooksEncrypted(v) || secretsNotACredentialShape(v) {
 		return false
 	}
-	// A quote next to a + inside the value: the quotes taken were those of
-	// two literals joined in code (`"key": `+fmt.Sprintf(...)).
+	// A quote next to a + inside the value, or + and a call or a
+	// variable joined on: the quotes taken were those of two literals
+	// joined in code (`"key": `+fmt.Sprintf(...), "?apikey="+key+"&").
+	// A base64 key may start with + alone.
 	if secretsConcatRe.Match(v) {
 		return false
 	}
@@ -1101,8 +1144,11 @@ func secretsGenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, w
 	case ".pem", ".key", ".json", ".txt", ".yaml", ".yml", ".crt", ".p12", ".pfx", ".env", ".conf", ".cfg", ".ini", ".xml", ".jks", ".toml", ".properties":
 		return false
 	}
-	if lv == secretsStripSeparators(ident) {
-		return false // password: "password", apiKey: "api_key"
+	if secretsStripSeparators([]byte(lv)) == secretsStripSeparators(ident) {
+		return false // password: "password", apiKey: "api_key", Secret_Base64String: "secret_base64String"
+	}
+	if secretsBase64OfPlaceholder(v) {
+		return false
 	}
 	if weakOK {
 		return !rulebook.WeakPasswordPlaceholders[lv] && !secretsLooksTemplate(v)

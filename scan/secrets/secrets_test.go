@@ -590,6 +590,18 @@ func TestSecretsAssignmentForms(t *testing.T) {
 		// A vendor's token under such a name is the vendor rule's finding
 		// alone, not also the generic one's.
 		{"pod.yaml", "  - name: GITHUB_TOKEN\n    value: ghp_k7Xq2Lm9Rv4Tz8Wb3Nc6Yh1JPq5Vs0AdfGh2", "github-pat", 3},
+		// key/value alike (Postman, SSM, CloudFormation); in code an
+		// unquoted name is an expression.
+		{"env.json", `{"header": [{"key": "x-api-key", "value": "` + v + `"}]}`, "generic-secret", 0},
+		{"params.json", `[{"ParameterKey": "DbPassword", "ParameterValue": "` + v + `"}]`, "generic-password", 0},
+		{"h_test.go", "\t\tKey:    jws.X509CertThumbprintKey,\n\t\tValue:  \"QzY0NjREMjkyQTI4RTU2RkE4MUJBRDExNzY1MUY1N0I4QjFCODlBOQ\",", "", 0},
+		{"beans.xml", `<property name="password" value="` + v + `"/>`, "generic-password", 0},
+		{"props.xml", `<entry key="apiToken">` + v + `</entry>`, "generic-secret", 0},
+		// A base64 key may open with +; base64 of a stand-in is none; nor
+		// is a value that is its whole name.
+		{"enc.json", `"secret": "+qcnfOFX3aRXM9PuY7lQXDWYIQ3GWUdBc3nYBo91SCA="`, "generic-secret", 0},
+		{"spec.yaml", `"password_base64": "cGFzc3dvcmQ="`, "", 0},
+		{"r.go", `Secret_Base64String VariableType = "secret_base64String"`, "", 0},
 		// R's assignment, Rust's borrowed string.
 		{"a.R", `api_token <- "` + v + `"`, "generic-secret", 0},
 		{"a.rs", `const API_TOKEN: &str = "` + v + `";`, "generic-secret", 0},

@@ -1,6 +1,10 @@
 package secrets
 
-import "bytes"
+import (
+	"bytes"
+
+	"scand/scan/secrets/shape"
+)
 
 // secretsKeywordMatcher finds every occurrence of a fixed set of keywords in
 // one pass over the input (an Aho–Corasick automaton compiled to a DFA over
@@ -29,17 +33,10 @@ type secretsKeyword struct {
 	caseSensitive bool
 }
 
-func secretsLowerByte(b byte) byte {
-	if 'A' <= b && b <= 'Z' {
-		return b + ('a' - 'A')
-	}
-	return b
-}
-
 func secretsLowerASCII(dst, src []byte) []byte {
 	dst = dst[:0]
 	for _, b := range src {
-		dst = append(dst, secretsLowerByte(b))
+		dst = append(dst, shape.LowerByte(b))
 	}
 	return dst
 }
@@ -72,7 +69,7 @@ func newSecretsKeywordMatcher(kws []secretsKeyword) *secretsKeywordMatcher {
 		panic("secrets keyword matcher: too many distinct bytes")
 	}
 	for b := 0; b < 256; b++ {
-		m.classOf[b] = classOfLower[secretsLowerByte(byte(b))]
+		m.classOf[b] = classOfLower[shape.LowerByte(byte(b))]
 	}
 
 	// Trie.

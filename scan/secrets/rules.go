@@ -15,6 +15,7 @@ import (
 
 	"scand/finding"
 	"scand/scan/secrets/rulebook"
+	"scand/scan/secrets/shape"
 )
 
 // secretsRule is one kind of credential the secrets scanner knows. The
@@ -100,7 +101,7 @@ type secretsRule struct {
 	modeWords bool
 	// vendorFormat marks rules whose value is pinned down by the vendor's
 	// format (a prefix, a fixed length, a vendor name right before it):
-	// secretsLooksFormatPlaceholder judges them, which looks for fillers,
+	// shape.LooksFormatPlaceholder judges them, which looks for fillers,
 	// templates and placeholder words but not for counting runs or words
 	// such as "test" and "fake" that hand-made fixtures of the real format
 	// contain (12345678-ABCD-..., sk-ant-admin01-abc12fake-...): such a
@@ -176,10 +177,6 @@ func secretsIsJSONFile(rel string) bool {
 	return strings.EqualFold(path.Ext(rel), ".json")
 }
 
-func secretsIdentByte(b byte) bool {
-	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b == '_' || b == '-' || b == '.'
-}
-
 // secretsFindAssignments finds `<name> <op> <value>` where name ends in one
 // of suffixes: `password = "..."`, `"apiKey": "..."`, `token := "..."`,
 // `SECRET_KEY: '...'`, `client_secret => "..."`. Quoted values count in
@@ -200,11 +197,11 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 			i += off
 			off = i + len(k)
 			s := i
-			for s > 0 && secretsIdentByte(lower[s-1]) {
+			for s > 0 && shape.IdentByte(lower[s-1]) {
 				s--
 			}
 			e := off
-			for e < len(lower) && secretsIdentByte(lower[e]) {
+			for e < len(lower) && shape.IdentByte(lower[e]) {
 				e++
 			}
 			if slices.Contains(seen, s) {
@@ -229,7 +226,7 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 			} else if !secretsIdentEndsWith(lname, suffixes) && !(ruleID == "generic-password" && secretsIdentIsPass(name)) {
 				continue
 			}
-			if rulebook.SessionTokenNames[secretsStripSeparators(lname)] || secretsNameSaysPublic(lname, suffixes) {
+			if rulebook.SessionTokenNames[shape.StripSeparators(lname)] || secretsNameSaysPublic(lname, suffixes) {
 				continue
 			}
 			// '/forgot-password' is a route; a name opened by a quote that an
@@ -266,7 +263,7 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 					v, below = secretsPairValueBelow(c, s, e)
 				}
 				if below {
-					if (!keyName || secretsKeyValueOK(v)) && secretsGenericValueOK(v, lower[s:e], entropyFactor, entropyCap, weakOK) {
+					if (!keyName || shape.KeyValueOK(v)) && shape.GenericValueOK(v, lower[s:e], entropyFactor, entropyCap, weakOK) {
 						spans = append(spans, secretsSpan{rule: c.engine.ruleIndex[ruleID], matchStart: s, matchEnd: e, start: e, end: e, value: v, onValueLine: true})
 					}
 					continue
@@ -300,11 +297,11 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 			if vs > 0 && !secretsIsQuote(line[vs-1]) && (v[0] == '!' || v[0] == '&' || v[0] == '*') {
 				continue // unquoted YAML tag, anchor or alias: `password: !vault |`
 			}
-			if keyName && !secretsKeyValueOK(v) {
+			if keyName && !shape.KeyValueOK(v) {
 				continue
 			}
-			if !secretsGenericValueOK(v, lower[s:e], entropyFactor, entropyCap, weakOK) &&
-				!(ruleID == "generic-password" && (c.iacFile && vs > 0 && secretsIsQuote(line[vs-1]) || secretsIsDotenv(c.rel)) && secretsWordPassword(v)) {
+			if !shape.GenericValueOK(v, lower[s:e], entropyFactor, entropyCap, weakOK) &&
+				!(ruleID == "generic-password" && (c.iacFile && vs > 0 && secretsIsQuote(line[vs-1]) || secretsIsDotenv(c.rel)) && shape.WordPassword(v)) {
 				continue
 			}
 			if c.configFile && secretsInSealedSecret(c) {
@@ -319,7 +316,7 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 // secretsNameSaysPublic reports a name whose words before the credential's
 // kind are rulebook.PublicNameWords (PUBLIC_TOKEN, publicApiKey).
 func secretsNameSaysPublic(ident []byte, suffixes []string) bool {
-	norm := secretsStripSeparators(ident)
+	norm := shape.StripSeparators(ident)
 	for _, suf := range suffixes {
 		if head, ok := strings.CutSuffix(norm, suf); ok {
 			for _, w := range rulebook.PublicNameWords {
@@ -340,7 +337,7 @@ func secretsFollowedByAsset(line []byte, end int) bool {
 		return false
 	}
 	p := end + 1
-	for p < len(line) && secretsIsAlnum(line[p]) {
+	for p < len(line) && shape.IsAlnum(line[p]) {
 		p++
 	}
 	return slices.Contains(rulebook.AssetExtensions, strings.ToLower(string(line[end+1:p])))
@@ -489,7 +486,7 @@ func secretsXMLKeyValue(line []byte, s, e int) (int, int, bool) {
 	n := len(before)
 	attr := 0
 	for _, a := range []string{"key", "name"} {
-		if k := n - len(a); k >= 0 && bytes.EqualFold(before[k:], []byte(a)) && (k == 0 || !secretsIdentByte(before[k-1])) {
+		if k := n - len(a); k >= 0 && bytes.EqualFold(before[k:], []byte(a)) && (k == 0 || !shape.IdentByte(before[k-1])) {
 			attr = len(a)
 		}
 	}
@@ -605,95 +602,6 @@ func secretsIdentIsKeyName(ident []byte, word string) bool {
 	}
 	// An acronym runs into the next word (VAPIDPublicKey): public ends it.
 	return !strings.HasSuffix(prev, "public") && !strings.HasSuffix(prev, "publishable")
-}
-
-// secretsCamelNameRe is a name in camel case, a number after it at most
-// (NewEncapsulationKey1024): a random token of 20 characters is never
-// made of capitalised words alone.
-var secretsCamelNameRe = regexp.MustCompile(`^[A-Za-z][a-z]+(?:[A-Z][a-z]+)+[0-9]{0,6}$`)
-
-// secretsKeyValueOK is the stricter bar a value under a plain "..._key"
-// name must clear before the generic one (which turns snake-case names
-// away, ec2_metadata_service_endpoint), that name being as often a lookup
-// key, a setting's name, a digest or an ID: 20 or more letters and
-// digits, _ and -, with two digits and two letters at least; not all hex
-// (other_key: <40 hex> is as likely a SHA-1), not a camel-case name.
-// Dotted paths, struct tags and base64 with its padding fail it.
-func secretsKeyValueOK(v []byte) bool {
-	v = bytes.Trim(v, "\"'`")
-	if len(v) < 20 || secretsIsHex(v) || bytes.HasPrefix(v, []byte("LS0tLS1")) || secretsBase64OfText(v) || secretsCamelNameRe.Match(v) {
-		return false
-	}
-	letters, digits := 0, 0
-	for _, b := range v {
-		switch {
-		case '0' <= b && b <= '9':
-			digits++
-		case 'a' <= b|0x20 && b|0x20 <= 'z':
-			letters++
-		case b == '_' || b == '-':
-		default:
-			return false
-		}
-	}
-	return letters >= 2 && digits >= 2
-}
-
-// secretsLooksSnakeName reports a snake- or kebab-case name: two or more
-// parts, at least two thirds of them lower-case words or short parts such
-// as ec2 and v1 (s3_disable_express_session_auth, tunnel1_preshared_key),
-// and no longer part that is not a word. A random token with _ or - has
-// mixed case or digits in most parts.
-func secretsLooksSnakeName(v []byte) bool {
-	parts := bytes.FieldsFunc(v, func(r rune) bool { return r == '_' || r == '-' || r == '.' || r == ':' })
-	if len(parts) < 2 {
-		return false
-	}
-	words := 0
-	for _, p := range parts {
-		lowerOnly := bytes.IndexFunc(p, func(r rune) bool { return (r < 'a' || r > 'z') && (r < '0' || r > '9') }) < 0
-		if lowerOnly && (len(p) <= 3 || bytes.IndexFunc(p, func(r rune) bool { return r < 'a' }) < 0) {
-			words++
-		} else if len(p) > 12 {
-			return false // a random run after a vendor's prefix (sk-pyx-h7WWBQ...)
-		}
-	}
-	return 3*words >= 2*len(parts)
-}
-
-// secretsBase64OfPlaceholder reports base64 (with its padding, as
-// encoders write it) of a stand-in: "cGFzc3dvcmQ=" is "password",
-// "YWRtaW46cGFzc3dvcmQxMjM=" is admin:password123. Encoding a weak
-// word hides nothing.
-func secretsBase64OfPlaceholder(v []byte) bool {
-	if len(v) < 8 || len(v)%4 != 0 || v[len(v)-1] != '=' {
-		return false
-	}
-	dec, err := base64.StdEncoding.DecodeString(string(v))
-	if err != nil || !utf8.Valid(dec) {
-		return false
-	}
-	word := strings.ToLower(string(dec))
-	if _, pw, ok := strings.Cut(word, ":"); ok {
-		word = pw
-	}
-	return rulebook.WeakPasswordPlaceholders[word] || secretsLooksPlaceholder([]byte(word))
-}
-
-// secretsBase64OfText reports a base64 value that decodes to words with
-// blanks ("oh no this is bad"): an encoded sentence, not key material,
-// whose bytes are random.
-func secretsBase64OfText(v []byte) bool {
-	dec, err := base64.RawStdEncoding.DecodeString(strings.TrimRight(string(v), "="))
-	if err != nil || len(dec) < 8 || !bytes.Contains(dec, []byte(" ")) {
-		return false
-	}
-	for _, b := range dec {
-		if b < ' ' || b > '~' {
-			return false
-		}
-	}
-	return true
 }
 
 var (
@@ -855,7 +763,7 @@ func secretsNameWithoutQualifiers(ident []byte) []byte {
 			return ident
 		}
 		for _, q := range []string{"b64", "base64"} {
-			if k := j - len(q); k > 1 && bytes.EqualFold(ident[k:], []byte(q)) && !secretsIsAlnum(ident[k-1]) {
+			if k := j - len(q); k > 1 && bytes.EqualFold(ident[k:], []byte(q)) && !shape.IsAlnum(ident[k-1]) {
 				j = k
 			}
 		}
@@ -865,7 +773,7 @@ func secretsNameWithoutQualifiers(ident []byte) []byte {
 			for j > 0 && isDigit(ident[j-1]) {
 				j--
 			}
-			if j > 0 && ident[j-1]|0x20 == 'v' && (j == 1 || !secretsIsAlnum(ident[j-2]) || ident[j-1] == 'V' && !isUpper(ident[j-2])) {
+			if j > 0 && ident[j-1]|0x20 == 'v' && (j == 1 || !shape.IsAlnum(ident[j-2]) || ident[j-1] == 'V' && !isUpper(ident[j-2])) {
 				j-- // v2, apiKeyV2
 			}
 		case isLower(last):
@@ -1037,13 +945,13 @@ func secretsTypeAnnotation(line []byte, p int) (int, bool) {
 		// Rust's borrowed string, with or without its lifetime: &str, &'static str.
 		q++
 		if q < len(line) && line[q] == '\'' {
-			for q++; q < len(line) && secretsIdentByte(line[q]); q++ {
+			for q++; q < len(line) && shape.IdentByte(line[q]); q++ {
 			}
 			q = secretsSkipBlanks(line, q)
 		}
 	}
 	t := q
-	for q < len(line) && (secretsIdentByte(line[q]) || line[q] == '[' || line[q] == ']' || line[q] == '*' || line[q] == '?') {
+	for q < len(line) && (shape.IdentByte(line[q]) || line[q] == '[' || line[q] == ']' || line[q] == '*' || line[q] == '?') {
 		q++
 	}
 	if q == t || !('a' <= line[t]|0x20 && line[t]|0x20 <= 'z') {
@@ -1056,432 +964,17 @@ func secretsTypeAnnotation(line []byte, p int) (int, bool) {
 	return p, false
 }
 
-// secretsWordPassword accepts a password of letters only ("rootpasswd")
-// where a value can only be a literal: quoted in Terraform and HCL (a
-// reference, var.db_password, is unquoted; an interpolation is caught as a
-// template) and any value in a dotenv file (REACT_APP_AUTH_PASSWORD=...,
-// which the React and Vite builds also ship to the browser), so the digit the generic rules ask for elsewhere (to
-// tell a value from a label or a message) proves nothing there.
-func secretsWordPassword(v []byte) bool {
-	if len(v) < 8 || rulebook.WeakPasswordPlaceholders[strings.ToLower(string(v))] || secretsLooksTemplate(v) || secretsLooksPlaceholder(v) {
-		return false
-	}
-	for _, b := range v {
-		if !('a' <= b|32 && b|32 <= 'z') {
-			return false
-		}
-	}
-	return true
-}
-
 func secretsIsQuote(b byte) bool { return b == '"' || b == '\'' || b == '`' }
-
-var secretsConcatRe = regexp.MustCompile("^\\+[A-Za-z_][A-Za-z0-9_.]*[(+]|[\"'`]\\+|\\+[\"'`]")
-
-// secretsGenericValueOK decides whether an assigned literal looks like a
-// real credential rather than a word, an expression, a path or a
-// placeholder. Values made only of letters are rejected (identifiers such
-// as "Bearer" or "refresh_token"), which also skips pass-phrases made only
-// of words: an accepted false negative, documented.
-func secretsGenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, weakOK bool) bool {
-	// A value that opens with the other quote is a concatenation:
-	// "'$PRECOMPILE_PASSWORD'" closes the string around a variable.
-	v = bytes.Trim(v, "\"'`")
-	if len(v) < rulebook.GenericMinLen || len(v) > rulebook.GenericTokenMaxLen ||
-		len(v) > rulebook.GenericMaxLen && bytes.ContainsFunc(v, func(r rune) bool { return !secretsIsTokenByte(r) }) {
-		return false
-	}
-	letters, others := 0, 0
-	for _, b := range v {
-		switch {
-		case b <= ' ' || b == 0x7f:
-			return false
-		case b >= 0x80:
-			// Non-ASCII: natural language ("请输入密码", "Passwörter"),
-			// which machine-made secrets never contain.
-			return false
-		case 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || b == '_' || b == '-' || b == '.':
-			letters++
-		default:
-			others++
-		}
-	}
-	if others == 0 || others == 1 && (v[len(v)-1] == ',' || v[len(v)-1] == ';') || bytes.IndexAny(v, "_-.:") > 0 && secretsLooksSnakeName(v) {
-		// Only letters, or an identifier and the list's comma the quotes
-		// took in (_kHMSymptomhf_generatedByHomeAppForDebuggingPurposesKey,).
-		return false
-	}
-	if secretsLooksEncrypted(v) || secretsNotACredentialShape(v) {
-		return false
-	}
-	// A quote next to a + inside the value, or + and a call or a
-	// variable joined on: the quotes taken were those of two literals
-	// joined in code (`"key": `+fmt.Sprintf(...), "?apikey="+key+"&").
-	// A base64 key may start with + alone.
-	if secretsConcatRe.Match(v) {
-		return false
-	}
-	lv := strings.ToLower(string(v))
-	// arn: is an AWS resource name (IAMUserChangePassword = "arn:aws:iam::aws:policy/…").
-	for _, p := range []string{"http://", "https://", "file:", "(", "sha256:", "sha512-", "sha1-", "arn:"} {
-		if strings.HasPrefix(lv, p) {
-			return false
-		}
-	}
-	// A path; a generated key that happens to start with a slash
-	// (WordPress's salts: "/t<^}8SH...") has characters no path has.
-	for _, p := range []string{"/", "./", "../", "~/"} {
-		if strings.HasPrefix(lv, p) && strings.Trim(lv, "abcdefghijklmnopqrstuvwxyz0123456789_./~-") == "" {
-			return false
-		}
-	}
-	// A URL, an image pinned by digest (aws-cli@sha256:eaaa7b...), a host
-	// and its port or path (core.harbor.domain:8080, rg.pl-waw.scw.cloud/x).
-	if strings.Contains(lv, "://") || strings.Contains(lv, "@sha256:") || strings.Contains(lv, "@sha512:") || secretsHostRe.Match(v) {
-		return false
-	}
-	switch path.Ext(lv) {
-	case ".pem", ".key", ".json", ".txt", ".yaml", ".yml", ".crt", ".p12", ".pfx", ".env", ".conf", ".cfg", ".ini", ".xml", ".jks", ".toml", ".properties":
-		return false
-	}
-	if secretsStripSeparators([]byte(lv)) == secretsStripSeparators(ident) {
-		return false // password: "password", apiKey: "api_key", Secret_Base64String: "secret_base64String"
-	}
-	if secretsBase64OfPlaceholder(v) {
-		return false
-	}
-	if weakOK {
-		return !rulebook.WeakPasswordPlaceholders[lv] && !secretsLooksTemplate(v)
-	}
-	if secretsCredentialWordAndDigits(lv) {
-		return false
-	}
-	// In source code, a value without a digit that names the credential is
-	// a label, a CSS selector or a message: "#add-password", "Password:", "token-field".
-	if !bytes.ContainsAny(v, "0123456789") {
-		for _, kw := range []string{"password", "passwd", "secret", "token"} {
-			if strings.Contains(lv, kw) {
-				return false
-			}
-		}
-	}
-	if secretsLooksPlaceholder(v) {
-		return false
-	}
-	bar := math.Min(entropyCap, entropyFactor*math.Log2(float64(len(v))))
-	if secretsIsHex(v) && bytes.Contains(ident, []byte("secret")) {
-		// Sixteen symbols carry at most 4 bits: a random 32-hex secret
-		// measures 3.3 to 3.7, so the bar scales with the alphabet. Only
-		// under a name that says secret: a hex "API key" is as often a
-		// public client ID (Shopify's SHOPIFY_API_KEY).
-		bar = math.Min(bar, 3.0)
-	}
-	return secretsEntropy(v) >= bar
-}
-
-var secretsQualifiedNameRe = regexp.MustCompile(rulebook.QualifiedNamePattern)
-
-var secretsHostRe = regexp.MustCompile(rulebook.HostPattern)
-
-var secretsVendorShapeRe = regexp.MustCompile(rulebook.VendorShapePattern)
-
-// secretsNotACredentialShape reports values the generic rules must leave
-// alone whatever their name: an Ethereum address (public by nature), a
-// qualified type name, a value in a Telegram bot token's shape.
-func secretsNotACredentialShape(v []byte) bool {
-	if len(v) == 42 && bytes.HasPrefix(v, []byte("0x")) && !bytes.ContainsFunc(v[2:], func(r rune) bool {
-		return !('0' <= r && r <= '9' || 'a' <= r|32 && r|32 <= 'f')
-	}) {
-		return true
-	}
-	return secretsQualifiedNameRe.Match(v) || secretsVendorShapeRe.Match(v) || secretsVersionRe.Match(v) || secretsVendorSample(v)
-}
-
-// secretsVendorPrefixes are the vendor rules' keywords that open a token
-// (xoxb-, HRKU-AA, ghp_, sk-ant-), gathered once from the rule book.
-// Plain words a value may start with (live_, test_, key-, API-) are left
-// out: they open other values too.
-var secretsVendorPrefixes = func() []string {
-	var out []string
-	for _, r := range rulebook.Rules() {
-		if strings.HasPrefix(r.ID, "generic-") {
-			continue
-		}
-		for _, k := range append(slices.Clone(r.Keywords), r.CSKeywords...) {
-			word := strings.ToLower(strings.Trim(k, "-_."))
-			if len(k) < 4 || !strings.ContainsAny(k, "-_.") || strings.ContainsAny(k, " =:\"'?&") || k[0] == '.' ||
-				slices.Contains([]string{"live", "test", "key", "api", "pat", "sat"}, word) {
-				continue
-			}
-			out = append(out, k)
-		}
-	}
-	return out
-}()
-
-// secretsVendorSample reports a value that opens with a vendor's prefix
-// and carries two or more numeric IDs of four digits or fewer
-// (xoxb-123-456-..., xoxp-1234-1234-1234-...): the IDs of a sample. The
-// vendor's rule, which knows the real IDs' lengths, turned it away; the
-// generic rules must not report the lookalike instead. A lone short
-// number is a version (xapp-1-, xoxe-1-) and does not count.
-func secretsVendorSample(v []byte) bool {
-	prefixed := false
-	for _, p := range secretsVendorPrefixes {
-		if bytes.HasPrefix(v, []byte(p)) {
-			prefixed = true
-			break
-		}
-	}
-	if !prefixed {
-		return false
-	}
-	short := 0
-	for _, part := range bytes.Split(v, []byte("-")) {
-		if len(part) > 0 && len(part) <= 4 && !bytes.ContainsFunc(part, func(r rune) bool { return r < '0' || r > '9' }) {
-			short++
-		}
-	}
-	return short >= 2
-}
-
-var secretsVersionRe = regexp.MustCompile(rulebook.VersionPattern)
-
-// secretsCredentialWordAndDigits reports a value that is a credential's
-// word and a number (token123, Password1234, secret1): in source code
-// that is a test's stand-in, not something issued.
-func secretsCredentialWordAndDigits(lv string) bool {
-	w := strings.TrimRight(lv, "0123456789")
-	if len(w) == len(lv) {
-		return false
-	}
-	switch w {
-	case "token", "secret", "password", "passwd", "pass", "pwd", "key", "apikey", "api_key", "api-key":
-		return true
-	}
-	// Words ending in the credential's word, then the number
-	// (CleartextPassword1, mySecret42, testtoken7).
-	for _, word := range []string{"password", "passwd", "secret", "token"} {
-		if head, ok := strings.CutSuffix(w, word); ok && strings.Trim(head, "abcdefghijklmnopqrstuvwxyz") == "" {
-			return true
-		}
-	}
-	return false
-}
-
-func secretsStripSeparators(b []byte) string {
-	out := make([]byte, 0, len(b))
-	for _, c := range b {
-		if c != '_' && c != '-' && c != '.' {
-			out = append(out, c)
-		}
-	}
-	return string(out)
-}
-
-var secretsTemplateRe = regexp.MustCompile(rulebook.TemplatePattern)
-
-// secretsAlphabetRun reports values written by walking the alphabet or
-// the digits ("abCD1EF+GHIJxLMnOPqRS..."): at least 8 neighbouring pairs,
-// and a quarter of all pairs, are successors (b after a, 4 after 3), case
-// aside. In a random value about one pair in 26 is. A short value
-// (AbCeFG123) needs three quarters of its pairs and at least 5.
-func secretsAlphabetRun(v []byte) bool {
-	succ := 0
-	for i := 1; i < len(v); i++ {
-		a, b := secretsLowerByte(v[i-1]), secretsLowerByte(v[i])
-		if b == a+1 && ('a' <= a && a < 'z' || '0' <= a && a < '9') {
-			succ++
-		}
-	}
-	return succ >= 8 && 4*succ >= len(v)-1 || succ >= 5 && 4*succ >= 3*(len(v)-1)
-}
-
-// secretsLooksFormatPlaceholder is secretsLooksPlaceholder for values of a
-// vendor's exact format: fillers, repetitions, templates, documented
-// examples and the words of rulebook.FormatPlaceholderMarkers.
-func secretsLooksFormatPlaceholder(v []byte) bool {
-	lv := strings.ToLower(string(v))
-	for _, m := range rulebook.FormatPlaceholderMarkers {
-		if strings.Contains(lv, m) {
-			return true
-		}
-	}
-	if secretsIsDocumentedExample(v) || secretsTemplateRe.Match(v) || secretsRepeatsOverHalf(v) {
-		return true
-	}
-	return secretsLowVariety(v)
-}
-
-// secretsLooksEncrypted reports a committed ciphertext value: it is
-// what encryption-at-rest tools are for, not a leak.
-func secretsLooksEncrypted(v []byte) bool {
-	if len(v) >= 18 && v[0] == '{' && v[len(v)-1] == '}' && !bytes.ContainsFunc(v[1:len(v)-1], func(r rune) bool { return r >= 128 || !secretsIsBase64Byte(byte(r)) }) {
-		// Maven's encrypted passwords ({base64=} in settings.xml, the
-		// master password decrypts them) and Jenkins' secrets.
-		return true
-	}
-	for _, p := range rulebook.EncryptedPrefixes {
-		if bytes.HasPrefix(v, []byte(p)) {
-			switch p {
-			case "ENC[":
-				return bytes.Contains(v, []byte(",iv:")) || bytes.Contains(v, []byte("data:"))
-			case "ENC(":
-				// Jasypt's ciphertext is base64 of at least a salt and a block.
-				body := bytes.TrimSuffix(v[len(p):], []byte(")"))
-				return len(body) >= 24 && !bytes.ContainsFunc(body, func(r rune) bool { return r >= 128 || !secretsIsBase64Byte(byte(r)) })
-			}
-			return true
-		}
-	}
-	return false
-}
-
-// secretsLooksPlaceholder reports whether v is a template reference, a
-// documentation value or a repeated-character filler.
-func secretsLooksPlaceholder(v []byte) bool {
-	if bytes.HasPrefix(v, []byte("...")) || bytes.HasSuffix(v, []byte("...")) {
-		return true // elided in documentation: "...6wqX6fNUXA/rYqRv..."
-	}
-	lv := strings.ToLower(string(v))
-	for _, m := range rulebook.SequenceMarkers {
-		if strings.Contains(lv, m) {
-			return true
-		}
-	}
-	return secretsHasRepeatedPattern(v) || secretsAlphabetRun(v) || secretsLooksTemplate(v)
-}
-
-// secretsHasRepeatedPattern reports values built by repeating a short
-// chunk (AKIADEADBEEFDEADBEEF, AGE-SECRET-KEY-1GFPYYSJZGFPYYSJZ...): some
-// period p (up to 32) at which at least 8 consecutive bytes repeat, the repetition
-// spanning half the value or more. A random value repeats 8 bytes by
-// chance with probability around 62^-8.
-func secretsHasRepeatedPattern(v []byte) bool {
-	for p := 1; p <= min(len(v)/2, 32); p++ {
-		run := 0
-		for i := 0; i+p < len(v); i++ {
-			if v[i] != v[i+p] {
-				run = 0
-				continue
-			}
-			run++
-			if run >= 8 && 2*(run+p) >= len(v) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// secretsRepeatsOverHalf is secretsHasRepeatedPattern for values of a
-// vendor's exact format, whose alphabet is small (hex) and whose fixtures
-// repeat a short run by hand: the repeated run itself must cover half the
-// value (AKIADEADBEEFDEADBEEF, sgp_5555555dAAAAA...).
-func secretsRepeatsOverHalf(v []byte) bool {
-	for p := 1; p <= min(len(v)/2, 32); p++ {
-		run := 0
-		for i := 0; i+p < len(v); i++ {
-			if v[i] != v[i+p] {
-				run = 0
-				continue
-			}
-			run++
-			if run >= 8 && 2*run >= len(v) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// secretsLooksTemplate is secretsLooksPlaceholder without the sequence
-// markers.
-func secretsLooksTemplate(v []byte) bool {
-	lv := strings.ToLower(string(v))
-	for _, m := range rulebook.PlaceholderMarkers {
-		if strings.Contains(lv, m) {
-			return true
-		}
-	}
-	if secretsIsDocumentedExample(v) || secretsTemplateRe.Match(v) {
-		return true
-	}
-	for _, suf := range rulebook.InstructionSuffixes {
-		if len(lv) > len(suf)+3 && strings.HasSuffix(lv, suf) {
-			return true
-		}
-	}
-	// $VAR; ${VAR} is caught above.
-	if len(v) > 1 && v[0] == '$' && (secretsIdentByte(v[1]) || v[1] == '{') {
-		return true
-	}
-	// %VAR% (Windows), @VAR@ (Maven/Gradle resource filtering).
-	if len(v) > 2 && (v[0] == '%' || v[0] == '@') && v[len(v)-1] == v[0] {
-		return true
-	}
-	return secretsLowVariety(v)
-}
-
-// secretsLowVariety reports fillers like "aaaaaaaa" or "abababab": too
-// few distinct bytes, or one byte making up more than half the value.
-func secretsLowVariety(v []byte) bool {
-	var counts [256]int
-	distinct, most := 0, 0
-	for _, b := range v {
-		if counts[b] == 0 {
-			distinct++
-		}
-		counts[b]++
-		most = max(most, counts[b])
-	}
-	if len(v) >= 6 && distinct <= 3 {
-		return true
-	}
-	return len(v) >= 8 && most*2 > len(v)
-}
-
-// secretsEntropy is the Shannon entropy of v in bits per byte.
-func secretsEntropy(v []byte) float64 {
-	if len(v) == 0 {
-		return 0
-	}
-	var counts [256]int
-	for _, b := range v {
-		counts[b]++
-	}
-	n := float64(len(v))
-	h := 0.0
-	for _, c := range counts {
-		if c > 0 {
-			p := float64(c) / n
-			h -= p * math.Log2(p)
-		}
-	}
-	return h
-}
 
 // secretsValidateNotDocumentedExample rejects the vendors' published
 // example credentials.
 func secretsValidateNotDocumentedExample(v []byte, _ *secretsMatchCtx) bool {
-	return !secretsIsDocumentedExample(v)
+	return !shape.IsDocumentedExample(v)
 }
-
-// secretsDocumentedExamples is rulebook.DocumentedExamples as a set: every
-// generic value is looked up in it.
-var secretsDocumentedExamples = func() map[string]bool {
-	m := make(map[string]bool, len(rulebook.DocumentedExamples))
-	for _, ex := range rulebook.DocumentedExamples {
-		m[ex] = true
-	}
-	return m
-}()
-
-func secretsIsDocumentedExample(v []byte) bool { return secretsDocumentedExamples[string(v)] }
 
 func secretsValidateNotAWSExample(v []byte, _ *secretsMatchCtx) bool {
 	s := string(v)
-	return !secretsIsDocumentedExample(v) && !strings.HasSuffix(s, "EXAMPLE") && !strings.HasSuffix(s, "EXAMPLEKEY")
+	return !shape.IsDocumentedExample(v) && !strings.HasSuffix(s, "EXAMPLE") && !strings.HasSuffix(s, "EXAMPLEKEY")
 }
 
 // secretsValidateAWSKeyID rejects documented examples and, for a key
@@ -1627,7 +1120,7 @@ func secretsValidateURLPassword(v []byte, c *secretsMatchCtx) bool {
 	if secretsFormatFieldRe.Match(v) {
 		return false
 	}
-	return !bytes.ContainsAny(v, "*") && !secretsLooksPlaceholder(v)
+	return !bytes.ContainsAny(v, "*") && !shape.LooksPlaceholder(v)
 }
 
 // secretsValidatePEMInline accepts a PEM block written on one line with
@@ -1651,7 +1144,7 @@ func secretsValidateBase64PrivateKey(v []byte, _ *secretsMatchCtx) bool {
 		return false
 	}
 	body, _, _ := secretsPEMBody(dec, m[1], m[1])
-	return body != nil && !secretsLooksPlaceholder(body)
+	return body != nil && !shape.LooksPlaceholder(body)
 }
 
 // secretsBase64Run returns the longest run of base64 bytes in b (escaped
@@ -1659,7 +1152,7 @@ func secretsValidateBase64PrivateKey(v []byte, _ *secretsMatchCtx) bool {
 func secretsBase64Run(b []byte) []byte {
 	best, start := []byte(nil), -1
 	for i := 0; i <= len(b); i++ {
-		if i < len(b) && secretsIsBase64Byte(b[i]) && !(b[i] == 'n' && i > 0 && b[i-1] == '\\') {
+		if i < len(b) && shape.IsBase64Byte(b[i]) && !(b[i] == 'n' && i > 0 && b[i-1] == '\\') {
 			if start < 0 {
 				start = i
 			}
@@ -1671,10 +1164,6 @@ func secretsBase64Run(b []byte) []byte {
 		start = -1
 	}
 	return best
-}
-
-func secretsIsBase64Byte(b byte) bool {
-	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b == '+' || b == '/' || b == '='
 }
 
 var secretsPEMHeaderRe = regexp.MustCompile(rulebook.PEMHeaderPattern)
@@ -1690,7 +1179,7 @@ func secretsFindPrivateKeys(c *secretsMatchCtx) []secretsSpan {
 		kind := string(c.line[m[2]:m[3]])
 		after := c.lineStart + m[1]
 		body, bodyOnLine, encrypted := secretsPEMBody(c.data, after, c.lineEnd)
-		if body == nil || secretsLooksPlaceholder(body) {
+		if body == nil || shape.LooksPlaceholder(body) {
 			continue
 		}
 		id := ""
@@ -1775,7 +1264,7 @@ func secretsPEMBody(data []byte, from, lineEnd int) (body []byte, onLine bool, e
 			return nil, false, false
 		}
 		for _, b := range seg {
-			if !secretsIsBase64Byte(b) {
+			if !shape.IsBase64Byte(b) {
 				return nil, false, false
 			}
 		}
@@ -1791,7 +1280,7 @@ var secretsConnectionKeyRe = regexp.MustCompile(rulebook.ConnectionKeyPattern)
 // application will use it, so no entropy is asked, only that it is not a
 // reference or placeholder.
 func secretsValidateConnectionStringPassword(v []byte, c *secretsMatchCtx) bool {
-	if secretsIsKeywordArgument(v) || secretsLooksEncrypted(v) {
+	if secretsIsKeywordArgument(v) || shape.LooksEncrypted(v) {
 		return false
 	}
 	return secretsConnectionKeyRe.Match(c.line) && secretsValidateNotPlaceholderPassword(v, c)
@@ -1807,7 +1296,7 @@ func secretsIsKeywordArgument(v []byte) bool {
 		return false
 	}
 	for _, b := range name {
-		if !secretsIsAlnum(b) && b != '_' && b != '.' {
+		if !shape.IsAlnum(b) && b != '_' && b != '.' {
 			return false
 		}
 	}
@@ -1841,7 +1330,7 @@ func secretsValidateNuGetPassword(v []byte, c *secretsMatchCtx) bool {
 	if !strings.EqualFold(path.Base(c.rel), "nuget.config") && !bytes.Contains(c.data, []byte("packageSourceCredentials")) {
 		return false
 	}
-	if secretsLooksEncrypted(v) || len(v) > 1 && (v[0] == '%' && v[len(v)-1] == '%' || v[0] == '$') {
+	if shape.LooksEncrypted(v) || len(v) > 1 && (v[0] == '%' && v[len(v)-1] == '%' || v[0] == '$') {
 		return false
 	}
 	return !rulebook.WeakPasswordPlaceholders[strings.ToLower(string(v))]
@@ -1872,7 +1361,7 @@ func secretsValidateNetrcPassword(v []byte, c *secretsMatchCtx) bool {
 	if !secretsNetrcMachineRe.Match(c.data) {
 		return false
 	}
-	return !secretsURLPasswordPlaceholder(strings.ToLower(string(v))) && !secretsLooksTemplate(v)
+	return !secretsURLPasswordPlaceholder(strings.ToLower(string(v))) && !shape.LooksTemplate(v)
 }
 
 var secretsCurlContinuedHeaderRe = regexp.MustCompile(rulebook.CurlContinuedHeaderPattern)
@@ -1924,7 +1413,7 @@ func secretsValidateCurlPassword(v []byte, c *secretsMatchCtx) bool {
 	if c != nil && bytes.Contains(c.line, append(append([]byte{}, v...), ':')) && !bytes.Contains(c.line, append([]byte{':'}, v...)) {
 		// A user name alone (-u key:) is a credential only when it looks
 		// machine-made: -u deployuser: is a user whose password curl asks for.
-		if !bytes.ContainsAny(v, "0123456789") || secretsEntropy(v) < 3 {
+		if !bytes.ContainsAny(v, "0123456789") || shape.Entropy(v) < 3 {
 			return false
 		}
 	}
@@ -2002,7 +1491,7 @@ var secretsSASVersionRe = regexp.MustCompile(`(?:^|[?&;"'\s])sv=20[0-9]{2}-[0-9]
 // secretsValidateAzureSAS accepts a sig= that a signed version (sv=) on
 // the same line marks as Azure's, and that is not a placeholder.
 func secretsValidateAzureSAS(v []byte, c *secretsMatchCtx) bool {
-	return secretsSASVersionRe.Match(c.line) && !secretsLooksPlaceholder(v)
+	return secretsSASVersionRe.Match(c.line) && !shape.LooksPlaceholder(v)
 }
 
 // secretsValidateNotHex rejects values made only of hex digits, for
@@ -2068,7 +1557,7 @@ func secretsHasVaultShape(line []byte) bool {
 			continue
 		}
 		n := 0
-		for n < 41 && i+1+n < len(line) && secretsIsAlnum(line[i+1+n]) {
+		for n < 41 && i+1+n < len(line) && shape.IsAlnum(line[i+1+n]) {
 			n++
 		}
 		if n >= 24 && n <= 40 {
@@ -2102,7 +1591,7 @@ func secretsFindEthereumKeys(c *secretsMatchCtx) []secretsSpan {
 	for _, m := range secretsEthereumKeyRe.FindAllSubmatchIndex(c.line, -1) {
 		v := c.line[m[2]:m[3]]
 		body := bytes.TrimPrefix(v, []byte("0x"))
-		if secretsEntropy(body) < 3 || secretsLooksFormatPlaceholder(body) {
+		if shape.Entropy(body) < 3 || shape.LooksFormatPlaceholder(body) {
 			continue
 		}
 		// The name must not say public (PublicKey, PeerPublicKey), and
@@ -2137,14 +1626,14 @@ func secretsValidateNotPlaceholderPassword(v []byte, _ *secretsMatchCtx) bool {
 	if len(v) < 4 || v[0] == '$' || v[0] == '%' || v[0] == '{' || v[0] == '<' {
 		return false
 	}
-	return !rulebook.WeakPasswordPlaceholders[strings.ToLower(string(v))] && !secretsLooksPlaceholder(v)
+	return !rulebook.WeakPasswordPlaceholders[strings.ToLower(string(v))] && !shape.LooksPlaceholder(v)
 }
 
 // secretsValidateHeaderCredential accepts what follows an authentication
 // header: Basic credentials (base64 of user:password, whose password must
 // be real) or a token with enough entropy to be machine-made.
 func secretsValidateHeaderCredential(v []byte, c *secretsMatchCtx) bool {
-	if secretsLooksPlaceholder(v) {
+	if shape.LooksPlaceholder(v) {
 		return false
 	}
 	if bytes.HasPrefix(v, []byte("eyJ")) && bytes.Count(v, []byte(".")) == 2 {
@@ -2179,7 +1668,7 @@ func secretsValidateHeaderCredential(v []byte, c *secretsMatchCtx) bool {
 	if !bytes.ContainsFunc(v, func(r rune) bool { return !('0' <= r && r <= '9' || 'a' <= r|32 && r|32 <= 'f') }) {
 		bar = math.Min(bar, 0.7*math.Log2(float64(len(v))))
 	}
-	return letters > 0 && digits > 0 && secretsEntropy(v) >= bar
+	return letters > 0 && digits > 0 && shape.Entropy(v) >= bar
 }
 
 // secretsValidateBase64JWT decodes a base64-wrapped token and applies the
@@ -2211,7 +1700,7 @@ func secretsValidateKubernetesSecret(v []byte, c *secretsMatchCtx) bool {
 		if i := bytes.LastIndexAny(key, "_.-"); i >= 0 && rulebook.K8sNonSecretKeys[string(key[i+1:])] || rulebook.K8sNonSecretKeys[string(key)] {
 			return false // DB_HOST, SMTP_USER: configuration in a Secret
 		}
-		return secretsInSecretGenerator(c.data, c.lineStart) && len(v) >= 6 && !secretsLooksPlaceholder(v) && v[0] != '$'
+		return secretsInSecretGenerator(c.data, c.lineStart) && len(v) >= 6 && !shape.LooksPlaceholder(v) && v[0] != '$'
 	}
 	key, block := secretsYAMLParent(c.data, c.lineStart)
 	if bytes.IndexByte(c.line, ':') < 0 {
@@ -2255,7 +1744,7 @@ func secretsValidateKubernetesSecret(v []byte, c *secretsMatchCtx) bool {
 		// a {{ template }}.
 		value = []byte(strings.NewReplacer("{", "", "}", "").Replace(string(value)))
 	}
-	return !secretsLooksPlaceholder(value)
+	return !shape.LooksPlaceholder(value)
 }
 
 // secretsInSecretGenerator reports whether the nearest top-level
@@ -2390,7 +1879,7 @@ func secretsRegistryConfigHasCredential(value []byte) bool {
 			default:
 				continue
 			}
-			if len(cred) >= 6 && !secretsLooksPlaceholder(cred) {
+			if len(cred) >= 6 && !shape.LooksPlaceholder(cred) {
 				found = true
 			}
 		}
@@ -2441,7 +1930,7 @@ func secretsFindURLCredentials(c *secretsMatchCtx) []secretsSpan {
 		i += off
 		off = i + 3
 		s := i
-		for s > 0 && (secretsIsAlnum(line[s-1]) || line[s-1] == '+' || line[s-1] == '.' || line[s-1] == '-') {
+		for s > 0 && (shape.IsAlnum(line[s-1]) || line[s-1] == '+' || line[s-1] == '.' || line[s-1] == '-') {
 			s--
 		}
 		if s == i || !('a' <= line[s]|32 && line[s]|32 <= 'z') {
@@ -2475,16 +1964,6 @@ func secretsFindURLCredentials(c *secretsMatchCtx) []secretsSpan {
 		spans = append(spans, secretsSpan{rule: c.engine.ruleIndex["url-credentials"], matchStart: s, matchEnd: authEnd,
 			start: pwStart, end: pwStart + len(pw), value: pw})
 	}
-}
-
-// secretsIsTokenByte reports the bytes of base64, base64url and
-// dotted tokens (JWTs, Entra refresh tokens).
-func secretsIsTokenByte(r rune) bool {
-	return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || strings.ContainsRune("._~+/=-", r)
-}
-
-func secretsIsAlnum(b byte) bool {
-	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9'
 }
 
 // secretsRuleTable is the rule table of scan/secrets/rulebook with the
@@ -2639,19 +2118,9 @@ func secretsValidateBase64Login(v []byte, c *secretsMatchCtx) bool {
 	}
 	user, pw, ok := bytes.Cut(dec, []byte(":"))
 	if !ok || len(user) < 2 || len(pw) < 4 || bytes.ContainsFunc(user, func(r rune) bool {
-		return !secretsIsAlnum(byte(r)) && !strings.ContainsRune("._@+-", r)
+		return !shape.IsAlnum(byte(r)) && !strings.ContainsRune("._@+-", r)
 	}) {
 		return false
 	}
 	return !utf8.Valid(pw) || secretsValidateNotPlaceholderPassword(pw, c)
-}
-
-// secretsIsHex reports a value made of hexadecimal digits only.
-func secretsIsHex(v []byte) bool {
-	for _, b := range v {
-		if !('0' <= b && b <= '9' || 'a' <= b|32 && b|32 <= 'f') {
-			return false
-		}
-	}
-	return len(v) > 0
 }

@@ -27,6 +27,7 @@ import (
 	"scand/finding"
 	"scand/scan"
 	"scand/scan/secrets/rulebook"
+	"scand/scan/secrets/shape"
 	"scand/scan/tree"
 )
 
@@ -653,14 +654,14 @@ func (e *secretsEngine) matchPattern(r int, c *secretsMatchCtx) []secretsSpan {
 			}
 		}
 		v := c.line[vs:ve]
-		if rule.minEntropy > 0 && secretsEntropy(v) < rule.minEntropy || secretsFollowedByAsset(c.line, ve) {
+		if rule.minEntropy > 0 && shape.Entropy(v) < rule.minEntropy || secretsFollowedByAsset(c.line, ve) {
 			continue
 		}
 		if rule.vendorFormat {
-			if secretsLooksFormatPlaceholder(v) {
+			if shape.LooksFormatPlaceholder(v) {
 				continue
 			}
-		} else if secretsLooksPlaceholder(secretsWithoutModeWords(v, rule.modeWords)) {
+		} else if shape.LooksPlaceholder(secretsWithoutModeWords(v, rule.modeWords)) {
 			continue
 		}
 		if rule.validate != nil && !rule.validate(v, c) {
@@ -710,9 +711,9 @@ func secretsWithoutModeWords(v []byte, modeWords bool) []byte {
 	}
 	head := v[:min(len(v), 24)]
 	for _, w := range []string{"test", "TEST", "live", "LIVE"} {
-		if i := bytes.Index(head, []byte(w)); i >= 0 && (i == 0 || !secretsIsAlnum(head[i-1])) {
+		if i := bytes.Index(head, []byte(w)); i >= 0 && (i == 0 || !shape.IsAlnum(head[i-1])) {
 			j := i + len(w)
-			if j == len(v) || !secretsIsAlnum(v[j]) || w == "TEST" {
+			if j == len(v) || !shape.IsAlnum(v[j]) || w == "TEST" {
 				out := append(append([]byte{}, v[:i]...), v[j:]...)
 				return out
 			}
@@ -1107,7 +1108,7 @@ func secretsUUIDNamedID(before, v []byte) bool {
 	}
 	name := bytes.TrimRight(before, " \t\"'`:=([,>-")
 	i := len(name)
-	for i > 0 && (secretsIsAlnum(name[i-1]) || name[i-1] == '_' || name[i-1] == '-' || name[i-1] == '.') {
+	for i > 0 && (shape.IsAlnum(name[i-1]) || name[i-1] == '_' || name[i-1] == '-' || name[i-1] == '.') {
 		i--
 	}
 	name = bytes.ToLower(name[i:])

@@ -19,6 +19,7 @@ import (
 	"scand/scan/internal/scantest"
 	"scand/scan/proc"
 	"scand/scan/secrets/rulebook"
+	"scand/scan/secrets/shape"
 )
 
 // secretsTestScanner returns the scanner as main.go would build it, with
@@ -431,9 +432,9 @@ func TestSecretsGenericValueFilter(t *testing.T) {
 		{"*Zr8Tm!Xy5Bn7C", true},
 		{"@DB_PASSWORD@", false},
 	} {
-		got := secretsGenericValueOK([]byte(tc.value), []byte("password"), rulebook.PasswordEntropyFactor, rulebook.PasswordEntropyCap, false)
+		got := shape.GenericValueOK([]byte(tc.value), []byte("password"), rulebook.PasswordEntropyFactor, rulebook.PasswordEntropyCap, false)
 		if got != tc.ok {
-			t.Errorf("secretsGenericValueOK(%q) = %v, want %v", tc.value, got, tc.ok)
+			t.Errorf("shape.GenericValueOK(%q) = %v, want %v", tc.value, got, tc.ok)
 		}
 	}
 }

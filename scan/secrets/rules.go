@@ -121,6 +121,7 @@ type secretsMatchCtx struct {
 	lineStart, lineEnd int    // the line is data[lineStart:lineEnd], without '\n'
 	line               []byte
 	configFile         bool           // unquoted values count (.env, .ini, YAML, ...)
+	dockerfile         bool           // ENV NAME value, the older form, is an assignment
 	iacFile            bool           // Terraform, HCL, Bicep, ...: values are deployed as written
 	translation        bool           // an i18n catalogue: values are natural language
 	rel                string         // the file's path relative to the target
@@ -272,7 +273,7 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 			if !ok {
 				vs, ve, ok = secretsDirectiveValue(line, s, e)
 			}
-			if !ok && secretsIsDockerfile(c.rel) {
+			if !ok && c.dockerfile {
 				vs, ve, ok = secretsDockerEnvValue(line, s, e)
 			}
 			if !ok {
@@ -635,7 +636,7 @@ func secretsPairValue(line []byte, s, e int, configFile bool) (int, int, bool) {
 		return p + 1, p + 1 + end, true
 	}
 	end := p
-	for end < len(line) && !bytes.ContainsRune([]byte(" \t,}]\r"), rune(line[end])) {
+	for end < len(line) && strings.IndexByte(" \t,}]\r", line[end]) < 0 {
 		end++
 	}
 	return p, end, end > p

@@ -370,7 +370,7 @@ func (e *secretsEngine) scanContent(data []byte, rel string, sc *secretsScratch,
 	if len(cands) == 0 {
 		return
 	}
-	config, iac, translation := secretsIsConfigFile(rel), secretsIsIaCFile(rel), secretsIsTranslationFile(rel)
+	config, iac, translation, dockerfile := secretsIsConfigFile(rel), secretsIsIaCFile(rel), secretsIsTranslationFile(rel), secretsIsDockerfile(rel)
 	var accepted []secretsSpan
 	// A value a name above it announces (a name/value pair, an XML
 	// element, a wrapped literal) is held until its own line has been
@@ -397,7 +397,7 @@ func (e *secretsEngine) scanContent(data []byte, rel string, sc *secretsScratch,
 			line = line[:n-1]
 		}
 		mc := secretsMatchCtx{data: data, lineStart: cand.start, lineEnd: cand.start + len(line), line: line,
-			configFile: config, iacFile: iac, translation: translation, k8sSecret: contextOK.has(e.k8sSecretRule),
+			configFile: config, dockerfile: dockerfile, iacFile: iac, translation: translation, k8sSecret: contextOK.has(e.k8sSecretRule),
 			nested: cand.nested, rel: rel, engine: e, scratch: sc}
 		accepted = accepted[:0]
 		for w, word := range cand.rules {

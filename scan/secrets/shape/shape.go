@@ -405,28 +405,18 @@ func LooksPlaceholder(v []byte) bool {
 // period p (up to 32) at which at least 8 consecutive bytes repeat, the repetition
 // spanning half the value or more. A random value repeats 8 bytes by
 // chance with probability around 62^-8.
-func HasRepeatedPattern(v []byte) bool {
-	for p := 1; p <= min(len(v)/2, 32); p++ {
-		run := 0
-		for i := 0; i+p < len(v); i++ {
-			if v[i] != v[i+p] {
-				run = 0
-				continue
-			}
-			run++
-			if run >= 8 && 2*(run+p) >= len(v) {
-				return true
-			}
-		}
-	}
-	return false
-}
+func HasRepeatedPattern(v []byte) bool { return repeatedRun(v, true) }
 
 // RepeatsOverHalf is HasRepeatedPattern for values of a
 // vendor's exact format, whose alphabet is small (hex) and whose fixtures
 // repeat a short run by hand: the repeated run itself must cover half the
 // value (AKIADEADBEEFDEADBEEF, sgp_5555555dAAAAA...).
-func RepeatsOverHalf(v []byte) bool {
+func RepeatsOverHalf(v []byte) bool { return repeatedRun(v, false) }
+
+// repeatedRun finds a run of 8 or more bytes that repeat at some period p
+// up to 32 and covers half of v: the run alone, or the run and the period
+// it repeats (withPeriod).
+func repeatedRun(v []byte, withPeriod bool) bool {
 	for p := 1; p <= min(len(v)/2, 32); p++ {
 		run := 0
 		for i := 0; i+p < len(v); i++ {
@@ -435,7 +425,11 @@ func RepeatsOverHalf(v []byte) bool {
 				continue
 			}
 			run++
-			if run >= 8 && 2*run >= len(v) {
+			covered := run
+			if withPeriod {
+				covered += p
+			}
+			if run >= 8 && 2*covered >= len(v) {
 				return true
 			}
 		}

@@ -122,6 +122,7 @@ type secretsMatchCtx struct {
 	line               []byte
 	configFile         bool           // unquoted values count (.env, .ini, YAML, ...)
 	dockerfile         bool           // ENV NAME value, the older form, is an assignment
+	plainText          bool           // a file of no language (.txt): configFile, with caveats
 	iacFile            bool           // Terraform, HCL, Bicep, ...: values are deployed as written
 	translation        bool           // an i18n catalogue: values are natural language
 	rel                string         // the file's path relative to the target
@@ -220,8 +221,12 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 			if keyName {
 				// ?key=... is an API key in a URL (Google's APIs and many
 				// others), the one place a bare "key" names one.
-				queryKey := kw == "key" && e-s == 3 && s > 0 && (line[s-1] == '?' || line[s-1] == '&') && e < len(line) && line[e] == '='
-				if ruleID != "generic-secret" || !queryKey && !secretsIdentIsKeyName(name, kw) {
+				inQuery := s > 0 && (line[s-1] == '?' || line[s-1] == '&')
+				queryKey := kw == "key" && e-s == 3 && inQuery && e < len(line) && line[e] == '='
+				if inQuery && !queryKey && bytes.IndexFunc(name, func(r rune) bool { return r < 'a' || r > 'z' }) < 0 {
+					continue // a URL's own parameter (?resourcekey=), not a compound name
+				}
+				if ruleID != "generic-secret" || !queryKey && !secretsIdentIsKeyName(secretsLabelName(line, s, name), kw) {
 					continue
 				}
 			} else if !secretsIdentEndsWith(lname, suffixes) && !(ruleID == "generic-password" && secretsIdentIsPass(name)) {
@@ -235,10 +240,13 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 			if s > 0 && (line[s-1] == '/' || secretsIsQuote(line[s-1]) && e < len(line) && line[e] == ':') {
 				continue
 			}
-			// In a shell script an unquoted password is a literal
-			// (PGPASSWORD=... psql); an unquoted token-like word there is
-			// as often a vendor lookalike the vendor rules rejected.
-			vs, ve, ok := secretsAssignedValue(line, e, c.configFile || ruleID == "generic-password" && secretsIsShellFile(c.rel))
+			// In plain text a name inside quotes is quoted output
+			// (stdout '--- PASS: ...'), not a setting. In a shell script
+			// an unquoted password is a literal (PGPASSWORD=... psql); an
+			// unquoted token-like word there is as often a vendor
+			// lookalike the vendor rules rejected.
+			unquotedOK := c.configFile && !(c.plainText && bytes.ContainsAny(line[:s], "'\"`"))
+			vs, ve, ok := secretsAssignedValue(line, e, unquotedOK || ruleID == "generic-password" && secretsIsShellFile(c.rel))
 			if !ok {
 				vs, ve, ok = secretsXMLKeyValue(line, s, e)
 			}
@@ -280,6 +288,9 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 				vs, ve, ok = secretsQueryValue(line, s, e)
 			}
 			if !ok {
+				vs, ve, ok = secretsCurlDataValue(c, s, e)
+			}
+			if !ok {
 				vs, ve, ok = secretsFallbackValue(line, e)
 			}
 			if !ok {
@@ -303,6 +314,12 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 			}
 			if !shape.GenericValueOK(v, lower[s:e], entropyFactor, entropyCap, weakOK) &&
 				!(ruleID == "generic-password" && (c.iacFile && vs > 0 && secretsIsQuote(line[vs-1]) || secretsIsDotenv(c.rel)) && shape.WordPassword(v)) {
+				continue
+			}
+			// Where no syntax ends a value, a token's end is where its
+			// characters end: KRXaU9GK3f[yHG1FS$]bwh... is no token.
+			if c.plainText && ruleID != "generic-password" && (vs == 0 || !secretsIsQuote(line[vs-1])) &&
+				bytes.ContainsFunc(v, func(r rune) bool { return !shape.IsTokenByte(r) && r != ':' }) {
 				continue
 			}
 			if c.configFile && secretsInSealedSecret(c) {
@@ -397,7 +414,16 @@ func secretsInSealedSecret(c *secretsMatchCtx) bool {
 // name is line[s:e] (?client_secret=...&, &access_token=...): a URL is a
 // literal in any file.
 func secretsQueryValue(line []byte, s, e int) (int, int, bool) {
-	if s == 0 || line[s-1] != '?' && line[s-1] != '&' || e >= len(line) || line[e] != '=' {
+	if s == 0 || line[s-1] != '?' && line[s-1] != '&' {
+		return 0, 0, false
+	}
+	return secretsParamValue(line, e)
+}
+
+// secretsParamValue reads a form parameter's value after its name, which
+// ends at e: name=value, up to the next parameter or the string's end.
+func secretsParamValue(line []byte, e int) (int, int, bool) {
+	if e >= len(line) || line[e] != '=' {
 		return 0, 0, false
 	}
 	p, q := e+1, e+1
@@ -408,6 +434,17 @@ func secretsQueryValue(line []byte, s, e int) (int, int, bool) {
 		return 0, 0, false
 	}
 	return p, q, true
+}
+
+var secretsCurlDataFlagRe = regexp.MustCompile(rulebook.CurlDataFlagPattern)
+
+// secretsCurlDataValue returns the value of a form field that curl sends
+// (curl -d access_token=... , -F 'api_key=...'): a literal, as in a URL.
+func secretsCurlDataValue(c *secretsMatchCtx, s, e int) (int, int, bool) {
+	if !secretsCurlDataFlagRe.Match(c.line[:s]) || !bytes.Contains(c.lowerLine(), []byte("curl")) && !secretsContinuesCurl(c.data, c.lineStart) {
+		return 0, 0, false
+	}
+	return secretsParamValue(c.line, e)
 }
 
 // secretsFallbackValue returns the literal used when the name is unset:
@@ -570,6 +607,42 @@ func secretsXMLElementBelow(c *secretsMatchCtx, s, e int) ([]byte, bool) {
 	return value, true
 }
 
+// secretsLabelName joins the word written before a bare name to it, as a
+// label that opens a line of a note or a form spells one name ("API
+// Key:", "Stripe Secret Key =", "aylien key:"): it returns "Secret_Key".
+// Any other name, and one after a declaration (var key), comes back as it is.
+func secretsLabelName(line []byte, s int, name []byte) []byte {
+	if s < 2 || line[s-1] != ' ' || bytes.IndexAny(name, "_-") >= 0 {
+		return name
+	}
+	prev := -1 // start of the word right before the name
+	w := s - 1 // the blank before the word being read
+	for words := 0; ; words++ {
+		start := w
+		for start > 0 && shape.IsAlnum(line[start-1]) {
+			start--
+		}
+		if start == w || words == 4 {
+			return name
+		}
+		if prev < 0 {
+			prev = start
+		}
+		if start >= 2 && line[start-1] == ' ' && shape.IsAlnum(line[start-2]) {
+			w = start - 1
+			continue
+		}
+		if strings.Trim(string(line[:start]), " \t\"'`-*") != "" {
+			return name // the words do not open the line: prose
+		}
+		break
+	}
+	if words := line[prev : s-1]; slices.Contains(rulebook.DeclarationWords, string(words)) {
+		return name
+	}
+	return append(append(append([]byte{}, line[prev:s-1]...), '_'), name...)
+}
+
 // secretsIdentIsKeyName reports a name whose last word is word ("key" or
 // "auth") after at least one other word, which for a key must not make it
 // a lookup or database key (rulebook.NonSecretKeyWords): clarifai_key,
@@ -585,6 +658,9 @@ func secretsIdentIsKeyName(ident []byte, word string) bool {
 	case last == '_' || last == '-' || last == '.':
 		head = head[:len(head)-1]
 	case 'A' <= ident[n-w] && ident[n-w] <= 'Z' && 'a' <= last && last <= 'z' || 'a' <= ident[n-w] && ident[n-w] <= 'z' && '0' <= last && last <= '9':
+	case word == "key" && len(head) >= 5 && bytes.IndexFunc(ident, func(r rune) bool { return r < 'a' || r > 'z' }) < 0:
+		// A lower-case compound with a long first word (apilayerkey,
+		// signingkey); the short ones are words (monkey, hotkey, passkey).
 	default:
 		return false // monkey, hotkey, passkey, oauth: one word
 	}
@@ -1347,7 +1423,7 @@ var secretsNetrcMachineRe = regexp.MustCompile(rulebook.NetrcMachinePattern)
 // In a .netrc a weak password is still the password; only placeholders
 // are skipped.
 func secretsValidateNetrcPassword(v []byte, c *secretsMatchCtx) bool {
-	if !c.configFile {
+	if !c.configFile || c.plainText {
 		return false
 	}
 	f := bytes.Fields(c.line)

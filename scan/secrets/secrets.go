@@ -103,7 +103,14 @@ func secretsIsConfigFile(rel string) bool {
 	case ".ini", ".cfg", ".conf", ".cnf", ".properties", ".yaml", ".yml", ".toml":
 		return true
 	}
-	return false
+	return secretsIsPlainText(rel)
+}
+
+// secretsIsPlainText reports a file of no language (notes.txt): what
+// follows "name: " there is the value as written, as in a configuration
+// file, since nothing in the file could be a variable.
+func secretsIsPlainText(rel string) bool {
+	return strings.EqualFold(path.Ext(rel), ".txt")
 }
 
 // secretsIsDockerfile reports a container build file: Dockerfile,
@@ -370,7 +377,7 @@ func (e *secretsEngine) scanContent(data []byte, rel string, sc *secretsScratch,
 	if len(cands) == 0 {
 		return
 	}
-	config, iac, translation, dockerfile := secretsIsConfigFile(rel), secretsIsIaCFile(rel), secretsIsTranslationFile(rel), secretsIsDockerfile(rel)
+	config, iac, translation, dockerfile, plainText := secretsIsConfigFile(rel), secretsIsIaCFile(rel), secretsIsTranslationFile(rel), secretsIsDockerfile(rel), secretsIsPlainText(rel)
 	var accepted []secretsSpan
 	// A value a name above it announces (a name/value pair, an XML
 	// element, a wrapped literal) is held until its own line has been
@@ -397,7 +404,7 @@ func (e *secretsEngine) scanContent(data []byte, rel string, sc *secretsScratch,
 			line = line[:n-1]
 		}
 		mc := secretsMatchCtx{data: data, lineStart: cand.start, lineEnd: cand.start + len(line), line: line,
-			configFile: config, dockerfile: dockerfile, iacFile: iac, translation: translation, k8sSecret: contextOK.has(e.k8sSecretRule),
+			configFile: config, dockerfile: dockerfile, plainText: plainText, iacFile: iac, translation: translation, k8sSecret: contextOK.has(e.k8sSecretRule),
 			nested: cand.nested, rel: rel, engine: e, scratch: sc}
 		accepted = accepted[:0]
 		for w, word := range cand.rules {
@@ -596,7 +603,7 @@ func (e *secretsEngine) addNestedBlocks(data []byte, cands []secretsCand) []secr
 // credential ("key", "api", "token").
 func (e *secretsEngine) addPathVendors(data []byte, rel string, cands []secretsCand) []secretsCand {
 	lowerRel := strings.ToLower(rel)
-	if !secretsIsConfigFile(rel) && path.Ext(lowerRel) != ".json" || bytes.Count(data, []byte{'\n'}) > secretsImportBlockLines {
+	if !secretsIsConfigFile(rel) && path.Ext(lowerRel) != ".json" || secretsIsPlainText(rel) || bytes.Count(data, []byte{'\n'}) > secretsImportBlockLines {
 		return cands
 	}
 	var rules []int

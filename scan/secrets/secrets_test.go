@@ -607,6 +607,33 @@ func TestSecretsAssignmentForms(t *testing.T) {
 		{"a.R", `api_token <- "` + v + `"`, "generic-secret", 0},
 		{"a.rs", `const API_TOKEN: &str = "` + v + `";`, "generic-secret", 0},
 		{"a.rs", `static DB_PASSWORD: &'static str = "` + v + `";`, "generic-password", 0},
+		// A plain-text note reads like a configuration file: an unquoted
+		// value counts, but only a token's characters, not inside quoted
+		// output, and a .netrc pasted there is no .netrc.
+		{"notes.txt", `atera_key: yoo3d5pu3t4zxd6x1vhk7ykmjqarbsv1`, "generic-secret", 0},
+		{"notes.txt", `auth_token = ` + "k7Xq2Lm9Rv4Tz8Wb3Nc6Yh1J", "generic-secret", 0},
+		{"notes.txt", `autopilot credentials: KRXaU9GK3f[yHG1FS$]bwhsIXdW22epH`, "", 0},
+		{"run.txt", `stdout '--- PASS: FuzzFoo/thispasses'`, "", 0},
+		{"script.txt", "machine example.com\n\tlogin gopher\n\tpassword opensesame", "", 0},
+		{"a.md", `api_token: k7Xq2Lm9Rv4Tz8Wb3Nc6Yh1J`, "", 0},
+		// A label that opens a line names one credential in words;
+		// a long lower-case compound ends in key; a declaration is no label.
+		{"notes.txt", `API Key: 5po8TFGawiYNCc1ct4ofWkBqzIfA6IeO`, "generic-secret", 0},
+		{"a.yaml", `Stripe Secret Key: "5po8TFGawiYNCc1ct4ofWkBqzIfA6IeO"`, "generic-secret", 0},
+		{"notes.txt", `- aylien key: cr479du2l9pkmhar8gw5hufofvwp86q9`, "generic-secret", 0},
+		{"a.yaml", `apilayerkey: 5po8TFGawiYNCc1ct4ofWkBqzIfA6IeO`, "generic-secret", 0},
+		{"a.yaml", `monkey: 5po8TFGawiYNCc1ct4ofWkBqzIfA6IeO`, "", 0},
+		{"a.yaml", `Primary Key: 5po8TFGawiYNCc1ct4ofWkBqzIfA6IeO`, "", 0},
+		{"a.js", `const key = "5po8TFGawiYNCc1ct4ofWkBqzIfA6IeO";`, "", 0},
+		{"a.md", `[doc](https://docs.google.com/document/d/1Mi9Ohz/edit?resourcekey=0-4rPbZPyCS7QDj26Hk0UyvA&tab=t.0)`, "", 0},
+		// Base64 of random bytes under a key name is a key (Azure
+		// storage, AES); a path that happens to decode is not.
+		{"a.php", `'account_key' => 'qYaZm3m8+Z2aYAiSDzzvStkTUgZXl29U76lDJ0qiob7bbV4g7kjtwO+FI2QoptGdZgEdtsAYzG8T0hl5TeftWA==',`, "generic-secret", 0},
+		{"a.go", `legacyMigrationBundleLogKey = "config/legacyMigrationBundleLog"`, "", 0},
+		// A form field curl sends is a literal, as in a URL.
+		{"a.sh", `curl https://api.particle.io/v1/devices -d access_token=38bb7b318cc6898c80317decb34525844bc9db55`, "generic-secret", 0},
+		{"a.sh", "curl -X POST https://api.acme.io \\\n  -F 'client_secret=" + v + "'", "generic-secret", 3},
+		{"a.sh", `docker run -d token=38bb7b318cc6898c80317decb34525844bc9db55`, "", 0},
 	} {
 		dir := t.TempDir()
 		if err := os.WriteFile(filepath.Join(dir, tc.file), []byte("\n"+tc.line+"\n"), 0o600); err != nil {

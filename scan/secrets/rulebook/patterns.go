@@ -74,6 +74,10 @@ const CurlContinuedHeaderPattern = `(?i)(?:^|\s)(?:-H|--header)[ \t=]*["'](?:(?:
 
 // CurlContinuedUserPattern is -u/--user (or the proxy's -U/--proxy-user)
 // on a continuation line of a curl command.
+// CurlDataFlagPattern ends the text before a form field curl sends:
+// -d name=..., --data-urlencode 'name=...', -F "name=...".
+const CurlDataFlagPattern = `(?:^|\s)(?:-d|--data(?:-urlencode|-raw|-binary|-ascii)?|-F|--form(?:-string)?)(?:[ \t]+|=)["']?$`
+
 const CurlContinuedUserPattern = `(?:^|\s)(?:-[uU][ \t]*|--(?:proxy-)?user(?:[ \t]+|=))["']?[^\s"':]*:["']?(?P<secret>[^\s"']+)`
 
 // ImportLinePattern is a line that imports a module, package or

@@ -326,9 +326,11 @@ var (
 	SecretKeywords       = []string{"secret", "api_key", "apikey", "api-key", "token", "access_key", "accesskey", "auth_key", "auth_salt", "logged_in_", "nonce_", "credential", "creds"}
 	// SecretKeyNameKeywords (case-sensitive) start the line test for a
 	// name whose last word is key (clarifai_key, BING_KEY, braintreeKey):
-	// a bare "key" would make every "keyboard" and "monkey" a candidate.
+	// a bare "key" would make every "keyboard" and "monkey" a candidate;
+	// key followed by an operator or a quote finds labels and compounds
+	// ("API Key:", apilayerkey=).
 	// proxyAuth, user_auth and basic_auth hold a credential as often.
-	SecretKeyNameKeywords = []string{"_key", "_KEY", "-key", "Key", "?key=", "&key=", "_auth", "_AUTH", "-auth", "Auth"}
+	SecretKeyNameKeywords = []string{"_key", "_KEY", "-key", "Key", "key:", "key=", "key =", "key\"", "key'", "_auth", "_AUTH", "-auth", "Auth"}
 	// SecretFinderKeywords are what the generic-secret finder looks for in
 	// a candidate line; "key" and "auth" come last, after every longer name.
 	SecretFinderKeywords = append(slices.Clone(SecretKeywords), "key", "auth")

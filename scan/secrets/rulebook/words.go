@@ -207,6 +207,11 @@ var NonSecretKeyWords = []string{"public", "publishable", "primary", "foreign", 
 	"dedup", "dedupe", "shard", "bucket", "redis", "memcache", "react", "list", "item", "menu", "hot", "short", "shortcut",
 	"toggle", "feature", "flag", "encrypted", "wrapped", "config", "setting", "settings", "registry", "env", "name", "type", "metric", "tag", "event", "node", "path", "route"}
 
+// DeclarationWords declare the name after them (var key = ...); they are
+// no part of it.
+var DeclarationWords = []string{"var", "let", "const", "val", "def", "my", "local", "export", "set", "dim", "auto",
+	"private", "public", "protected", "static", "final", "readonly", "string", "String", "str", "int", "byte", "char", "declare", "global"}
+
 // NameQualifierWords end a credential's name without changing what it
 // names: the environment, copy, version or encoding it is for
 // (SECRET_KEY_PROD, stripeKeyLive, token_old, client_secret_b64,

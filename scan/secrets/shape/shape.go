@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"scand/scan/secrets/rulebook"
@@ -28,11 +29,18 @@ var CamelNameRe = regexp.MustCompile(`^[A-Za-z][a-z]+(?:[A-Z][a-z]+)+[0-9]{0,6}$
 // key, a setting's name, a digest or an ID: 20 or more letters and
 // digits, _ and -, with two digits and two letters at least; not all hex
 // (other_key: <40 hex> is as likely a SHA-1), not a camel-case name.
-// Dotted paths, struct tags and base64 with its padding fail it.
+// Dotted paths and struct tags fail it; base64 passes only when it
+// encodes random bytes (an AES, HMAC or storage account key).
 func KeyValueOK(v []byte) bool {
 	v = bytes.Trim(v, "\"'`")
 	if len(v) < 20 || IsHex(v) || bytes.HasPrefix(v, []byte("LS0tLS1")) || Base64OfText(v) || CamelNameRe.Match(v) {
 		return false
+	}
+	if bytes.ContainsAny(v, "+/=") {
+		// Random bytes give every class of character; a path
+		// (config/legacyMigrationBundleLog) also decodes.
+		return Base64OfRandomBytes(v) && bytes.ContainsFunc(v, unicode.IsDigit) &&
+			bytes.ContainsFunc(v, unicode.IsUpper) && bytes.ContainsFunc(v, unicode.IsLower)
 	}
 	letters, digits := 0, 0
 	for _, b := range v {
@@ -104,6 +112,22 @@ func Base64OfText(v []byte) bool {
 		}
 	}
 	return true
+}
+
+// Base64OfRandomBytes reports standard base64 (padded or not) of 16 or
+// more bytes that are mostly not printable text, as a generated key's are.
+func Base64OfRandomBytes(v []byte) bool {
+	dec, err := base64.RawStdEncoding.DecodeString(strings.TrimRight(string(v), "="))
+	if err != nil || len(dec) < 16 {
+		return false
+	}
+	binary := 0
+	for _, b := range dec {
+		if b < ' ' || b > '~' {
+			binary++
+		}
+	}
+	return 4*binary >= len(dec)
 }
 
 // WordPassword accepts a password of letters only ("rootpasswd")

@@ -296,6 +296,21 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 			if !ok {
 				continue
 			}
+			// A value padded with blanks at both ends inside its quotes
+			// (" I4_XpH... ") is the token copied with them; a blank at
+			// one end is as often the gap between two joined literals.
+			if vs > 0 && secretsIsQuote(line[vs-1]) && ve-vs > 2 && line[vs] == ' ' && line[ve-1] == ' ' {
+				ts, te := vs, ve
+				for ts < te && line[ts] == ' ' {
+					ts++
+				}
+				for te > ts && line[te-1] == ' ' {
+					te--
+				}
+				if ts < te && bytes.IndexByte(line[ts:te], ' ') < 0 {
+					vs, ve = ts, te
+				}
+			}
 			v := line[vs:ve]
 			// A header's value kept whole ("Bearer <token>"): the token
 			// after the scheme is the value.

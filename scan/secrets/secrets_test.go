@@ -634,6 +634,12 @@ func TestSecretsAssignmentForms(t *testing.T) {
 		{"a.sh", `curl https://api.particle.io/v1/devices -d access_token=38bb7b318cc6898c80317decb34525844bc9db55`, "generic-secret", 0},
 		{"a.sh", "curl -X POST https://api.acme.io \\\n  -F 'client_secret=" + v + "'", "generic-secret", 3},
 		{"a.sh", `docker run -d token=38bb7b318cc6898c80317decb34525844bc9db55`, "", 0},
+		// A token padded with blanks inside its quotes; a blank at one
+		// end only is the gap between joined literals; blanks alone are
+		// no value.
+		{"a.go", `bitmexSecret := " W_HlMtrmELzXm4bSlWv49JLcgvg5hvu467WbbnpmoEA-RjrY "`, "generic-secret", 0},
+		{"a.go", `cmd.Env = append(os.Environ(), "PWD="+cmd.Dir, "GOROOT="+build.Default.GOROOT)`, "", 0},
+		{"a.go", `apiToken := "    "`, "", 0},
 	} {
 		dir := t.TempDir()
 		if err := os.WriteFile(filepath.Join(dir, tc.file), []byte("\n"+tc.line+"\n"), 0o600); err != nil {

@@ -223,7 +223,7 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 				// others), the one place a bare "key" names one.
 				inQuery := s > 0 && (line[s-1] == '?' || line[s-1] == '&')
 				queryKey := kw == "key" && e-s == 3 && inQuery && e < len(line) && line[e] == '='
-				if inQuery && !queryKey && bytes.IndexFunc(name, func(r rune) bool { return r < 'a' || r > 'z' }) < 0 {
+				if inQuery && !queryKey && shape.IsLowerWord(name) {
 					continue // a URL's own parameter (?resourcekey=), not a compound name
 				}
 				if ruleID != "generic-secret" || !queryKey && !secretsIdentIsKeyName(secretsLabelName(line, s, name), kw) {
@@ -673,7 +673,7 @@ func secretsIdentIsKeyName(ident []byte, word string) bool {
 	case last == '_' || last == '-' || last == '.':
 		head = head[:len(head)-1]
 	case 'A' <= ident[n-w] && ident[n-w] <= 'Z' && 'a' <= last && last <= 'z' || 'a' <= ident[n-w] && ident[n-w] <= 'z' && '0' <= last && last <= '9':
-	case word == "key" && len(head) >= 5 && bytes.IndexFunc(ident, func(r rune) bool { return r < 'a' || r > 'z' }) < 0:
+	case word == "key" && len(head) >= 5 && shape.IsLowerWord(ident):
 		// A lower-case compound with a long first word (apilayerkey,
 		// signingkey); the short ones are words (monkey, hotkey, passkey).
 	default:

@@ -72,12 +72,12 @@ const NetrcMachinePattern = `(?m)^[ \t]*(?:machine|default)\b`
 // continuation line of a curl command.
 const CurlContinuedHeaderPattern = `(?i)(?:^|\s)(?:-H|--header)[ \t=]*["'](?:(?:proxy-)?authorization:[ \t]*(?:bearer|token|basic|apikey)?[ \t]*|x-(?:[a-z0-9]+-)*(?:api-?)?(?:key|token):[ \t]*)(?P<secret>[A-Za-z0-9._~+/=-]{12,})["']`
 
-// CurlContinuedUserPattern is -u/--user (or the proxy's -U/--proxy-user)
-// on a continuation line of a curl command.
 // CurlDataFlagPattern ends the text before a form field curl sends:
 // -d name=..., --data-urlencode 'name=...', -F "name=...".
 const CurlDataFlagPattern = `(?:^|\s)(?:-d|--data(?:-urlencode|-raw|-binary|-ascii)?|-F|--form(?:-string)?)(?:[ \t]+|=)["']?$`
 
+// CurlContinuedUserPattern is -u/--user (or the proxy's -U/--proxy-user)
+// on a continuation line of a curl command.
 const CurlContinuedUserPattern = `(?:^|\s)(?:-[uU][ \t]*|--(?:proxy-)?user(?:[ \t]+|=))["']?[^\s"':]*:["']?(?P<secret>[^\s"']+)`
 
 // ImportLinePattern is a line that imports a module, package or

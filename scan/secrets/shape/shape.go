@@ -115,7 +115,8 @@ func Base64OfText(v []byte) bool {
 }
 
 // Base64OfRandomBytes reports standard base64 (padded or not) of 16 or
-// more bytes that are mostly not printable text, as a generated key's are.
+// more bytes of which a quarter or more are not printable ASCII: random
+// bytes are so about 63 % of the time per byte, text never.
 func Base64OfRandomBytes(v []byte) bool {
 	dec, err := base64.RawStdEncoding.DecodeString(strings.TrimRight(string(v), "="))
 	if err != nil || len(dec) < 16 {
@@ -564,6 +565,12 @@ func IsHex(v []byte) bool {
 }
 
 // LowerByte folds an ASCII letter to lower case, leaving every other byte.
+// IsLowerWord reports a run of lower-case ASCII letters only
+// (resourcekey, apilayerkey): one word, or words run together.
+func IsLowerWord(b []byte) bool {
+	return bytes.IndexFunc(b, func(r rune) bool { return r < 'a' || r > 'z' }) < 0
+}
+
 func LowerByte(b byte) byte {
 	if 'A' <= b && b <= 'Z' {
 		return b + ('a' - 'A')

@@ -1598,6 +1598,14 @@ func secretsValidateNotHex(v []byte, _ *secretsMatchCtx) bool {
 	return false
 }
 
+// secretsValidateHasDigit turns away a lower-case format with no digit in
+// it: 24 random letters and digits lack one about once in 2,500 draws,
+// while words joined by underscores (production_settings_loggingverbosity)
+// lack one always.
+func secretsValidateHasDigit(v []byte, _ *secretsMatchCtx) bool {
+	return bytes.ContainsAny(v, "0123456789")
+}
+
 // secretsValidateMixedToken accepts a value with upper- and lower-case
 // letters, as machine-made tokens have, that is not a camel-case
 // identifier (s.AcceptanceTimeoutSeconds, sumOfExposures): without a
@@ -2105,6 +2113,8 @@ func secretsValidator(name string) func([]byte, *secretsMatchCtx) bool {
 		return secretsValidateNotPowerBI
 	case "MixedToken":
 		return secretsValidateMixedToken
+	case "HasDigit":
+		return secretsValidateHasDigit
 	case "VaultToken":
 		return secretsValidateVaultToken
 	case "NotHex":

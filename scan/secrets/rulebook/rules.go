@@ -267,9 +267,11 @@ func Rules() []Rule {
 		// ---- AI APIs ----
 		{ID: "anthropic-api-key", Title: "Anthropic API key", Severity: high, CWE: cwe798,
 			Remediation: "Delete the key in the Anthropic Console (Settings > API keys) and create a new one.",
-			// Every kind (API, Admin, OAuth access and refresh) is 93
-			// characters and then AA: another ending is not a key.
-			CSKeywords: []string{"sk-ant-"}, Pattern: `\b(sk-ant-(?:api|admin|oat|ort)[0-9]{2,4}-[A-Za-z0-9_-]{93}AA)` + notB64ID, MinEntropy: 3.5, VendorFormat: true},
+			// API and Admin keys are 93 characters and then AA: another
+			// ending is not a key. Claude Code's OAuth tokens (claude
+			// setup-token) are 95 characters with no fixed ending in the
+			// public rule sets, so only their length is held to.
+			CSKeywords: []string{"sk-ant-"}, Pattern: `\b(sk-ant-(?:api|admin)[0-9]{2,4}-[A-Za-z0-9_-]{93}AA|sk-ant-o[ar]t[0-9]{2,4}-[A-Za-z0-9_-]{95})` + notB64ID, MinEntropy: 3.5, VendorFormat: true},
 		{ID: "openai-api-key", Title: "OpenAI API key", Severity: high, CWE: cwe798,
 			Remediation: "Revoke the key on the OpenAI platform (API keys) and create a new project-scoped one.",
 			CSKeywords:  []string{"T3BlbkFJ", "sk-proj-", "sk-svcacct-", "sk-admin-"},
@@ -473,6 +475,9 @@ func VendorRules() []Rule {
 	sidekiq := near("sidekiq-credentials", "Sidekiq Pro/Enterprise gem server credentials", high, "Contributed Systems (ask for new credentials)",
 		[]string{"contribsys"}, `[a-f0-9]{8}:[a-f0-9]{8}`)
 	sidekiq.MinEntropy = 0
+	braintreeTokenizationKey := tok("braintree-tokenization-key", "Braintree tokenization key", med, "the Braintree Control Panel (Settings > API > Tokenization keys)",
+		[]string{"production_", "sandbox_"}, `(?:production|sandbox)_[a-z0-9]{8}_[a-z0-9]{16}`)
+	braintreeTokenizationKey.Validate = "HasDigit"
 	return []Rule{
 		// ---- secret stores, identity and cloud ----
 		tok("amazon-mws-token", "Amazon Marketplace Web Service auth token", crit, "Seller Central (Apps and Services > Manage your apps: revoke the developer's access)",
@@ -487,6 +492,10 @@ func VendorRules() []Rule {
 		vault,
 		tok("hashicorp-terraform-token", "Terraform Cloud / Enterprise API token", high, "Terraform Cloud (User settings > Tokens)",
 			[]string{".atlasv1."}, `[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}`),
+		tok("supabase-access-token", "Supabase personal access token", crit, "the Supabase dashboard (Account > Access Tokens)", []string{"sbp_"}, `sbp_[a-f0-9]{40}`),
+		// A self-hosted integration runtime key is IR@<GUID>@<factory>@<region>@<base64 key>.
+		tok("azure-data-factory-shir-key", "Azure Data Factory self-hosted integration runtime key", crit, "the Data Factory studio (Manage > Integration runtimes > Regenerate key)",
+			[]string{"IR@"}, `IR@[0-9A-Za-z-]{36}@[^@\s"']{1,90}@[0-9A-Za-z=-]{0,40}@[A-Za-z0-9+/]{43}=`),
 		tok("doppler-token", "Doppler token", crit, "the Doppler dashboard (Access > Tokens)",
 			[]string{"dp.pt.", "dp.st.", "dp.ct.", "dp.sa.", "dp.scim.", "dp.audit."}, `dp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,44}`),
 		{ID: "azure-ad-client-secret", Title: "Microsoft Entra ID (Azure AD) client secret", Severity: crit, CWE: "CWE-798",
@@ -527,6 +536,8 @@ func VendorRules() []Rule {
 		tok("defined-networking-token", "Defined Networking API token", high, "the Defined Networking admin panel", []string{"dnkey-"}, `dnkey-[a-z0-9=_-]{26}-[a-z0-9=_-]{52}`),
 		tok("planetscale-token", "PlanetScale token or password", high, "PlanetScale (Organization settings > Service tokens / branch passwords)",
 			[]string{"pscale_tkn_", "pscale_oauth_", "pscale_pw_"}, `pscale_(?:tkn|oauth|pw)_[A-Za-z0-9_=.-]{32,64}`),
+		// Chief Tools personal access, access and refresh tokens.
+		tok("chieftools-token", "Chief Tools token", high, "Chief Tools (Account > API tokens)", []string{"ctp_", "cto_", "ctr_"}, `ct[por]_[A-Za-z0-9]{30,248}`),
 		tok("prefect-api-key", "Prefect Cloud API key", high, "Prefect Cloud (Profile > API keys)", []string{"pnu_"}, `pnu_[A-Za-z0-9]{36}`),
 		tok("harness-token", "Harness API token", high, "Harness (My profile > API keys)", []string{"pat.", "sat."},
 			`(?:pat|sat)\.[A-Za-z0-9_-]{22}\.[0-9a-f]{24}\.[A-Za-z0-9]{20}`),
@@ -719,6 +730,10 @@ func VendorRules() []Rule {
 		// (lsv2_sk_), 32 hex, _, 10 hex.
 		tok("langsmith-api-key", "LangSmith API key", high, "LangSmith (Settings > API Keys)", []string{"lsv2_pt_", "lsv2_sk_"}, `lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}`),
 		tok("huggingface-org-token", "Hugging Face organization API token", high, "Hugging Face (Organization settings > API tokens)", []string{"api_org_"}, `api_org_[A-Za-z]{34}`),
+		tok("groq-api-key", "Groq API key", high, "the GroqCloud console (API Keys)", []string{"gsk_"}, `gsk_[A-Za-z0-9]{48}`),
+		tok("xai-api-key", "xAI API key", high, "the xAI console (API Keys)", []string{"xai-"}, `xai-[A-Za-z0-9]{80}`),
+		tok("openrouter-api-key", "OpenRouter API key", high, "OpenRouter (Settings > Keys)", []string{"sk-or-"}, `sk-or-(?:v[0-9]+-)?[a-f0-9]{64}`),
+		tok("replicate-api-token", "Replicate API token", high, "Replicate (Account settings > API tokens)", []string{"r8_"}, `r8_[A-Za-z0-9]{40}`),
 
 		// ---- payment, commerce and crypto exchanges ----
 		tok("flutterwave-secret-key", "Flutterwave secret or encryption key", high, "the Flutterwave dashboard (Settings > API keys > Regenerate)",
@@ -742,6 +757,19 @@ func VendorRules() []Rule {
 		near("kucoin-api-key", "KuCoin API key or secret", crit, "KuCoin (API management)", []string{"kucoin"}, uuid+`|[a-f0-9]{24}`),
 		near("bittrex-api-key", "Bittrex API key or secret", crit, "Bittrex (API keys)", []string{"bittrex"}, `[a-z0-9]{32}`),
 		sidekiq,
+		// A Braintree access token is access_token$<environment>$<merchant
+		// ID>$<32 hex>; a tokenization key is <environment>_<8>_<16> and is
+		// meant for client code, so it is reported at medium.
+		tok("braintree-access-token", "Braintree access token", crit, "the Braintree Control Panel (Settings > API > revoke the access token) and PayPal's developer dashboard",
+			[]string{"access_token$production$", "access_token$sandbox$"}, `access_token\$(?:production|sandbox)\$[a-z0-9]{16}(?:\$[a-f0-9]{32})?`),
+		braintreeTokenizationKey,
+		// An Adyen API key is AQE, a dot-separated body and a base64 tail;
+		// a client key (test_ or live_ and 32 letters and digits) is meant
+		// for the browser and means something only next to Adyen's name.
+		tok("adyen-api-key", "Adyen API key", crit, "the Adyen Customer Area (Developers > API credentials > Generate new API key)",
+			[]string{"AQE"}, `AQE[A-Za-z0-9]{5,}\.[A-Za-z0-9_=-]{50,80}`),
+		near("adyen-client-key", "Adyen client key", med, "the Adyen Customer Area (Developers > API credentials > Client settings)",
+			[]string{"adyen"}, `(?:test|live)_[A-Za-z0-9]{30,40}`),
 		tok("mapbox-secret-token", "Mapbox secret access token", high, "Mapbox (Account > Access tokens)", []string{"sk.eyJ", "tk.eyJ"}, `[st]k\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}`),
 	}
 }

@@ -1,0 +1,3 @@
+#!/bin/sh
+export CLAUDE_CODE_OAUTH_TOKEN="sk-ant-oat01-1fjdRxxCDQj5kfskxbOJnB_SmchLwa5RYOnBuzNuhXGv0DxMRJPCAV9WLXuXAoinsBA8yI0noGGNElZFW45DZKASjCbt6We"
+export CLAUDE_REFRESH_HINT="sk-ant-oat01-1fjdRxxCDQj5kfskxbOJnB_SmchLwa5RYOnBuzNuhXGv0DxMRJPCAV9WLXuXAoinsBA8yI0noGGN"

@@ -1,0 +1,1 @@
+nonMatchingToken := "AXEXXF9WXIGEYSslBo43qgguc6STNscLe"

@@ -1,0 +1,1 @@
+const adyenToken = "test_lQdVJoKerzsdEdrSZ9r3LjyzteI7tDKPcA";

@@ -1,0 +1,1 @@
+nonMatchingToken := "prod_gkuk85UKYRxjWDCECJWIXRCtTyibWF4lH5"

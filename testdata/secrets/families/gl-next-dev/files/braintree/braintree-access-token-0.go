@@ -1,0 +1,1 @@
+braintreeToken := "access_token$sandbox$spo63ffj7e4jrrgo"

@@ -1,0 +1,1 @@
+braintree_token = "access_token$production$x289tu971bl67gno"

@@ -1,0 +1,1 @@
+nonMatchingToken := "access_token$staging$icjijf9e33kvswka"

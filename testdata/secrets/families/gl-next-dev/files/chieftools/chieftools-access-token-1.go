@@ -1,0 +1,1 @@
+chieftoolsToken := "cto_7dl8j3iGl88hsueNCTiUUghSemvsmESL29vL"

@@ -1,0 +1,1 @@
+export CHIEFTOOLS_TOKEN="ctp_kXhP8uQJovskSlWcFA4tKo4MksZguh2mte5w"

@@ -1,0 +1,1 @@
+chieftools_token = "ctr_RBirAEII8os4aGvknepepJrwUBMMbL6xE5u0"

@@ -1,0 +1,1 @@
+groq_token = "gsk_ukJA8Kwr2XoHI3JHZibYu89kVPTf66oQyZd4O5iYJNACXjxH"

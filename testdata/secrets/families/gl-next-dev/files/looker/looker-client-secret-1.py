@@ -1,0 +1,1 @@
+looker_token = "YNdjMcOFNJHOkl3F568OJDgC"

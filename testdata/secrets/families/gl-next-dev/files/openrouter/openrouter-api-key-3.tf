@@ -1,0 +1,1 @@
+openrouter_token = "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"

@@ -1,0 +1,1 @@
+export SUPABASE_TOKEN="sbp_01d5bd09b375b3ad7849b457f494ac5c17a6beaa"

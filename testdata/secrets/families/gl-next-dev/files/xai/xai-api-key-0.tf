@@ -1,0 +1,1 @@
+xai_token = "xai-qKyDCPdJffCbV3OQd1iVfibw0ElZ5jg6zq7OftNUaKPwT8Ry6S2raseTb6DezNKbb8u9EkTnF4YFqihj"

@@ -1,0 +1,1 @@
+export CASTAI_TOKEN="castai_v1_2cb5a70064f60ba2f5507bcbb02938a5a0483bf2a9742d08c5c274c827c9f6ea_aabb92b5"

@@ -1,0 +1,1 @@
+CastAIToken := "castai_v1_zmVzMOzjwMrheEJ1pNBDFEPSUlNbqg8M4KzZKObVeLpy4UHfZQPfCcBdsKmvcgr4_C659ApiB"

@@ -1,0 +1,1 @@
+DB_PASSWORDToken := "ERoz5@4^Dohcls;QO9kP"

@@ -1,0 +1,1 @@
+db_password_token = "Ln^$B,"

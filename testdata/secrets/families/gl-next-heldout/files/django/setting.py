@@ -1,0 +1,1 @@
+SECRET_KEY = "django-insecure-123456789!%_&*^)abcdef"

@@ -1,0 +1,1 @@
+langchain_token = "lsv2_sk_9szxbeyr94uqj40s15otpea9fiy1ij7t_xzy8pn9aqn"

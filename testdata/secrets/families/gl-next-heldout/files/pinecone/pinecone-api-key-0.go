@@ -1,0 +1,1 @@
+pineconeToken := "pcsk_nlSIZ_IovwBEJockocwlcyRUnK1U8LreVtXesLAd2s5l1KmzOhrXOKJG4208gGHqY3DIB"

@@ -1,0 +1,1 @@
+resendApiKey := "re_0234abcd_aBcDeFgHiJkLmNoPqRsTuVwX"

@@ -1,0 +1,1 @@
+resendApiKey := "re_1234abcd_OBcDeFgHiJkLmNoPqRsTuVwX"

@@ -1,0 +1,1 @@
+resendApiKey := "re_I234abcd_aBcDeFgHiJkLmNoPqRsTuVwX"

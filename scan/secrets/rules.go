@@ -1598,12 +1598,13 @@ func secretsValidateNotHex(v []byte, _ *secretsMatchCtx) bool {
 	return false
 }
 
-// secretsValidateHasDigit turns away a lower-case format with no digit in
-// it: 24 random letters and digits lack one about once in 2,500 draws,
-// while words joined by underscores (production_settings_loggingverbosity)
-// lack one always.
-func secretsValidateHasDigit(v []byte, _ *secretsMatchCtx) bool {
-	return bytes.ContainsAny(v, "0123456789")
+// secretsValidateNotLowerCaseWords turns away a value with neither a digit
+// nor an upper-case letter in a format that allows lower-case letters and
+// digits: 17 or 24 random ones lack a digit about once in 400 or 2,500
+// draws, while words run together or joined by underscores
+// (marketingcalendar, production_settings_loggingverbosity) always do.
+func secretsValidateNotLowerCaseWords(v []byte, _ *secretsMatchCtx) bool {
+	return bytes.ContainsAny(v, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 }
 
 // secretsValidateMixedToken accepts a value with upper- and lower-case
@@ -2113,8 +2114,8 @@ func secretsValidator(name string) func([]byte, *secretsMatchCtx) bool {
 		return secretsValidateNotPowerBI
 	case "MixedToken":
 		return secretsValidateMixedToken
-	case "HasDigit":
-		return secretsValidateHasDigit
+	case "NotLowerCaseWords":
+		return secretsValidateNotLowerCaseWords
 	case "VaultToken":
 		return secretsValidateVaultToken
 	case "NotHex":

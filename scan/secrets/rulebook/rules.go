@@ -475,9 +475,15 @@ func VendorRules() []Rule {
 	sidekiq := near("sidekiq-credentials", "Sidekiq Pro/Enterprise gem server credentials", high, "Contributed Systems (ask for new credentials)",
 		[]string{"contribsys"}, `[a-f0-9]{8}:[a-f0-9]{8}`)
 	sidekiq.MinEntropy = 0
+	// A legacy API key is key + 14; gitleaks' sample generator writes 17
+	// lower-case letters and digits next to the name, which words run
+	// together (marketingcalendar) also are.
+	airtable := near("airtable-api-key", "Airtable API key or personal access token", high, "Airtable (Developer hub > Personal access tokens)",
+		[]string{"airtable"}, `pat[A-Za-z0-9]{14}\.[a-f0-9]{64}|key[A-Za-z0-9]{14}|[a-z0-9]{17}`)
+	airtable.Validate = "NotLowerCaseWords"
 	braintreeTokenizationKey := tok("braintree-tokenization-key", "Braintree tokenization key", med, "the Braintree Control Panel (Settings > API > Tokenization keys)",
 		[]string{"production_", "sandbox_"}, `(?:production|sandbox)_[a-z0-9]{8}_[a-z0-9]{16}`)
-	braintreeTokenizationKey.Validate = "HasDigit"
+	braintreeTokenizationKey.Validate = "NotLowerCaseWords"
 	return []Rule{
 		// ---- secret stores, identity and cloud ----
 		tok("amazon-mws-token", "Amazon Marketplace Web Service auth token", crit, "Seller Central (Apps and Services > Manage your apps: revoke the developer's access)",
@@ -492,6 +498,11 @@ func VendorRules() []Rule {
 		vault,
 		tok("hashicorp-terraform-token", "Terraform Cloud / Enterprise API token", high, "Terraform Cloud (User settings > Tokens)",
 			[]string{".atlasv1."}, `[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}`),
+		// Tailscale keys name their kind (tskey-auth-, tskey-api-, ...),
+		// then a key ID and the secret.
+		tok("tailscale-key", "Tailscale auth, API, OAuth client, SCIM or webhook key", crit, "the Tailscale admin console (Settings > Keys: revoke the key)",
+			[]string{"tskey-"}, `tskey-(?:api|auth|client|scim|webhook)-[0-9A-Za-z_]{6,}-[0-9A-Za-z_]{12,}`),
+		tok("castai-api-key", "CAST AI API key", high, "the CAST AI console (API > API access keys)", []string{"castai_v1_"}, `castai_v1_[A-Za-z0-9]{64}_[A-Za-z0-9]{8}`),
 		tok("supabase-access-token", "Supabase personal access token", crit, "the Supabase dashboard (Account > Access Tokens)", []string{"sbp_"}, `sbp_[a-f0-9]{40}`),
 		// A self-hosted integration runtime key is IR@<GUID>@<factory>@<region>@<base64 key>.
 		tok("azure-data-factory-shir-key", "Azure Data Factory self-hosted integration runtime key", crit, "the Data Factory studio (Manage > Integration runtimes > Regenerate key)",
@@ -637,8 +648,7 @@ func VendorRules() []Rule {
 			[]string{"lin_api_", "lin_oauth_"}, `lin_api_[A-Za-z0-9]{40}|lin_oauth_[a-f0-9]{64}`, []string{"linear_client_secret", "linear-client-secret"}, `[a-f0-9]{32}`),
 		near("asana-token", "Asana personal access token or client secret", high, "Asana (My settings > Apps > Developer apps)",
 			[]string{"asana"}, `[0-9]/[0-9]{10,20}(?:/[0-9]{10,20})?:[a-f0-9]{32}|[A-Za-z0-9]{32}`),
-		near("airtable-api-key", "Airtable API key or personal access token", high, "Airtable (Developer hub > Personal access tokens)",
-			[]string{"airtable"}, `pat[A-Za-z0-9]{14}\.[a-f0-9]{64}|key[A-Za-z0-9]{14}`),
+		airtable,
 		near("algolia-api-key", "Algolia admin API key", high, "the Algolia dashboard (Settings > API keys)", []string{"algolia"}, `[a-f0-9]{32}`),
 		near("contentful-token", "Contentful API token", med, "Contentful (Settings > API keys)", []string{"contentful"}, `[A-Za-z0-9=_-]{43}`),
 		near("discord-client-secret", "Discord client secret or API token", high, "the Discord Developer Portal (OAuth2 > Reset Secret)",
@@ -650,6 +660,8 @@ func VendorRules() []Rule {
 		messagebirdClientID,
 		near("twilio-api-key-secret", "Twilio API key secret", high, "the Twilio Console (Account > API keys: delete the key)", []string{"twilio"}, `[A-Za-z0-9]{32}`),
 		near("sendbird-token", "Sendbird API token", high, "the Sendbird dashboard (Settings > General > API tokens)", []string{"sendbird"}, `[a-f0-9]{40}`),
+		// Resend: re_, 8 base58 characters, _, 24 base58 characters.
+		tok("resend-api-key", "Resend API key", high, "Resend (API Keys)", []string{"re_"}, `re_[1-9A-HJ-NP-Za-km-z]{8}_[1-9A-HJ-NP-Za-km-z]{24}`),
 		tok("brevo-api-key", "Brevo (Sendinblue) API or SMTP key", high, "Brevo (SMTP & API > API keys)",
 			[]string{"xkeysib-", "xsmtpsib-"}, `x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}`),
 		{ID: "mailchimp-api-key", Title: "Mailchimp API key", Severity: high, CWE: "CWE-798",
@@ -733,11 +745,18 @@ func VendorRules() []Rule {
 		tok("groq-api-key", "Groq API key", high, "the GroqCloud console (API Keys)", []string{"gsk_"}, `gsk_[A-Za-z0-9]{48}`),
 		tok("xai-api-key", "xAI API key", high, "the xAI console (API Keys)", []string{"xai-"}, `xai-[A-Za-z0-9]{80}`),
 		tok("openrouter-api-key", "OpenRouter API key", high, "OpenRouter (Settings > Keys)", []string{"sk-or-"}, `sk-or-(?:v[0-9]+-)?[a-f0-9]{64}`),
+		tok("pinecone-api-key", "Pinecone API key", high, "the Pinecone console (API keys)", []string{"pcsk_"}, `pcsk_[A-Za-z0-9]{5,6}_[A-Za-z0-9]{63}`),
+		// A Claude Code session URL lets whoever opens it drive the session
+		// remotely: the session ID in the path is the credential.
+		{ID: "claude-code-session-url", Title: "Claude Code remote session URL", Severity: med, CWE: "CWE-798",
+			Remediation: "End the session in Claude Code (it closes the remote-control link) and share sessions through the team's own channels, not in committed files.",
+			Keywords:    []string{"claude.ai/code/session_"}, Pattern: `(?i:https?://claude\.ai/code/)(?P<secret>session_[A-Za-z0-9]{16,})` + tokEnd,
+			MinEntropy: 3, VendorFormat: true},
 		tok("replicate-api-token", "Replicate API token", high, "Replicate (Account settings > API tokens)", []string{"r8_"}, `r8_[A-Za-z0-9]{40}`),
 
 		// ---- payment, commerce and crypto exchanges ----
 		tok("flutterwave-secret-key", "Flutterwave secret or encryption key", high, "the Flutterwave dashboard (Settings > API keys > Regenerate)",
-			[]string{"FLWSECK"}, `FLWSECK(?:_TEST)?-[a-h0-9]{32}-X|FLWSECK_TEST[a-h0-9]{12}`),
+			[]string{"FLWSECK"}, `FLWSECK(?:_TEST)?-[a-h0-9]{32}-X|FLWSECK_TEST-?[a-h0-9]{12}`),
 		both("square-token", "Square access token or OAuth secret", crit, "the Square Developer Dashboard (Credentials)",
 			[]string{"sq0atp-", "sq0csp-", "EAAA"}, `sq0atp-[0-9A-Za-z_-]{22}|sq0csp-[0-9A-Za-z_-]{43}|EAAA[A-Za-z0-9_-]{60}`, []string{"square"}, `EAAA[A-Za-z0-9_-]{60}`),
 		both("plaid-token", "Plaid access token or secret", crit, "the Plaid dashboard (Team settings > Keys) and rotate the item's access token",
@@ -748,7 +767,7 @@ func VendorRules() []Rule {
 		tok("duffel-token", "Duffel access token", high, "the Duffel dashboard (Developers > Access tokens)", []string{"duffel_test_", "duffel_live_"}, `duffel_(?:test|live)_[A-Za-z0-9_=-]{43}`),
 		{ID: "lob-api-key", Title: "Lob API key", Severity: high, CWE: "CWE-798",
 			Remediation: revokeIn("the Lob dashboard (Settings > API keys)"),
-			CSKeywords:  []string{"live_", "test_"}, Pattern: nearPattern([]string{"lob_", "lob-", "lob.", "lobkey", "lobapi", `"lob"`, "lob:", "lob="}, `(?:live|test)_(?:pub_)?[a-f0-9]{31,35}`),
+			CSKeywords:  []string{"live_", "test_"}, Pattern: `\b` + nearPattern([]string{"lob"}, `(?:live|test)_(?:pub_)?[a-f0-9]{31,35}`),
 			MinEntropy: 3, ModeWords: true},
 		near("gocardless-token", "GoCardless access token", crit, "GoCardless (Developers > Access tokens)", []string{"gocardless"}, `live_[A-Za-z0-9_=-]{40}`),
 		near("finicity-token", "Finicity API token or secret", high, "the Finicity developer dashboard", []string{"finicity"}, `[a-f0-9]{32}|[A-Za-z0-9]{20}`),

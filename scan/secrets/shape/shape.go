@@ -564,13 +564,13 @@ func IsHex(v []byte) bool {
 	return len(v) > 0
 }
 
-// LowerByte folds an ASCII letter to lower case, leaving every other byte.
 // IsLowerWord reports a run of lower-case ASCII letters only
 // (resourcekey, apilayerkey): one word, or words run together.
 func IsLowerWord(b []byte) bool {
 	return bytes.IndexFunc(b, func(r rune) bool { return r < 'a' || r > 'z' }) < 0
 }
 
+// LowerByte folds an ASCII letter to lower case, leaving every other byte.
 func LowerByte(b byte) byte {
 	if 'A' <= b && b <= 'Z' {
 		return b + ('a' - 'A')

@@ -1,0 +1,5 @@
+lobToken = "test_b7c8ee3262f3001735e34db2eadbbbd1035"
+flutterwaveEncKey = "FLWSECK_TEST-ff159a11feee"
+AIRTABLE_TOKEN = "ym6f362uco7xgxrfw"
+blobEtag = "live_24b2e929af7123bb003e87892436d00c7c9"
+AIRTABLE_BASE_NAME = "marketingcalendar"

@@ -1,0 +1,1 @@
+AIRTABLE_TOKEN = "biqozolym7yyz24dl"

@@ -1,0 +1,1 @@
+anthropicToken = "sk-ant-api03-3imzjpa9zk9shzea6y64ymvlnnebsot0wzguuvghpcn7yj48i35g4seckscm-vckbpb06270gryqx4imw_f2cy6mn4db3AA"

@@ -1,0 +1,1 @@
+anthropicToken := "sk-ant-admin01-giig0p5sq9m54uu1pi2awezw56dube2esrdg6h3yrk4l-ae5u0568hphnan4d-l02tu3pvb-yv9zfd_miz72kiap70yltAA"

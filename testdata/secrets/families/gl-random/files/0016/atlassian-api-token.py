@@ -1,0 +1,1 @@
+jiraToken = "gwxirxl4xcarbifd0ki880f3"

@@ -1,0 +1,1 @@
+BITBUCKET_TOKEN = "v518jdky713p73xven0wzbefk42b8i6r"

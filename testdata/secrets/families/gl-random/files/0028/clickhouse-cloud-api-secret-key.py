@@ -1,0 +1,1 @@
+ClickHouseToken = "4b1dUNYFNdUlwvXcgpsb7qTQYswoqCQNBKdWzK2aNh"

@@ -1,0 +1,1 @@
+clojarsToken := "CLOJARS_ykym11d0pnoehruo7tiett2i4hn197x5wyfrz3e05izdmh219dddw53n7i7m"

@@ -1,0 +1,1 @@
+coinbaseToken = "hieh7w79yxoxg-z3ofcy7fqd5uapbv1ac3dny797rc2pn84m_di5tb6bawwau910"

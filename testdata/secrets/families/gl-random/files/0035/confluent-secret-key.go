@@ -1,0 +1,1 @@
+confluentToken := "a8f97pnt0t60xm8x9vwwyiy1wu3ji63caspc063x8piiaiwzwyk7ps2d65545w0c"

@@ -1,0 +1,1 @@
+CONFLUENT_TOKEN = "bwk163evhr6usvme"

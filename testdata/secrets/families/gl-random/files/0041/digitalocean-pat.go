@@ -1,0 +1,1 @@
+doToken := "dop_v1_b5ecd5d9ab02ab8b0254180df18c2ecb53d1749b0a8544b6933a7d33009a5a43"

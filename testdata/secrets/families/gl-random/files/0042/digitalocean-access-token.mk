@@ -1,0 +1,1 @@
+DO_TOKEN = "doo_v1_1a9764db755486f9d277bbeaaaa250d289ce188b404ffb3821dbaf21bdf47779"

@@ -1,0 +1,1 @@
+EZAKToken = "EZAKq1VlNwBaMBAnMHyIlkiAJy11jaijP1wpQHFsv9bA7D8jwFyjKipwST"

@@ -1,0 +1,1 @@
+ETSY_TOKEN = "uf5iktlyhbzjcsacfzwhpuzg"

@@ -1,0 +1,1 @@
+finicityToken := "uq0qmyc9x9hwhep6o9tt"

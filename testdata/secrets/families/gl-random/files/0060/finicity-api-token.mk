@@ -1,0 +1,1 @@
+FINICITY_TOKEN = "42fbe7a2f1bdb430a6c55782bea8c9a6"

@@ -1,0 +1,1 @@
+flutterwavePubKeyToken := "FLWSECK_TEST-0eb722092f7b"

@@ -1,0 +1,1 @@
+FLY_TOKEN = "fo1_8JyEZtkCxqmqnNsCeLJdOQpSk6V9NXa_JZx5vsYgqi6"

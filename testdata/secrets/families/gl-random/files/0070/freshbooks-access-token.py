@@ -1,0 +1,1 @@
+freshbooksToken = "q56bvxkc9vtrd3fpumvdhhgllfeffua19ubcmz9ji23zgg07y4nnsxuedhvgr9t3"

@@ -1,0 +1,1 @@
+gcpToken := "AIzaFgK-RbqoFJmv5VICYs8m1Flq1C5XgAelmQv"

@@ -1,0 +1,1 @@
+gitlabToken = "glimt-w8ophcyoob1kxzr8d2czdxq4g"

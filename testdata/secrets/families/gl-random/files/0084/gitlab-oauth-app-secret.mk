@@ -1,0 +1,1 @@
+GITLAB_TOKEN = "gloas-n8z4ggvjsrj2rt7fqk173hdws9r0f355u9nxeb7smw9tr91lv8tnjt6xdehf48bd"

@@ -1,0 +1,1 @@
+gitlabToken = "GR1348941a95fn732uwal4chpztfl"

@@ -1,0 +1,1 @@
+gitlabToken := "glrt-x74m2xbek2jfwrbptvrk"

@@ -1,0 +1,1 @@
+grafana-api-keyToken := "eyJrIjoi69dgo8zxna8qhm6rkvx9b4xh9cfvebivuxpunhjwtsnss8qxuwc4vyp4sx34uhyact6ras"

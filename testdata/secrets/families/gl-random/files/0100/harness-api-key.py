@@ -1,0 +1,1 @@
+harnessToken = "sat.uv8a9rolzueyafdp8p15dz.yjpcpf6pl3344o3wbw6hhxs3.xukoe7fohbepxo7sole5"

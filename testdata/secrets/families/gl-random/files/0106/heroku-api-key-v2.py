@@ -1,0 +1,1 @@
+herokuToken = "HRKU-AAnTLG3hkkGxbUvV0BJkCBsaIAyio7nc7MvfElJdYZWaGivV2PFPxvSwby_M"

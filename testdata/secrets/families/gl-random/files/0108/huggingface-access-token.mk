@@ -1,0 +1,1 @@
+HUGGINGFACE_TOKEN = "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"

@@ -1,0 +1,1 @@
+jfrogToken = "1i6dbai4j4zpxtk63xalpguh1fqna0djesqzeyjtesqae6ugct90ell67kkdc3ht"

@@ -1,0 +1,1 @@
+artifactoryToken := "1d6x46ex8rfemqaj001tlmd5hot8u3avlbl9y8u88vxgjsc5kszi6mdni74zkjxd"

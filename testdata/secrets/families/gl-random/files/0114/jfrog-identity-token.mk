@@ -1,0 +1,1 @@
+BINTRAY_TOKEN = "qn3l8u54af7spq0ryepu93v72nqr7u9z61tbx4bmuhuzovrat5bei9exjq75y07h"

@@ -1,0 +1,1 @@
+kucoinToken = "61f660d098d968d7580966f5"

@@ -1,0 +1,1 @@
+linkedinToken = "uy29wnzl3mod71xe"

@@ -1,0 +1,1 @@
+mailgunToken = "key-117e9096effff871894f48a97993c5bf"

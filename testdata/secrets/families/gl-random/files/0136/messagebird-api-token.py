@@ -1,0 +1,1 @@
+messagebirdToken = "bwhyba716vyau0jf6d3gkn80p"

@@ -1,0 +1,1 @@
+MESSAGE_BIRD_TOKEN = "akoi59evpsyahuo1blct0lyrh"

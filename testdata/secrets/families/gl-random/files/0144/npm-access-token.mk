@@ -1,0 +1,1 @@
+NPMACCESSTOKEN_TOKEN = "npm_h91eha20pqd53hyueo1uncy4yuis63in7wwc"

@@ -1,0 +1,1 @@
+openaiApiKeyToken = "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"

@@ -1,0 +1,1 @@
+PLAID_TOKEN = "Yjpk6NGSvD3iHkQEOoCeX4lX"

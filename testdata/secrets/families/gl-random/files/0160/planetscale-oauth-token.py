@@ -1,0 +1,1 @@
+planetScaleToken = "pscale_oauth_sbs24iodh_rrheybiyg-qhy4mxa3nn4pox5w4lgcbun"

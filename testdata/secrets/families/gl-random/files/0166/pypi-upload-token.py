@@ -1,0 +1,1 @@
+pypiToken = "pypi-AgEIcHlwaS5vcmc76009fe68d4cbe10e611658d6adb69b9d1dd676d0ddfece63b143bc82b504f9b"

@@ -1,0 +1,1 @@
+rapidapiToken := "z5tju3byrxzzrya-eo94xnmbwzvv1flcai346lrsawb2a19ut2"

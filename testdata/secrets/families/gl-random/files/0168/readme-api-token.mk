@@ -1,0 +1,1 @@
+API-TOKEN_TOKEN = "rdme_egan44hs7ebc13abvb2r3lje44w77xrjo1nv9p2590ebk0bq553dawv95cns7hxx46n5tp"

@@ -1,0 +1,1 @@
+SENDINBLUE_TOKEN = "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"

@@ -1,0 +1,1 @@
+settlemintTokenToken = "sm_aat_c5pgkp794ekvppoz"

@@ -1,0 +1,1 @@
+settlemintTokenToken := "sm_sat_s1xcqpm3em8gt7sp"

@@ -1,0 +1,1 @@
+SHIPPO_TOKEN = "shippo_live_0bd6b9ddeb3653f3bddd30ef7d72d791606c6dc5"

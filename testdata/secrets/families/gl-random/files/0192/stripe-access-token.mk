@@ -1,0 +1,1 @@
+STRIPE_TOKEN = "sk_prod_9byq8sj55n9wi4q37ms23eiidrchaoj86xtnb04gpkaiqpn278jala20hxdrl45fkoza3aqc3yjhtfhlbceqfgnz0yw0nipoust"

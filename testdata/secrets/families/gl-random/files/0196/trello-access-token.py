@@ -1,0 +1,1 @@
+trelloToken = "w3K-cHp3O1HEqVekCB6-38piIDhuFgCL"

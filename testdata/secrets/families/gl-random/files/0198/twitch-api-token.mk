@@ -1,0 +1,1 @@
+TWITCH_TOKEN = "u92vjhtivhv7u9kgnix18nc6endwmz"

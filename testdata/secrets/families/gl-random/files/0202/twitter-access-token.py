@@ -1,0 +1,1 @@
+twitterToken = "743354213600175463-03zUY7mZYpq9Oyt3rPns"

@@ -1,0 +1,1 @@
+TYPEFORMAPITOKEN_TOKEN = "tfp_ejwa820h07g_em=z4katvlmj2i4sghe4hh=z67svy-bbky55u1pd1a486wl"

@@ -1,0 +1,1 @@
+1passwordToken := "ops_eyJWeQMcC02rsi1/+IP1+dZ4uB8ajTn2W1egDvERB7MZgsudBsLwnNAxgXpTVXTSJQlt2SD8iOSpT/teyxD2ycP1GT/+uiTYczuMLyFkwQMRLwsA+gl3bsJWuxEJqM8gql0bNAyUKDkeyLb1g8PpYZvTgbdxYokzr6QQN/V6B6PPRahhcgbGwC7V3HZ9zBOcILezgkvTVT2RS6l4NwqZ71BokzDlRRMJcpq7Imr+OlCJkeuqemB0PFRKCmRjt8k==="

@@ -1,0 +1,1 @@
+airtableToken = "4q0h69xzstcfc6xy6"

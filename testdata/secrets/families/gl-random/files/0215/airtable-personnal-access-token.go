@@ -1,0 +1,1 @@
+airtableToken := "patj0wphr4qf0r3rh.0b3174dbed21cffd6ebef4f289116113ee2dfa689e50516e4e69a4f8e5739507"

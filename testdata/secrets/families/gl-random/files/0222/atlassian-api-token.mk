@@ -1,0 +1,1 @@
+ATLASSIAN_TOKEN = "6zcly6v7tx75f7jnepra5608"

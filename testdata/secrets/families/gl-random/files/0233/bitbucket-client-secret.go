@@ -1,0 +1,1 @@
+bitbucketToken := "4xf67mrm0c33x60pfd6a0tve4pdrokiww68hjikcbw527lacjz3zyu3ac7093rf7"

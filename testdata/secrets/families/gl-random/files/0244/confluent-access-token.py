@@ -1,0 +1,1 @@
+confluentToken = "xcme7u9mh1gic9v9"

@@ -1,0 +1,1 @@
+doToken = "doo_v1_eea9c131325fb25fabee5d77d07dfa50236a0dc21c3a6d67283e7402c0681002"

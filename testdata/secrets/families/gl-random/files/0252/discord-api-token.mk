@@ -1,0 +1,1 @@
+DISCORD_TOKEN = "b7bdc18ecf3eee0ddd6ecba17dcaaf32108a3182405a11d3ef45aa58c3d8b885"

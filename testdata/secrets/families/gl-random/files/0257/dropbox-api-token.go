@@ -1,0 +1,1 @@
+dropboxToken := "08pvlgr61223wdc"

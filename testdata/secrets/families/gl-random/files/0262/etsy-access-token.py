@@ -1,0 +1,1 @@
+ETSYToken = "9avqw6crqfcm6meb9knsibyt"

@@ -1,0 +1,1 @@
+etsyToken := "kn4rwpi2lc2xcjzoqu0lic2w"

@@ -1,0 +1,1 @@
+finnhubToken := "lv0uy0z4rrbrpzhzthbc"

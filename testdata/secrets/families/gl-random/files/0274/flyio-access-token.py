@@ -1,0 +1,1 @@
+flyToken = "fo1_w1iJqOLRUvMsIdUQ_0mdN5gnNBbdLDgxc9Qrs0GYgoF"

@@ -1,0 +1,1 @@
+githubToken := "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"

@@ -1,0 +1,1 @@
+gitlabToken = "glcbt-ub7ug_ici36ssbqg9xwsb5whrq"

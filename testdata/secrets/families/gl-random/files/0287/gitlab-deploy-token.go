@@ -1,0 +1,1 @@
+gitlabToken := "gldt-sicasl74m38mkvjwxct2"

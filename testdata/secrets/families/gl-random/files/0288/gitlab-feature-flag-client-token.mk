@@ -1,0 +1,1 @@
+GITLAB_TOKEN = "glffct-gxnmdhh5mzbqhcyi96ko"

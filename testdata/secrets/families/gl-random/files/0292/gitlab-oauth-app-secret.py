@@ -1,0 +1,1 @@
+gitlabToken = "gloas-2ce2gal3nvzf2mx9cwlmrttbuchykvurj8k9a23qv3lz3z51cxlz4oiguh8l89r1"

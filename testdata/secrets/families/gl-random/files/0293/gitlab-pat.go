@@ -1,0 +1,1 @@
+gitlabToken := "glpat-41cz3ay3xiook2omxdln"

@@ -1,0 +1,1 @@
+gitlabToken := "glsoat-y7n5qk7sp5umf26ww9jk"

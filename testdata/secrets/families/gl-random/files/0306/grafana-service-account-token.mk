@@ -1,0 +1,1 @@
+GRAFANA-SERVICE-ACCOUNT-TOKEN_TOKEN = "glsa_5x52x3mjclrsmq13d7bg02veykqbthju_5e19d6f0"

@@ -1,0 +1,1 @@
+vaultToken = "s.9QiBCcaVXs5ox6HxmjO7Rhol"

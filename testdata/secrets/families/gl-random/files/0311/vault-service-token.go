@@ -1,0 +1,1 @@
+vaultToken := "hvs.1PwWF-kQW0PIpX5MXoKSQYvQ1ksb7e8macHDmZ28MTFO_M0WgLiKiGsh2LX8oc0hg_TUpvGTlwlpqUTa6RcbGKnuGZ"

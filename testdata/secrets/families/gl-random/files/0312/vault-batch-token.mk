@@ -1,0 +1,1 @@
+VAULT_TOKEN = "hvb.nu_78xo8h52dm2r3a_zmy9e9gvdqsxzt6if_zijzgs9cl4nyfyz20pra7vw4we2-a8-aik_o43aezko5r-uzix9rbo10nwsvozk8r3il7eal2j6c0ceoijbgl_iwi1yaybqhdr4nmw"

@@ -1,0 +1,1 @@
+huggingfaceToken = "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"

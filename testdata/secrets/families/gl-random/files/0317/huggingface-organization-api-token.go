@@ -1,0 +1,1 @@
+huggingfaceToken := "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"

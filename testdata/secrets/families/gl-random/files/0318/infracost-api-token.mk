@@ -1,0 +1,1 @@
+ICO_TOKEN = "ico-eFMlMPvbcFTSLxQkKwfGeqkfBs4Ffi3N"

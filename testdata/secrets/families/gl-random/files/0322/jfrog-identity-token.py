@@ -1,0 +1,1 @@
+bintrayToken = "1eyswhlz073xdtcl3v7v4e6ychlv2fxgfo12b3estotq3h17auxiixos0wxsgwf0"

@@ -1,0 +1,1 @@
+xrayToken := "06t77dt8jtld78rildgc733du2yoepnfgly30byp8i6va942v25hjdq7eahdps4o"

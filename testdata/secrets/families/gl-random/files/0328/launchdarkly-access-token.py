@@ -1,0 +1,1 @@
+launchdarklyToken = "l59u8dxhbqfgbvzf0hfphmrjg_rc0cevpheon6zk"

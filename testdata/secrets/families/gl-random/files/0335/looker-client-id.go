@@ -1,0 +1,1 @@
+lookerToken := "gcx7yk7sgntcwi5pc7yy"

@@ -1,0 +1,1 @@
+LOOKER_TOKEN = "85qtlfy72uex5oszbqtbbjgz"

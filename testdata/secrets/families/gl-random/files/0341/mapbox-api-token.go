@@ -1,0 +1,1 @@
+mapboxToken := "pk.wgzgg8jqb6huzc838lvlqwsshvn1ow4izs6op4o7cc6udogwxqbyoj5bzq51.1jmq4yhmubxo8u9cu4qv29"

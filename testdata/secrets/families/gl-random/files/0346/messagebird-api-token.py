@@ -1,0 +1,1 @@
+message_birdToken = "h95uqzswwzj64rqauymsknsvm"

@@ -1,0 +1,1 @@
+npmAccessTokenToken = "npm_7b7t442ejdrwhku8ud7buck4mlj74piwnpvk"

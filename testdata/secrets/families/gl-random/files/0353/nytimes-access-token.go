@@ -1,0 +1,1 @@
+nytimesToken := "i7fzq2yk03eqaocpn3cbgkfjwu6qdtgz"

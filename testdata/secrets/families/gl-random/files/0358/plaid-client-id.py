@@ -1,0 +1,1 @@
+plaidToken = "W8cF1yzYFUisoRqOLNHAdeUe"

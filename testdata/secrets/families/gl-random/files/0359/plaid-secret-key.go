@@ -1,0 +1,1 @@
+plaidToken := "q2c5kxmjqyd3yun77uo42n66olfg9s"

@@ -1,0 +1,1 @@
+PLANETSCALE_TOKEN = "pscale_tkn_f5mi08fvcg5yqioiy7o9y0xu3abd=eeli9_1x8h_me6rf058u7n8-q754dzz-o2s"

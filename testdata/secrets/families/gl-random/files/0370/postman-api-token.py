@@ -1,0 +1,1 @@
+postmanAPItokenToken = "PMAK-287b437e3363df4a5d35db7e-b6e6bf7ca66b2dfd9852b487be6dfd8fd5"

@@ -1,0 +1,1 @@
+api-tokenToken = "rdme_5p8z7fxmyy6hvaemga6zumlrd9i9or5wxbkdwdbwrkhskkx8frv6ikofo6lsxjzdjx8e8r"

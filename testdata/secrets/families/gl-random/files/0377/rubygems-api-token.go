@@ -1,0 +1,1 @@
+rubygemsAPITokenToken := "rubygems_e9b1a54e8adf3f6957057db4ddbed97476fdb5d05fdd1577"

@@ -1,0 +1,1 @@
+sendinblueToken = "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"

@@ -1,0 +1,1 @@
+sentryToken := "4dac05e6f7af34c98798ee92ebabbe701caf5847f863bf98b264d727fcd48b0f"

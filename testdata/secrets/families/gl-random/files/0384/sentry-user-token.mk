@@ -1,0 +1,1 @@
+SENTRY_TOKEN = "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"

@@ -1,0 +1,1 @@
+shippoToken = "shippo_live_c3d913f6863e9c9b9033643fce4fe736f81a6b4f"

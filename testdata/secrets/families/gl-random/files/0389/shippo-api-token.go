@@ -1,0 +1,1 @@
+shippoToken := "shippo_test_cd6bcba40e0c5ef8668260256c39dd9fdd0a50ff"

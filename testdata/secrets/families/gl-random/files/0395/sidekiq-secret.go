@@ -1,0 +1,1 @@
+BUNDLE_GEMS__CONTRIBSYS__COMToken := "6af88a96:cf7a4b66"

@@ -1,0 +1,1 @@
+stripeToken = "sk_prod_zliwx7gzvz7xgd04leq2h83kyluxrgq9robjzuari5d1ygydqmiug8pozmc1g57nelcan62v3jcjpkwlfqhzbj01oc91xzn2tqa"

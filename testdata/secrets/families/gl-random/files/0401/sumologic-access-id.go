@@ -1,0 +1,1 @@
+sumoToken := "suf1kYOHQwKuq8"

@@ -1,0 +1,1 @@
+SUMO_TOKEN = "i15sfhtga6qfaxbbz00wnxeaa3iv9mpgztb66u6ve10ps8zbqkfpow2wtcjt8la1"

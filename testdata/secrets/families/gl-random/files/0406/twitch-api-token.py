@@ -1,0 +1,1 @@
+twitchToken = "xy7khh91am931724p8x96jn3dhutxj"

@@ -1,0 +1,1 @@
+twitterToken := "56dnyxt4uw467pcud5m4swkma"

@@ -1,0 +1,1 @@
+TWITTER_TOKEN = "o5z0vnonr7bbfuxhncbvrbuxnm4zvv6rx00la1qac0juqqma27"

@@ -1,0 +1,1 @@
+typeformAPITokenToken = "tfp_jq6ojjp7c08fbzfe663z559xmi041oq=_d7ww8ou6dpwj0ert=jqtmclrsv"

@@ -1,7 +1,9 @@
 // Command gen builds the gl-examples part of the families corpus from
 // gitleaks' own rule examples: every true- and false-positive example of
 // cmd/generate/config/rules/*.go, one file per example, the way an outside
-// set scored "per example file" is built.
+// set scored "per example file" is built. Its extract-random and
+// write-random commands build the gl-random part from the same sources
+// (random.go).
 //
 //	go run ./testdata/secrets/families/gl-examples/gen extract RULESDIR > testdata/secrets/families/gl-examples/gen/examples.jsonl
 //	go run ./testdata/secrets/families/gl-examples/gen write testdata/secrets/families/gl-examples
@@ -34,17 +36,17 @@ type example struct {
 }
 
 func main() {
-	if len(os.Args) != 3 || os.Args[1] != "extract" && os.Args[1] != "write" {
-		fmt.Fprintln(os.Stderr, "usage: gen extract RULESDIR | gen write PARTDIR")
+	commands := map[string]func(string) error{
+		"extract": extract, "write": write,
+		// The gl-random part (random.go): the samples gitleaks draws at random.
+		"extract-random": extractRandom, "write-random": writeRandom,
+	}
+	cmd, ok := commands[os.Args[min(1, len(os.Args)-1)]]
+	if len(os.Args) != 3 || !ok {
+		fmt.Fprintln(os.Stderr, "usage: gen extract|extract-random RULESDIR | gen write|write-random PARTDIR")
 		os.Exit(2)
 	}
-	var err error
-	if os.Args[1] == "extract" {
-		err = extract(os.Args[2])
-	} else {
-		err = write(os.Args[2])
-	}
-	if err != nil {
+	if err := cmd(os.Args[2]); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
@@ -76,13 +78,14 @@ func literal(e ast.Expr, locals map[string]string) (string, bool) {
 	return "", false
 }
 
-func extract(dir string) error {
+// eachRuleFunc calls fn on every function of the rule files in dir (tests
+// and stopwords.go aside), files in C order.
+func eachRuleFunc(dir string, fn func(base string, fd *ast.FuncDecl) error) error {
 	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil {
 		return err
 	}
 	sort.Strings(names)
-	enc := json.NewEncoder(os.Stdout)
 	for _, n := range names {
 		base := filepath.Base(n)
 		if strings.HasSuffix(base, "_test.go") || base == "stopwords.go" {
@@ -93,16 +96,30 @@ func extract(dir string) error {
 			return err
 		}
 		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
-			}
-			if err := extractFunc(enc, base, fd); err != nil {
-				return err
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				if err := fn(base, fd); err != nil {
+					return err
+				}
 			}
 		}
 	}
 	return nil
+}
+
+// callName is the called function's name, without its package.
+func callName(c *ast.CallExpr) string {
+	switch f := c.Fun.(type) {
+	case *ast.SelectorExpr:
+		return f.Sel.Name
+	case *ast.Ident:
+		return f.Name
+	}
+	return ""
+}
+
+func extract(dir string) error {
+	enc := json.NewEncoder(os.Stdout)
+	return eachRuleFunc(dir, func(base string, fd *ast.FuncDecl) error { return extractFunc(enc, base, fd) })
 }
 
 func extractFunc(enc *json.Encoder, base string, fd *ast.FuncDecl) error {
@@ -155,14 +172,7 @@ func extractFunc(enc *json.Encoder, base string, fd *ast.FuncDecl) error {
 				walk(kind, el)
 			}
 		case *ast.CallExpr:
-			fn := ""
-			switch f := v.Fun.(type) {
-			case *ast.SelectorExpr:
-				fn = f.Sel.Name
-			case *ast.Ident:
-				fn = f.Name
-			}
-			switch fn {
+			switch callName(v) {
 			case "append":
 				for _, a := range v.Args[1:] {
 					walk(kind, a)

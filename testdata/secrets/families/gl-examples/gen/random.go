@@ -1,17 +1,19 @@
-// Command gen builds the gl-random part of the families corpus: the
-// examples gitleaks' rule definitions draw at random (secrets.NewSecret),
-// drawn here from the same regular expressions with a seeded generator and
-// written the way gitleaks' own tests write them (utils.GenerateSampleSecrets:
-// a key named by the sample's identifier).
+// The gl-random part: the samples gitleaks' rule definitions draw at
+// random (secrets.NewSecret), drawn here from the same regular expressions
+// with a seeded generator and written the way gitleaks' own tests write
+// them (utils.GenerateSampleSecrets: a key named by the sample's
+// identifier).
 //
-//	go run ./testdata/secrets/families/gl-random/gen extract RULESDIR > testdata/secrets/families/gl-random/gen/samples.jsonl
-//	go run ./testdata/secrets/families/gl-random/gen write testdata/secrets/families/gl-random
+//	go run ./testdata/secrets/families/gl-examples/gen extract-random RULESDIR > testdata/secrets/families/gl-random/gen/samples.jsonl
+//	go run ./testdata/secrets/families/gl-examples/gen write-random testdata/secrets/families/gl-random
 //
-// extract reads every GenerateSampleSecret(s)(identifier, value) whose
-// value is string literals, the utils pattern helpers and secrets.NewSecret
-// joined by +; write draws two values of each (seeds 1 and 2) and writes
-// each in one of gitleaks' sample-generator contexts, in turn. Samples whose
-// value is built another way (fmt.Sprintf, a loop) are left out.
+// extract-random reads every GenerateSampleSecret(s)(identifier, value)
+// whose value is string literals, the utils pattern helpers and
+// secrets.NewSecret joined by +; write-random draws two values of each
+// (seeds 1 and 2) and writes each in one of gitleaks' sample-generator
+// contexts, in turn. Samples whose value is built another way
+// (fmt.Sprintf, a loop) are left out.
+
 package main
 
 import (
@@ -19,41 +21,20 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"math/rand"
 	"os"
 	"path/filepath"
-	"regexp"
 	"regexp/syntax"
-	"sort"
-	"strconv"
 	"strings"
 )
 
 // part is a literal (Lit) or a pattern to draw from (Re).
 type part struct{ Lit, Re string }
 
-type sample struct {
+type randomSample struct {
 	File, Func, RuleID, Ident string
 	Parts                     []part
-}
-
-func main() {
-	if len(os.Args) != 3 || os.Args[1] != "extract" && os.Args[1] != "write" {
-		fmt.Fprintln(os.Stderr, "usage: gen extract RULESDIR | gen write PARTDIR")
-		os.Exit(2)
-	}
-	var err error
-	if os.Args[1] == "extract" {
-		err = extract(os.Args[2])
-	} else {
-		err = write(os.Args[2])
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
 }
 
 // helpers are gitleaks' utils pattern helpers (cmd/generate/config/utils/patterns.go).
@@ -63,28 +44,10 @@ var helpers = map[string]string{
 	"AlphaNumericExtendedLong": `[a-z0-9\/=_\+\-]{%s}`,
 }
 
-func callName(c *ast.CallExpr) string {
-	switch f := c.Fun.(type) {
-	case *ast.SelectorExpr:
-		return f.Sel.Name
-	case *ast.Ident:
-		return f.Name
-	}
-	return ""
-}
-
-func str(e ast.Expr) (string, bool) {
-	if b, ok := e.(*ast.BasicLit); ok && b.Kind == token.STRING {
-		s, err := strconv.Unquote(b.Value)
-		return s, err == nil
-	}
-	return "", false
-}
-
 // pattern folds a regular expression given as a literal, a helper call or
 // both joined by +.
 func pattern(e ast.Expr) (string, bool) {
-	if s, ok := str(e); ok {
+	if s, ok := literal(e, nil); ok {
 		return s, true
 	}
 	switch v := e.(type) {
@@ -94,7 +57,7 @@ func pattern(e ast.Expr) (string, bool) {
 			return `[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`, true
 		}
 		if f, ok := helpers[name]; ok && len(v.Args) == 1 {
-			if n, ok := str(v.Args[0]); ok {
+			if n, ok := literal(v.Args[0], nil); ok {
 				return fmt.Sprintf(f, n), true
 			}
 		}
@@ -110,9 +73,9 @@ func pattern(e ast.Expr) (string, bool) {
 	return "", false
 }
 
-// value folds a sample's value: literals and NewSecret(pattern) joined by +.
-func value(e ast.Expr) ([]part, bool) {
-	if s, ok := str(e); ok {
+// randomValue folds a sample's value: literals and NewSecret(pattern) joined by +.
+func randomValue(e ast.Expr) ([]part, bool) {
+	if s, ok := literal(e, nil); ok {
 		return []part{{Lit: s}}, true
 	}
 	switch v := e.(type) {
@@ -124,69 +87,50 @@ func value(e ast.Expr) ([]part, bool) {
 		}
 	case *ast.BinaryExpr:
 		if v.Op == token.ADD {
-			a, ok1 := value(v.X)
-			b, ok2 := value(v.Y)
+			a, ok1 := randomValue(v.X)
+			b, ok2 := randomValue(v.Y)
 			return append(a, b...), ok1 && ok2
 		}
 	case *ast.ParenExpr:
-		return value(v.X)
+		return randomValue(v.X)
 	}
 	return nil, false
 }
 
-func extract(dir string) error {
-	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
-	if err != nil {
-		return err
-	}
-	sort.Strings(names)
+func extractRandom(dir string) error {
 	enc := json.NewEncoder(os.Stdout)
-	for _, n := range names {
-		base := filepath.Base(n)
-		if strings.HasSuffix(base, "_test.go") || base == "stopwords.go" {
-			continue
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), n, nil, 0)
-		if err != nil {
-			return err
-		}
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
-			}
-			ruleID := ""
-			var found []sample
-			ast.Inspect(fd.Body, func(nd ast.Node) bool {
-				switch v := nd.(type) {
-				case *ast.KeyValueExpr:
-					if id, ok := v.Key.(*ast.Ident); ok && id.Name == "RuleID" && ruleID == "" {
-						ruleID, _ = str(v.Value)
+	return eachRuleFunc(dir, func(base string, fd *ast.FuncDecl) error {
+		ruleID := ""
+		var found []randomSample
+		ast.Inspect(fd.Body, func(nd ast.Node) bool {
+			switch v := nd.(type) {
+			case *ast.KeyValueExpr:
+				if id, ok := v.Key.(*ast.Ident); ok && id.Name == "RuleID" && ruleID == "" {
+					ruleID, _ = literal(v.Value, nil)
+				}
+			case *ast.CallExpr:
+				if name := callName(v); (name == "GenerateSampleSecrets" || name == "GenerateSampleSecret") && len(v.Args) == 2 {
+					ident, ok1 := literal(v.Args[0], nil)
+					parts, ok2 := randomValue(v.Args[1])
+					random := false
+					for _, p := range parts {
+						random = random || p.Re != ""
 					}
-				case *ast.CallExpr:
-					if name := callName(v); (name == "GenerateSampleSecrets" || name == "GenerateSampleSecret") && len(v.Args) == 2 {
-						ident, ok1 := str(v.Args[0])
-						parts, ok2 := value(v.Args[1])
-						random := false
-						for _, p := range parts {
-							random = random || p.Re != ""
-						}
-						if ok1 && ok2 && random {
-							found = append(found, sample{File: base, Func: fd.Name.Name, Ident: ident, Parts: parts})
-						}
+					if ok1 && ok2 && random {
+						found = append(found, randomSample{File: base, Func: fd.Name.Name, Ident: ident, Parts: parts})
 					}
 				}
-				return true
-			})
-			for _, s := range found {
-				s.RuleID = ruleID
-				if err := enc.Encode(s); err != nil {
-					return err
-				}
+			}
+			return true
+		})
+		for _, s := range found {
+			s.RuleID = ruleID
+			if err := enc.Encode(s); err != nil {
+				return err
 			}
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // draw returns a string the expression matches, choosing at random.
@@ -242,10 +186,10 @@ func draw(r *rand.Rand, re *syntax.Regexp, out *strings.Builder) {
 	}
 }
 
-// contexts are six of gitleaks' sample-generator contexts
+// randomContexts are six of gitleaks' sample-generator contexts
 // (utils.GenerateSampleSecrets), taken in turn; families/gl-contexts holds
 // all 26.
-var contexts = []struct{ template, ext string }{
+var randomContexts = []struct{ template, ext string }{
 	{`{i}Token="{s}"`, "ini"},
 	{"{\n    \"{i}_token\": \"{s}\"\n}", "json"},
 	{`{i}_token: {s}`, "yaml"},
@@ -254,9 +198,7 @@ var contexts = []struct{ template, ext string }{
 	{`{I}_TOKEN = "{s}"`, "mk"},
 }
 
-var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]`)
-
-func write(partDir string) error {
+func writeRandom(partDir string) error {
 	in, err := os.Open(filepath.Join(partDir, "gen", "samples.jsonl"))
 	if err != nil {
 		return err
@@ -278,7 +220,7 @@ func write(partDir string) error {
 		sc = bufio.NewScanner(in)
 		r := rand.New(rand.NewSource(seed))
 		for sc.Scan() {
-			var s sample
+			var s randomSample
 			if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
 				return err
 			}
@@ -294,7 +236,7 @@ func write(partDir string) error {
 				}
 				draw(r, re.Simplify(), &v)
 			}
-			c := contexts[n%len(contexts)]
+			c := randomContexts[n%len(randomContexts)]
 			n++
 			ident := unsafeName.ReplaceAllString(s.Ident, "")
 			body := strings.NewReplacer("{i}", ident, "{I}", strings.ToUpper(ident), "{s}", v.String()).Replace(c.template)

@@ -1164,10 +1164,14 @@ func secretsDamagedJWTHeaderClaims(header, token []byte) bool {
 
 var secretsFormatFieldRe = regexp.MustCompile(rulebook.FormatFieldPattern)
 
+// secretsURLPasswordPlaceholder reports a URL's password that names its
+// field or service, or is what a language prints for a missing value: a
+// template rendered with an unset password writes postgresql://app:None@.
 func secretsURLPasswordPlaceholder(lower string) bool {
 	switch lower {
 	case "password", "pass", "passwd", "pwd", "secret", "pw", "postgres", "mysql", "root", "admin",
-		"guest", "user", "username", "redis", "mongo", "mongodb", "rabbitmq":
+		"guest", "user", "username", "redis", "mongo", "mongodb", "rabbitmq",
+		"none", "null", "nil", "undefined":
 		return true
 	}
 	return false

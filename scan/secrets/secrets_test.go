@@ -640,6 +640,9 @@ func TestSecretsAssignmentForms(t *testing.T) {
 		{"a.go", `bitmexSecret := " W_HlMtrmELzXm4bSlWv49JLcgvg5hvu467WbbnpmoEA-RjrY "`, "generic-secret", 0},
 		{"a.go", `cmd.Env = append(os.Environ(), "PWD="+cmd.Dir, "GOROOT="+build.Default.GOROOT)`, "", 0},
 		{"a.go", `apiToken := "    "`, "", 0},
+		// A URL rendered from a template whose password was unset.
+		{"a.py", `DATABASE_URL = "postgresql://app:None@localhost/db"`, "", 0},
+		{"a.js", `const url = "mongodb://svc:undefined@db:27017/app";`, "", 0},
 	} {
 		got := secretsScanLines(t, tc.file, tc.line)
 		switch {

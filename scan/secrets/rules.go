@@ -279,7 +279,7 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 				}
 			}
 			if !ok {
-				vs, ve, ok = secretsDirectiveValue(line, s, e)
+				vs, ve, ok = secretsDirectiveValue(line, s, e, c.configFile && secretsTakesBareDirectives(c.rel))
 			}
 			if !ok && c.dockerfile {
 				vs, ve, ok = secretsDockerEnvValue(line, s, e)
@@ -488,17 +488,33 @@ func secretsFallbackValue(line []byte, e int) (int, int, bool) {
 
 // secretsDirectiveValue returns the value of an rc-file directive, a name
 // at the start of the line followed by a quoted value and nothing else:
-// password "..." in .esmtprc, msmtprc, a Ruby DSL.
-func secretsDirectiveValue(line []byte, s, e int) (int, int, bool) {
+// password "..." in .esmtprc, msmtprc, a Ruby DSL. Where directives take
+// bare words (a .conf file: db_password <password>), one
+// unquoted word counts too.
+func secretsDirectiveValue(line []byte, s, e int, bare bool) (int, int, bool) {
 	if len(bytes.TrimLeft(line[:s], " \t")) != 0 || e >= len(line) || line[e] != ' ' && line[e] != '\t' {
 		return 0, 0, false
 	}
 	p := secretsSkipBlanks(line, e)
 	rest := bytes.TrimRight(line[p:], " \t\r;")
+	if bare && len(rest) > 0 && !secretsIsQuote(rest[0]) && !bytes.ContainsAny(rest, " \t\"'`=:") {
+		return p, p + len(rest), true
+	}
 	if len(rest) < 3 || (rest[0] != '"' && rest[0] != '\'') || rest[len(rest)-1] != rest[0] || bytes.IndexByte(rest[1:len(rest)-1], rest[0]) >= 0 {
 		return 0, 0, false
 	}
 	return p + 1, p + len(rest) - 1, true
+}
+
+// secretsTakesBareDirectives reports configuration files whose lines are
+// directives, a name, blanks and the value (.conf, .cnf, .cfg), rather than
+// name=value pairs alone.
+func secretsTakesBareDirectives(rel string) bool {
+	switch strings.ToLower(path.Ext(rel)) {
+	case ".conf", ".cnf", ".cfg":
+		return true
+	}
+	return false
 }
 
 var secretsDockerEnvRe = regexp.MustCompile(`(?i)^[ \t]*(?:ENV|ARG)[ \t]+$`)

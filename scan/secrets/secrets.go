@@ -102,6 +102,8 @@ func secretsIsConfigFile(rel string) bool {
 	switch path.Ext(base) {
 	case ".ini", ".cfg", ".conf", ".cnf", ".properties", ".yaml", ".yml", ".toml":
 		return true
+	case ".bat", ".cmd":
+		return true // set NAME=value: a batch file's variables are written %NAME%
 	}
 	return secretsIsPlainText(rel)
 }
@@ -110,7 +112,7 @@ func secretsIsConfigFile(rel string) bool {
 // follows "name: " there is the value as written, as in a configuration
 // file, since nothing in the file could be a variable.
 func secretsIsPlainText(rel string) bool {
-	return strings.EqualFold(path.Ext(rel), ".txt")
+	return strings.EqualFold(path.Ext(rel), ".txt") || strings.EqualFold(path.Ext(rel), ".log")
 }
 
 // secretsIsDockerfile reports a container build file: Dockerfile,

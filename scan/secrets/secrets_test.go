@@ -640,6 +640,17 @@ func TestSecretsAssignmentForms(t *testing.T) {
 		{"a.go", `bitmexSecret := " W_HlMtrmELzXm4bSlWv49JLcgvg5hvu467WbbnpmoEA-RjrY "`, "generic-secret", 0},
 		{"a.go", `cmd.Env = append(os.Environ(), "PWD="+cmd.Dir, "GOROOT="+build.Default.GOROOT)`, "", 0},
 		{"a.go", `apiToken := "    "`, "", 0},
+		// A .conf file's directives take a bare word (db_password <pw>),
+		// a batch file's set takes a literal, and a log
+		// line is read like a plain-text note; a path or a variable is
+		// still no value.
+		{"app.conf", `db_password Xk9mP2vQ7rT4wZ8n`, "generic-password", 0},
+		{"app.conf", `  api_token zymMlopiWfqUyHRSIf8NFmAUNLnY5Yx0;`, "generic-secret", 0},
+		{"app.conf", `ssl_password_file /etc/keys/global.pass;`, "", 0},
+		{"app.yaml", `api_token zymMlopiWfqUyHRSIf8NFmAUNLnY5Yx0`, "", 0},
+		{"deploy.bat", `set API_TOKEN=zymMlopiWfqUyHRSIf8NFmAUNLnY5Yx0`, "generic-secret", 0},
+		{"deploy.cmd", `set DB_PASSWORD=%1`, "", 0},
+		{"app.log", `2024-01-01 INFO using api_token=zymMlopiWfqUyHRSIf8NFmAUNLnY5Yx0`, "generic-secret", 0},
 		// A URL rendered from a template whose password was unset.
 		{"a.py", `DATABASE_URL = "postgresql://app:None@localhost/db"`, "", 0},
 		{"a.js", `const url = "mongodb://svc:undefined@db:27017/app";`, "", 0},

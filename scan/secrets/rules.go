@@ -489,8 +489,8 @@ func secretsFallbackValue(line []byte, e int) (int, int, bool) {
 // secretsDirectiveValue returns the value of an rc-file directive, a name
 // at the start of the line followed by a quoted value and nothing else:
 // password "..." in .esmtprc, msmtprc, a Ruby DSL. Where directives take
-// bare words (a .conf file: db_password <password>), one
-// unquoted word counts too.
+// bare words (a .conf file: db_password <password>), one unquoted word
+// counts too.
 func secretsDirectiveValue(line []byte, s, e int, bare bool) (int, int, bool) {
 	if len(bytes.TrimLeft(line[:s], " \t")) != 0 || e >= len(line) || line[e] != ' ' && line[e] != '\t' {
 		return 0, 0, false
@@ -1620,7 +1620,7 @@ func secretsValidateNotHex(v []byte, _ *secretsMatchCtx) bool {
 
 // secretsValidateNotLowerCaseWords turns away a value with neither a digit
 // nor an upper-case letter in a format that allows lower-case letters and
-// digits: 17 or 24 random ones lack a digit about once in 400 or 2,500
+// digits: 17 or 24 random ones lack a digit about once in 250 or 2,500
 // draws, while words run together or joined by underscores
 // (marketingcalendar, production_settings_loggingverbosity) always do.
 func secretsValidateNotLowerCaseWords(v []byte, _ *secretsMatchCtx) bool {

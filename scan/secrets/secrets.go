@@ -108,7 +108,7 @@ func secretsIsConfigFile(rel string) bool {
 	return secretsIsPlainText(rel)
 }
 
-// secretsIsPlainText reports a file of no language (notes.txt): what
+// secretsIsPlainText reports a file of no language (notes.txt, app.log): what
 // follows "name: " there is the value as written, as in a configuration
 // file, since nothing in the file could be a variable.
 func secretsIsPlainText(rel string) bool {

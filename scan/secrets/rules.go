@@ -122,7 +122,7 @@ type secretsMatchCtx struct {
 	line               []byte
 	configFile         bool           // unquoted values count (.env, .ini, YAML, ...)
 	dockerfile         bool           // ENV NAME value, the older form, is an assignment
-	plainText          bool           // a file of no language (.txt): configFile, with caveats
+	plainText          bool           // a file of no language (.txt, .log): configFile, with caveats
 	iacFile            bool           // Terraform, HCL, Bicep, ...: values are deployed as written
 	translation        bool           // an i18n catalogue: values are natural language
 	rel                string         // the file's path relative to the target

@@ -3,9 +3,11 @@
 // cmd/generate/config/rules/*.go, one file per example, the way an outside
 // set scored "per example file" is built. Its extract-random and
 // write-random commands build the gl-random part from the same sources
-// (random.go).
+// (random.go). Given an earlier extraction as EXCEPT, extract and
+// extract-random keep only what it lacks: the bl-examples and bl-random
+// parts are what betterleaks, gitleaks' fork, added.
 //
-//	go run ./testdata/secrets/families/gl-examples/gen extract RULESDIR > testdata/secrets/families/gl-examples/gen/examples.jsonl
+//	go run ./testdata/secrets/families/gl-examples/gen extract RULESDIR [EXCEPT.jsonl] > testdata/secrets/families/gl-examples/gen/examples.jsonl
 //	go run ./testdata/secrets/families/gl-examples/gen write testdata/secrets/families/gl-examples
 //
 // extract reads the string literals assigned to tps/fps (and passed to
@@ -33,6 +35,9 @@ import (
 type example struct {
 	File, Func, RuleID, Kind, Value, Ident, Path string
 	Multi                                        bool
+	// Source names the rule sources read; empty in examples extracted
+	// before a second scanner's sources were read: gitleaks v8.30.0's.
+	Source string `json:",omitempty"`
 }
 
 func main() {
@@ -42,9 +47,20 @@ func main() {
 		"extract-random": extractRandom, "write-random": writeRandom,
 	}
 	cmd, ok := commands[os.Args[min(1, len(os.Args)-1)]]
-	if len(os.Args) != 3 || !ok {
-		fmt.Fprintln(os.Stderr, "usage: gen extract|extract-random RULESDIR | gen write|write-random PARTDIR")
+	extracting := ok && strings.HasPrefix(os.Args[1], "extract")
+	if !ok || len(os.Args) < 3 || len(os.Args) > 4 || len(os.Args) == 4 && !extracting {
+		fmt.Fprintln(os.Stderr, "usage: gen extract|extract-random RULESDIR [EXCEPT.jsonl] | gen write|write-random PARTDIR")
 		os.Exit(2)
+	}
+	// EXCEPT is an earlier extraction: a fork's rule sources keep most of
+	// the examples of the scanner it forked, and a part of its own holds
+	// only what is new.
+	if len(os.Args) == 4 {
+		var err error
+		if except, err = readExcept(os.Args[3]); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
 	}
 	if err := cmd(os.Args[2]); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -117,12 +133,66 @@ func callName(c *ast.CallExpr) string {
 	return ""
 }
 
-func extract(dir string) error {
-	enc := json.NewEncoder(os.Stdout)
-	return eachRuleFunc(dir, func(base string, fd *ast.FuncDecl) error { return extractFunc(enc, base, fd) })
+// except holds the keys (exampleKey, sampleKey) of an earlier extraction
+// to leave out.
+var except = map[string]bool{}
+
+func readExcept(path string) (map[string]bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	keys := map[string]bool{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var x struct {
+			example
+			Parts []part
+		}
+		if err := json.Unmarshal(sc.Bytes(), &x); err != nil {
+			return nil, fmt.Errorf("%s: %v", path, err)
+		}
+		if x.Parts != nil {
+			keys[sampleKey(randomSample{RuleID: x.RuleID, Parts: x.Parts})] = true
+		} else {
+			keys[exampleKey(x.example)] = true
+		}
+	}
+	return keys, sc.Err()
 }
 
-func extractFunc(enc *json.Encoder, base string, fd *ast.FuncDecl) error {
+func exampleKey(x example) string { return x.Kind + "\x00" + x.Value }
+
+// rulesSource names a rules directory by its module and version when it
+// sits in the module cache (the way every part's SOURCE gives it).
+func rulesSource(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return dir
+	}
+	if _, rest, ok := strings.Cut(filepath.ToSlash(abs), "/pkg/mod/"); ok {
+		return rest
+	}
+	return filepath.ToSlash(abs)
+}
+
+// sourceOf is where an example came from, for its label.
+func sourceOf(source, file string) string {
+	if source == "" {
+		source = "gitleaks/gitleaks v8.30.0 cmd/generate/config/rules"
+	}
+	return source + "/" + file
+}
+
+func extract(dir string) error {
+	enc := json.NewEncoder(os.Stdout)
+	source := rulesSource(dir)
+	return eachRuleFunc(dir, func(base string, fd *ast.FuncDecl) error { return extractFunc(enc, source, base, fd) })
+}
+
+func extractFunc(enc *json.Encoder, source, base string, fd *ast.FuncDecl) error {
 	locals := map[string]string{}
 	ruleID := ""
 	ast.Inspect(fd.Body, func(nd ast.Node) bool {
@@ -146,8 +216,8 @@ func extractFunc(enc *json.Encoder, base string, fd *ast.FuncDecl) error {
 	})
 	var encErr error
 	put := func(x example) {
-		if encErr == nil {
-			x.File, x.Func, x.RuleID, x.Multi = base, fd.Name.Name, ruleID, strings.Contains(x.Value, "\n")
+		if encErr == nil && !except[exampleKey(x)] {
+			x.File, x.Func, x.RuleID, x.Multi, x.Source = base, fd.Name.Name, ruleID, strings.Contains(x.Value, "\n"), source
 			encErr = enc.Encode(x)
 		}
 	}
@@ -269,7 +339,7 @@ func write(part string) error {
 		if err := os.WriteFile(filepath.Join(files, rel), []byte(body+"\n"), 0o644); err != nil {
 			return err
 		}
-		src := fmt.Sprintf("gitleaks/gitleaks v8.30.0 cmd/generate/config/rules/%s %s (%s)", x.File, x.Func, x.Kind)
+		src := fmt.Sprintf("%s %s (%s)", sourceOf(x.Source, x.File), x.Func, x.Kind)
 		if kind == "tp" {
 			fmt.Fprintf(&labels, "%s\t0\t%s\t%s\n", rel, x.RuleID, src)
 		} else {

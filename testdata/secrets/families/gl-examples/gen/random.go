@@ -22,19 +22,38 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"math"
 	"math/rand"
 	"os"
 	"path/filepath"
 	"regexp/syntax"
+	"strconv"
 	"strings"
 )
 
-// part is a literal (Lit) or a pattern to draw from (Re).
-type part struct{ Lit, Re string }
+// part is a literal (Lit) or a pattern to draw from (Re); a draw whose
+// Shannon entropy is under MinEntropy is drawn again, as betterleaks'
+// NewSecretWithEntropy does.
+type part struct {
+	Lit, Re    string
+	MinEntropy float64 `json:",omitempty"`
+}
 
 type randomSample struct {
 	File, Func, RuleID, Ident string
 	Parts                     []part
+	Source                    string `json:",omitempty"`
+}
+
+// sampleKey leaves MinEntropy out: a fork that only adds an entropy floor
+// to a sample draws from the same pattern.
+func sampleKey(s randomSample) string {
+	var k strings.Builder
+	k.WriteString(s.RuleID)
+	for _, p := range s.Parts {
+		k.WriteString("\x00" + p.Lit + "\x00" + p.Re)
+	}
+	return k.String()
 }
 
 // helpers are gitleaks' utils pattern helpers (cmd/generate/config/utils/patterns.go).
@@ -80,9 +99,17 @@ func randomValue(e ast.Expr) ([]part, bool) {
 	}
 	switch v := e.(type) {
 	case *ast.CallExpr:
-		if callName(v) == "NewSecret" && len(v.Args) == 1 {
+		switch name := callName(v); {
+		case name == "NewSecret" && len(v.Args) == 1:
 			if re, ok := pattern(v.Args[0]); ok {
 				return []part{{Re: re}}, true
+			}
+		case name == "NewSecretWithEntropy" && len(v.Args) == 2:
+			re, ok1 := pattern(v.Args[0])
+			e, ok2 := v.Args[1].(*ast.BasicLit)
+			if ok1 && ok2 {
+				min, err := strconv.ParseFloat(e.Value, 64)
+				return []part{{Re: re, MinEntropy: min}}, err == nil
 			}
 		}
 	case *ast.BinaryExpr:
@@ -99,6 +126,7 @@ func randomValue(e ast.Expr) ([]part, bool) {
 
 func extractRandom(dir string) error {
 	enc := json.NewEncoder(os.Stdout)
+	source := rulesSource(dir)
 	return eachRuleFunc(dir, func(base string, fd *ast.FuncDecl) error {
 		ruleID := ""
 		var found []randomSample
@@ -124,7 +152,10 @@ func extractRandom(dir string) error {
 			return true
 		})
 		for _, s := range found {
-			s.RuleID = ruleID
+			s.RuleID, s.Source = ruleID, source
+			if except[sampleKey(s)] {
+				continue
+			}
 			if err := enc.Encode(s); err != nil {
 				return err
 			}
@@ -209,7 +240,7 @@ func writeRandom(partDir string) error {
 		return err
 	}
 	var labels strings.Builder
-	labels.WriteString("# file\tline\tfamily\tsource: a value drawn from a gitleaks rule's secrets.NewSecret pattern (see gen/main.go), in one of its sample generator's contexts\n")
+	labels.WriteString("# file\tline\tfamily\tsource: a value drawn from a rule's secrets.NewSecret pattern (see gen/random.go), in one of its sample generator's contexts\n")
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	n := 0
@@ -234,7 +265,13 @@ func writeRandom(partDir string) error {
 				if err != nil {
 					return fmt.Errorf("%s %s: %v", s.File, p.Re, err)
 				}
-				draw(r, re.Simplify(), &v)
+				var d strings.Builder
+				draw(r, re.Simplify(), &d)
+				for try := 0; try < 100 && entropy(d.String()) < p.MinEntropy; try++ {
+					d.Reset()
+					draw(r, re.Simplify(), &d)
+				}
+				v.WriteString(d.String())
 			}
 			c := randomContexts[n%len(randomContexts)]
 			n++
@@ -251,11 +288,26 @@ func writeRandom(partDir string) error {
 			if c.ext == "json" {
 				line = 2
 			}
-			fmt.Fprintf(&labels, "%s\t%d\t%s\tgitleaks/gitleaks v8.30.0 cmd/generate/config/rules/%s %s (seed %d)\n", rel, line, s.RuleID, s.File, s.Func, seed)
+			fmt.Fprintf(&labels, "%s\t%d\t%s\t%s %s (seed %d)\n", rel, line, s.RuleID, sourceOf(s.Source, s.File), s.Func, seed)
 		}
 		if err := sc.Err(); err != nil {
 			return err
 		}
 	}
 	return os.WriteFile(filepath.Join(partDir, "LABELS.tsv"), []byte(labels.String()), 0o644)
+}
+
+// entropy is the Shannon entropy of s in bits per character.
+func entropy(s string) float64 {
+	counts := map[rune]float64{}
+	n := 0.0
+	for _, c := range s {
+		counts[c]++
+		n++
+	}
+	h := 0.0
+	for _, c := range counts {
+		h -= c / n * math.Log2(c/n)
+	}
+	return h
 }

@@ -1,0 +1,1 @@
+cerebrasToken = "csk-vq0dnd3i2a93m65mv90fpqrp820foz4g8nk2zk47gstvluy2"

@@ -1,0 +1,1 @@
+MONGODBATLASSERVICEACCOUNT_TOKEN = "mdb_sa_sk_egixk1g0fggwxirxl4xcarbifd0ki8csnz7jfa4l"

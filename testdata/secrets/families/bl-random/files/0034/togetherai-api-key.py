@@ -1,0 +1,1 @@
+togetheraiToken = "tgp_v1_XIXlFEsRuMFFpknAX3YTeBbm93wUMkG_yJ9uWcDp_CD"

@@ -1,0 +1,1 @@
+vercelToken := "I8HNZOIJYW38EJDYCE4KCH16"

@@ -1,0 +1,1 @@
+vercelToken = "vck_D7E195ZxJgrFMV4MV7Nqe78KU7L4JTtmWlKXyBZARyzEh7QioyvB0S0Z"

@@ -1,0 +1,1 @@
+stabilityToken = "sk-quSO5GA9u2zXKTF9vX3tMFeeWvpYgRR8FK5txhAz2FSVU7Ju"

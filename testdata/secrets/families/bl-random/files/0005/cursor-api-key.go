@@ -1,1 +1,0 @@
-cursorToken := "key_7faae7e0f0ee788a1fbf694f0f687a52d004fa8054f9e87a7403f0ec3fdc35db"

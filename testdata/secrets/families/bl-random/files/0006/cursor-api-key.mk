@@ -1,0 +1,1 @@
+CURSOR_TOKEN = "key_03f0ec3fdc35db1164a88425dc47a8cfddc8fdd94d5f7606c045bb56e560a08b"

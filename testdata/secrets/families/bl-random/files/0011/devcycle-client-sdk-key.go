@@ -1,0 +1,1 @@
+devcycleToken := "dvc_client_b569gvwncb1yjcaygwr23qtx"

@@ -1,1 +1,0 @@
-x-figma-tokenToken := "C961-3DBB9DBF-44B9-ED9F-F4DE-A8BE2162E3AB"

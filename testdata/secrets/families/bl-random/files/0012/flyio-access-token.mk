@@ -1,1 +1,0 @@
-FLY_TOKEN = "FlyV1 iStdIBiLA65ULTGQttJgXOZGRTvXkGirSm5JzVzF7pTvB=msonqQ=K_GDYXCL,atk0Zk7=s,kixQhQWuZUnl4baJJxItg-l8Fy,-+"

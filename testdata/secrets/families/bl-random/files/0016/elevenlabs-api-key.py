@@ -1,0 +1,1 @@
+elevenlabsToken = "sk_1fceb6130e820727dd513a5b3af7ffcc3178212b7170a54b"

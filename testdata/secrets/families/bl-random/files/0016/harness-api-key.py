@@ -1,1 +1,0 @@
-harnessToken = "sat.p3QFBXvVl3vQjQ32f85p0K.70f3e884c5882bd068f76831.qgw4pjd6zgukclmny7i7"

@@ -1,1 +1,0 @@
-MONGODBATLASSERVICEACCOUNT_TOKEN = "mdb_sa_sk_egixk1g0fggwxirxl4xcarbifd0ki8csnz7jfa4l"

@@ -1,1 +1,0 @@
-openrouterToken = "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"

@@ -1,1 +1,0 @@
-poly_private_keyToken := "0x6fcA33c9Ea8DcCada70Ae8dFeFFBbE42ae09834f4567EfB66AF1D03aBEfDE0da"

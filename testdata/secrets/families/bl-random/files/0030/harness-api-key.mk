@@ -1,0 +1,1 @@
+HARNESS_TOKEN = "sat.lx5uIKebuwzbeqmOuU8my_.6d4a23834209ea975792fd74.jc8zvighsi5xxkh0ijv1"

@@ -1,1 +1,0 @@
-POSTHOG_TOKEN = "phc_WXBthMZoOPlx5uIKebuwzbeqmOuU8my_Lx3uXnN231-"

@@ -1,1 +1,0 @@
-togetheraiToken = "tgp_v1_XIXlFEsRuMFFpknAX3YTeBbm93wUMkG_yJ9uWcDp_CD"

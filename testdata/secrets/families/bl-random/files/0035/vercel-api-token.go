@@ -1,1 +1,0 @@
-vercelToken := "I8HNZOIJYW38EJDYCE4KCH16"

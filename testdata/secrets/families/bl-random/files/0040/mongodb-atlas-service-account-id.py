@@ -1,0 +1,1 @@
+mongodbAtlasServiceAccountIdToken = "mdb_sa_id_468e20a8047cb1f75779fdd1"

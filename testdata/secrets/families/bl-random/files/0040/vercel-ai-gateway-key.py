@@ -1,1 +1,0 @@
-vercelToken = "vck_D7E195ZxJgrFMV4MV7Nqe78KU7L4JTtmWlKXyBZARyzEh7QioyvB0S0Z"

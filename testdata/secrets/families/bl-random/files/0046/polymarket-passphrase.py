@@ -1,0 +1,1 @@
+poly_passphraseToken = "qoVfIk0NtJUI"

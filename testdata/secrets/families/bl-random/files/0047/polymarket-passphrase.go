@@ -1,0 +1,1 @@
+poly_passphraseToken := "kku1i6w5yg6atkBp25Vks1k2tfVQ6VeFnj052kmSF0miqvzr5GS9XG0BPLSaWC0Q"

@@ -1,1 +1,0 @@
-CURSOR_TOKEN = "key_c9118d8bbd6dd8c72ce91535bfda847afc0bf1f4de8169c6593d40ff1dd85856"

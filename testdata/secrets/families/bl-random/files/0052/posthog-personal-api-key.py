@@ -1,0 +1,1 @@
+posthogToken = "phx_TICsls18MutGbmHNVqiSDT9TmXU2RFZ7YOIjiTh25lyuiOw6G"

@@ -1,0 +1,1 @@
+renderToken := "rnd_AhUf8XgKzdq1VlNwBaMBAnMHyIlk"

@@ -1,0 +1,1 @@
+REPLICATE_TOKEN = "r8_iAJy11jaijP1wpQHFsv9bA7D8jwFyjKipwSTs"

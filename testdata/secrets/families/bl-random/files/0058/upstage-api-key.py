@@ -1,0 +1,1 @@
+upstageToken = "Oa9GKt7EE7BAZUPUFNFMw84XQtpS6LnamLRmXf2a"

@@ -1,0 +1,1 @@
+vercelToken := "VV93AUJFRO1HAPS82R8WVJN2"

@@ -1,1 +1,0 @@
-ollamaToken = "c7e89968a64ab1ec6d4b45639218d66b.aYOgcdFR1bYKgYQGvwuXFNer"

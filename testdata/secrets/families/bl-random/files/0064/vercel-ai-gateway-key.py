@@ -1,0 +1,1 @@
+vercelToken = "vck_vsYgqi6DSRr6NDJfx03gTrm3Bi3opxR_dEzNxky-btqxHOOGo3XRI6xt"

@@ -1,1 +1,0 @@
-POLY_SECRET_TOKEN = "age4e1Ge1agP+3CuOTkWQy3P+5ETwyLKRsI1nfbp"

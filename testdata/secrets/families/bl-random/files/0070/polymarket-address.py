@@ -1,1 +1,0 @@
-poly_addressToken = "0x2CcC7499e1fFAf36feD4eE3bf28fB3eeA35EeD17"

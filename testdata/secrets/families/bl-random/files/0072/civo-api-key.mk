@@ -1,0 +1,1 @@
+CIVO_TOKEN = "splhglkn3hm5dosjq0ihxdvxzv9y40nqjkwjv5bg5y4huxgqt1"

@@ -1,0 +1,1 @@
+deepgramToken = "79fcc143fff23cd9d8eece783cd76cc8403d68c6"

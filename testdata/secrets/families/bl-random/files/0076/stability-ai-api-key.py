@@ -1,1 +1,0 @@
-stabilityToken = "sk-quSO5GA9u2zXKTF9vX3tMFeeWvpYgRR8FK5txhAz2FSVU7Ju"

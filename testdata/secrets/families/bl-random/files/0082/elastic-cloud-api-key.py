@@ -1,0 +1,1 @@
+elasticToken = "essu_Rm8ixH6kOYsC53HHKM-qD3JEjwIfuNcCzmWl8nQQFf88NdbkhnIrxB0kZ1QG0TS6ZRUhDSAGtdX9ydqQ"

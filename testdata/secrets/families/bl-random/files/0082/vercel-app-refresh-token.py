@@ -1,1 +1,0 @@
-vercelToken = "vcr_rsl7_KZqDNEHpPV8X1lYDtEXLEvttZI6_awKDOwLH__jBcp-iByW9Gxs"

@@ -1,0 +1,1 @@
+elevenlabsToken := "sk_87845bec2de3aad978a37f1e969cc9cdc2b189d28096fb94"

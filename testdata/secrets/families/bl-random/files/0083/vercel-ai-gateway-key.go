@@ -1,1 +1,0 @@
-vercelToken := "vck_5iXyDFcP9P8SsBH7rNSJ2GAWaqjiJM5_drhx9adP3livgiRnlLkKCdLZ"

@@ -1,0 +1,1 @@
+EXOSCALE_TOKEN = "2CiBpYRLmm0OItp2o9tdJPjOLaEMcwvNg6a8vKzo"

@@ -1,0 +1,1 @@
+HARNESS_TOKEN = "pat.VavqBugcAfURWAC13gv2Mx.a1901cab462314e69d249003.zaddb4hkjrycd4olwfxf"

@@ -1,0 +1,1 @@
+moonshotToken := "sk-rCmtculuyFKq43X8AIE8PmS4eOLnOC-4Axx4UqEkyKSgxKxT"

@@ -1,0 +1,1 @@
+mongodbAtlasServiceAccountToken = "mdb_sa_sk_mz6hvzandzizq8fnf3x5ycj05fsxcme7u9mh1gic"

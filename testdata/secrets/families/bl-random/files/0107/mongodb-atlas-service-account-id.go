@@ -1,0 +1,1 @@
+mongodbAtlasServiceAccountIdToken := "mdb_sa_id_53511d47c107b54376781855"

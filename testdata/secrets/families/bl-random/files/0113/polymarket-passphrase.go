@@ -1,0 +1,1 @@
+poly_passphraseToken := "gP62Brj0Bgom"

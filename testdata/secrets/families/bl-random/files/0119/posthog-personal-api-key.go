@@ -1,0 +1,1 @@
+posthogToken := "phx_TCar8n8v_tX2QEHVlX2cX1EklvFoagFGbh7EPKLyvNdsZuHFx"

@@ -1,0 +1,1 @@
+RENDER_TOKEN = "rnd_UX6hc2WOYIiYcr7qP0MkLt6ytzRk"

@@ -1,0 +1,1 @@
+upcloudToken = "ucat_UPVQPUYL5H9P9BUQVBG4UVX2ZW"

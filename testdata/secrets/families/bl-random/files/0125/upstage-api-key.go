@@ -1,0 +1,1 @@
+upstageToken := "NvBikoOPIIovY4hMI6sdEQErhQ9CXDLQFh7LW8N7"

@@ -1,0 +1,1 @@
+vercelToken = "vcr_mCNdESIl0Qc5qgbgv6AQ4vSfCWMFlNcMtfsR_2UQGn6bQaVHeZgWwMT8"

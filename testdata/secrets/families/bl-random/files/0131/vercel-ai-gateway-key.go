@@ -1,0 +1,1 @@
+vercelToken := "vck_Ylc7fssDgowVWAQeNAKwl8CP_mNuoRkK5I3Ftv8zxBtyFq8hhlk2O0AJ"

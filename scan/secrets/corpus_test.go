@@ -278,16 +278,19 @@ var (
 // none blind after round 23, 0.967 (29/30) after; gitleaks 0.933 with 5.
 // gl-random (gitleaks v8.30.0's random samples drawn from their patterns)
 // 0.964 (401/416) at its first score, 0.976 after round 25; gitleaks 0.995,
-// no negatives in it.
+// no negatives in it. bl-random (the samples betterleaks v1.8.1 added)
+// 0.948 (127/134) blind, 0.955 after round 26 (its misses: AWS secrets
+// drawn with a "=" inside, PostHog project keys and wallet addresses,
+// both public); gitleaks 0.843.
 const secretsFamiliesMinRecall = 0.95
 
-var secretsFamiliesGitleaksFPFiles = map[string]int{"dev": 8, "heldout": 6, "heldout2": 1, "heldout3": 2, "heldout4": 1, "heldout5": 3, "heldout6": 1, "heldout7": 1, "heldout8": 0, "heldout9": 0, "heldout10": 2, "heldout11": 0, "heldout12": 1, "heldout13": 1, "gl-dev": 7, "gl-heldout": 5, "gl-contexts": 0, "gl-examples": 10, "names-heldout": 5, "gl-random": 0}
+var secretsFamiliesGitleaksFPFiles = map[string]int{"dev": 8, "heldout": 6, "heldout2": 1, "heldout3": 2, "heldout4": 1, "heldout5": 3, "heldout6": 1, "heldout7": 1, "heldout8": 0, "heldout9": 0, "heldout10": 2, "heldout11": 0, "heldout12": 1, "heldout13": 1, "gl-dev": 7, "gl-heldout": 5, "gl-contexts": 0, "gl-examples": 10, "names-heldout": 5, "gl-random": 0, "bl-random": 0}
 
 // TestSecretsFamiliesCorpus scores every part the way
 // bench/secrets-score.go does: a label is found when any finding is on its
 // line; a file with a finding on any other line is a false-positive file.
 func TestSecretsFamiliesCorpus(t *testing.T) {
-	for _, part := range []string{"dev", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "gl-dev", "gl-heldout", "gl-contexts", "gl-examples", "names-heldout", "gl-random"} {
+	for _, part := range []string{"dev", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "gl-dev", "gl-heldout", "gl-contexts", "gl-examples", "names-heldout", "gl-random", "bl-random"} {
 		t.Run(part, func(t *testing.T) {
 			dir := filepath.Join(secretsFamiliesDir, part)
 			labels := secretsReadLabels(t, dir)

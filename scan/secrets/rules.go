@@ -1703,6 +1703,15 @@ func secretsHasHexRun64(line []byte) bool {
 	return false
 }
 
+// secretsFindPrefixedTokens is prefixed-token (see shape.FindPrefixedTokens).
+func secretsFindPrefixedTokens(c *secretsMatchCtx) []secretsSpan {
+	var spans []secretsSpan
+	shape.FindPrefixedTokens(c.line, func(start, end int) {
+		spans = append(spans, secretsSpan{rule: c.engine.prefixedRule, matchStart: start, matchEnd: end, start: start, end: end, value: c.line[start:end]})
+	})
+	return spans
+}
+
 // secretsEthereumKeyRe is rulebook.EthereumKeyPattern.
 var secretsEthereumKeyRe = regexp.MustCompile(rulebook.EthereumKeyPattern)
 
@@ -2186,6 +2195,8 @@ func secretsFinder(name string) func(*secretsMatchCtx) []secretsSpan {
 		return secretsFindCurlAuth
 	case "EthereumKeys":
 		return secretsFindEthereumKeys
+	case "PrefixedTokens":
+		return secretsFindPrefixedTokens
 	}
 	panic("secrets: rulebook names an unknown finder " + name)
 }

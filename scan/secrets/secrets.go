@@ -206,6 +206,7 @@ type secretsEngine struct {
 	// k8sSecretRule is kubernetes-secret's index: its file context tells the
 	// generic rules to leave a Secret's data alone.
 	k8sSecretRule int
+	prefixedRule  int
 }
 
 // secretsRuleSet is a bitset over rule indices; iteration in index order
@@ -286,6 +287,7 @@ func newSecretsEngine() *secretsEngine {
 	}
 	e.matcher = newSecretsKeywordMatcher(kws)
 	e.k8sSecretRule = e.ruleIndex["kubernetes-secret"]
+	e.prefixedRule = e.ruleIndex["prefixed-token"]
 	return e
 }
 
@@ -375,6 +377,7 @@ func (e *secretsEngine) scanContent(data []byte, rel string, sc *secretsScratch,
 	}
 	cands = e.addNestedBlocks(data, cands)
 	cands = e.addPathVendors(data, rel, cands)
+	cands = e.addPrefixedTokens(data, cands)
 	sc.cands = cands
 	if len(cands) == 0 {
 		return
@@ -489,17 +492,31 @@ func secretsValueElsewhere(data []byte, lineEnd, lineNo int, sp secretsSpan) (in
 // the context word), so the line counting here need not be clever.
 func (e *secretsEngine) addFileScoped(data []byte, r int, cands []secretsCand) []secretsCand {
 	for _, m := range e.rules[r].re.FindAllIndex(data, -1) {
-		ls := bytes.LastIndexByte(data[:m[0]], '\n') + 1
-		i, found := slices.BinarySearchFunc(cands, ls, func(c secretsCand, start int) int { return c.start - start })
-		if !found {
-			le := len(data)
-			if j := bytes.IndexByte(data[ls:], '\n'); j >= 0 {
-				le = ls + j
-			}
-			cands = slices.Insert(cands, i, secretsCand{start: ls, end: le, line: bytes.Count(data[:ls], []byte{'\n'}) + 1})
-		}
-		cands[i].rules.add(r)
+		cands = secretsMarkLine(data, m[0], r, cands)
 	}
+	return cands
+}
+
+// secretsMarkLine makes the line holding data[at] a candidate for rule r,
+// keeping cands in line order.
+func secretsMarkLine(data []byte, at, r int, cands []secretsCand) []secretsCand {
+	ls := bytes.LastIndexByte(data[:at], '\n') + 1
+	i, found := slices.BinarySearchFunc(cands, ls, func(c secretsCand, start int) int { return c.start - start })
+	if !found {
+		le := len(data)
+		if j := bytes.IndexByte(data[ls:], '\n'); j >= 0 {
+			le = ls + j
+		}
+		cands = slices.Insert(cands, i, secretsCand{start: ls, end: le, line: bytes.Count(data[:ls], []byte{'\n'}) + 1})
+	}
+	cands[i].rules.add(r)
+	return cands
+}
+
+// addPrefixedTokens marks the lines that hold a token in a vendor's
+// prefixed shape as candidates for prefixed-token.
+func (e *secretsEngine) addPrefixedTokens(data []byte, cands []secretsCand) []secretsCand {
+	shape.FindPrefixedTokens(data, func(start, _ int) { cands = secretsMarkLine(data, start, e.prefixedRule, cands) })
 	return cands
 }
 

@@ -694,6 +694,27 @@ func TestSecretsNewerVendorFormats(t *testing.T) {
 		{"a.go", `flutterwaveEncKey := "FLWSECK_TEST-ff159a11feee"`, "flutterwave-secret-key"},
 		{"a.py", `AIRTABLE_TOKEN = "ym6f362uco7xgxrfw"`, "airtable-api-key"},
 		{"a.py", `AIRTABLE_BASE_NAME = "marketingcalendar"`, ""},
+		// betterleaks' newer vendors (round 26).
+		{"a.md", "vcp_A9s4OULaKxNaIG8g5714tA7698kEfAvp99SMgU56NEBJ0bFr2pIX93uL", "vercel-token"},
+		{"a.md", "CCDB1_uZbYguegDSdZeygDSTP9x4_bGomcztMi08MMgElI947y0M0yoSftfoqWfWyVu5x", "cockroachdb-cloud-api-key"},
+		{"a.md", "FlyV1 xVhM9T5Eza9KMQ4srYCoA6kkmhhA9mhwAgogwtghydEQbrLmJaxij1216xVdgbY3AyHQtJzoKCXpaapc7h9r17QxazvBAX1TBbKmqvDw4x,k1fRywzSVXp8kvxBqPiycUMt5yM3ZuLFOhjCV22O", "flyio-token"},
+		{"a.md", "configcat-sdk-1/3TP8GoO26nZfVK42wO0Xp7/0ir2qQvdG4hGyRUFrgUSSh", "configcat-sdk-key"},
+		{"a.env", "CONFIGCAT_SDK_KEY=3TP8GoO26nZfVK42wO0Xp7/0ir2qQvdG4hGyRUFrgUSSh", "configcat-sdk-key"},
+		{"a.py", `deepgramToken = "8341acdf1ff5a521256e73b5670324a91f41dab9"`, "deepgram-api-key"},
+		{"a.md", "xoxc-2541715624-2536568458595-2560197464944-5bd641d621987c7d488eecdcff0eaf445ddec7f1a64458354902b0c09ced24bc", "slack-session-token"},
+		{"a.md", "tgp_v1_ae46TKIqK2d4LfmOkXaPY7MhmEhKbOtzNnqzkJOkgRM", "togetherai-api-key"},
+		{"a.md", "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", "wandb-api-key"},
+		{"a.md", "phx_WPBiOUcEqTXmyY7aTfsNOEKoEHpBChmENSA7VM2RFeSp6", "posthog-personal-api-key"},
+		// A token in the prefix_random shape of an issuer no rule knows.
+		{"a.md", "Use acme_aruwK7eqxd7cs5f4PCB9TrPh2Or0VVvawcf2rDmh here.", "prefixed-token"},
+		{"a.md", "acme_sandbox_aruwK7eqxd7cs5f4PCB9TrPh2Or0VVvawcf2rDmh", "prefixed-token"},
+		// Public by design, a known vendor's near miss (its rule knows the
+		// length; a neighbouring prefix), a name, a path.
+		{"a.md", "pk_live_Y4hSLCoB70ZgvrKstSUVKxdKgX9AWJKayqOZ6mg4", ""},
+		{"a.md", "gsk_PahPqAWdsh2clitMMafBgQk8EeJUfAhMapsvsEFi", ""},
+		{"a.md", "vct_fnctDN1DNiLNldsQhqe4Dn3fzlR3OvjUs0Fy5I4tt8fHHULaWnRBRr7u", ""},
+		{"a.go", "func test_validateTokenExpiresAfterThirtyDays2(t *testing.T) {", ""},
+		{"a.md", "see /static/js/app_aruwK7eqxd7cs5f4PCB9TrPh2Or0VVvawcf2rDmh.js", ""},
 	} {
 		got := secretsScanLines(t, tc.file, tc.line)
 		switch {

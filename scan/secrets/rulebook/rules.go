@@ -229,6 +229,11 @@ func Rules() []Rule {
 			// base62 part of 8 to 48.
 			Keywords: []string{"xoxa-", "xoxr-", "xoxs-", "xoxo-"},
 			Pattern:  `\b(xox[os]-[0-9]+-[0-9]+-[0-9]+-[a-fA-F0-9]{8,64}|xox[ar]-(?:[0-9]+-)*` + base62 + `{8,48})\b`, MinEntropy: 2.5, VendorFormat: true},
+		// A browser session's client token (xoxc-) and its d cookie
+		// (xoxd-, URL-encoded) act as the signed-in user.
+		{ID: "slack-session-token", Title: "Slack browser session token or cookie", Severity: high, CWE: cwe798,
+			Remediation: "Sign the user out of all sessions (Account > Sign out all other sessions, or admin.users.session.reset).",
+			Keywords:    []string{"xoxc-", "xoxd-"}, Pattern: `\b(xoxc-[0-9]{9,15}-[0-9]{9,15}-[0-9]{9,15}-[a-f0-9]{64}|xoxd-[A-Za-z0-9%/+_-]{100,}={0,2})`, MinEntropy: 3, VendorFormat: true},
 		{ID: "slack-app-token", Title: "Slack app-level token", Severity: high, CWE: cwe798,
 			Remediation: "Revoke and regenerate it under the app's Basic Information > App-Level Tokens.",
 			Keywords:    []string{"xapp-"}, Pattern: `\b(xapp-[0-9]-[A-Z0-9]+-[0-9]+-[a-z0-9]{32,80})\b`, MinEntropy: 3},
@@ -307,6 +312,13 @@ func Rules() []Rule {
 		{ID: "generic-secret", Title: "Hard-coded secret or API token", Severity: med, CWE: cwe798,
 			Remediation: "Rotate the secret at its issuer and read it from the environment or a secret manager.",
 			Keywords:    SecretKeywords, CSKeywords: SecretKeyNameKeywords, Find: "SecretAssignments"},
+		// A token in the prefix_random shape of an issuer no rule knows,
+		// after the assignments so that a named value keeps its name's rule:
+		// the lines come from a scan of the whole file (no keyword can
+		// select them), and the finder judges the body.
+		{ID: "prefixed-token", Title: "Token in a vendor's prefixed format", Severity: med, CWE: cwe798,
+			Remediation: "Find the service that issued the token (its prefix names it), revoke it there, and read it from the environment or a secret manager.",
+			Find:        "PrefixedTokens"},
 	}...)
 }
 
@@ -527,8 +539,21 @@ func VendorRules() []Rule {
 			[]string{"cloudflare", "cf_api", "cf-api"}, `[a-f0-9]{37}|[A-Za-z0-9_-]{40}`),
 		tok("openshift-user-token", "OpenShift user token", high, "OpenShift (oc delete oauthaccesstoken)",
 			[]string{"sha256~"}, `sha256~[A-Za-z0-9_-]{43}`),
+		// flyctl prints a token as "FlyV1 " and its macaroons joined by commas.
 		tok("flyio-token", "Fly.io access token", high, "Fly.io (fly tokens revoke)",
-			[]string{"fo1_", "fm1_", "fm2_", "fm1a_", "fm1r_", "fm2a_", "fm2r_"}, `fo1_[A-Za-z0-9_-]{43}|fm[12][ar]?_[A-Za-z0-9+/]{100,}={0,3}`),
+			[]string{"fo1_", "fm1_", "fm2_", "fm1a_", "fm1r_", "fm2a_", "fm2r_", "FlyV1 "},
+			`fo1_[A-Za-z0-9_-]{43}|fm[12][ar]?_[A-Za-z0-9+/]{100,}={0,3}|FlyV1 [A-Za-z0-9=_,/+-]{100,}`),
+		// Vercel's prefixed tokens: personal (vcp_), integration (vci_), app
+		// access and refresh (vca_, vcr_) and AI Gateway keys (vck_).
+		tok("vercel-token", "Vercel access token or AI Gateway key", high, "Vercel (Account Settings > Tokens, or the integration's or AI Gateway's keys)",
+			[]string{"vcp_", "vci_", "vca_", "vcr_", "vck_"}, `vc[pikar]_[A-Za-z0-9_-]{56}`),
+		tok("cockroachdb-cloud-api-key", "CockroachDB Cloud API key", crit, "the CockroachDB Cloud console (Organization > Access management > Service accounts: delete the key)",
+			[]string{"CCDB1_"}, `CCDB1_[A-Za-z0-9]{22}_[A-Za-z0-9]{40}`),
+		// ConfigCat SDK keys read a config's flags and targeting rules
+		// (user attributes, segment lists); the v2 form carries its prefix.
+		both("configcat-sdk-key", "ConfigCat SDK key", med, "the ConfigCat dashboard (SDK Keys: add a secondary key, then delete the old one)",
+			[]string{"configcat-sdk-1/"}, `configcat-sdk-1/[A-Za-z0-9_-]{22}/[A-Za-z0-9_-]{22}`,
+			[]string{"configcat"}, `[A-Za-z0-9_-]{22}/[A-Za-z0-9_-]{22}`),
 		both("heroku-api-key", "Heroku API key", high, "Heroku (Account settings > API Key > Regenerate)",
 			[]string{"HRKU-AA"}, `HRKU-AA[0-9A-Za-z_-]{58}`, []string{"heroku"}, uuid),
 		// A private app token is pat-<region>-<uuid>; the legacy API key
@@ -753,6 +778,13 @@ func VendorRules() []Rule {
 			Keywords:    []string{"claude.ai/code/session_"}, Pattern: `(?i:https?://claude\.ai/code/)(?P<secret>session_[A-Za-z0-9]{16,})` + tokEnd,
 			MinEntropy: 3, VendorFormat: true},
 		tok("replicate-api-token", "Replicate API token", high, "Replicate (Account settings > API tokens)", []string{"r8_"}, `r8_[A-Za-z0-9]{40}`),
+		tok("togetherai-api-key", "Together AI API key", high, "Together AI (Settings > API Keys)", []string{"tgp_v1_"}, `tgp_v1_[A-Za-z0-9_-]{43}`),
+		both("wandb-api-key", "Weights & Biases API key", high, "Weights & Biases (User settings > API keys)",
+			[]string{"wandb_v1_"}, `wandb_v1_[A-Za-z0-9_]{77}`, []string{"wandb", "weightsandbiases"}, `[a-f0-9]{40}`),
+		// Only personal keys (phx_): a project key (phc_) is written into
+		// every page that loads PostHog and is public by design.
+		tok("posthog-personal-api-key", "PostHog personal API key", high, "PostHog (Settings > Personal API keys)", []string{"phx_"}, `phx_[A-Za-z0-9_-]{41,49}`),
+		near("deepgram-api-key", "Deepgram API key", high, "the Deepgram console (Settings > API Keys)", []string{"deepgram"}, `[a-f0-9]{40}`),
 
 		// ---- payment, commerce and crypto exchanges ----
 		tok("flutterwave-secret-key", "Flutterwave secret or encryption key", high, "the Flutterwave dashboard (Settings > API keys > Regenerate)",

@@ -231,3 +231,9 @@ var InstructionSuffixes = []string{"here"}
 // app-<hash>.js): a vendor prefix that happens to stand before the hash
 // makes it no token.
 var AssetExtensions = []string{"png", "jpg", "jpeg", "gif", "svg", "ico", "webp", "css", "js", "mjs", "map", "woff", "woff2", "ttf", "eot", "html", "htm"}
+
+// PublicTokenPrefixes open tokens that are public by design and ship in
+// front-end code: Stripe's and Clerk's publishable keys (pk_live_,
+// pk_test_) and PostHog's project keys (phc_). A bare pk_ is not one:
+// ClickUp's personal tokens and Courier's auth tokens start with it.
+var PublicTokenPrefixes = []string{"pk_live_", "pk_test_", "phc_"}

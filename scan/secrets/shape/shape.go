@@ -260,8 +260,12 @@ var VendorShapeRe = regexp.MustCompile(rulebook.VendorShapePattern)
 
 // NotACredentialShape reports values the generic rules must leave
 // alone whatever their name: an Ethereum address (public by nature), a
-// qualified type name, a value in a Telegram bot token's shape.
+// key public by design (rulebook.PublicTokenPrefixes), a qualified type
+// name, a value in a Telegram bot token's shape.
 func NotACredentialShape(v []byte) bool {
+	if publicTokenPrefix(v) {
+		return true
+	}
 	if len(v) == 42 && bytes.HasPrefix(v, []byte("0x")) && !bytes.ContainsFunc(v[2:], func(r rune) bool {
 		return !('0' <= r && r <= '9' || 'a' <= r|32 && r|32 <= 'f')
 	}) {

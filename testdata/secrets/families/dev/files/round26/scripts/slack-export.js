@@ -1,0 +1,3 @@
+const form = new FormData();
+form.append("token", "xoxc-2541715624-2536568458595-2560197464944-5bd641d621987c7d488eecdcff0eaf445ddec7f1a64458354902b0c09ced24bc");
+const cookie = "d=xoxd-Rw8mQ2zT%2BbK5nL9pX3vC7hY1jF6sD4gA0eU8iO2rW5tE9yN3mB7kJ1hG6fV4cX8zS2aQ0pL5oI9uY3tR7eW1qK%2FnM6bV4cX8zS2aQ0pL5oI9uY3tR7eW1qK6nM%3D%3D";

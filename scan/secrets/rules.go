@@ -376,20 +376,28 @@ func secretsFollowedByAsset(line []byte, end int) bool {
 	return slices.Contains(rulebook.AssetExtensions, strings.ToLower(string(line[end+1:p])))
 }
 
-// secretsIdentIsPass reports a name that is the word "pass" or ends in
-// it as a word (DB_PASS, ftp.pass, smtpPass, "pass"): the short form of
-// password in .env files and FTP/SFTP tool configurations. bypass and
-// compass are not.
+// secretsIdentIsPass reports a name that is a short form of password as
+// a word, alone or at its end (DB_PASS, ftp.pass, smtpPass, "pass",
+// database_pw, client.pw, psw): the short forms of .env files and FTP/SFTP
+// tool configurations. bypass, compass and npw are not.
 func secretsIdentIsPass(ident []byte) bool {
-	n := len(ident)
-	if n < 4 {
-		return false
+	for _, w := range rulebook.PasswordShortWords {
+		n, k := len(ident), len(w)
+		switch {
+		case n < k:
+		case n == k:
+			if bytes.EqualFold(ident, []byte(w)) {
+				return true
+			}
+		default:
+			tail, before := ident[n-k:], ident[n-k-1]
+			camel := tail[0] == w[0]-('a'-'A') && bytes.Equal(tail[1:], []byte(w[1:])) && before != '_'
+			if camel || bytes.EqualFold(tail, []byte(w)) && (before == '_' || before == '-' || before == '.') {
+				return true
+			}
+		}
 	}
-	if n == 4 {
-		return bytes.EqualFold(ident, []byte("pass"))
-	}
-	tail, before := ident[n-4:], ident[n-5]
-	return bytes.Equal(tail, []byte("Pass")) && before != '_' || bytes.EqualFold(tail, []byte("pass")) && (before == '_' || before == '-' || before == '.')
+	return false
 }
 
 var secretsCallPairRe = regexp.MustCompile(rulebook.CallPairPattern)

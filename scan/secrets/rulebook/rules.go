@@ -205,9 +205,9 @@ func Rules() []Rule {
 		{ID: "pypi-upload-token", Title: "PyPI upload token", Severity: high, CWE: cwe798,
 			Remediation: "Delete the token under PyPI Account settings > API tokens and prefer Trusted Publishing from CI.",
 			CSKeywords:  []string{"pypi-AgEIcHlwaS5vcmc"}, Pattern: `\b(pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,})`},
-		{ID: "dockerhub-pat", Title: "Docker Hub personal access token", Severity: high, CWE: cwe798,
-			Remediation: "Delete it under Docker Hub Account settings > Personal access tokens and check recent image pushes.",
-			CSKeywords:  []string{"dckr_pat_"}, Pattern: `\b(dckr_pat_[A-Za-z0-9_-]{27})` + notB64ID, MinEntropy: 3},
+		{ID: "dockerhub-pat", Title: "Docker Hub personal or organization access token", Severity: high, CWE: cwe798,
+			Remediation: "Delete it under Docker Hub Account settings > Personal access tokens (an organization's under its Settings > Access tokens) and check recent image pushes.",
+			CSKeywords:  []string{"dckr_pat_", "dckr_oat_"}, Pattern: `\b(dckr_pat_[A-Za-z0-9_-]{27}|dckr_oat_[A-Za-z0-9_-]{32})` + notB64ID, MinEntropy: 3},
 
 		// ---- chat ----
 		{ID: "slack-bot-token", Title: "Slack bot token", Severity: high, CWE: cwe798,
@@ -328,16 +328,21 @@ func Rules() []Rule {
 // secret_key_base (Rails, Phoenix) signs sessions like a SECRET_KEY does.
 // WordPress's AUTH_KEY, SECURE_AUTH_SALT, LOGGED_IN_KEY, NONCE_SALT, ...
 // sign its cookies and nonces. A name that is "pass" as a word (DB_PASS)
-// is a password too (see secretsIdentIsPass in scan/secrets).
+// is a password too, and so are pw and psw (database_pw, client.pw): see
+// secretsIdentIsPass in scan/secrets.
 var (
-	PasswordKeywords = []string{"password", "passwd", "pwd", "passphrase", "pass"}
+	PasswordKeywords = []string{"password", "passwd", "pwd", "passphrase", "pass", "pw", "psw"}
+	// PasswordShortWords are the short forms that name a password only as
+	// a whole word of the name (DB_PASS, smtpPass, service-pw; not bypass).
+	PasswordShortWords = []string{"pass", "pw", "psw"}
 	// PasswordLineKeywords select the lines PasswordKeywords are looked
 	// for on: "pass" alone is in every other line of prose and code
 	// (passed, bypass), "pass" as a name is followed by an operator or a
 	// quote, or preceded by a separator.
-	PasswordLineKeywords = []string{"password", "passwd", "pwd", "passphrase", "_pass", "-pass", ".pass", "pass\"", "pass'", "pass:", "pass=", "pass ="}
-	PasswordSuffixes     = []string{"password", "passwd", "pwd", "passphrase"}
-	SecretKeywords       = []string{"secret", "api_key", "apikey", "api-key", "token", "access_key", "accesskey", "auth_key", "auth_salt", "logged_in_", "nonce_", "credential", "creds"}
+	PasswordLineKeywords = []string{"password", "passwd", "pwd", "passphrase", "_pass", "-pass", ".pass", "pass\"", "pass'", "pass:", "pass=", "pass =",
+		"_pw", "-pw", ".pw", "pw\"", "pw'", "pw:", "pw=", "pw =", "psw"}
+	PasswordSuffixes = []string{"password", "passwd", "pwd", "passphrase"}
+	SecretKeywords   = []string{"secret", "api_key", "apikey", "api-key", "token", "access_key", "accesskey", "auth_key", "auth_salt", "logged_in_", "nonce_", "credential", "creds"}
 	// SecretKeyNameKeywords (case-sensitive) start the line test for a
 	// name whose last word is key (clarifai_key, BING_KEY, braintreeKey):
 	// a bare "key" would make every "keyboard" and "monkey" a candidate;
@@ -525,8 +530,10 @@ func VendorRules() []Rule {
 			Remediation: revokeIn("the Azure portal (App registrations > Certificates & secrets) and prefer managed identities or certificates"),
 			CSKeywords:  []string{"Q~"}, Pattern: `(?:^|[^A-Za-z0-9_~.-])(?P<secret>[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34})(?:[^A-Za-z0-9_~.-]|$)`,
 			MinEntropy: 3.5},
+		// STS. IDs are the temporary ones AssumeRole hands out, with a
+		// secret and a CAIS... security token beside them.
 		tok("alibaba-access-key-id", "Alibaba Cloud AccessKey ID", crit, "the Alibaba Cloud RAM console (AccessKey management)",
-			[]string{"LTAI"}, `LTAI[A-Za-z0-9]{12,20}`),
+			[]string{"LTAI", "STS."}, `LTAI[A-Za-z0-9]{12,20}|STS\.[A-Za-z0-9]{16,64}`),
 		near("alibaba-secret-key", "Alibaba Cloud AccessKey secret", crit, "the Alibaba Cloud RAM console (AccessKey management)",
 			[]string{"alibaba", "aliyun", "alicloud"}, `[A-Za-z0-9]{30}`),
 		both("yandex-cloud-key", "Yandex Cloud credential", crit, "the Yandex Cloud console (service account keys)",
@@ -543,6 +550,10 @@ func VendorRules() []Rule {
 		tok("flyio-token", "Fly.io access token", high, "Fly.io (fly tokens revoke)",
 			[]string{"fo1_", "fm1_", "fm2_", "fm1a_", "fm1r_", "fm2a_", "fm2r_", "FlyV1 "},
 			`fo1_[A-Za-z0-9_-]{43}|fm[12][ar]?_[A-Za-z0-9+/]{100,}={0,3}|FlyV1 [A-Za-z0-9=_,/+-]{100,}`),
+		tok("circleci-token", "CircleCI personal or project API token", high, "CircleCI (User settings > Personal API Tokens, or Project settings > API Permissions)",
+			[]string{"CCIPAT_", "CCIPRJ_"}, `CCIP(?:AT|RJ)_[A-Za-z0-9]{22}_[a-f0-9]{40}`),
+		near("gumroad-access-token", "Gumroad access token", high, "Gumroad (Settings > Advanced > Applications: revoke the token)",
+			[]string{"gumroad"}, `[a-f0-9]{64}|[A-Za-z0-9-]{43}`),
 		// Vercel's prefixed tokens: personal (vcp_), integration (vci_), app
 		// access and refresh (vca_, vcr_) and AI Gateway keys (vck_).
 		tok("vercel-token", "Vercel access token or AI Gateway key", high, "Vercel (Account Settings > Tokens, or the integration's or AI Gateway's keys)",
@@ -784,6 +795,10 @@ func VendorRules() []Rule {
 		// Only personal keys (phx_): a project key (phc_) is written into
 		// every page that loads PostHog and is public by design.
 		tok("posthog-personal-api-key", "PostHog personal API key", high, "PostHog (Settings > Personal API keys)", []string{"phx_"}, `phx_[A-Za-z0-9_-]{41,49}`),
+		// Devin: personal (apk_user_) and service (apk_) API keys, base64;
+		// service user tokens (cog_), base32.
+		tok("devin-api-key", "Devin API key or service user token", high, "Devin (Settings > API keys, or the service user's tokens)",
+			[]string{"apk_", "cog_"}, `apk_user_[A-Za-z0-9+/]{120,180}={0,2}|apk_[A-Za-z0-9+/]{80,100}={0,2}|cog_[a-z2-7]{52}`),
 		near("deepgram-api-key", "Deepgram API key", high, "the Deepgram console (Settings > API Keys)", []string{"deepgram"}, `[a-f0-9]{40}`),
 
 		// ---- payment, commerce and crypto exchanges ----

@@ -90,11 +90,11 @@ var K8sNonSecretKeys = map[string]bool{
 }
 
 // SequenceMarkers are keyboard and counting runs. In a value they
-// usually mean an example ("abcdefgh12345678"), except in a password of a
+// usually mean an example ("abcdefgh12345678", "essu_abc123"), except in a password of a
 // configuration or IaC file, where a weak password such as "Aa12345678" is
 // still a real password: there only the exact dictionary
 // (WeakPasswordPlaceholders) decides.
-var SequenceMarkers = []string{"12345678", "abcdefgh", "qwerty"}
+var SequenceMarkers = []string{"12345678", "abcdefgh", "qwerty", "abc123"}
 
 // GooglePublicFileMarkers are what files that configure a client
 // app say: a Firebase web config (authDomain), google-services.json

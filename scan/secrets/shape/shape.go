@@ -252,6 +252,19 @@ func GenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, weakOK b
 	return Entropy(v) >= bar
 }
 
+// jwtWithWordSignature reports a JWT whose signature is a word
+// (eyJ...eyJ....signature): written for a document, which the jwt rule
+// turns away; no generic rule may report it instead. An unsigned token
+// (alg none, nothing after the last dot) still opens an API that accepts
+// it, and stays the generic rules' to judge.
+func jwtWithWordSignature(v []byte) bool {
+	if !bytes.HasPrefix(v, []byte("eyJ")) || bytes.Count(v, []byte(".")) != 2 {
+		return false
+	}
+	sig := v[bytes.LastIndexByte(v, '.')+1:]
+	return len(sig) > 0 && len(sig) < 16 && IsLowerWord(sig)
+}
+
 var QualifiedNameRe = regexp.MustCompile(rulebook.QualifiedNamePattern)
 
 var HostRe = regexp.MustCompile(rulebook.HostPattern)
@@ -260,10 +273,10 @@ var VendorShapeRe = regexp.MustCompile(rulebook.VendorShapePattern)
 
 // NotACredentialShape reports values the generic rules must leave
 // alone whatever their name: an Ethereum address (public by nature), a
-// key public by design (rulebook.PublicTokenPrefixes), a qualified type
-// name, a value in a Telegram bot token's shape.
+// key public by design (rulebook.PublicTokenPrefixes), a JWT signed with
+// a word, a qualified type name, a value in a Telegram bot token's shape.
 func NotACredentialShape(v []byte) bool {
-	if publicTokenPrefix(v) {
+	if publicTokenPrefix(v) || jwtWithWordSignature(v) {
 		return true
 	}
 	if len(v) == 42 && bytes.HasPrefix(v, []byte("0x")) && !bytes.ContainsFunc(v[2:], func(r rune) bool {

@@ -1,0 +1,9 @@
+#!/bin/sh
+export CIRCLE_TOKEN=CCIPAT_lRBaoihFzvpN7lwsxTZGeV_664ccb458b21186ed5ba16611bed32395d5c2598
+docker login -u ci -p dckr_oat_s8EiaHnQDhvclWF3ZYM0JKHYJTv2yZ5X
+export DEVIN_TOKEN=cog_n5t2rcva7o6wojuh7ekz564nym3hcerh52pxx7jgqfbsnq7msgvs
+export gumroadPRIVATE=0bb9b70170cb83f8df4ee41935b672e69da64fe17e7fc2fc376faa73444950ca
+export ALIBABA_CLOUD_ACCESS_KEY_ID=STS.texxoA5duuFBwvABKxtw5WVcT
+export database_pw="7OSDTv%41ot%Gj2rm3pf"
+cp build/app_release.apk dist/
+export ELASTIC_TOKEN=essu_abc123

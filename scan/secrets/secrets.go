@@ -487,36 +487,56 @@ func secretsValueElsewhere(data []byte, lineEnd, lineNo int, sp secretsSpan) (in
 }
 
 // addFileScoped runs a file-scoped rule's regexp over the whole content
-// and marks the lines it matches as candidates for that rule, keeping the
-// candidates in line order. Files that reach this are rare (they mention
-// the context word), so the line counting here need not be clever.
+// and marks the lines it matches as candidates for that rule.
 func (e *secretsEngine) addFileScoped(data []byte, r int, cands []secretsCand) []secretsCand {
-	for _, m := range e.rules[r].re.FindAllIndex(data, -1) {
-		cands = secretsMarkLine(data, m[0], r, cands)
-	}
-	return cands
-}
-
-// secretsMarkLine makes the line holding data[at] a candidate for rule r,
-// keeping cands in line order.
-func secretsMarkLine(data []byte, at, r int, cands []secretsCand) []secretsCand {
-	ls := bytes.LastIndexByte(data[:at], '\n') + 1
-	i, found := slices.BinarySearchFunc(cands, ls, func(c secretsCand, start int) int { return c.start - start })
-	if !found {
-		le := len(data)
-		if j := bytes.IndexByte(data[ls:], '\n'); j >= 0 {
-			le = ls + j
+	return secretsMarkLines(data, r, cands, func(mark func(int)) {
+		for _, m := range e.rules[r].re.FindAllIndex(data, -1) {
+			mark(m[0])
 		}
-		cands = slices.Insert(cands, i, secretsCand{start: ls, end: le, line: bytes.Count(data[:ls], []byte{'\n'}) + 1})
-	}
-	cands[i].rules.add(r)
-	return cands
+	})
 }
 
 // addPrefixedTokens marks the lines that hold a token in a vendor's
 // prefixed shape as candidates for prefixed-token.
 func (e *secretsEngine) addPrefixedTokens(data []byte, cands []secretsCand) []secretsCand {
-	shape.FindPrefixedTokens(data, func(start, _ int) { cands = secretsMarkLine(data, start, e.prefixedRule, cands) })
+	return secretsMarkLines(data, e.prefixedRule, cands, func(mark func(int)) {
+		shape.FindPrefixedTokens(data, func(start, _ int) { mark(start) })
+	})
+}
+
+// secretsMarkLines makes the line holding each offset that each passes to
+// mark (in increasing order) a candidate for rule r, keeping cands in line
+// order. Lines are found and numbered in one pass and new candidates
+// merged once, so that a hit on every line, or thousands on one long line,
+// cost one pass over the file and not one per hit.
+func secretsMarkLines(data []byte, r int, cands []secretsCand, each func(mark func(at int))) []secretsCand {
+	known := len(cands)
+	pos, lineNo, lineEnd := 0, 1, -1 // lineNo numbers the line that starts at pos
+	each(func(at int) {
+		if at <= lineEnd {
+			return // on the line marked last
+		}
+		ls := pos
+		if j := bytes.LastIndexByte(data[pos:at], '\n'); j >= 0 {
+			ls = pos + j + 1
+		}
+		lineNo += bytes.Count(data[pos:ls], []byte{'\n'})
+		pos = ls
+		lineEnd = len(data)
+		if j := bytes.IndexByte(data[ls:], '\n'); j >= 0 {
+			lineEnd = ls + j
+		}
+		if i, found := slices.BinarySearchFunc(cands[:known], ls, func(c secretsCand, start int) int { return c.start - start }); found {
+			cands[i].rules.add(r)
+			return
+		}
+		c := secretsCand{start: ls, end: lineEnd, line: lineNo}
+		c.rules.add(r)
+		cands = append(cands, c)
+	})
+	if len(cands) > known {
+		slices.SortFunc(cands, func(a, b secretsCand) int { return a.start - b.start })
+	}
 	return cands
 }
 

@@ -943,3 +943,27 @@ func TestOtherScannersMarkersSuppressVisibly(t *testing.T) {
 		t.Errorf("findings on lines %v, want %v", got, want)
 	}
 }
+
+// Lines marked from a scan of the whole file (prefixed-token) keep their
+// numbers beside the keyword candidates, whether a line holds one token,
+// two, or a keyword's match too.
+func TestSecretsPrefixedTokenLines(t *testing.T) {
+	const tok1, tok2 = "acme_aruwK7eqxd7cs5f4PCB9TrPh2Or0VVvawcf2rDmh", "acme_Wq4rT8yU2iO6pA0sD3fG7hJ1kL5zX9cV2bN6mQ4wE8"
+	got := secretsScanLines(t, "notes.md", strings.Join([]string{
+		"first " + tok1,
+		"nothing here",
+		tok1 + " and " + tok2,
+		"GITHUB_TOKEN=ghp_1aZ2bY3cX4dW5eV6fU7gT8hS9iR0jQ1kP2lO " + tok2,
+		"",
+		"last " + tok2,
+	}, "\n"))
+	var lines []string
+	for _, f := range got {
+		lines = append(lines, fmt.Sprintf("%d %s", f.Line, f.RuleID))
+	}
+	slices.Sort(lines)
+	want := []string{"2 prefixed-token", "4 prefixed-token", "4 prefixed-token", "5 github-pat", "5 prefixed-token", "7 prefixed-token"}
+	if !slices.Equal(lines, want) {
+		t.Errorf("got %q, want %q", lines, want)
+	}
+}

@@ -1,0 +1,1 @@
+export CLAY_TOKEN=e9b711a5acbb99b8f099

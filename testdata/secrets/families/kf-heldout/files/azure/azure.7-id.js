@@ -1,0 +1,1 @@
+AzureAd: { tenantId: aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee }

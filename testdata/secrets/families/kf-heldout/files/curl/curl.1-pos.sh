@@ -1,0 +1,2 @@
+curl -u developer:yqDVtkqPECriaLRi
+curl --user roger23@gmail.com:pQ9wTxu4Fg https://www.dropbox.com

@@ -1,0 +1,1 @@
+my $dbh = DBI->connect("dbi:mysql:database=test", "root", "secret");

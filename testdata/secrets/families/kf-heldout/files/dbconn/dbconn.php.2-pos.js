@@ -1,0 +1,1 @@
+pg_connect("host=dbserver user=admin password=s3cret dbname=mydb")

@@ -1,0 +1,1 @@
+psycopg2.connect("host=prod dbname=app user=admin password=secret")

@@ -1,0 +1,1 @@
+dbh = DBI.connect("DBI:Mysql:mydb:localhost", "root", "password")

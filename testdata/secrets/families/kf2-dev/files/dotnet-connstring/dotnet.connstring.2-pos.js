@@ -1,0 +1,1 @@
+Data Source=sqlserver01;Integrated Security=SSPI;Database=HR

@@ -1,0 +1,1 @@
+export INFRACOST_API_KEY=ico-abcd12abcdefabcdefabcdefabcdefab

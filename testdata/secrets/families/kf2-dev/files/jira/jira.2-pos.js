@@ -1,0 +1,1 @@
+public static final String JIRA_PASSWORD = "VDOheDe1sSCeGkuTARhkFDE2";

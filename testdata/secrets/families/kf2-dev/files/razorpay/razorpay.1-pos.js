@@ -1,0 +1,1 @@
+var razorpay = new Razorpay("rzp_live_8mQ2kLpV3xRbYe", secret);

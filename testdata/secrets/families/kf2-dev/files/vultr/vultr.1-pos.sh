@@ -1,0 +1,1 @@
+export VULTR_TOKEN=0123456789abcdef0123456789abcedf1234  # vultr

@@ -1,0 +1,1 @@
+{"type":"authorized_user","client_id":"1234567890-example.apps.googleusercontent.com","client_secret":"GOCSPX-ExampleClientSecret123456789","refresh_token":"1//0exampleRefreshTokenAbCdEfGhIjKlMnOpQrStUv","token_uri":"https://oauth2.googleapis.com/token"}

@@ -1,0 +1,1 @@
+{ "Huawei": { "ClientId": "100809947", "ClientSecret": "..." } }

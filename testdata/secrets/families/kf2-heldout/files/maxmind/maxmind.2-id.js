@@ -1,0 +1,1 @@
+"maxmind": {"account_id": "654321", "license_key": "..."}

@@ -1,0 +1,1 @@
+const MessageBirdClientID = "12345678-abcd-1234-abcd-1234567890ab"

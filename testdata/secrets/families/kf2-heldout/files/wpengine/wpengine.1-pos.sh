@@ -1,0 +1,1 @@
+export WPENGINE_API_KEY=d4e8f2a7b1c39605d2e7f1b94a6c3d80

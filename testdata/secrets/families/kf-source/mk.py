@@ -113,6 +113,10 @@ def secret_lines(block):
     last line that names a password, secret, token or key."""
     out = []
     ls = block.split('\n')
+    # A PEM block is one secret, reported where it begins.
+    pem = [i for i, l in enumerate(ls) if l.lstrip().startswith('-----BEGIN ')]
+    if pem:
+        return pem
     for i, l in enumerate(ls):
         if IDKEY.search(l):
             continue

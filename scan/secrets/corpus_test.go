@@ -292,46 +292,83 @@ var secretsFamiliesGitleaksFPFiles = map[string]int{"dev": 8, "heldout": 6, "hel
 func TestSecretsFamiliesCorpus(t *testing.T) {
 	for _, part := range []string{"dev", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "gl-dev", "gl-heldout", "gl-contexts", "gl-examples", "names-heldout", "gl-random", "bl-random"} {
 		t.Run(part, func(t *testing.T) {
-			dir := filepath.Join(secretsFamiliesDir, part)
-			labels := secretsReadLabels(t, dir)
-			if len(labels) < 10 { // a part that was not generated, not a bar
-				t.Fatalf("only %d labels in %s", len(labels), dir)
-			}
-			got := secretsReported(scantest.Scan(t, secretsTestScanner(t, false), filepath.Join(dir, "files")))
-			found := map[secretsCorpusLoc]bool{}
-			fpFiles := map[string][]string{}
-			for _, f := range got {
-				if loc, ok := secretsLabeledLoc(t, dir, labels, secretsCorpusLoc{f.FilePath, f.Line}); ok {
-					found[loc] = true
-					continue
-				}
-				fpFiles[f.FilePath] = append(fpFiles[f.FilePath], strconv.Itoa(f.Line)+" "+f.RuleID)
-			}
-			var missed []string
-			for loc, fam := range labels {
-				if !found[loc] {
-					missed = append(missed, fam+" "+loc.file+":"+strconv.Itoa(loc.line))
-				}
-			}
-			sort.Strings(missed)
-			recall := float64(len(found)) / float64(len(labels))
-			gitleaksFP := secretsFamiliesGitleaksFPFiles[part]
-			t.Logf("%s: %d true positives, %d found, recall %.3f, false positives in %d files (gitleaks: %d)",
-				part, len(labels), len(found), recall, len(fpFiles), gitleaksFP)
-			for _, m := range missed {
-				t.Logf("missed: %s", m)
-			}
-			for f, l := range fpFiles {
-				t.Logf("false positive: %s: %s", f, strings.Join(l, ", "))
-			}
+			recall, fpFiles := secretsScorePart(t, part, secretsFamiliesGitleaksFPFiles[part])
 			if recall < secretsFamiliesMinRecall {
 				t.Errorf("recall %.3f below %.2f", recall, secretsFamiliesMinRecall)
 			}
-			if len(fpFiles) > gitleaksFP {
-				t.Errorf("false positives in %d files, gitleaks has %d", len(fpFiles), gitleaksFP)
+			if fpFiles > secretsFamiliesGitleaksFPFiles[part] {
+				t.Errorf("false positives in %d files, gitleaks has %d", fpFiles, secretsFamiliesGitleaksFPFiles[part])
 			}
 		})
 	}
+}
+
+// MongoDB Kingfisher's rule examples (round 27: kf from the first 100 rule
+// files, kf2 from 259 more) are written by hand around the vendor's
+// format, counting runs and alphabets included, and name many vendors by a
+// bare name or an API ID; neither scanner comes near the bar there. Blind
+// (scand / gitleaks v8.28.0, recall, false-positive files): kf-dev 0.681,
+// 1 / 0.617, 5; kf-heldout 0.591, 0 / 0.543, 1; kf2-dev 0.660, 2 / 0.719,
+// 2; kf2-heldout 0.642, 4 / 0.679, 9. After round 27, which looked at the
+// dev halves only: kf-dev 0.734 (69/94), 1; kf-heldout 0.591, 0; kf2-dev
+// 0.712 (205/288), 1 (gitleaks 2 after the PEM-label fix); kf2-heldout 0.645
+// (191/296), 4. The test holds those figures as a floor and the
+// false-positive files to gitleaks' count.
+func TestSecretsKingfisherParts(t *testing.T) {
+	for _, tc := range []struct {
+		part       string
+		minRecall  float64
+		gitleaksFP int
+	}{{"kf-dev", 0.734, 5}, {"kf-heldout", 0.590, 1}, {"kf2-dev", 0.711, 2}, {"kf2-heldout", 0.645, 9}} {
+		t.Run(tc.part, func(t *testing.T) {
+			recall, fpFiles := secretsScorePart(t, tc.part, tc.gitleaksFP)
+			if recall < tc.minRecall {
+				t.Errorf("recall %.3f below round 27's %.3f", recall, tc.minRecall)
+			}
+			if fpFiles > tc.gitleaksFP {
+				t.Errorf("false positives in %d files, gitleaks has %d", fpFiles, tc.gitleaksFP)
+			}
+		})
+	}
+}
+
+// secretsScorePart scans a part and logs what it missed and where it
+// reported an unlabeled line; it returns the recall and the number of
+// files with such a line.
+func secretsScorePart(t *testing.T, part string, gitleaksFP int) (float64, int) {
+	t.Helper()
+	dir := filepath.Join(secretsFamiliesDir, part)
+	labels := secretsReadLabels(t, dir)
+	if len(labels) < 10 { // a part that was not generated, not a bar
+		t.Fatalf("only %d labels in %s", len(labels), dir)
+	}
+	got := secretsReported(scantest.Scan(t, secretsTestScanner(t, false), filepath.Join(dir, "files")))
+	found := map[secretsCorpusLoc]bool{}
+	fpFiles := map[string][]string{}
+	for _, f := range got {
+		if loc, ok := secretsLabeledLoc(t, dir, labels, secretsCorpusLoc{f.FilePath, f.Line}); ok {
+			found[loc] = true
+			continue
+		}
+		fpFiles[f.FilePath] = append(fpFiles[f.FilePath], strconv.Itoa(f.Line)+" "+f.RuleID)
+	}
+	var missed []string
+	for loc, fam := range labels {
+		if !found[loc] {
+			missed = append(missed, fam+" "+loc.file+":"+strconv.Itoa(loc.line))
+		}
+	}
+	sort.Strings(missed)
+	recall := float64(len(found)) / float64(len(labels))
+	t.Logf("%s: %d true positives, %d found, recall %.3f, false positives in %d files (gitleaks: %d)",
+		part, len(labels), len(found), recall, len(fpFiles), gitleaksFP)
+	for _, m := range missed {
+		t.Logf("missed: %s", m)
+	}
+	for f, l := range fpFiles {
+		t.Logf("false positive: %s: %s", f, strings.Join(l, ", "))
+	}
+	return recall, len(fpFiles)
 }
 
 // secretsReported drops the findings reported as suppressed (a line a

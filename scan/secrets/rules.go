@@ -108,6 +108,10 @@ type secretsRule struct {
 	// value passes every client-side check of the format, and the scanners
 	// teams compare scand with report it.
 	vendorFormat bool
+	// formatPlaceholder: the placeholder check is vendorFormat's for
+	// these rules, and for the core rules of a prefixed token (ghp_,
+	// glrt-, sk_live_): the prefix pins the format down as much.
+	formatPlaceholder bool
 
 	re           *regexp.Regexp
 	nestedRe     *regexp.Regexp
@@ -2120,7 +2124,8 @@ func secretsRulesFrom(book []rulebook.Rule) []secretsRule {
 		rules[i] = secretsRule{id: b.ID, title: b.Title, severity: b.Severity, cwe: b.CWE, remediation: b.Remediation,
 			keywords: b.Keywords, csKeywords: b.CSKeywords, fileContext: b.FileContext, fileNames: b.FileNames, pattern: b.Pattern, nested: b.Nested,
 			minEntropy: b.MinEntropy, modeWords: b.ModeWords, vendorFormat: b.VendorFormat,
-			validate: secretsValidator(b.Validate), find: secretsFinder(b.Find), prefilter: secretsPrefilter(b.Prefilter)}
+			formatPlaceholder: b.VendorFormat || shape.VendorPrefixed(b),
+			validate:          secretsValidator(b.Validate), find: secretsFinder(b.Find), prefilter: secretsPrefilter(b.Prefilter)}
 	}
 	return rules
 }

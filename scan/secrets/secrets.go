@@ -703,7 +703,7 @@ func (e *secretsEngine) matchPattern(r int, c *secretsMatchCtx) []secretsSpan {
 		if rule.minEntropy > 0 && shape.Entropy(v) < rule.minEntropy || secretsFollowedByAsset(c.line, ve) {
 			continue
 		}
-		if rule.vendorFormat {
+		if rule.formatPlaceholder {
 			if shape.LooksFormatPlaceholder(v) {
 				continue
 			}

@@ -739,6 +739,46 @@ func TestSecretsNewerVendorFormats(t *testing.T) {
 	}
 }
 
+// Kingfisher's rule examples (round 27) showed whole classes no rule had:
+// a password rendered into an HTML field, Vault's unseal and recovery
+// keys, router configurations; and a prefixed core token is judged like
+// the vendor formats, fillers and templates out, counting runs in.
+func TestSecretsKingfisherClasses(t *testing.T) {
+	for _, tc := range []struct{ file, line, want string }{
+		{"login.html", `<input type="password" name="pw" value="Tr0ub4dor&3x">`, "html-password-value"},
+		{"login.html", `<INPUT VALUE='Jx8#qLm2vR' class="f" TYPE=PASSWORD>`, "html-password-value"},
+		{"login.html", `<input type="password" name="pw" value="">`, ""},
+		{"login.html", `<input type="password" value="{{ form.password }}">`, ""},
+		{"login.html", `<input type="text" name="user" value="Tr0ub4dor&3x">`, ""},
+		{"init.txt", "Unseal Key 1: cnW9KMfueUBbZIjFRjKmNWbCMXo7b+brSnJ0R3YCWmSV", "vault-unseal-key"},
+		{"init.txt", "Recovery Key 3: oYFyzdWZKpx36DuFSaThbcbHPTnrgm/j3qycF0sqNzE9", "vault-unseal-key"},
+		{"unseal.sh", "kubectl exec vault-0 -- vault operator unseal cnW9KMfueUBbZIjFRjKmNWbCMXo7b+brSnJ0R3YCWmSV", "vault-unseal-key"},
+		{"init.txt", "Unseal Key 2 (hex): c5090ea1879a9a1f86f499578939d4af715d0c274596bd5cc4c33805091aa1030d", "vault-unseal-key"},
+		{"README.md", "Unseal Key 1: <your unseal key>", ""},
+		{"router.cfg", "enable secret 0 Vn3xq!Rz82", "network-device-password"},
+		{"router.cfg", "username admin privilege 15 password 7 0822455D0A16", "network-device-password"},
+		{"router.cfg", "snmp-server community Xk82jQpz RW", "network-device-password"},
+		{"router.cfg", "enable secret 9 $9$nhEmQVczB7dqsO$X.HsgL6x1il0RxkOSSvyQYwucySCt7qFm4v7pqCxkKM", ""},
+		{"router.cfg", "enable secret 5 $1$mERr$hx5rVt7rPNoS4wqbXKX7m0", ""},
+		{"README.md", "enable password authentication in sshd_config", ""},
+		{"README.md", "Enable secret scanning for 2 repositories", ""},
+		{"auth.py", "    username and password login, session cookies) is out of scope", ""},
+		{"a.md", "essu_OrapSCUAtSzfBrYxIjEbuB2sH0H0LlkAu9krWMIT1SleVqQuum4r/e8x74r5kvFEjQHb1SWRMbO5k20RdaUSo8FC", "elastic-serverless-api-key"},
+		{"a.md", "sgp_oQappyXU7gagFiVG1J8W6XWiX5chlVu9TWctWKWKROShG7jTqXrE2DXWyCtn3ZoK", "segment-public-api-token"},
+		{"a.env", "GITLAB_RUNNER_TOKEN=glrt-xY9kLmNpQrStUvWxYz01", "gitlab-runner-token"},
+		{"a.env", "GITLAB_RUNNER_TOKEN=glrt-xxxxxxxxxxxxxxxxxxxx", ""},
+		{"a.env", "GITLAB_RUNNER_TOKEN=glrt-${RUNNER_TOKEN_FROM_VAULT}", ""},
+	} {
+		got := secretsScanLines(t, tc.file, tc.line)
+		switch {
+		case tc.want == "" && len(got) != 0:
+			t.Errorf("%q: unexpected %s", tc.line, got[0].RuleID)
+		case tc.want != "" && (len(got) != 1 || got[0].RuleID != tc.want || got[0].Line != 2):
+			t.Errorf("%q: got %+v, want one %s at line 2", tc.line, got, tc.want)
+		}
+	}
+}
+
 // secretsScanLines scans a one-file tree whose file holds the lines after
 // a blank first line, so that a finding on the first of them is on line 2.
 func secretsScanLines(t *testing.T, file, lines string) []finding.Finding {

@@ -579,6 +579,7 @@ func VendorRules() []Rule {
 		both("netlify-token", "Netlify access token", high, "Netlify (User settings > Applications > Personal access tokens)",
 			[]string{"nfp_"}, `nfp_[A-Za-z0-9]{36}`, []string{"netlify"}, `[A-Za-z0-9_=-]{40,46}`),
 		tok("pulumi-token", "Pulumi access token", high, "Pulumi Cloud (Personal access tokens)", []string{"pul-"}, `pul-[a-f0-9]{40}`),
+		tok("elastic-serverless-api-key", "Elastic Cloud Serverless API key", high, "Elastic Cloud (project > API keys)", []string{"essu_"}, `essu_[A-Za-z0-9+/]{60,300}={0,2}`),
 		tok("scalingo-token", "Scalingo API token", high, "Scalingo (User settings > API tokens)", []string{"tk-us-"}, `tk-us-[A-Za-z0-9_-]{48}`),
 		tok("defined-networking-token", "Defined Networking API token", high, "the Defined Networking admin panel", []string{"dnkey-"}, `dnkey-[a-z0-9=_-]{26}-[a-z0-9=_-]{52}`),
 		tok("planetscale-token", "PlanetScale token or password", high, "PlanetScale (Organization settings > Service tokens / branch passwords)",
@@ -612,6 +613,9 @@ func VendorRules() []Rule {
 		// case, named by the vendor.
 		both("sourcegraph-token", "Sourcegraph access token", high, "Sourcegraph (Settings > Access tokens)",
 			[]string{"sgp_"}, `sgp_(?:[a-fA-F0-9]{16}|local)_[a-fA-F0-9]{40}|sgp_[a-fA-F0-9]{40}`, []string{"sourcegraph"}, `[a-fA-F0-9]{40}`),
+		// Segment's Public API tokens share the prefix; 64 letters and digits
+		// tell them from Sourcegraph's hex.
+		tok("segment-public-api-token", "Segment Public API token", high, "Segment (Settings > Workspace settings > Access management > Tokens)", []string{"sgp_"}, `sgp_[A-Za-z0-9]{64}`),
 		both("sonar-token", "SonarQube / SonarCloud token", high, "SonarQube (My Account > Security)",
 			// Older tokens have no prefix; sonar.login / SONAR_TOKEN names them.
 			[]string{"squ_", "sqp_", "sqa_"}, `sq[upa]_[a-f0-9]{40}`, []string{"sonar"}, `(?:sq[upa]_)?[A-Za-z0-9]{40}`),
@@ -908,6 +912,32 @@ func StructuredRules() []Rule {
 				// curl's --oauth2-bearer sends the token as a Bearer header.
 				`|(?i)--oauth2-bearer[ \t=]+["']?(?P<secret>[A-Za-z0-9._~+/=-]{12,})` + nearEnd,
 			Validate: "HeaderCredential"},
+		{ID: "html-password-value", Title: "Password pre-filled in an HTML password field", Severity: high, CWE: "CWE-259",
+			Remediation: "Change the password, and never render one into a page: leave the field empty for the user or a password manager to fill.",
+			Keywords:    []string{"password"},
+			// type= before value= or after it, in any case and quoting.
+			Pattern: `(?i)<input\b[^>]*?\btype[ \t]*=[ \t]*["']?password\b[^>]*?\bvalue[ \t]*=[ \t]*["'](?P<secret>[^"'<>]{4,})["']` +
+				`|(?i)<input\b[^>]*?\bvalue[ \t]*=[ \t]*["'](?P<secret>[^"'<>]{4,})["'][^>]*?\btype[ \t]*=[ \t]*["']?password\b`,
+			Validate: "NotPlaceholderPassword"},
+		// `vault operator init` prints the unseal keys (or, with
+		// auto-unseal, the recovery keys): shares of the root key.
+		{ID: "vault-unseal-key", Title: "HashiCorp Vault unseal or recovery key", Severity: finding.Critical, CWE: "CWE-321",
+			Remediation: "Rekey Vault (vault operator rekey, or -target=recovery) so that every share changes, and leave the shares with their holders or in the auto-unseal KMS, never in a repository or a log.",
+			Keywords:    []string{"unseal key", "recovery key", "operator unseal"},
+			Pattern: `(?i)\b(?:unseal|recovery) key(?: \d+)?(?: \(hex\))?:[ \t]*(?P<secret>[A-Za-z0-9+/]{43}[A-Za-z0-9+/=]|[a-f0-9]{66})(?:[^A-Za-z0-9+/=]|$)` +
+				`|(?i)\boperator unseal(?:[ \t]+-[a-z-]+(?:=\S+)?)*[ \t]+["']?(?P<secret>[A-Za-z0-9+/]{43}[A-Za-z0-9+/=]|[a-f0-9]{66})(?:[^A-Za-z0-9+/=]|$)`},
+		// Router and switch configurations (Cisco IOS and the many that
+		// copy its syntax): type 0 or no type is clear text, type 7 a
+		// reversible encoding; type 5, 8 and 9 are hashes ($1$..., $8$...),
+		// which the validator turns away.
+		{ID: "network-device-password", Title: "Password or key in a network device configuration", Severity: high, CWE: "CWE-259",
+			Remediation: "Change the password, community or key on every device that shares it, and keep only hashed secrets (enable algorithm-type scrypt, SNMPv3) in configurations that are committed.",
+			Keywords:    []string{"enable secret", "enable password", "snmp-server community", "pac key", "tacacs-server key", "radius-server key", "key-string", " password ", " secret "},
+			// The commands are lower case, and a value of letters and
+			// sentence punctuation alone is taken for prose ("enable
+			// password authentication", "username and password login,").
+			Pattern:  `(?m)^[ \t]*(?:enable (?:password|secret)(?:[ \t]+level[ \t]+\d+)?|username[ \t]+\S+(?:[ \t]+privilege[ \t]+\d+)?[ \t]+(?:password|secret)|snmp-server community|pac key|(?:tacacs|radius)-server key|key-string)(?:[ \t]+[07])?[ \t]+(?P<secret>[^\s"']*[^A-Za-z\s"'.,;:()][^\s"']*)`,
+			Validate: "NotPlaceholderPassword"},
 		{ID: "kubernetes-secret", Title: "Value in a Kubernetes Secret manifest", Severity: high, CWE: "CWE-798",
 			Remediation: "Rotate the value, and keep Secret manifests out of the repository: create them at deploy time, or commit them encrypted (Sealed Secrets, SOPS) or as references to an external secret store.",
 			FileContext: []string{"kind: secret", `kind: "secret"`, "kind: 'secret'", "secretgenerator:"},

@@ -309,6 +309,21 @@ var VendorPrefixes = func() []string {
 	return out
 }()
 
+// VendorPrefixed reports a rule whose value opens with a vendor's own
+// prefix (one of VendorPrefixes: ghp_, glrt-, dop_v1_, not live_); private
+// keys and JWTs open with a format's marker, not a vendor's.
+func VendorPrefixed(r rulebook.Rule) bool {
+	if strings.HasPrefix(r.ID, "private-key") || strings.HasPrefix(r.ID, "jwt") {
+		return false
+	}
+	for _, k := range r.CSKeywords {
+		if slices.Contains(VendorPrefixes, k) {
+			return true
+		}
+	}
+	return false
+}
+
 // VendorSample reports a value that opens with a vendor's prefix
 // and carries two or more numeric IDs of four digits or fewer
 // (xoxb-123-456-..., xoxp-1234-1234-1234-...): the IDs of a sample. The

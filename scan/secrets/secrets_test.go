@@ -768,6 +768,18 @@ func TestSecretsKingfisherClasses(t *testing.T) {
 		{"a.env", "GITLAB_RUNNER_TOKEN=glrt-xY9kLmNpQrStUvWxYz01", "gitlab-runner-token"},
 		{"a.env", "GITLAB_RUNNER_TOKEN=glrt-xxxxxxxxxxxxxxxxxxxx", ""},
 		{"a.env", "GITLAB_RUNNER_TOKEN=glrt-${RUNNER_TOKEN_FROM_VAULT}", ""},
+		// Looked at after kf-heldout's and kf2-heldout's figures.
+		{"a.md", "docker swarm join --token SWMTKN-1-722xugyxr6z7kl7bexdibn62df542afgpyrdh0kjtwhumnkskm-kh7hx3oxtbaq10n6rkse8im7d 10.0.4.12:2377", "docker-swarm-token"},
+		{"a.md", "docker swarm join --token SWMTKN-1-<worker-token> 10.0.4.12:2377", ""},
+		{"a.yaml", `pat: "NzcwNzM1MTEyMDAzOvvVRoloy9jLq+dFhMk0AdfhI9D4"`, "atlassian-datacenter-pat"},
+		{"jira.sh", "export JIRA_TOKEN=Mzg3MzE4ODEzMjY3OnRHHAMteEQSAXaLu/M2cjbyNYmI", "atlassian-datacenter-pat"},
+		{"jira.sh", "export JIRA_TOKEN=dXNlcjEyMzQ1Njc4OnRHHAMteEQSAXaLu/M2cjbyNYmI", ""},
+		{"Web.config", `<machineKey validationKey="54E128295514C1C38FA90854E60E9B95BD313503333610FE23D1C45C68A5B42B" />`, "aspnet-machine-key"},
+		{"Web.config", `<machineKey validationKey="AutoGenerate,IsolateApps" decryptionKey="AutoGenerate,IsolateApps" />`, ""},
+		{"a.env", "TRANSLATE_KEY=935647e1-371b-40ca-ad18-745347d97c88:fx", "deepl-api-key"},
+		{"a.env", "OLLAMA_API_KEY=4e3e506bc9ceb572ab5d3af046bb4ef8.9loHPp52dtfpZavxxDyekLIE", "ollama-api-key"},
+		{"a.env", "UNLEASH_PAT=user:d2694b57140c4a4b94b339662638d9fc9bad797535c71e893cb32035", "unleash-api-token"},
+		{"a.txt", "AGE-SECRET-KEY-PQ-12DZTVUDJQDN8GYMK9M22K3EVAGKQ432SDL4ZGEJSAMCTT7ZPMV4ML3QW6S", "age-secret-key"},
 	} {
 		got := secretsScanLines(t, tc.file, tc.line)
 		switch {

@@ -454,7 +454,8 @@ func VendorRules() []Rule {
 	tok, near, both := tok, near, tokOrNear
 	uuid := uuidPattern
 	age := tok("age-secret-key", "age encryption identity (secret key)", crit, "your key store: generate a new identity with age-keygen, re-encrypt the files to its recipient",
-		[]string{"AGE-SECRET-KEY-1"}, `AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}`)
+		// PQ-: the post-quantum hybrid identity (ML-KEM-768 with X25519).
+		[]string{"AGE-SECRET-KEY-1", "AGE-SECRET-KEY-PQ-1"}, `AGE-SECRET-KEY-(?:PQ-)?1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}`)
 	age.CWE = "CWE-321"
 	// MessageBird's client ID is a UUID the vendor's rules report as a
 	// credential, though its name ends in "ID": the nested form, which
@@ -580,6 +581,30 @@ func VendorRules() []Rule {
 			[]string{"nfp_"}, `nfp_[A-Za-z0-9]{36}`, []string{"netlify"}, `[A-Za-z0-9_=-]{40,46}`),
 		tok("pulumi-token", "Pulumi access token", high, "Pulumi Cloud (Personal access tokens)", []string{"pul-"}, `pul-[a-f0-9]{40}`),
 		tok("elastic-serverless-api-key", "Elastic Cloud Serverless API key", high, "Elastic Cloud (project > API keys)", []string{"essu_"}, `essu_[A-Za-z0-9+/]{60,300}={0,2}`),
+		// Docker swarm join tokens (worker or manager: either joins a node
+		// to the cluster) and the autolock key that unlocks a manager's Raft log.
+		tok("docker-swarm-token", "Docker swarm join token or unlock key", crit, "the swarm (docker swarm join-token --rotate worker|manager; docker swarm unlock-key --rotate)",
+			[]string{"SWMTKN-1-", "SWMKEY-1-"}, `SWMTKN-1-[a-z0-9]{50,60}-[a-z0-9]{24,30}|SWMKEY-1-[A-Za-z0-9+/]{40,50}`),
+		// DeepL's free-plan keys end in :fx; Pro keys are the bare UUID, next
+		// to deepl.
+		both("deepl-api-key", "DeepL API key", high, "DeepL (Account > API keys)",
+			[]string{":fx"}, uuid+`:fx`, []string{"deepl"}, uuid+`(?::fx)?`),
+		near("falai-api-key", "fal.ai API key", high, "fal.ai (Dashboard > Keys)",
+			[]string{"fal_key", "fal.ai", "fal-api", "fal_api", "falai", "fal-key"}, uuid+`:[a-f0-9]{32}`),
+		near("ollama-api-key", "Ollama API key", high, "ollama.com (Settings > Keys)",
+			[]string{"ollama"}, `[a-f0-9]{32}\.[A-Za-z0-9_-]{24}`),
+		// Unleash: personal access tokens user:<hex>, API tokens
+		// project:environment.<hex> (* for every project).
+		near("unleash-api-token", "Unleash API or personal access token", high, "Unleash (Admin > API access, or Profile > Personal API tokens)",
+			[]string{"unleash"}, `(?:\*|[A-Za-z0-9_-]{1,64}):(?:[A-Za-z0-9_-]{1,64}\.)?[a-f0-9]{56,64}`),
+		// Personal access tokens of Jira, Confluence, Bitbucket and Bamboo Data
+		// Center are base64 of a 12-digit ID, a colon and random bytes: the
+		// first 17 characters can only be those of digits and a colon.
+		{ID: "atlassian-datacenter-pat", Title: "Atlassian Data Center personal access token (Jira, Confluence, Bitbucket, Bamboo)", Severity: high, CWE: "CWE-798",
+			Remediation: revokeIn("the product's profile (Personal access tokens > Revoke)"),
+			Keywords:    []string{"pat", "token", "jira", "confluence", "wiki", "bitbucket", "bamboo", "atlassian", "bearer"},
+			Pattern:     `(?:^|[^A-Za-z0-9+/])((?:[MNO][DTjz][AEIMQUYcgk][w-z0-5]){4}O[A-Za-z0-9+/]{27})(?:[^A-Za-z0-9+/=]|$)`,
+			MinEntropy:  3, VendorFormat: true},
 		tok("scalingo-token", "Scalingo API token", high, "Scalingo (User settings > API tokens)", []string{"tk-us-"}, `tk-us-[A-Za-z0-9_-]{48}`),
 		tok("defined-networking-token", "Defined Networking API token", high, "the Defined Networking admin panel", []string{"dnkey-"}, `dnkey-[a-z0-9=_-]{26}-[a-z0-9=_-]{52}`),
 		tok("planetscale-token", "PlanetScale token or password", high, "PlanetScale (Organization settings > Service tokens / branch passwords)",
@@ -938,6 +963,13 @@ func StructuredRules() []Rule {
 			// password authentication", "username and password login,").
 			Pattern:  `(?m)^[ \t]*(?:enable (?:password|secret)(?:[ \t]+level[ \t]+\d+)?|username[ \t]+\S+(?:[ \t]+privilege[ \t]+\d+)?[ \t]+(?:password|secret)|snmp-server community|pac key|(?:tacacs|radius)-server key|key-string)(?:[ \t]+[07])?[ \t]+(?P<secret>[^\s"']*[^A-Za-z\s"'.,;:()][^\s"']*)`,
 			Validate: "NotPlaceholderPassword"},
+		// ASP.NET's machineKey signs and encrypts ViewState and forms
+		// authentication tickets: whoever has it forges them (ViewState
+		// deserialization is remote code execution).
+		{ID: "aspnet-machine-key", Title: "ASP.NET machineKey validation or decryption key", Severity: finding.Critical, CWE: "CWE-321",
+			Remediation: "Generate new keys (IIS Manager > Machine Key, or a random value per key) on every server that shares them, and keep them out of committed web.config (configuration builders, protected configuration).",
+			Keywords:    []string{"validationkey", "decryptionkey"},
+			Pattern:     `(?i)\b(?:validation|decryption)Key[ \t]*=[ \t]*["'](?P<secret>[A-Fa-f0-9]{32,256})["']`},
 		{ID: "kubernetes-secret", Title: "Value in a Kubernetes Secret manifest", Severity: high, CWE: "CWE-798",
 			Remediation: "Rotate the value, and keep Secret manifests out of the repository: create them at deploy time, or commit them encrypted (Sealed Secrets, SOPS) or as references to an external secret store.",
 			FileContext: []string{"kind: secret", `kind: "secret"`, "kind: 'secret'", "secretgenerator:"},

@@ -46,9 +46,15 @@ var DocumentedExamples = []string{
 	// (.yarn/releases/yarn-*.cjs, committed by every repository that pins
 	// Yarn this way): public by design (yarnpkg/berry#6201).
 	"6fe4476ee5a1832882e326b506d14126",
-	// The swarm unlock key of Docker Engine's API reference (every
-	// version of it, vendored with moby).
+	// The swarm unlock keys and join tokens of Docker Engine's API
+	// reference (every version of it, vendored with moby) and of the
+	// docker CLI's reference (swarm init, join, join-token, unlock-key).
 	"SWMKEY-1-7c37Cc8654o6p38HnroywCi19pllOnGtbdZEgtKxZu8",
+	"SWMKEY-1-y6guTZNTwpQeTL5RhUfOsdBdXoQjiB2GADHSRJvbXeU", "SWMKEY-1-y6guTZNTwpQeTL5RhUfOsdBdXoQjiB2GADHSRJvbXeE",
+	"SWMTKN-1-3pu6hszjas19xyp7ghgosyx9k8atbfcr8p2is99znpy26u2lkl-1awxwuwd3z9j1z3puu7rcgdbx",
+	"SWMTKN-1-3pu6hszjas19xyp7ghgosyx9k8atbfcr8p2is99znpy26u2lkl-7p73s1dx5in4tatdymyhg9hu2",
+	"SWMTKN-1-1h8aps2yszaiqmz2l3oc5392pgk8e49qhx2aj3nyv0ui0hez2a-6qmn92w6bu3jdvnglku58u11a",
+	"SWMTKN-1-1h8aps2yszaiqmz2l3oc5392pgk8e49qhx2aj3nyv0ui0hez2a-8llk83c4wm9lwioey2s316r9l",
 	// The Firebase SDKs' test-fixture API keys (firebase/firebase-android-sdk,
 	// copied into the FlutterFire and other SDKs' tests and into their forks):
 	// published, and allow-listed by gitleaks and other scanners alike.

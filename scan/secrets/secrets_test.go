@@ -668,7 +668,7 @@ func TestSecretsAssignmentForms(t *testing.T) {
 // The vendors of gitleaks' newer rules (round 25) are found as bare tokens,
 // where no name says credential, and the checks that keep words out hold.
 func TestSecretsNewerVendorFormats(t *testing.T) {
-	for _, tc := range []struct{ file, line, want string }{
+	secretsExpectOnLine2(t, []secretsLineCase{
 		{"a.md", "Use gsk_4Tz08KmHigpG9gYEf3bEHXc06GZgC1pb0xCvwQBXMKXO8cbr for the eval run.", "groq-api-key"},
 		{"a.md", "xai-k7vR8tD6z70RYBF9cCnGrjqShF2Ar6TlOz1EUU6lGucbtV9RokRMme0YmmOQn49ec9xAGYO7SkzSGE9N", "xai-api-key"},
 		{"a.md", "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", "openrouter-api-key"},
@@ -728,15 +728,7 @@ func TestSecretsNewerVendorFormats(t *testing.T) {
 		{"a.md", "vct_fnctDN1DNiLNldsQhqe4Dn3fzlR3OvjUs0Fy5I4tt8fHHULaWnRBRr7u", ""},
 		{"a.go", "func test_validateTokenExpiresAfterThirtyDays2(t *testing.T) {", ""},
 		{"a.md", "see /static/js/app_aruwK7eqxd7cs5f4PCB9TrPh2Or0VVvawcf2rDmh.js", ""},
-	} {
-		got := secretsScanLines(t, tc.file, tc.line)
-		switch {
-		case tc.want == "" && len(got) != 0:
-			t.Errorf("%q: unexpected %s", tc.line, got[0].RuleID)
-		case tc.want != "" && (len(got) != 1 || got[0].RuleID != tc.want || got[0].Line != 2):
-			t.Errorf("%q: got %+v, want one %s at line 2", tc.line, got, tc.want)
-		}
-	}
+	})
 }
 
 // Kingfisher's rule examples (round 27) showed whole classes no rule had:
@@ -744,7 +736,7 @@ func TestSecretsNewerVendorFormats(t *testing.T) {
 // keys, router configurations; and a prefixed core token is judged like
 // the vendor formats, fillers and templates out, counting runs in.
 func TestSecretsKingfisherClasses(t *testing.T) {
-	for _, tc := range []struct{ file, line, want string }{
+	secretsExpectOnLine2(t, []secretsLineCase{
 		{"login.html", `<input type="password" name="pw" value="Tr0ub4dor&3x">`, "html-password-value"},
 		{"login.html", `<INPUT VALUE='Jx8#qLm2vR' class="f" TYPE=PASSWORD>`, "html-password-value"},
 		{"login.html", `<input type="password" name="pw" value="">`, ""},
@@ -780,7 +772,18 @@ func TestSecretsKingfisherClasses(t *testing.T) {
 		{"a.env", "OLLAMA_API_KEY=4e3e506bc9ceb572ab5d3af046bb4ef8.9loHPp52dtfpZavxxDyekLIE", "ollama-api-key"},
 		{"a.env", "UNLEASH_PAT=user:d2694b57140c4a4b94b339662638d9fc9bad797535c71e893cb32035", "unleash-api-token"},
 		{"a.txt", "AGE-SECRET-KEY-PQ-12DZTVUDJQDN8GYMK9M22K3EVAGKQ432SDL4ZGEJSAMCTT7ZPMV4ML3QW6S", "age-secret-key"},
-	} {
+	})
+}
+
+// secretsLineCase is one line written to a file of that name, and the one
+// rule that must report it ("" for none).
+type secretsLineCase struct{ file, line, want string }
+
+// secretsExpectOnLine2 scans each case on its own and wants exactly the
+// case's finding, on the line after secretsScanLines' blank first line.
+func secretsExpectOnLine2(t *testing.T, cases []secretsLineCase) {
+	t.Helper()
+	for _, tc := range cases {
 		got := secretsScanLines(t, tc.file, tc.line)
 		switch {
 		case tc.want == "" && len(got) != 0:

@@ -775,6 +775,21 @@ func TestSecretsKingfisherClasses(t *testing.T) {
 	})
 }
 
+// The classes secretlint's snapshot tests (sl-dev, round 28) showed:
+// GitHub's stateless installation tokens, one value per pair of a
+// key=value list, and a URL password of one repeated character.
+func TestSecretsSecretlintClasses(t *testing.T) {
+	secretsExpectOnLine2(t, []secretsLineCase{
+		{"ci.env", "GH_TOKEN=ghs_987654_eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiI5ODc2NTQiLCJhdWQiOiJpbnN0YWxsYXRpb24iLCJleHAiOjE3ODAwMDAwMDB9.X5BTzJdzPfH2V9gD3svcEs5tGXV_wXA3gjGowgVuaXAl-BE12iBKfUcQ7Inf0du_Yb2_8V6vAwBM0RDBxerCAQ", "github-app-token"},
+		{"db.txt", "jdbc:mysql://address=(host=db1)(port=3306)(user=app)(password=Vq8zmZ2pLr7)/orders", "generic-password"},
+		{"db.txt", "jdbc:mysql://[(host=db1,port=3306,user=app,password=secret),(host=db2,port=3306,user=app,password=secret)]/orders", ""},
+		{"db.ini", "orders = Server=db1;Port=5432;User Id=app;Password=secret;Database=orders;", ""},
+		{"db.ini", "orders = Server=db1;Port=5432;User Id=app;Password=K7v!p2Qz9x;Database=orders;", "connection-string-password"},
+		{"clone.sh", "git clone https://deploy:0000@git.internal.corp/platform/api.git", ""},
+		{"clone.sh", "git clone https://deploy:Vq8zmZ2pLr7@git.internal.corp/platform/api.git", "url-credentials"},
+	})
+}
+
 // secretsLineCase is one line written to a file of that name, and the one
 // rule that must report it ("" for none).
 type secretsLineCase struct{ file, line, want string }

@@ -166,7 +166,9 @@ func Rules() []Rule {
 			CSKeywords:  []string{"ghu_"}, Pattern: `\b(ghu_` + base62 + `{36})\b`, MinEntropy: 3},
 		{ID: "github-app-token", Title: "GitHub App installation token", Severity: high, CWE: cwe798,
 			Remediation: "Revoke the installation token through the API and rotate the GitHub App's private key if it is stored beside it.",
-			CSKeywords:  []string{"ghs_"}, Pattern: `\b(ghs_` + base62 + `{36})\b`, MinEntropy: 3},
+			// Since April 2026 GitHub mints them stateless: ghs_<app ID>_<JWT>,
+			// about 520 characters, beside the 36-character opaque form.
+			CSKeywords: []string{"ghs_"}, Pattern: `\b(ghs_(?:` + base62 + `{36}\b|[0-9]{1,12}_eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}))`, MinEntropy: 3},
 		{ID: "github-refresh-token", Title: "GitHub refresh token", Severity: high, CWE: cwe798,
 			Remediation: "Revoke the user's authorization of the GitHub App so the refresh token stops working.",
 			CSKeywords:  []string{"ghr_"}, Pattern: `\b(ghr_` + base62 + `{36,76})\b`, MinEntropy: 3},

@@ -39,6 +39,23 @@ def placeholder(value):
 
 IDENTIFIERS = {'AzureTenantId', 'AzureClientId'}
 
+# Credentials in the development half's inputs that their stored output.json
+# does not report, because it was written for an earlier input (openai: one
+# key of four; database-connection-string: the PostgreSQL URI its output's
+# line numbers miss) or because secretlint's pattern does not reach them
+# (a password with "@" or "!" in a URL; `mysql --password=`, `PGPASSWORD=`).
+# Read line by line after the blind score (round 28), so they are labeled
+# by what the value is, as everywhere else; the blind figures in SOURCE were
+# scored without them. The held-out half's inputs were not read this way.
+EXTRA = {
+    ('database-connection-string', 'additional.cases'): [9, 16, 17],
+    ('database-connection-string', 'ng.mysql'): [11],
+    ('database-connection-string', 'ng.postgresql'): [11, 12],
+    ('database-connection-string', 'ng.secret'): [12],
+    ('basicauth', 'ng.real-credentials'): [5, 10],
+    ('openai', 'ng.secret'): [2, 3, 4],
+}
+
 def messages(case_dir):
     p = os.path.join(case_dir, 'output.json')
     if not os.path.exists(p):
@@ -87,6 +104,8 @@ def case_marks(rule, case, lines, msgs):
                         marks.setdefault(i + 1, ('~', kind))
                     else:
                         marks[i + 1] = ('!', 'sl.' + rule)
+    for n in EXTRA.get((rule, case), []):
+        marks[n] = ('!', 'sl.' + rule)
     if rule == 'privatekey':
         for n, (mk, cl) in list(marks.items()):
             body = '\n'.join(lines[n - 1:n + 3])

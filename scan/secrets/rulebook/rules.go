@@ -547,6 +547,11 @@ func VendorRules() []Rule {
 		both("cloudflare-api-key", "Cloudflare API token or key", crit, "the Cloudflare dashboard (My Profile > API Tokens)",
 			[]string{"v1.0-"}, `v1\.0-[a-f0-9]{24}-[a-f0-9]{146}`,
 			[]string{"cloudflare", "cf_api", "cf-api"}, `[a-f0-9]{37}|[A-Za-z0-9_-]{40}`),
+		// Every token created or rolled since Cloudflare's scannable formats:
+		// cfk_ (Global API Key), cfut_ (user), cfat_ (account), then 40
+		// letters and digits and a checksum (8 lower-case hex).
+		tok("cloudflare-api-token", "Cloudflare API token or Global API Key", crit, "the Cloudflare dashboard (My Profile > API Tokens, or Manage Account > API Tokens)",
+			[]string{"cfk_", "cfut_", "cfat_"}, `cf(?:k|ut|at)_[A-Za-z0-9]{40}[a-f0-9]{8}`),
 		tok("openshift-user-token", "OpenShift user token", high, "OpenShift (oc delete oauthaccesstoken)",
 			[]string{"sha256~"}, `sha256~[A-Za-z0-9_-]{43}`),
 		// flyctl prints a token as "FlyV1 " and its macaroons joined by commas.
@@ -809,7 +814,7 @@ func VendorRules() []Rule {
 		// (lsv2_sk_), 32 hex, _, 10 hex.
 		tok("langsmith-api-key", "LangSmith API key", high, "LangSmith (Settings > API Keys)", []string{"lsv2_pt_", "lsv2_sk_"}, `lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}`),
 		tok("huggingface-org-token", "Hugging Face organization API token", high, "Hugging Face (Organization settings > API tokens)", []string{"api_org_"}, `api_org_[A-Za-z]{34}`),
-		tok("groq-api-key", "Groq API key", high, "the GroqCloud console (API Keys)", []string{"gsk_"}, `gsk_[A-Za-z0-9]{48}`),
+		tok("groq-api-key", "Groq API key", high, "the GroqCloud console (API Keys)", []string{"gsk_"}, `gsk_[A-Za-z0-9]{48}(?:[A-Za-z0-9]{4})?`),
 		tok("xai-api-key", "xAI API key", high, "the xAI console (API Keys)", []string{"xai-"}, `xai-[A-Za-z0-9]{80}`),
 		tok("openrouter-api-key", "OpenRouter API key", high, "OpenRouter (Settings > Keys)", []string{"sk-or-"}, `sk-or-(?:v[0-9]+-)?[a-f0-9]{64}`),
 		tok("pinecone-api-key", "Pinecone API key", high, "the Pinecone console (API keys)", []string{"pcsk_"}, `pcsk_[A-Za-z0-9]{5,6}_[A-Za-z0-9]{63}`),

@@ -8,7 +8,8 @@ policy says otherwise (docs/secrets.md, "Test corpora"): fillers (a run of
 six or more of one character, or "xxxx") and the vendors' documented
 EXAMPLE values are placeholders; a tenant or client ID is an identifier;
 `user:pass` is a template. Those lines become hard negatives. Every line of
-an ok.* case, and every other line, is a negative. Rules alternate
+an ok.* case, and every other line, is a negative (ok.allows* cases, which
+pass only through an allow-list option, are left out). Rules alternate
 between the two parts in name order, so a rule's examples are all on one
 side.
 
@@ -54,6 +55,9 @@ EXTRA = {
     ('database-connection-string', 'ng.secret'): [12],
     ('basicauth', 'ng.real-credentials'): [5, 10],
     ('openai', 'ng.secret'): [2, 3, 4],
+    # Held-out half, read after its figures were recorded: the SendGrid key
+    # the case is about (its output reports an earlier input's key).
+    ('generic-api-key', 'ng.privkey'): [2],
 }
 
 def messages(case_dir):
@@ -121,7 +125,9 @@ for n, rule in enumerate(rules):
     for case in sorted(os.listdir(os.path.join(SRC, rule))):
         cd = os.path.join(SRC, rule, case)
         inputs = [f for f in os.listdir(cd) if f.startswith('input')]
-        if not inputs:
+        if not inputs or case.startswith('ok.allows'):
+            # ok.allows* pass only because their .secretlintrc allows the
+            # value; the value itself is the ng case's.
             continue
         text = open(os.path.join(cd, inputs[0]), encoding='utf-8').read()
         lines = text.split('\n')

@@ -1,3 +1,4 @@
 #!/bin/sh
 export GH_TOKEN=ghs_987654_eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiI5ODc2NTQiLCJhdWQiOiJpbnN0YWxsYXRpb24iLCJleHAiOjE3ODAwMDAwMDB9.X5BTzJdzPfH2V9gD3svcEs5tGXV_wXA3gjGowgVuaXAl-BE12iBKfUcQ7Inf0du_Yb2_8V6vAwBM0RDBxerCAQ
+export GROQ_API_KEY=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
 gh api repos/acme/platform/dispatches -f event_type=deploy

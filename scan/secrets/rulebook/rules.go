@@ -814,6 +814,7 @@ func VendorRules() []Rule {
 		// (lsv2_sk_), 32 hex, _, 10 hex.
 		tok("langsmith-api-key", "LangSmith API key", high, "LangSmith (Settings > API Keys)", []string{"lsv2_pt_", "lsv2_sk_"}, `lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}`),
 		tok("huggingface-org-token", "Hugging Face organization API token", high, "Hugging Face (Organization settings > API tokens)", []string{"api_org_"}, `api_org_[A-Za-z]{34}`),
+		tok("kolide-api-key", "Kolide API key", high, "Kolide (Settings > Developers > API Keys)", []string{"k2sk_v"}, `k2sk_v[0-9]_[A-Za-z0-9]{24}`),
 		tok("groq-api-key", "Groq API key", high, "the GroqCloud console (API Keys)", []string{"gsk_"}, `gsk_[A-Za-z0-9]{48}(?:[A-Za-z0-9]{4})?`),
 		tok("xai-api-key", "xAI API key", high, "the xAI console (API Keys)", []string{"xai-"}, `xai-[A-Za-z0-9]{80}`),
 		tok("openrouter-api-key", "OpenRouter API key", high, "OpenRouter (Settings > Keys)", []string{"sk-or-"}, `sk-or-(?:v[0-9]+-)?[a-f0-9]{64}`),

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Writes two parts of the families corpus from transcribed Kingfisher rule files.
+"""Writes two parts of the families corpus from transcribed Kingfisher rule files
+(and, since round 28, Praetorian Titus' rule files, which have the same shape).
 
 Usage, from the repository root:
   python3 testdata/secrets/families/kf-source/mk.py RULESDIR PART
 
-RULESDIR holds the transcriptions (kf-source/rules1 or rules2); PART-dev gets
+RULESDIR holds the transcriptions (kf-source/rules1 or rules2, Titus' rules3); PART-dev gets
 the files at even indexes in C order, PART-heldout the odd ones, each a
 gen/corpus.txt for testdata/secrets/heldout/gen. Context and labels are
 decided by the rule's name and the example's syntax, never by what a scanner
@@ -156,6 +157,8 @@ def main():
             for e in r.get('examples') or []:
                 extoks.update(re.findall(r'[A-Za-z0-9_.~+/-]{16,}', str(e)))
     stats = collections.Counter()
+    global TITUS
+    TITUS = any('praetorian-inc/titus' in str(yaml.safe_load(open(p)).get('source', '')) for p in files[:1])
     for idx, p in enumerate(files):
         part = PART + ('-dev' if idx % 2 == 0 else '-heldout')
         d = yaml.safe_load(open(p))
@@ -165,7 +168,7 @@ def main():
         for r in d.get('rules') or []:
             rid = str(r['id'])
             name = str(r.get('name', ''))
-            fam = 'kf.' + rid.replace('kingfisher.', '')
+            fam = ('kf.' if 'kingfisher' in src else PART + '.') + rid.replace('kingfisher.', '')
             bare_name = re.sub(r'\s*\(.*?\)', '', name).strip()
             noncred = (bool(NONCRED.search(bare_name)) and not CRED_IN.search(bare_name)) or bool(PUBLIC.search(name))
             note = str(r.get('notes') or '')
@@ -237,8 +240,13 @@ def main():
     for part, out in parts.items():
         d = os.path.join(REPO, 'testdata', 'secrets', 'families', part, 'gen')
         os.makedirs(d, exist_ok=True)
-        hdr = ['@@# Part %s of the families corpus (issue 28, round 27): the examples of MongoDB' % part,
-               '@@# Kingfisher\'s rules (mongodb/kingfisher crates/kingfisher-rules/data/rules, the tool',
+        if TITUS:
+            what = ['@@# Part %s of the families corpus (issue 28, round 28): the examples of Praetorian\'s' % part,
+                    '@@# Titus rules (praetorian-inc/titus pkg/rule/rules, the tool']
+        else:
+            what = ['@@# Part %s of the families corpus (issue 28, round 27): the examples of MongoDB' % part,
+                    '@@# Kingfisher\'s rules (mongodb/kingfisher crates/kingfisher-rules/data/rules, the tool']
+        hdr = what + [
                '@@# library\'s copy, transcribed in %s; the files at %s indexes in C order).' %
                (RULES.rstrip('/'), 'even' if part.endswith('-dev') else 'odd'),
                '@@# Written by kf-source/mk.py before any scanner ran on them; kf-source/SOURCE says',

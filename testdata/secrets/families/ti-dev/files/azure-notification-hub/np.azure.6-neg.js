@@ -1,0 +1,2 @@
+const hubAccessKey = $KEY;
+hubAccessKey = process.env.HUB_ACCESS_KEY;

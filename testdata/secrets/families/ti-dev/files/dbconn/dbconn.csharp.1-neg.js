@@ -1,0 +1,3 @@
+new SqlConnection(connectionString)
+new SqlConnection(ConfigurationManager.ConnectionStrings["db"].ConnectionString)
+new SqlConnection("")

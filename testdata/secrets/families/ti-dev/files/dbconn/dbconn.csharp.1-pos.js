@@ -1,0 +1,1 @@
+new NpgsqlConnection("Host=pg;Username=admin;Password=hunter2;Database=app")

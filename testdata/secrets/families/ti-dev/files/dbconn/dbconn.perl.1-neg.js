@@ -1,0 +1,3 @@
+DBI->connect($dsn, $user, $pass)
+DBI->connect($ENV{DSN}, $ENV{USER}, $ENV{PASS})
+# DBI->connect("dbi:mysql:test", "root", "secret")

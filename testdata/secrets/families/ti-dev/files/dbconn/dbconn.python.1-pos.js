@@ -1,0 +1,1 @@
+conn = mysql.connector.connect(host='db', user='root', password='p@ssw0rd')

@@ -1,0 +1,1 @@
+pymysql.connect('host=db user=root password=p@ssw0rd dbname=mydb')

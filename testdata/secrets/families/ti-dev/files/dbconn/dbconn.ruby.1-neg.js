@@ -1,0 +1,3 @@
+DBI.connect(ENV["DATABASE_URL"])
+DBI.connect(dsn, user, pass)
+# DBI.connect("DBI:Mysql:test", "root", "password")

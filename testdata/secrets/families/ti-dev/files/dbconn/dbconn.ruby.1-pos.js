@@ -1,0 +1,1 @@
+DBI.connect('DBI:Pg:prod_db', 'admin', 'P@ssw0rd')

@@ -1,0 +1,1 @@
+DROP TABLE IF EXISTS int_analytics_published.dm_ops.session_contract_daily_fact;

@@ -1,0 +1,1 @@
+Data Source=example;Password=test;Integrated Security=SSPI;

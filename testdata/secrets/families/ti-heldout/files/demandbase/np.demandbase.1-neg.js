@@ -1,0 +1,1 @@
+const key = 'test123'; // Not 40 chars

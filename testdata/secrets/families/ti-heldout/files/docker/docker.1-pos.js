@@ -1,0 +1,1 @@
+{"auths":{"index.docker.io/v1/":{"auth":"dXNlcjp0b2tlbg=="}}}

@@ -20,7 +20,13 @@ PART = sys.argv[2]
 # Rules that find no credential, by the last words of their name (parentheses
 # dropped): identifiers, hosts, URLs, addresses, public keys, indicators.
 NONCRED = re.compile(r'(?i)(\bid|organi[sz]ation|domain|host|url|endpoint|name|username|email|'
-                     r'recipient|public key|indicator)$')
+                     r'recipient|public key|indicator|card number)$')
+# A token shared with another rule's examples makes a negative example that
+# rule's credential only when it is a value (letters and digits mixed), not
+# a name or call both files write (AMPLITUDE_API_KEY, psycopg2.connect):
+# digits and both cases, or 24 characters or more with digits; round 28,
+# found on Titus' files, whose negatives reuse their examples' names.
+VALUEISH = re.compile(r'^(?=.*[0-9])(?=.*[a-z])(?=.*[A-Z])|^(?=.*[0-9])(?=.*[A-Za-z]).{24,}$')
 # Public by design: client-side tokens and publishable keys; encrypted values.
 PUBLIC = re.compile(r'(?i)((?<![/\w])client (api )?(token|key)\b|client-side|publishable|'
                     r'public access token|encrypted|password hash)')
@@ -184,7 +190,7 @@ def main():
                 if seen(e, toks, lines):
                     stats['dup'] += 1
                     continue
-                other = what == 'neg' and any(t in extoks for t in re.findall(r'[A-Za-z0-9_.~+/-]{16,}', e))
+                other = what == 'neg' and any(t in extoks and VALUEISH.search(t) for t in re.findall(r'[A-Za-z0-9_.~+/-]{16,}', e))
                 positive = (what == 'ex' and not noncred) or (what == 'neg' and (neg_is_pos or other) and not noncred)
                 why = 'examples' if what == 'ex' else 'negative_examples'
                 if noncred and what == 'ex':

@@ -211,7 +211,7 @@ type secretsEngine struct {
 
 // secretsRuleSet is a bitset over rule indices; iteration in index order
 // is priority order.
-type secretsRuleSet [4]uint64
+type secretsRuleSet [5]uint64
 
 func (s *secretsRuleSet) add(i int)      { s[i>>6] |= 1 << (i & 63) }
 func (s *secretsRuleSet) has(i int) bool { return s[i>>6]&(1<<(i&63)) != 0 }

@@ -775,10 +775,13 @@ func TestSecretsKingfisherClasses(t *testing.T) {
 	})
 }
 
-// The classes secretlint's snapshot tests (sl-dev, round 28) showed:
-// GitHub's stateless installation tokens, one value per pair of a
-// key=value list, and a URL password of one repeated character.
-func TestSecretsSecretlintClasses(t *testing.T) {
+// The classes round 28's parts showed: from secretlint's snapshot tests
+// (sl-dev) GitHub's stateless installation tokens, one value per pair of a
+// key=value list and a URL password of one repeated character; from
+// Titus' rule examples (ti-dev, and ti-heldout after its figure) Cypress
+// record keys, Contentful and Coze tokens, Baseten, Customer.io, Eventbrite
+// and Alchemy keys.
+func TestSecretsRound28Classes(t *testing.T) {
 	secretsExpectOnLine2(t, []secretsLineCase{
 		{"ci.env", "GH_TOKEN=ghs_987654_eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiI5ODc2NTQiLCJhdWQiOiJpbnN0YWxsYXRpb24iLCJleHAiOjE3ODAwMDAwMDB9.X5BTzJdzPfH2V9gD3svcEs5tGXV_wXA3gjGowgVuaXAl-BE12iBKfUcQ7Inf0du_Yb2_8V6vAwBM0RDBxerCAQ", "github-app-token"},
 		{"db.txt", "jdbc:mysql://address=(host=db1)(port=3306)(user=app)(password=Vq8zmZ2pLr7)/orders", "generic-password"},
@@ -787,6 +790,15 @@ func TestSecretsSecretlintClasses(t *testing.T) {
 		{"db.ini", "orders = Server=db1;Port=5432;User Id=app;Password=K7v!p2Qz9x;Database=orders;", "connection-string-password"},
 		{"clone.sh", "git clone https://deploy:0000@git.internal.corp/platform/api.git", ""},
 		{"clone.sh", "git clone https://deploy:Vq8zmZ2pLr7@git.internal.corp/platform/api.git", "url-credentials"},
+		{"ci.yml", "      - run: npx cypress run --record --key 5b0e6c2a-93d1-4f7e-b8a4-1c9d2e7f3a60", "cypress-record-key"},
+		{"ci.yml", "      CYPRESS_PROJECT_ID: k8f2qw", ""},
+		{"a.env", "CONTENTFUL_MANAGEMENT_TOKEN=CFPAT-Wq3ZrT8vKp2LmN5xBy7cD4fG6hJ9kQ1sRtUvE0aYbZc", "contentful-pat"},
+		{"a.env", "COZE_API_TOKEN=pat_2fvmGLjulLaoBt2vc8idVpgNIH8QjoFbp9b2iUkNDpd4iqYaOoCTezNaRmy1YC8G", "coze-api-token"},
+		{"a.env", "BASETEN_API_KEY=vWUi5QEX.mkrX9UiSf0iDGfoKhGiF58z30qrRrpDL", "baseten-api-key"},
+		{"a.env", "CUSTOMERIO_APP_API_KEY=8e41c07b9d2fa6635e1b7c40d9f2a8e3", "customerio-api-key"},
+		{"a.env", "CUSTOMERIO_SITE_ID=3f9a2c71e5d8b4060a1b", ""},
+		{"a.env", "EVENTBRITE_PRIVATE_TOKEN=Q7WZ4KX2M9RT5VN8PL3H", "eventbrite-token"},
+		{"hardhat.config.js", `  url: "https://eth-sepolia.g.alchemy.com/v2/Kd8Lq2Rz7Wn4Tb9Vx3Pm6Hs1Jf5Gy0Ca",`, "alchemy-api-key"},
 	})
 }
 

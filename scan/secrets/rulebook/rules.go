@@ -814,6 +814,22 @@ func VendorRules() []Rule {
 		// (lsv2_sk_), 32 hex, _, 10 hex.
 		tok("langsmith-api-key", "LangSmith API key", high, "LangSmith (Settings > API Keys)", []string{"lsv2_pt_", "lsv2_sk_"}, `lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}`),
 		tok("huggingface-org-token", "Hugging Face organization API token", high, "Hugging Face (Organization settings > API tokens)", []string{"api_org_"}, `api_org_[A-Za-z]{34}`),
+		// Contentful's Content Management API personal access tokens.
+		tok("contentful-pat", "Contentful personal access token", high, "Contentful (Settings > CMA tokens)", []string{"CFPAT-"}, `CFPAT-[A-Za-z0-9_-]{40,46}`),
+		near("coze-api-token", "Coze personal access token", high, "Coze (Settings > Personal access tokens)", []string{"coze"}, `pat_[A-Za-z0-9]{64}`),
+		// A record key is a UUID; `cypress run --record --key <key>` and
+		// CYPRESS_RECORD_KEY= name it (a Cypress project ID is six characters).
+		near("cypress-record-key", "Cypress Cloud record key", med, "Cypress Cloud (Project settings > Record keys)", []string{"cypress"}, uuid),
+		near("baseten-api-key", "Baseten API key", high, "Baseten (Settings > API keys)", []string{"baseten"}, `[A-Za-z0-9]{8}\.[A-Za-z0-9]{32}`),
+		// The App API key; the Track API key is 20 hex like the site ID
+		// beside it, and nothing but the name tells them apart.
+		near("customerio-api-key", "Customer.io App API key", high, "Customer.io (Settings > API credentials)",
+			[]string{"customerio", "customer.io", "customer_io", "cio_app", "cio_api"}, `[a-f0-9]{32}`),
+		near("eventbrite-token", "Eventbrite private token", high, "Eventbrite (Account settings > Developer links > API keys)", []string{"eventbrite"}, `[A-Z0-9]{20}`),
+		// Alchemy's key is the last segment of its RPC URLs.
+		{ID: "alchemy-api-key", Title: "Alchemy API key in an RPC URL", Severity: high, CWE: "CWE-798",
+			Remediation: revokeIn("the Alchemy dashboard (Apps > API key)"),
+			Keywords:    []string{"alchemy"}, Pattern: `alchemy(?:api\.io|\.com)/v2/([A-Za-z0-9_-]{32})\b`, MinEntropy: 3, VendorFormat: true},
 		tok("kolide-api-key", "Kolide API key", high, "Kolide (Settings > Developers > API Keys)", []string{"k2sk_v"}, `k2sk_v[0-9]_[A-Za-z0-9]{24}`),
 		tok("groq-api-key", "Groq API key", high, "the GroqCloud console (API Keys)", []string{"gsk_"}, `gsk_[A-Za-z0-9]{48}(?:[A-Za-z0-9]{4})?`),
 		tok("xai-api-key", "xAI API key", high, "the xAI console (API Keys)", []string{"xai-"}, `xai-[A-Za-z0-9]{80}`),

@@ -1035,7 +1035,7 @@ func secretsAssignedValue(line []byte, p int, unquoted bool) (int, int, bool) {
 	for e < n && line[e] != ' ' && line[e] != '\t' && line[e] != '\r' {
 		e++
 	}
-	e = secretsCutAtNextPair(line, p, e)
+	e = shape.CutAtNextPair(line, p, e)
 	for e > p && (line[e-1] == ',' || line[e-1] == ';') {
 		e--
 	}
@@ -1043,39 +1043,6 @@ func secretsAssignedValue(line []byte, p int, unquoted bool) (int, int, bool) {
 		return 0, 0, false
 	}
 	return p, e, true
-}
-
-// secretsCutAtNextPair ends an unquoted value where the next pair of a
-// list begins: JDBC's (host=h,user=u,password=secret),(host=...) and
-// key=value lists joined by ';' or '&' hold one value per pair, and
-// closing brackets the value did not open belong to the list.
-func secretsCutAtNextPair(line []byte, p, e int) int {
-	for i := p + 1; i < e; i++ {
-		c := line[i]
-		if (c == ')' || c == ']') && i+1 < e && strings.IndexByte(")],;/", line[i+1]) >= 0 && bytes.IndexAny(line[p:i], "([") < 0 {
-			e = i // the list's own brackets close: (...,password=secret)]/db
-			break
-		}
-		if c != ',' && c != ';' && c != '&' {
-			continue
-		}
-		j := i + 1
-		for j < e && (line[j] == '(' || line[j] == '[') {
-			j++
-		}
-		k := j
-		for k < e && (shape.IdentByte(line[k]) || line[k] == '.' || line[k] == '-') {
-			k++
-		}
-		if k > j && k < e && line[k] == '=' && (line[j] < '0' || line[j] > '9') {
-			e = i
-			break
-		}
-	}
-	for e > p+1 && (line[e-1] == ')' || line[e-1] == ']') && bytes.IndexAny(line[p:e-1], "([") < 0 {
-		e--
-	}
-	return e
 }
 
 func secretsSkipBlanks(line []byte, p int) int {

@@ -798,6 +798,7 @@ func TestSecretsRound28Classes(t *testing.T) {
 		{"a.env", "CUSTOMERIO_APP_API_KEY=8e41c07b9d2fa6635e1b7c40d9f2a8e3", "customerio-api-key"},
 		{"a.env", "CUSTOMERIO_SITE_ID=3f9a2c71e5d8b4060a1b", ""},
 		{"a.env", "EVENTBRITE_PRIVATE_TOKEN=Q7WZ4KX2M9RT5VN8PL3H", "eventbrite-token"},
+		{"a.env", "eventbrite_event_id: 84736251948372615243", ""},
 		{"hardhat.config.js", `  url: "https://eth-sepolia.g.alchemy.com/v2/Kd8Lq2Rz7Wn4Tb9Vx3Pm6Hs1Jf5Gy0Ca",`, "alchemy-api-key"},
 	})
 }

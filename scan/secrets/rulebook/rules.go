@@ -7,6 +7,7 @@
 package rulebook
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -388,6 +389,17 @@ const (
 	nearEnd     = `(?:["'\x60\s;,)}\]<&\\]|$)`
 	uuidPattern = `[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`
 )
+
+// withLetter is n characters of letters and digits with at least one
+// letter, which RE2 (no lookahead) says as one alternative per position of
+// the first letter.
+func withLetter(n int, letters, digits string) string {
+	alts := make([]string, n)
+	for k := 0; k < n; k++ {
+		alts[k] = fmt.Sprintf("[%s]{%d}[%s][%s%s]{%d}", digits, k, letters, letters, digits, n-1-k)
+	}
+	return "(?:" + strings.Join(alts, "|") + ")"
+}
 
 // revokeIn is the remediation of a vendor token: where to revoke it.
 func revokeIn(where string) string {
@@ -825,7 +837,8 @@ func VendorRules() []Rule {
 		// beside it, and nothing but the name tells them apart.
 		near("customerio-api-key", "Customer.io App API key", high, "Customer.io (Settings > API credentials)",
 			[]string{"customerio", "customer.io", "customer_io", "cio_app", "cio_api"}, `[a-f0-9]{32}`),
-		near("eventbrite-token", "Eventbrite private token", high, "Eventbrite (Account settings > Developer links > API keys)", []string{"eventbrite"}, `[A-Z0-9]{20}`),
+		// At least one letter: Eventbrite's event and order IDs are digits.
+		near("eventbrite-token", "Eventbrite private token", high, "Eventbrite (Account settings > Developer links > API keys)", []string{"eventbrite"}, withLetter(20, "A-Z", "0-9")),
 		// Alchemy's key is the last segment of its RPC URLs.
 		{ID: "alchemy-api-key", Title: "Alchemy API key in an RPC URL", Severity: high, CWE: "CWE-798",
 			Remediation: revokeIn("the Alchemy dashboard (Apps > API key)"),

@@ -1,0 +1,1 @@
+{"auth_provider_x509_cert_url":"https://example.com","client_email":"example@example.com"}

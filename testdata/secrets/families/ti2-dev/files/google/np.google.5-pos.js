@@ -1,0 +1,1 @@
+  var DEVELOPER_KEY = 'AIzaSyB4sUaCes5bR_87qNb7eUVQN72_vv8mpbU';

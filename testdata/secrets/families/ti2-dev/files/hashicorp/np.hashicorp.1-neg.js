@@ -1,0 +1,2 @@
+this._emitEOFToken()):(this._err(s.unexpectedCharacterAfterDoctypeSystemIdentifier)
+// TODO: ServerAddressByClientCIDRs: s.getServerAddressByClientCIDRs(req.Request),

@@ -1,0 +1,1 @@
+export INFRACOST_API_KEY=ico-a3c1e5b9d2f7084e6c3b9d2f0a8e4c6b

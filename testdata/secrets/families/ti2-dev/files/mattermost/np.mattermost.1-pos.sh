@@ -1,0 +1,1 @@
+export MATTERMOST_PAT="bh5q3yjrufdr7z68nt1msp8oqr"

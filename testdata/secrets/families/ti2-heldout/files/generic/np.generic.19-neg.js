@@ -1,0 +1,10 @@
+{"key": "password", "value": "{{password}}", "type": "text"}
+{"key": "client_secret", "value": "{{client_secret}}", "type": "text"}
+{"key": "client_secret", "value": "{{clientSecret}}", "type": "text"}
+{"key": "password", "value": "${PASSWORD}", "type": "text"}
+{"key": "password", "value": "%PASSWORD%", "type": "text"}
+{"key": "password", "value": "", "type": "text"}
+{"key": "password", "value": "abc", "type": "text"}
+{"key": "grant_type", "value": "password", "type": "text"}
+{"key": "username", "value": "{{username}}", "type": "text"}
+{"key": "email", "value": "<your_email>", "type": "text"}

@@ -1,0 +1,9 @@
+{"key": "password", "value": "IceCool9000", "type": "text"}
+{"key": "username", "value": "p@perfume.com", "type": "text"}
+{"key": "client_secret", "value": "8WQDHQ9X4mdtzK1Kp5gz833T4dHx0cbH", "type": "text"}
+{"key": "api_key", "value": "sk-live-abc123def456ghi789jkl012", "type": "text"}
+{"key": "secret", "value": "MySecretKey123!", "type": "text"}
+{"key": "access_token", "value": "ya29.a0AfH6SMAexampleTokenHere", "type": "text"}
+{"key": "auth_token", "value": "BearerAbc123def456XYZ", "type": "text"}
+{"key": "email", "value": "admin@example.com", "type": "text"}
+{"key": "user", "value": "serviceaccount", "type": "text"}

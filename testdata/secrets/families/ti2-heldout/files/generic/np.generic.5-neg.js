@@ -1,0 +1,1 @@
+"password": "&lt;YOURPASSWROD&gt;"

@@ -1,0 +1,1 @@
+export GITLAB_TOKEN="glpat-3fZ1p5y4XWcCvMGVlfakeW86MQp1Oml3Ymg0Cw.01.1203afake"

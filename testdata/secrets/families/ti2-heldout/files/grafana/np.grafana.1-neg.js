@@ -1,0 +1,1 @@
+View results [here](https://heyo.powerbi.com/view?r=eyJrIjoiYTZjMTk3YjEtMzQ4Yi00NTI5LTg6ZDItNmUyMGRlOTkwMGRlIiwidCI5IjcyZjk4OGJmLTg3ZjEtNDFhZi02MWFiLTJkN2NkMDExZGI0NyIsImMiOjV9).

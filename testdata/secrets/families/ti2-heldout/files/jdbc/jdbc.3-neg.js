@@ -1,0 +1,1 @@
+jdbc:postgresql://host:5432/db?password=${DB_PASS}

@@ -1,0 +1,1 @@
+<redis.client.Redis(<redis.connection.Connection(db=0,password=None,host=localhost,...)>)>

@@ -780,7 +780,10 @@ func TestSecretsKingfisherClasses(t *testing.T) {
 // key=value list and a URL password of one repeated character; from
 // Titus' rule examples (ti-dev, and ti-heldout after its figure) Cypress
 // record keys, Contentful and Coze tokens, Baseten, Customer.io, Eventbrite
-// and Alchemy keys.
+// and Alchemy keys; from the rest of them (ti2) Mattermost webhooks, Oracle
+// JDBC passwords, and values that are no secret: a path of words, code
+// pasted into an .env file, a word about the password, a word repeated in
+// any case, a masked value, an attribute that only ends in value.
 func TestSecretsRound28Classes(t *testing.T) {
 	secretsExpectOnLine2(t, []secretsLineCase{
 		{"ci.env", "GH_TOKEN=ghs_987654_eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiI5ODc2NTQiLCJhdWQiOiJpbnN0YWxsYXRpb24iLCJleHAiOjE3ODAwMDAwMDB9.X5BTzJdzPfH2V9gD3svcEs5tGXV_wXA3gjGowgVuaXAl-BE12iBKfUcQ7Inf0du_Yb2_8V6vAwBM0RDBxerCAQ", "github-app-token"},
@@ -799,6 +802,17 @@ func TestSecretsRound28Classes(t *testing.T) {
 		{"a.env", "CUSTOMERIO_SITE_ID=3f9a2c71e5d8b4060a1b", ""},
 		{"a.env", "EVENTBRITE_PRIVATE_TOKEN=Q7WZ4KX2M9RT5VN8PL3H", "eventbrite-token"},
 		{"a.env", "eventbrite_event_id: 84736251948372615243", ""},
+		// Titus' second set (ti2-dev; ti2-heldout after its figure).
+		{"alerts.yaml", "mattermost_webhook: https://chat.ops.internal/hooks/q8kz3wpx7m2rnt5vb9yd4hfs6c", "mattermost-webhook-url"},
+		{"alerts.yaml", "webhook: https://ci.example.org/hooks/q8kz3wpx7m2rnt5vb9yd4hfs6c", ""},
+		{"jamf.env", `JAMF_API_KEY="JSSResource/osxconfigurationprofiles"`, ""},
+		{"app.env", `password = request.form.get('password')`, ""},
+		{"app.env", `password="notacpassword"`, ""},
+		{"grafana.env", "GRAFANA_TOKEN=glsa_iNValIdinValiDinvalidinvalidinva_5b582697", ""},
+		{"login.html", `<input type="password" data-value="not_the_value_attr" />`, ""},
+		{"login.html", `<input type="password" value="*** " />`, ""},
+		{"db.properties", "url=jdbc:oracle:thin:reporting/Xq7vL2mTz9KpRw@ora-prod.internal:1521/REPORTS", "oracle-jdbc-password"},
+		{"db.properties", "url=jdbc:oracle:thin:scott/tiger@localhost:1521:XE", ""},
 		{"hardhat.config.js", `  url: "https://eth-sepolia.g.alchemy.com/v2/Kd8Lq2Rz7Wn4Tb9Vx3Pm6Hs1Jf5Gy0Ca",`, "alchemy-api-key"},
 	})
 }

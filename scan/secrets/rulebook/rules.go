@@ -301,6 +301,13 @@ func Rules() []Rule {
 			Keywords:    []string{"postgres", "mysql", "mariadb", "mongodb", "redis", "amqp", "mssql", "sqlserver"},
 			Pattern:     `(?i)\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver)://[^:@/\s"'<>]*:(?P<secret>[^@/\s"'<>]+)@[^\s"'<>/]+`,
 			Validate:    "URLPassword"},
+		// Oracle's JDBC URLs put the credentials before the host as
+		// user/password@ (thin and OCI drivers).
+		{ID: "oracle-jdbc-password", Title: "Oracle JDBC URL with embedded password", Severity: high, CWE: cwe259,
+			Remediation: "Change the database user's password, and give the driver the password through the environment, a wallet or a secret manager.",
+			Keywords:    []string{"jdbc:oracle:"},
+			Pattern:     `(?i)jdbc:oracle:(?:thin|oci8?):[A-Za-z0-9_$#.-]{1,64}/(?P<secret>[^@\s"'/]{4,128})@`,
+			Validate:    "NotPlaceholderPassword"},
 	}
 	// Vendor tokens next, then the structured forms (URLs, HTTP auth,
 	// Kubernetes Secrets), then the heuristics, so that the most specific
@@ -843,6 +850,12 @@ func VendorRules() []Rule {
 		{ID: "alchemy-api-key", Title: "Alchemy API key in an RPC URL", Severity: high, CWE: "CWE-798",
 			Remediation: revokeIn("the Alchemy dashboard (Apps > API key)"),
 			Keywords:    []string{"alchemy"}, Pattern: `alchemy(?:api\.io|\.com)/v2/([A-Za-z0-9_-]{32})\b`, MinEntropy: 3, VendorFormat: true},
+		// A Mattermost incoming webhook: /hooks/ and the hook's 26-character
+		// ID, on any host (servers are self-hosted), in a file that names
+		// Mattermost.
+		{ID: "mattermost-webhook-url", Title: "Mattermost incoming webhook URL", Severity: med, CWE: "CWE-798",
+			Remediation: "Delete the webhook under Integrations > Incoming Webhooks and create a new one.",
+			Keywords:    []string{"/hooks/"}, FileContext: []string{"mattermost"}, Pattern: `/hooks/([a-z0-9]{26})\b`, MinEntropy: 3, VendorFormat: true},
 		tok("kolide-api-key", "Kolide API key", high, "Kolide (Settings > Developers > API Keys)", []string{"k2sk_v"}, `k2sk_v[0-9]_[A-Za-z0-9]{24}`),
 		tok("groq-api-key", "Groq API key", high, "the GroqCloud console (API Keys)", []string{"gsk_"}, `gsk_[A-Za-z0-9]{48}(?:[A-Za-z0-9]{4})?`),
 		tok("xai-api-key", "xAI API key", high, "the xAI console (API Keys)", []string{"xai-"}, `xai-[A-Za-z0-9]{80}`),
@@ -978,8 +991,9 @@ func StructuredRules() []Rule {
 			Remediation: "Change the password, and never render one into a page: leave the field empty for the user or a password manager to fill.",
 			Keywords:    []string{"password"},
 			// type= before value= or after it, in any case and quoting.
-			Pattern: `(?i)<input\b[^>]*?\btype[ \t]*=[ \t]*["']?password\b[^>]*?\bvalue[ \t]*=[ \t]*["'](?P<secret>[^"'<>]{4,})["']` +
-				`|(?i)<input\b[^>]*?\bvalue[ \t]*=[ \t]*["'](?P<secret>[^"'<>]{4,})["'][^>]*?\btype[ \t]*=[ \t]*["']?password\b`,
+			// value= itself, not data-value= or ng-value=.
+			Pattern: `(?i)<input\b[^>]*?\btype[ \t]*=[ \t]*["']?password\b[^>]*?[\s"']value[ \t]*=[ \t]*["'](?P<secret>[^"'<>]{4,})["']` +
+				`|(?i)<input\b[^>]*?[\s"']value[ \t]*=[ \t]*["'](?P<secret>[^"'<>]{4,})["'][^>]*?\btype[ \t]*=[ \t]*["']?password\b`,
 			Validate: "NotPlaceholderPassword"},
 		// `vault operator init` prints the unseal keys (or, with
 		// auto-unseal, the recovery keys): shares of the root key.

@@ -12,6 +12,7 @@ var WeakPasswordPlaceholders = map[string]bool{
 	"pass": true, "passwd": true, "pwd": true, "pw": true, "secret": true, "secret123": true, "mysecret": true, "mypassword": true,
 	"123456": true, "1234567": true, "12345678": true, "123456789": true, "1234567890": true, "qwerty": true, "qwerty123": true,
 	"abc123": true, "abcdef": true, "abcdefgh": true, "letmein": true, "admin": true, "admin123": true, "root": true, "toor": true,
+	"tiger":    true, // Oracle's demo schema, scott/tiger
 	"changeit": true, "foobar": true, "hunter2": true, "test123": true, "pass123": true, "default": true, "guest": true,
 	"user": true, "username": true, "token": true, "opensesame": true, "open sesame": true,
 	"aladdin:opensesame": true, "aladdin:open sesame": true, "apikey": true, "api_key": true, "none": true, "null": true, "nil": true, "empty": true, "true": true, "false": true,

@@ -141,6 +141,14 @@ func WordPassword(v []byte) bool {
 	if len(v) < 8 || rulebook.WeakPasswordPlaceholders[strings.ToLower(string(v))] || LooksTemplate(v) || LooksPlaceholder(v) {
 		return false
 	}
+	// Words about the password are no password: mypassword,
+	// notacpassword, thisismypassword.
+	lv := strings.ToLower(string(v))
+	for _, w := range []string{"password", "passphrase"} {
+		if strings.Contains(lv, w) {
+			return false
+		}
+	}
 	for _, b := range v {
 		if !('a' <= b|32 && b|32 <= 'z') {
 			return false
@@ -148,6 +156,11 @@ func WordPassword(v []byte) bool {
 	}
 	return true
 }
+
+// CallOrIndexRe is a whole value that is a call or an index of a dotted
+// name (request.form["password"], users.get(username)): code where a
+// literal was expected, as when code is pasted into an .env file.
+var CallOrIndexRe = regexp.MustCompile(`^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\[[^\]]*\]|\([^)]*\))$`)
 
 var ConcatRe = regexp.MustCompile("^\\+[A-Za-z_][A-Za-z0-9_.]*[(+]|[\"'`]\\+|\\+[\"'`]")
 
@@ -191,7 +204,7 @@ func GenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, weakOK b
 	// variable joined on: the quotes taken were those of two literals
 	// joined in code (`"key": `+fmt.Sprintf(...), "?apikey="+key+"&").
 	// A base64 key may start with + alone.
-	if ConcatRe.Match(v) {
+	if ConcatRe.Match(v) || CallOrIndexRe.Match(v) {
 		return false
 	}
 	lv := strings.ToLower(string(v))
@@ -207,6 +220,12 @@ func GenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, weakOK b
 		if strings.HasPrefix(lv, p) && strings.Trim(lv, "abcdefghijklmnopqrstuvwxyz0123456789_./~-") == "" {
 			return false
 		}
+	}
+	// A relative path of words (JSSResource/osxconfigurationprofiles, an
+	// API resource under a key's name): letters only, in two segments or
+	// more; a random base64 value of that length nearly always holds a digit.
+	if segs := strings.Split(lv, "/"); len(segs) >= 2 && strings.Trim(lv, "abcdefghijklmnopqrstuvwxyz/") == "" && !slices.Contains(segs, "") {
+		return false
 	}
 	// A URL, an image pinned by digest (aws-cli@sha256:eaaa7b...), a host
 	// and its port or path (core.harbor.domain:8080, rg.pl-waw.scw.cloud/x).
@@ -448,6 +467,9 @@ func LooksPlaceholder(v []byte) bool {
 	if bytes.HasPrefix(v, []byte("...")) || bytes.HasSuffix(v, []byte("...")) {
 		return true // elided in documentation: "...6wqX6fNUXA/rYqRv..."
 	}
+	if len(bytes.Trim(v, "*• ")) == 0 {
+		return true // a masked value: "*** ", "••••••••"
+	}
 	lv := strings.ToLower(string(v))
 	for _, m := range rulebook.SequenceMarkers {
 		if strings.Contains(lv, m) {
@@ -477,7 +499,8 @@ func repeatedRun(v []byte, withPeriod bool) bool {
 	for p := 1; p <= min(len(v)/2, 32); p++ {
 		run := 0
 		for i := 0; i+p < len(v); i++ {
-			if v[i] != v[i+p] {
+			// Case aside: iNValIdinValiDinvalid is one word repeated.
+			if v[i] != v[i+p] && !(v[i]|0x20 == v[i+p]|0x20 && 'a' <= v[i]|0x20 && v[i]|0x20 <= 'z') {
 				run = 0
 				continue
 			}

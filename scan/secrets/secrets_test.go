@@ -813,6 +813,8 @@ func TestSecretsRound28Classes(t *testing.T) {
 		{"login.html", `<input type="password" value="*** " />`, ""},
 		{"db.properties", "url=jdbc:oracle:thin:reporting/Xq7vL2mTz9KpRw@ora-prod.internal:1521/REPORTS", "oracle-jdbc-password"},
 		{"db.properties", "url=jdbc:oracle:thin:scott/tiger@localhost:1521:XE", ""},
+		// Help text's choice of words is no value.
+		{"apiserver.conf", "CSIServiceAccountToken=true|false", ""},
 		{"hardhat.config.js", `  url: "https://eth-sepolia.g.alchemy.com/v2/Kd8Lq2Rz7Wn4Tb9Vx3Pm6Hs1Jf5Gy0Ca",`, "alchemy-api-key"},
 	})
 }

@@ -221,6 +221,10 @@ func GenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, weakOK b
 			return false
 		}
 	}
+	// A choice of words from help text (CSIServiceAccountToken=true|false).
+	if strings.Contains(lv, "|") && strings.Trim(lv, "abcdefghijklmnopqrstuvwxyz|") == "" {
+		return false
+	}
 	// A relative path of words (JSSResource/osxconfigurationprofiles, an
 	// API resource under a key's name): letters only, in two segments or
 	// more; a random base64 value of that length nearly always holds a digit.

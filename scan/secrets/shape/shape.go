@@ -138,16 +138,12 @@ func Base64OfRandomBytes(v []byte) bool {
 // which the React and Vite builds also ship to the browser), so the digit the generic rules ask for elsewhere (to
 // tell a value from a label or a message) proves nothing there.
 func WordPassword(v []byte) bool {
-	if len(v) < 8 || rulebook.WeakPasswordPlaceholders[strings.ToLower(string(v))] || LooksTemplate(v) || LooksPlaceholder(v) {
-		return false
-	}
+	lv := strings.ToLower(string(v))
 	// Words about the password are no password: mypassword,
 	// notacpassword, thisismypassword.
-	lv := strings.ToLower(string(v))
-	for _, w := range []string{"password", "passphrase"} {
-		if strings.Contains(lv, w) {
-			return false
-		}
+	if len(v) < 8 || rulebook.WeakPasswordPlaceholders[lv] || strings.Contains(lv, "password") || strings.Contains(lv, "passphrase") ||
+		LooksTemplate(v) || LooksPlaceholder(v) {
+		return false
 	}
 	for _, b := range v {
 		if !('a' <= b|32 && b|32 <= 'z') {
@@ -155,6 +151,13 @@ func WordPassword(v []byte) bool {
 		}
 	}
 	return true
+}
+
+// wordsJoinedBy reports lv made of lower-case words, two or more, joined
+// by sep.
+func wordsJoinedBy(lv, sep string) bool {
+	return strings.Contains(lv, sep) && !strings.Contains(lv, sep+sep) && !strings.HasPrefix(lv, sep) && !strings.HasSuffix(lv, sep) &&
+		strings.Trim(lv, "abcdefghijklmnopqrstuvwxyz"+sep) == ""
 }
 
 // CallOrIndexRe is a whole value that is a call or an index of a dotted
@@ -221,14 +224,11 @@ func GenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, weakOK b
 			return false
 		}
 	}
-	// A choice of words from help text (CSIServiceAccountToken=true|false).
-	if strings.Contains(lv, "|") && strings.Trim(lv, "abcdefghijklmnopqrstuvwxyz|") == "" {
-		return false
-	}
-	// A relative path of words (JSSResource/osxconfigurationprofiles, an
-	// API resource under a key's name): letters only, in two segments or
-	// more; a random base64 value of that length nearly always holds a digit.
-	if segs := strings.Split(lv, "/"); len(segs) >= 2 && strings.Trim(lv, "abcdefghijklmnopqrstuvwxyz/") == "" && !slices.Contains(segs, "") {
+	// Words joined by | or /: a choice from help text
+	// (CSIServiceAccountToken=true|false) or a relative path of words
+	// (JSSResource/osxconfigurationprofiles, an API resource under a key's
+	// name); a random base64 value of that length nearly always holds a digit.
+	if wordsJoinedBy(lv, "|") || wordsJoinedBy(lv, "/") {
 		return false
 	}
 	// A URL, an image pinned by digest (aws-cli@sha256:eaaa7b...), a host
@@ -648,30 +648,34 @@ func IdentByte(b byte) bool {
 // key=value lists joined by ';' or '&' hold one value per pair, and
 // closing brackets the value did not open belong to the list.
 func CutAtNextPair(line []byte, p, e int) int {
-	for i := p + 1; i < e; i++ {
-		c := line[i]
-		if (c == ')' || c == ']') && i+1 < e && strings.IndexByte(")],;/", line[i+1]) >= 0 && bytes.IndexAny(line[p:i], "([") < 0 {
+	opened := false
+scan:
+	for i := p; i < e; i++ {
+		switch c := line[i]; {
+		case c == '(' || c == '[':
+			opened = true
+		case i == p:
+		case (c == ')' || c == ']') && !opened && i+1 < e && strings.IndexByte(")],;/", line[i+1]) >= 0:
 			e = i // the list's own brackets close: (...,password=secret)]/db
-			break
-		}
-		if c != ',' && c != ';' && c != '&' {
-			continue
-		}
-		j := i + 1
-		for j < e && (line[j] == '(' || line[j] == '[') {
-			j++
-		}
-		k := j
-		for k < e && (IdentByte(line[k]) || line[k] == '.' || line[k] == '-') {
-			k++
-		}
-		if k > j && k < e && line[k] == '=' && (line[j] < '0' || line[j] > '9') {
+			break scan
+		case (c == ',' || c == ';' || c == '&') && startsPair(line[i+1:e]):
 			e = i
-			break
+			break scan
 		}
 	}
-	for e > p+1 && (line[e-1] == ')' || line[e-1] == ']') && bytes.IndexAny(line[p:e-1], "([") < 0 {
+	for !opened && e > p+1 && (line[e-1] == ')' || line[e-1] == ']') {
 		e--
 	}
 	return e
+}
+
+// startsPair reports whether b opens with name= (after any opening
+// brackets), a name not starting with a digit.
+func startsPair(b []byte) bool {
+	b = bytes.TrimLeft(b, "([")
+	k := 0
+	for k < len(b) && IdentByte(b[k]) {
+		k++
+	}
+	return k > 0 && k < len(b) && b[k] == '=' && (b[0] < '0' || b[0] > '9')
 }

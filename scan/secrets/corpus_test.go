@@ -281,16 +281,20 @@ var (
 // no negatives in it. bl-random (the samples betterleaks v1.8.1 added)
 // 0.948 (127/134) blind, 0.955 after round 26 (its misses: AWS secrets
 // drawn with a "=" inside, PostHog project keys and wallet addresses,
-// both public); gitleaks 0.843.
+// both public); gitleaks 0.843. az-dev and az-heldout (Microsoft Azure
+// keys: the identifiable formats of microsoft/security-utilities and the
+// older keys, round 29), blind: 0.600 (12/20), 0 and 0.667 (14/21), 0;
+// gitleaks 0.700 and 0.714, 0. After round 29's Azure rules: 1.000 and
+// 1.000, 0.
 const secretsFamiliesMinRecall = 0.95
 
-var secretsFamiliesGitleaksFPFiles = map[string]int{"dev": 8, "heldout": 6, "heldout2": 1, "heldout3": 2, "heldout4": 1, "heldout5": 3, "heldout6": 1, "heldout7": 1, "heldout8": 0, "heldout9": 0, "heldout10": 2, "heldout11": 0, "heldout12": 1, "heldout13": 1, "gl-dev": 7, "gl-heldout": 5, "gl-contexts": 0, "gl-examples": 10, "names-heldout": 5, "gl-random": 0, "bl-random": 0}
+var secretsFamiliesGitleaksFPFiles = map[string]int{"dev": 8, "heldout": 6, "heldout2": 1, "heldout3": 2, "heldout4": 1, "heldout5": 3, "heldout6": 1, "heldout7": 1, "heldout8": 0, "heldout9": 0, "heldout10": 2, "heldout11": 0, "heldout12": 1, "heldout13": 1, "gl-dev": 7, "gl-heldout": 5, "gl-contexts": 0, "gl-examples": 10, "names-heldout": 5, "gl-random": 0, "bl-random": 0, "az-dev": 0, "az-heldout": 0}
 
 // TestSecretsFamiliesCorpus scores every part the way
 // bench/secrets-score.go does: a label is found when any finding is on its
 // line; a file with a finding on any other line is a false-positive file.
 func TestSecretsFamiliesCorpus(t *testing.T) {
-	for _, part := range []string{"dev", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "gl-dev", "gl-heldout", "gl-contexts", "gl-examples", "names-heldout", "gl-random", "bl-random"} {
+	for _, part := range []string{"dev", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "gl-dev", "gl-heldout", "gl-contexts", "gl-examples", "names-heldout", "gl-random", "bl-random", "az-dev", "az-heldout"} {
 		t.Run(part, func(t *testing.T) {
 			recall, fpFiles := secretsScorePart(t, part, secretsFamiliesGitleaksFPFiles[part])
 			if recall < secretsFamiliesMinRecall {
@@ -349,9 +353,9 @@ func TestSecretsRuleExampleParts(t *testing.T) {
 		part       string
 		minRecall  float64
 		gitleaksFP int
-	}{{"kf-dev", 0.734, 5}, {"kf-heldout", 0.629, 1}, {"kf2-dev", 0.711, 2}, {"kf2-heldout", 0.685, 9},
+	}{{"kf-dev", 0.734, 5}, {"kf-heldout", 0.645, 1}, {"kf2-dev", 0.711, 2}, {"kf2-heldout", 0.692, 9},
 		{"sl-dev", 0.820, 2}, {"sl-heldout", 0.864, 1}, {"sg-dev", 0.557, 1}, {"sg-heldout", 0.608, 1},
-		{"ti-dev", 0.525, 0}, {"ti-heldout", 0.526, 2}, {"ti2-dev", 0.592, 2}, {"ti2-heldout", 0.559, 9}} {
+		{"ti-dev", 0.525, 0}, {"ti-heldout", 0.540, 2}, {"ti2-dev", 0.592, 2}, {"ti2-heldout", 0.559, 9}} {
 		t.Run(tc.part, func(t *testing.T) {
 			recall, fpFiles := secretsScorePart(t, tc.part, tc.gitleaksFP)
 			if recall < tc.minRecall {

@@ -821,49 +821,15 @@ func secretsPairValueBelow(c *secretsMatchCtx, s, e int) ([]byte, bool) {
 	return v, len(v) > 0
 }
 
-// secretsAssignmentBelow returns the literal of an assignment that a
-// formatter wrapped after its operator (Prettier's `const apiKey =` and
-// the string alone on the next line, ending in ; or , and perhaps a
-// comment).
+// secretsAssignmentBelow returns the literal of an assignment wrapped
+// over two lines (shape.WrappedLiteral).
 func secretsAssignmentBelow(c *secretsMatchCtx, e int) ([]byte, bool) {
-	line := c.line
-	p := e
-	if p < len(line) && (line[p] == '"' || line[p] == '\'') {
-		p++
+	next := c.data[min(len(c.data), c.lineEnd+1):]
+	next = next[:min(len(next), 4<<10)]
+	if nl := bytes.IndexByte(next, '\n'); nl >= 0 {
+		next = next[:nl]
 	}
-	p = secretsSkipBlanks(line, p)
-	switch {
-	case p+1 < len(line) && line[p] == ':' && line[p+1] == '=':
-		p += 2
-	case p < len(line) && (line[p] == '=' || line[p] == ':'):
-		p++
-	default:
-		return nil, false
-	}
-	if len(bytes.TrimSpace(line[p:])) != 0 {
-		return nil, false
-	}
-	rest := c.data[min(len(c.data), c.lineEnd+1):]
-	rest = rest[:min(len(rest), 4<<10)]
-	if nl := bytes.IndexByte(rest, '\n'); nl >= 0 {
-		rest = rest[:nl]
-	}
-	next := bytes.TrimSpace(rest)
-	if len(next) < 3 || !secretsIsQuote(next[0]) {
-		return nil, false
-	}
-	end := bytes.IndexByte(next[1:], next[0])
-	if end < 0 {
-		return nil, false
-	}
-	tail := bytes.TrimSpace(next[end+2:])
-	if len(tail) > 0 && (tail[0] == ';' || tail[0] == ',') {
-		tail = bytes.TrimSpace(tail[1:])
-	}
-	if len(tail) > 0 && !bytes.HasPrefix(tail, []byte("//")) && tail[0] != '#' {
-		return nil, false // an expression goes on: "a" + b
-	}
-	return next[1 : end+1], true
+	return shape.WrappedLiteral(c.line[e:], next)
 }
 
 // secretsNameWithoutQualifiers drops up to two last words of a name that
@@ -964,6 +930,9 @@ func secretsAssignedValue(line []byte, p int, unquoted bool) (int, int, bool) {
 		}
 		quotedName = quotedName || line[p] != ']'
 		p++
+	}
+	if vs, ve, ok := shape.BraceInitLiteral(line, p); ok && !quotedName {
+		return vs, ve, true
 	}
 	p = secretsSkipBlanks(line, p)
 	typed := false

@@ -63,6 +63,7 @@ var secretsPositive = []struct {
 	{"aws-secret-access-key.ini", 3, "aws-access-key-id", finding.Critical, "CWE-798", "ASIAALKQHCJYQPLLJYHN"},
 	{"aws-secret-access-key.ini", 4, "aws-secret-access-key", finding.Critical, "CWE-798", "KxLTK9QxSt7fBqmKHxkUUTu2VyNGjkOQYpJ0SCmx"},
 	{"azure-storage-connection-string.json", 3, "azure-storage-connection-string", finding.Critical, "CWE-798", "t73Xi7RnEICp8j1vQ1pgu8uPPuxBy1oHHc9Tus3mSiR8Ixz+lbubpSV627x71X1NQTcejjFoU+iv/vS54KNkwu=="},
+	{"azure-cosmosdb-connection-string.js", 2, "azure-cosmosdb-connection-string", finding.Critical, "CWE-798", "rzS3edWMEmigOFA2aPYr/TCXtlh4uH9rQgtso1JZJuoBvFLrgF7NIE7svtl7Zy0bQjcr3DmbOqfVq2eB14GUbg=="},
 	{"azure-storage-account-key.cs", 2, "azure-storage-account-key", finding.Critical, "CWE-798", "ugHvNxzbxKWaDXNkoxpMhNglFcOzfBQeYFPafmrVbe21siICbvzijbS1NTdHG5tpde8WPa6roIA/I93OVn9fBQ=="},
 	{"azure-shared-access-key.json", 2, "azure-shared-access-key", finding.Critical, "CWE-798", "Q/wBM89ULjPc/qTPNkbqPkKdVLNupzNLtEu5iJ3Htwb="},
 	{"digitalocean-token.tfvars", 2, "digitalocean-token", finding.Critical, "CWE-798", "dop_v1_ffa0896381e50dc86f2da77af9b05077317a1a02c475551d4b776513058164da"},
@@ -213,12 +214,14 @@ func TestSecretsEveryRuleHasFixtures(t *testing.T) {
 			inCorpus[f.RuleID] = true
 		}
 	}
-	// The families corpus's dev part (issue 28) is the positive fixture
-	// of the rules that came with it.
-	famLabels := secretsReadLabels(t, secretsFamiliesDevDir)
-	for _, f := range scantest.Scan(t, secretsTestScanner(t, false), filepath.Join(secretsFamiliesDevDir, "files")) {
-		if _, ok := famLabels[secretsCorpusLoc{f.FilePath, f.Line}]; ok {
-			inCorpus[f.RuleID] = true
+	// The families corpus's dev parts (issue 28) are the positive fixture
+	// of the rules that came with them.
+	for _, dir := range []string{secretsFamiliesDevDir, filepath.Join(secretsFamiliesDir, "az-dev")} {
+		famLabels := secretsReadLabels(t, dir)
+		for _, f := range scantest.Scan(t, secretsTestScanner(t, false), filepath.Join(dir, "files")) {
+			if _, ok := famLabels[secretsCorpusLoc{f.FilePath, f.Line}]; ok {
+				inCorpus[f.RuleID] = true
+			}
 		}
 	}
 	corpusNegatives := map[string]bool{}
@@ -626,9 +629,11 @@ func TestSecretsAssignmentForms(t *testing.T) {
 		{"a.yaml", `Primary Key: 5po8TFGawiYNCc1ct4ofWkBqzIfA6IeO`, "", 0},
 		{"a.js", `const key = "5po8TFGawiYNCc1ct4ofWkBqzIfA6IeO";`, "", 0},
 		{"a.md", `[doc](https://docs.google.com/document/d/1Mi9Ohz/edit?resourcekey=0-4rPbZPyCS7QDj26Hk0UyvA&tab=t.0)`, "", 0},
-		// Base64 of random bytes under a key name is a key (Azure
-		// storage, AES); a path that happens to decode is not.
-		{"a.php", `'account_key' => 'qYaZm3m8+Z2aYAiSDzzvStkTUgZXl29U76lDJ0qiob7bbV4g7kjtwO+FI2QoptGdZgEdtsAYzG8T0hl5TeftWA==',`, "generic-secret", 0},
+		// Base64 of random bytes under a key name is a key (64 bytes
+		// under an account key's name: Azure storage's; AES); a path that
+		// happens to decode is not.
+		{"a.php", `'account_key' => 'qYaZm3m8+Z2aYAiSDzzvStkTUgZXl29U76lDJ0qiob7bbV4g7kjtwO+FI2QoptGdZgEdtsAYzG8T0hl5TeftWA==',`, "azure-storage-account-key", 0},
+		{"a.php", `'cipher_key' => 'qYaZm3m8+Z2aYAiSDzzvStkTUgZXl29U76lDJ0qiob7bbV4g7kjtwO+FI2QoptGdZgEdtsAYzG8T0hl5TeftWA==',`, "generic-secret", 0},
 		{"a.go", `legacyMigrationBundleLogKey = "config/legacyMigrationBundleLog"`, "", 0},
 		// A form field curl sends is a literal, as in a URL.
 		{"a.sh", `curl https://api.particle.io/v1/devices -d access_token=38bb7b318cc6898c80317decb34525844bc9db55`, "generic-secret", 0},
@@ -817,6 +822,56 @@ func TestSecretsRound28Classes(t *testing.T) {
 		{"apiserver.conf", "CSIServiceAccountToken=true|false", ""},
 		{"hardhat.config.js", `  url: "https://eth-sepolia.g.alchemy.com/v2/Kd8Lq2Rz7Wn4Tb9Vx3Pm6Hs1Jf5Gy0Ca",`, "alchemy-api-key"},
 	})
+}
+
+// TestSecretsRound29Azure: Microsoft's identifiable keys are named for
+// their service by the signature alone, in any syntax; the same length of
+// base64 without the signature at its offset (an integrity hash, a
+// longer blob holding one), a placeholder and prose about the format are
+// not; the older 32-hex AI services key only under its name.
+func TestSecretsRound29Azure(t *testing.T) {
+	secretsExpectOnLine2(t, []secretsLineCase{
+		{"servicebus.yaml", "  primaryKey: LDY70zaEmM8OwCBHUgdvjfyvwZXHJUmhN+ASbO8OKyG=", "azure-shared-access-key"},
+		{"keys.go", "const searchAdmin = \"rV4GqRsVdr4XQIixsaUq2NpNZmGlxuAx3N4wZCF3NOAzSeBrulsp\"", "azure-search-key"},
+		{"cosmos.txt", "Fi904K/JTpO1SkK+ZT+ZbZM+oNpctI8UnAjUUEsG4F4X+EI620rhaset1Uqr9PyqgKtEnASJz655ACDbEmalZw==", "azure-cosmosdb-key"},
+		{"ai.ts", "export const key = 'iy7idXiMpgcJK418sTrhXHRsnVFIcJK1qOl0tn3ASQlYi0zVLRHLJQQJ9D2K9cDbCqD0zEmhxVSuACOGauv6';", "azure-identifiable-key"},
+		{"cert.pem.txt", "iDidKbxMTFbn/lvcXN/i26GS+X1St1nkJyTwWm3YTjhPpc9EwezAKZWOQUR5qCbeQ6rqwB+pGZ0TVYdNWGpeOAoecdIz9zoEs5E61Lt0XmSmYY5HSHn2CTWH+ASteTsuowPUF3Uk2RrJ5cuUcmlYt2yIFBhpROyX8C6aD/Z5rV86o1RB2a4lW/gI0CHWBH4D3GCliKxJNnWk==", ""},
+		{"low.env", "AZURE_REDIS_KEY=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAzCaAAAAAAA=", ""},
+		{"package-lock.json", "      \"integrity\": \"sha512-DGVZ1XuxFOgEjqMnMo9k8SS34wqMC+JQbIP0I4nhCu2OdEDMwAF1Fjwa0qoqgXwCJLS7DawymVY4rXN8jR+8Jg==\"", ""},
+		{"README.md", "A key carries JQQJ9 at offset 52 and ACDb, AzSe or +ACR where the service is named.", ""},
+		{"az.sh", "az storage account keys list --account-name acme --query \"[0].value\"", ""},
+		{"settings.env", "AZURE_OPENAI_API_KEY=c11b6d98f355b7ee17b9a66c0f1ce064", "azure-ai-services-key"},
+		{"settings.env", "OPENAI_API_KEY_HASH=f9184a08feb0f6c0c057b57ee07aca95", ""},
+		// The older 88-character storage key under its name in a CLI flag.
+		{"sync.sh", "az storage blob sync --account-name acme --account-key DGVZ1XuxFOgEjqMnMo9k8SS34wqMC+JQbIP0I4nhCu2OdEDMwAF1Fjwa0qoqgXwCJLS7DawymVY4rXN8jR+8Jg== -c site -s dist", "azure-storage-account-key"},
+	})
+}
+
+// TestSecretsWrappedAssignments: a literal that a formatter or an author
+// put on the line below its name is reported there: Java's operator on
+// the next line, a C++ brace initializer, on one line or two; a
+// comparison below a name, or a literal an expression continues, is none.
+func TestSecretsWrappedAssignments(t *testing.T) {
+	const key = "8jqRVtXUWiEthgIhR+dFwrB8gh3lFuquvJQ1v4eabObIj7okI1cZIuzY8zZHmEdpcC0f+XlUkbFwAhjTfyrLIg=="
+	for _, tc := range []struct {
+		file, lines string
+		line        int // 0: no finding
+	}{
+		{"A.java", "    public static final String DEFAULT_ACCOUNT_KEY\n            = \"" + key + "\";", 3},
+		{"a.cpp", "static const std::string AccountKey{\n    \"" + key + "\"};", 3},
+		{"a.cpp", "static const std::string ApiSecret{\"Kq8vR2mZ7xL4pT9wN3bY6cH1jF5sD0gA\"};", 2},
+		{"A.java", "    if (DEFAULT_ACCOUNT_KEY\n            == \"" + key + "\") {", 0},
+		{"a.cpp", "static const std::string AccountKey{\n    \"" + key + "\" + suffix};", 0},
+		{"a.cpp", "static const std::string ApiSecret{\"Kq8vR2mZ7xL4pT9wN3bY6cH1jF5sD0gA\" + suffix};", 0},
+	} {
+		got := secretsScanLines(t, tc.file, tc.lines)
+		switch {
+		case tc.line == 0 && len(got) != 0:
+			t.Errorf("%q: unexpected %s on line %d", tc.lines, got[0].RuleID, got[0].Line)
+		case tc.line != 0 && (len(got) != 1 || got[0].Line != tc.line):
+			t.Errorf("%q: got %+v, want one finding on line %d", tc.lines, got, tc.line)
+		}
+	}
 }
 
 // secretsLineCase is one line written to a file of that name, and the one

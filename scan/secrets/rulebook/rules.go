@@ -103,15 +103,64 @@ func Rules() []Rule {
 			Keywords:   []string{"secret_access_key", "secretaccesskey", "secret-access-key", "aws_secret", "awssecret", "secret key", "secret_key", "secretkey"},
 			Pattern:    `(?i)(?:secret[_-]?access[_-]?key|aws[_-]?secret(?:[_-]?key)?|secret[ _-]?key)` + assign + `([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`,
 			MinEntropy: 3.5, Validate: "AWSSecret"},
+		// Microsoft's identifiable keys (microsoft/security-utilities) carry
+		// the service's signature at a fixed offset: the signature alone
+		// says which service's key it is, in any context. They come before
+		// the connection-string rules so that a Cosmos DB or IoT key in
+		// AccountKey= or SharedAccessKey= is named for its own service.
+		azureIdentifiable("azure-cosmosdb-key", "Azure Cosmos DB account key", "the Cosmos DB account (Keys > Regenerate) and prefer Microsoft Entra ID with RBAC",
+			azureKey88, "ACDb"),
+		azureIdentifiable("azure-batch-key", "Azure Batch account key", "the Batch account (Keys > Regenerate) and prefer Microsoft Entra ID",
+			azureKey88, `\+ABa`),
+		azureIdentifiable("azure-apim-key", "Azure API Management key (subscription, gateway, management or repository)", "the API Management instance (Subscriptions or Gateways > Regenerate key)",
+			azureKey88, "APIM"),
+		azureIdentifiable("azure-iot-key", "Azure IoT Hub, Device Provisioning or device key", "the IoT hub (Shared access policies or the device's keys > Regenerate)",
+			azureKey44, "AIoT"),
+		azureIdentifiable("azure-redis-key", "Azure Cache for Redis access key", "the cache (Authentication > Access keys > Regenerate) and prefer Microsoft Entra ID",
+			azureKey44, "AzCa"),
+		azureIdentifiable("azure-event-grid-key", "Azure Event Grid access key", "the topic or domain (Access keys > Regenerate)",
+			azureKey44, "AZEG"),
+		azureIdentifiable("azure-search-key", "Azure AI Search admin or query key", "the search service (Keys > Regenerate, or delete the query key)",
+			azureKey52, "AzSe"),
+		azureIdentifiable("azure-container-registry-key", "Azure Container Registry password", "the registry (Access keys or Tokens > Regenerate password) and prefer Microsoft Entra ID",
+			azureKey52, `\+ACR`),
+		azureFunctionKey(),
+		// The common annotated format (JQQJ9 at offset 52) is what Azure AI
+		// services, OpenAI, DevOps, Web PubSub and newer services issue;
+		// Machine Learning classic keys are 64-byte keys signed +AMC.
+		{ID: "azure-identifiable-key", Title: "Microsoft Azure key in an identifiable format (AI services, OpenAI, DevOps, Web PubSub, Machine Learning)", Severity: crit, CWE: cwe798,
+			Remediation: revokeIn("the Azure resource's keys (Keys and Endpoint or Access keys > Regenerate) or, for a DevOps token, User settings > Personal access tokens"),
+			CSKeywords:  []string{"JQQJ9", "+AMC"},
+			Pattern: azureKeyStart + `(?P<secret>[A-Za-z0-9]{52}JQQJ9[9D][A-Za-z0-9][A-L][A-Za-z0-9]{16}[A-Za-z][A-Za-z0-9]{7}(?:[A-Za-z0-9]{2}==)?|` +
+				fmt.Sprintf(azureKey88, `\+AMC`) + `)` + azureKeyEnd,
+			MinEntropy: 3.5},
+		// A Cosmos DB connection string's key predates the ACDb signature.
+		{ID: "azure-cosmosdb-connection-string", Title: "Azure Cosmos DB connection string with account key", Severity: crit, CWE: cwe798,
+			Remediation: revokeIn("the Cosmos DB account (Keys > Regenerate) and prefer Microsoft Entra ID with RBAC"),
+			Keywords:    []string{"documents.azure.com"}, Pattern: `(?i)AccountEndpoint=https://[a-z0-9-]+\.documents\.azure\.com[:0-9/]*;\s*AccountKey=(?P<secret>[A-Za-z0-9+/]{86}==)`,
+			MinEntropy: 3.5},
 		{ID: "azure-storage-connection-string", Title: "Azure Storage connection string with account key", Severity: crit, CWE: cwe798,
 			Remediation: "Regenerate the storage account key (Access keys > Rotate) and move to Microsoft Entra ID auth or SAS tokens with short expiry.",
 			Keywords:    []string{"accountkey"}, Pattern: `(?i)AccountName=[^;"'\s]+;\s*AccountKey=([A-Za-z0-9+/]{86}==)`},
 		{ID: "azure-storage-account-key", Title: "Azure Storage account key", Severity: crit, CWE: cwe798,
 			Remediation: "Regenerate the storage account key (Access keys > Rotate) and move to Microsoft Entra ID auth or SAS tokens with short expiry.",
-			Keywords:    []string{"accountkey"}, Pattern: `(?i)AccountKey\s*=\s*([A-Za-z0-9+/]{86}==)`},
-		{ID: "azure-shared-access-key", Title: "Azure Service Bus / Event Hubs shared access key", Severity: crit, CWE: cwe798,
+			// A storage key is 64 random bytes: 88 base64 characters under an
+			// account or storage key's name in any syntax (AccountKey=, the
+			// az CLI's --account-key, a dictionary's "AccountKey", "...",
+			// storage_account_access_key =), or anywhere in the identifiable
+			// format (+ASt).
+			Keywords:   []string{"accountkey", "account_key", "account-key", "storage_account", "storageaccount", "storage-account", "storagekey", "storage_key", "storage-key"},
+			CSKeywords: []string{"+ASt"},
+			Pattern: `(?i:account[_-]?key|storage[_-]?account|storage[_-]?key)` + nearGap + `(?P<secret>[A-Za-z0-9+/]{86}==)` + nearEnd +
+				`|` + azureKeyStart + `(?P<secret>` + fmt.Sprintf(azureKey88, `\+ASt`) + `)` + azureKeyEnd,
+			MinEntropy: 3.5},
+		// Service Bus, Event Hubs and Relay keys: 32 random bytes after
+		// SharedAccessKey=, or anywhere in the identifiable format.
+		{ID: "azure-shared-access-key", Title: "Azure Service Bus / Event Hubs / Relay shared access key", Severity: crit, CWE: cwe798,
 			Remediation: "Regenerate the shared access policy's keys and prefer managed identities.",
-			Keywords:    []string{"sharedaccesskey="}, Pattern: `(?i)SharedAccessKey=([A-Za-z0-9+/]{42,43}=)`},
+			Keywords:    []string{"sharedaccesskey="}, CSKeywords: []string{"+ASb", "+AEh", "+ARm"},
+			Pattern: `(?i:SharedAccessKey=)(?P<secret>[A-Za-z0-9+/]{42,43}=)` +
+				`|` + azureKeyStart + `(?P<secret>` + fmt.Sprintf(azureKey44, `\+(?:ASb|AEh|ARm)`) + `)` + azureKeyEnd},
 		// A shared access signature: the query string's sig= is an
 		// HMAC-SHA256 of the grant (44 base64 characters, URL-encoded or
 		// not), valid until se= for whoever holds it. The signed version
@@ -408,6 +457,42 @@ func withLetter(n int, letters, digits string) string {
 	return "(?:" + strings.Join(alts, "|") + ")"
 }
 
+// The shapes of Microsoft's identifiable keys (microsoft/security-utilities:
+// Azure64ByteIdentifiableKeys, Azure32ByteIdentifiableKeys, the Search,
+// Container Registry and Function keys): random base64, the service's
+// signature (%s) at a fixed offset, then a checksum; the last
+// character before the padding holds no more bits than the key has.
+const (
+	azureKey88    = `[A-Za-z0-9+/]{76}%s[A-Za-z0-9+/]{5}[AQgw]==`
+	azureKey44    = `[A-Za-z0-9+/]{33}%s[A-P][A-Za-z0-9+/]{5}=`
+	azureKey52    = `[A-Za-z0-9+/]{42}%s[A-D][A-Za-z0-9+/]{5}`
+	azureKey56    = `[A-Za-z0-9_-]{44}%s[A-Za-z0-9_-]{5}[AQgw]==`
+	azureKeyStart = `(?:^|[^A-Za-z0-9+/_-])`
+	azureKeyEnd   = `(?:[^A-Za-z0-9+/=_-]|$)`
+)
+
+// azureIdentifiable is the rule of one service's identifiable key: its
+// signature is the keyword, its shape the pattern. Most of the key is
+// random, so the full placeholder check applies (an alphabet walked in
+// place of the random part is a test fixture's), not the vendor-format one.
+func azureIdentifiable(id, title, where, shape, signature string) Rule {
+	return Rule{ID: id, Title: title, Severity: finding.Critical, CWE: "CWE-798", Remediation: revokeIn(where),
+		CSKeywords: []string{strings.ReplaceAll(signature, `\`, "")},
+		Pattern:    azureKeyStart + `(?P<secret>` + fmt.Sprintf(shape, signature) + `)` + azureKeyEnd,
+		MinEntropy: 3.5}
+}
+
+// azureFunctionKey is the identifiable Functions key, or a key of the
+// older format (40 random bytes) given as the x-functions-key header or
+// under a function key's name.
+func azureFunctionKey() Rule {
+	r := azureIdentifiable("azure-function-key", "Azure Functions key", "the function app (App keys or Function keys > Renew key value)",
+		azureKey56, "AzFu")
+	r.Keywords = []string{"x-functions-key", "function_key", "functionkey", "function-key"}
+	r.Pattern += `|(?i:x-functions-key|function[_-]?key)` + nearGap + `(?P<secret>[A-Za-z0-9_/+-]{40,54}={0,2})` + nearEnd
+	return r
+}
+
 // revokeIn is the remediation of a vendor token: where to revoke it.
 func revokeIn(where string) string {
 	return "Revoke or regenerate it in " + where + ", then update whatever used it."
@@ -548,6 +633,12 @@ func VendorRules() []Rule {
 			[]string{"IR@"}, `IR@[0-9A-Za-z-]{36}@[^@\s"']{1,90}@[0-9A-Za-z=-]{0,40}@[A-Za-z0-9+/]{43}=`),
 		tok("doppler-token", "Doppler token", crit, "the Doppler dashboard (Access > Tokens)",
 			[]string{"dp.pt.", "dp.st.", "dp.ct.", "dp.sa.", "dp.scim.", "dp.audit."}, `dp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,44}`),
+		// Azure AI services (Cognitive Services, OpenAI) keys before the
+		// common annotated format, and API Management's subscription keys,
+		// are 32 hex digits: theirs only under their names or header.
+		near("azure-ai-services-key", "Azure AI services (Cognitive Services, OpenAI) or API Management subscription key", high,
+			"the resource's Keys and Endpoint (or the APIM subscription) > Regenerate",
+			[]string{"azure_openai", "azureopenai", "azure-openai", "cognitive_services", "cognitiveservices", "ocp-apim-subscription-key"}, `[a-f0-9]{32}`),
 		{ID: "azure-ad-client-secret", Title: "Microsoft Entra ID (Azure AD) client secret", Severity: crit, CWE: "CWE-798",
 			Remediation: revokeIn("the Azure portal (App registrations > Certificates & secrets) and prefer managed identities or certificates"),
 			CSKeywords:  []string{"Q~"}, Pattern: `(?:^|[^A-Za-z0-9_~.-])(?P<secret>[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34})(?:[^A-Za-z0-9_~.-]|$)`,

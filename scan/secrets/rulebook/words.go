@@ -28,12 +28,15 @@ var PlaceholderMarkers = []string{
 
 // DocumentedExamples are credentials published in vendor
 // documentation: AWS's example key pair, the Azure Storage emulator
-// (Azurite) account key, which every local-development setup contains, and
-// the test key of Stripe's API reference.
+// (Azurite) account key, which every local-development setup contains, the
+// Cosmos DB emulator's fixed key (learn.microsoft.com, "Azure Cosmos DB
+// emulator": the same for every install), and the test key of Stripe's
+// API reference.
 var DocumentedExamples = []string{
 	"AKIAIOSFODNN7EXAMPLE",
 	"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
 	"Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
+	"C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==",
 	"sk_test_4eC39HqLyjWDarjtT1zdp7dc", // Stripe's API reference, in every code sample
 	// OAuth 2.0's example credentials (RFC 6750 2.1-2.3, RFC 6749 4.1,
 	// 4.4, 5.1, 6): the bearer token, access, refresh and authorization

@@ -1739,7 +1739,7 @@ func secretsValidateNotPlaceholderPassword(v []byte, _ *secretsMatchCtx) bool {
 	if len(v) < 4 || v[0] == '$' || v[0] == '%' || v[0] == '{' || v[0] == '<' {
 		return false
 	}
-	return !rulebook.WeakPasswordPlaceholders[strings.ToLower(string(v))] && !shape.LooksPlaceholder(v)
+	return !rulebook.WeakPasswordPlaceholders[strings.ToLower(string(v))] && !shape.LooksPlaceholder(v) && !shape.SaysPassword(v)
 }
 
 // secretsValidateHeaderCredential accepts what follows an authentication

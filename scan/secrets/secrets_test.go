@@ -842,6 +842,11 @@ func TestSecretsRound29Azure(t *testing.T) {
 		{"az.sh", "az storage account keys list --account-name acme --query \"[0].value\"", ""},
 		{"settings.env", "AZURE_OPENAI_API_KEY=c11b6d98f355b7ee17b9a66c0f1ce064", "azure-ai-services-key"},
 		{"settings.env", "OPENAI_API_KEY_HASH=f9184a08feb0f6c0c057b57ee07aca95", ""},
+		// Docker's config.json carried as a string, its quotes escaped (a CI
+		// runner's DOCKER_AUTH_CONFIG); a password that only says password is none.
+		{"config.toml", `  environment = ["DOCKER_AUTH_CONFIG={\"auths\":{\"registry.corp.internal:5000\":{\"auth\":\"Y29uZXhwOkZUQUBDTkNGMG5AenVyZTM=\"}}}"]`, "docker-config-auth"},
+		{"config.toml", `  environment = ["DOCKER_AUTH_CONFIG={\"auths\":{\"registry.corp.internal:5000\":{\"auth\":\"bXlfdXNlcm5hbWU6bXlfcGFzc3dvcmQ=\"}}}"]`, ""},
+		{"db.xml", `<jdbc-url>jdbc:sqlserver://db1:1433;databaseName=orders;user=app;password=MY-PASSWORD;encrypt=false</jdbc-url>`, ""},
 		// The older 88-character storage key under its name in a CLI flag.
 		{"sync.sh", "az storage blob sync --account-name acme --account-key DGVZ1XuxFOgEjqMnMo9k8SS34wqMC+JQbIP0I4nhCu2OdEDMwAF1Fjwa0qoqgXwCJLS7DawymVY4rXN8jR+8Jg== -c site -s dist", "azure-storage-account-key"},
 	})

@@ -1133,11 +1133,13 @@ func StructuredRules() []Rule {
 			Pattern:     `(?i)(?:mnemonic|seed[ _-]?phrase|recovery[ _-]?phrase|secret[ _-]?phrase)\w*["'\]]?[ \t]*(?::=|=>|=|:)[ \t]*(?:["'\x60](?P<secret>(?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8})["'\x60]|(?P<secret>(?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8})[ \t;,]*$)`,
 			Validate:    "Mnemonic"},
 		// A registry login in Docker's config.json: auths.<host>.auth is
-		// base64 of user:password.
+		// base64 of user:password; also when the JSON is itself a string
+		// with its quotes escaped (DOCKER_AUTH_CONFIG in a CI runner's TOML,
+		// a config.json value in YAML).
 		{ID: "docker-config-auth", Title: "Registry credentials in a Docker config.json", Severity: finding.High, CWE: "CWE-259",
 			Remediation: "Change the registry password or token, run docker logout, and use a credential helper (credsStore) instead of auths in config.json.",
-			Keywords:    []string{`"auth"`}, FileContext: []string{`"auths"`},
-			Pattern: `"auth"[ \t]*:[ \t]*"(?P<secret>[A-Za-z0-9+/]{8,}={0,2})"`, Validate: "DockerAuth"},
+			Keywords:    []string{`"auth"`, `auth\"`}, FileContext: []string{`"auths"`, `auths\"`},
+			Pattern: `"auth\\{0,3}"[ \t]*:[ \t]*\\{0,3}"(?P<secret>[A-Za-z0-9+/]{8,}={0,2})\\{0,3}"`, Validate: "DockerAuth"},
 		// HTTP Basic credentials kept encoded under a name that says auth:
 		// npm's _auth, "basic_auth", proxyAuth. The name alone is too
 		// common (oauth, author) to be a keyword; the value must decode

@@ -153,6 +153,15 @@ func WordPassword(v []byte) bool {
 	return true
 }
 
+// SaysPassword reports a password that is words about one: letters,
+// perhaps joined by _ - or ., one of them password, passwd or passphrase
+// (my_password, your-passwd, db.password).
+func SaysPassword(v []byte) bool {
+	lv := strings.ToLower(string(v))
+	return strings.Trim(lv, "abcdefghijklmnopqrstuvwxyz_.-") == "" &&
+		(strings.Contains(lv, "password") || strings.Contains(lv, "passwd") || strings.Contains(lv, "passphrase"))
+}
+
 // wordsJoinedBy reports lv made of lower-case words, two or more, joined
 // by sep.
 func wordsJoinedBy(lv, sep string) bool {

@@ -250,7 +250,17 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 			// unquoted token-like word there is as often a vendor
 			// lookalike the vendor rules rejected.
 			unquotedOK := c.configFile && !(c.plainText && bytes.ContainsAny(line[:s], "'\"`"))
-			vs, ve, ok := secretsAssignedValue(line, e, unquotedOK || ruleID == "generic-password" && secretsIsShellFile(c.rel))
+			// ${NAME:default}, ${NAME:-default}: the default of a Spring or
+			// shell reference is a literal in any file.
+			inReference := s >= 2 && line[s-2] == '$' && line[s-1] == '{'
+			vs, ve, ok := secretsAssignedValue(line, e, unquotedOK || inReference || ruleID == "generic-password" && secretsIsShellFile(c.rel))
+			if ok && inReference {
+				if vs < ve && line[vs] == '-' {
+					vs++
+				}
+				ve = vs + max(0, bytes.IndexByte(line[vs:ve], '}'))
+				ok = ve > vs
+			}
 			if !ok {
 				vs, ve, ok = secretsXMLKeyValue(line, s, e)
 			}

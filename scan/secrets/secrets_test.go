@@ -879,6 +879,32 @@ func TestSecretsWrappedAssignments(t *testing.T) {
 	}
 }
 
+// TestSecretsReferenceDefaults: the default of a ${NAME:default} or
+// ${NAME:-default} reference is the value, in configuration and in
+// source alike; an empty default or one that is another reference is none.
+func TestSecretsReferenceDefaults(t *testing.T) {
+	for _, tc := range []struct{ file, line, wantPrefix string }{
+		{"application.yml", "  secret: ${JWT_SECRET:Kq8vR2mZ7xL4pT9wN3bY6cH1jF5sD0gA}", "Kq8v"},
+		{"docker-compose.yml", "      API_SECRET: ${API_SECRET:-Kq8vR2mZ7xL4pT9wN3bY6cH1jF5sD0gA}", "Kq8v"},
+		{"docker-compose.yml", "      POSTGRES_PASSWORD: ${POSTGRES_PASSWORD:-Zr4vP9mXq2Lk7}", "Zr4"},
+		{"JwtConfig.java", `    @Value("${jwt.secret:Kq8vR2mZ7xL4pT9wN3bY6cH1jF5sD0gA}")`, "Kq8v"},
+		{"application.yml", "  password: ${MAIL_PASSWORD:}", ""},
+		{"application.yml", "  secret: ${API_SECRET:-${FALLBACK_SECRET}}", ""},
+	} {
+		got := secretsScanLines(t, tc.file, tc.line)
+		redacted := ""
+		if len(got) == 1 {
+			redacted, _ = got[0].Metadata["redacted"].(string)
+		}
+		switch {
+		case tc.wantPrefix == "" && len(got) != 0:
+			t.Errorf("%q: unexpected %s", tc.line, got[0].RuleID)
+		case tc.wantPrefix != "" && (len(got) != 1 || !strings.HasPrefix(redacted, tc.wantPrefix) || strings.Contains(redacted, "}")):
+			t.Errorf("%q: got %+v, want one finding of a value starting %q", tc.line, got, tc.wantPrefix)
+		}
+	}
+}
+
 // secretsLineCase is one line written to a file of that name, and the one
 // rule that must report it ("" for none).
 type secretsLineCase struct{ file, line, want string }

@@ -1018,8 +1018,8 @@ func secretsAssignedValue(line []byte, p int, unquoted bool) (int, int, bool) {
 	for e > p && (line[e-1] == ',' || line[e-1] == ';') {
 		e--
 	}
-	if e == p || line[p] == '#' {
-		return 0, 0, false
+	if e == p || line[p] == '#' || shape.YAMLBlockIndicator(line[p:e]) {
+		return 0, 0, false // a block scalar's value is below (shape.WrappedLiteral)
 	}
 	return p, e, true
 }

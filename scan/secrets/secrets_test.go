@@ -854,8 +854,10 @@ func TestSecretsRound29Azure(t *testing.T) {
 
 // TestSecretsWrappedAssignments: a literal that a formatter or an author
 // put on the line below its name is reported there: Java's operator on
-// the next line, a C++ brace initializer, on one line or two; a
-// comparison below a name, or a literal an expression continues, is none.
+// the next line, a C++ brace initializer (on one line or two), a one-line
+// YAML block scalar, Python's parenthesized literal, a typed declaration;
+// a comparison below a name, prose in a block, or a literal an expression
+// continues, is none.
 func TestSecretsWrappedAssignments(t *testing.T) {
 	const key = "8jqRVtXUWiEthgIhR+dFwrB8gh3lFuquvJQ1v4eabObIj7okI1cZIuzY8zZHmEdpcC0f+XlUkbFwAhjTfyrLIg=="
 	for _, tc := range []struct {
@@ -868,6 +870,12 @@ func TestSecretsWrappedAssignments(t *testing.T) {
 		{"A.java", "    if (DEFAULT_ACCOUNT_KEY\n            == \"" + key + "\") {", 0},
 		{"a.cpp", "static const std::string AccountKey{\n    \"" + key + "\" + suffix};", 0},
 		{"a.cpp", "static const std::string ApiSecret{\"Kq8vR2mZ7xL4pT9wN3bY6cH1jF5sD0gA\" + suffix};", 0},
+		{"a.yaml", "db_password: >-\n  Xq7vL2mTz9KpRw4s", 3},
+		{"a.yaml", "api_token: |\n  ghx9Kq8vR2mZ7xL4pT9wN3bY6cH1jF5sD0gA", 3},
+		{"a.yaml", "secret_description: |\n  The secret lives in vault", 0},
+		{"a.py", "API_SECRET = (\n    \"Kq8vR2mZ7xL4pT9wN3bY6cH1jF5sD0gA\"\n)", 3},
+		{"a.py", "API_SECRET = (\n    \"Kq8vR2mZ7xL4pT9wN3bY6cH1jF5sD0gA\" + suffix\n)", 0},
+		{"a.ts", "export const SECRET_TOKEN: string =\n  \"Zr4vP9mXq2Lk7Tn3Wb8Yc5Hd1Jf6Sg0A\";", 3},
 	} {
 		got := secretsScanLines(t, tc.file, tc.lines)
 		switch {

@@ -1,12 +1,23 @@
 package shape
 
-import "bytes"
+import (
+	"bytes"
+	"regexp"
+	"strings"
+)
+
+var (
+	yamlBlockRe = regexp.MustCompile(`^:[ \t]*[|>][-+]?$`)
+	typedOpRe   = regexp.MustCompile(`^:[ \t]*[A-Za-z_][\w.<>\[\]|?]*[ \t]*=$`)
+)
 
 // WrappedLiteral returns the string literal of an assignment broken over
 // two lines: after its operator (Prettier's `const apiKey =` with the
-// string alone below), before it (Java's `String ACCOUNT_KEY` with
-// `= "..."` below, the way long literals are wrapped), or inside a C++
-// brace initializer (`std::string accountKey{` with `"..."};` below).
+// string alone below, also typed, `token: string =`, or parenthesized,
+// Python's `= (`), before it (Java's `String ACCOUNT_KEY` with `= "..."`
+// below, the way long literals are wrapped), inside a C++ brace
+// initializer (`std::string accountKey{` with `"..."};` below), or as a
+// one-line YAML block scalar (`password: >-` with the value below).
 // rest is what follows the name on its line, next the line below. The
 // literal must end the statement: a `;`, `,`, the initializer's `}` or a
 // comment may follow it, an expression may not ("a" + b).
@@ -16,6 +27,18 @@ func WrappedLiteral(rest, next []byte) ([]byte, bool) {
 	}
 	op := string(bytes.TrimSpace(rest))
 	next = bytes.TrimSpace(next)
+	if yamlBlockRe.MatchString(op) {
+		// A YAML block scalar of one line (password: >- and the value
+		// below): the value is the line, unquoted.
+		if len(next) == 0 || bytes.ContainsAny(next, " \t") || isQuote(next[0]) || next[0] == '#' {
+			return nil, false
+		}
+		return next, true
+	}
+	// A type between the name and its operator (TypeScript's and Kotlin's
+	// `token: string =`), and Python's parenthesized literal (`= (`).
+	op = typedOpRe.ReplaceAllString(op, "=")
+	op = strings.TrimSpace(strings.TrimSuffix(op, "("))
 	braced := op == "{"
 	switch {
 	case op == "":
@@ -39,6 +62,9 @@ func WrappedLiteral(rest, next []byte) ([]byte, bool) {
 		return nil, false
 	}
 	tail := bytes.TrimSpace(next[end+2:])
+	if len(tail) > 0 && tail[0] == ')' && strings.HasSuffix(string(bytes.TrimSpace(rest)), "(") {
+		tail = bytes.TrimSpace(tail[1:])
+	}
 	if braced {
 		if len(tail) == 0 || tail[0] != '}' {
 			return nil, false
@@ -73,6 +99,12 @@ func BraceInitLiteral(line []byte, p int) (int, int, bool) {
 		return 0, 0, false
 	}
 	return q + 1, q + 1 + end, true
+}
+
+// YAMLBlockIndicator reports the header of a block scalar: | or > with
+// an optional chomping indicator.
+func YAMLBlockIndicator(v []byte) bool {
+	return len(v) >= 1 && len(v) <= 2 && (v[0] == '|' || v[0] == '>') && (len(v) == 1 || v[1] == '-' || v[1] == '+')
 }
 
 func isQuote(b byte) bool { return b == '"' || b == '\'' || b == '`' }

@@ -249,7 +249,7 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 			// an unquoted password is a literal (PGPASSWORD=... psql); an
 			// unquoted token-like word there is as often a vendor
 			// lookalike the vendor rules rejected.
-			unquotedOK := c.configFile && !(c.plainText && bytes.ContainsAny(line[:s], "'\"`"))
+			unquotedOK := c.configFile && !(c.plainText && bytes.ContainsAny(line[:s], "'\"`")) || shape.CommandSetsValue(line[:s])
 			// ${NAME:default}, ${NAME:-default}: the default of a Spring or
 			// shell reference is a literal in any file.
 			inReference := s >= 2 && line[s-2] == '$' && line[s-1] == '{'

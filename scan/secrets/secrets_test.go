@@ -847,6 +847,13 @@ func TestSecretsRound29Azure(t *testing.T) {
 		{"config.toml", `  environment = ["DOCKER_AUTH_CONFIG={\"auths\":{\"registry.corp.internal:5000\":{\"auth\":\"Y29uZXhwOkZUQUBDTkNGMG5AenVyZTM=\"}}}"]`, "docker-config-auth"},
 		{"config.toml", `  environment = ["DOCKER_AUTH_CONFIG={\"auths\":{\"registry.corp.internal:5000\":{\"auth\":\"bXlfdXNlcm5hbWU6bXlfcGFzc3dvcmQ=\"}}}"]`, ""},
 		{"db.xml", `<jdbc-url>jdbc:sqlserver://db1:1433;databaseName=orders;user=app;password=MY-PASSWORD;encrypt=false</jdbc-url>`, ""},
+		// A setting given on a command line to a tool that stores or passes
+		// it is a literal unquoted; a shell variable is not.
+		{"deploy.sh", "kubectl create secret generic app --from-literal=api-secret=Kq8vR2mZ7xL4pT9wN3bY6cH1jF5sD0gA", "generic-secret"},
+		{"deploy.sh", "docker run -e API_SECRET=Kq8vR2mZ7xL4pT9wN3bY6cH1jF5sD0gA app", "generic-secret"},
+		{"deploy.sh", "heroku config:set LOG_LEVEL=info API_SECRET=Kq8vR2mZ7xL4pT9wN3bY6cH1jF5sD0gA", "generic-secret"},
+		{"deploy.sh", "helm upgrade app ./chart --set image.tag=1.2.3 --set auth.apiSecret=Kq8vR2mZ7xL4pT9wN3bY6cH1jF5sD0gA", "generic-secret"},
+		{"deploy.sh", "API_SECRET=Kq8vR2mZ7xL4pT9wN3bY6cH1jF5sD0gA ./run.sh", ""},
 		// The older 88-character storage key under its name in a CLI flag.
 		{"sync.sh", "az storage blob sync --account-name acme --account-key DGVZ1XuxFOgEjqMnMo9k8SS34wqMC+JQbIP0I4nhCu2OdEDMwAF1Fjwa0qoqgXwCJLS7DawymVY4rXN8jR+8Jg== -c site -s dist", "azure-storage-account-key"},
 	})

@@ -108,3 +108,19 @@ func YAMLBlockIndicator(v []byte) bool {
 }
 
 func isQuote(b byte) bool { return b == '"' || b == '\'' || b == '`' }
+
+// commandSetsRe ends the text before a NAME=value argument that a command
+// stores or passes on as a setting: kubectl's --from-literal=, docker's
+// -e/--env and --build-arg, helm's --set, and the config:set / secrets
+// set of Heroku, Dokku and Fly (any of the pairs that follow them).
+var commandSetsRe = regexp.MustCompile(`(?:--from-literal=|(?:^|[ \t])(?:-e|--env|--set|--set-string|--build-arg)[ \t=]+|(?:^|[ \t])(?:config:set|secrets[ \t]+set|secrets:set)[ \t]+(?:-[\w-]+(?:[ \t]+[\w-]+)?[ \t]+)*(?:[\w.-]+=[^ \t]*[ \t]+)*)$`)
+
+// CommandSetsValue reports whether before, the text of a line before a
+// NAME=value, makes it an argument a command stores or passes on as a
+// setting, whose value is then a literal even unquoted (unlike a shell
+// variable's, which may be a vendor lookalike the vendor rules rejected).
+func CommandSetsValue(before []byte) bool {
+	// Only the end of the line before the name is read, so that a long
+	// minified line with many names costs no more than a short one.
+	return commandSetsRe.Match(before[max(0, len(before)-256):])
+}

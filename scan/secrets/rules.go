@@ -1015,8 +1015,8 @@ func secretsAssignedValue(line []byte, p int, unquoted bool) (int, int, bool) {
 		e++
 	}
 	e = shape.CutAtNextPair(line, p, e)
-	for e > p && (line[e-1] == ',' || line[e-1] == ';') {
-		e--
+	for e > p && (line[e-1] == ',' || line[e-1] == ';' || line[e-1] == '\\' && e == len(bytes.TrimRight(line, "\r"))) {
+		e-- // a separator, or a shell line's continuation
 	}
 	if e == p || line[p] == '#' || shape.YAMLBlockIndicator(line[p:e]) {
 		return 0, 0, false // a block scalar's value is below (shape.WrappedLiteral)

@@ -854,6 +854,7 @@ func TestSecretsRound29Azure(t *testing.T) {
 		{"deploy.sh", "heroku config:set LOG_LEVEL=info API_SECRET=Kq8vR2mZ7xL4pT9wN3bY6cH1jF5sD0gA", "generic-secret"},
 		{"deploy.sh", "helm upgrade app ./chart --set image.tag=1.2.3 --set auth.apiSecret=Kq8vR2mZ7xL4pT9wN3bY6cH1jF5sD0gA", "generic-secret"},
 		{"deploy.sh", "API_SECRET=Kq8vR2mZ7xL4pT9wN3bY6cH1jF5sD0gA ./run.sh", ""},
+		{"deploy.sh", "docker run -e GOOGLE_APPLICATION_CREDENTIALS=/tmp/service_account.json\\", ""},
 		// The older 88-character storage key under its name in a CLI flag.
 		{"sync.sh", "az storage blob sync --account-name acme --account-key DGVZ1XuxFOgEjqMnMo9k8SS34wqMC+JQbIP0I4nhCu2OdEDMwAF1Fjwa0qoqgXwCJLS7DawymVY4rXN8jR+8Jg== -c site -s dist", "azure-storage-account-key"},
 	})

@@ -63,6 +63,7 @@ var secretsPositive = []struct {
 	{"aws-secret-access-key.ini", 3, "aws-access-key-id", finding.Critical, "CWE-798", "ASIAALKQHCJYQPLLJYHN"},
 	{"aws-secret-access-key.ini", 4, "aws-secret-access-key", finding.Critical, "CWE-798", "KxLTK9QxSt7fBqmKHxkUUTu2VyNGjkOQYpJ0SCmx"},
 	{"azure-storage-connection-string.json", 3, "azure-storage-connection-string", finding.Critical, "CWE-798", "t73Xi7RnEICp8j1vQ1pgu8uPPuxBy1oHHc9Tus3mSiR8Ixz+lbubpSV627x71X1NQTcejjFoU+iv/vS54KNkwu=="},
+	{"secret-store-cli-value.sh", 3, "secret-store-cli-value", finding.High, "CWE-798", "Vw3nQ8rT2kLx9Zp5Hs7Jd4Fb6Ym1Gc0A"},
 	{"azure-cosmosdb-connection-string.js", 2, "azure-cosmosdb-connection-string", finding.Critical, "CWE-798", "rzS3edWMEmigOFA2aPYr/TCXtlh4uH9rQgtso1JZJuoBvFLrgF7NIE7svtl7Zy0bQjcr3DmbOqfVq2eB14GUbg=="},
 	{"azure-storage-account-key.cs", 2, "azure-storage-account-key", finding.Critical, "CWE-798", "ugHvNxzbxKWaDXNkoxpMhNglFcOzfBQeYFPafmrVbe21siICbvzijbS1NTdHG5tpde8WPa6roIA/I93OVn9fBQ=="},
 	{"azure-shared-access-key.json", 2, "azure-shared-access-key", finding.Critical, "CWE-798", "Q/wBM89ULjPc/qTPNkbqPkKdVLNupzNLtEu5iJ3Htwb="},
@@ -855,6 +856,17 @@ func TestSecretsRound29Azure(t *testing.T) {
 		{"deploy.sh", "helm upgrade app ./chart --set image.tag=1.2.3 --set auth.apiSecret=Kq8vR2mZ7xL4pT9wN3bY6cH1jF5sD0gA", "generic-secret"},
 		{"deploy.sh", "API_SECRET=Kq8vR2mZ7xL4pT9wN3bY6cH1jF5sD0gA ./run.sh", ""},
 		{"deploy.sh", "docker run -e GOOGLE_APPLICATION_CREDENTIALS=/tmp/service_account.json\\", ""},
+		// A secret store's CLI given the value itself; a variable, a file
+		// or a plain SSM String is none.
+		{"seed.sh", `gh secret set NPM_TOKEN -b Zr4vP9mXq2Lk7Tn3Wb8Yc5Hd1Jf6Sg0A`, "secret-store-cli-value"},
+		{"seed.sh", `gh secret set NPM_TOKEN --body "$NPM_TOKEN"`, ""},
+		{"seed.sh", `gh secret set NPM_TOKEN --body-file token.txt`, ""},
+		{"seed.sh", `az keyvault secret set --vault-name acme-kv --name db-password --value 'Zr4vP9mXq2Lk7!'`, "secret-store-cli-value"},
+		{"seed.sh", `aws ssm put-parameter --name /app/db --value "Zr4vP9mXq2Lk7!" --type SecureString`, "secret-store-cli-value"},
+		{"seed.sh", `aws ssm put-parameter --name /app/region --value "eu-west-1a-primary" --type String`, ""},
+		{"seed.sh", `aws ssm put-parameter --name /app/db --type SecureString --value "<your-password>"`, ""},
+		// Vault's kv put pairs after the path.
+		{"seed.sh", "vault kv put -mount=secret app client_secret=Kq8vR2mZ7xL4pT9wN3bY6cH1jF5sD0gA", "generic-secret"},
 		// The older 88-character storage key under its name in a CLI flag.
 		{"sync.sh", "az storage blob sync --account-name acme --account-key DGVZ1XuxFOgEjqMnMo9k8SS34wqMC+JQbIP0I4nhCu2OdEDMwAF1Fjwa0qoqgXwCJLS7DawymVY4rXN8jR+8Jg== -c site -s dist", "azure-storage-account-key"},
 	})

@@ -444,6 +444,9 @@ const (
 	// escaped newline or the end of the line, never more value characters.
 	nearEnd     = `(?:["'\x60\s;,)}\]<&\\]|$)`
 	uuidPattern = `[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`
+	// cliValue is a command-line flag's literal value: not a variable,
+	// substitution, template or another flag.
+	cliValue = `["']?(?P<secret>[^\s"'$<{%(\x60-][^\s"'\x60]{5,})`
 )
 
 // withLetter is n characters of letters and digits with at least one
@@ -1049,6 +1052,17 @@ func StructuredRules() []Rule {
 				`|(?i)\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]*?[ \t]-p(?P<secret>[^\s"'$<{%(\x60-][^\s"'\x60]{3,})` +
 				`|(?i)\bredis-cli\b[^\n]*?[ \t]-a[ \t]+["']?(?P<secret>[^\s"'$<{%(\x60-][^\s"'\x60]{3,})` +
 				`|(?im)^[ \t]*https?[ \t]+(?:[^\n]*?[ \t])?(?:-a|--auth)[ \t=]+["']?[^\s:"']+:(?P<secret>[^\s"'$<{%(\x60-][^\s"'\x60]{3,})`,
+			Validate: "NotPlaceholderPassword"},
+		// A secret store's CLI given the value itself: it is then in shell
+		// history and CI logs, and in the script that ran it. An SSM
+		// parameter is a secret only when it is a SecureString.
+		{ID: "secret-store-cli-value", Title: "Secret value given on a command line to a secret store", Severity: high, CWE: "CWE-798",
+			Remediation: "Rotate the secret, and give it to the tool from a file or standard input (gh secret set < file, az keyvault secret set --file, aws ssm put-parameter --value file://...): a command line is kept in shell history, CI logs and the process list.",
+			Keywords:    []string{"secret set", "put-parameter"},
+			Pattern: `\bgh[ \t]+secret[ \t]+set\b[^\n]*?[ \t](?:--body|-b)(?:=|[ \t]+)?` + cliValue +
+				`|\baz[ \t]+keyvault[ \t]+secret[ \t]+set\b[^\n]*?[ \t]--value(?:=|[ \t]+)` + cliValue +
+				`|\baws[ \t]+ssm[ \t]+put-parameter\b[^\n]*?SecureString[^\n]*?[ \t]--value(?:=|[ \t]+)` + cliValue +
+				`|\baws[ \t]+ssm[ \t]+put-parameter\b[^\n]*?[ \t]--value(?:=|[ \t]+)` + cliValue + `[^\n]*SecureString`,
 			Validate: "NotPlaceholderPassword"},
 		{ID: "network-credential-password", Title: "Password passed to a .NET credential constructor", Severity: high, CWE: "CWE-259",
 			Remediation: "Change the password, and read it from configuration protected by DPAPI, a secret store or the environment instead of passing a literal to NetworkCredential/DirectoryEntry.",

@@ -111,9 +111,10 @@ func isQuote(b byte) bool { return b == '"' || b == '\'' || b == '`' }
 
 // commandSetsRe ends the text before a NAME=value argument that a command
 // stores or passes on as a setting: kubectl's --from-literal=, docker's
-// -e/--env and --build-arg, helm's --set, and the config:set / secrets
-// set of Heroku, Dokku and Fly (any of the pairs that follow them).
-var commandSetsRe = regexp.MustCompile(`(?:--from-literal=|(?:^|[ \t])(?:-e|--env|--set|--set-string|--build-arg)[ \t=]+|(?:^|[ \t])(?:config:set|secrets[ \t]+set|secrets:set)[ \t]+(?:-[\w-]+(?:[ \t]+[\w-]+)?[ \t]+)*(?:[\w.-]+=[^ \t]*[ \t]+)*)$`)
+// -e/--env and --build-arg, helm's --set, the config:set / secrets set of
+// Heroku, Dokku, Fly and Doppler, and Vault's kv put and write after their
+// path (any of the pairs that follow them).
+var commandSetsRe = regexp.MustCompile(`(?:--from-literal=|(?:^|[ \t])(?:-e|--env|--set|--set-string|--build-arg)[ \t=]+|(?:^|[ \t])(?:config:set|secrets[ \t]+set|secrets:set)[ \t]+(?:-[\w-]+(?:[ \t]+[\w-]+)?[ \t]+)*(?:[\w.-]+=[^ \t]*[ \t]+)*|(?:^|[ \t])vault[ \t]+(?:kv[ \t]+put|write)[ \t]+(?:-[\w-]+(?:=[^ \t]*)?[ \t]+)*[^ \t=]+[ \t]+(?:[\w.-]+=[^ \t]*[ \t]+)*)$`)
 
 // CommandSetsValue reports whether before, the text of a line before a
 // NAME=value, makes it an argument a command stores or passes on as a

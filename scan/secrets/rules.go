@@ -645,8 +645,7 @@ func secretsXMLElementBelow(c *secretsMatchCtx, s, e int) ([]byte, bool) {
 	if s == 0 || line[s-1] != '<' || e >= len(line) || line[e] != '>' || len(bytes.TrimSpace(line[e+1:])) != 0 {
 		return nil, false
 	}
-	rest := c.data[min(len(c.data), c.lineEnd+1):]
-	rest = rest[:min(len(rest), 4<<10)]
+	rest := c.below()
 	nl := bytes.IndexByte(rest, '\n')
 	if nl < 0 {
 		return nil, false
@@ -785,8 +784,7 @@ func secretsQuotedName(line []byte, s, e int) bool {
 // (variable "db_password" { ... default = "..." }).
 func secretsPairValueBelow(c *secretsMatchCtx, s, e int) ([]byte, bool) {
 	line := c.line
-	rest := c.data[min(len(c.data), c.lineEnd+1):]
-	rest = rest[:min(len(rest), 4<<10)]
+	rest := c.below()
 	if secretsTFVariableRe.Match(line[:s]) {
 		if t := bytes.TrimSpace(line[e:]); !bytes.Equal(t, []byte(`" {`)) && !bytes.Equal(t, []byte(`"{`)) {
 			return nil, false
@@ -834,12 +832,18 @@ func secretsPairValueBelow(c *secretsMatchCtx, s, e int) ([]byte, bool) {
 // secretsAssignmentBelow returns the literal of an assignment wrapped
 // over two lines (shape.WrappedLiteral).
 func secretsAssignmentBelow(c *secretsMatchCtx, e int) ([]byte, bool) {
-	next := c.data[min(len(c.data), c.lineEnd+1):]
-	next = next[:min(len(next), 4<<10)]
+	next := c.below()
 	if nl := bytes.IndexByte(next, '\n'); nl >= 0 {
 		next = next[:nl]
 	}
 	return shape.WrappedLiteral(c.line[e:], next)
+}
+
+// below is what follows the line, up to 4 KiB: where the finders that
+// read a value written under its name look.
+func (c *secretsMatchCtx) below() []byte {
+	rest := c.data[min(len(c.data), c.lineEnd+1):]
+	return rest[:min(len(rest), 4<<10)]
 }
 
 // secretsNameWithoutQualifiers drops up to two last words of a name that

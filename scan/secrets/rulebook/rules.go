@@ -131,8 +131,8 @@ func Rules() []Rule {
 		{ID: "azure-identifiable-key", Title: "Microsoft Azure key in an identifiable format (AI services, OpenAI, DevOps, Web PubSub, Machine Learning)", Severity: crit, CWE: cwe798,
 			Remediation: revokeIn("the Azure resource's keys (Keys and Endpoint or Access keys > Regenerate) or, for a DevOps token, User settings > Personal access tokens"),
 			CSKeywords:  []string{"JQQJ9", "+AMC"},
-			Pattern: azureKeyStart + `(?P<secret>[A-Za-z0-9]{52}JQQJ9[9D][A-Za-z0-9][A-L][A-Za-z0-9]{16}[A-Za-z][A-Za-z0-9]{7}(?:[A-Za-z0-9]{2}==)?|` +
-				fmt.Sprintf(azureKey88, `\+AMC`) + `)` + azureKeyEnd,
+			// The shape is either format; the signature fills azureKey88's.
+			Pattern:    azureKeyPattern(`[A-Za-z0-9]{52}JQQJ9[9D][A-Za-z0-9][A-L][A-Za-z0-9]{16}[A-Za-z][A-Za-z0-9]{7}(?:[A-Za-z0-9]{2}==)?|`+azureKey88, `\+AMC`),
 			MinEntropy: 3.5},
 		// A Cosmos DB connection string's key predates the ACDb signature.
 		{ID: "azure-cosmosdb-connection-string", Title: "Azure Cosmos DB connection string with account key", Severity: crit, CWE: cwe798,
@@ -152,7 +152,7 @@ func Rules() []Rule {
 			Keywords:   []string{"accountkey", "account_key", "account-key", "storage_account", "storageaccount", "storage-account", "storagekey", "storage_key", "storage-key"},
 			CSKeywords: []string{"+ASt"},
 			Pattern: `(?i:account[_-]?key|storage[_-]?account|storage[_-]?key)` + nearGap + `(?P<secret>[A-Za-z0-9+/]{86}==)` + nearEnd +
-				`|` + azureKeyStart + `(?P<secret>` + fmt.Sprintf(azureKey88, `\+ASt`) + `)` + azureKeyEnd,
+				`|` + azureKeyPattern(azureKey88, `\+ASt`),
 			MinEntropy: 3.5},
 		// Service Bus, Event Hubs and Relay keys: 32 random bytes after
 		// SharedAccessKey=, or anywhere in the identifiable format.
@@ -160,7 +160,7 @@ func Rules() []Rule {
 			Remediation: "Regenerate the shared access policy's keys and prefer managed identities.",
 			Keywords:    []string{"sharedaccesskey="}, CSKeywords: []string{"+ASb", "+AEh", "+ARm"},
 			Pattern: `(?i:SharedAccessKey=)(?P<secret>[A-Za-z0-9+/]{42,43}=)` +
-				`|` + azureKeyStart + `(?P<secret>` + fmt.Sprintf(azureKey44, `\+(?:ASb|AEh|ARm)`) + `)` + azureKeyEnd},
+				`|` + azureKeyPattern(azureKey44, `\+(?:ASb|AEh|ARm)`)},
 		// A shared access signature: the query string's sig= is an
 		// HMAC-SHA256 of the grant (44 base64 characters, URL-encoded or
 		// not), valid until se= for whoever holds it. The signed version
@@ -481,8 +481,14 @@ const (
 func azureIdentifiable(id, title, where, shape, signature string) Rule {
 	return Rule{ID: id, Title: title, Severity: finding.Critical, CWE: "CWE-798", Remediation: revokeIn(where),
 		CSKeywords: []string{strings.ReplaceAll(signature, `\`, "")},
-		Pattern:    azureKeyStart + `(?P<secret>` + fmt.Sprintf(shape, signature) + `)` + azureKeyEnd,
+		Pattern:    azureKeyPattern(shape, signature),
 		MinEntropy: 3.5}
+}
+
+// azureKeyPattern is a key of that shape with that signature, standing
+// alone: no base64 character on either side.
+func azureKeyPattern(shape, signature string) string {
+	return azureKeyStart + `(?P<secret>` + fmt.Sprintf(shape, signature) + `)` + azureKeyEnd
 }
 
 // azureFunctionKey is the identifiable Functions key, or a key of the

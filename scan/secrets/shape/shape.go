@@ -141,8 +141,7 @@ func WordPassword(v []byte) bool {
 	lv := strings.ToLower(string(v))
 	// Words about the password are no password: mypassword,
 	// notacpassword, thisismypassword.
-	if len(v) < 8 || rulebook.WeakPasswordPlaceholders[lv] || strings.Contains(lv, "password") || strings.Contains(lv, "passphrase") ||
-		LooksTemplate(v) || LooksPlaceholder(v) {
+	if len(v) < 8 || rulebook.WeakPasswordPlaceholders[lv] || SaysPassword(v) || LooksTemplate(v) || LooksPlaceholder(v) {
 		return false
 	}
 	for _, b := range v {
@@ -154,12 +153,13 @@ func WordPassword(v []byte) bool {
 }
 
 // SaysPassword reports a password that is words about one: letters,
-// perhaps joined by _ - or ., one of them password, passwd or passphrase
-// (my_password, your-passwd, db.password).
+// perhaps joined by _ - or ., one of them password or passphrase
+// (mypassword, my_password, db.password). A word password such as
+// rootpasswd is a password (WordPassword).
 func SaysPassword(v []byte) bool {
 	lv := strings.ToLower(string(v))
 	return strings.Trim(lv, "abcdefghijklmnopqrstuvwxyz_.-") == "" &&
-		(strings.Contains(lv, "password") || strings.Contains(lv, "passwd") || strings.Contains(lv, "passphrase"))
+		(strings.Contains(lv, "password") || strings.Contains(lv, "passphrase"))
 }
 
 // wordsJoinedBy reports lv made of lower-case words, two or more, joined

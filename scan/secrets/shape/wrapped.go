@@ -38,6 +38,7 @@ func WrappedLiteral(rest, next []byte) ([]byte, bool) {
 	// A type between the name and its operator (TypeScript's and Kotlin's
 	// `token: string =`), and Python's parenthesized literal (`= (`).
 	op = typedOpRe.ReplaceAllString(op, "=")
+	parenthesized := strings.HasSuffix(op, "(")
 	op = strings.TrimSpace(strings.TrimSuffix(op, "("))
 	braced := op == "{"
 	switch {
@@ -62,7 +63,7 @@ func WrappedLiteral(rest, next []byte) ([]byte, bool) {
 		return nil, false
 	}
 	tail := bytes.TrimSpace(next[end+2:])
-	if len(tail) > 0 && tail[0] == ')' && strings.HasSuffix(string(bytes.TrimSpace(rest)), "(") {
+	if parenthesized && len(tail) > 0 && tail[0] == ')' {
 		tail = bytes.TrimSpace(tail[1:])
 	}
 	if braced {

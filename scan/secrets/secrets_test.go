@@ -527,7 +527,24 @@ func TestSecretsAssignmentForms(t *testing.T) {
 		{"a.yaml", `courier_key: "pk_iHWk6NqTne0QthfSVF7uixZpa3OTYpA8hC6bIIavhl"`, "generic-secret", 0},
 		{"a.go", `s3DisableExpressSessionAuthKey = "s3_disable_express_session_auth"`, "", 0},
 		{"a.go", `authKey: "rg.pl-waw.scw.cloud:7777/private",`, "", 0},
-		{"a.yaml", `other_key: 2be01e4fc2d031c41885221c25f6aaf76fdc6c36`, "", 0},
+		{"a.yaml", `other_key: 2be01e4fc2d031c41885221c25f6aaf76fdc6c36`, "generic-secret", 0},
+		{".env", `RAILS_MASTER_KEY=9a3f2c1b4e8d7f60a2b5c9d1e3f7a4b8`, "generic-secret", 0},
+		{"a.go", `boostnoteKey := "fb1026ac5994e3ad01799fe040289317ba2594a20e4c4cd40bd12d9bd0fc8d05"`, "generic-secret", 0},
+		{"a.pom", `<commons.releaseManagerKey>B6E73D84EA4FCC47166087253FAAD2CD5ECBB314</commons.releaseManagerKey>`, "", 0},
+		{"a.go", `SnapshotKey: "b47fb93b51d091e16ae145b8b1438e5c011fd68cd65305fcd42fd83a13da7a8c",`, "", 0},
+		{"a.yaml", `commit_key: 2be01e4fc2d031c41885221c25f6aaf76fdc6c36`, "", 0},
+		{"a.yaml", `session_key: 5f2b9c0e8a1d4c7e9b3a6f10`, "", 0},
+		// A vendor's test-mode key: _test_ names the mode; the random run
+		// after it is still judged.
+		{".env", `COURIER_AUTH_TOKEN="dk_test_3KWg14EN4tA8E9bWyMRIM9UeRvIg"`, "generic-secret", 0},
+		{".env", `BRANCH_KEY=key_test_v5XNY933LBj508toxcCx7VBqoxmDZhhR`, "generic-secret", 0},
+		{".env", `COURIER_AUTH_TOKEN="dk_test_EXAMPLEv5XNY933LBj508toxcC"`, "", 0},
+		{".env", `COURIER_AUTH_TOKEN="my_test_token_for_the_integration"`, "", 0},
+		// Two counting walks interleaved: a short one is a stand-in; a long
+		// one is how a key's format is written out by hand, and reported.
+		{"notes.txt", `alchemy_token = '1a2b3c4d'`, "", 0},
+		{"a.py", `slack_token = "q1r2s3t4u5"`, "", 0},
+		{".env", `WISTIA_API_TOKEN=a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9f0a1b2`, "generic-secret", 0},
 		{"a.go", `cacheKey := "k7Xq2Lm9Rv4Tz8Wb3Nc6Yh1J"`, "", 0},
 		{"a.tf", `raw_key = "b2ggbm8gdGhpcyBpcyBiYWQ"`, "", 0},
 		{"a.go", `monkey := "k7Xq2Lm9Rv4Tz8Wb3Nc6Yh1J"`, "", 0},

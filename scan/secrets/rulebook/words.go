@@ -215,7 +215,8 @@ var NonSecretKeyWords = []string{"public", "publishable", "primary", "foreign", 
 	"map", "dict", "index", "idempotency", "routing", "object", "s3", "file", "field", "column", "table", "row", "group", "unique",
 	"i18n", "translation", "message", "label", "state", "query", "kms", "gpg", "pgp", "ssh", "host", "cursor",
 	"dedup", "dedupe", "shard", "bucket", "redis", "memcache", "react", "list", "item", "menu", "hot", "short", "shortcut",
-	"toggle", "feature", "flag", "encrypted", "wrapped", "config", "setting", "settings", "registry", "env", "name", "type", "metric", "tag", "event", "node", "path", "route"}
+	"toggle", "feature", "flag", "encrypted", "wrapped", "config", "setting", "settings", "registry", "env", "name", "type", "metric", "tag", "event", "node", "path", "route",
+	"snapshot", "digest", "checksum", "fingerprint", "commit"}
 
 // DeclarationWords declare the name after them (var key = ...); they are
 // no part of it.

@@ -27,13 +27,13 @@ var CamelNameRe = regexp.MustCompile(`^[A-Za-z][a-z]+(?:[A-Z][a-z]+)+[0-9]{0,6}$
 // name must clear before the generic one (which turns snake-case names
 // away, ec2_metadata_service_endpoint), that name being as often a lookup
 // key, a setting's name, a digest or an ID: 20 or more letters and
-// digits, _ and -, with two digits and two letters at least; not all hex
-// (other_key: <40 hex> is as likely a SHA-1), not a camel-case name.
+// digits, _ and -, with two digits and two letters at least; hex only as
+// lowerHexKey, not a camel-case name.
 // Dotted paths and struct tags fail it; base64 passes only when it
 // encodes random bytes (an AES, HMAC or storage account key).
 func KeyValueOK(v []byte) bool {
 	v = bytes.Trim(v, "\"'`")
-	if len(v) < 20 || IsHex(v) || bytes.HasPrefix(v, []byte("LS0tLS1")) || Base64OfText(v) || CamelNameRe.Match(v) {
+	if len(v) < 20 || IsHex(v) && !lowerHexKey(v) || bytes.HasPrefix(v, []byte("LS0tLS1")) || Base64OfText(v) || CamelNameRe.Match(v) {
 		return false
 	}
 	if bytes.ContainsAny(v, "+/=") {
@@ -55,6 +55,17 @@ func KeyValueOK(v []byte) bool {
 		}
 	}
 	return letters >= 2 && digits >= 2
+}
+
+// lowerHexKey reports hex that reads as a key under a key's name: 32 to
+// 64 lower-case digits with letters and numbers both (diffbot_key,
+// GITEA_KEY, Rails' secret_key_base). Shorter hex is an ID; upper-case
+// hex under a key's name is a PGP fingerprint (releaseManagerKey), and
+// digests under a lookup's name (snapshot_key) are turned away by
+// rulebook.NonSecretKeyWords before this.
+func lowerHexKey(v []byte) bool {
+	return len(v) >= 32 && len(v) <= 64 && !bytes.ContainsAny(v, "ABCDEF") &&
+		bytes.ContainsAny(v, "0123456789") && bytes.ContainsAny(v, "abcdef")
 }
 
 // LooksSnakeName reports a snake- or kebab-case name: two or more
@@ -422,16 +433,29 @@ var TemplateRe = regexp.MustCompile(rulebook.TemplatePattern)
 // the digits ("abCD1EF+GHIJxLMnOPqRS..."): at least 8 neighbouring pairs,
 // and a quarter of all pairs, are successors (b after a, 4 after 3), case
 // aside. In a random value about one pair in 26 is. A short value
-// (AbCeFG123) needs three quarters of its pairs and at least 5.
+// (AbCeFG123) needs three quarters of its pairs and at least 5, and so
+// does a short value of two walks interleaved (1a2b3c4d), counted at
+// stride 2. A long one (a1b2c3d4e5f6...) is how people write out a
+// vendor's format by hand, and the corpora label it a secret.
 func AlphabetRun(v []byte) bool {
-	succ := 0
+	succ, succ2 := 0, 0
 	for i := 1; i < len(v); i++ {
-		a, b := LowerByte(v[i-1]), LowerByte(v[i])
-		if b == a+1 && ('a' <= a && a < 'z' || '0' <= a && a < '9') {
+		if successor(v[i-1], v[i]) {
 			succ++
 		}
+		if i >= 2 && successor(v[i-2], v[i]) {
+			succ2++
+		}
 	}
-	return succ >= 8 && 4*succ >= len(v)-1 || succ >= 5 && 4*succ >= 3*(len(v)-1)
+	pairs := len(v) - 1
+	return succ >= 8 && 4*succ >= pairs || succ >= 5 && 4*succ >= 3*pairs || len(v) <= 12 && succ2 >= 5 && 4*succ2 >= 3*(pairs-1)
+}
+
+// successor reports b right after a in the alphabet or the digits, case
+// aside.
+func successor(a, b byte) bool {
+	a, b = LowerByte(a), LowerByte(b)
+	return b == a+1 && ('a' <= a && a < 'z' || '0' <= a && a < '9')
 }
 
 // LooksFormatPlaceholder is LooksPlaceholder for values of a
@@ -530,10 +554,19 @@ func repeatedRun(v []byte, withPeriod bool) bool {
 	return false
 }
 
+// TestModeRe is a key in a vendor's test mode: a short prefix, _test_
+// and a random run (dk_test_..., key_test_..., bb_test_...). Its "test"
+// names the mode the key works in, not a fixture; the random run is still
+// judged for markers.
+var TestModeRe = regexp.MustCompile(`^[a-z]{2,8}_test_[A-Za-z0-9]{20,}$`)
+
 // LooksTemplate is LooksPlaceholder without the sequence
 // markers.
 func LooksTemplate(v []byte) bool {
 	lv := strings.ToLower(string(v))
+	if TestModeRe.Match(v) {
+		lv = lv[strings.Index(lv, "_test_")+len("_test_"):]
+	}
 	for _, m := range rulebook.PlaceholderMarkers {
 		if strings.Contains(lv, m) {
 			return true

@@ -64,6 +64,7 @@ var secretsPositive = []struct {
 	{"aws-secret-access-key.ini", 4, "aws-secret-access-key", finding.Critical, "CWE-798", "KxLTK9QxSt7fBqmKHxkUUTu2VyNGjkOQYpJ0SCmx"},
 	{"azure-storage-connection-string.json", 3, "azure-storage-connection-string", finding.Critical, "CWE-798", "t73Xi7RnEICp8j1vQ1pgu8uPPuxBy1oHHc9Tus3mSiR8Ixz+lbubpSV627x71X1NQTcejjFoU+iv/vS54KNkwu=="},
 	{"secret-store-cli-value.sh", 3, "secret-store-cli-value", finding.High, "CWE-798", "Vw3nQ8rT2kLx9Zp5Hs7Jd4Fb6Ym1Gc0A"},
+	{"vault-approle-secret-id.sh", 4, "vault-approle-secret-id", finding.Critical, "CWE-798", "fb32e028-56f3-48b0-b955-c1693edc3c34"},
 	{"azure-cosmosdb-connection-string.js", 2, "azure-cosmosdb-connection-string", finding.Critical, "CWE-798", "rzS3edWMEmigOFA2aPYr/TCXtlh4uH9rQgtso1JZJuoBvFLrgF7NIE7svtl7Zy0bQjcr3DmbOqfVq2eB14GUbg=="},
 	{"azure-storage-account-key.cs", 2, "azure-storage-account-key", finding.Critical, "CWE-798", "ugHvNxzbxKWaDXNkoxpMhNglFcOzfBQeYFPafmrVbe21siICbvzijbS1NTdHG5tpde8WPa6roIA/I93OVn9fBQ=="},
 	{"azure-shared-access-key.json", 2, "azure-shared-access-key", finding.Critical, "CWE-798", "Q/wBM89ULjPc/qTPNkbqPkKdVLNupzNLtEu5iJ3Htwb="},

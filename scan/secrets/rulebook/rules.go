@@ -629,6 +629,17 @@ func VendorRules() []Rule {
 			[]string{"ops_eyJ"}, `ops_eyJ[A-Za-z0-9+/_-]{100,}={0,2}`),
 		age,
 		vault,
+		// An AppRole's secret ID is the role's password (role_id is its
+		// user name; secret_id_accessor a handle that opens nothing): a
+		// UUID under a name that ends in secret_id, as Vault prints it,
+		// `vault write auth/approle/login` takes it and agents keep it.
+		{ID: "vault-approle-secret-id", Title: "HashiCorp Vault AppRole secret ID", Severity: crit, CWE: "CWE-798",
+			Remediation: "Destroy the secret ID (vault write auth/approle/role/<role>/secret-id/destroy secret_id=...) and deliver new ones response-wrapped to the process that logs in, never through a file in a repository.",
+			Keywords:    []string{"secret_id", "secretid", "secret-id"},
+			Pattern:     `(?i)secret[_-]?id["'\]]?[ \t]*(?::=|=>|[:=])[ \t]*["']?(?P<secret>` + uuidPattern + `)` + nearEnd,
+			// The full placeholder check: a UUID written by hand in a test
+			// (87654321-4321-4321-...) repeats its chunks.
+			MinEntropy: 3},
 		tok("hashicorp-terraform-token", "Terraform Cloud / Enterprise API token", high, "Terraform Cloud (User settings > Tokens)",
 			[]string{".atlasv1."}, `[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}`),
 		// Tailscale keys name their kind (tskey-auth-, tskey-api-, ...),

@@ -546,6 +546,10 @@ func TestSecretsAssignmentForms(t *testing.T) {
 		{"notes.txt", `alchemy_token = '1a2b3c4d'`, "", 0},
 		{"a.py", `slack_token = "q1r2s3t4u5"`, "", 0},
 		{".env", `WISTIA_API_TOKEN=a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9f0a1b2`, "generic-secret", 0},
+		// Cloudflare's Origin CA key in the API reference's 64-128-64 shape;
+		// the reference's own example is documentation.
+		{"a.yaml", `cloudflare_service_key: "v1.0-f79b192aee9a008f185bdc12cc3387cccec49cd14b66cfe093fae9b8fbb1cb83-9a5108e46896e427b7e090d6186ab66ce71282fb22d24ea8970be75423d1bb246e41966d62c06856a4bfb7edf0587930b9530bbc63e98bd00c0d52da90f2e494-676ccae48178ecf829c614256c23379997c172e34993f2776a12f2344ef952dc"`, "cloudflare-api-key", 0},
+		{"README.txt", `-H "X-Auth-User-Service-Key:v1.0-e24fd090c02efcfecb4de8f4ff246fd5c75b48946fdf0ce26c59f91d0d90797b-cfa33fe60e8e34073c149323454383fc9005d25c9b4c502c2f063457ef65322eade065975001a0b4b4c591c5e1bd36a6e8f7e2d4fa8a9ec01c64c041e99530c2-07b9efe0acd78c82c8d9c690aacb8656d81c369246d7f996a205fe3c18e9254a"`, "", 0},
 		{"a.go", `cacheKey := "k7Xq2Lm9Rv4Tz8Wb3Nc6Yh1J"`, "", 0},
 		{"a.tf", `raw_key = "b2ggbm8gdGhpcyBpcyBiYWQ"`, "", 0},
 		{"a.go", `monkey := "k7Xq2Lm9Rv4Tz8Wb3Nc6Yh1J"`, "", 0},

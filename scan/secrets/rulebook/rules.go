@@ -675,7 +675,10 @@ func VendorRules() []Rule {
 		tok("databricks-token", "Databricks personal access token", high, "the Databricks workspace (User settings > Developer > Access tokens)",
 			[]string{"dapi"}, `dapi[a-f0-9]{32}(?:-[0-9])?`),
 		both("cloudflare-api-key", "Cloudflare API token or key", crit, "the Cloudflare dashboard (My Profile > API Tokens)",
-			[]string{"v1.0-"}, `v1\.0-[a-f0-9]{24}-[a-f0-9]{146}`,
+			// An Origin CA key ("User Service Key") always opens with v1.0-
+			// and "may vary in length": 24 and 146 hex, or the 64, 128 and
+			// 64 of the API reference's example.
+			[]string{"v1.0-"}, `v1\.0-[a-f0-9]{24,64}-[a-f0-9]{128,146}(?:-[a-f0-9]{64})?`,
 			[]string{"cloudflare", "cf_api", "cf-api"}, `[a-f0-9]{37}|[A-Za-z0-9_-]{40}`),
 		// Every token created or rolled since Cloudflare's scannable formats:
 		// cfk_ (Global API Key), cfut_ (user), cfat_ (account), then 40

@@ -38,6 +38,9 @@ var DocumentedExamples = []string{
 	"Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
 	"C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==",
 	"sk_test_4eC39HqLyjWDarjtT1zdp7dc", // Stripe's API reference, in every code sample
+	// The Origin CA key (User Service Key) of Cloudflare's API reference,
+	// copied into client libraries' READMEs and tests.
+	"v1.0-e24fd090c02efcfecb4de8f4ff246fd5c75b48946fdf0ce26c59f91d0d90797b-cfa33fe60e8e34073c149323454383fc9005d25c9b4c502c2f063457ef65322eade065975001a0b4b4c591c5e1bd36a6e8f7e2d4fa8a9ec01c64c041e99530c2-07b9efe0acd78c82c8d9c690aacb8656d81c369246d7f996a205fe3c18e9254a",
 	// OAuth 2.0's example credentials (RFC 6750 2.1-2.3, RFC 6749 4.1,
 	// 4.4, 5.1, 6): the bearer token, access, refresh and authorization
 	// codes, and the client s6BhdRkqt3 with its secret.

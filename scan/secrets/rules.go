@@ -2227,17 +2227,44 @@ func secretsValidateMnemonic(v []byte, _ *secretsMatchCtx) bool {
 }
 
 // secretsValidateDockerAuth decodes auths.<host>.auth and accepts
-// user:password whose password is not a placeholder or a variable.
+// user:password whose password is not a placeholder or a variable. Google's
+// registries take a service account's whole key file as the password of
+// the user _json_key (or the file in base64, of _json_key_base64): a
+// private key in it is the credential.
 func secretsValidateDockerAuth(v []byte, c *secretsMatchCtx) bool {
 	dec, err := base64.StdEncoding.DecodeString(string(v))
 	if err != nil {
 		return false
 	}
-	i := bytes.IndexByte(dec, ':')
-	if i < 1 || !utf8.Valid(dec) {
+	user, pw, ok := bytes.Cut(dec, []byte(":"))
+	if !ok || len(user) == 0 || !utf8.Valid(dec) {
 		return false
 	}
-	return secretsValidateNotPlaceholderPassword(dec[i+1:], c)
+	switch string(user) {
+	case "_json_key":
+		return secretsKeyFileHoldsKey(pw)
+	case "_json_key_base64":
+		key, err := base64.StdEncoding.DecodeString(string(bytes.TrimSpace(pw)))
+		return err == nil && secretsKeyFileHoldsKey(key)
+	}
+	return secretsValidateNotPlaceholderPassword(pw, c)
+}
+
+// secretsKeyFileHoldsKey reports a service account's key file whose
+// private_key holds a PEM block with a real body.
+func secretsKeyFileHoldsKey(file []byte) bool {
+	_, after, ok := bytes.Cut(file, []byte(`"private_key"`))
+	if !ok {
+		return false
+	}
+	_, pem, ok := bytes.Cut(after, []byte("PRIVATE KEY-----"))
+	if !ok {
+		return false
+	}
+	if end := bytes.IndexByte(pem, '"'); end >= 0 {
+		pem = pem[:end]
+	}
+	return secretsValidatePEMInline(pem, nil)
 }
 
 // secretsValidateBase64Login accepts base64 of user:password whose user is

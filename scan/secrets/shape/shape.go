@@ -59,7 +59,7 @@ func KeyValueOK(v []byte) bool {
 
 // lowerHexKey reports hex that reads as a key under a key's name: 32 to
 // 64 lower-case digits with letters and numbers both (diffbot_key,
-// GITEA_KEY, Rails' secret_key_base). Shorter hex is an ID; upper-case
+// GITEA_KEY, RAILS_MASTER_KEY). Shorter hex is an ID; upper-case
 // hex under a key's name is a PGP fingerprint (releaseManagerKey), and
 // digests under a lookup's name (snapshot_key) are turned away by
 // rulebook.NonSecretKeyWords before this.

@@ -1235,7 +1235,7 @@ func secretsValidateURLPassword(v []byte, c *secretsMatchCtx) bool {
 // secretsValidatePEMInline accepts a PEM block written on one line with
 // escaped newlines (service-account JSON) when it carries a real body.
 func secretsValidatePEMInline(v []byte, _ *secretsMatchCtx) bool {
-	return len(secretsBase64Run(v)) >= 40
+	return shape.InlinePEMBody(v)
 }
 
 // secretsValidateBase64PrivateKey decodes the start of a base64-wrapped
@@ -1254,25 +1254,6 @@ func secretsValidateBase64PrivateKey(v []byte, _ *secretsMatchCtx) bool {
 	}
 	body, _, _ := secretsPEMBody(dec, m[1], m[1])
 	return body != nil && !shape.LooksPlaceholder(body)
-}
-
-// secretsBase64Run returns the longest run of base64 bytes in b (escaped
-// "\n" sequences end a run).
-func secretsBase64Run(b []byte) []byte {
-	best, start := []byte(nil), -1
-	for i := 0; i <= len(b); i++ {
-		if i < len(b) && shape.IsBase64Byte(b[i]) && !(b[i] == 'n' && i > 0 && b[i-1] == '\\') {
-			if start < 0 {
-				start = i
-			}
-			continue
-		}
-		if start >= 0 && i-start > len(best) {
-			best = b[start:i]
-		}
-		start = -1
-	}
-	return best
 }
 
 var secretsPEMHeaderRe = regexp.MustCompile(rulebook.PEMHeaderPattern)
@@ -2242,29 +2223,12 @@ func secretsValidateDockerAuth(v []byte, c *secretsMatchCtx) bool {
 	}
 	switch string(user) {
 	case "_json_key":
-		return secretsKeyFileHoldsKey(pw)
+		return shape.KeyFileHoldsKey(pw)
 	case "_json_key_base64":
 		key, err := base64.StdEncoding.DecodeString(string(bytes.TrimSpace(pw)))
-		return err == nil && secretsKeyFileHoldsKey(key)
+		return err == nil && shape.KeyFileHoldsKey(key)
 	}
 	return secretsValidateNotPlaceholderPassword(pw, c)
-}
-
-// secretsKeyFileHoldsKey reports a service account's key file whose
-// private_key holds a PEM block with a real body.
-func secretsKeyFileHoldsKey(file []byte) bool {
-	_, after, ok := bytes.Cut(file, []byte(`"private_key"`))
-	if !ok {
-		return false
-	}
-	_, pem, ok := bytes.Cut(after, []byte("PRIVATE KEY-----"))
-	if !ok {
-		return false
-	}
-	if end := bytes.IndexByte(pem, '"'); end >= 0 {
-		pem = pem[:end]
-	}
-	return secretsValidatePEMInline(pem, nil)
 }
 
 // secretsValidateBase64Login accepts base64 of user:password whose user is

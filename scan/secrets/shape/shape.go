@@ -564,7 +564,7 @@ var TestModeRe = regexp.MustCompile(`^[a-z]{2,8}_test_[A-Za-z0-9]{20,}$`)
 // markers.
 func LooksTemplate(v []byte) bool {
 	lv := strings.ToLower(string(v))
-	if TestModeRe.Match(v) {
+	if bytes.Contains(v, []byte("_test_")) && TestModeRe.Match(v) {
 		lv = lv[strings.Index(lv, "_test_")+len("_test_"):]
 	}
 	for _, m := range rulebook.PlaceholderMarkers {

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"scand/finding"
+	"scand/scan/secrets/filekind"
 	"scand/scan/secrets/rulebook"
 	"scand/scan/secrets/shape"
 )
@@ -29,7 +30,7 @@ import (
 // rulebook.WeakPasswordPlaceholders, vendors' documented example keys,
 // template references such as ${VAR}); unsigned JWTs; certificates and
 // public keys; generic assignments in translation catalogues
-// (secretsIsTranslationFile) or whose value is natural language.
+// (filekind.Translation) or whose value is natural language.
 // Passwords in configuration and IaC files need no entropy (a weak
 // password is still a password); in source code they do.
 //
@@ -163,7 +164,7 @@ func secretsFindPasswordAssignments(c *secretsMatchCtx) []secretsSpan {
 		return nil
 	}
 	return secretsFindAssignments(c, rulebook.PasswordKeywords, rulebook.PasswordSuffixes, "generic-password",
-		rulebook.PasswordEntropyFactor, rulebook.PasswordEntropyCap, c.configFile || c.iacFile || secretsIsJSONFile(c.rel))
+		rulebook.PasswordEntropyFactor, rulebook.PasswordEntropyCap, c.configFile || c.iacFile || filekind.JSON(c.rel))
 }
 
 // secretsFindSecretAssignments is generic-secret; like generic-password it
@@ -174,13 +175,6 @@ func secretsFindSecretAssignments(c *secretsMatchCtx) []secretsSpan {
 	}
 	return secretsFindAssignments(c, rulebook.SecretFinderKeywords, rulebook.SecretSuffixes, "generic-secret",
 		rulebook.SecretEntropyFactor, rulebook.SecretEntropyCap, false)
-}
-
-// secretsIsJSONFile reports a JSON document, whose string values are
-// literals with no interpolation: a password there is what is deployed,
-// however weak (appsettings.json's "Password": "super$ecret").
-func secretsIsJSONFile(rel string) bool {
-	return strings.EqualFold(path.Ext(rel), ".json")
 }
 
 // secretsFindAssignments finds `<name> <op> <value>` where name ends in one
@@ -253,7 +247,7 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 			// ${NAME:default}, ${NAME:-default}: the default of a Spring or
 			// shell reference is a literal in any file.
 			inReference := s >= 2 && line[s-2] == '$' && line[s-1] == '{'
-			vs, ve, ok := secretsAssignedValue(line, e, unquotedOK || inReference || ruleID == "generic-password" && secretsIsShellFile(c.rel))
+			vs, ve, ok := secretsAssignedValue(line, e, unquotedOK || inReference || ruleID == "generic-password" && filekind.Shell(c.rel))
 			if ok && inReference {
 				if vs < ve && line[vs] == '-' {
 					vs++
@@ -293,7 +287,7 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 				}
 			}
 			if !ok {
-				vs, ve, ok = secretsDirectiveValue(line, s, e, c.configFile && secretsTakesBareDirectives(c.rel))
+				vs, ve, ok = secretsDirectiveValue(line, s, e, c.configFile && filekind.BareDirectives(c.rel))
 			}
 			if !ok && c.dockerfile {
 				vs, ve, ok = secretsDockerEnvValue(line, s, e)
@@ -342,7 +336,7 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 				continue
 			}
 			if !shape.GenericValueOK(v, lower[s:e], entropyFactor, entropyCap, weakOK) &&
-				!(ruleID == "generic-password" && (c.iacFile && vs > 0 && secretsIsQuote(line[vs-1]) || secretsIsDotenv(c.rel)) && shape.WordPassword(v)) {
+				!(ruleID == "generic-password" && (c.iacFile && vs > 0 && secretsIsQuote(line[vs-1]) || filekind.Dotenv(c.rel)) && shape.WordPassword(v)) {
 				continue
 			}
 			// Where no syntax ends a value, a token's end is where its
@@ -526,17 +520,6 @@ func secretsDirectiveValue(line []byte, s, e int, bare bool) (int, int, bool) {
 		return 0, 0, false
 	}
 	return p + 1, p + len(rest) - 1, true
-}
-
-// secretsTakesBareDirectives reports configuration files whose lines are
-// directives, a name, blanks and the value (.conf, .cnf, .cfg), rather than
-// name=value pairs alone.
-func secretsTakesBareDirectives(rel string) bool {
-	switch strings.ToLower(path.Ext(rel)) {
-	case ".conf", ".cnf", ".cfg":
-		return true
-	}
-	return false
 }
 
 var secretsDockerEnvRe = regexp.MustCompile(`(?i)^[ \t]*(?:ENV|ARG)[ \t]+$`)

@@ -26,6 +26,7 @@ import (
 
 	"scand/finding"
 	"scand/scan"
+	"scand/scan/secrets/filekind"
 	"scand/scan/secrets/rulebook"
 	"scand/scan/secrets/shape"
 	"scand/scan/tree"
@@ -68,120 +69,6 @@ func secretsSkipFile(rel string) bool {
 // there is no directory walk to prune).
 func secretsSkipPath(rel string) bool {
 	return tree.UnderSkippedDir(rel) || secretsSkipFile(rel)
-}
-
-// secretsIsShellFile reports shell scripts and profiles, where an unquoted
-// password after NAME= is a literal (PGPASSWORD=... psql).
-func secretsIsShellFile(rel string) bool {
-	base := strings.ToLower(path.Base(rel))
-	return rulebook.ShellFiles[base] || rulebook.ShellFiles[path.Ext(base)]
-}
-
-// secretsIsDotenv reports a dotenv file (.env, .env.local, prod.env):
-// every value there is a literal, variables being written $VAR.
-func secretsIsDotenv(rel string) bool {
-	base := strings.ToLower(path.Base(rel))
-	return base == ".env" || strings.HasPrefix(base, ".env.") || strings.HasSuffix(base, ".env")
-}
-
-// secretsIsConfigFile reports whether unquoted values are literal values
-// in this file (KEY=value, key: value), as they are in .env, INI, YAML,
-// TOML and properties files but not in source code.
-func secretsIsConfigFile(rel string) bool {
-	if secretsIsDotenv(rel) {
-		return true
-	}
-	base := strings.ToLower(path.Base(rel))
-	switch base {
-	case ".npmrc", ".pypirc", ".netrc", "_netrc", ".git-credentials", "credentials", ".s3cfg", ".pgpass", ".my.cnf":
-		return true
-	}
-	if secretsIsDockerfile(rel) {
-		return true // ENV and ARG take unquoted values (ENV API_TOKEN=...)
-	}
-	switch path.Ext(base) {
-	case ".ini", ".cfg", ".conf", ".cnf", ".properties", ".yaml", ".yml", ".toml":
-		return true
-	case ".bat", ".cmd":
-		return true // set NAME=value: a batch file's variables are written %NAME%
-	}
-	return secretsIsPlainText(rel)
-}
-
-// secretsIsPlainText reports a file of no language (notes.txt, app.log): what
-// follows "name: " there is the value as written, as in a configuration
-// file, since nothing in the file could be a variable.
-func secretsIsPlainText(rel string) bool {
-	return strings.EqualFold(path.Ext(rel), ".txt") || strings.EqualFold(path.Ext(rel), ".log")
-}
-
-// secretsIsDockerfile reports a container build file: Dockerfile,
-// Containerfile, Dockerfile.prod, app.dockerfile.
-func secretsIsDockerfile(rel string) bool {
-	base := strings.ToLower(path.Base(rel))
-	return base == "dockerfile" || base == "containerfile" || strings.HasSuffix(base, ".dockerfile") || strings.HasPrefix(base, "dockerfile.")
-}
-
-// secretsIsIaCFile reports infrastructure-as-code files, whose quoted
-// values are what gets deployed (password = "..." in Terraform).
-func secretsIsIaCFile(rel string) bool {
-	switch path.Ext(strings.ToLower(rel)) {
-	case ".tf", ".tfvars", ".hcl", ".bicep", ".pkr", ".nomad":
-		return true
-	}
-	return strings.HasSuffix(strings.ToLower(rel), ".tf.json")
-}
-
-// secretsIsTranslationFile reports i18n catalogues: gettext .po/.pot,
-// XLIFF, Apple .strings, Flutter .arb, Java messages_<locale>.properties,
-// and JSON/YAML/properties files named after a locale (de_DE.json,
-// pt-BR.yml) or kept in a translations directory (assets/i18n/, locales/).
-// Their values are natural language, so the generic assignment rules never
-// read them; the vendor rules still do (a real token is a token anywhere).
-func secretsIsTranslationFile(rel string) bool {
-	lower := strings.ToLower(rel)
-	base := path.Base(lower)
-	ext := path.Ext(base)
-	switch ext {
-	case ".po", ".pot", ".xliff", ".xlf", ".strings", ".arb":
-		return true
-	case ".json", ".yaml", ".yml", ".properties", ".toml", ".ini":
-	default:
-		return false
-	}
-	stem := strings.TrimSuffix(base, ext)
-	if ext == ".properties" && (stem == "messages" || strings.HasPrefix(stem, "messages_")) {
-		return true
-	}
-	if secretsIsLocaleName(stem) {
-		return true
-	}
-	for dir := path.Dir(lower); dir != "." && dir != "/" && dir != ""; dir = path.Dir(dir) {
-		if rulebook.TranslationDirs[path.Base(dir)] {
-			return true
-		}
-	}
-	return false
-}
-
-// secretsIsLocaleName matches en, de_DE, pt-BR, zh-Hant-TW, sr_Latn.
-func secretsIsLocaleName(s string) bool {
-	parts := strings.FieldsFunc(s, func(r rune) bool { return r == '_' || r == '-' })
-	if len(parts) == 0 || len(parts) > 3 || len(s) != len(strings.Join(parts, "_")) || !rulebook.LanguageCodes[parts[0]] {
-		return false
-	}
-	// The rest are a script (hant, latn) or a region (us, br, 419).
-	for _, p := range parts[1:] {
-		if len(p) < 2 || len(p) > 4 {
-			return false
-		}
-		for _, r := range p {
-			if (r < 'a' || r > 'z') && (r < '0' || r > '9') {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // secretsEngine is the compiled rule set: keyword automaton plus rules.
@@ -382,7 +269,7 @@ func (e *secretsEngine) scanContent(data []byte, rel string, sc *secretsScratch,
 	if len(cands) == 0 {
 		return
 	}
-	config, iac, translation, dockerfile, plainText := secretsIsConfigFile(rel), secretsIsIaCFile(rel), secretsIsTranslationFile(rel), secretsIsDockerfile(rel), secretsIsPlainText(rel)
+	config, iac, translation, dockerfile, plainText := filekind.Config(rel), filekind.IaC(rel), filekind.Translation(rel), filekind.Dockerfile(rel), filekind.PlainText(rel)
 	var accepted []secretsSpan
 	// A value a name above it announces (a name/value pair, an XML
 	// element, a wrapped literal) is held until its own line has been
@@ -642,7 +529,7 @@ func (e *secretsEngine) addNestedBlocks(data []byte, cands []secretsCand) []secr
 // credential ("key", "api", "token").
 func (e *secretsEngine) addPathVendors(data []byte, rel string, cands []secretsCand) []secretsCand {
 	lowerRel := strings.ToLower(rel)
-	if !secretsIsConfigFile(rel) && path.Ext(lowerRel) != ".json" || secretsIsPlainText(rel) || bytes.Count(data, []byte{'\n'}) > secretsImportBlockLines {
+	if !filekind.Config(rel) && path.Ext(lowerRel) != ".json" || filekind.PlainText(rel) || bytes.Count(data, []byte{'\n'}) > secretsImportBlockLines {
 		return cands
 	}
 	var rules []int

@@ -130,7 +130,7 @@ type secretsMatchCtx struct {
 	plainText          bool           // a file of no language (.txt, .log): configFile, with caveats
 	iacFile            bool           // Terraform, HCL, Bicep, ...: values are deployed as written
 	translation        bool           // an i18n catalogue: values are natural language
-	rel                string         // the file's path relative to the target
+	format             string         // the name the file's format is judged by (filekind.FormatName)
 	k8sSecret          bool           // the file declares a Kubernetes Secret: kubernetes-secret judges its data
 	nested             secretsRuleSet // rules whose vendor name opens a block this line is in
 	lower              []byte         // see lowerLine
@@ -164,7 +164,7 @@ func secretsFindPasswordAssignments(c *secretsMatchCtx) []secretsSpan {
 		return nil
 	}
 	return secretsFindAssignments(c, rulebook.PasswordKeywords, rulebook.PasswordSuffixes, "generic-password",
-		rulebook.PasswordEntropyFactor, rulebook.PasswordEntropyCap, c.configFile || c.iacFile || filekind.JSON(c.rel))
+		rulebook.PasswordEntropyFactor, rulebook.PasswordEntropyCap, c.configFile || c.iacFile || filekind.JSON(c.format))
 }
 
 // secretsFindSecretAssignments is generic-secret; like generic-password it
@@ -247,7 +247,7 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 			// ${NAME:default}, ${NAME:-default}: the default of a Spring or
 			// shell reference is a literal in any file.
 			inReference := s >= 2 && line[s-2] == '$' && line[s-1] == '{'
-			vs, ve, ok := secretsAssignedValue(line, e, unquotedOK || inReference || ruleID == "generic-password" && filekind.Shell(c.rel))
+			vs, ve, ok := secretsAssignedValue(line, e, unquotedOK || inReference || ruleID == "generic-password" && filekind.Shell(c.format))
 			if ok && inReference {
 				if vs < ve && line[vs] == '-' {
 					vs++
@@ -287,7 +287,7 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 				}
 			}
 			if !ok {
-				vs, ve, ok = secretsDirectiveValue(line, s, e, c.configFile && filekind.BareDirectives(c.rel))
+				vs, ve, ok = secretsDirectiveValue(line, s, e, c.configFile && filekind.BareDirectives(c.format))
 			}
 			if !ok && c.dockerfile {
 				vs, ve, ok = secretsDockerEnvValue(line, s, e)
@@ -336,7 +336,7 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 				continue
 			}
 			if !shape.GenericValueOK(v, lower[s:e], entropyFactor, entropyCap, weakOK) &&
-				!(ruleID == "generic-password" && (c.iacFile && vs > 0 && secretsIsQuote(line[vs-1]) || filekind.Dotenv(c.rel)) && shape.WordPassword(v)) {
+				!(ruleID == "generic-password" && (c.iacFile && vs > 0 && secretsIsQuote(line[vs-1]) || filekind.Dotenv(c.format)) && shape.WordPassword(v)) {
 				continue
 			}
 			// Where no syntax ends a value, a token's end is where its
@@ -1400,7 +1400,7 @@ func secretsValidateNotPublicGoogleKey(_ []byte, c *secretsMatchCtx) bool {
 // in configuration it needs no entropy; "TestSourcePassword" is what a
 // feed was given.
 func secretsValidateNuGetPassword(v []byte, c *secretsMatchCtx) bool {
-	if !strings.EqualFold(path.Base(c.rel), "nuget.config") && !bytes.Contains(c.data, []byte("packageSourceCredentials")) {
+	if !strings.EqualFold(path.Base(c.format), "nuget.config") && !bytes.Contains(c.data, []byte("packageSourceCredentials")) {
 		return false
 	}
 	if shape.LooksEncrypted(v) || len(v) > 1 && (v[0] == '%' && v[len(v)-1] == '%' || v[0] == '$') {

@@ -224,6 +224,7 @@ func (c *secretsMatchCtx) lowerLine() []byte {
 // scanContent runs the rules over data (a file, or the added lines of one
 // file in one commit) and calls emit for each secret.
 func (e *secretsEngine) scanContent(data []byte, rel string, sc *secretsScratch, emit func(secretsHit)) {
+	format := filekind.FormatName(rel, data)
 	cands := sc.cands[:0]
 	var contextOK secretsRuleSet
 	curEnd, counted, lineNo := -1, 0, 0
@@ -259,17 +260,23 @@ func (e *secretsEngine) scanContent(data []byte, rel string, sc *secretsScratch,
 			cands = e.addFileScoped(data, r, cands)
 		}
 	}
-	for _, r := range e.byFileName[path.Base(rel)] {
+	// A file-name rule names the real file (_curlrc) or the file a copy
+	// copies (.curlrc.example).
+	byName := e.byFileName[path.Base(rel)]
+	if byName == nil {
+		byName = e.byFileName[path.Base(format)]
+	}
+	for _, r := range byName {
 		cands = e.addFileScoped(data, r, cands)
 	}
 	cands = e.addNestedBlocks(data, cands)
-	cands = e.addPathVendors(data, rel, cands)
+	cands = e.addPathVendors(data, format, cands)
 	cands = e.addPrefixedTokens(data, cands)
 	sc.cands = cands
 	if len(cands) == 0 {
 		return
 	}
-	config, iac, translation, dockerfile, plainText := filekind.Config(rel), filekind.IaC(rel), filekind.Translation(rel), filekind.Dockerfile(rel), filekind.PlainText(rel)
+	config, iac, translation, dockerfile, plainText := filekind.Config(format), filekind.IaC(format), filekind.Translation(format), filekind.Dockerfile(format), filekind.PlainText(format)
 	var accepted []secretsSpan
 	// A value a name above it announces (a name/value pair, an XML
 	// element, a wrapped literal) is held until its own line has been
@@ -297,7 +304,7 @@ func (e *secretsEngine) scanContent(data []byte, rel string, sc *secretsScratch,
 		}
 		mc := secretsMatchCtx{data: data, lineStart: cand.start, lineEnd: cand.start + len(line), line: line,
 			configFile: config, dockerfile: dockerfile, plainText: plainText, iacFile: iac, translation: translation, k8sSecret: contextOK.has(e.k8sSecretRule),
-			nested: cand.nested, rel: rel, engine: e, scratch: sc}
+			nested: cand.nested, format: format, engine: e, scratch: sc}
 		accepted = accepted[:0]
 		for w, word := range cand.rules {
 			for word != 0 {

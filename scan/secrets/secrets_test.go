@@ -687,6 +687,17 @@ func TestSecretsAssignmentForms(t *testing.T) {
 		// A URL rendered from a template whose password was unset.
 		{"a.py", `DATABASE_URL = "postgresql://app:None@localhost/db"`, "", 0},
 		{"a.js", `const url = "mongodb://svc:undefined@db:27017/app";`, "", 0},
+		// Where a file's name says no format, its literals are still
+		// literals: a file of no extension, a README, a copy kept beside a
+		// configuration file, an INI saved as .json. A .py copy is code,
+		// Markdown documentation.
+		{"notes", `ovh_application_secret=r4DVZuOvp8Acg18fMF1LLd7KapVFc7Qz`, "generic-secret", 0},
+		{"SETUP.md", `OVH_APPLICATION_SECRET=r4DVZuOvp8Acg18fMF1LLd7KapVFc7Qz`, "", 0},
+		{"config.yaml.example", `ovh_application_secret: r4DVZuOvp8Acg18fMF1LLd7KapVFc7Qz`, "generic-secret", 0},
+		{"ovh.json", "[ovh-eu]\napplication_secret=r4DVZuOvp8Acg18fMF1LLd7KapVFc7Qz", "generic-secret", 3},
+		{"ovh.json", `{"application_secret": r4DVZuOvp8Acg18fMF1LLd7KapVFc7Qz}`, "", 0},
+		{"settings.py.bak", `application_secret = r4DVZuOvp8Acg18fMF1LLd7KapVFc7Qz`, "", 0},
+		{"Gemfile", `api_token = r4DVZuOvp8Acg18fMF1LLd7KapVFc7Qz`, "", 0},
 	} {
 		got := secretsScanLines(t, tc.file, tc.line)
 		switch {

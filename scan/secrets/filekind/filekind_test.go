@@ -1,0 +1,55 @@
+package filekind
+
+import "testing"
+
+func TestFormatName(t *testing.T) {
+	for _, tc := range []struct {
+		rel, data, want string
+	}{
+		{"app/config.yaml", "a: 1", "app/config.yaml"},
+		{"app/config.yaml.example", "a: 1", "app/config.yaml"},
+		{".env.sample", "A=1", ".env"},
+		{".npmrc.bak.orig", "", ".npmrc"},
+		{"x.example", "", "x.txt"}, // the copy of a file named for no format
+		{".example", "", ".example"},
+		{"notes", "token=abc", "notes.txt"},
+		{"docs/Makefile", "TOKEN = abc", "docs/Makefile.txt"},
+		{"bin/deploy", "#!/bin/bash\nexport A=1", "bin/deploy.sh"},
+		{"bin/deploy", "#!/usr/bin/env zsh\n", "bin/deploy.sh"},
+		{"bin/tool", "#!/usr/bin/env python3\nimport os", "bin/tool.script"},
+		{"bin/tool", "#!", "bin/tool.script"},
+		{"Jenkinsfile", "pipeline {}", "Jenkinsfile"},
+		{"Dockerfile", "FROM x", "Dockerfile"},
+		{"_netrc", "machine x", "_netrc"},
+		{"ovh.json", "\ufeff[ovh-eu]\napplication_key=x", "ovh.json.txt"},
+		{"ovh.json", "application_key=x", "ovh.json.txt"},
+		{"a.json", "  {\"a\": 1}", "a.json"},
+		{"a.json", "[\n  {\"a\": 1}]", "a.json"},
+		{"a.json", "[1, 2]", "a.json"},
+		{"a.json", "// jsonc\n{}", "a.json"},
+		{"a.json", "null", "a.json"},
+		{"a.json", "", "a.json"},
+		{"main.go", "package main", "main.go"},
+	} {
+		if got := FormatName(tc.rel, []byte(tc.data)); got != tc.want {
+			t.Errorf("FormatName(%q, %q) = %q, want %q", tc.rel, tc.data, got, tc.want)
+		}
+	}
+}
+
+// The names FormatName gives are read by the predicates as the formats
+// they stand for.
+func TestFormatNameKinds(t *testing.T) {
+	if !PlainText(FormatName("notes", nil)) || !Config(FormatName("notes", nil)) {
+		t.Error("a file of no extension is not plain text")
+	}
+	if !Shell(FormatName("deploy", []byte("#!/bin/sh\n"))) {
+		t.Error("a #!/bin/sh script of no extension is not a shell script")
+	}
+	if Config(FormatName("tool", []byte("#!/usr/bin/python\n"))) {
+		t.Error("a Python script of no extension reads as configuration")
+	}
+	if !Dotenv(FormatName("prod.env.example", nil)) || PlainText("README.md") {
+		t.Error("copies and markup are not judged by their format")
+	}
+}

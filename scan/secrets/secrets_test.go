@@ -532,6 +532,12 @@ func TestSecretsAssignmentForms(t *testing.T) {
 		{".env", `RAILS_MASTER_KEY=9a3f2c1b4e8d7f60a2b5c9d1e3f7a4b8`, "generic-secret", 0},
 		{"a.go", `boostnoteKey := "fb1026ac5994e3ad01799fe040289317ba2594a20e4c4cd40bd12d9bd0fc8d05"`, "generic-secret", 0},
 		{"a.pom", `<commons.releaseManagerKey>B6E73D84EA4FCC47166087253FAAD2CD5ECBB314</commons.releaseManagerKey>`, "", 0},
+		// Upper-case hex of a key's length (128, 192, 256 bits) is a key;
+		// of a fingerprint's (40), or mixed case, it is not.
+		{".env", `KEEN_READ_KEY=A3B8F29E4D1C6A0578E23D9F41B6C8E2F7D2A1B849C3B05D6E81F2A794C3D5B0`, "generic-secret", 0},
+		{"a.yaml", `keen_write_key: "9F4B2D7E1A3C8056D2E7F1B94A6C3D80"`, "generic-secret", 0},
+		{"a.yaml", `signing_key: "B6E73D84EA4FCC47166087253FAAD2CD5ECBB314"`, "", 0},
+		{"a.yaml", `signing_key: "9F4B2D7E1A3C8056d2e7f1b94a6c3d80"`, "", 0},
 		{"a.go", `SnapshotKey: "b47fb93b51d091e16ae145b8b1438e5c011fd68cd65305fcd42fd83a13da7a8c",`, "", 0},
 		{"a.yaml", `commit_key: 2be01e4fc2d031c41885221c25f6aaf76fdc6c36`, "", 0},
 		{"a.yaml", `session_key: 5f2b9c0e8a1d4c7e9b3a6f10`, "", 0},

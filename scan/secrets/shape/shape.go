@@ -59,13 +59,19 @@ func KeyValueOK(v []byte) bool {
 
 // lowerHexKey reports hex that reads as a key under a key's name: 32 to
 // 64 lower-case digits with letters and numbers both (diffbot_key,
-// GITEA_KEY, RAILS_MASTER_KEY). Shorter hex is an ID; upper-case
-// hex under a key's name is a PGP fingerprint (releaseManagerKey), and
-// digests under a lookup's name (snapshot_key) are turned away by
-// rulebook.NonSecretKeyWords before this.
+// GITEA_KEY, RAILS_MASTER_KEY), or upper-case digits of a key's length,
+// 128, 192 or 256 bits (KEEN_READ_KEY). Shorter hex is an ID; 40
+// upper-case digits under a key's name are a PGP fingerprint
+// (releaseManagerKey), and digests under a lookup's name (snapshot_key)
+// are turned away by rulebook.NonSecretKeyWords before this.
 func lowerHexKey(v []byte) bool {
-	return len(v) >= 32 && len(v) <= 64 && !bytes.ContainsAny(v, "ABCDEF") &&
-		bytes.ContainsAny(v, "0123456789") && bytes.ContainsAny(v, "abcdef")
+	if !bytes.ContainsAny(v, "0123456789") {
+		return false
+	}
+	if !bytes.ContainsAny(v, "ABCDEF") {
+		return len(v) >= 32 && len(v) <= 64 && bytes.ContainsAny(v, "abcdef")
+	}
+	return (len(v) == 32 || len(v) == 48 || len(v) == 64) && !bytes.ContainsAny(v, "abcdef")
 }
 
 // LooksSnakeName reports a snake- or kebab-case name: two or more

@@ -62,9 +62,12 @@ func PlainText(rel string) bool {
 }
 
 // copySuffixes mark a copy kept beside the file it copies
-// (config.yaml.example, .npmrc.bak): it is written in that file's format.
+// (config.yaml.example, .npmrc.bak) or a template that renders it
+// (app.ini.j2, database.yml.erb, setup.cfg.in): it is written in that
+// file's format, its template references being placeholders.
 var copySuffixes = map[string]bool{".example": true, ".sample": true, ".template": true, ".tmpl": true, ".tpl": true,
-	".dist": true, ".default": true, ".defaults": true, ".orig": true, ".bak": true, ".old": true, ".save": true, ".backup": true}
+	".dist": true, ".default": true, ".defaults": true, ".orig": true, ".bak": true, ".old": true, ".save": true, ".backup": true,
+	".j2": true, ".jinja": true, ".jinja2": true, ".erb": true, ".in": true, ".gotmpl": true}
 
 // codeFileNames are source files named without an extension, by the
 // tool that reads them (Ruby's Gemfile, Groovy's Jenkinsfile, Starlark's

@@ -9,6 +9,8 @@ func TestFormatName(t *testing.T) {
 		{"app/config.yaml", "a: 1", "app/config.yaml"},
 		{"app/config.yaml.example", "a: 1", "app/config.yaml"},
 		{".env.sample", "A=1", ".env"},
+		{"roles/db/templates/my.cnf.j2", "[client]", "roles/db/templates/my.cnf"},
+		{"config/database.yml.erb", "a: 1", "config/database.yml"},
 		{".npmrc.bak.orig", "", ".npmrc"},
 		{"x.example", "", "x.txt"}, // the copy of a file named for no format
 		{".example", "", ".example"},

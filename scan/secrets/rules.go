@@ -240,10 +240,13 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 			}
 			// In plain text a name inside quotes is quoted output
 			// (stdout '--- PASS: ...'), not a setting. In a shell script
-			// an unquoted password is a literal (PGPASSWORD=... psql); an
-			// unquoted token-like word there is as often a vendor
-			// lookalike the vendor rules rejected.
+			// an unquoted password is a literal (PGPASSWORD=... psql), and
+			// so is an exported variable's value (export NAME=...), as in
+			// a dotenv file, unless it is in a vendor's shape: then it is a
+			// lookalike the vendor rules rejected (shape.VendorShaped).
 			unquotedOK := c.configFile && !(c.plainText && bytes.ContainsAny(line[:s], "'\"`")) || shape.CommandSetsValue(line[:s])
+			shellExport := !unquotedOK && filekind.Shell(c.format) && shellExportRe.Match(line[:s])
+			unquotedOK = unquotedOK || shellExport
 			// ${NAME:default}, ${NAME:-default}: the default of a Spring or
 			// shell reference is a literal in any file.
 			inReference := s >= 2 && line[s-2] == '$' && line[s-1] == '{'
@@ -328,6 +331,9 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 					v = line[vs:ve]
 					break
 				}
+			}
+			if shellExport && (vs == 0 || !secretsIsQuote(line[vs-1])) && shape.VendorShaped(v) {
+				continue
 			}
 			if vs > 0 && !secretsIsQuote(line[vs-1]) && (v[0] == '!' || v[0] == '&' || v[0] == '*') {
 				continue // unquoted YAML tag, anchor or alias: `password: !vault |`
@@ -521,6 +527,8 @@ func secretsDirectiveValue(line []byte, s, e int, bare bool) (int, int, bool) {
 	}
 	return p + 1, p + len(rest) - 1, true
 }
+
+var shellExportRe = regexp.MustCompile(`^[ \t]*(?:export|readonly|declare[ \t]+-x)[ \t]+$`)
 
 var secretsDockerEnvRe = regexp.MustCompile(`(?i)^[ \t]*(?:ENV|ARG)[ \t]+$`)
 

@@ -704,6 +704,14 @@ func TestSecretsAssignmentForms(t *testing.T) {
 		{"ovh.json", `{"application_secret": r4DVZuOvp8Acg18fMF1LLd7KapVFc7Qz}`, "", 0},
 		{"settings.py.bak", `application_secret = r4DVZuOvp8Acg18fMF1LLd7KapVFc7Qz`, "", 0},
 		{"Gemfile", `api_token = r4DVZuOvp8Acg18fMF1LLd7KapVFc7Qz`, "", 0},
+		// A script's export is a literal, as in a dotenv file; a value in a
+		// vendor's shape is left to that vendor's rule (negative fixtures
+		// github-pat.sh, openai-api-key.sh).
+		{"env.sh", `export KEEN_API_KEY=d4e8f2a7b1c39605d2e7f1b94a6c3d80a3b8f29e4d1c6a0578e23d9f41b6c8e2`, "generic-secret", 0},
+		{"env.sh", `  export JSS_TOKEN=9f4B2d7E1a3c8056d2E7f1b94A6c3d80mN5vL2jHpQ8wX1zKr3`, "generic-secret", 0},
+		{"env.sh", `export CI_TOKEN=glpat-9f4B2d7E1a3c`, "", 0},
+		{"env.sh", `echo API_TOKEN=9f4B2d7E1a3c8056d2E7f1b94A6c3d80mN5vL2jHpQ8wX1zKr3`, "", 0},
+		{"env.py", `export API_TOKEN=9f4B2d7E1a3c8056d2E7f1b94A6c3d80mN5vL2jHpQ8wX1zKr3`, "", 0},
 	} {
 		got := secretsScanLines(t, tc.file, tc.line)
 		switch {

@@ -2,6 +2,7 @@ package shape
 
 import (
 	"bytes"
+	"encoding/base64"
 	"slices"
 	"strings"
 
@@ -168,4 +169,26 @@ func publicTokenPrefix(v []byte) bool {
 		}
 	}
 	return false
+}
+
+// VendorShaped reports a value written in a vendor's shape rather than as
+// one random run: a short lower-case prefix and its separator (ghp_,
+// sk-, glpat-), or base64 that decodes to an ID and a colon (Atlassian's
+// <id>:<random>). Where a name's value is read without quotes only by
+// convention (a script's export), such a value failed its vendor's rule
+// and is that rule's to judge.
+func VendorShaped(v []byte) bool {
+	i := 0
+	for i < len(v) && i <= 10 && 'a' <= v[i] && v[i] <= 'z' {
+		i++
+	}
+	if i >= 2 && i <= 10 && i < len(v) && (v[i] == '_' || v[i] == '-') {
+		return true
+	}
+	dec, err := base64.RawStdEncoding.DecodeString(strings.TrimRight(string(v), "="))
+	if err != nil {
+		return false
+	}
+	id, _, found := bytes.Cut(dec, []byte(":"))
+	return found && len(id) >= 4 && !bytes.ContainsFunc(id, func(r rune) bool { return !IsAlnum(byte(r)) || r >= 128 })
 }

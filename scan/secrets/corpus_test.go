@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"bufio"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -353,9 +354,9 @@ func TestSecretsRuleExampleParts(t *testing.T) {
 		part       string
 		minRecall  float64
 		gitleaksFP int
-	}{{"kf-dev", 0.755, 5}, {"kf-heldout", 0.668, 1}, {"kf2-dev", 0.725, 2}, {"kf2-heldout", 0.715, 9},
+	}{{"kf-dev", 0.755, 5}, {"kf-heldout", 0.668, 1}, {"kf2-dev", 0.725, 2}, {"kf2-heldout", 0.725, 9},
 		{"sl-dev", 0.820, 2}, {"sl-heldout", 0.864, 1}, {"sg-dev", 0.576, 1}, {"sg-heldout", 0.608, 1},
-		{"ti-dev", 0.525, 0}, {"ti-heldout", 0.540, 2}, {"ti2-dev", 0.592, 2}, {"ti2-heldout", 0.559, 9}} {
+		{"ti-dev", 0.578, 0}, {"ti-heldout", 0.540, 2}, {"ti2-dev", 0.592, 2}, {"ti2-heldout", 0.606, 9}} {
 		t.Run(tc.part, func(t *testing.T) {
 			recall, fpFiles := secretsScorePart(t, tc.part, tc.gitleaksFP)
 			if recall < tc.minRecall {
@@ -373,7 +374,12 @@ func TestSecretsRuleExampleParts(t *testing.T) {
 // files with such a line.
 func secretsScorePart(t *testing.T, part string, gitleaksFP int) (float64, int) {
 	t.Helper()
-	dir := filepath.Join(secretsFamiliesDir, part)
+	return secretsScoreDir(t, filepath.Join(secretsFamiliesDir, part), part, gitleaksFP)
+}
+
+// secretsScoreDir is secretsScorePart for a part kept in dir.
+func secretsScoreDir(t *testing.T, dir, part string, gitleaksFP int) (float64, int) {
+	t.Helper()
 	labels := secretsReadLabels(t, dir)
 	if len(labels) < 10 { // a part that was not generated, not a bar
 		t.Fatalf("only %d labels in %s", len(labels), dir)
@@ -405,6 +411,67 @@ func secretsScorePart(t *testing.T, part string, gitleaksFP int) (float64, int) 
 		t.Logf("false positive: %s: %s", f, strings.Join(l, ", "))
 	}
 	return recall, len(fpFiles)
+}
+
+// The parts name their files after the format an example is in (.env,
+// .yaml, .txt); an outside set need not. Renamed so that no file's name
+// says a format (bench/secrets-renamed.sh), a part scores what it scores
+// with its names: before round 31 such files were read as source code,
+// and kf2-heldout fell to 0.483, kf-heldout to 0.488.
+func TestSecretsRenamedParts(t *testing.T) {
+	for _, tc := range []struct {
+		part       string
+		minRecall  float64
+		gitleaksFP int
+	}{{"kf-heldout", 0.668, 1}, {"kf2-heldout", 0.725, 9}, {"th-heldout", 0.786, 26}} {
+		t.Run(tc.part, func(t *testing.T) {
+			src := filepath.Join(secretsFamiliesDir, tc.part)
+			dst := t.TempDir()
+			noFormat := func(rel string) string { return strings.ReplaceAll(rel, ".", "_") }
+			err := filepath.WalkDir(filepath.Join(src, "files"), func(p string, d fs.DirEntry, err error) error {
+				if err != nil || d.IsDir() {
+					return err
+				}
+				rel, err := filepath.Rel(filepath.Join(src, "files"), p)
+				if err != nil {
+					return err
+				}
+				data, err := os.ReadFile(p)
+				if err != nil {
+					return err
+				}
+				out := filepath.Join(dst, "files", noFormat(rel))
+				if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+					return err
+				}
+				return os.WriteFile(out, data, 0o600)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			labels, err := os.ReadFile(filepath.Join(src, "LABELS.tsv"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var renamed []string
+			for _, l := range strings.Split(string(labels), "\n") {
+				if file, rest, ok := strings.Cut(l, "\t"); ok && !strings.HasPrefix(l, "#") {
+					l = noFormat(file) + "\t" + rest
+				}
+				renamed = append(renamed, l)
+			}
+			if err := os.WriteFile(filepath.Join(dst, "LABELS.tsv"), []byte(strings.Join(renamed, "\n")), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			recall, fpFiles := secretsScoreDir(t, dst, tc.part+" renamed", tc.gitleaksFP)
+			if recall < tc.minRecall {
+				t.Errorf("recall %.3f below %.3f", recall, tc.minRecall)
+			}
+			if fpFiles > tc.gitleaksFP {
+				t.Errorf("false positives in %d files, gitleaks has %d", fpFiles, tc.gitleaksFP)
+			}
+		})
+	}
 }
 
 // secretsReported drops the findings reported as suppressed (a line a

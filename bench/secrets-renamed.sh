@@ -11,10 +11,6 @@ set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 PART=$(cd "${1:?usage: $0 PART_DIR}" && pwd)
-if [ ! -f "$PART/LABELS.tsv" ] || [ ! -d "$PART/files" ]; then
-	echo "$PART: not a labeled corpus (needs LABELS.tsv and files/)" >&2
-	exit 2
-fi
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/scand-secrets-renamed.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 

@@ -118,8 +118,16 @@ func interpreterExt(data []byte) string {
 		return ".script"
 	}
 	interp := path.Base(string(fields[0]))
-	if interp == "env" && len(fields) > 1 {
-		interp = string(fields[len(fields)-1])
+	if interp == "env" {
+		// env's own flags and NAME=value pairs come before the
+		// interpreter (#!/usr/bin/env -S bash -e).
+		interp = ""
+		for _, f := range fields[1:] {
+			if f[0] != '-' && !bytes.Contains(f, []byte("=")) {
+				interp = string(f)
+				break
+			}
+		}
 	}
 	switch interp {
 	case "sh", "bash", "zsh", "ksh", "dash", "ash", "mksh":

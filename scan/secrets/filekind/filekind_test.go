@@ -18,6 +18,8 @@ func TestFormatName(t *testing.T) {
 		{"docs/Makefile", "TOKEN = abc", "docs/Makefile.txt"},
 		{"bin/deploy", "#!/bin/bash\nexport A=1", "bin/deploy.sh"},
 		{"bin/deploy", "#!/usr/bin/env zsh\n", "bin/deploy.sh"},
+		{"bin/deploy", "#!/usr/bin/env -S LC_ALL=C bash -e\n", "bin/deploy.sh"},
+		{"bin/deploy", "#!/usr/bin/env -S\n", "bin/deploy.script"},
 		{"bin/tool", "#!/usr/bin/env python3\nimport os", "bin/tool.script"},
 		{"bin/tool", "#!", "bin/tool.script"},
 		{"Jenkinsfile", "pipeline {}", "Jenkinsfile"},

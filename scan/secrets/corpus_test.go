@@ -417,17 +417,36 @@ func secretsScoreDir(t *testing.T, dir, part string, gitleaksFP int) (float64, i
 // .yaml, .txt); an outside set need not. Renamed so that no file's name
 // says a format (bench/secrets-renamed.sh), a part scores what it scores
 // with its names: before round 31 such files were read as source code,
-// and kf2-heldout fell to 0.483, kf-heldout to 0.488.
+// and kf2-heldout fell to 0.483, kf-heldout to 0.488. Written into a
+// Markdown document instead, each example in a code block of no language
+// (bench/secrets-renamed.sh PART markdown), or as Markdown prose, the
+// same: before round 32 Markdown was read as code, with the same losses.
 func TestSecretsRenamedParts(t *testing.T) {
+	noFormat := func(rel string, data []byte) (string, []byte, int) { return strings.ReplaceAll(rel, ".", "_"), data, 0 }
+	const preamble = "# Example\n\nSet it like this:\n\n```\n"
+	inMarkdown := func(rel string, data []byte) (string, []byte, int) {
+		if len(data) > 0 && data[len(data)-1] != '\n' {
+			data = append(data, '\n')
+		}
+		return rel + ".md", append([]byte(preamble), append(data, "```\n"...)...), strings.Count(preamble, "\n")
+	}
+	asMarkdown := func(rel string, data []byte) (string, []byte, int) { return rel + ".md", data, 0 }
 	for _, tc := range []struct {
 		part       string
+		disguise   string
+		rename     func(rel string, data []byte) (string, []byte, int)
 		minRecall  float64
 		gitleaksFP int
-	}{{"kf-heldout", 0.668, 1}, {"kf2-heldout", 0.725, 9}, {"th-heldout", 0.786, 26}} {
-		t.Run(tc.part, func(t *testing.T) {
+	}{
+		{"kf-heldout", "no extension", noFormat, 0.668, 1}, {"kf2-heldout", "no extension", noFormat, 0.725, 9}, {"th-heldout", "no extension", noFormat, 0.786, 26},
+		{"kf-heldout", "markdown block", inMarkdown, 0.66, 1}, {"kf2-heldout", "markdown block", inMarkdown, 0.725, 9}, {"th-heldout", "markdown block", inMarkdown, 0.786, 26},
+		{"kf2-heldout", "markdown", asMarkdown, 0.725, 9},
+	} {
+		t.Run(tc.part+" "+tc.disguise, func(t *testing.T) {
 			src := filepath.Join(secretsFamiliesDir, tc.part)
 			dst := t.TempDir()
-			noFormat := func(rel string) string { return strings.ReplaceAll(rel, ".", "_") }
+			names := map[string]string{}
+			shift := 0
 			err := filepath.WalkDir(filepath.Join(src, "files"), func(p string, d fs.DirEntry, err error) error {
 				if err != nil || d.IsDir() {
 					return err
@@ -440,7 +459,10 @@ func TestSecretsRenamedParts(t *testing.T) {
 				if err != nil {
 					return err
 				}
-				out := filepath.Join(dst, "files", noFormat(rel))
+				var newRel string
+				newRel, data, shift = tc.rename(rel, data)
+				names[rel] = newRel
+				out := filepath.Join(dst, "files", newRel)
 				if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 					return err
 				}
@@ -455,15 +477,24 @@ func TestSecretsRenamedParts(t *testing.T) {
 			}
 			var renamed []string
 			for _, l := range strings.Split(string(labels), "\n") {
-				if file, rest, ok := strings.Cut(l, "\t"); ok && !strings.HasPrefix(l, "#") {
-					l = noFormat(file) + "\t" + rest
+				f := strings.Split(l, "\t")
+				if len(f) >= 2 && !strings.HasPrefix(l, "#") {
+					line, err := strconv.Atoi(f[1])
+					if err != nil || names[f[0]] == "" {
+						t.Fatalf("label %q: no such line or file", l)
+					}
+					if line > 0 {
+						line += shift
+					}
+					f[0], f[1] = names[f[0]], strconv.Itoa(line)
+					l = strings.Join(f, "\t")
 				}
 				renamed = append(renamed, l)
 			}
 			if err := os.WriteFile(filepath.Join(dst, "LABELS.tsv"), []byte(strings.Join(renamed, "\n")), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			recall, fpFiles := secretsScoreDir(t, dst, tc.part+" renamed", tc.gitleaksFP)
+			recall, fpFiles := secretsScoreDir(t, dst, tc.part+" "+tc.disguise, tc.gitleaksFP)
 			if recall < tc.minRecall {
 				t.Errorf("recall %.3f below %.3f", recall, tc.minRecall)
 			}

@@ -125,17 +125,32 @@ type secretsMatchCtx struct {
 	data               []byte // the whole file (or history chunk)
 	lineStart, lineEnd int    // the line is data[lineStart:lineEnd], without '\n'
 	line               []byte
-	configFile         bool           // unquoted values count (.env, .ini, YAML, ...)
-	dockerfile         bool           // ENV NAME value, the older form, is an assignment
-	plainText          bool           // a file of no language (.txt, .log): configFile, with caveats
-	iacFile            bool           // Terraform, HCL, Bicep, ...: values are deployed as written
-	translation        bool           // an i18n catalogue: values are natural language
-	format             string         // the name the file's format is judged by (filekind.FormatName)
-	k8sSecret          bool           // the file declares a Kubernetes Secret: kubernetes-secret judges its data
-	nested             secretsRuleSet // rules whose vendor name opens a block this line is in
-	lower              []byte         // see lowerLine
-	scratch            *secretsScratch
-	engine             *secretsEngine
+	secretsKinds
+	k8sSecret bool           // the file declares a Kubernetes Secret: kubernetes-secret judges its data
+	nested    secretsRuleSet // rules whose vendor name opens a block this line is in
+	lower     []byte         // see lowerLine
+	scratch   *secretsScratch
+	engine    *secretsEngine
+}
+
+// secretsKinds says how the values of a line are written: the answers of
+// filekind for the format the line is judged by.
+type secretsKinds struct {
+	configFile  bool   // unquoted values count (.env, .ini, YAML, ...)
+	dockerfile  bool   // ENV NAME value, the older form, is an assignment
+	plainText   bool   // a file of no language (.txt, .log): configFile, with caveats
+	iacFile     bool   // Terraform, HCL, Bicep, ...: values are deployed as written
+	translation bool   // an i18n catalogue: values are natural language
+	format      string // the name the format is judged by (filekind.FormatName, or a code block's language)
+	// docBlock: the line is documentation (Markdown, prose or code
+	// block), whose values are samples unless machine-made: a weak
+	// password there is one, where in the file it shows it is deployed.
+	docBlock bool
+}
+
+func secretsKindsOf(format string) secretsKinds {
+	return secretsKinds{configFile: filekind.Config(format), dockerfile: filekind.Dockerfile(format), plainText: filekind.PlainText(format),
+		iacFile: filekind.IaC(format), translation: filekind.Translation(format), format: format}
 }
 
 // secretsSpan is one accepted match on a line. [matchStart, matchEnd) is
@@ -164,7 +179,7 @@ func secretsFindPasswordAssignments(c *secretsMatchCtx) []secretsSpan {
 		return nil
 	}
 	return secretsFindAssignments(c, rulebook.PasswordKeywords, rulebook.PasswordSuffixes, "generic-password",
-		rulebook.PasswordEntropyFactor, rulebook.PasswordEntropyCap, c.configFile || c.iacFile || filekind.JSON(c.format))
+		rulebook.PasswordEntropyFactor, rulebook.PasswordEntropyCap, (c.configFile || c.iacFile || filekind.JSON(c.format)) && !c.docBlock)
 }
 
 // secretsFindSecretAssignments is generic-secret; like generic-password it
@@ -186,7 +201,8 @@ func secretsFindSecretAssignments(c *secretsMatchCtx) []secretsSpan {
 func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, ruleID string, entropyFactor, entropyCap float64, weakOK bool) []secretsSpan {
 	line, lower := c.line, c.lowerLine()
 	var spans []secretsSpan
-	var seen []int // identifier starts already judged (db_secret_token holds two keywords)
+	var seen []int           // identifier starts already judged (db_secret_token holds two keywords)
+	var seenSet map[int]bool // the same, once a long line has many
 	for _, kw := range keywords {
 		k := []byte(kw)
 		for off := 0; off < len(lower); {
@@ -204,10 +220,19 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 			for e < len(lower) && shape.IdentByte(lower[e]) {
 				e++
 			}
-			if slices.Contains(seen, s) {
+			if seenSet != nil {
+				if seenSet[s] {
+					continue
+				}
+				seenSet[s] = true
+			} else if slices.Contains(seen, s) {
 				continue
+			} else if seen = append(seen, s); len(seen) > 32 {
+				seenSet = make(map[int]bool, 2*len(seen))
+				for _, x := range seen {
+					seenSet[x] = true
+				}
 			}
-			seen = append(seen, s)
 			// "key" and "auth" come last among the keywords: a name only
 			// they find (clarifai_key, braintreeKey, authKey, proxyAuth) is
 			// judged as a plain key name, with its stricter bar.
@@ -230,7 +255,12 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 			} else if !secretsIdentEndsWith(lname, suffixes) && !(ruleID == "generic-password" && secretsIdentIsPass(name)) {
 				continue
 			}
-			if rulebook.SessionTokenNames[shape.StripSeparators(lname)] || secretsNameSaysPublic(lname, suffixes) {
+			if rulebook.SessionTokenNames[shape.StripSeparators(lname)] || rulebook.TagNames[shape.StripSeparators(lname)] || secretsNameSaysPublic(lname, suffixes) {
+				continue
+			}
+			// $name:key is a reference to another secret's key (Argo CD's
+			// `$oidc-secret:clientSecret`), read where it is written.
+			if s > 0 && line[s-1] == '$' && e < len(line) && line[e] == ':' {
 				continue
 			}
 			// '/forgot-password' is a route; a name opened by a quote that an
@@ -244,7 +274,7 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 			// so is an exported variable's value (export NAME=...), as in
 			// a dotenv file, unless it is in a vendor's shape: then it is a
 			// lookalike the vendor rules rejected (shape.VendorShaped).
-			unquotedOK := c.configFile && !(c.plainText && bytes.ContainsAny(line[:s], "'\"`")) || shape.CommandSetsValue(line[:s])
+			unquotedOK := c.configFile && !(c.plainText && bytes.ContainsAny(line[:s], "'\"`")) || e < len(line) && line[e] == '=' && shape.CommandSetsValue(line[:s])
 			shellExport := !unquotedOK && filekind.Shell(c.format) && shellExportRe.Match(line[:s])
 			unquotedOK = unquotedOK || shellExport
 			// ${NAME:default}, ${NAME:-default}: the default of a Spring or
@@ -283,7 +313,7 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 					v, below = secretsPairValueBelow(c, s, e)
 				}
 				if below {
-					if (!keyName || shape.KeyValueOK(v)) && shape.GenericValueOK(v, lower[s:e], entropyFactor, entropyCap, weakOK) {
+					if (!keyName || shape.KeyValueOK(v)) && shape.GenericValueOK(v, lower[s:e], entropyFactor, entropyCap, weakOK) && !(c.docBlock && shape.WordAndNumber(v)) {
 						spans = append(spans, secretsSpan{rule: c.engine.ruleIndex[ruleID], matchStart: s, matchEnd: e, start: e, end: e, value: v, onValueLine: true})
 					}
 					continue
@@ -339,6 +369,12 @@ func secretsFindAssignments(c *secretsMatchCtx, keywords, suffixes []string, rul
 				continue // unquoted YAML tag, anchor or alias: `password: !vault |`
 			}
 			if keyName && !shape.KeyValueOK(v) {
+				continue
+			}
+			// Documentation's samples are chosen by people: a word and a
+			// number (minio123, rootpass123) there is the sample a reader
+			// replaces, where in a configuration file it is what is deployed.
+			if c.docBlock && shape.WordAndNumber(v) {
 				continue
 			}
 			if !shape.GenericValueOK(v, lower[s:e], entropyFactor, entropyCap, weakOK) &&
@@ -419,7 +455,7 @@ var secretsCallPairRe = regexp.MustCompile(rulebook.CallPairPattern)
 // secretsCallPairValue returns the second argument of such a call whose
 // first argument is the quoted name line[s:e].
 func secretsCallPairValue(line []byte, s, e int) (int, int, bool) {
-	if s == 0 || e >= len(line) || !secretsIsQuote(line[s-1]) || line[e] != line[s-1] || !secretsCallPairRe.Match(line[:s-1]) {
+	if s == 0 || e >= len(line) || !secretsIsQuote(line[s-1]) || line[e] != line[s-1] || !secretsBefore(line, s-1, "(") || !secretsCallPairRe.Match(shape.Tail(line[:s-1])) {
 		return 0, 0, false
 	}
 	p := secretsSkipBlanks(line, e+1)
@@ -478,7 +514,11 @@ var secretsCurlDataFlagRe = regexp.MustCompile(rulebook.CurlDataFlagPattern)
 // secretsCurlDataValue returns the value of a form field that curl sends
 // (curl -d access_token=... , -F 'api_key=...'): a literal, as in a URL.
 func secretsCurlDataValue(c *secretsMatchCtx, s, e int) (int, int, bool) {
-	if !secretsCurlDataFlagRe.Match(c.line[:s]) || !bytes.Contains(c.lowerLine(), []byte("curl")) && !secretsContinuesCurl(c.data, c.lineStart) {
+	p := s
+	if p > 0 && secretsIsQuote(c.line[p-1]) {
+		p--
+	}
+	if p == 0 || strings.IndexByte(" \t=", c.line[p-1]) < 0 || !secretsCurlDataFlagRe.Match(shape.Tail(c.line[:s])) || !bytes.Contains(c.lowerLine(), []byte("curl")) && !secretsContinuesCurl(c.data, c.lineStart) {
 		return 0, 0, false
 	}
 	return secretsParamValue(c.line, e)
@@ -675,7 +715,7 @@ func secretsLabelName(line []byte, s int, name []byte) []byte {
 			w = start - 1
 			continue
 		}
-		if strings.Trim(string(line[:start]), " \t\"'`-*") != "" {
+		if len(bytes.Trim(line[:start], " \t\"'`-*")) != 0 {
 			return name // the words do not open the line: prose
 		}
 		break
@@ -739,7 +779,7 @@ var (
 // key/value alike (Postman's headers, SSM's and CloudFormation's
 // parameters: {"Key": ..., "Value": ...}, ParameterKey/ParameterValue).
 func secretsPairValue(line []byte, s, e int, configFile bool) (int, int, bool) {
-	if !secretsPairNameRe.Match(line[:s]) || !configFile && !secretsQuotedName(line, s, e) {
+	if !secretsBefore(line, s, ":=") || !secretsPairNameRe.Match(shape.Tail(line[:s])) || !configFile && !secretsQuotedName(line, s, e) {
 		return 0, 0, false
 	}
 	m := secretsPairValueKeyRe.Find(line[e:])
@@ -759,6 +799,19 @@ func secretsPairValue(line []byte, s, e int, configFile bool) (int, int, bool) {
 		end++
 	}
 	return p, end, end > p
+}
+
+// secretsBefore reports whether, before line[p] and past the blanks and
+// the one quote that may open a name, the line shows one of ops: the
+// check a $-anchored pattern ends with, done before running it.
+func secretsBefore(line []byte, p int, ops string) bool {
+	if p > 0 && secretsIsQuote(line[p-1]) {
+		p--
+	}
+	for p > 0 && (line[p-1] == ' ' || line[p-1] == '\t') {
+		p--
+	}
+	return p > 0 && strings.IndexByte(ops, line[p-1]) >= 0
 }
 
 // secretsQuotedName reports a name written as a string literal: in
@@ -799,7 +852,7 @@ func secretsPairValueBelow(c *secretsMatchCtx, s, e int) ([]byte, bool) {
 		}
 		return nil, false
 	}
-	if !secretsPairNameRe.Match(line[:s]) || len(bytes.Trim(line[e:], "\"', \t\r")) != 0 || !c.configFile && !secretsQuotedName(line, s, e) {
+	if len(bytes.Trim(line[e:], "\"', \t\r")) != 0 || !c.configFile && !secretsQuotedName(line, s, e) || !secretsBefore(line, s, ":=") || !secretsPairNameRe.Match(shape.Tail(line[:s])) {
 		return nil, false
 	}
 	if nl := bytes.IndexByte(rest, '\n'); nl >= 0 {
@@ -1686,6 +1739,9 @@ var secretsEthereumKeyRe = regexp.MustCompile(rulebook.EthereumKeyPattern)
 
 // secretsFindEthereumKeys is ethereum-private-key.
 func secretsFindEthereumKeys(c *secretsMatchCtx) []secretsSpan {
+	if !shape.HasHexRun(c.line, 64) {
+		return nil // the pattern's alternation has no literal to seek: spare it most lines
+	}
 	var spans []secretsSpan
 	for _, m := range secretsEthereumKeyRe.FindAllSubmatchIndex(c.line, -1) {
 		v := c.line[m[2]:m[3]]
@@ -1700,7 +1756,7 @@ func secretsFindEthereumKeys(c *secretsMatchCtx) []secretsSpan {
 		if bytes.Contains(name, []byte("pub")) {
 			continue
 		}
-		if !bytes.Contains(name, []byte("priv")) && !secretsMentionsChain(c.data) {
+		if !bytes.Contains(name, []byte("priv")) && !secretsMentionsChain(c) {
 			continue
 		}
 		spans = append(spans, secretsSpan{rule: c.engine.ruleIndex["ethereum-private-key"], matchStart: m[0], matchEnd: m[3], start: m[2], end: m[3], value: v})
@@ -1708,15 +1764,20 @@ func secretsFindEthereumKeys(c *secretsMatchCtx) []secretsSpan {
 	return spans
 }
 
-// secretsMentionsChain reports content that names Ethereum tooling.
-func secretsMentionsChain(data []byte) bool {
-	lower := bytes.ToLower(data)
-	for _, m := range rulebook.ChainMarkers {
-		if bytes.Contains(lower, []byte(m)) {
-			return true
+// secretsMentionsChain reports content that names Ethereum tooling,
+// read once per file however many values ask.
+func secretsMentionsChain(c *secretsMatchCtx) bool {
+	if c.scratch.chain == 0 {
+		c.scratch.chain = 2
+		lower := bytes.ToLower(c.data)
+		for _, m := range rulebook.ChainMarkers {
+			if bytes.Contains(lower, []byte(m)) {
+				c.scratch.chain = 1
+				break
+			}
 		}
 	}
-	return false
+	return c.scratch.chain == 1
 }
 
 // secretsValidateNotPlaceholderPassword accepts a password that is not a

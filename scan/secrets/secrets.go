@@ -183,6 +183,9 @@ type secretsScratch struct {
 	buf   []byte
 	cands []secretsCand
 	lower []byte
+	// chain memoizes secretsMentionsChain for the content being scanned:
+	// 0 not yet asked, 1 yes, 2 no.
+	chain int8
 }
 
 type secretsCand struct {
@@ -225,6 +228,7 @@ func (c *secretsMatchCtx) lowerLine() []byte {
 // file in one commit) and calls emit for each secret.
 func (e *secretsEngine) scanContent(data []byte, rel string, sc *secretsScratch, emit func(secretsHit)) {
 	format := filekind.FormatName(rel, data)
+	sc.chain = 0
 	cands := sc.cands[:0]
 	var contextOK secretsRuleSet
 	curEnd, counted, lineNo := -1, 0, 0
@@ -276,7 +280,16 @@ func (e *secretsEngine) scanContent(data []byte, rel string, sc *secretsScratch,
 	if len(cands) == 0 {
 		return
 	}
-	config, iac, translation, dockerfile, plainText := filekind.Config(format), filekind.IaC(format), filekind.Translation(format), filekind.Dockerfile(format), filekind.PlainText(format)
+	fileKinds := secretsKindsOf(format)
+	// A Markdown document is documentation: its prose is read as plain
+	// text and its code blocks in their fences' languages, and a value
+	// anywhere in it is a sample unless it looks machine-made.
+	var blocks []filekind.Block
+	if filekind.Markdown(format) {
+		blocks = filekind.MarkdownBlocks(data)
+		fileKinds = secretsKindsOf(format + ".txt")
+		fileKinds.docBlock = true
+	}
 	var accepted []secretsSpan
 	// A value a name above it announces (a name/value pair, an XML
 	// element, a wrapped literal) is held until its own line has been
@@ -302,9 +315,17 @@ func (e *secretsEngine) scanContent(data []byte, rel string, sc *secretsScratch,
 		if n := len(line); n > 0 && line[n-1] == '\r' {
 			line = line[:n-1]
 		}
+		kinds := fileKinds
+		for len(blocks) > 0 && blocks[0].End <= cand.start {
+			blocks = blocks[1:]
+		}
+		if len(blocks) > 0 && blocks[0].Start <= cand.start {
+			kinds = secretsKindsOf(blocks[0].Format)
+			kinds.docBlock = true
+		}
 		mc := secretsMatchCtx{data: data, lineStart: cand.start, lineEnd: cand.start + len(line), line: line,
-			configFile: config, dockerfile: dockerfile, plainText: plainText, iacFile: iac, translation: translation, k8sSecret: contextOK.has(e.k8sSecretRule),
-			nested: cand.nested, format: format, engine: e, scratch: sc}
+			secretsKinds: kinds, k8sSecret: contextOK.has(e.k8sSecretRule),
+			nested: cand.nested, engine: e, scratch: sc}
 		accepted = accepted[:0]
 		for w, word := range cand.rules {
 			for word != 0 {

@@ -652,7 +652,33 @@ func TestSecretsAssignmentForms(t *testing.T) {
 		{"notes.txt", `autopilot credentials: KRXaU9GK3f[yHG1FS$]bwhsIXdW22epH`, "", 0},
 		{"run.txt", `stdout '--- PASS: FuzzFoo/thispasses'`, "", 0},
 		{"script.txt", "machine example.com\n\tlogin gopher\n\tpassword opensesame", "", 0},
-		{"a.md", `api_token: k7Xq2Lm9Rv4Tz8Wb3Nc6Yh1J`, "", 0},
+		// Markdown is documentation, read as plain text with its code
+		// blocks in their fences' languages; a person's sample (a word and
+		// a number) there is a sample, a machine-made value a value.
+		{"a.md", `api_token: k7Xq2Lm9Rv4Tz8Wb3Nc6Yh1J`, "generic-secret", 0},
+		{"README.md", "```sh\nexport MINIO_ROOT_PASSWORD=minio123\n```", "", 0},
+		{"env.sh", `export MINIO_ROOT_PASSWORD=minio123`, "generic-password", 0},
+		{"README.md", "```sh\nexport MINIO_ROOT_PASSWORD=Kx8vQ2mZ7pLw4Rt9\n```", "generic-password", 3},
+		{"README.md", "Set it:\n\n   ```\n   fs.s3a.secret.key=Kx8vQ2mZ7pLw4Rt9Nc3B\n   ```", "generic-secret", 5},
+		{"README.md", "```typescript\nconst user = s.object({\n  password: s.string().optional()\n});\n```", "", 0},
+		{"README.md", "```ts\nconst password = process.env.SESSION_PASSWORD!\n```", "", 0},
+		{"README.md", "```yaml\nclientSecret: UGvTjXVFAQ8EkMv2x4GbPcrEwrJGWZ0sR2KbwHRNfYxeLsDu\n```", "generic-secret", 3},
+		{"README.md", "~~~ini\n[db]\npassword = Kx8vQ2mZ7pLw4Rt9\n~~~", "generic-password", 4},
+		// Neither a value nor a name: sudoers' NOPASSWD tag, an empty value
+		// before the next pair, a label a colon ends, a reference to
+		// another secret's key, base64 of text or of a repeated pair, a list
+		// of stand-ins, the rest of a list after an empty value.
+		{"sudoers.txt", `telegraf  ALL=(root) NOEXEC: NOPASSWD: FAIL2BAN`, "", 0},
+		{"audit.txt", `audit_webhook:name1 enable=off endpoint= auth_token= client_cert= client_key=`, "", 0},
+		{"log.txt", `[example.com] acme: error presenting token: gandiv5: unexpected authZone example.com.`, "", 0},
+		{"argocd-cm.yaml", `    clientSecret: $another-secret:oidc.auth0.clientSecret  # Mind the colon`, "", 0},
+		{"a.php", `$secret = "Kx8vQ2mZ7pLw4Rt9Nc3BfG6h";`, "generic-secret", 0},
+		{"opa.yaml", `        token: dGVzdGluZzp0ZXN0aW5n`, "", 0},
+		{"opa.yaml", `        token: bGFza2RqZmxha3NkamZsa2Fqc2Rsa2ZqYWtsc2RqZmtramRmYWxkc2tm`, "", 0},
+		{"a_test.go", `ExpectedAccessToken: "dGhpcyBpcyBub3QgYSByZWFsIHZhbHVl",`, "", 0},
+		{"opa.yaml", `        token: YWRtaW46S3g4dlEybVo3cEx3NFJ0OQ`, "generic-secret", 0},
+		{"notes.txt", `$ export TRIVY_PASSWORD=PASSWORD1,PASSWORD2`, "", 0},
+		{"sample.conf", `  connection_string = "Endpoint=sb://namespace.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=superSecret1234=;EntityPath=hubName"`, "", 0},
 		// A label that opens a line names one credential in words;
 		// a long lower-case compound ends in key; a declaration is no label.
 		{"notes.txt", `API Key: 5po8TFGawiYNCc1ct4ofWkBqzIfA6IeO`, "generic-secret", 0},
@@ -695,10 +721,9 @@ func TestSecretsAssignmentForms(t *testing.T) {
 		{"a.js", `const url = "mongodb://svc:undefined@db:27017/app";`, "", 0},
 		// Where a file's name says no format, its literals are still
 		// literals: a file of no extension, a README, a copy kept beside a
-		// configuration file, an INI saved as .json. A .py copy is code,
-		// Markdown documentation.
+		// configuration file, an INI saved as .json. A .py copy is code.
 		{"notes", `ovh_application_secret=r4DVZuOvp8Acg18fMF1LLd7KapVFc7Qz`, "generic-secret", 0},
-		{"SETUP.md", `OVH_APPLICATION_SECRET=r4DVZuOvp8Acg18fMF1LLd7KapVFc7Qz`, "", 0},
+		{"SETUP.md", `OVH_APPLICATION_SECRET=r4DVZuOvp8Acg18fMF1LLd7KapVFc7Qz`, "generic-secret", 0},
 		{"config.yaml.example", `ovh_application_secret: r4DVZuOvp8Acg18fMF1LLd7KapVFc7Qz`, "generic-secret", 0},
 		{"ovh.json", "[ovh-eu]\napplication_secret=r4DVZuOvp8Acg18fMF1LLd7KapVFc7Qz", "generic-secret", 3},
 		{"ovh.json", `{"application_secret": r4DVZuOvp8Acg18fMF1LLd7KapVFc7Qz}`, "", 0},

@@ -57,3 +57,38 @@ func TestFormatNameKinds(t *testing.T) {
 		t.Error("copies and markup are not judged by their format")
 	}
 }
+
+func TestMarkdownBlocks(t *testing.T) {
+	type block struct{ body, format string }
+	for _, tc := range []struct {
+		doc  string
+		want []block
+	}{
+		{"# T\n\n```sh\nexport A=1\n```\nprose\n", []block{{"export A=1\n", "block.sh"}}},
+		{"```\nA=1\n```", []block{{"A=1\n", "block.txt"}}},
+		{"1. Set:\n   ```yaml title=\"x.yml\"\n   a: 1\n   ```\n", []block{{"   a: 1\n", "block.yaml"}}},
+		{"~~~ {.ini}\n[a]\n~~~\n", []block{{"[a]\n", "block.ini"}}},
+		{"````md\n```sh\nA=1\n```\n````\n", []block{{"```sh\nA=1\n```\n", "block.md"}}},
+		{"```TypeScript\nconst a = 1\n```", []block{{"const a = 1\n", "block.typescript"}}},
+		{"```console\r\n$ export A=1\r\n```\r\n", []block{{"$ export A=1\r\n", "block.sh"}}},
+		{"```dotenv\nA=1\n", []block{{"A=1\n", ".env"}}},                                // left open: to the end
+		{"use ``` and ` ``js` `` inline\n", nil},                                        // an inline span, no fence
+		{"```js `x`\nA=1\n```", []block{{"", "block.txt"}}},                             // a backtick in the info string: no fence; the last line opens one
+		{"> ```json\n> {\"a\": 1}\n> ```\n", []block{{"> {\"a\": 1}\n", "block.json"}}}, // in a quote
+		{"```\na\n~~~\nb\n```\n", []block{{"a\n~~~\nb\n", "block.txt"}}},                // a tilde line does not close backticks
+	} {
+		var got []block
+		for _, b := range MarkdownBlocks([]byte(tc.doc)) {
+			got = append(got, block{tc.doc[b.Start:b.End], b.Format})
+		}
+		if len(got) != len(tc.want) {
+			t.Errorf("%q: got %q, want %q", tc.doc, got, tc.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != tc.want[i] {
+				t.Errorf("%q: block %d is %q, want %q", tc.doc, i, got[i], tc.want[i])
+			}
+		}
+	}
+}

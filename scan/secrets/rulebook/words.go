@@ -207,6 +207,12 @@ var SessionTokenNames = map[string]bool{
 	"requestverificationtoken": true, "csrf": true, "xcsrftoken": true, "xxsrftoken": true,
 }
 
+// TagNames (separators removed) are words of a credential's name that a
+// syntax uses as a keyword instead: sudoers' NOPASSWD tag
+// (`ALL=(root) NOPASSWD: /usr/bin/fail2ban-client`) names the command
+// after it, not a password.
+var TagNames = map[string]bool{"nopasswd": true}
+
 // PublicNameWords end the part of a credential's name before its kind
 // (PUBLIC_TOKEN, publicApiKey, publishableKey, separators removed): the
 // issuer made it to be shipped in pages and apps, so it opens nothing

@@ -96,12 +96,11 @@ func LooksSnakeName(v []byte) bool {
 	return 3*words >= 2*len(parts)
 }
 
-// Base64OfPlaceholder reports base64 (with its padding, as
-// encoders write it) of a stand-in: "cGFzc3dvcmQ=" is "password",
-// "YWRtaW46cGFzc3dvcmQxMjM=" is admin:password123. Encoding a weak
-// word hides nothing.
+// Base64OfPlaceholder reports base64 of a stand-in: "cGFzc3dvcmQ=" is
+// "password", "YWRtaW46cGFzc3dvcmQxMjM=" is admin:password123. Encoding a
+// weak word hides nothing.
 func Base64OfPlaceholder(v []byte) bool {
-	if len(v) < 8 || len(v)%4 != 0 || v[len(v)-1] != '=' {
+	if len(v) < 8 || len(v)%4 != 0 {
 		return false
 	}
 	dec, err := base64.StdEncoding.DecodeString(string(v))
@@ -109,26 +108,46 @@ func Base64OfPlaceholder(v []byte) bool {
 		return false
 	}
 	word := strings.ToLower(string(dec))
-	if _, pw, ok := strings.Cut(word, ":"); ok {
+	user, pw, pair := strings.Cut(word, ":")
+	if pair {
 		word = pw
+	}
+	if v[len(v)-1] != '=' {
+		// Unpadded, a value may decode by chance; a pair that repeats
+		// its user as the password (testing:testing) is a stand-in all
+		// the same.
+		return pair && (user == pw || rulebook.WeakPasswordPlaceholders[pw])
 	}
 	return rulebook.WeakPasswordPlaceholders[word] || LooksPlaceholder([]byte(word))
 }
 
 // Base64OfText reports a base64 value that decodes to words with
-// blanks ("oh no this is bad"): an encoded sentence, not key material,
-// whose bytes are random.
+// blanks ("oh no this is bad") or to letters alone (a keyboard mash,
+// "laskdjflaksdjf..."): encoded text, not key material, whose bytes are
+// random. A random key of 16 letters and digits or more has a digit
+// but for odds of about 1 in 20.
 func Base64OfText(v []byte) bool {
 	dec, err := base64.RawStdEncoding.DecodeString(strings.TrimRight(string(v), "="))
-	if err != nil || len(dec) < 8 || !bytes.Contains(dec, []byte(" ")) {
+	if err != nil || len(dec) < 8 {
 		return false
 	}
+	letters := 0
 	for _, b := range dec {
 		if b < ' ' || b > '~' {
 			return false
 		}
+		if 'a' <= b|0x20 && b|0x20 <= 'z' {
+			letters++
+		}
 	}
-	return true
+	return bytes.Contains(dec, []byte(" ")) || letters == len(dec) && len(dec) >= 16
+}
+
+// WordAndNumber reports a word and then a number (minio123, rootpass123,
+// Admin2024): a value a person chose, as documentation's samples are.
+func WordAndNumber(v []byte) bool {
+	i := bytes.IndexFunc(v, func(r rune) bool { return r < 'A' || r > 'z' || r > 'Z' && r < 'a' })
+	return i >= 3 && len(v)-i >= 1 && !bytes.ContainsFunc(v[i:], func(r rune) bool { return r < '0' || r > '9' })
 }
 
 // Base64OfRandomBytes reports standard base64 (padded or not) of 16 or
@@ -226,7 +245,26 @@ func GenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, weakOK b
 		// took in (_kHMSymptomhf_generatedByHomeAppForDebuggingPurposesKey,).
 		return false
 	}
-	if LooksEncrypted(v) || NotACredentialShape(v) {
+	if LooksEncrypted(v) || NotACredentialShape(v) || Base64OfText(v) {
+		return false
+	}
+	// A value opened by a separator is the rest of a list whose value was
+	// empty (`SharedAccessKey=superSecret1234=;EntityPath=hub` read from
+	// the name superSecret1234).
+	if v[0] == ';' || v[0] == ',' || v[0] == '&' {
+		return false
+	}
+	// A list of stand-ins (PASSWORD1,PASSWORD2): every item a placeholder.
+	if items := strings.Split(strings.ToLower(string(v)), ","); len(items) > 1 && !slices.ContainsFunc(items, func(it string) bool {
+		return !rulebook.WeakPasswordPlaceholders[it] && !CredentialWordAndDigits(it)
+	}) {
+		return false
+	}
+	// A name and the operator after it: the value was empty and the next
+	// pair's name was taken (`auth_token= client_cert=`), or a label that
+	// a colon ends (`presenting token: gandiv5: unexpected ...`).
+	if n := len(v); v[n-1] == ':' && !bytes.ContainsFunc(v[:n-1], func(r rune) bool { return !IdentByte(byte(r)) && r != '.' && r != '-' }) ||
+		v[n-1] == '=' && LooksSnakeName(v[:n-1]) {
 		return false
 	}
 	// A quote next to a + inside the value, or + and a call or a
@@ -275,7 +313,8 @@ func GenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, weakOK b
 	if weakOK {
 		return !rulebook.WeakPasswordPlaceholders[lv] && !LooksTemplate(v)
 	}
-	if CredentialWordAndDigits(lv) {
+	// With a base64 value's padding written after it (superSecret1234=).
+	if CredentialWordAndDigits(strings.TrimRight(lv, "=")) {
 		return false
 	}
 	// In source code, a value without a digit that names the credential is
@@ -669,6 +708,21 @@ func IsHex(v []byte) bool {
 		}
 	}
 	return len(v) > 0
+}
+
+// HasHexRun reports n or more hex digits in a row in b.
+func HasHexRun(b []byte, n int) bool {
+	run := 0
+	for _, c := range b {
+		if '0' <= c && c <= '9' || 'a' <= c|0x20 && c|0x20 <= 'f' {
+			if run++; run >= n {
+				return true
+			}
+		} else {
+			run = 0
+		}
+	}
+	return false
 }
 
 // IsLowerWord reports a run of lower-case ASCII letters only

@@ -25,7 +25,14 @@ func WrappedLiteral(rest, next []byte) ([]byte, bool) {
 	if len(rest) > 0 && (rest[0] == '"' || rest[0] == '\'') {
 		rest = rest[1:] // the closing quote of a quoted name
 	}
-	op := string(bytes.TrimSpace(rest))
+	// Only an operator, a type and a bracket may follow the name: a long
+	// rest is a statement going on (and, on a minified line, would be
+	// copied once for each of its names).
+	rest = bytes.TrimSpace(rest)
+	if len(rest) > 128 {
+		return nil, false
+	}
+	op := string(rest)
 	next = bytes.TrimSpace(next)
 	if yamlBlockRe.MatchString(op) {
 		// A YAML block scalar of one line (password: >- and the value
@@ -122,7 +129,19 @@ var commandSetsRe = regexp.MustCompile(`(?:--from-literal=|(?:^|[ \t])(?:-e|--en
 // setting, whose value is then a literal even unquoted (unlike a shell
 // variable's, which may be a vendor lookalike the vendor rules rejected).
 func CommandSetsValue(before []byte) bool {
-	// Only the end of the line before the name is read, so that a long
-	// minified line with many names costs no more than a short one.
-	return commandSetsRe.Match(before[max(0, len(before)-256):])
+	tail := Tail(before)
+	// Every form holds one of these; most lines hold none.
+	if !bytes.Contains(tail, []byte("-e")) && !bytes.Contains(tail, []byte("--")) && !bytes.Contains(tail, []byte("config:")) &&
+		!bytes.Contains(tail, []byte("secrets")) && !bytes.Contains(tail, []byte("vault")) {
+		return false
+	}
+	return commandSetsRe.Match(tail)
+}
+
+// Tail is the end of the text of a line before a name, all that a pattern
+// read right to left up to the name ($-anchored) needs: matched against
+// the whole text, each of a long minified line's thousands of names would
+// cost a pass over the line before it.
+func Tail(before []byte) []byte {
+	return before[max(0, len(before)-256):]
 }

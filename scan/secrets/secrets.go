@@ -285,6 +285,7 @@ func (e *secretsEngine) scanContent(data []byte, rel string, sc *secretsScratch,
 	// text and its code blocks in their fences' languages, and a value
 	// anywhere in it is a sample unless it looks machine-made.
 	var blocks []filekind.Block
+	var blockKinds *secretsKinds // blocks[0]'s
 	if filekind.Markdown(format) {
 		blocks = filekind.MarkdownBlocks(data)
 		fileKinds = secretsKindsOf(format + ".txt")
@@ -317,11 +318,16 @@ func (e *secretsEngine) scanContent(data []byte, rel string, sc *secretsScratch,
 		}
 		kinds := fileKinds
 		for len(blocks) > 0 && blocks[0].End <= cand.start {
-			blocks = blocks[1:]
+			blocks, blockKinds = blocks[1:], nil
 		}
 		if len(blocks) > 0 && blocks[0].Start <= cand.start {
-			kinds = secretsKindsOf(blocks[0].Format)
-			kinds.docBlock = true
+			if blockKinds == nil {
+				// Once per block, not once per line of it.
+				k := secretsKindsOf(blocks[0].Format)
+				k.docBlock = true
+				blockKinds = &k
+			}
+			kinds = *blockKinds
 		}
 		mc := secretsMatchCtx{data: data, lineStart: cand.start, lineEnd: cand.start + len(line), line: line,
 			secretsKinds: kinds, k8sSecret: contextOK.has(e.k8sSecretRule),

@@ -147,7 +147,7 @@ func Base64OfText(v []byte) bool {
 // Admin2024): a value a person chose, as documentation's samples are.
 func WordAndNumber(v []byte) bool {
 	i := bytes.IndexFunc(v, func(r rune) bool { return r < 'A' || r > 'z' || r > 'Z' && r < 'a' })
-	return i >= 3 && len(v)-i >= 1 && !bytes.ContainsFunc(v[i:], func(r rune) bool { return r < '0' || r > '9' })
+	return i >= 3 && !bytes.ContainsFunc(v[i:], func(r rune) bool { return r < '0' || r > '9' })
 }
 
 // Base64OfRandomBytes reports standard base64 (padded or not) of 16 or
@@ -255,7 +255,7 @@ func GenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, weakOK b
 		return false
 	}
 	// A list of stand-ins (PASSWORD1,PASSWORD2): every item a placeholder.
-	if items := strings.Split(strings.ToLower(string(v)), ","); len(items) > 1 && !slices.ContainsFunc(items, func(it string) bool {
+	if bytes.IndexByte(v, ',') >= 0 && !slices.ContainsFunc(strings.Split(strings.ToLower(string(v)), ","), func(it string) bool {
 		return !rulebook.WeakPasswordPlaceholders[it] && !CredentialWordAndDigits(it)
 	}) {
 		return false

@@ -502,7 +502,7 @@ func (e *secretsEngine) addNestedBlocks(data []byte, cands []secretsCand) []secr
 		case secretsOpensValueBlock(line):
 			// The value follows on the next, deeper-indented lines.
 			last = ':'
-		case secretsImportLineRe.Match(line):
+		case secretsMayImport(line) && secretsImportLineRe.Match(line):
 			// An import of the vendor's SDK names the vendor for the rest
 			// of the file: using MessageBird; ... Client.CreateDefault("...").
 			// A generic keyword (vault's "token") is no vendor: import
@@ -598,8 +598,27 @@ func (e *secretsEngine) addPathVendors(data []byte, rel string, cands []secretsC
 
 var secretsValueBlockRe = regexp.MustCompile(rulebook.ValueBlockPattern)
 
+// secretsOpensValueBlock runs the regexp only on lines that end the way
+// one of its forms must (or name a "name"): most lines do not.
 func secretsOpensValueBlock(line []byte) bool {
+	if len(line) == 0 || !bytes.ContainsRune([]byte("|>-+0123456789"), rune(line[len(line)-1])) && !bytes.Contains(line, []byte("name")) {
+		return false
+	}
 	return secretsValueBlockRe.Match(line)
+}
+
+// secretsMayImport holds for every line secretsImportLineRe matches: one
+// of its keywords ("us" of using and use) or a closing quote at the end.
+func secretsMayImport(line []byte) bool {
+	if len(line) > 0 && line[len(line)-1] == '"' {
+		return true
+	}
+	for _, w := range [...]string{"us", "import", "from", "require", "extern"} {
+		if bytes.Contains(line, []byte(w)) {
+			return true
+		}
+	}
+	return false
 }
 
 // matchPattern applies a regexp rule to the line and filters the values.

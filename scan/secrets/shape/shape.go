@@ -271,7 +271,7 @@ func GenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, weakOK b
 	// variable joined on: the quotes taken were those of two literals
 	// joined in code (`"key": `+fmt.Sprintf(...), "?apikey="+key+"&").
 	// A base64 key may start with + alone.
-	if ConcatRe.Match(v) || CallOrIndexRe.Match(v) {
+	if bytes.IndexByte(v, '+') >= 0 && ConcatRe.Match(v) || len(v) > 0 && (v[len(v)-1] == ']' || v[len(v)-1] == ')') && CallOrIndexRe.Match(v) {
 		return false
 	}
 	lv := strings.ToLower(string(v))
@@ -297,7 +297,7 @@ func GenericValueOK(v, ident []byte, entropyFactor, entropyCap float64, weakOK b
 	}
 	// A URL, an image pinned by digest (aws-cli@sha256:eaaa7b...), a host
 	// and its port or path (core.harbor.domain:8080, rg.pl-waw.scw.cloud/x).
-	if strings.Contains(lv, "://") || strings.Contains(lv, "@sha256:") || strings.Contains(lv, "@sha512:") || HostRe.Match(v) {
+	if strings.Contains(lv, "://") || strings.Contains(lv, "@sha256:") || strings.Contains(lv, "@sha512:") || bytes.IndexByte(v, '.') >= 0 && HostRe.Match(v) {
 		return false
 	}
 	switch path.Ext(lv) {
@@ -372,7 +372,10 @@ func NotACredentialShape(v []byte) bool {
 	}) {
 		return true
 	}
-	return QualifiedNameRe.Match(v) || VendorShapeRe.Match(v) || VersionRe.Match(v) || VendorSample(v)
+	colon := bytes.IndexByte(v, ':') >= 0
+	return colon && QualifiedNameRe.Match(v) ||
+		(colon || bytes.HasPrefix(v, []byte("AIza")) || bytes.HasPrefix(v, []byte("pk"))) && VendorShapeRe.Match(v) ||
+		bytes.IndexByte(v, '.') >= 0 && VersionRe.Match(v) || VendorSample(v)
 }
 
 // VendorPrefixes are the vendor rules' keywords that open a token
@@ -474,6 +477,13 @@ func StripSeparators(b []byte) string {
 
 var TemplateRe = regexp.MustCompile(rulebook.TemplatePattern)
 
+// MatchesTemplate is TemplateRe.Match behind the bytes every form of it
+// holds: the regexp has no literal prefix to skip ahead with, and most
+// values hold none of them.
+func MatchesTemplate(v []byte) bool {
+	return bytes.ContainsAny(v, "<>[({") && TemplateRe.Match(v)
+}
+
 // AlphabetRun reports values written by walking the alphabet or
 // the digits ("abCD1EF+GHIJxLMnOPqRS..."): at least 8 neighbouring pairs,
 // and a quarter of all pairs, are successors (b after a, 4 after 3), case
@@ -513,7 +523,7 @@ func LooksFormatPlaceholder(v []byte) bool {
 			return true
 		}
 	}
-	if IsDocumentedExample(v) || TemplateRe.Match(v) || RepeatsOverHalf(v) {
+	if IsDocumentedExample(v) || MatchesTemplate(v) || RepeatsOverHalf(v) {
 		return true
 	}
 	return LowVariety(v)
@@ -617,7 +627,7 @@ func LooksTemplate(v []byte) bool {
 			return true
 		}
 	}
-	if IsDocumentedExample(v) || TemplateRe.Match(v) {
+	if IsDocumentedExample(v) || MatchesTemplate(v) {
 		return true
 	}
 	for _, suf := range rulebook.InstructionSuffixes {

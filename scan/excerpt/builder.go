@@ -12,6 +12,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"scand/finding"
 	"scand/finding/excerpt"
@@ -38,9 +39,10 @@ type Builder struct {
 	unmap  func(string) (string, bool)
 	redact Redactor
 
-	mu    sync.Mutex
-	files map[string]*file
-	order []string
+	mu     sync.Mutex
+	files  map[string]*file
+	order  []string
+	closed atomic.Bool
 }
 
 type file struct {
@@ -60,6 +62,7 @@ func New(root string, unmap func(string) (string, bool), redact Redactor) (*Buil
 	if err != nil {
 		return nil, err
 	}
+	Scanned.open()
 	return &Builder{root: r, unmap: unmap, redact: redact, files: map[string]*file{}}, nil
 }
 
@@ -67,6 +70,9 @@ func New(root string, unmap func(string) (string, bool), redact Redactor) (*Buil
 func (b *Builder) Close() error {
 	if b == nil {
 		return nil
+	}
+	if b.closed.CompareAndSwap(false, true) {
+		Scanned.close()
 	}
 	return b.root.Close()
 }
@@ -141,6 +147,10 @@ func (b *Builder) read(rel string) *file {
 	if err != nil || len(data) > MaxFileBytes || bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
 		return nil
 	}
+	redacted, ok := Scanned.Take(rel, data)
+	if !ok {
+		redacted = b.redact(data, rel)
+	}
 	text := strings.TrimSuffix(string(data), "\n")
-	return &file{lines: strings.Split(text, "\n"), redacted: b.redact(data, rel)}
+	return &file{lines: strings.Split(text, "\n"), redacted: redacted}
 }

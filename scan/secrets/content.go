@@ -50,13 +50,15 @@ func (c *Content) RedactedLines(data []byte, rel string) map[int]string {
 	if len(data) == 0 || len(data) > secretsMaxFileSize {
 		return out
 	}
-	c.s.engine().scanContent(data, rel, &secretsScratch{}, func(h secretsHit) {
-		out[h.line] = h.full
-		if h.valueLine > 0 {
-			out[h.valueLine] = h.valueFull
-		}
-	})
+	c.s.engine().scanContent(data, rel, &secretsScratch{}, func(h secretsHit) { h.redactInto(out) })
 	return out
+}
+
+func (h *secretsHit) redactInto(lines map[int]string) {
+	lines[h.line] = h.full
+	if h.valueLine > 0 {
+		lines[h.valueLine] = h.valueFull
+	}
 }
 
 // ScanFile reads a file the way the tree scan does (regular files up to

@@ -26,6 +26,7 @@ import (
 
 	"scand/finding"
 	"scand/scan"
+	"scand/scan/excerpt"
 	"scand/scan/secrets/filekind"
 	"scand/scan/secrets/rulebook"
 	"scand/scan/secrets/shape"
@@ -984,6 +985,7 @@ func (s *secretsScanner) scanTree(ctx context.Context, root string, ignore func(
 		go func() {
 			defer wg.Done()
 			sc := &secretsScratch{}
+			var hits []secretsHit
 			for job := range jobs {
 				if ctx.Err() != nil {
 					continue // drain
@@ -996,15 +998,26 @@ func (s *secretsScanner) scanTree(ctx context.Context, root string, ignore func(
 				if data == nil {
 					continue
 				}
-				s.engine().scanContent(data, job.rel, sc, func(h secretsHit) {
-					if ctx.Err() != nil {
-						return
+				// A file's hits are held until it is read through, so that the
+				// excerpts of its findings get its redacted lines from here.
+				hits = hits[:0]
+				s.engine().scanContent(data, job.rel, sc, func(h secretsHit) { hits = append(hits, h) })
+				if len(hits) > 0 {
+					redacted := make(map[int]string, len(hits))
+					for i := range hits {
+						hits[i].redactInto(redacted)
 					}
-					inTree.add(h.hash)
-					if err := emit(s.newFinding(&s.engine().rules[h.rule], job.rel, h)); err != nil {
+					excerpt.Scanned.Put(job.rel, data, redacted)
+				}
+				for i := range hits {
+					if ctx.Err() != nil {
+						break
+					}
+					inTree.add(hits[i].hash)
+					if err := emit(s.newFinding(&s.engine().rules[hits[i].rule], job.rel, hits[i])); err != nil {
 						stop(err)
 					}
-				})
+				}
 			}
 		}()
 	}

@@ -9,17 +9,19 @@ import (
 	"scand/store/excerpts"
 )
 
-// excerptBatch is how many excerpts wait before one write transaction.
+// excerptBatch is how many excerpts a scanner worker gathers before it
+// compresses them and hands them to the spool.
 const excerptBatch = 256
 
-// excerptSink cuts the excerpt of each finding a scan stores and writes
-// them in batches. A failure to read or store one costs that excerpt,
-// never the scan: it is logged once.
+// excerptSink cuts the excerpt of each finding a scan stores and spools
+// them; flush writes them to the database in key order before the scan
+// completes. A failure to read or store one costs that excerpt, never the
+// scan: it is logged once.
 type excerptSink struct {
 	o       *Orchestrator
 	scanID  string
-	seq     int64
 	b       *excerpt.Builder
+	spool   *excerpts.Spool
 	mu      sync.Mutex
 	pending []excerpts.Item
 	failed  bool
@@ -43,7 +45,13 @@ func (o *Orchestrator) newExcerptSink(ctx context.Context, scanID, root string, 
 	if err != nil || b == nil {
 		return nil
 	}
-	return &excerptSink{o: o, scanID: scanID, seq: sc.Seq, b: b}
+	spool, err := o.store.SpoolExcerpts(ctx, sc.Seq)
+	if err != nil {
+		b.Close()
+		o.log.Warn("code excerpts not kept", "scan_id", scanID, "error", err.Error())
+		return nil
+	}
+	return &excerptSink{o: o, scanID: scanID, b: b, spool: spool}
 }
 
 func (x *excerptSink) observe(ctx context.Context, f finding.Finding) {
@@ -56,25 +64,39 @@ func (x *excerptSink) observe(ctx context.Context, f finding.Finding) {
 	}
 	x.mu.Lock()
 	x.pending = append(x.pending, excerpts.Item{Fingerprint: f.Fingerprint, Excerpt: e})
-	full := len(x.pending) >= excerptBatch
+	var full []excerpts.Item
+	if len(x.pending) >= excerptBatch {
+		full, x.pending = x.pending, nil
+	}
 	x.mu.Unlock()
-	if full {
-		x.flush(ctx)
+	if full != nil {
+		x.fail(x.spool.Add(ctx, full))
 	}
 }
 
+// flush spools what is pending and writes every spooled excerpt.
 func (x *excerptSink) flush(ctx context.Context) {
 	if x == nil {
 		return
 	}
 	x.mu.Lock()
-	defer x.mu.Unlock()
-	if len(x.pending) == 0 {
+	rest := x.pending
+	x.pending = nil
+	x.mu.Unlock()
+	if err := x.spool.Add(ctx, rest); err != nil {
+		x.fail(err)
 		return
 	}
-	err := x.o.store.PutExcerpts(ctx, x.seq, x.pending)
-	x.pending = x.pending[:0]
-	if err != nil && !x.failed {
+	x.fail(x.spool.Commit(ctx))
+}
+
+func (x *excerptSink) fail(err error) {
+	if err == nil {
+		return
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if !x.failed {
 		x.failed = true
 		x.o.log.Warn("code excerpts not stored", "scan_id", x.scanID, "error", err.Error())
 	}
@@ -84,6 +106,6 @@ func (x *excerptSink) close(ctx context.Context) {
 	if x == nil {
 		return
 	}
-	x.flush(ctx)
+	x.spool.Close()
 	x.b.Close()
 }

@@ -2,6 +2,10 @@ package store
 
 import (
 	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -58,5 +62,74 @@ func TestExcerptsSharedAndReleased(t *testing.T) {
 	}
 	if n := count("SELECT count(*) FROM excerpt_bodies"); n != 1 {
 		t.Fatalf("%d bodies after the last finding of one window went, want 1", n)
+	}
+}
+
+// TestExcerptSpoolStoresEveryExcerpt: excerpts spooled from several
+// goroutines in any order are all stored by Commit and none before (a
+// finding's first excerpt wins, as with PutExcerpts), and Close removes
+// the scratch file.
+func TestExcerptSpoolStoresEveryExcerpt(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := Open(ctx, dir+"/x.db", time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	sp, err := s.SpoolExcerpts(ctx, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const workers, each = 4, 1500
+	fp := func(w, i int) string {
+		return fmt.Sprintf("%016x", uint64(i*workers+w)*0x9E3779B97F4A7C15) + strings.Repeat("0", 48)
+	}
+	win := func(w, i int) *excerpt.Excerpt {
+		return &excerpt.Excerpt{StartLine: 1, Line: 1, Lines: []string{fmt.Sprintf("line %d of worker %d", i, w)}}
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < each; i += 250 {
+				var items []excerpts.Item
+				for j := i; j < min(i+250, each); j++ {
+					items = append(items, excerpts.Item{Fingerprint: fp(w, j), Excerpt: win(w, j)})
+				}
+				if err := sp.Add(ctx, items); err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := sp.Add(ctx, []excerpts.Item{{Fingerprint: fp(0, 0), Excerpt: win(9, 9)}}); err != nil {
+		t.Fatal(err)
+	}
+	var before int
+	s.db.QueryRowContext(ctx, "SELECT count(*) FROM finding_excerpts").Scan(&before)
+	if before != 0 {
+		t.Fatalf("%d rows before Commit", before)
+	}
+	if err := sp.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	sp.Close()
+	var n int
+	s.db.QueryRowContext(ctx, "SELECT count(*) FROM finding_excerpts WHERE scan_seq = 7").Scan(&n)
+	if n != workers*each {
+		t.Fatalf("%d rows, want %d", n, workers*each)
+	}
+	for _, c := range [][2]int{{0, 0}, {1, 17}, {3, each - 1}, {2, 700}} {
+		got, err := s.Excerpt(ctx, 7, fp(c[0], c[1]), 1)
+		if err != nil || got == nil || got.Lines[0] != win(c[0], c[1]).Lines[0] {
+			t.Errorf("worker %d item %d: %+v %v", c[0], c[1], got, err)
+		}
+	}
+	left, _ := filepath.Glob(dir + "/.x.db.ingest-*")
+	if len(left) != 0 {
+		t.Errorf("scratch files left: %v", left)
 	}
 }

@@ -402,3 +402,9 @@ func LockPath(db string) (string, error) { return sqlbase.LockPath(db) }
 // Lock takes the database's lock file (sqlbase.Lock); a second process
 // gets a *LockedError naming the holder.
 func Lock(db string) (*DBLock, error) { return sqlbase.Lock(db) }
+
+// SpoolExcerpts opens the excerpt spool of scan scanSeq, its scratch file
+// beside the database like an ingest's.
+func (s *Store) SpoolExcerpts(ctx context.Context, scanSeq int64) (*excerpts.Spool, error) {
+	return s.Excerpts.NewSpool(ctx, s.path, scanSeq)
+}

@@ -25,11 +25,6 @@ type Excerpts struct {
 	db, w *sql.DB
 	// lookup serves ExcerptLookup (sqlbase.Pools.Lookup).
 	lookup *sql.DB
-	// deflate is reused: a new flate writer costs far more than
-	// compressing one small excerpt.
-	mu      sync.Mutex
-	deflate *flate.Writer
-	buf     bytes.Buffer
 }
 
 // New reads through db and writes through the writer w.
@@ -56,21 +51,34 @@ func fpKey(fingerprint string) (int64, bool) {
 // shared. Bodies are matched on hash and content, so a 64-bit hash clash
 // costs an excerpt, never shows another's.
 func (x *Excerpts) PutExcerpts(ctx context.Context, scanSeq int64, items []Item) error {
-	type row struct {
-		FP   int64  `json:"f"`
-		Hash int64  `json:"h"`
-		Body string `json:"b"` // hex
-	}
-	rows := make([]row, 0, len(items))
+	rows := make([]storedRow, 0, len(items))
 	for _, it := range items {
-		fp, ok := fpKey(it.Fingerprint)
-		if !ok || it.Excerpt == nil {
-			continue
+		if r, ok := encodeItem(it); ok {
+			rows = append(rows, r)
 		}
-		body := x.compress(excerpt.Encode(it.Excerpt))
-		sum := sha256.Sum256(body)
-		rows = append(rows, row{FP: fp, Hash: int64(binary.BigEndian.Uint64(sum[:8])), Body: hex.EncodeToString(body)})
 	}
+	return x.putRows(ctx, scanSeq, rows)
+}
+
+// storedRow is an excerpt as the tables keep it: the finding's key, and
+// the compressed window with its hash.
+type storedRow struct {
+	FP   int64  `json:"f"`
+	Hash int64  `json:"h"`
+	Body string `json:"b"` // hex
+}
+
+func encodeItem(it Item) (storedRow, bool) {
+	fp, ok := fpKey(it.Fingerprint)
+	if !ok || it.Excerpt == nil {
+		return storedRow{}, false
+	}
+	body := compress(excerpt.Encode(it.Excerpt))
+	sum := sha256.Sum256(body)
+	return storedRow{FP: fp, Hash: int64(binary.BigEndian.Uint64(sum[:8])), Body: hex.EncodeToString(body)}, true
+}
+
+func (x *Excerpts) putRows(ctx context.Context, scanSeq int64, rows []storedRow) error {
 	if len(rows) == 0 {
 		return nil
 	}
@@ -177,22 +185,33 @@ func (l *Lookup) GetMany(ctx context.Context, fingerprints []string) map[string]
 // saves about as much as the slower levels, whose per-call table setup
 // costs more than the compression). A body that does not shrink is kept
 // as it is, marked by its first byte.
-func (x *Excerpts) compress(raw []byte) []byte {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	x.buf.Reset()
-	x.buf.WriteByte(1)
-	if x.deflate == nil {
-		x.deflate, _ = flate.NewWriter(&x.buf, flate.BestSpeed)
-	} else {
-		x.deflate.Reset(&x.buf)
-	}
-	x.deflate.Write(raw)
-	x.deflate.Close()
-	if x.buf.Len() >= len(raw)+1 {
+// deflaters are reused: a new flate writer costs far more than
+// compressing one small excerpt.
+var deflaters = sync.Pool{New: func() any {
+	d := &deflater{}
+	d.w, _ = flate.NewWriter(&d.buf, flate.BestSpeed)
+	return d
+}}
+
+type deflater struct {
+	w   *flate.Writer
+	buf bytes.Buffer
+}
+
+// compress deflates raw behind a format byte (1), or keeps it as it is
+// behind a 0 when deflating does not make it smaller.
+func compress(raw []byte) []byte {
+	d := deflaters.Get().(*deflater)
+	defer deflaters.Put(d)
+	d.buf.Reset()
+	d.buf.WriteByte(1)
+	d.w.Reset(&d.buf)
+	d.w.Write(raw)
+	d.w.Close()
+	if d.buf.Len() >= len(raw)+1 {
 		return append([]byte{0}, raw...)
 	}
-	return bytes.Clone(x.buf.Bytes())
+	return bytes.Clone(d.buf.Bytes())
 }
 
 func decode(body []byte, line int) (*excerpt.Excerpt, error) {

@@ -1,0 +1,98 @@
+package excerpts
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"scand/store/scratch"
+)
+
+// spoolBatch is how many excerpts one insert into the scratch file, and
+// one write transaction of Commit, carries.
+const spoolBatch = 2000
+
+// Spool collects a scan's excerpts in a scratch file while the scan cuts
+// them, and Commit writes them in fingerprint order. Written as they came,
+// each batch landed on random pages of finding_excerpts' key (a
+// fingerprint is a hash) and every commit rewrote hundreds of pages: a
+// million excerpts took longer than the scan. In key order the rows are
+// appended. Add may be called from several goroutines; Commit and Close
+// once, after the last Add.
+type Spool struct {
+	x    *Excerpts
+	seq  int64
+	file *scratch.File
+	mu   sync.Mutex // one insert into the scratch file at a time
+}
+
+// NewSpool opens a spool for scan scanSeq, its scratch file beside the
+// database at dbPath.
+func (x *Excerpts) NewSpool(ctx context.Context, dbPath string, scanSeq int64) (*Spool, error) {
+	f, err := scratch.Open(ctx, dbPath)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := f.DB.ExecContext(ctx, "CREATE TABLE excerpts (fp INTEGER NOT NULL, hash INTEGER NOT NULL, body TEXT NOT NULL)"); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("excerpt spool: %w", err)
+	}
+	return &Spool{x: x, seq: scanSeq, file: f}, nil
+}
+
+// Add encodes and compresses items on the caller's goroutine (so several
+// scanner workers share the work) and keeps them in the scratch file.
+func (sp *Spool) Add(ctx context.Context, items []Item) error {
+	args := make([]any, 0, 3*len(items))
+	for _, it := range items {
+		if r, ok := encodeItem(it); ok {
+			args = append(args, r.FP, r.Hash, r.Body)
+		}
+	}
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	for len(args) > 0 {
+		n := min(len(args)/3, spoolBatch)
+		q := "INSERT INTO excerpts (fp, hash, body) VALUES " + strings.TrimSuffix(strings.Repeat("(?,?,?),", n), ",")
+		if _, err := sp.file.DB.ExecContext(ctx, q, args[:3*n]...); err != nil {
+			return fmt.Errorf("excerpt spool: %w", err)
+		}
+		args = args[3*n:]
+	}
+	return nil
+}
+
+// Commit writes the spooled excerpts to the database in fingerprint order,
+// in short write transactions of spoolBatch rows. SQLite's sorter orders
+// them on disk, so a million excerpts need a bounded amount of memory. Of
+// two excerpts of one finding the first spooled is kept.
+func (sp *Spool) Commit(ctx context.Context) error {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	rows, err := sp.file.DB.QueryContext(ctx, "SELECT fp, hash, body FROM excerpts ORDER BY fp, rowid")
+	if err != nil {
+		return fmt.Errorf("excerpt spool: %w", err)
+	}
+	defer rows.Close()
+	batch := make([]storedRow, 0, spoolBatch)
+	for rows.Next() {
+		var r storedRow
+		if err := rows.Scan(&r.FP, &r.Hash, &r.Body); err != nil {
+			return fmt.Errorf("excerpt spool: %w", err)
+		}
+		if batch = append(batch, r); len(batch) == spoolBatch {
+			if err := sp.x.putRows(ctx, sp.seq, batch); err != nil {
+				return err
+			}
+			batch = batch[:0]
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("excerpt spool: %w", err)
+	}
+	return sp.x.putRows(ctx, sp.seq, batch)
+}
+
+// Close removes the scratch file.
+func (sp *Spool) Close() { sp.file.Close() }

@@ -113,23 +113,30 @@ func (s *Targets) RefreshStaleLatest(ctx context.Context) error {
 					return err
 				}
 				lo, hi := latest<<32, latest<<32+(1<<32-1)
-				stale := "SELECT k FROM latest_findings WHERE target_id = ? AND k NOT BETWEEN ? AND ? LIMIT ?"
-				if _, err := tx.ExecContext(ctx, "DELETE FROM latest_advisories WHERE k IN ("+stale+")", id, lo, hi, latestBatch); err != nil {
-					return err
-				}
-				res, err := tx.ExecContext(ctx, "DELETE FROM latest_findings WHERE k IN ("+stale+")", id, lo, hi, latestBatch)
-				if err != nil {
-					return err
-				}
-				if n, _ := res.RowsAffected(); n > 0 {
-					return nil
+				// Two ranges of k, not "k NOT BETWEEN": that one reads every row
+				// of the target in its index, the rows already rewritten too, in
+				// each of a large scan's batches.
+				for _, stale := range []string{
+					"SELECT k FROM latest_findings WHERE target_id = ?1 AND k < ?2 ORDER BY k LIMIT ?4",
+					"SELECT k FROM latest_findings WHERE target_id = ?1 AND k > ?3 ORDER BY k LIMIT ?4",
+				} {
+					if _, err := tx.ExecContext(ctx, "DELETE FROM latest_advisories WHERE k IN ("+stale+")", id, lo, hi, latestBatch); err != nil {
+						return err
+					}
+					res, err := tx.ExecContext(ctx, "DELETE FROM latest_findings WHERE k IN ("+stale+")", id, lo, hi, latestBatch)
+					if err != nil {
+						return err
+					}
+					if n, _ := res.RowsAffected(); n > 0 {
+						return nil
+					}
 				}
 				var last int64
 				if err := tx.QueryRowContext(ctx, "SELECT coalesce(max(k), ?) FROM latest_findings WHERE target_id = ? AND k BETWEEN ? AND ?",
 					lo-1, id, lo, hi).Scan(&last); err != nil {
 					return err
 				}
-				res, err = tx.ExecContext(ctx, `INSERT INTO latest_findings SELECT * FROM latest_finding_rows
+				res, err := tx.ExecContext(ctx, `INSERT INTO latest_findings SELECT * FROM latest_finding_rows
 					WHERE target_id = ? AND k > ? ORDER BY k LIMIT ?`, id, last, latestBatch)
 				if err != nil {
 					return err

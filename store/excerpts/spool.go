@@ -34,7 +34,9 @@ func (x *Excerpts) NewSpool(ctx context.Context, dbPath string, scanSeq int64) (
 	if err != nil {
 		return nil, err
 	}
-	if _, err := f.DB.ExecContext(ctx, "CREATE TABLE excerpts (fp INTEGER NOT NULL, hash INTEGER NOT NULL, body TEXT NOT NULL)"); err != nil {
+	// A small page cache (it also bounds SQLite's sorter before it spills
+	// to the file): the ingest's own scratch file is open beside it.
+	if _, err := f.DB.ExecContext(ctx, "PRAGMA cache_size = -2048; CREATE TABLE excerpts (fp INTEGER NOT NULL, hash INTEGER NOT NULL, body TEXT NOT NULL)"); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("excerpt spool: %w", err)
 	}

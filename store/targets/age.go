@@ -136,8 +136,13 @@ func (s *Targets) RefreshStaleLatest(ctx context.Context) error {
 					lo-1, id, lo, hi).Scan(&last); err != nil {
 					return err
 				}
+				// The batch's keys are picked first: given "k > last" beside the
+				// view's own range on findings.k, SQLite seeks to the range's
+				// start and steps over every row already copied, in each batch;
+				// a list of keys is looked up one by one.
 				res, err := tx.ExecContext(ctx, `INSERT INTO latest_findings SELECT * FROM latest_finding_rows
-					WHERE target_id = ? AND k > ? ORDER BY k LIMIT ?`, id, last, latestBatch)
+					WHERE target_id = ? AND k IN (SELECT k FROM findings WHERE k > ? AND k <= ? ORDER BY k LIMIT ?) ORDER BY k`,
+					id, last, hi, latestBatch)
 				if err != nil {
 					return err
 				}

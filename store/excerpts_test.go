@@ -86,7 +86,12 @@ func TestExcerptSpoolStoresEveryExcerpt(t *testing.T) {
 		return fmt.Sprintf("%016x", uint64(i*workers+w)*0x9E3779B97F4A7C15) + strings.Repeat("0", 48)
 	}
 	win := func(w, i int) *excerpt.Excerpt {
-		return &excerpt.Excerpt{StartLine: 1, Line: 1, Lines: []string{fmt.Sprintf("line %d of worker %d", i, w)}}
+		// Seven lines that deflate, so that reading them back inflates.
+		lines := []string{fmt.Sprintf("line %d of worker %d", i, w)}
+		for len(lines) < 7 {
+			lines = append(lines, strings.Repeat("token = request(ctx, value) ", 3))
+		}
+		return &excerpt.Excerpt{StartLine: 1, Line: 1, Lines: lines}
 	}
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
@@ -122,10 +127,22 @@ func TestExcerptSpoolStoresEveryExcerpt(t *testing.T) {
 	if n != workers*each {
 		t.Fatalf("%d rows, want %d", n, workers*each)
 	}
-	for _, c := range [][2]int{{0, 0}, {1, 17}, {3, each - 1}, {2, 700}} {
-		got, err := s.Excerpt(ctx, 7, fp(c[0], c[1]), 1)
-		if err != nil || got == nil || got.Lines[0] != win(c[0], c[1]).Lines[0] {
-			t.Errorf("worker %d item %d: %+v %v", c[0], c[1], got, err)
+	var deflated int
+	s.db.QueryRowContext(ctx, "SELECT count(*) FROM excerpt_bodies WHERE substr(body, 1, 1) = x'01'").Scan(&deflated)
+	if deflated != workers*each {
+		t.Fatalf("%d deflated bodies, want %d", deflated, workers*each)
+	}
+	// Every one read back, through the reused inflaters.
+	for w := 0; w < workers; w++ {
+		for i := 0; i < each; i++ {
+			want := win(w, i).Lines[0]
+			if w == 0 && i == 0 {
+				want = "line 0 of worker 0" // the first spooled, not win(9, 9)
+			}
+			got, err := s.Excerpt(ctx, 7, fp(w, i), 1)
+			if err != nil || got == nil || len(got.Lines) != 7 || got.Lines[0] != want {
+				t.Fatalf("worker %d item %d: %+v %v", w, i, got, err)
+			}
 		}
 	}
 	left, _ := filepath.Glob(dir + "/.x.db.ingest-*")

@@ -902,6 +902,17 @@ func TestSecretsRound28Classes(t *testing.T) {
 	})
 }
 
+// TestSecretsTwitterBearerToken: an app-only bearer token opens with the
+// base64 of sixteen zero bytes, 21 A's, and the 22nd is whatever the next
+// bits make it; only the tokens whose 22nd character happened to be an A
+// used to match.
+func TestSecretsTwitterBearerToken(t *testing.T) {
+	secretsExpectOnLine2(t, []secretsLineCase{
+		{"twitter.env", "TWITTER_BEARER_TOKEN=AAAAAAAAAAAAAAAAAAAAAPnWGwEAAAAAq7Kf%2Bx3Lm9QvT2sYh4Rd8ZcN1bW0eJ5uGiOaXkVtMpCfD6yHnEo7LrS%3DJw2KqZ8vUe4TgBxYc3Ns9Dm", "twitter-token"},
+		{"client.py", `twitter_bearer = "AAAAAAAAAAAAAAAAAAAAAAl60WFC2rZPcEXvi%4Kv1nohLA1hwrHUjbBNniIlAZ68JzaW67xAvIWMVgtAFvPbeTzL14QHpVCs3nwUY"`, "twitter-token"},
+	})
+}
+
 // TestSecretsRound29Azure: Microsoft's identifiable keys are named for
 // their service by the signature alone, in any syntax; the same length of
 // base64 without the signature at its offset (an integrity hash, a

@@ -909,7 +909,7 @@ func VendorRules() []Rule {
 			Pattern:     `(?i)^[ \t]*(?:PrivateKey|PresharedKey)[ \t]*=[ \t]*(?P<secret>[A-Za-z0-9+/]{43}=)(?:\s|$)`,
 			MinEntropy:  3, VendorFormat: true},
 		near("twitter-token", "Twitter / X API key, secret or token", high, "the X developer portal (Keys and tokens > Regenerate)",
-			[]string{"twitter"}, `A{22}[A-Za-z0-9%]{80,100}|[0-9]{15,25}-[A-Za-z0-9]{20,40}|[A-Za-z0-9]{50}|[A-Za-z0-9]{45}|[A-Za-z0-9]{35}|[A-Za-z0-9]{25}`),
+			[]string{"twitter"}, `A{21}[A-Za-z0-9%]{80,101}|[0-9]{15,25}-[A-Za-z0-9]{20,40}|[A-Za-z0-9]{50}|[A-Za-z0-9]{45}|[A-Za-z0-9]{35}|[A-Za-z0-9]{25}`),
 		both("facebook-token", "Facebook / Meta access token or app secret", high, "Meta for Developers (App settings > Basic > App secret reset; Access token debugger)",
 			// Graph API Explorer tokens (EAACEdEose0cBA...) are shorter than
 			// app and page tokens.

@@ -150,3 +150,55 @@ func TestExcerptSpoolStoresEveryExcerpt(t *testing.T) {
 		t.Errorf("scratch files left: %v", left)
 	}
 }
+
+// TestExcerptSpoolSharesRepeatedWindows: one window shown by many
+// findings (copies of a file, findings side by side) is stored once and
+// read back for each of them, also when other windows come in between.
+func TestExcerptSpoolSharesRepeatedWindows(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, t.TempDir()+"/x.db", time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	sp, err := s.SpoolExcerpts(ctx, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sp.Close()
+	shared := &excerpt.Excerpt{StartLine: 2, Line: 5, Lines: strings.Split(strings.Repeat("api_key = \"ghp_…****\"\n", 7), "\n")[:7]}
+	fp := func(i int) string { return fmt.Sprintf("%016x", uint64(i+1)*0x9E3779B97F4A7C15) + strings.Repeat("0", 48) }
+	var items []excerpts.Item
+	for i := 0; i < 3000; i++ {
+		e := shared
+		if i%100 == 0 {
+			e = &excerpt.Excerpt{StartLine: 1, Line: 1, Lines: []string{fmt.Sprintf("other window %d", i)}}
+		}
+		items = append(items, excerpts.Item{Fingerprint: fp(i), Excerpt: e})
+	}
+	if err := sp.Add(ctx, items); err != nil {
+		t.Fatal(err)
+	}
+	if err := sp.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var bodies, rows int
+	s.db.QueryRowContext(ctx, "SELECT count(*) FROM excerpt_bodies").Scan(&bodies)
+	s.db.QueryRowContext(ctx, "SELECT count(*) FROM finding_excerpts WHERE scan_seq = 3").Scan(&rows)
+	if bodies != 31 || rows != 3000 {
+		t.Fatalf("%d bodies and %d rows, want 31 and 3000", bodies, rows)
+	}
+	for _, i := range []int{1, 99, 100, 2999} {
+		got, err := s.Excerpt(ctx, 3, fp(i), 5)
+		if err != nil || got == nil {
+			t.Fatalf("finding %d: %v", i, err)
+		}
+		if i%100 == 0 {
+			if got.Lines[0] != fmt.Sprintf("other window %d", i) {
+				t.Errorf("finding %d: %q", i, got.Lines)
+			}
+		} else if got.StartLine != 2 || len(got.Lines) != 7 || got.Lines[6] != shared.Lines[6] {
+			t.Errorf("finding %d: %+v", i, got)
+		}
+	}
+}

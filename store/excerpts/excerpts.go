@@ -63,9 +63,9 @@ func (x *Excerpts) PutExcerpts(ctx context.Context, scanSeq int64, items []Item)
 // storedRow is an excerpt as the tables keep it: the finding's key, and
 // the compressed window with its hash.
 type storedRow struct {
-	FP   int64  `json:"f"`
-	Hash int64  `json:"h"`
-	Body string `json:"b"` // hex
+	FP   int64
+	Hash int64
+	Body string // hex
 }
 
 func encodeItem(it Item) (storedRow, bool) {
@@ -73,16 +73,43 @@ func encodeItem(it Item) (storedRow, bool) {
 	if !ok || it.Excerpt == nil {
 		return storedRow{}, false
 	}
-	body := compress(excerpt.Encode(it.Excerpt))
-	sum := sha256.Sum256(body)
-	return storedRow{FP: fp, Hash: int64(binary.BigEndian.Uint64(sum[:8])), Body: hex.EncodeToString(body)}, true
+	return encodeRaw(fp, excerpt.Encode(it.Excerpt)), true
 }
 
+// encodeRaw compresses an encoded window and hashes what is stored.
+func encodeRaw(fp int64, raw []byte) storedRow {
+	body := compress(raw)
+	sum := sha256.Sum256(body)
+	return storedRow{FP: fp, Hash: int64(binary.BigEndian.Uint64(sum[:8])), Body: hex.EncodeToString(body)}
+}
+
+// putRows writes a batch in one short write transaction of two
+// statements. A window shown by several findings of the batch travels
+// once: the bodies and the rows are bound as two JSON arrays. Of two
+// bodies with one hash (a 64-bit clash) the second's rows are dropped.
 func (x *Excerpts) putRows(ctx context.Context, scanSeq int64, rows []storedRow) error {
 	if len(rows) == 0 {
 		return nil
 	}
-	list, err := json.Marshal(rows)
+	bodyOf := make(map[int64]string, len(rows))
+	var bodies [][2]any // hash, hex body
+	links := make([][2]int64, 0, len(rows))
+	for _, r := range rows {
+		if b, seen := bodyOf[r.Hash]; seen {
+			if b != r.Body {
+				continue
+			}
+		} else {
+			bodyOf[r.Hash] = r.Body
+			bodies = append(bodies, [2]any{r.Hash, r.Body})
+		}
+		links = append(links, [2]int64{r.FP, r.Hash})
+	}
+	bodyList, err := json.Marshal(bodies)
+	if err != nil {
+		return err
+	}
+	linkList, err := json.Marshal(links)
 	if err != nil {
 		return err
 	}
@@ -91,14 +118,17 @@ func (x *Excerpts) putRows(ctx context.Context, scanSeq int64, rows []storedRow)
 		return err
 	}
 	defer tx.Rollback()
-	const batch = `SELECT json_extract(value, '$.f') AS fp, json_extract(value, '$.h') AS hash, unhex(json_extract(value, '$.b')) AS body FROM json_each(?)`
-	if _, err := tx.ExecContext(ctx, `INSERT INTO excerpt_bodies (hash, body) SELECT hash, body FROM (`+batch+`) WHERE true
-		ON CONFLICT (hash) DO NOTHING`, string(list)); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO excerpt_bodies (hash, body)
+		SELECT value ->> 0, unhex(value ->> 1) FROM json_each(?) WHERE true
+		ON CONFLICT (hash) DO NOTHING`, string(bodyList)); err != nil {
 		return err
 	}
+	// A row links to the stored body of its hash only when that body is
+	// the batch's: a clash with a body stored earlier costs the excerpt.
 	if _, err := tx.ExecContext(ctx, `INSERT INTO finding_excerpts (scan_seq, fp, body_id)
-		SELECT ?, j.fp, b.id FROM (`+batch+`) j JOIN excerpt_bodies b ON b.hash = j.hash AND b.body = j.body WHERE true
-		ON CONFLICT DO NOTHING`, scanSeq, string(list)); err != nil {
+		SELECT ?, r.value ->> 0, b.id FROM json_each(?) r JOIN excerpt_bodies b ON b.hash = r.value ->> 1
+		WHERE b.hash IN (SELECT s.hash FROM json_each(?) d JOIN excerpt_bodies s ON s.hash = d.value ->> 0 AND s.body = unhex(d.value ->> 1))
+		ORDER BY r.key ON CONFLICT DO NOTHING`, scanSeq, string(linkList), string(bodyList)); err != nil {
 		return err
 	}
 	return tx.Commit()

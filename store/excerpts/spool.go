@@ -1,11 +1,14 @@
 package excerpts
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"hash/maphash"
 	"strings"
 	"sync"
 
+	"scand/finding/excerpt"
 	"scand/store/scratch"
 )
 
@@ -25,7 +28,24 @@ type Spool struct {
 	seq  int64
 	file *scratch.File
 	mu   sync.Mutex // one insert into the scratch file at a time
+
+	// recent are the windows compressed last, by a hash of their
+	// encoding: findings next to each other in a file, or in copies of
+	// one file, often show the same window, and compressing it again is
+	// most of what an excerpt costs.
+	recentMu sync.Mutex
+	seed     maphash.Seed
+	recent   map[uint64]recentBody
 }
+
+type recentBody struct {
+	raw  []byte
+	hash int64
+	body string
+}
+
+// recentBodies bounds Spool.recent (about 1 MB).
+const recentBodies = 1024
 
 // NewSpool opens a spool for scan scanSeq, its scratch file beside the
 // database at dbPath.
@@ -40,7 +60,31 @@ func (x *Excerpts) NewSpool(ctx context.Context, dbPath string, scanSeq int64) (
 		f.Close()
 		return nil, fmt.Errorf("excerpt spool: %w", err)
 	}
-	return &Spool{x: x, seq: scanSeq, file: f}, nil
+	return &Spool{x: x, seq: scanSeq, file: f, seed: maphash.MakeSeed(), recent: map[uint64]recentBody{}}, nil
+}
+
+// encode is encodeItem with the windows seen last taken from recent.
+func (sp *Spool) encode(it Item) (storedRow, bool) {
+	fp, ok := fpKey(it.Fingerprint)
+	if !ok || it.Excerpt == nil {
+		return storedRow{}, false
+	}
+	raw := excerpt.Encode(it.Excerpt)
+	key := maphash.Bytes(sp.seed, raw)
+	sp.recentMu.Lock()
+	r, hit := sp.recent[key]
+	sp.recentMu.Unlock()
+	if hit && bytes.Equal(r.raw, raw) {
+		return storedRow{FP: fp, Hash: r.hash, Body: r.body}, true
+	}
+	row := encodeRaw(fp, raw)
+	sp.recentMu.Lock()
+	if len(sp.recent) >= recentBodies {
+		clear(sp.recent)
+	}
+	sp.recent[key] = recentBody{raw: raw, hash: row.Hash, body: row.Body}
+	sp.recentMu.Unlock()
+	return row, true
 }
 
 // Add encodes and compresses items on the caller's goroutine (so several
@@ -48,7 +92,7 @@ func (x *Excerpts) NewSpool(ctx context.Context, dbPath string, scanSeq int64) (
 func (sp *Spool) Add(ctx context.Context, items []Item) error {
 	args := make([]any, 0, 3*len(items))
 	for _, it := range items {
-		if r, ok := encodeItem(it); ok {
+		if r, ok := sp.encode(it); ok {
 			args = append(args, r.FP, r.Hash, r.Body)
 		}
 	}

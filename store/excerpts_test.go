@@ -167,7 +167,9 @@ func TestExcerptSpoolSharesRepeatedWindows(t *testing.T) {
 	}
 	defer sp.Close()
 	shared := &excerpt.Excerpt{StartLine: 2, Line: 5, Lines: strings.Split(strings.Repeat("api_key = \"ghp_…****\"\n", 7), "\n")[:7]}
-	fp := func(i int) string { return fmt.Sprintf("%016x", uint64(i+1)*0x9E3779B97F4A7C15) + strings.Repeat("0", 48) }
+	fp := func(i int) string {
+		return fmt.Sprintf("%016x", uint64(i+1)*0x9E3779B97F4A7C15) + strings.Repeat("0", 48)
+	}
 	var items []excerpts.Item
 	for i := 0; i < 3000; i++ {
 		e := shared

@@ -52,6 +52,11 @@ func TestHashClashCostsTheExcerpt(t *testing.T) {
 		rows.Scan(&fp, &body)
 		got[fp] = body
 	}
+	var bodies int
+	db.QueryRowContext(ctx, "SELECT count(*) FROM excerpt_bodies").Scan(&bodies)
+	if bodies != 2 {
+		t.Errorf("%d bodies stored, want 2 (00aa and 00cc)", bodies)
+	}
 	want := map[int64]string{1: "00AA", 3: "00CC", 5: "00CC"}
 	if len(got) != len(want) {
 		t.Fatalf("links %v, want %v", got, want)

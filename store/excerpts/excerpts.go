@@ -131,6 +131,12 @@ func (x *Excerpts) putRows(ctx context.Context, scanSeq int64, rows []storedRow)
 		ORDER BY r.key ON CONFLICT DO NOTHING`, scanSeq, string(linkList), string(bodyList)); err != nil {
 		return err
 	}
+	// A body stored here whose every link was already there (a finding's
+	// second excerpt) is shown by nothing.
+	if _, err := tx.ExecContext(ctx, `DELETE FROM excerpt_bodies WHERE refs <= 0 AND hash IN (SELECT value ->> 0 FROM json_each(?))`,
+		string(bodyList)); err != nil {
+		return err
+	}
 	return tx.Commit()
 }
 

@@ -34,9 +34,17 @@ func TestExcerptsSharedAndReleased(t *testing.T) {
 	win := &excerpt.Excerpt{StartLine: 4, Line: 7, Lines: []string{"a", "b", "c", "d", "e", "f", "g"}}
 	other := &excerpt.Excerpt{StartLine: 1, Line: 1, Lines: []string{"z"}}
 	for seq := int64(1); seq <= 2; seq++ {
-		if err := s.PutExcerpts(ctx, seq, []excerpts.Item{{Fingerprint: fp1, Excerpt: win}, {Fingerprint: fp2, Excerpt: other}, {Fingerprint: fp1, Excerpt: other}}); err != nil {
+		sp, err := s.SpoolExcerpts(ctx, seq)
+		if err != nil {
 			t.Fatal(err)
 		}
+		if err := sp.Add(ctx, []excerpts.Item{{Fingerprint: fp1, Excerpt: win}, {Fingerprint: fp2, Excerpt: other}, {Fingerprint: fp1, Excerpt: other}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := sp.Commit(ctx); err != nil {
+			t.Fatal(err)
+		}
+		sp.Close()
 	}
 	if n := count("SELECT count(*) FROM excerpt_bodies"); n != 2 {
 		t.Fatalf("%d bodies, want 2 (each window once)", n)
@@ -67,7 +75,7 @@ func TestExcerptsSharedAndReleased(t *testing.T) {
 
 // TestExcerptSpoolStoresEveryExcerpt: excerpts spooled from several
 // goroutines in any order are all stored by Commit and none before (a
-// finding's first excerpt wins, as with PutExcerpts), and Close removes
+// finding's first excerpt wins), and Close removes
 // the scratch file.
 func TestExcerptSpoolStoresEveryExcerpt(t *testing.T) {
 	ctx := context.Background()

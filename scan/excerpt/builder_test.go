@@ -193,8 +193,8 @@ func TestMemoTakesOnlyTheSameContent(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	// The package's memo counts Builders; this one is another memo, so
-	// open it through the same path a Builder does.
+	// Only the package's memo counts Builders: the rest runs on it, with
+	// b open.
 	m = excerpt.Scanned
 	m.Put("a", []byte("one"), map[int]string{1: "r1"})
 	if _, ok := m.Take("a", []byte("two")); ok {

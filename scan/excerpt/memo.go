@@ -48,7 +48,7 @@ func (m *Memo) Put(rel string, data []byte, lines map[int]string) {
 	for _, l := range lines {
 		n += len(l) + 16
 	}
-	if n > m.limit || m.builders.Load() == 0 {
+	if n > m.limit || !m.Wanted() {
 		return
 	}
 	e := memoEntry{rel: rel, size: len(data), sum: maphash.Bytes(m.seed, data), lines: lines, bytes: n}
@@ -65,12 +65,6 @@ func (m *Memo) Put(rel string, data []byte, lines map[int]string) {
 
 // Take returns and forgets the lines recorded for exactly data at rel.
 func (m *Memo) Take(rel string, data []byte) (map[int]string, bool) {
-	m.mu.Lock()
-	if len(m.entries) == 0 {
-		m.mu.Unlock()
-		return nil, false
-	}
-	m.mu.Unlock()
 	sum := maphash.Bytes(m.seed, data)
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -83,6 +77,9 @@ func (m *Memo) Take(rel string, data []byte) (map[int]string, bool) {
 	}
 	return nil, false
 }
+
+// Wanted reports whether a Builder is open to take what Put keeps.
+func (m *Memo) Wanted() bool { return m.builders.Load() > 0 }
 
 func (m *Memo) open() { m.builders.Add(1) }
 

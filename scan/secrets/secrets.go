@@ -602,7 +602,7 @@ var secretsValueBlockRe = regexp.MustCompile(rulebook.ValueBlockPattern)
 // secretsOpensValueBlock runs the regexp only on lines that end the way
 // one of its forms must (or name a "name"): most lines do not.
 func secretsOpensValueBlock(line []byte) bool {
-	if len(line) == 0 || !bytes.ContainsRune([]byte("|>-+0123456789"), rune(line[len(line)-1])) && !bytes.Contains(line, []byte("name")) {
+	if len(line) == 0 || strings.IndexByte("|>-+0123456789", line[len(line)-1]) < 0 && !bytes.Contains(line, []byte("name")) {
 		return false
 	}
 	return secretsValueBlockRe.Match(line)
@@ -1002,7 +1002,7 @@ func (s *secretsScanner) scanTree(ctx context.Context, root string, ignore func(
 				// excerpts of its findings get its redacted lines from here.
 				hits = hits[:0]
 				s.engine().scanContent(data, job.rel, sc, func(h secretsHit) { hits = append(hits, h) })
-				if len(hits) > 0 {
+				if len(hits) > 0 && excerpt.Scanned.Wanted() {
 					redacted := make(map[int]string, len(hits))
 					for i := range hits {
 						hits[i].redactInto(redacted)

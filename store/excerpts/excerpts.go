@@ -45,35 +45,12 @@ func fpKey(fingerprint string) (int64, bool) {
 	return int64(v), err == nil
 }
 
-// PutExcerpts stores a batch of a scan's excerpts in one short write
-// transaction of two statements (the batch bound as one JSON array). A
-// finding that has one already keeps it; a window already stored is
-// shared. Bodies are matched on hash and content, so a 64-bit hash clash
-// costs an excerpt, never shows another's.
-func (x *Excerpts) PutExcerpts(ctx context.Context, scanSeq int64, items []Item) error {
-	rows := make([]storedRow, 0, len(items))
-	for _, it := range items {
-		if r, ok := encodeItem(it); ok {
-			rows = append(rows, r)
-		}
-	}
-	return x.putRows(ctx, scanSeq, rows)
-}
-
 // storedRow is an excerpt as the tables keep it: the finding's key, and
 // the compressed window with its hash.
 type storedRow struct {
 	FP   int64
 	Hash int64
 	Body string // hex
-}
-
-func encodeItem(it Item) (storedRow, bool) {
-	fp, ok := fpKey(it.Fingerprint)
-	if !ok || it.Excerpt == nil {
-		return storedRow{}, false
-	}
-	return encodeRaw(fp, excerpt.Encode(it.Excerpt)), true
 }
 
 // encodeRaw compresses an encoded window and hashes what is stored.
@@ -83,10 +60,11 @@ func encodeRaw(fp int64, raw []byte) storedRow {
 	return storedRow{FP: fp, Hash: int64(binary.BigEndian.Uint64(sum[:8])), Body: hex.EncodeToString(body)}
 }
 
-// putRows writes a batch in one short write transaction of two
-// statements. A window shown by several findings of the batch travels
-// once: the bodies and the rows are bound as two JSON arrays. Of two
-// bodies with one hash (a 64-bit clash) the second's rows are dropped.
+// putRows writes a batch of a scan's excerpts in one short write
+// transaction. A finding that has one already keeps it; a window already
+// stored is shared. A window shown by several findings of the batch
+// travels once: the bodies and the rows are bound as two JSON arrays. Of
+// two bodies with one hash (a 64-bit clash) the second's rows are dropped.
 func (x *Excerpts) putRows(ctx context.Context, scanSeq int64, rows []storedRow) error {
 	if len(rows) == 0 {
 		return nil

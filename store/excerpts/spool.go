@@ -63,7 +63,8 @@ func (x *Excerpts) NewSpool(ctx context.Context, dbPath string, scanSeq int64) (
 	return &Spool{x: x, seq: scanSeq, file: f, seed: maphash.MakeSeed(), recent: map[uint64]recentBody{}}, nil
 }
 
-// encode is encodeItem with the windows seen last taken from recent.
+// encode compresses and hashes an item's window, or takes both from
+// recent.
 func (sp *Spool) encode(it Item) (storedRow, bool) {
 	fp, ok := fpKey(it.Fingerprint)
 	if !ok || it.Excerpt == nil {

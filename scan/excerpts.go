@@ -25,6 +25,8 @@ type excerptSink struct {
 	mu      sync.Mutex
 	pending []excerpts.Item
 	failed  bool
+	// committed is closed when the write flush started is over.
+	committed chan struct{}
 }
 
 // newExcerptSink prepares the excerpts of a scan of the tree at root (a
@@ -74,10 +76,15 @@ func (x *excerptSink) observe(ctx context.Context, f finding.Finding) {
 	}
 }
 
-// flush spools what is pending and writes every spooled excerpt.
-func (x *excerptSink) flush(ctx context.Context) {
+// flush spools what is pending and starts writing every spooled excerpt
+// beside the ingest's own Finish (sorting and writing the findings): the
+// one writer connection interleaves their transactions, and the spool's
+// sort runs while the findings are written. The returned func waits for
+// the write; Finish calls it before the scan completes, so the scan's
+// first reader has its excerpts.
+func (x *excerptSink) flush(ctx context.Context) (wait func()) {
 	if x == nil {
-		return
+		return nil
 	}
 	x.mu.Lock()
 	rest := x.pending
@@ -85,9 +92,21 @@ func (x *excerptSink) flush(ctx context.Context) {
 	x.mu.Unlock()
 	if err := x.spool.Add(ctx, rest); err != nil {
 		x.fail(err)
-		return
+		return nil
 	}
-	x.fail(x.spool.Commit(ctx))
+	x.committed = make(chan struct{})
+	go func() {
+		defer close(x.committed)
+		x.fail(x.spool.Commit(ctx))
+	}()
+	return x.wait
+}
+
+// wait returns once a write flush started is over.
+func (x *excerptSink) wait() {
+	if x.committed != nil {
+		<-x.committed
+	}
 }
 
 func (x *excerptSink) fail(err error) {
@@ -106,6 +125,7 @@ func (x *excerptSink) close(ctx context.Context) {
 	if x == nil {
 		return
 	}
+	x.wait()
 	x.spool.Close()
 	x.b.Close()
 }

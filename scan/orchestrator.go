@@ -502,8 +502,8 @@ func (o *Orchestrator) runScan(ctx context.Context, id string, opts RunOptions) 
 	coverage := settleCoverage(ExpandScanTypes(prep.scanners(o.scanners), sc.ScanTypes), cov, sc.ScanTypes, !sc.DefaultTypes)
 	// Verdicts follow moved findings in the transaction that completes
 	// the scan, so its first reader already sees them.
-	excerpts.flush(bg) // stored before the scan completes, so its first reader has them
-	sum, err := in.Finish(ctx, store.IngestMeta{ScannersRun: run, Skipped: skipped, Links: moves.links(), Coverage: coverage})
+	sum, err := in.Finish(ctx, store.IngestMeta{ScannersRun: run, Skipped: skipped, Links: moves.links(), Coverage: coverage,
+		BeforeComplete: excerpts.flush(bg)})
 	if errors.Is(err, store.ErrConflict) {
 		return // cancelled while storing; Cancel published the event
 	}

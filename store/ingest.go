@@ -284,6 +284,11 @@ type IngestMeta struct {
 	Links []FindingLink
 	// Coverage is what the scan examined; nil records none.
 	Coverage *finding.ScanCoverage
+	// BeforeComplete, when set, is waited for after the last finding row
+	// is written and before the scan completes: work that runs beside
+	// Finish (the scan's excerpts) and that the scan's first reader must
+	// see.
+	BeforeComplete func()
 }
 
 // Finish stores everything added and marks the scan completed. It returns
@@ -335,7 +340,7 @@ func (in *Ingest) Finish(ctx context.Context, meta IngestMeta) (IngestSummary, e
 	}
 	sum := w.summary()
 	sum.RiskScore = sum.Live.RiskScore()
-	err = w.finish(ctx, flipMeta{run: meta.ScannersRun, skipped: meta.Skipped, risk: sum.RiskScore, links: meta.Links, moved: &sum.MovedVerdicts, coverage: meta.Coverage})
+	err = w.finish(ctx, flipMeta{run: meta.ScannersRun, skipped: meta.Skipped, risk: sum.RiskScore, links: meta.Links, moved: &sum.MovedVerdicts, coverage: meta.Coverage, before: meta.BeforeComplete})
 	return sum, err
 }
 

@@ -629,3 +629,48 @@ func TestBackfillFrom0001(t *testing.T) {
 		t.Errorf("auto_vacuum = %d after opening an old file, want 2 (incremental)", av)
 	}
 }
+
+// TestFinishWaitsBeforeCompleting: work run beside Finish (the scan's
+// excerpts) is waited for after every finding row is stored and before
+// the scan completes, so a reader never sees the scan completed without
+// it.
+func TestFinishWaitsBeforeCompleting(t *testing.T) {
+	s := ingestTestStore(t)
+	ctx := context.Background()
+	runningScan(t, s, "scan-1")
+	in, err := s.BeginIngest(ctx, "scan-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	raw := fixtureRaw(t)
+	src := fixtureLines("../testdata/finding/src")
+	for _, r := range raw {
+		if err := in.Add(finding.PrepareOne("scan-1", r, src)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	calls := 0
+	wait := func() {
+		calls++
+		var status string
+		var rows int
+		if err := s.db.QueryRow("SELECT status, (SELECT count(*) FROM findings WHERE k >> 32 = seq) FROM scans WHERE id = 'scan-1'").Scan(&status, &rows); err != nil {
+			t.Fatal(err)
+		}
+		if status != StatusRunning || rows == 0 {
+			t.Errorf("waited with the scan %s and %d rows stored, want running with its rows", status, rows)
+		}
+	}
+	sum, err := in.Finish(ctx, IngestMeta{ScannersRun: []string{"secrets"}, BeforeComplete: wait})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls != 1 || sum.Findings == 0 {
+		t.Fatalf("BeforeComplete ran %d times, %d findings stored", calls, sum.Findings)
+	}
+	sc, err := s.ScanByID(ctx, "scan-1")
+	if err != nil || sc.Status != StatusCompleted {
+		t.Fatalf("scan after Finish: %+v %v", sc.Status, err)
+	}
+}

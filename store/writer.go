@@ -310,6 +310,9 @@ type flipMeta struct {
 	moved *int
 	// coverage is what the scan examined; nil records none.
 	coverage *finding.ScanCoverage
+	// before is waited for right before the transaction that completes
+	// the scan (IngestMeta.BeforeComplete).
+	before func()
 }
 
 func countsMap(c finding.SeverityCount) map[string]int {
@@ -329,6 +332,9 @@ func (w *findingWriter) finish(ctx context.Context, m flipMeta) error {
 	w.fpBuf = nil
 	if err := w.writeFingerprints(ctx); err != nil {
 		return err
+	}
+	if m.before != nil {
+		m.before()
 	}
 	if m.run == nil {
 		m.run = []string{}

@@ -403,6 +403,13 @@ func LockPath(db string) (string, error) { return sqlbase.LockPath(db) }
 // gets a *LockedError naming the holder.
 func Lock(db string) (*DBLock, error) { return sqlbase.Lock(db) }
 
+// OrderedAgesOfScan reads the sightings of scan sc's findings past ord
+// after, for a read of its rows in canonical order (targets.OrderedAges;
+// nil when the scan has no target), its scratch file beside the database.
+func (s *Store) OrderedAgesOfScan(ctx context.Context, sc Scan, after int) (*targets.OrderedAges, error) {
+	return s.Targets.OrderedAgesOf(ctx, s.path, sc.Seq, int64(after))
+}
+
 // SpoolExcerpts opens the excerpt spool of scan scanSeq, its scratch file
 // beside the database like an ingest's.
 func (s *Store) SpoolExcerpts(ctx context.Context, scanSeq int64) (*excerpts.Spool, error) {

@@ -91,3 +91,103 @@ func TestAgedRowsKeepEveryRowIntact(t *testing.T) {
 		t.Fatalf("AgedRows gave %d rows of %d", i, n)
 	}
 }
+
+// TestAgedRowsLongReadTakesOrderedAges: a read of a whole scan switches
+// from batch lookups to one ordered pass over its ages (a scratch file
+// beside the database while it lasts), and every row's sighting is the
+// one finding_age holds for it, whether it was first seen by an older
+// scan or by this one; a filtered read over part of the scan keeps the
+// lookups.
+func TestAgedRowsLongReadTakesOrderedAges(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	st, err := store.Open(ctx, filepath.Join(dir, "scand.db"), time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	n := 2*ageStreamAfter + 123
+	mk := func(i int) finding.Finding {
+		return finding.Finding{Scanner: "secrets", ScanType: "code", Severity: finding.Severities[i%5], Title: fmt.Sprintf("t%d", i),
+			Description: "d", RuleID: "r", FilePath: fmt.Sprintf("f%05d.txt", i), Line: 1}
+	}
+	complete := func(fs []finding.Finding) store.Scan {
+		id := store.NewID()
+		if _, err := st.CreateScan(ctx, store.Scan{ID: id, TargetPath: "/t", ScanTypes: []string{"code"}, StartedAt: time.Now()}); err != nil {
+			t.Fatal(err)
+		}
+		st.MarkScanRunning(ctx, id)
+		if err := st.CompleteScan(ctx, id, store.ScanResult{Findings: finding.Prepare(id, fs, nil, store.NewID)}); err != nil {
+			t.Fatal(err)
+		}
+		sc, err := st.ScanByID(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sc
+	}
+	var older, all []finding.Finding
+	for i := 0; i < n; i++ {
+		if i%3 == 0 {
+			older = append(older, mk(i))
+		}
+		all = append(all, mk(i))
+	}
+	first := complete(older)
+	time.Sleep(5 * time.Millisecond) // distinct completion times
+	sc := complete(all)
+
+	scratchFiles := func() int {
+		m, _ := filepath.Glob(filepath.Join(dir, ".scand.db.ingest-*.tmp"))
+		return len(m)
+	}
+	for _, q := range []store.FindingQuery{{}, {Severities: []string{"high"}}} {
+		rows, fromFirst, sawScratch := 0, 0, false
+		batchFps := []string{}
+		var seen []*time.Time
+		check := func() {
+			ages, err := st.AgesOfScan(ctx, sc.ID, batchFps)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, fp := range batchFps {
+				a, ok := ages[fp]
+				if !ok || seen[i] == nil || !a.FirstSeen.Equal(*seen[i]) {
+					t.Fatalf("row of %s: first seen %v, finding_age has %v (%v)", fp, seen[i], a.FirstSeen, ok)
+				}
+				if a.FirstSeen.Equal(*first.CompletedAt) {
+					fromFirst++
+				}
+			}
+			batchFps, seen = batchFps[:0], seen[:0]
+		}
+		for aged, err := range AgedRows(ctx, st, sc, nil, st.FindingRows(ctx, sc, q)) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows++
+			if rows > ageStreamAfter+ageBatch && scratchFiles() > 0 {
+				sawScratch = true
+			}
+			var f *time.Time
+			if aged.Seen != nil {
+				f = &aged.Seen.First
+			}
+			batchFps, seen = append(batchFps, aged.Row.Fingerprint), append(seen, f)
+			if len(batchFps) == 400 {
+				check()
+			}
+		}
+		check()
+		whole := len(q.Severities) == 0
+		if whole && (rows != n || fromFirst != len(older)) {
+			t.Fatalf("whole read: %d rows, %d first seen by the older scan; want %d and %d", rows, fromFirst, n, len(older))
+		}
+		if sawScratch != whole {
+			t.Errorf("query %+v: ordered pass taken = %v, want %v", q, sawScratch, whole)
+		}
+		if scratchFiles() != 0 {
+			t.Fatalf("a scratch file is left after the read")
+		}
+	}
+}

@@ -19,6 +19,10 @@ type Uncompared struct {
 	why              map[string]string
 	aBlocks, bBlocks []store.Block
 	counts           map[string]int
+	// rows is set when either scan holds a finding of a scanner in why:
+	// a scanner that could not run (not installed) has none, and its
+	// reason alone needs no second pass over both scans.
+	rows bool
 }
 
 // NotCompared reads what Uncompared needs of two completed scans.
@@ -38,7 +42,20 @@ func NotCompared(ctx context.Context, st *store.Store, a, b store.Scan) (*Uncomp
 	if u.bBlocks, err = st.ScanBlocks(ctx, b); err != nil {
 		return nil, err
 	}
+	u.rows = u.holdsRows()
 	return u, nil
+}
+
+// holdsRows reports whether a block of either scan is of a scanner in why.
+func (u *Uncompared) holdsRows() bool {
+	for _, blocks := range [][]store.Block{u.aBlocks, u.bBlocks} {
+		for _, bl := range blocks {
+			if u.why[bl.Scanner] != "" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // scannerOf is the scanner of a compare row ("" when no block holds it).
@@ -56,14 +73,14 @@ func (u *Uncompared) scannerOf(row store.CompareRow) string {
 
 // Has reports whether a compare row is not compared.
 func (u *Uncompared) Has(row store.CompareRow) bool {
-	return len(u.why) > 0 && u.why[u.scannerOf(row)] != ""
+	return u.rows && u.why[u.scannerOf(row)] != ""
 }
 
 // Rows are the not-compared rows of a compare, counted by scanner for
 // Reasons.
 func (u *Uncompared) Rows(all iter.Seq2[store.CompareRow, error]) iter.Seq2[store.CompareRow, error] {
 	return func(yield func(store.CompareRow, error) bool) {
-		if len(u.why) == 0 {
+		if !u.rows {
 			return
 		}
 		for row, err := range all {

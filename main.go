@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -30,7 +31,20 @@ import (
 	"scand/store"
 )
 
+// goMemLimit is the Go heap's soft limit when GOMEMLIMIT does not set
+// one. With the default (none), the heap grows to twice what is live
+// before a collection: during a 1M-finding ingest beside 32 readers that
+// put the process at 312 MB against a 300 MB budget, where SQLite's page
+// caches and sorters hold about 100 MB of their own. At this limit the
+// collector runs earlier instead (peak 287 MB, same ingest time); the
+// runtime caps what it spends on that, so a larger live heap is slower,
+// never killed.
+const goMemLimit = 180 << 20
+
 func main() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(goMemLimit)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
 	stop()

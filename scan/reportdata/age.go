@@ -12,7 +12,8 @@ import (
 )
 
 // ageBatch is how many rows share one finding_age lookup. The rows are
-// copied and held meanwhile: a few hundred kilobytes at most.
+// copied and held meanwhile: two batches of a few hundred kilobytes at
+// most.
 const ageBatch = 500
 
 // Aged is a stored row with its first and last sighting on its scan's
@@ -29,97 +30,175 @@ type Aged struct {
 // ageStreamAfter is how many rows a read takes by batch lookups before,
 // when it reads its scan densely and in canonical order with many rows
 // left, it reads the rest of the scan's ages in one ordered pass
-// (store.OrderedAgesOfScan): each batch looks its fingerprints up at
-// random places of finding_age, half of an export's time at 1M rows.
+// (store.OrderedAgesOfScan): a batch looks its fingerprints up at random
+// places of finding_age, half of an export's time at 1M rows.
 const ageStreamAfter = 10 * ageBatch
 
 // AgedRows yields the rows of scan sc with their sightings (finding_age,
 // kept when old scans are deleted; none when st is nil), and their
 // excerpts when look is not nil, looked up ageBatch rows at a time (one
 // query each, not one per row); a long read of the whole scan takes its
-// ages in one ordered pass instead. Every finding shape and report of a
-// stored scan reads its age and excerpt here.
+// ages in one ordered pass instead. A batch is looked up on a second
+// goroutine while the one before it is yielded and the one after it
+// read: the lookups and the inflating of excerpts were half of a SARIF
+// report's time, on one core of two. Every finding shape and report of
+// a stored scan reads its age and excerpt here.
 func AgedRows(ctx context.Context, st *store.Store, sc store.Scan, look *excerpts.Lookup, rows iter.Seq2[store.FindingRow, error]) iter.Seq2[Aged, error] {
 	return func(yield func(Aged, error) bool) {
-		batch := make([]store.FindingRow, 0, ageBatch)
-		fps := make([]string, 0, ageBatch)
-		var ordered *targets.OrderedAges
-		defer func() { ordered.Close() }()
-		read, firstOrd, lastOrd, inOrder, tried := 0, -1, -1, true, st == nil
-		flush := func() bool {
-			if len(batch) == 0 {
-				return true
+		l := &ager{ctx: ctx, st: st, sc: sc, look: look, firstOrd: -1, tried: st == nil}
+		defer l.close()
+		var bufs [2]agedBatch
+		cur, pending := &bufs[0], (*agedBatch)(nil)
+		// emit waits for b's lookups and yields its rows.
+		emit := func(b *agedBatch) bool {
+			<-b.done
+			if b.err != nil {
+				yield(Aged{}, b.err)
+				return false
 			}
-			if ordered != nil && !inOrder {
-				ordered.Close() // not canonical order: back to lookups
-				ordered = nil
-			}
-			var ages map[string]targets.Age
-			if st != nil && ordered == nil {
-				var err error
-				if ages, err = st.AgesOfScan(ctx, sc.ID, fps); err != nil {
-					yield(Aged{}, err)
+			for i := range b.rows {
+				if !yield(Aged{Row: b.rows[i], Seen: b.seen[i], Excerpt: b.kept[i]}, nil) {
 					return false
 				}
 			}
-			var kept map[string]*excerpt.Excerpt
-			if look != nil {
-				kept = look.GetMany(ctx, fps)
+			return true
+		}
+		// send starts cur's lookups once pending's are over (they read the
+		// ordered ages in turn), then yields pending meanwhile.
+		send := func() bool {
+			if pending != nil {
+				<-pending.done
 			}
-			for i := range batch {
-				var seen *report.Seen
-				if ordered != nil {
-					age, ok := ordered.Get(int64(batch[i].Ord))
-					if err := ordered.Err(); err != nil {
-						yield(Aged{}, err)
-						return false
-					}
-					seen = SeenOf(sc, age, ok)
-				} else if st != nil {
-					age, ok := ages[fps[i]]
-					seen = SeenOf(sc, age, ok)
-				}
-				if !yield(Aged{Row: batch[i], Seen: seen, Excerpt: kept[fps[i]]}, nil) {
-					return false
-				}
+			l.start(cur)
+			if pending != nil && !emit(pending) {
+				<-cur.done
+				return false
 			}
-			read += len(batch)
-			lastOrd = batch[len(batch)-1].Ord
-			batch, fps = batch[:0], fps[:0]
-			if !tried && read >= ageStreamAfter {
-				tried = true
-				dense := 4*read >= lastOrd-firstOrd+1
-				if inOrder && dense && sc.FindingsCount-lastOrd > ageStreamAfter {
-					// A scratch file that cannot be had leaves the lookups.
-					ordered, _ = st.OrderedAgesOfScan(ctx, sc, lastOrd)
-				}
+			if pending == nil {
+				pending, cur = cur, &bufs[1]
+			} else {
+				pending, cur = cur, pending
 			}
+			cur.rows, cur.fps, cur.unordered = cur.rows[:0], cur.fps[:0], false
 			return true
 		}
 		prev := -1
 		for row, err := range rows {
 			if err != nil {
+				if pending != nil {
+					<-pending.done
+				}
 				yield(Aged{}, err)
 				return
 			}
-			if firstOrd < 0 {
-				firstOrd = row.Ord
+			if l.firstOrd < 0 {
+				l.firstOrd = row.Ord
 			}
 			if row.Ord <= prev {
-				inOrder = false
+				cur.unordered = true
 			}
 			prev = row.Ord
-			// The slot's buffers from the previous batch are reused.
-			batch = batch[:len(batch)+1]
-			row.CopyTo(&batch[len(batch)-1])
-			fps = append(fps, row.Fingerprint)
-			if len(batch) == ageBatch && !flush() {
+			// The slot's buffers from an earlier batch are reused.
+			if len(cur.rows) < cap(cur.rows) {
+				cur.rows = cur.rows[:len(cur.rows)+1]
+			} else {
+				cur.rows = append(cur.rows, store.FindingRow{})
+			}
+			row.CopyTo(&cur.rows[len(cur.rows)-1])
+			cur.fps = append(cur.fps, row.Fingerprint)
+			if len(cur.rows) == ageBatch && !send() {
 				return
 			}
 		}
-		flush()
+		if len(cur.rows) > 0 && !send() {
+			return
+		}
+		if pending != nil {
+			emit(pending)
+		}
 	}
 }
+
+// agedBatch is a batch of rows and, once done is closed, their sightings
+// and excerpts (or err).
+type agedBatch struct {
+	rows []store.FindingRow
+	fps  []string
+	// unordered: a row of this batch came out of canonical order.
+	unordered bool
+	seen      []*report.Seen
+	kept      []*excerpt.Excerpt
+	err       error
+	done      chan struct{}
+}
+
+// ager looks batches up one at a time, in the order they are read.
+type ager struct {
+	ctx  context.Context
+	st   *store.Store
+	sc   store.Scan
+	look *excerpts.Lookup
+	// ages is the ordered pass once a long read switched to it.
+	ages                    *targets.OrderedAges
+	read, firstOrd, lastOrd int
+	tried, unordered        bool
+}
+
+func (l *ager) start(b *agedBatch) {
+	b.done = make(chan struct{})
+	go func() {
+		defer close(b.done)
+		b.err = l.lookUp(b)
+	}()
+}
+
+func (l *ager) lookUp(b *agedBatch) error {
+	if b.unordered && !l.unordered { // not canonical order: back to lookups
+		l.unordered = true
+		l.ages.Close()
+		l.ages = nil
+	}
+	var ageOf map[string]targets.Age
+	if l.st != nil && l.ages == nil {
+		var err error
+		if ageOf, err = l.st.AgesOfScan(l.ctx, l.sc.ID, b.fps); err != nil {
+			return err
+		}
+	}
+	var keptOf map[string]*excerpt.Excerpt
+	if l.look != nil {
+		keptOf = l.look.GetMany(l.ctx, b.fps)
+	}
+	b.seen, b.kept = b.seen[:0], b.kept[:0]
+	for i := range b.rows {
+		var seen *report.Seen
+		if l.ages != nil {
+			age, ok := l.ages.Get(int64(b.rows[i].Ord))
+			seen = SeenOf(l.sc, age, ok)
+		} else if l.st != nil {
+			age, ok := ageOf[b.fps[i]]
+			seen = SeenOf(l.sc, age, ok)
+		}
+		b.seen = append(b.seen, seen)
+		b.kept = append(b.kept, keptOf[b.fps[i]])
+	}
+	if err := l.ages.Err(); err != nil {
+		return err
+	}
+	l.read += len(b.rows)
+	l.lastOrd = b.rows[len(b.rows)-1].Ord
+	if !l.tried && l.read >= ageStreamAfter {
+		l.tried = true
+		dense := 4*l.read >= l.lastOrd-l.firstOrd+1
+		if !l.unordered && dense && l.sc.FindingsCount-l.lastOrd > ageStreamAfter {
+			// A scratch file that cannot be had leaves the lookups.
+			l.ages, _ = l.st.OrderedAgesOfScan(l.ctx, l.sc, l.lastOrd)
+		}
+	}
+	return nil
+}
+
+func (l *ager) close() { l.ages.Close() }
 
 // SeenOf is a finding's sighting on scan sc's target given its
 // finding_age row (ok false when there is none). A completed scan whose

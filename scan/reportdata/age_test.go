@@ -6,12 +6,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"scand/finding"
+	"scand/finding/excerpt"
 	"scand/store"
+	"scand/store/excerpts"
 )
 
 // TestAgedRowsKeepEveryRowIntact: the rows AgedRows holds across a
@@ -93,11 +96,11 @@ func TestAgedRowsKeepEveryRowIntact(t *testing.T) {
 }
 
 // TestAgedRowsLongReadTakesOrderedAges: a read of a whole scan switches
-// from batch lookups to one ordered pass over its ages (a scratch file
-// beside the database while it lasts), and every row's sighting is the
-// one finding_age holds for it, whether it was first seen by an older
-// scan or by this one; a filtered read over part of the scan keeps the
-// lookups.
+// from batch lookups to an ordered pass over its ages (a scratch file
+// beside the database while it lasts), and every row's sighting and
+// excerpt, looked up beside the rows, are the ones the lookups give:
+// first seen by an older scan or by this one, with an excerpt or
+// without; a filtered read over part of the scan keeps the lookups.
 func TestAgedRowsLongReadTakesOrderedAges(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -136,21 +139,52 @@ func TestAgedRowsLongReadTakesOrderedAges(t *testing.T) {
 	first := complete(older)
 	time.Sleep(5 * time.Millisecond) // distinct completion times
 	sc := complete(all)
+	// Excerpts for all findings but every seventh.
+	spool, err := st.SpoolExcerpts(ctx, sc.Seq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var items []excerpts.Item
+	i := 0
+	for row, err := range st.FindingRows(ctx, sc, store.FindingQuery{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i++; i%7 != 0 {
+			items = append(items, excerpts.Item{Fingerprint: row.Fingerprint, Excerpt: &excerpt.Excerpt{StartLine: 1, Line: 1, Lines: []string{fmt.Sprintf("line of %d", i)}}})
+		}
+	}
+	if err := spool.Add(ctx, items); err != nil {
+		t.Fatal(err)
+	}
+	if err := spool.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	spool.Close()
+	look := st.Excerpts.ExcerptLookup(sc.Seq)
 
 	scratchFiles := func() int {
 		m, _ := filepath.Glob(filepath.Join(dir, ".scand.db.ingest-*.tmp"))
 		return len(m)
 	}
 	for _, q := range []store.FindingQuery{{}, {Severities: []string{"high"}}} {
-		rows, fromFirst, sawScratch := 0, 0, false
+		rows, fromFirst, withExcerpt, scratchOpen := 0, 0, 0, 0
 		batchFps := []string{}
 		var seen []*time.Time
+		var gotKept []*excerpt.Excerpt
 		check := func() {
 			ages, err := st.AgesOfScan(ctx, sc.ID, batchFps)
 			if err != nil {
 				t.Fatal(err)
 			}
+			kept := look.GetMany(ctx, batchFps)
 			for i, fp := range batchFps {
+				if !reflect.DeepEqual(gotKept[i], kept[fp]) {
+					t.Fatalf("row of %s: excerpt %+v, the lookup has %+v", fp, gotKept[i], kept[fp])
+				}
+				if gotKept[i] != nil {
+					withExcerpt++
+				}
 				a, ok := ages[fp]
 				if !ok || seen[i] == nil || !a.FirstSeen.Equal(*seen[i]) {
 					t.Fatalf("row of %s: first seen %v, finding_age has %v (%v)", fp, seen[i], a.FirstSeen, ok)
@@ -159,35 +193,85 @@ func TestAgedRowsLongReadTakesOrderedAges(t *testing.T) {
 					fromFirst++
 				}
 			}
-			batchFps, seen = batchFps[:0], seen[:0]
+			batchFps, seen, gotKept = batchFps[:0], seen[:0], gotKept[:0]
 		}
-		for aged, err := range AgedRows(ctx, st, sc, nil, st.FindingRows(ctx, sc, q)) {
+		for aged, err := range AgedRows(ctx, st, sc, look, st.FindingRows(ctx, sc, q)) {
 			if err != nil {
 				t.Fatal(err)
 			}
 			rows++
-			if rows > ageStreamAfter+ageBatch && scratchFiles() > 0 {
-				sawScratch = true
+			if rows > ageStreamAfter+ageBatch {
+				scratchOpen = max(scratchOpen, scratchFiles())
 			}
 			var f *time.Time
 			if aged.Seen != nil {
 				f = &aged.Seen.First
 			}
-			batchFps, seen = append(batchFps, aged.Row.Fingerprint), append(seen, f)
+			batchFps, seen, gotKept = append(batchFps, aged.Row.Fingerprint), append(seen, f), append(gotKept, aged.Excerpt)
 			if len(batchFps) == 400 {
 				check()
 			}
 		}
 		check()
 		whole := len(q.Severities) == 0
-		if whole && (rows != n || fromFirst != len(older)) {
-			t.Fatalf("whole read: %d rows, %d first seen by the older scan; want %d and %d", rows, fromFirst, n, len(older))
+		if whole && (rows != n || fromFirst != len(older) || withExcerpt != len(items)) {
+			t.Fatalf("whole read: %d rows, %d first seen by the older scan, %d with an excerpt; want %d, %d and %d",
+				rows, fromFirst, withExcerpt, n, len(older), len(items))
 		}
-		if sawScratch != whole {
-			t.Errorf("query %+v: ordered pass taken = %v, want %v", q, sawScratch, whole)
+		if want := map[bool]int{true: 1, false: 0}[whole]; scratchOpen != want {
+			t.Errorf("query %+v: %d ordered passes open, want %d", q, scratchOpen, want)
 		}
 		if scratchFiles() != 0 {
 			t.Fatalf("a scratch file is left after the read")
+		}
+	}
+}
+
+// TestAgedRowsStopsCleanly: a reader that stops mid-scan (a client gone)
+// ends the lookups in flight and removes the ordered pass's scratch file.
+func TestAgedRowsStopsCleanly(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	st, err := store.Open(ctx, filepath.Join(dir, "scand.db"), time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var fs []finding.Finding
+	for i := 0; i < 3*ageStreamAfter; i++ {
+		fs = append(fs, finding.Finding{Scanner: "secrets", ScanType: "code", Severity: finding.High, Title: "t", RuleID: "r",
+			FilePath: fmt.Sprintf("f%05d.txt", i), Line: 1})
+	}
+	id := store.NewID()
+	if _, err := st.CreateScan(ctx, store.Scan{ID: id, TargetPath: "/t", ScanTypes: []string{"code"}, StartedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	st.MarkScanRunning(ctx, id)
+	if err := st.CompleteScan(ctx, id, store.ScanResult{Findings: finding.Prepare(id, fs, nil, store.NewID)}); err != nil {
+		t.Fatal(err)
+	}
+	sc, err := st.ScanByID(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, stopAt := range []int{1, ageBatch, ageStreamAfter + 2*ageBatch + 7} {
+		n := 0
+		for aged, err := range AgedRows(ctx, st, sc, st.Excerpts.ExcerptLookup(sc.Seq), st.FindingRows(ctx, sc, store.FindingQuery{})) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if aged.Seen == nil {
+				t.Fatalf("row %d has no sighting", n)
+			}
+			if n++; n == stopAt {
+				break
+			}
+		}
+		if n != stopAt {
+			t.Fatalf("read %d rows, want %d", n, stopAt)
+		}
+		if m, _ := filepath.Glob(filepath.Join(dir, ".scand.db.ingest-*.tmp")); len(m) != 0 {
+			t.Fatalf("stopped at %d: scratch files left: %v", stopAt, m)
 		}
 	}
 }

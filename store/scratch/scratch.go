@@ -107,3 +107,43 @@ func RemoveStale(dbPath string) {
 		}
 	}
 }
+
+// CopyFrom opens a scratch file beside the database at dbPath and fills
+// it from the database itself, attached read only as "live": create
+// makes a table, fill (with args) writes it. The read is its own
+// snapshot on the scratch file's connection, so it holds no connection
+// of the daemon's pools, and the join, the sort and the copy run inside
+// SQLite without a row crossing into Go. Close removes the file.
+func CopyFrom(ctx context.Context, dbPath, create, fill string, args ...any) (*File, error) {
+	f, err := Open(ctx, dbPath)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.copyFrom(ctx, dbPath, create, fill, args); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+func (sc *File) copyFrom(ctx context.Context, dbPath, create, fill string, args []any) error {
+	conn, err := sc.DB.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "ATTACH DATABASE ? AS live", readOnlyURI(dbPath)); err != nil {
+		return err
+	}
+	defer conn.ExecContext(context.Background(), "DETACH DATABASE live")
+	if _, err := conn.ExecContext(ctx, create); err != nil {
+		return err
+	}
+	_, err = conn.ExecContext(ctx, fill, args...)
+	return err
+}
+
+// readOnlyURI names the database file at path for a read-only ATTACH.
+func readOnlyURI(path string) string {
+	return "file:" + strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path) + "?mode=ro"
+}

@@ -32,12 +32,7 @@ func TestIngestMergesAliasedAdvisories(t *testing.T) {
 	}
 	s := ingestTestStore(t)
 	ctx := context.Background()
-	runningScan(t, s, "scan-1")
-	in, err := s.BeginIngest(ctx, "scan-1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
+	in := runningIngest(t, s, "scan-1")
 	for _, f := range raw {
 		if err := in.Add(finding.PrepareOne("scan-1", f, nil)); err != nil {
 			t.Fatal(err)

@@ -49,6 +49,19 @@ func runningScan(t *testing.T, s *Store, id string) Scan {
 	return sc
 }
 
+// runningIngest begins the ingest of a new running scan id, closed when
+// the test ends.
+func runningIngest(t *testing.T, s *Store, id string) *Ingest {
+	t.Helper()
+	runningScan(t, s, id)
+	in, err := s.BeginIngest(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(in.Close)
+	return in
+}
+
 // fixtureRaw loads testdata/finding/raw_findings.json (the scan the
 // finding package's golden file was made from), snippets included.
 func fixtureRaw(t *testing.T) []finding.Finding {
@@ -124,12 +137,7 @@ func TestIngestMatchesPrepareGolden(t *testing.T) {
 		t.Run(fmt.Sprintf("order %d", seed), func(t *testing.T) {
 			s := ingestTestStore(t)
 			ctx := context.Background()
-			runningScan(t, s, "scan-1")
-			in, err := s.BeginIngest(ctx, "scan-1")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer in.Close()
+			in := runningIngest(t, s, "scan-1")
 			in.newID = sequentialNames()
 			order := rand.New(rand.NewSource(seed)).Perm(len(raw))
 			var wg sync.WaitGroup
@@ -214,12 +222,7 @@ func syntheticScan(scanID string, n int) []finding.Finding {
 func ingestAll(t *testing.T, s *Store, id string, fs []finding.Finding) Scan {
 	t.Helper()
 	ctx := context.Background()
-	runningScan(t, s, id)
-	in, err := s.BeginIngest(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
+	in := runningIngest(t, s, id)
 	for _, f := range fs {
 		if err := in.Add(f); err != nil {
 			t.Fatal(err)
@@ -498,12 +501,7 @@ func TestDeletePurgesAndReclaimsSpace(t *testing.T) {
 func TestCancelledIngestLeavesNothing(t *testing.T) {
 	s := ingestTestStore(t)
 	ctx := context.Background()
-	runningScan(t, s, "c")
-	in, err := s.BeginIngest(ctx, "c")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
+	in := runningIngest(t, s, "c")
 	for _, f := range syntheticScan("c", 3000) {
 		in.Add(f)
 	}
@@ -637,12 +635,7 @@ func TestBackfillFrom0001(t *testing.T) {
 func TestFinishWaitsBeforeCompleting(t *testing.T) {
 	s := ingestTestStore(t)
 	ctx := context.Background()
-	runningScan(t, s, "scan-1")
-	in, err := s.BeginIngest(ctx, "scan-1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
+	in := runningIngest(t, s, "scan-1")
 	raw := fixtureRaw(t)
 	src := fixtureLines("../testdata/finding/src")
 	for _, r := range raw {

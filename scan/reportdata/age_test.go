@@ -39,18 +39,7 @@ func TestAgedRowsKeepEveryRowIntact(t *testing.T) {
 		fs = append(fs, finding.Finding{Scanner: "secrets", ScanType: "code", Severity: finding.Severities[i%5], Title: fmt.Sprintf("t%d", i),
 			Description: desc, RuleID: "r", FilePath: fmt.Sprintf("f%04d.txt", i), Line: 1})
 	}
-	id := store.NewID()
-	if _, err := st.CreateScan(ctx, store.Scan{ID: id, TargetPath: "/t", ScanTypes: []string{"code"}, StartedAt: time.Now()}); err != nil {
-		t.Fatal(err)
-	}
-	st.MarkScanRunning(ctx, id)
-	if err := st.CompleteScan(ctx, id, store.ScanResult{Findings: finding.Prepare(id, fs, nil, store.NewID)}); err != nil {
-		t.Fatal(err)
-	}
-	sc, err := st.ScanByID(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc := completeScan(t, st, fs)
 	var want [][]byte
 	for row, err := range st.FindingRows(ctx, sc, store.FindingQuery{}) {
 		if err != nil {
@@ -104,30 +93,11 @@ func TestAgedRowsKeepEveryRowIntact(t *testing.T) {
 func TestAgedRowsLongReadTakesOrderedAges(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	st, err := store.Open(ctx, filepath.Join(dir, "scand.db"), time.Now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openTestStore(t, dir)
 	n := 2*ageStreamAfter + 123
 	mk := func(i int) finding.Finding {
 		return finding.Finding{Scanner: "secrets", ScanType: "code", Severity: finding.Severities[i%5], Title: fmt.Sprintf("t%d", i),
 			Description: "d", RuleID: "r", FilePath: fmt.Sprintf("f%05d.txt", i), Line: 1}
-	}
-	complete := func(fs []finding.Finding) store.Scan {
-		id := store.NewID()
-		if _, err := st.CreateScan(ctx, store.Scan{ID: id, TargetPath: "/t", ScanTypes: []string{"code"}, StartedAt: time.Now()}); err != nil {
-			t.Fatal(err)
-		}
-		st.MarkScanRunning(ctx, id)
-		if err := st.CompleteScan(ctx, id, store.ScanResult{Findings: finding.Prepare(id, fs, nil, store.NewID)}); err != nil {
-			t.Fatal(err)
-		}
-		sc, err := st.ScanByID(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return sc
 	}
 	var older, all []finding.Finding
 	for i := 0; i < n; i++ {
@@ -136,9 +106,9 @@ func TestAgedRowsLongReadTakesOrderedAges(t *testing.T) {
 		}
 		all = append(all, mk(i))
 	}
-	first := complete(older)
+	first := completeScan(t, st, older)
 	time.Sleep(5 * time.Millisecond) // distinct completion times
-	sc := complete(all)
+	sc := completeScan(t, st, all)
 	// Excerpts for all findings but every seventh.
 	spool, err := st.SpoolExcerpts(ctx, sc.Seq)
 	if err != nil {
@@ -232,28 +202,13 @@ func TestAgedRowsLongReadTakesOrderedAges(t *testing.T) {
 func TestAgedRowsStopsCleanly(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	st, err := store.Open(ctx, filepath.Join(dir, "scand.db"), time.Now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openTestStore(t, dir)
 	var fs []finding.Finding
 	for i := 0; i < 3*ageStreamAfter; i++ {
 		fs = append(fs, finding.Finding{Scanner: "secrets", ScanType: "code", Severity: finding.High, Title: "t", RuleID: "r",
 			FilePath: fmt.Sprintf("f%05d.txt", i), Line: 1})
 	}
-	id := store.NewID()
-	if _, err := st.CreateScan(ctx, store.Scan{ID: id, TargetPath: "/t", ScanTypes: []string{"code"}, StartedAt: time.Now()}); err != nil {
-		t.Fatal(err)
-	}
-	st.MarkScanRunning(ctx, id)
-	if err := st.CompleteScan(ctx, id, store.ScanResult{Findings: finding.Prepare(id, fs, nil, store.NewID)}); err != nil {
-		t.Fatal(err)
-	}
-	sc, err := st.ScanByID(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc := completeScan(t, st, fs)
 	for _, stopAt := range []int{1, ageBatch, ageStreamAfter + 2*ageBatch + 7} {
 		n := 0
 		for aged, err := range AgedRows(ctx, st, sc, st.Excerpts.ExcerptLookup(sc.Seq), st.FindingRows(ctx, sc, store.FindingQuery{})) {
@@ -274,4 +229,34 @@ func TestAgedRowsStopsCleanly(t *testing.T) {
 			t.Fatalf("stopped at %d: scratch files left: %v", stopAt, m)
 		}
 	}
+}
+
+// completeScan stores fs as one completed scan of the target "/t".
+func completeScan(t *testing.T, st *store.Store, fs []finding.Finding) store.Scan {
+	t.Helper()
+	ctx := context.Background()
+	id := store.NewID()
+	if _, err := st.CreateScan(ctx, store.Scan{ID: id, TargetPath: "/t", ScanTypes: []string{"code"}, StartedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	st.MarkScanRunning(ctx, id)
+	if err := st.CompleteScan(ctx, id, store.ScanResult{Findings: finding.Prepare(id, fs, nil, store.NewID)}); err != nil {
+		t.Fatal(err)
+	}
+	sc, err := st.ScanByID(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+// openTestStore opens a store in dir, closed when the test ends.
+func openTestStore(t *testing.T, dir string) *store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), filepath.Join(dir, "scand.db"), time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
 }

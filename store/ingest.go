@@ -53,6 +53,13 @@ type Ingest struct {
 	hot                   map[string]bool
 	fps, locs, locScanner *scratch.SeenSet
 	err                   error
+
+	// A full batch is written to the scratch file outside mu, so the
+	// other scanner workers go on adding meanwhile: writeMu keeps one
+	// write at a time, and writing counts the batches taken and not yet
+	// written (Mark, Rollback and Finish wait for them).
+	writeMu sync.Mutex
+	writing sync.WaitGroup
 }
 
 // ingestBatchRows is how many findings Add buffers before writing them to
@@ -127,6 +134,9 @@ func (s *Store) scanForWrite(ctx context.Context, id string) (Scan, error) {
 func (in *Ingest) Close() {
 	in.mu.Lock()
 	defer in.mu.Unlock()
+	in.writing.Wait()
+	in.writeMu.Lock()
+	defer in.writeMu.Unlock()
 	in.sc.Close()
 	in.sc = nil
 	if in.err == nil {
@@ -197,16 +207,48 @@ func (in *Ingest) Add(f finding.Finding) error {
 		in.hot[f.FilePath] = true
 	}
 	in.batch = append(in.batch, row...)
-	if len(in.batch) >= ingestBatchRows*3 {
-		in.err = in.flushLocked(context.Background())
+	if len(in.batch) < ingestBatchRows*3 {
+		return nil
+	}
+	rows, files := in.takeBatchLocked()
+	in.writing.Add(1)
+	in.mu.Unlock()
+	err = in.write(context.Background(), rows, files)
+	in.writing.Done()
+	in.mu.Lock()
+	if err != nil && in.err == nil {
+		in.err = err
 	}
 	return in.err
 }
 
+// takeBatchLocked hands over the rows and hot files added since the last
+// write.
+func (in *Ingest) takeBatchLocked() (rows, files []any) {
+	rows = in.batch
+	in.batch = make([]any, 0, ingestBatchRows*3)
+	for f := range in.hot {
+		files = append(files, f)
+	}
+	clear(in.hot)
+	return rows, files
+}
+
+// flushLocked writes everything added so far, once the batches other
+// workers are writing are written.
 func (in *Ingest) flushLocked(ctx context.Context) error {
-	if len(in.batch) == 0 {
+	in.writing.Wait()
+	if len(in.batch) == 0 && len(in.hot) == 0 {
 		return nil
 	}
+	rows, files := in.takeBatchLocked()
+	return in.write(ctx, rows, files)
+}
+
+// write stores rows and hot files in the scratch file in one transaction.
+func (in *Ingest) write(ctx context.Context, rows, files []any) error {
+	in.writeMu.Lock()
+	defer in.writeMu.Unlock()
 	if in.sc == nil {
 		return errors.New("ingest closed")
 	}
@@ -215,19 +257,11 @@ func (in *Ingest) flushLocked(ctx context.Context) error {
 		return err
 	}
 	defer tx.Rollback()
-	if err := insertMany(ctx, tx, nil, "INSERT INTO raw (key, file_path, rec) VALUES ", 3, in.batch); err != nil {
+	if err := insertMany(ctx, tx, nil, "INSERT INTO raw (key, file_path, rec) VALUES ", 3, rows); err != nil {
 		return fmt.Errorf("scratch insert: %w", err)
 	}
-	in.batch = in.batch[:0]
-	if len(in.hot) > 0 {
-		var files []any
-		for f := range in.hot {
-			files = append(files, f)
-		}
-		if err := insertMany(ctx, tx, nil, "INSERT OR IGNORE INTO hot (file_path) VALUES ", 1, files); err != nil {
-			return err
-		}
-		clear(in.hot)
+	if err := insertMany(ctx, tx, nil, "INSERT OR IGNORE INTO hot (file_path) VALUES ", 1, files); err != nil {
+		return err
 	}
 	return tx.Commit()
 }

@@ -667,3 +667,66 @@ func TestFinishWaitsBeforeCompleting(t *testing.T) {
 		t.Fatalf("scan after Finish: %+v %v", sc.Status, err)
 	}
 }
+
+// TestIngestConcurrentBatches: workers adding at once while full batches
+// are written outside the ingest's lock store what finding.Prepare makes
+// of the same findings, duplicates (hot files) included, and a Rollback
+// to a Mark takes back exactly the findings added after it.
+func TestIngestConcurrentBatches(t *testing.T) {
+	s := ingestTestStore(t)
+	ctx := context.Background()
+	in := runningIngest(t, s, "cc")
+	kept := syntheticScan("cc", 5*ingestBatchRows+17)
+	// Every 13th finding again: the same fingerprint twice makes its file
+	// hot, and Dedup keeps one.
+	var all []finding.Finding
+	for i, f := range kept {
+		all = append(all, f)
+		if i%13 == 0 {
+			all = append(all, f)
+		}
+	}
+	add := func(fs []finding.Finding) {
+		var wg sync.WaitGroup
+		for w := 0; w < 4; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := w; i < len(fs); i += 4 {
+					if err := in.Add(fs[i]); err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+	}
+	add(all)
+	mark, err := in.Mark()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A scanner that fails after two batches: its findings go.
+	add(syntheticScan("cc", 3*ingestBatchRows+5)[:2*ingestBatchRows+3])
+	if err := in.Rollback(mark); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := in.Finish(ctx, IngestMeta{ScannersRun: []string{"secrets"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := finding.Prepare("cc", kept, nil, nil)
+	got, err := s.FindingsByScan(ctx, "cc", FindingQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Findings != len(want) || len(got) != len(want) {
+		t.Fatalf("stored %d findings (summary %d), want %d", len(got), sum.Findings, len(want))
+	}
+	for i := range want {
+		if got[i].Fingerprint != want[i].Fingerprint || got[i].Line != want[i].Line {
+			t.Fatalf("finding %d: %s line %d, want %s line %d", i, got[i].Fingerprint, got[i].Line, want[i].Fingerprint, want[i].Line)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math/rand"
 	"slices"
+	"strconv"
 	"testing"
 
 	"scand/finding"
@@ -66,4 +67,25 @@ func TestSeenSetHasNoFalseNegatives(t *testing.T) {
 	if s.bloom == nil {
 		t.Fatal("the set never switched to its bounded form")
 	}
+}
+
+// TestSeenSetFalsePositivesAtAMillion: past a million hashes a set still
+// takes a hash it has not seen for new about 99,999 times in 100,000;
+// each false positive sends a file through Dedup for nothing.
+func TestSeenSetFalsePositivesAtAMillion(t *testing.T) {
+	s := NewSeenSet()
+	for i := 0; i < 1_000_000; i++ {
+		s.TestAndAdd(s.Hash("added", strconv.Itoa(i)))
+	}
+	const tries = 200_000
+	fp := 0
+	for i := 0; i < tries; i++ {
+		if s.TestAndAdd(s.Hash("new", strconv.Itoa(i))) {
+			fp++
+		}
+	}
+	if fp > tries/20_000 {
+		t.Errorf("%d false positives in %d new hashes, want at most %d", fp, tries, tries/20_000)
+	}
+	t.Logf("%d false positives in %d", fp, tries)
 }

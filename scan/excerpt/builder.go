@@ -48,6 +48,30 @@ type Builder struct {
 type file struct {
 	lines    []string
 	redacted map[int]string
+
+	// cleaned holds each line as an excerpt shows it once it has been
+	// cleaned: neighbouring findings share most of their windows, and a
+	// file dense with findings would clean every line seven times.
+	mu      sync.Mutex
+	cleaned []string
+	done    []bool
+}
+
+// line returns line n (1-based) redacted and cleaned.
+func (fl *file) line(n int) string {
+	fl.mu.Lock()
+	defer fl.mu.Unlock()
+	if fl.done == nil {
+		fl.cleaned, fl.done = make([]string, len(fl.lines)), make([]bool, len(fl.lines))
+	}
+	if !fl.done[n-1] {
+		line := fl.lines[n-1]
+		if red, ok := fl.redacted[n]; ok {
+			line = red
+		}
+		fl.cleaned[n-1], fl.done[n-1] = excerpt.Clean(line), true
+	}
+	return fl.cleaned[n-1]
 }
 
 // New opens the tree at root. unmap (nil: identity) turns a finding's
@@ -95,13 +119,9 @@ func (b *Builder) Excerpt(f finding.Finding) *excerpt.Excerpt {
 		return nil
 	}
 	first, last := excerpt.Window(f.Line, len(fl.lines))
-	e := &excerpt.Excerpt{StartLine: first, Line: f.Line}
+	e := &excerpt.Excerpt{StartLine: first, Line: f.Line, Lines: make([]string, 0, last-first+1)}
 	for n := first; n <= last; n++ {
-		line := fl.lines[n-1]
-		if red, ok := fl.redacted[n]; ok {
-			line = red
-		}
-		e.Lines = append(e.Lines, excerpt.Clean(line))
+		e.Lines = append(e.Lines, fl.line(n))
 	}
 	return e
 }

@@ -169,53 +169,75 @@ func (in *Ingest) Add(f finding.Finding) error {
 		return err
 	}
 	line := strconv.Itoa(f.Line)
-	fpHash, locHash, lsHash := in.fps.Hash(f.Fingerprint), in.locs.Hash(f.FilePath, line), in.locScanner.Hash(f.FilePath, line, f.Scanner)
-	eqKeys := finding.EquivalenceKeys(f)
-	eqHashes := make([][2]uint64, len(eqKeys))
-	for i, key := range eqKeys {
-		eqHashes[i] = [2]uint64{in.locs.Hash("\x00eq", key), in.locScanner.Hash("\x00eq", key, f.Scanner)}
+	h := rowHashes{fp: in.fps.Hash(f.Fingerprint), loc: in.locs.Hash(f.FilePath, line), locScanner: in.locScanner.Hash(f.FilePath, line, f.Scanner)}
+	for _, key := range finding.EquivalenceKeys(f) {
+		h.eq = append(h.eq, [2]uint64{in.locs.Hash("\x00eq", key), in.locScanner.Hash("\x00eq", key, f.Scanner)})
 	}
-	var advHash uint64
-	advKey := finding.AdvisoryKey(f)
-	if advKey != "" {
-		advHash = in.locs.Hash("\x00adv", advKey)
+	if advKey := finding.AdvisoryKey(f); advKey != "" {
+		h.adv, h.hasAdv = in.locs.Hash("\x00adv", advKey), true
 	}
+	rows, files, err := in.addLocked(f.FilePath, row, h)
+	if err != nil || rows == nil {
+		return err
+	}
+	return in.writeTaken(rows, files)
+}
+
+// rowHashes are a row's keys in the ingest's seen-sets, computed before
+// its lock is taken.
+type rowHashes struct {
+	fp, loc, locScanner uint64
+	eq                  [][2]uint64 // equivalence keys: in locs, in locScanner
+	adv                 uint64
+	hasAdv              bool
+}
+
+// addLocked records one row's hashes and queues the row; a full batch is
+// taken and returned (rows nil: none), to be written outside the lock.
+func (in *Ingest) addLocked(file string, row []any, h rowHashes) (rows, files []any, err error) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	if in.err != nil {
-		return in.err
+		return nil, nil, in.err
 	}
-	dupFingerprint := in.fps.TestAndAdd(fpHash)
-	seenLine := in.locs.TestAndAdd(locHash)
-	seenByScanner := in.locScanner.TestAndAdd(lsHash)
+	dupFingerprint := in.fps.TestAndAdd(h.fp)
+	seenLine := in.locs.TestAndAdd(h.loc)
+	seenByScanner := in.locScanner.TestAndAdd(h.locScanner)
 	if dupFingerprint || (seenLine && !seenByScanner) {
-		in.hot[f.FilePath] = true
+		in.hot[file] = true
 	}
 	// Equivalent findings of two scanners (finding.EquivalenceKeys) may sit
 	// on different lines of one file: a key another scanner has already
 	// reported makes the file hot too.
-	for _, h := range eqHashes {
-		seenKey := in.locs.TestAndAdd(h[0])
-		seenKeyByScanner := in.locScanner.TestAndAdd(h[1])
+	for _, eq := range h.eq {
+		seenKey := in.locs.TestAndAdd(eq[0])
+		seenKeyByScanner := in.locScanner.TestAndAdd(eq[1])
 		if seenKey && !seenKeyByScanner {
-			in.hot[f.FilePath] = true
+			in.hot[file] = true
 		}
 	}
 	// Two advisories of one package version in one file may be aliases
 	// of each other (finding.Dedup merges them), whoever reported them.
-	if advKey != "" && in.locs.TestAndAdd(advHash) {
-		in.hot[f.FilePath] = true
+	if h.hasAdv && in.locs.TestAndAdd(h.adv) {
+		in.hot[file] = true
 	}
 	in.batch = append(in.batch, row...)
 	if len(in.batch) < ingestBatchRows*3 {
-		return nil
+		return nil, nil, nil
 	}
-	rows, files := in.takeBatchLocked()
+	rows, files = in.takeBatchLocked()
 	in.writing.Add(1)
-	in.mu.Unlock()
-	err = in.write(context.Background(), rows, files)
-	in.writing.Done()
+	return rows, files, nil
+}
+
+// writeTaken writes a batch addLocked took; a failure fails the ingest.
+func (in *Ingest) writeTaken(rows, files []any) error {
+	err := func() error {
+		defer in.writing.Done()
+		return in.write(context.Background(), rows, files)
+	}()
 	in.mu.Lock()
+	defer in.mu.Unlock()
 	if err != nil && in.err == nil {
 		in.err = err
 	}

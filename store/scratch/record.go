@@ -123,10 +123,12 @@ const (
 	seenExactMax = 1 << 16
 	seenBloomLog = 25 // 2^25 bits = 4 MiB
 	// Each hash sets seenBloomK bits of one 512-bit block (a cache
-	// line): one cache miss per test instead of one per bit. Four bits
-	// spread over the whole filter sent about one finding in a thousand
-	// through Dedup at a million (856 of the scale bench's 20,000 files);
-	// eight in a block, about one in a hundred thousand.
+	// line): one cache miss per test instead of one per bit. At a
+	// million findings the line sets hold two million hashes (a line and
+	// its equivalence key): four bits spread over the whole filter sent
+	// 856 of the scale bench's 20,000 files through Dedup for nothing,
+	// eight in a block about 200. A set of one million hashes takes a
+	// new one for seen about once in 100,000.
 	seenBloomK     = 8
 	seenBlockWords = 8
 )

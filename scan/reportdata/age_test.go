@@ -239,7 +239,9 @@ func completeScan(t *testing.T, st *store.Store, fs []finding.Finding) store.Sca
 	if _, err := st.CreateScan(ctx, store.Scan{ID: id, TargetPath: "/t", ScanTypes: []string{"code"}, StartedAt: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
-	st.MarkScanRunning(ctx, id)
+	if err := st.MarkScanRunning(ctx, id); err != nil {
+		t.Fatal(err)
+	}
 	if err := st.CompleteScan(ctx, id, store.ScanResult{Findings: finding.Prepare(id, fs, nil, store.NewID)}); err != nil {
 		t.Fatal(err)
 	}

@@ -130,7 +130,8 @@ const (
 	// eight in a block about 200. A set of one million hashes takes a
 	// new one for seen about once in 100,000.
 	seenBloomK     = 8
-	seenBlockWords = 8
+	seenBlockLog   = 9 // 512 bits
+	seenBlockWords = 1 << (seenBlockLog - 6)
 )
 
 // NewSeenSet is an empty set.
@@ -170,12 +171,12 @@ func (s *SeenSet) TestAndAdd(h uint64) bool {
 // them were set. The block comes from h's top bits, each bit from the top
 // bits of one more step of a multiplicative mix of h.
 func (s *SeenSet) bloomTestAndAdd(h uint64) bool {
-	block := s.bloom[(h>>(64-(seenBloomLog-9)))*seenBlockWords:][:seenBlockWords]
+	block := s.bloom[(h>>(64-(seenBloomLog-seenBlockLog)))*seenBlockWords:][:seenBlockWords]
 	seen := true
 	x := h
 	for i := 0; i < seenBloomK; i++ {
 		x = x*0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019
-		bit := x >> (64 - 9)
+		bit := x >> (64 - seenBlockLog)
 		w, m := &block[bit/64], uint64(1)<<(bit%64)
 		if *w&m == 0 {
 			seen = false

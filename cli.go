@@ -292,7 +292,7 @@ func newEngine(ctx context.Context, getenv func(string) string, stderr io.Writer
 	if err != nil {
 		return nil, &exitError{exitNoScan, "temporary store: " + err.Error()}
 	}
-	e.st.SetCompletionHook(vexops.CompletionHook(e.st, nil))
+	e.st.SetVEXPlanner(vexops.Planner(e.st, e.log.With("logger", "scand.vex")))
 	targets := netguard.Targets{Allow: settings.TargetAllow}
 	e.scanCfg = scan.Config{Runner: proc.NewRunner(settings.ScannerTimeout), Getenv: getenv, Now: time.Now,
 		Logger: e.log.With("logger", "scand.scan"), Targets: targets, VulnDBDir: settings.VulnDBDir}

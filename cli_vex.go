@@ -61,7 +61,7 @@ func (v *vexFlags) read() ([]vex.Document, error) {
 }
 
 // apply keeps the documents' statements in the run's store; the store's
-// completion hook then marks the scan's matching findings.
+// VEX planner then marks the scan's matching findings as it completes.
 func (v *vexFlags) apply(ctx context.Context, st *store.Store, docs []vex.Document) error {
 	for i, doc := range docs {
 		rec := audit.Record{Actor: audit.System("scand scan --vex"), Action: "vex.import", ObjectType: "vex_document"}

@@ -95,7 +95,7 @@ func wire(ctx context.Context, cfg config, getenv func(string) string, st *store
 	}
 	expiry := schedule.NewExpiry(schedule.ExpiryOptions{Store: st, Bus: bus, Log: log.With("logger", "scand.expiry"), Now: expiryNow})
 	st.SetAuditSink(review.Sink(log.With("logger", "scand.audit")))
-	st.SetCompletionHook(vexops.CompletionHook(st, log.With("logger", "scand.vex")))
+	st.SetVEXPlanner(vexops.Planner(st, log.With("logger", "scand.vex")))
 	bus.AddSink("webhooks", hooks.Sink)
 	bus.AddSink("notifications", notes.Sink)
 	bus.AddSink("alerts", alerts.Sink)

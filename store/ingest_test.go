@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"scand/finding"
+	"scand/store/audit"
 	"scand/store/findings"
 	"scand/store/sqlbase"
 )
@@ -728,5 +729,77 @@ func TestIngestConcurrentBatches(t *testing.T) {
 		if got[i].Fingerprint != want[i].Fingerprint || got[i].Line != want[i].Line {
 			t.Fatalf("finding %d: %s line %d, want %s line %d", i, got[i].Fingerprint, got[i].Line, want[i].Fingerprint, want[i].Line)
 		}
+	}
+}
+
+// TestVEXVerdictsSetAsScanCompletes: the planner sees the scan still
+// running with its rows stored, and its verdicts (a reviewer's kept) are
+// set by the transaction that completes the scan, with their audit
+// record and the facet counts moved, so no reader sees the scan
+// completed without them.
+func TestVEXVerdictsSetAsScanCompletes(t *testing.T) {
+	s := ingestTestStore(t)
+	ctx := context.Background()
+	in := runningIngest(t, s, "scan-1")
+	src := fixtureLines("../testdata/finding/src")
+	for _, r := range fixtureRaw(t) {
+		if err := in.Add(finding.PrepareOne("scan-1", r, src)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var fps []string
+	if _, err := s.SetTriage(ctx, TriageState{Fingerprint: "reviewed-fp", Status: "wont_fix", UpdatedBy: "alice"}); err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	s.SetVEXPlanner(func(ctx context.Context, sc Scan) VEXVerdicts {
+		calls++
+		var status string
+		if err := s.db.QueryRow("SELECT status FROM scans WHERE seq = ?", sc.Seq).Scan(&status); err != nil {
+			t.Fatal(err)
+		}
+		if status != StatusRunning {
+			t.Errorf("planned with the scan %s, want running", status)
+		}
+		rows, err := s.db.Query("SELECT DISTINCT fingerprint FROM findings WHERE k >> 32 = ? ORDER BY fingerprint LIMIT 2", sc.Seq)
+		fps, err = sqlbase.Collect(rows, err, func(r sqlbase.Row) (string, error) {
+			var fp string
+			return fp, r.Scan(&fp)
+		})
+		if err != nil || len(fps) != 2 {
+			t.Fatalf("the scan's rows while planning: %v %v", fps, err)
+		}
+		return VEXVerdicts{
+			Groups: []VerdictGroup{{Fingerprints: append(fps, "reviewed-fp"), OverVEXOnly: true,
+				State: TriageState{Status: "false_positive", UpdatedBy: "vex:Vendor", Note: "not affected"}}},
+			Statements: []int64{0},
+			Audit:      &audit.Record{Actor: audit.System("vex"), Action: "finding.vex_applied", ObjectType: "scan", ObjectID: sc.ID},
+		}
+	})
+	if _, err := in.Finish(ctx, IngestMeta{ScannersRun: []string{"secrets"}}); err != nil {
+		t.Fatal(err)
+	}
+	if calls != 1 {
+		t.Fatalf("planner ran %d times", calls)
+	}
+	if sc, err := s.ScanByID(ctx, "scan-1"); err != nil || sc.Status != StatusCompleted {
+		t.Fatalf("scan after Finish: %+v %v", sc.Status, err)
+	}
+	for _, fp := range fps {
+		var status, by string
+		if err := s.db.QueryRow("SELECT status, updated_by FROM triage_states WHERE fingerprint = ?", fp).Scan(&status, &by); err != nil || status != "false_positive" || by != "vex:Vendor" {
+			t.Errorf("%s after completion: %q by %q (%v)", fp, status, by, err)
+		}
+	}
+	var kept string
+	if err := s.db.QueryRow("SELECT status FROM triage_states WHERE fingerprint = 'reviewed-fp'").Scan(&kept); err != nil || kept != "wont_fix" {
+		t.Errorf("the reviewer's verdict became %q (%v)", kept, err)
+	}
+	var records, counted int
+	if err := s.db.QueryRow("SELECT count(*) FROM audit_log WHERE action = 'finding.vex_applied' AND object_id = 'scan-1'").Scan(&records); err != nil || records != 1 {
+		t.Errorf("%d finding.vex_applied records (%v), want 1", records, err)
+	}
+	if err := s.db.QueryRow("SELECT coalesce(sum(n), 0) FROM finding_counts c JOIN scans s ON s.seq = c.scan_seq WHERE s.id = 'scan-1' AND c.triage = 'false_positive'").Scan(&counted); err != nil || counted < 2 {
+		t.Errorf("%d findings counted false_positive (%v), want at least 2", counted, err)
 	}
 }

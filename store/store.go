@@ -100,15 +100,27 @@ type Store struct {
 	health *sqlbase.Health
 	// lookup is sqlbase.Pools.Lookup: point reads beside an open stream.
 	lookup *sql.DB
-	// completed is called after a scan's completion commits (SetCompletionHook).
-	completed func(ctx context.Context, scanID string)
+	// planVEX plans the VEX verdicts of a scan about to complete (SetVEXPlanner).
+	planVEX func(ctx context.Context, sc Scan) VEXVerdicts
 }
 
-// SetCompletionHook sets the function called after each scan's completion
-// commits, before CompleteScan or Finish returns: main.go applies the
-// stored VEX statements to the scan's findings there, so every caller
-// (daemon scans, imports, the CLI) sees them. Set it once, before use.
-func (s *Store) SetCompletionHook(fn func(ctx context.Context, scanID string)) { s.completed = fn }
+// VEXVerdicts are the verdicts stored VEX statements set on the findings
+// of a scan that is about to complete.
+type VEXVerdicts struct {
+	Groups []VerdictGroup
+	// Statements[i] is the statement Groups[i] comes from: its applied
+	// count grows by how many findings the group set.
+	Statements []int64
+	// Audit is appended when Groups is not empty.
+	Audit *audit.Record
+}
+
+// SetVEXPlanner sets the function that plans, right before each scan
+// completes (daemon scans, imports, the CLI), the verdicts the stored VEX
+// statements set on its findings. They are set in the transaction that
+// completes the scan: a reader (a CI gate polling for completion) never
+// sees the scan completed without them. Set it once, before use.
+func (s *Store) SetVEXPlanner(fn func(ctx context.Context, sc Scan) VEXVerdicts) { s.planVEX = fn }
 
 // Open opens (creating if needed) the SQLite file at path and applies
 // pending migrations. now supplies every timestamp the store writes.

@@ -218,28 +218,13 @@ type VerdictGroup struct {
 // when rec is not nil. It returns, per group, how many fingerprints were
 // set, and rec as stored.
 func (s *Store) SetVerdictGroups(ctx context.Context, groups []VerdictGroup, rec *audit.Record) ([]int, *audit.Record, error) {
-	at := s.now().UTC().Truncate(time.Microsecond)
-	set := make([]int, len(groups))
+	var set []int
 	var stored audit.Record
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		for i, g := range groups {
-			fps := g.Fingerprints
-			if g.OverVEXOnly {
-				var err error
-				if fps, err = openToVEX(ctx, tx, fps); err != nil {
-					return err
-				}
-			}
-			g.State.UpdatedAt = at
-			if err := setVerdictsTx(ctx, tx, fps, g.State); err != nil {
-				return err
-			}
-			set[i] = len(fps)
-		}
-		if rec == nil {
-			return nil
-		}
 		var err error
+		if set, err = s.setVerdictGroupsTx(ctx, tx, groups); err != nil || rec == nil {
+			return err
+		}
 		stored, err = s.AppendAuditTx(ctx, tx, *rec)
 		return err
 	})
@@ -248,6 +233,49 @@ func (s *Store) SetVerdictGroups(ctx context.Context, groups []VerdictGroup, rec
 	}
 	s.Emit(stored)
 	return set, &stored, nil
+}
+
+func (s *Store) setVerdictGroupsTx(ctx context.Context, tx *sql.Tx, groups []VerdictGroup) ([]int, error) {
+	at := s.now().UTC().Truncate(time.Microsecond)
+	set := make([]int, len(groups))
+	for i, g := range groups {
+		fps := g.Fingerprints
+		if g.OverVEXOnly {
+			var err error
+			if fps, err = openToVEX(ctx, tx, fps); err != nil {
+				return nil, err
+			}
+		}
+		g.State.UpdatedAt = at
+		if err := setVerdictsTx(ctx, tx, fps, g.State); err != nil {
+			return nil, err
+		}
+		set[i] = len(fps)
+	}
+	return set, nil
+}
+
+// setVEXVerdictsTx sets a completing scan's VEX verdicts (VEXVerdicts)
+// and returns the audit record appended (nil when none).
+func (s *Store) setVEXVerdictsTx(ctx context.Context, tx *sql.Tx, v VEXVerdicts) (*audit.Record, error) {
+	if len(v.Groups) == 0 {
+		return nil, nil
+	}
+	set, err := s.setVerdictGroupsTx(ctx, tx, v.Groups)
+	if err != nil {
+		return nil, err
+	}
+	applied := map[int64]int{}
+	for i, n := range set {
+		if n > 0 && i < len(v.Statements) {
+			applied[v.Statements[i]] += n
+		}
+	}
+	if err := s.AddVEXAppliedTx(ctx, tx, applied); err != nil || v.Audit == nil {
+		return nil, err
+	}
+	rec, err := s.AppendAuditTx(ctx, tx, *v.Audit)
+	return &rec, err
 }
 
 // openToVEX keeps the fingerprints a VEX statement may set a verdict on.

@@ -350,9 +350,14 @@ func (w *findingWriter) finish(ctx context.Context, m flipMeta) error {
 	if m.coverage != nil {
 		coverage = sqlbase.MustJSON(m.coverage)
 	}
+	var vexPlan VEXVerdicts
+	if w.mode != writerBackfill && w.s.planVEX != nil {
+		vexPlan = w.s.planVEX(ctx, w.scan)
+	}
 	var linkRecs []audit.Record
+	var vexRec *audit.Record
 	err := w.writeTx(ctx, func(tx *sql.Tx) error {
-		linkRecs = nil
+		linkRecs, vexRec = nil, nil
 		if w.mode == writerBackfill {
 			if _, err := tx.ExecContext(ctx, `UPDATE scans SET live_counts = ?, suppressed_count = ?,
 				severity_counts = CASE WHEN severity_counts = '{}' THEN ? ELSE severity_counts END WHERE seq = ?`,
@@ -379,6 +384,11 @@ func (w *findingWriter) finish(ctx context.Context, m flipMeta) error {
 			if m.moved != nil {
 				*m.moved = moved
 			}
+			// After the moved verdicts, which a VEX statement never
+			// overrides.
+			if vexRec, err = w.s.setVEXVerdictsTx(ctx, tx, vexPlan); err != nil {
+				return err
+			}
 		}
 		var blocks []any
 		for _, b := range w.blocks {
@@ -400,14 +410,14 @@ func (w *findingWriter) finish(ctx context.Context, m flipMeta) error {
 	for _, r := range linkRecs {
 		w.s.Emit(r)
 	}
+	if vexRec != nil {
+		w.s.Emit(*vexRec)
+	}
 	// The scan is completed: its findings' age on the target follows in
 	// short transactions of their own. A failure here does not undo the
 	// scan; the scan stays unaged and the maintenance loop (and Open)
 	// redo it, and until then readers take a missing age as this scan's.
 	_ = w.s.RecordSightings(ctx, w.scan.Seq)
-	if w.s.completed != nil {
-		w.s.completed(ctx, w.scan.ID)
-	}
 	return nil
 }
 

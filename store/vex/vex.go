@@ -164,14 +164,17 @@ func (t *Statements) AddVEXApplied(ctx context.Context, counts map[int64]int) er
 	if len(counts) == 0 {
 		return nil
 	}
-	return sqlbase.InTx(ctx, t.w, func(tx *sql.Tx) error {
-		for seq, n := range counts {
-			if _, err := tx.ExecContext(ctx, "UPDATE vex_statements SET applied = applied + ? WHERE seq = ?", n, seq); err != nil {
-				return err
-			}
+	return sqlbase.InTx(ctx, t.w, func(tx *sql.Tx) error { return t.AddVEXAppliedTx(ctx, tx, counts) })
+}
+
+// AddVEXAppliedTx is AddVEXApplied in the caller's transaction.
+func (t *Statements) AddVEXAppliedTx(ctx context.Context, tx *sql.Tx, counts map[int64]int) error {
+	for seq, n := range counts {
+		if _, err := tx.ExecContext(ctx, "UPDATE vex_statements SET applied = applied + ? WHERE seq = ?", n, seq); err != nil {
+			return err
 		}
-		return nil
-	})
+	}
+	return nil
 }
 
 // StatementQuery selects stored statements, newest first.

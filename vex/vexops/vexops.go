@@ -2,8 +2,8 @@
 // of a scan's or a target's verdicts (streamed from the findings, never
 // the whole scan in memory), the import of a document (its statements
 // kept, its not_affected statements set as false_positive verdicts on the
-// matching findings), and the completion hook that applies the kept
-// statements to findings of later scans. The API (api/vexapi), the CLI
+// matching findings), and the planner that sets the kept statements on
+// the findings of later scans in the transaction that completes them. The API (api/vexapi), the CLI
 // and the daemon's wiring share it.
 package vexops
 
@@ -345,33 +345,28 @@ func asFinding(df vexdb.DependencyFinding) finding.Finding {
 		finding.MetaVersion: df.Version, "ecosystem": df.Ecosystem, finding.MetaAliases: aliases}}
 }
 
-// CompletionHook returns the store's completion hook: the kept
-// not_affected statements applied to a scan that just completed. A
-// failure is logged and leaves the scan as it is (a side effect never
-// fails a scan).
-func CompletionHook(st *store.Store, log *slog.Logger) func(ctx context.Context, scanID string) {
-	return func(ctx context.Context, scanID string) {
-		n, err := ApplyToScan(context.WithoutCancel(ctx), st, scanID)
+// Planner returns the store's VEX planner: the kept not_affected
+// statements matched against a scan about to complete. A failure is
+// logged and the scan completes without them (a side effect never fails
+// a scan).
+func Planner(st *store.Store, log *slog.Logger) func(ctx context.Context, sc store.Scan) store.VEXVerdicts {
+	return func(ctx context.Context, sc store.Scan) store.VEXVerdicts {
+		v, err := Plan(context.WithoutCancel(ctx), st, sc)
 		if err != nil && log != nil {
-			log.Error("stored VEX statements not applied to the scan", "scan_id", scanID, "error", err.Error())
-		} else if n > 0 && log != nil {
-			log.Info("stored VEX statements applied", "scan_id", scanID, "findings", n)
+			log.Error("stored VEX statements not applied to the scan", "scan_id", sc.ID, "error", err.Error())
 		}
+		return v
 	}
 }
 
-// ApplyToScan sets the kept not_affected statements as false_positive
-// verdicts on a completed scan's matching dependency findings (the newest
-// statement about a finding wins), with one audit record by the system
-// actor "vex". It returns how many findings it marked.
-func ApplyToScan(ctx context.Context, st *store.Store, scanID string) (int, error) {
+// Plan matches the kept not_affected statements against a scan's
+// dependency findings: false_positive verdicts on the matching ones (the
+// newest statement about a finding wins), with one audit record by the
+// system actor "vex". The store sets them as the scan completes.
+func Plan(ctx context.Context, st *store.Store, sc store.Scan) (store.VEXVerdicts, error) {
 	has, err := st.HasVEXProducts(ctx)
 	if err != nil || !has {
-		return 0, err
-	}
-	sc, err := st.ScanByID(ctx, scanID)
-	if err != nil || sc.Status != store.StatusCompleted {
-		return 0, err
+		return store.VEXVerdicts{}, err
 	}
 	// Each package's statements are looked up once, while the scan's
 	// findings stream past: only the matches are kept.
@@ -412,35 +407,23 @@ func ApplyToScan(ctx context.Context, st *store.Store, scanID string) (int, erro
 	if err == nil {
 		err = lookupErr
 	}
-	if err != nil {
-		return 0, err
+	if err != nil || len(marks) == 0 {
+		return store.VEXVerdicts{}, err
 	}
-	if len(marks) == 0 {
-		return 0, nil
-	}
-	var groups []store.VerdictGroup
-	order, matched := make([]int64, 0, len(marks)), 0
+	var v store.VEXVerdicts
+	matched := 0
 	for seq, fps := range marks {
-		order = append(order, seq)
+		v.Statements = append(v.Statements, seq)
 		matched += len(fps)
 	}
-	slices.Sort(order)
-	for _, seq := range order {
-		c, fps := byStatement[seq], marks[seq]
+	slices.Sort(v.Statements)
+	for _, seq := range v.Statements {
+		c := byStatement[seq]
 		s := vex.Statement{Justification: c.Justification, ImpactStatement: c.ImpactStatement}
-		groups = append(groups, store.VerdictGroup{Fingerprints: fps, OverVEXOnly: true, State: store.TriageState{Status: "false_positive",
+		v.Groups = append(v.Groups, store.VerdictGroup{Fingerprints: marks[seq], OverVEXOnly: true, State: store.TriageState{Status: "false_positive",
 			Note: vex.VerdictNote(s), UpdatedBy: Actor(c.Author), Justification: c.Justification}})
 	}
-	rec := audit.Record{Actor: audit.System("vex"), Action: "finding.vex_applied", ObjectType: "scan", ObjectID: scanID,
-		Changes: audit.Changes{"statements": {After: order}, "findings_matched": {After: matched}}}
-	set, _, err := st.SetVerdictGroups(ctx, groups, &rec)
-	if err != nil {
-		return 0, err
-	}
-	applied, total := map[int64]int{}, 0
-	for i, n := range set {
-		applied[order[i]] += n
-		total += n
-	}
-	return total, st.AddVEXApplied(ctx, applied)
+	v.Audit = &audit.Record{Actor: audit.System("vex"), Action: "finding.vex_applied", ObjectType: "scan", ObjectID: sc.ID,
+		Changes: audit.Changes{"statements": {After: v.Statements}, "findings_matched": {After: matched}}}
+	return v, nil
 }

@@ -151,6 +151,12 @@ var secretsPositive = []struct {
 	{"headers-more.sh", 1, "jwt", finding.Medium, "CWE-798", "eyJhbGciOiJIUzI1NiITInR5cCI6IkpXVCJ9.eyJzdWIiOiJzdmMtcmVwb3J0cyIsInJvbGUiOiJzZXJ2aWNlIiwiaWF0IjoxNzY3MjI1NjAwfQ.Qm9Zt3x8K2pLr5VwNs7Hc1Fd4Jg6Yb0Ae9Xu2Wi8Tk"},
 	{"headers-more.sh", 2, "http-auth-header", finding.High, "CWE-798", "c3ZjLWV4cG9ydDpw5HNzVzByZDlLeDc="},
 	{"headers-more.sh", 3, "http-auth-header", finding.High, "CWE-798", "8f3kQ2x9Lm4vT7pZ1wR6"},
+	// Windows' own commands (CRLF lines, as batch files are written).
+	{"windows-commands.bat", 3, "cli-password-flag", finding.High, "CWE-259", "Qv7!mRt2Lz"},
+	{"windows-commands.bat", 4, "cli-password-flag", finding.High, "CWE-259", "Xp4#kW9vTq"},
+	{"windows-commands.bat", 5, "cli-password-flag", finding.High, "CWE-259", "Jt5#dF9kWq"},
+	{"windows-commands.bat", 6, "cli-password-flag", finding.High, "CWE-259", "Lm3.vB8cXz"},
+	{"windows-commands.bat", 7, "cli-password-flag", finding.High, "CWE-259", "Hs6@yT2nQw"},
 }
 
 func TestSecretsPositiveFixtures(t *testing.T) {

@@ -442,8 +442,12 @@ const (
 		`|(?:[ \t]+(?:[a-z][\w:.-]*|--?[a-z][\w-]*(?:=[\w.-]+)?)){0,3}?[ \t]+(?:[a-z][\w.-]*=)?)\\{0,2}["'\x60]?`
 	// nearEnd is what may follow such a value: a delimiter, an
 	// escaped newline or the end of the line, never more value characters.
-	nearEnd     = `(?:["'\x60\s;,)}\]<&\\]|$)`
-	uuidPattern = `[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`
+	nearEnd = `(?:["'\x60\s;,)}\]<&\\]|$)`
+	// windowsCommandStart is where a command of a batch or PowerShell
+	// line begins: the line's start, after &, |, ( or ;, a quote, or
+	// cmd /c, with batch's @ (echo off for the line) allowed.
+	windowsCommandStart = `(?:^|[&|(;"'\x60]|\bcmd(?:\.exe)?[ \t]+/[ck])[ \t]*@?`
+	uuidPattern         = `[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`
 	// cliValue is a command-line flag's literal value: not a variable,
 	// substitution, template or another flag.
 	cliValue = `["']?(?P<secret>[^\s"'$<{%(\x60-][^\s"'\x60]{5,})`
@@ -1061,7 +1065,8 @@ func StructuredRules() []Rule {
 			Validate:    "ConnectionStringPassword"},
 		{ID: "cli-password-flag", Title: "Password passed as a command-line flag", Severity: high, CWE: "CWE-259",
 			Remediation: "Change the password, and give it to the tool on standard input (docker login --password-stdin), from a credential helper or from the environment: a flag's value is visible in the process list and the shell history.",
-			Keywords:    []string{"-password", "-passwd", "--pass ", "--pass=", "tlspassword", "sshpass", "mysql", "mariadb", "redis-cli", "http -a", "https -a", "http --auth", "https --auth"},
+			Keywords: []string{"-password", "-passwd", "--pass ", "--pass=", "tlspassword", "sshpass", "mysql", "mariadb", "redis-cli", "http -a", "https -a", "http --auth", "https --auth",
+				"schtasks", "net use", "net user", "net.exe", "cmdkey", "psexec", "/password:"},
 			// -Password is the NuGet CLI's and PowerShell's spelling;
 			// --http-password, --ftp-password, --proxy-password are wget's,
 			// --tlspassword and --proxy-tlspassword curl's (TLS-SRP).
@@ -1071,7 +1076,19 @@ func StructuredRules() []Rule {
 				`|(?i)\bsshpass[ \t]+-p[ \t]*["']?(?P<secret>[^\s"'$<{%(\x60-][^\s"'\x60]{3,})` +
 				`|(?i)\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]*?[ \t]-p(?P<secret>[^\s"'$<{%(\x60-][^\s"'\x60]{3,})` +
 				`|(?i)\bredis-cli\b[^\n]*?[ \t]-a[ \t]+["']?(?P<secret>[^\s"'$<{%(\x60-][^\s"'\x60]{3,})` +
-				`|(?im)^[ \t]*https?[ \t]+(?:[^\n]*?[ \t])?(?:-a|--auth)[ \t=]+["']?[^\s:"']+:(?P<secret>[^\s"'$<{%(\x60-][^\s"'\x60]{3,})`,
+				`|(?im)^[ \t]*https?[ \t]+(?:[^\n]*?[ \t])?(?:-a|--auth)[ \t=]+["']?[^\s:"']+:(?P<secret>[^\s"'$<{%(\x60-][^\s"'\x60]{3,})` +
+				// Windows' own commands in batch and PowerShell scripts:
+				// schtasks /rp and /p, the password after the share or the
+				// /user: of net use, net user NAME PASSWORD, cmdkey /pass:,
+				// PsExec -p, wmic /password:. A * there prompts, a %VAR% or
+				// $var comes from elsewhere, and /word is the next switch.
+				// net is a word of prose too (".NET user ..."): it must
+				// start a command.
+				`|(?i)\bschtasks(?:\.exe)?\b[^\n]*?[ \t]/r?p[ \t]+["']?(?P<secret>[^\s"'$<{%(\x60*/-][^\s"'\x60]{3,})` +
+				`|(?im)` + windowsCommandStart + `net(?:\.exe)?[ \t]+use\b[^\n]*?(?:[ \t]\\\\\S+|[ \t]/user:\S+)[ \t]+["']?(?P<secret>[^\s"'$<{%(\x60*/-][^\s"'\x60]{3,})` +
+				`|(?im)` + windowsCommandStart + `net(?:\.exe)?[ \t]+user[ \t]+(?:"[^"\n]+"|[^\s/"]+)[ \t]+["']?(?P<secret>[^\s"'$<{%(\x60*/-][^\s"'\x60]{3,})` +
+				`|(?i)\b(?:cmdkey(?:\.exe)?\b[^\n]*?[ \t]/pass|wmic(?:\.exe)?\b[^\n]*?[ \t]/password):["']?(?P<secret>[^\s"'$<{%(\x60*/-][^\s"'\x60]{3,})` +
+				`|(?i)\bpsexec(?:64)?(?:\.exe)?\b[^\n]*?[ \t]-p[ \t]+["']?(?P<secret>[^\s"'$<{%(\x60*/-][^\s"'\x60]{3,})`,
 			Validate: "NotPlaceholderPassword"},
 		// A secret store's CLI given the value itself: it is then in shell
 		// history and CI logs, and in the script that ran it. An SSM

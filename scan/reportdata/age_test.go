@@ -94,7 +94,7 @@ func TestAgedRowsLongReadTakesOrderedAges(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	st := openTestStore(t, dir)
-	n := 2*ageStreamAfter + 123
+	n := 2*ageStreamAfter + 4*ageBatch + 123
 	mk := func(i int) finding.Finding {
 		return finding.Finding{Scanner: "secrets", ScanType: "code", Severity: finding.Severities[i%5], Title: fmt.Sprintf("t%d", i),
 			Description: "d", RuleID: "r", FilePath: fmt.Sprintf("f%05d.txt", i), Line: 1}

@@ -416,7 +416,8 @@ func (w *findingWriter) finish(ctx context.Context, m flipMeta) error {
 	// The scan is completed: its findings' age on the target follows in
 	// short transactions of their own. A failure here does not undo the
 	// scan; the scan stays unaged and the maintenance loop (and Open)
-	// redo it, and until then readers take a missing age as this scan's.
+	// redo it, and until then readers count this scan among the sightings
+	// (reportdata.SeenOf).
 	_ = w.s.RecordSightings(ctx, w.scan.Seq)
 	return nil
 }

@@ -211,14 +211,26 @@ func (l *ager) lookUp(b *agedBatch) error {
 func (l *ager) close() { l.ages.Close() }
 
 // SeenOf is a finding's sighting on scan sc's target given its
-// finding_age row (ok false when there is none). A completed scan whose
-// sightings are still being written counts as its own first and last
-// sighting; a scan not completed has seen nothing yet.
+// finding_age row (ok false when there is none). A completed scan counts
+// among the sightings even while they are still being written (they are
+// folded in after the scan completes): its completion widens the row, as
+// the fold will, and stands alone when there is no row yet. A scan not
+// completed has seen nothing yet.
 func SeenOf(sc store.Scan, age targets.Age, ok bool) *report.Seen {
+	completed := sc.Status == store.StatusCompleted && sc.CompletedAt != nil
 	switch {
+	case ok && completed:
+		seen := &report.Seen{First: age.FirstSeen, Last: age.LastSeen}
+		if sc.CompletedAt.Before(seen.First) {
+			seen.First = *sc.CompletedAt
+		}
+		if sc.CompletedAt.After(seen.Last) {
+			seen.Last = *sc.CompletedAt
+		}
+		return seen
 	case ok:
 		return &report.Seen{First: age.FirstSeen, Last: age.LastSeen}
-	case sc.Status == store.StatusCompleted && sc.CompletedAt != nil:
+	case completed:
 		return &report.Seen{First: *sc.CompletedAt, Last: *sc.CompletedAt}
 	}
 	return nil

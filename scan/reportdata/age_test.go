@@ -15,6 +15,7 @@ import (
 	"scand/finding/excerpt"
 	"scand/store"
 	"scand/store/excerpts"
+	"scand/store/targets"
 )
 
 // TestAgedRowsKeepEveryRowIntact: the rows AgedRows holds across a
@@ -261,4 +262,39 @@ func openTestStore(t *testing.T, dir string) *store.Store {
 	}
 	t.Cleanup(func() { st.Close() })
 	return st
+}
+
+// TestSeenOfCountsTheScanBeforeItsSightingsAreFolded: between a scan's
+// completion and the fold of its sightings into finding_age, a finding
+// seen by an earlier scan reads as last seen by this one, as it will
+// after the fold; a row that already holds the scan is left as it is.
+func TestSeenOfCountsTheScanBeforeItsSightingsAreFolded(t *testing.T) {
+	t0 := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+	t1, t2 := t0.Add(24*time.Hour), t0.Add(48*time.Hour)
+	done := store.Scan{Status: store.StatusCompleted, CompletedAt: &t1}
+	for _, tc := range []struct {
+		name        string
+		sc          store.Scan
+		age         targets.Age
+		ok          bool
+		first, last time.Time
+		none        bool
+	}{
+		{"earlier row, not folded yet", done, targets.Age{FirstSeen: t0, LastSeen: t0}, true, t0, t1, false},
+		{"row already folded", done, targets.Age{FirstSeen: t0, LastSeen: t2}, true, t0, t2, false},
+		{"no row yet", done, targets.Age{}, false, t1, t1, false},
+		{"running scan, earlier row", store.Scan{Status: store.StatusRunning}, targets.Age{FirstSeen: t0, LastSeen: t0}, true, t0, t0, false},
+		{"running scan, no row", store.Scan{Status: store.StatusRunning}, targets.Age{}, false, time.Time{}, time.Time{}, true},
+	} {
+		got := SeenOf(tc.sc, tc.age, tc.ok)
+		if tc.none {
+			if got != nil {
+				t.Errorf("%s: %+v, want none", tc.name, got)
+			}
+			continue
+		}
+		if got == nil || !got.First.Equal(tc.first) || !got.Last.Equal(tc.last) {
+			t.Errorf("%s: %+v, want first %v last %v", tc.name, got, tc.first, tc.last)
+		}
+	}
 }

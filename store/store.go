@@ -104,14 +104,14 @@ type Store struct {
 	planVEX func(ctx context.Context, sc Scan) VEXVerdicts
 }
 
-// VEXVerdicts are the verdicts stored VEX statements set on the findings
-// of a scan that is about to complete.
+// VEXVerdicts are the verdicts VEX statements set: a document's as it
+// is imported, the stored ones' on a scan about to complete.
 type VEXVerdicts struct {
 	Groups []VerdictGroup
 	// Statements[i] is the statement Groups[i] comes from: its applied
 	// count grows by how many findings the group set.
 	Statements []int64
-	// Audit is appended when Groups is not empty.
+	// Audit, when not nil, is appended in the same transaction.
 	Audit *audit.Record
 }
 

@@ -213,69 +213,55 @@ type VerdictGroup struct {
 	OverVEXOnly  bool
 }
 
-// SetVerdictGroups sets several verdicts in one transaction (one history
-// entry per fingerprint set), with rec appended to the audit log in it
-// when rec is not nil. It returns, per group, how many fingerprints were
-// set, and rec as stored.
-func (s *Store) SetVerdictGroups(ctx context.Context, groups []VerdictGroup, rec *audit.Record) ([]int, *audit.Record, error) {
+// SetVEXVerdicts sets the verdicts of a VEX import in one transaction
+// (one history entry per fingerprint set), with the statements' applied
+// counts and v.Audit appended in it when not nil. It returns, per group,
+// how many fingerprints were set, and the audit record as stored.
+func (s *Store) SetVEXVerdicts(ctx context.Context, v VEXVerdicts) ([]int, *audit.Record, error) {
 	var set []int
-	var stored audit.Record
+	var stored *audit.Record
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		var err error
-		if set, err = s.setVerdictGroupsTx(ctx, tx, groups); err != nil || rec == nil {
-			return err
-		}
-		stored, err = s.AppendAuditTx(ctx, tx, *rec)
+		set, stored, err = s.setVEXVerdictsTx(ctx, tx, v)
 		return err
 	})
-	if err != nil || rec == nil {
-		return set, nil, err
+	if err != nil {
+		return nil, nil, err
 	}
-	s.Emit(stored)
-	return set, &stored, nil
+	if stored != nil {
+		s.Emit(*stored)
+	}
+	return set, stored, nil
 }
 
-func (s *Store) setVerdictGroupsTx(ctx context.Context, tx *sql.Tx, groups []VerdictGroup) ([]int, error) {
+// setVEXVerdictsTx is SetVEXVerdicts in the caller's transaction (the one
+// that completes a scan); the caller emits the record.
+func (s *Store) setVEXVerdictsTx(ctx context.Context, tx *sql.Tx, v VEXVerdicts) ([]int, *audit.Record, error) {
 	at := s.now().UTC().Truncate(time.Microsecond)
-	set := make([]int, len(groups))
-	for i, g := range groups {
+	set := make([]int, len(v.Groups))
+	applied := map[int64]int{}
+	for i, g := range v.Groups {
 		fps := g.Fingerprints
 		if g.OverVEXOnly {
 			var err error
 			if fps, err = openToVEX(ctx, tx, fps); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 		g.State.UpdatedAt = at
 		if err := setVerdictsTx(ctx, tx, fps, g.State); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		set[i] = len(fps)
-	}
-	return set, nil
-}
-
-// setVEXVerdictsTx sets a completing scan's VEX verdicts (VEXVerdicts)
-// and returns the audit record appended (nil when none).
-func (s *Store) setVEXVerdictsTx(ctx context.Context, tx *sql.Tx, v VEXVerdicts) (*audit.Record, error) {
-	if len(v.Groups) == 0 {
-		return nil, nil
-	}
-	set, err := s.setVerdictGroupsTx(ctx, tx, v.Groups)
-	if err != nil {
-		return nil, err
-	}
-	applied := map[int64]int{}
-	for i, n := range set {
-		if n > 0 && i < len(v.Statements) {
-			applied[v.Statements[i]] += n
+		if len(fps) > 0 {
+			applied[v.Statements[i]] += len(fps)
 		}
 	}
 	if err := s.AddVEXAppliedTx(ctx, tx, applied); err != nil || v.Audit == nil {
-		return nil, err
+		return set, nil, err
 	}
 	rec, err := s.AppendAuditTx(ctx, tx, *v.Audit)
-	return &rec, err
+	return set, &rec, err
 }
 
 // openToVEX keeps the fingerprints a VEX statement may set a verdict on.

@@ -386,7 +386,7 @@ func (w *findingWriter) finish(ctx context.Context, m flipMeta) error {
 			}
 			// After the moved verdicts, which a VEX statement never
 			// overrides.
-			if vexRec, err = w.s.setVEXVerdictsTx(ctx, tx, vexPlan); err != nil {
+			if _, vexRec, err = w.s.setVEXVerdictsTx(ctx, tx, vexPlan); err != nil {
 				return err
 			}
 		}

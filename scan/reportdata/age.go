@@ -218,22 +218,20 @@ func (l *ager) close() { l.ages.Close() }
 // completed has seen nothing yet.
 func SeenOf(sc store.Scan, age targets.Age, ok bool) *report.Seen {
 	completed := sc.Status == store.StatusCompleted && sc.CompletedAt != nil
-	switch {
-	case ok && completed:
-		seen := &report.Seen{First: age.FirstSeen, Last: age.LastSeen}
-		if sc.CompletedAt.Before(seen.First) {
-			seen.First = *sc.CompletedAt
+	if !ok {
+		if !completed {
+			return nil
 		}
-		if sc.CompletedAt.After(seen.Last) {
-			seen.Last = *sc.CompletedAt
-		}
-		return seen
-	case ok:
-		return &report.Seen{First: age.FirstSeen, Last: age.LastSeen}
-	case completed:
-		return &report.Seen{First: *sc.CompletedAt, Last: *sc.CompletedAt}
+		age = targets.Age{FirstSeen: *sc.CompletedAt, LastSeen: *sc.CompletedAt}
 	}
-	return nil
+	seen := &report.Seen{First: age.FirstSeen, Last: age.LastSeen}
+	if completed && sc.CompletedAt.Before(seen.First) {
+		seen.First = *sc.CompletedAt
+	}
+	if completed && sc.CompletedAt.After(seen.Last) {
+		seen.Last = *sc.CompletedAt
+	}
+	return seen
 }
 
 // AgedReportRows is ReportRows with each row's sighting on the scan's

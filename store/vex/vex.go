@@ -2,7 +2,7 @@
 // vex_statements, vex_products) and reads the dependency findings they
 // are matched against. It holds rows only: parsing documents and
 // matching purls and advisory ids is the top-level vex package's, and
-// setting the verdicts store's (SetVerdictGroups). store embeds a
+// setting the verdicts store's (SetVEXVerdicts). store embeds a
 // Statements, so these are *store.Store's methods.
 package vex
 
@@ -159,15 +159,8 @@ func (t *Statements) VEXStatementsForPackage(ctx context.Context, key, version s
 	return sqlbase.Collect(rows, err, scanStatement)
 }
 
-// AddVEXApplied adds to the applied counts of statements.
-func (t *Statements) AddVEXApplied(ctx context.Context, counts map[int64]int) error {
-	if len(counts) == 0 {
-		return nil
-	}
-	return sqlbase.InTx(ctx, t.w, func(tx *sql.Tx) error { return t.AddVEXAppliedTx(ctx, tx, counts) })
-}
-
-// AddVEXAppliedTx is AddVEXApplied in the caller's transaction.
+// AddVEXAppliedTx adds to the applied counts of statements, in the
+// transaction that sets their verdicts.
 func (t *Statements) AddVEXAppliedTx(ctx context.Context, tx *sql.Tx, counts map[int64]int) error {
 	for seq, n := range counts {
 		if _, err := tx.ExecContext(ctx, "UPDATE vex_statements SET applied = applied + ? WHERE seq = ?", n, seq); err != nil {

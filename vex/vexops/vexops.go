@@ -3,8 +3,8 @@
 // the whole scan in memory), the import of a document (its statements
 // kept, its not_affected statements set as false_positive verdicts on the
 // matching findings), and the planner that sets the kept statements on
-// the findings of later scans in the transaction that completes them. The API (api/vexapi), the CLI
-// and the daemon's wiring share it.
+// the findings of later scans in the transaction that completes them.
+// The API (api/vexapi), the CLI and the daemon's wiring share it.
 package vexops
 
 import (
@@ -283,16 +283,18 @@ func Import(ctx context.Context, st *store.Store, doc vex.Document, importedBy s
 	rec.Changes = audit.Changes{"document_id": {After: doc.ID}, "format": {After: doc.Format}, "author": {After: doc.Author},
 		"statements": {After: len(rows)}, "vex_document": {After: docSeq}, "findings_matched": {After: matched},
 		"recorded_only": {After: recorded}, "findings_kept_reviewer_verdict": {After: res.FindingsKeptVerdict}}
-	set, stored, err := st.SetVerdictGroups(ctx, groups, &rec)
+	groupStatements := make([]int64, len(groups))
+	for gi := range groups {
+		groupStatements[gi] = seqs[idx[gi]]
+	}
+	set, stored, err := st.SetVEXVerdicts(ctx, store.VEXVerdicts{Groups: groups, Statements: groupStatements, Audit: &rec})
 	if err != nil {
 		return res, err
 	}
 	applied := map[int64]int{}
 	for gi, n := range set {
 		res.FindingsMarked += n
-		if n > 0 {
-			applied[seqs[idx[gi]]] += n
-		}
+		applied[groupStatements[gi]] += n
 	}
 	for i, s := range doc.Statements {
 		switch {
@@ -307,7 +309,7 @@ func Import(ctx context.Context, st *store.Store, doc vex.Document, importedBy s
 	if stored != nil {
 		res.AuditID = stored.Seq
 	}
-	return res, st.AddVEXApplied(ctx, applied)
+	return res, nil
 }
 
 // groupsOf turns the fingerprints marked per statement into verdict
@@ -348,11 +350,11 @@ func asFinding(df vexdb.DependencyFinding) finding.Finding {
 // Planner returns the store's VEX planner: the kept not_affected
 // statements matched against a scan about to complete. A failure is
 // logged and the scan completes without them (a side effect never fails
-// a scan).
+// a scan). A cancelled ctx stops it: the scan cannot complete then.
 func Planner(st *store.Store, log *slog.Logger) func(ctx context.Context, sc store.Scan) store.VEXVerdicts {
 	return func(ctx context.Context, sc store.Scan) store.VEXVerdicts {
-		v, err := Plan(context.WithoutCancel(ctx), st, sc)
-		if err != nil && log != nil {
+		v, err := Plan(ctx, st, sc)
+		if err != nil && ctx.Err() == nil && log != nil {
 			log.Error("stored VEX statements not applied to the scan", "scan_id", sc.ID, "error", err.Error())
 		}
 		return v

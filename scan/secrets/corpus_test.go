@@ -286,16 +286,18 @@ var (
 // keys: the identifiable formats of microsoft/security-utilities and the
 // older keys, round 29), blind: 0.600 (12/20), 0 and 0.667 (14/21), 0;
 // gitleaks 0.700 and 0.714, 0. After round 29's Azure rules: 1.000 and
-// 1.000, 0.
+// 1.000, 0. heldout14 (round 30, hand-written from the families and
+// false-positive classes): 0.976 (40/41), 0 blind, the miss a malformed
+// sample; 1.000, 0 with it corrected; gitleaks 0.878, 1.
 const secretsFamiliesMinRecall = 0.95
 
-var secretsFamiliesGitleaksFPFiles = map[string]int{"dev": 8, "heldout": 6, "heldout2": 1, "heldout3": 2, "heldout4": 1, "heldout5": 3, "heldout6": 1, "heldout7": 1, "heldout8": 0, "heldout9": 0, "heldout10": 2, "heldout11": 0, "heldout12": 1, "heldout13": 1, "gl-dev": 7, "gl-heldout": 5, "gl-contexts": 0, "gl-examples": 10, "names-heldout": 5, "gl-random": 0, "bl-random": 0, "az-dev": 0, "az-heldout": 0}
+var secretsFamiliesGitleaksFPFiles = map[string]int{"dev": 8, "heldout": 6, "heldout2": 1, "heldout3": 2, "heldout4": 1, "heldout5": 3, "heldout6": 1, "heldout7": 1, "heldout8": 0, "heldout9": 0, "heldout10": 2, "heldout11": 0, "heldout12": 1, "heldout13": 1, "gl-dev": 7, "gl-heldout": 5, "gl-contexts": 0, "gl-examples": 10, "names-heldout": 5, "gl-random": 0, "bl-random": 0, "az-dev": 0, "az-heldout": 0, "heldout14": 1}
 
 // TestSecretsFamiliesCorpus scores every part the way
 // bench/secrets-score.go does: a label is found when any finding is on its
 // line; a file with a finding on any other line is a false-positive file.
 func TestSecretsFamiliesCorpus(t *testing.T) {
-	for _, part := range []string{"dev", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "gl-dev", "gl-heldout", "gl-contexts", "gl-examples", "names-heldout", "gl-random", "bl-random", "az-dev", "az-heldout"} {
+	for _, part := range []string{"dev", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "gl-dev", "gl-heldout", "gl-contexts", "gl-examples", "names-heldout", "gl-random", "bl-random", "az-dev", "az-heldout", "heldout14"} {
 		t.Run(part, func(t *testing.T) {
 			recall, fpFiles := secretsScorePart(t, part, secretsFamiliesGitleaksFPFiles[part])
 			if recall < secretsFamiliesMinRecall {

@@ -1,0 +1,2 @@
+def connect(host, user, password=None):
+    return psycopg2.connect(host=host, user=user, password=password)

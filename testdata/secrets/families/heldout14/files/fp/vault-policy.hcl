@@ -1,0 +1,3 @@
+path "secret/data/app/*" {
+  capabilities = ["read"]
+}

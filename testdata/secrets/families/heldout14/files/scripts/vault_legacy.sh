@@ -1,0 +1,2 @@
+export VAULT_TOKEN=s.DzyAnRfWTcyWQivZlHOg38ZB
+vault kv get secret/app

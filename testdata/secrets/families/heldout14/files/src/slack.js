@@ -1,0 +1,1 @@
+const client = new WebClient('xoxe.xoxp-1-xq6JWHFfZ4mJjgWhoJioMPxGAwKc34CrxOdacKln0jX2R83hkYNaz8MtZUcGRJ6VRbglTTTJ38AfcLV08RVHQKaii5b6gQ4BlPqqLvjy6nr5nep7XZkUjRDRvvv8NieB3x1zDocAHXVfgFPtREKF5GgEJJp3pNQkaVsNI9');

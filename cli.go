@@ -21,6 +21,7 @@ import (
 	"scand/finding"
 	"scand/finding/report"
 	"scand/scan"
+	"scand/scan/components"
 	"scand/scan/netguard"
 	"scand/scan/proc"
 	"scand/scan/registry"
@@ -307,7 +308,8 @@ func newEngine(ctx context.Context, getenv func(string) string, stderr io.Writer
 	// progress lines and the command's own messages say the same.
 	e.orch = scan.NewOrchestrator(scan.OrchestratorOptions{Store: e.st, Bus: bus, Scanners: e.scanners, Log: slog.New(slog.DiscardHandler),
 		Now: time.Now, MaxConcurrent: 1, MaxDataAge: time.Duration(settings.VulnDBMaxAgeDays) * 24 * time.Hour, Targets: e,
-		ScannerTimeout: settings.ScannerTimeout, Redact: registry.Redactor(e.scanCfg)})
+		CaptureComponents: components.CaptureJSON,
+		ScannerTimeout:    settings.ScannerTimeout, Redact: registry.Redactor(e.scanCfg)})
 	ok = true
 	return e, nil
 }

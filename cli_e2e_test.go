@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +17,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -593,6 +597,118 @@ func TestCLIServerRecordsTheScanAndHonoursVerdicts(t *testing.T) {
 	// A wrong key is refused: exit 3 with the daemon's answer.
 	r = scandCLI(t, repo, map[string]string{"SCAND_API_KEY": "wrong"}, args...).want(t, 3)
 	if !strings.Contains(r.stderr, "refused the import: 401") {
+		t.Errorf("stderr %q", r.stderr)
+	}
+}
+
+// A CI scan sent with --server carries the components it captured: the
+// daemon serves its SBOM, lists them in the inventory and warns about the
+// versions no lockfile pins, as for a scan of its own; the command's own
+// report warns too.
+func TestCLIServerSendsTheComponents(t *testing.T) {
+	repo := gitRepo(t, map[string]string{"package.json": `{"name":"shop","version":"1.0.0","dependencies":{"express":"^4.18.2","lodash":"4.17.21"}}` + "\n"})
+	base := daemon(t, map[string]string{"SVC_API_KEY": "ci-key"})
+	r := scandCLI(t, repo, map[string]string{"SCAND_API_KEY": "ci-key"}, "scan", "--scanners", "secrets", "--format", "json", "--server", base).want(t, 0)
+	var local struct{ Warnings []string }
+	if err := json.Unmarshal([]byte(r.stdout), &local); err != nil {
+		t.Fatal(err)
+	}
+	const unknown = "versions unknown for 1 components: no lockfile"
+	if !strings.Contains(strings.Join(local.Warnings, "\n"), unknown) {
+		t.Errorf("the command's warnings %q lack %q", local.Warnings, unknown)
+	}
+	get := func(path string, v any) {
+		t.Helper()
+		req, _ := http.NewRequest("GET", base+path, nil)
+		req.Header.Set("X-API-Key", "ci-key")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Fatalf("GET %s: %d", path, resp.StatusCode)
+		}
+		if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+			t.Fatalf("GET %s: %v", path, err)
+		}
+	}
+	var scans []struct{ ID, Source string }
+	get("/api/v1/scans", &scans)
+	if len(scans) != 1 || scans[0].Source != "import" {
+		t.Fatalf("daemon scans %+v", scans)
+	}
+	var bom struct {
+		Components []struct {
+			Name, Version, Purl string
+			Properties          []struct{ Name, Value string }
+		}
+	}
+	get("/api/v1/scans/"+scans[0].ID+"/sbom", &bom)
+	got := map[string]string{}
+	for _, c := range bom.Components {
+		got[c.Name] = c.Version + " " + c.Purl
+		for _, p := range c.Properties {
+			if p.Name == "scand:declared_range" {
+				got[c.Name] += " " + p.Value
+			}
+		}
+	}
+	want := map[string]string{"express": " pkg:npm/express ^4.18.2", "lodash": "4.17.21 pkg:npm/lodash@4.17.21"}
+	for name, w := range want {
+		if got[name] != w {
+			t.Errorf("SBOM component %s = %q, want %q (all: %v)", name, got[name], w, got)
+		}
+	}
+	var sum struct{ Warnings []string }
+	get("/api/v1/scans/"+scans[0].ID+"/summary", &sum)
+	if !strings.Contains(strings.Join(sum.Warnings, "\n"), unknown) {
+		t.Errorf("the daemon's warnings %q lack %q", sum.Warnings, unknown)
+	}
+	var inv struct {
+		Items []struct {
+			Name, Version string
+			Targets       []struct{ Name string }
+		}
+	}
+	get("/api/v1/components?purl=pkg:npm/lodash", &inv)
+	if len(inv.Items) != 1 || inv.Items[0].Version != "4.17.21" || len(inv.Items[0].Targets) != 1 || inv.Items[0].Targets[0].Name != repo {
+		t.Errorf("inventory %+v", inv)
+	}
+}
+
+// A daemon of an earlier release refuses the components member as unknown;
+// the command then sends the scan without them and says so.
+func TestCLIServerSendsWithoutComponentsToAnEarlierDaemon(t *testing.T) {
+	repo := gitRepo(t, map[string]string{"package.json": `{"name":"shop","dependencies":{"lodash":"4.17.21"}}` + "\n"})
+	base := daemon(t, map[string]string{"SVC_API_KEY": "ci-key"})
+	target, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	var refused, forwarded atomic.Int32
+	earlier := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if bytes.Contains(body, []byte(`"components":`)) {
+			// What importscan answers for a member it does not know.
+			refused.Add(1)
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusUnprocessableEntity)
+			io.WriteString(w, `{"detail":[{"loc":["body","components"],"msg":"Extra inputs are not permitted","type":"extra_forbidden","input":"components"}]}`)
+			return
+		}
+		forwarded.Add(1)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.ContentLength = int64(len(body))
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(earlier.Close)
+	r := scandCLI(t, repo, map[string]string{"SCAND_API_KEY": "ci-key"}, "scan", "--scanners", "secrets", "--format", "json", "--server", earlier.URL).want(t, 0)
+	if refused.Load() != 1 || forwarded.Load() != 1 {
+		t.Errorf("requests: %d refused, %d forwarded; want one each", refused.Load(), forwarded.Load())
+	}
+	if !strings.Contains(r.stderr, "takes no components (an earlier release)") || !strings.Contains(r.stderr, "imported as scan") {
 		t.Errorf("stderr %q", r.stderr)
 	}
 }

@@ -15,6 +15,8 @@ import (
 
 	"scand/api"
 	"scand/finding/report"
+	"scand/scan/components"
+	"scand/scan/importscan"
 	"scand/store"
 )
 
@@ -87,17 +89,9 @@ func sendToServer(ctx context.Context, r serverRequest) error {
 	if label == "" {
 		label = r.scan.TargetPath
 	}
-	pr, pw := io.Pipe()
-	go func() { pw.CloseWithError(writeImportBody(ctx, pw, r.eng.st, r.scan, label, commit)) }()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, pr)
+	comps, err := importComponents(ctx, r.eng.st, r.scan, r.eng.stderr)
 	if err != nil {
-		pr.Close()
 		return err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("User-Agent", "scand/"+version())
-	if r.key != "" {
-		req.Header.Set("X-API-Key", r.key)
 	}
 	client := &http.Client{Timeout: serverResponseTimeout, Transport: &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,
@@ -105,17 +99,42 @@ func sendToServer(ctx context.Context, r serverRequest) error {
 		TLSHandshakeTimeout:   serverDialTimeout,
 		ResponseHeaderTimeout: serverResponseTimeout,
 	}}
-	resp, err := client.Do(req)
-	if err != nil {
-		return fmt.Errorf("cannot reach the scand daemon at %s: %v", base.Redacted(), errors.Unwrap(err))
+	post := func(comps []byte) (int, string, []byte, error) {
+		pr, pw := io.Pipe()
+		go func() { pw.CloseWithError(writeImportBody(ctx, pw, r.eng.st, r.scan, label, commit, comps)) }()
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, pr)
+		if err != nil {
+			pr.Close()
+			return 0, "", nil, err
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("User-Agent", "scand/"+version())
+		if r.key != "" {
+			req.Header.Set("X-API-Key", r.key)
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			return 0, "", nil, fmt.Errorf("cannot reach the scand daemon at %s: %v", base.Redacted(), errors.Unwrap(err))
+		}
+		defer resp.Body.Close()
+		body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+		if err != nil {
+			return 0, "", nil, fmt.Errorf("scand daemon at %s: reading the answer: %v", base.Redacted(), err)
+		}
+		return resp.StatusCode, resp.Status, body, nil
 	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
-	if err != nil {
-		return fmt.Errorf("scand daemon at %s: reading the answer: %v", base.Redacted(), err)
+	code, status, body, err := post(comps)
+	if err == nil && code == http.StatusUnprocessableEntity && comps != nil && olderDaemonRefusedComponents(body) {
+		// A daemon of an earlier release takes no components: the scan is
+		// still worth recording, without its SBOM.
+		fmt.Fprintf(r.eng.stderr, "scand: the daemon at %s takes no components (an earlier release): sent the scan without them, so its SBOM there is empty\n", base.Redacted())
+		code, status, body, err = post(nil)
 	}
-	if resp.StatusCode != http.StatusCreated {
-		return fmt.Errorf("scand daemon at %s refused the import: %s %s", base.Redacted(), resp.Status, report.Printable(string(bytes.TrimSpace(body)), 500))
+	if err != nil {
+		return err
+	}
+	if code != http.StatusCreated {
+		return fmt.Errorf("scand daemon at %s refused the import: %s %s", base.Redacted(), status, report.Printable(string(bytes.TrimSpace(body)), 500))
 	}
 	var res api.ImportScanResult
 	if err := json.Unmarshal(body, &res); err != nil {
@@ -143,8 +162,9 @@ func safeRemote(remote string) string {
 }
 
 // writeImportBody streams the import: the scan's fields first, then each
-// finding in the API shape, as the daemon reads them.
-func writeImportBody(ctx context.Context, w io.Writer, st *store.Store, sc store.Scan, label, commit string) error {
+// finding in the API shape, as the daemon reads them, then the scanners
+// and the components captured with the scan.
+func writeImportBody(ctx context.Context, w io.Writer, st *store.Store, sc store.Scan, label, commit string, comps []byte) error {
 	head := map[string]any{"target": label, "scan_types": sc.ScanTypes}
 	if commit != "" {
 		head["commit"] = commit
@@ -153,7 +173,11 @@ func writeImportBody(ctx context.Context, w io.Writer, st *store.Store, sc store
 	if err != nil {
 		return err
 	}
-	tail, err := json.Marshal(map[string]any{"scanners_run": sc.ScannersRun, "scanners_skipped": sc.ScannersSkipped, "coverage": sc.Coverage})
+	rest := map[string]any{"scanners_run": sc.ScannersRun, "scanners_skipped": sc.ScannersSkipped, "coverage": sc.Coverage}
+	if comps != nil {
+		rest["components"] = json.RawMessage(comps)
+	}
+	tail, err := json.Marshal(rest)
 	if err != nil {
 		return err
 	}
@@ -181,4 +205,39 @@ func writeImportBody(ctx context.Context, w io.Writer, st *store.Store, sc store
 	buf = append(buf, tail[1:]...)
 	_, err = w.Write(buf)
 	return err
+}
+
+// importComponents is the scan's captured components as an import sends
+// them (nil when none were captured), fitted to what the daemon accepts;
+// what had to be left out is said on stderr.
+func importComponents(ctx context.Context, st *store.Store, sc store.Scan, stderr io.Writer) ([]byte, error) {
+	raw, err := st.ScanComponents(ctx, sc.ID)
+	if err != nil || len(raw) == 0 {
+		return nil, err
+	}
+	comps, err := components.DecodeCapture(raw)
+	if err != nil {
+		return nil, fmt.Errorf("components of the scan: %v", err)
+	}
+	comps, dropped := importscan.FitComponents(comps)
+	if dropped > 0 {
+		fmt.Fprintf(stderr, "scand: %d components left out of the import (a name, package URL or path the daemon would refuse, or past its limits)\n", dropped)
+	}
+	return json.Marshal(comps)
+}
+
+// olderDaemonRefusedComponents says whether a 422 answer refuses the
+// components member as unknown, which is what a daemon released before
+// imports carried components answers.
+func olderDaemonRefusedComponents(body []byte) bool {
+	var v api.ValidationBody
+	if json.Unmarshal(body, &v) != nil {
+		return false
+	}
+	for _, d := range v.Detail {
+		if d.Type == "extra_forbidden" && len(d.Loc) == 2 && d.Loc[0] == "body" && d.Loc[1] == "components" {
+			return true
+		}
+	}
+	return false
 }

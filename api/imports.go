@@ -10,6 +10,7 @@ import (
 	"scand/api/httpio"
 	"scand/auth"
 	"scand/finding"
+	"scand/scan/components"
 	"scand/scan/importscan"
 	"scand/store"
 )
@@ -32,6 +33,7 @@ type ImportScanRequest struct {
 	ScannersSkipped []store.SkippedScanner   `json:"scanners_skipped,omitempty"`
 	Coverage        *finding.ScanCoverage    `json:"coverage,omitempty" doc:"what the scan examined (scand scan sends it); its scanner entries are kept and the type statuses and partial reasons recomputed from them"`
 	Findings        []store.FindingWithState `json:"findings" doc:"in the API's finding shape; id, scan_id, compliance_tags and state are the daemon's to set and are ignored"`
+	Components      []components.Component   `json:"components,omitempty" doc:"the components captured with the scan (scand scan sends them), before or after findings: the scan's SBOM, inventory rows and version warning come from them; at most 100,000, each checked"`
 }
 
 // ImportScanResult is the answer to an import.

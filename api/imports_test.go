@@ -24,7 +24,7 @@ func fp(n int) string { return fmt.Sprintf("%064x", n) }
 // reads them (encoding/json would sort a map's keys).
 func orderedJSON(body map[string]any) string {
 	var parts []string
-	for _, k := range []string{"target", "commit", "scan_types", "scanners_run", "findings", "scanners_skipped", "extra"} {
+	for _, k := range []string{"target", "commit", "scan_types", "scanners_run", "findings", "scanners_skipped", "components", "extra"} {
 		if v, ok := body[k]; ok {
 			b, _ := json.Marshal(v)
 			parts = append(parts, fmt.Sprintf("%q:%s", k, b))
@@ -105,6 +105,13 @@ func TestImportValidation(t *testing.T) {
 			b["findings"] = []any{importFinding(fp(3), "low", "ok"), f}
 		})
 	}
+	badComponent := func(k string, v any) string {
+		return with(func(b map[string]any) {
+			c := map[string]any{"name": "lodash", "version": "4.17.21", "ecosystem": "npm", "purl": "pkg:npm/lodash@4.17.21"}
+			c[k] = v
+			b["components"] = []any{map[string]any{"name": "ok", "purl": "pkg:npm/ok"}, c}
+		})
+	}
 	cases := []struct {
 		name, body, loc string
 	}{
@@ -129,6 +136,15 @@ func TestImportValidation(t *testing.T) {
 		{"wrong type", badFinding("line", "three"), "body.findings.1.line"},
 		{"bad skipped entry", with(func(b map[string]any) { b["scanners_skipped"] = []any{map[string]any{"name": ""}} }), "body.scanners_skipped.0.name"},
 		{"trailing data", with(func(map[string]any) {}) + `{}`, "body"},
+		{"components not an array", with(func(b map[string]any) { b["components"] = map[string]any{} }), "body.components"},
+		{"component without a name", badComponent("name", ""), "body.components.1.name"},
+		{"component purl", badComponent("purl", "javascript:alert(1)"), "body.components.1.purl"},
+		{"component purl with a space", badComponent("purl", "pkg:npm/a b"), "body.components.1.purl"},
+		{"component scope", badComponent("scope", "optional"), "body.components.1.scope"},
+		{"component source outside", badComponent("source", "../../etc/passwd"), "body.components.1.source"},
+		{"component dependency", badComponent("depends_on", []string{"not a purl"}), "body.components.1.depends_on"},
+		{"component control character", badComponent("version", "1.0\n"), "body.components.1.version"},
+		{"unknown component field", badComponent("evil", true), "body.components.1"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -159,6 +175,41 @@ func TestImportValidation(t *testing.T) {
 	json.Unmarshal(out, &scans)
 	if code != 200 || len(scans) != 0 {
 		t.Errorf("scans after refused imports: %d %s", code, out)
+	}
+}
+
+// An import's components are the scan's SBOM, before or after its
+// findings; more than the cap is refused whole.
+func TestImportKeepsComponents(t *testing.T) {
+	h := newScanHarness(t, nil, nil)
+	comps := `[{"name":"lodash","version":"4.17.21","ecosystem":"npm","purl":"pkg:npm/lodash@4.17.21","scope":"direct","source":"package-lock.json","line":7,"licenses":["MIT"]},` +
+		`{"name":"express","version":"","ecosystem":"npm","purl":"pkg:npm/express","source":"package.json","declared_range":"^4.18.2"}]`
+	body := `{"target":"repo","scan_types":["dependency"],"components":` + comps + `,"findings":[]}`
+	code, out, _ := h.do("POST", "/api/v1/scans/import", body)
+	if code != 201 {
+		t.Fatalf("import: %d %s", code, out)
+	}
+	var res ImportScanResult
+	json.Unmarshal(out, &res)
+	code, out, _ = h.do("GET", "/api/v1/scans/"+res.Scan.ID+"/sbom", nil)
+	if code != 200 || !strings.Contains(string(out), `"purl": "pkg:npm/lodash@4.17.21"`) && !strings.Contains(string(out), `"purl":"pkg:npm/lodash@4.17.21"`) {
+		t.Errorf("SBOM: %d %s", code, out)
+	}
+	code, out, _ = h.do("GET", "/api/v1/scans/"+res.Scan.ID+"/summary", nil)
+	if code != 200 || !strings.Contains(string(out), "versions unknown for 1 components") {
+		t.Errorf("summary: %d %s", code, out)
+	}
+
+	many := strings.Repeat(`{"name":"a"},`, 100_000) + `{"name":"a"}`
+	code, out, _ = h.do("POST", "/api/v1/scans/import", `{"target":"repo2","scan_types":["dependency"],"findings":[],"components":[`+many+`]}`)
+	if code != 422 || !strings.Contains(string(out), "at most 100000 components") {
+		t.Errorf("100,001 components: %d %.300s", code, out)
+	}
+	code, out, _ = h.do("GET", "/api/v1/scans", nil)
+	var scans []ScanView
+	json.Unmarshal(out, &scans)
+	if code != 200 || len(scans) != 1 {
+		t.Errorf("scans after the refused import: %d %d", code, len(scans))
 	}
 }
 

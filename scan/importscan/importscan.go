@@ -288,12 +288,19 @@ func prepareImported(scanID string, f finding.Finding) finding.Finding {
 // a body cut off); the scan it started is deleted.
 var ErrAborted = errors.New("import aborted")
 
+// Tail is what an import may say after its findings: its scanners and
+// coverage, and the components captured with it (nil when it sent none).
+type Tail struct {
+	Meta       store.IngestMeta
+	Components []byte
+}
+
 // Import stores a scan computed elsewhere. findings yields the checked
-// findings as they are read; meta is asked once they are all read (an
-// import may list its scanners after them). On success the scan is
+// findings as they are read; tail is asked once they are all read (an
+// import may list its scanners and components after them). On success the scan is
 // completed and scan.start and scan.complete are published; on any error
 // the scan is removed and nothing is published.
-func (im Importer) Import(ctx context.Context, req Request, findings iter.Seq2[finding.Finding, error], meta func() store.IngestMeta) (store.Scan, error) {
+func (im Importer) Import(ctx context.Context, req Request, findings iter.Seq2[finding.Finding, error], tail func() Tail) (store.Scan, error) {
 	bg := context.WithoutCancel(ctx)
 	o := im.Scans
 	sc, err := im.Store.CreateScan(bg, store.Scan{ID: store.NewID(), TargetPath: req.Target, ScanTypes: req.ScanTypes,
@@ -325,8 +332,15 @@ func (im Importer) Import(ctx context.Context, req Request, findings iter.Seq2[f
 			return abort(err)
 		}
 	}
-	m := meta()
-	sum, err := in.Finish(ctx, m)
+	t := tail()
+	// Stored before the scan completes, so that what completion derives
+	// from them (the inventory's rows, VEX matches) sees them.
+	if t.Components != nil {
+		if err := im.Store.SetScanComponents(bg, sc.ID, t.Components); err != nil {
+			return abort(err)
+		}
+	}
+	sum, err := in.Finish(ctx, t.Meta)
 	if err != nil {
 		return abort(err)
 	}
@@ -396,8 +410,8 @@ type importedFinding struct {
 // Read reads the body of POST /scans/import, a JSON object, and
 // imports it while it reads: target, commit and scan_types must come
 // before findings (checked first), each finding is checked and stored as
-// it is decoded, and scanners_run and scanners_skipped may come before or
-// after the findings. Unknown members are refused. A problem comes back
+// it is decoded, and scanners_run, scanners_skipped, coverage and
+// components may come before or after the findings. Unknown members are refused. A problem comes back
 // as a *ProblemsError; a read error (an oversized body) as it is.
 func (im Importer) Read(ctx context.Context, body io.Reader, createdBy string) (store.Scan, error) {
 	sq := &squeezer{r: body}
@@ -417,9 +431,14 @@ func (im Importer) Read(ctx context.Context, body io.Reader, createdBy string) (
 	}
 	req := Request{CreatedBy: createdBy}
 	var meta store.IngestMeta
+	var comps []byte
 	member := func(key string, afterFindings bool) error {
 		var dst any
 		switch key {
+		case "components":
+			var err error
+			comps, err = readComponents(dec, decodeProblem)
+			return err
 		case "scanners_run":
 			dst = &meta.ScannersRun
 		case "scanners_skipped":
@@ -522,7 +541,7 @@ func (im Importer) Read(ctx context.Context, body io.Reader, createdBy string) (
 		if len(probs) > 0 {
 			return store.Scan{}, &ProblemsError{probs}
 		}
-		sc, err := im.Import(ctx, req, findings, func() store.IngestMeta { return meta })
+		sc, err := im.Import(ctx, req, findings, func() Tail { return Tail{Meta: meta, Components: comps} })
 		var pe *ProblemsError
 		if errors.As(err, &pe) {
 			return sc, pe

@@ -20,7 +20,7 @@ import (
 // decoded, and the whole list is bounded, since it is kept as one value.
 const (
 	importMaxComponents     = 100_000
-	importMaxComponentBytes = 64 << 20
+	importMaxComponentBytes = 32 << 20
 	importMaxLicenses       = 64
 	importMaxDependsOn      = 10_000
 )

@@ -89,7 +89,7 @@ func (v *vexFlags) write(ctx context.Context, st *store.Store, sc store.Scan, au
 		return &exitError{exitNoScan, "-vex-out: " + err.Error()}
 	}
 	defer os.Remove(tmp.Name())
-	_, err = vexops.Export(ctx, st, tmp, format, sc, "scan", vexops.Options{Author: author, ToolVersion: version(), Now: time.Now})
+	_, err = vexops.Export(ctx, st, tmp, format, sc, "scan", vexops.Options{Author: author, ToolVersion: version(), Now: time.Now, Standalone: true})
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}

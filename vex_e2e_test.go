@@ -493,6 +493,11 @@ func TestVEXInTheCLIGate(t *testing.T) {
 	if !bytes.Contains(b, []byte(`"bomFormat": "CycloneDX"`)) || bytes.Count(b, []byte(`"state": "not_affected"`)) != 3 {
 		t.Errorf("-vex-out:\n%s", b)
 	}
+	// The command publishes no SBOM: its refs are purls, never BOM-Links
+	// into a document the user does not have.
+	if bytes.Contains(b, []byte("urn:cdx:")) || !bytes.Contains(b, []byte(`"ref": "pkg:npm/`)) {
+		t.Errorf("-vex-out refs are not standalone purls:\n%s", b)
+	}
 	validateVEX(t, "cyclonedx", out)
 	scandCLI(t, tree, env, "scan", "--type", "dependency", "--vex", filepath.Join(tree, "package.json"), ".").want(t, 2)
 }

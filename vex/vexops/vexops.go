@@ -34,6 +34,9 @@ type Options struct {
 	ToolVersion string
 	// Now stamps the document (SVC_FAKE_NOW pins it).
 	Now func() time.Time
+	// Standalone writes purls where BOM-Links into the scan's SBOM would
+	// go: scand scan publishes no SBOM for them to point into.
+	Standalone bool
 }
 
 // VerdictStatuses are the verdicts a VEX export writes a statement for.
@@ -57,7 +60,7 @@ func Export(ctx context.Context, st *store.Store, w io.Writer, format string, sc
 	}
 	h := vex.Header{ID: vex.DocumentID(o.Author, scope, sc.ID, format, at.Format(time.RFC3339)), Author: o.Author, Timestamp: at,
 		ToolVersion: o.ToolVersion}
-	if format == vex.FormatCycloneDX {
+	if format == vex.FormatCycloneDX && !o.Standalone {
 		h.BOMLink = bomLink
 	}
 	vw, err := vex.NewWriter(w, format, h)

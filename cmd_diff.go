@@ -260,7 +260,7 @@ func runDiffCommand(ctx context.Context, args []string, getenv func(string) stri
 	if err != nil {
 		return &exitError{exitNoScan, err.Error()}
 	}
-	coverage, err := reportdata.ScanCoverage(ctx, eng.st, headScan.ID)
+	coverage, err := reportdata.ScanCoverage(ctx, eng.st, headScan)
 	if err != nil {
 		return &exitError{exitNoScan, err.Error()}
 	}

@@ -189,7 +189,7 @@ func scanReportInput(ctx context.Context, eng *engine, sc store.Scan, failOn str
 	if err != nil {
 		return reportInput{}, &exitError{exitNoScan, err.Error()}
 	}
-	coverage, err := reportdata.ScanCoverage(ctx, eng.st, sc.ID)
+	coverage, err := reportdata.ScanCoverage(ctx, eng.st, sc)
 	if err != nil {
 		return reportInput{}, &exitError{exitNoScan, err.Error()}
 	}

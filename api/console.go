@@ -240,7 +240,7 @@ func (a *consoleActions) ScanDetails(ctx context.Context, sc store.Scan) (ui.Sca
 	if out.VulnDB, err = a.s.Store.ScanDataSources(ctx, sc.ID); err != nil {
 		return out, err
 	}
-	coverage, err := reportdata.ScanCoverage(ctx, a.s.Store, sc.ID)
+	coverage, err := reportdata.ScanCoverage(ctx, a.s.Store, sc)
 	if err != nil {
 		return out, err
 	}

@@ -71,6 +71,11 @@ func TestImportStoresACompletedScanAndAnswersVerdicts(t *testing.T) {
 	if strings.Join(events, ",") != "scan.start,scan.complete" {
 		t.Errorf("events %v, want scan.start then scan.complete", events)
 	}
+	// It sent no components: its summary says why its SBOM is empty.
+	code, out, _ = h.do("GET", "/api/v1/scans/"+sc.ID+"/summary", nil)
+	if code != 200 || !strings.Contains(string(out), "no SBOM: the import sent no components") {
+		t.Errorf("summary of an import without components: %d %s", code, out)
+	}
 
 	// A verdict recorded on the daemon comes back with the next import.
 	code, out, _ = h.do("PATCH", "/api/v1/findings/"+fp(2)+"/state", map[string]any{"status": "false_positive", "note": "test key"})
@@ -196,7 +201,7 @@ func TestImportKeepsComponents(t *testing.T) {
 		t.Errorf("SBOM: %d %s", code, out)
 	}
 	code, out, _ = h.do("GET", "/api/v1/scans/"+res.Scan.ID+"/summary", nil)
-	if code != 200 || !strings.Contains(string(out), "versions unknown for 1 components") {
+	if code != 200 || !strings.Contains(string(out), "versions unknown for 1 components") || strings.Contains(string(out), "no SBOM") {
 		t.Errorf("summary: %d %s", code, out)
 	}
 

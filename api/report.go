@@ -143,7 +143,7 @@ func (s *Server) streamSARIF(ctx context.Context, w http.ResponseWriter, sc stor
 	if err != nil {
 		return err
 	}
-	coverage, err := reportdata.ScanCoverage(ctx, s.Store, sc.ID)
+	coverage, err := reportdata.ScanCoverage(ctx, s.Store, sc)
 	if err != nil {
 		return err
 	}
@@ -173,7 +173,7 @@ func (s *Server) writeStoredReport(ctx context.Context, w io.Writer, sc store.Sc
 	if err != nil {
 		return err
 	}
-	coverage, err := reportdata.ScanCoverage(ctx, s.Store, sc.ID)
+	coverage, err := reportdata.ScanCoverage(ctx, s.Store, sc)
 	if err != nil {
 		return err
 	}

@@ -525,7 +525,7 @@ func (s *Server) handleSummary(w http.ResponseWriter, r *http.Request) error {
 	if sum.VulnDB, err = s.Store.ScanDataSources(r.Context(), sc.ID); err != nil {
 		return err
 	}
-	coverage, err := reportdata.ScanCoverage(r.Context(), s.Store, sc.ID)
+	coverage, err := reportdata.ScanCoverage(r.Context(), s.Store, sc)
 	if err != nil {
 		return err
 	}

@@ -20,18 +20,26 @@ import (
 // sarifProbeTimeout bounds the version lookups of one SARIF document.
 const sarifProbeTimeout = 20 * time.Second
 
+// ImportWithoutComponents is the warning on an imported scan that sent
+// no components: its SBOM is empty because nothing was sent, not because
+// the target has no dependencies.
+const ImportWithoutComponents = "no SBOM: the import sent no components (scand scan of an earlier release, or another tool), so this scan's dependencies are not in the inventory and are not re-evaluated"
+
 // ScanCoverage is a stored scan's coverage warnings: what its findings may
 // miss besides stale advisory data (components whose versions are
-// unknown). Read from the components captured with the scan, so an old
-// scan says what it said then.
-func ScanCoverage(ctx context.Context, st *store.Store, scanID string) ([]string, error) {
-	raw, err := st.ScanComponents(ctx, scanID)
+// unknown, an import that sent none). Read from the components captured
+// with the scan, so an old scan says what it said then.
+func ScanCoverage(ctx context.Context, st *store.Store, sc store.Scan) ([]string, error) {
+	raw, err := st.ScanComponents(ctx, sc.ID)
 	if err != nil {
 		return nil, err
 	}
+	if raw == nil && sc.Source == store.SourceImport {
+		return []string{ImportWithoutComponents}, nil
+	}
 	comps, err := components.DecodeCapture(raw)
 	if err != nil {
-		return nil, fmt.Errorf("components of scan %s: %w", scanID, err)
+		return nil, fmt.Errorf("components of scan %s: %w", sc.ID, err)
 	}
 	if w := components.VersionsUnknownWarning(comps); w != "" {
 		return []string{w}, nil

@@ -212,3 +212,68 @@ func TestExcerptSpoolSharesRepeatedWindows(t *testing.T) {
 		}
 	}
 }
+
+// TestExcerptLookupDecodesSharedBodiesOnce: a report's lookup gives every
+// finding its own window, batch after batch, and a window many findings
+// show is decoded once and handed to all of them.
+func TestExcerptLookupDecodesSharedBodiesOnce(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, t.TempDir()+"/x.db", time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	sp, err := s.SpoolExcerpts(ctx, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sp.Close()
+	shared := &excerpt.Excerpt{StartLine: 2, Line: 5, Lines: []string{"a", "b", "token = \"…****\"", "d"}}
+	fp := func(i int) string {
+		return fmt.Sprintf("%016x", uint64(i+1)*0x9E3779B97F4A7C15) + strings.Repeat("0", 48)
+	}
+	var items []excerpts.Item
+	for i := 0; i < 2000; i++ {
+		e := shared
+		if i%10 == 0 {
+			e = &excerpt.Excerpt{StartLine: i + 1, Line: i + 1, Lines: []string{fmt.Sprintf("own window %d", i)}}
+		}
+		items = append(items, excerpts.Item{Fingerprint: fp(i), Excerpt: e})
+	}
+	if err := sp.Add(ctx, items); err != nil {
+		t.Fatal(err)
+	}
+	if err := sp.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	look := s.ExcerptLookup(4)
+	var sharedSeen *excerpt.Excerpt
+	for start := 0; start < 2000; start += 300 {
+		var fps []string
+		for i := start; i < min(start+300, 2000); i++ {
+			fps = append(fps, fp(i))
+		}
+		fps = append(fps, strings.Repeat("e", 64)) // no excerpt
+		got := look.GetMany(ctx, fps)
+		if len(got) != len(fps)-1 {
+			t.Fatalf("batch at %d: %d excerpts for %d findings", start, len(got), len(fps)-1)
+		}
+		for i := start; i < min(start+300, 2000); i++ {
+			e := got[fp(i)]
+			if i%10 == 0 {
+				if e == nil || e.StartLine != i+1 || e.Lines[0] != fmt.Sprintf("own window %d", i) {
+					t.Fatalf("finding %d: %+v", i, e)
+				}
+				continue
+			}
+			if e == nil || e.StartLine != 2 || len(e.Lines) != 4 || e.Lines[2] != shared.Lines[2] {
+				t.Fatalf("finding %d: %+v", i, e)
+			}
+			if sharedSeen == nil {
+				sharedSeen = e
+			} else if e != sharedSeen {
+				t.Fatalf("finding %d: the shared window was decoded again", i)
+			}
+		}
+	}
+}

@@ -142,7 +142,17 @@ func (x *Excerpts) Excerpt(ctx context.Context, scanSeq int64, fingerprint strin
 type Lookup struct {
 	db  *sql.DB
 	seq int64
+	// decoded holds the excerpts already decoded, by body: findings share
+	// windows (a body is stored once however many show it), and reading,
+	// inflating and parsing the same body again for each of them was most
+	// of what a report's excerpts cost. At most lookupDecodedBodies.
+	mu      sync.Mutex
+	decoded map[int64]*excerpt.Excerpt
 }
+
+// lookupDecodedBodies bounds a Lookup's decoded bodies (a few hundred
+// bytes each): past it the set starts over.
+const lookupDecodedBodies = 8192
 
 // ExcerptLookup is a Lookup over a scan's excerpts. It reads through the
 // lookup pool: a Lookup is used while its caller streams the scan's
@@ -174,25 +184,70 @@ func (l *Lookup) GetMany(ctx context.Context, fingerprints []string) map[string]
 	if err != nil {
 		return out
 	}
-	rows, err := l.db.QueryContext(ctx, `SELECT e.fp, b.body FROM json_each(?) j CROSS JOIN finding_excerpts e
-		JOIN excerpt_bodies b ON b.id = e.body_id WHERE e.scan_seq = ? AND e.fp = j.value`, string(list), l.seq)
+	rows, err := l.db.QueryContext(ctx, `SELECT e.fp, e.body_id FROM json_each(?) j CROSS JOIN finding_excerpts e
+		WHERE e.scan_seq = ? AND e.fp = j.value`, string(list), l.seq)
 	if err != nil {
 		return out
 	}
-	defer rows.Close()
+	bodyOf := make(map[int64]int64, len(keys))
 	for rows.Next() {
-		var k int64
-		var body []byte
-		if rows.Scan(&k, &body) != nil {
+		var k, id int64
+		if rows.Scan(&k, &id) != nil {
+			rows.Close()
 			return out
 		}
-		if e, err := decode(body, 0); err == nil {
+		bodyOf[k] = id
+	}
+	if rows.Close() != nil || rows.Err() != nil {
+		return out
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.decoded == nil || len(l.decoded) > lookupDecodedBodies {
+		l.decoded = map[int64]*excerpt.Excerpt{}
+	}
+	var missing []int64
+	for _, id := range bodyOf {
+		if _, ok := l.decoded[id]; !ok {
+			l.decoded[id] = nil // asked for once
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) > 0 {
+		l.readBodies(ctx, missing)
+	}
+	for k, id := range bodyOf {
+		if e := l.decoded[id]; e != nil {
 			for _, f := range byKey[k] {
 				out[f] = e
 			}
 		}
 	}
 	return out
+}
+
+// readBodies decodes the bodies ids into l.decoded; a body that cannot
+// be read or decoded stays nil (that finding has no excerpt).
+func (l *Lookup) readBodies(ctx context.Context, ids []int64) {
+	list, err := json.Marshal(ids)
+	if err != nil {
+		return
+	}
+	rows, err := l.db.QueryContext(ctx, `SELECT b.id, b.body FROM json_each(?) j JOIN excerpt_bodies b ON b.id = j.value`, string(list))
+	if err != nil {
+		return
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var body []byte
+		if rows.Scan(&id, &body) != nil {
+			return
+		}
+		if e, err := decode(body, 0); err == nil {
+			l.decoded[id] = e
+		}
+	}
 }
 
 // deflaters are reused: a new flate writer costs far more than

@@ -20,8 +20,12 @@ const ageBatch = 5000
 // walks the scan's finding_fps in fingerprint order in short write
 // transactions and holds none of the scan in memory, then marks the scan
 // aged. A scan that is not completed (or deleted meanwhile) is only
-// marked.
+// marked. A scan another call is folding now is left to it.
 func (s *Targets) RecordSightings(ctx context.Context, seq int64) error {
+	if !s.claimAging(seq) {
+		return nil
+	}
+	defer s.releaseAging(seq)
 	var targetID sql.NullInt64
 	var completed sql.NullString
 	var status string
@@ -70,6 +74,27 @@ func (s *Targets) RecordSightings(ctx context.Context, seq int64) error {
 	}
 	_, err = s.w.ExecContext(ctx, "UPDATE scans SET aged = 1 WHERE seq = ?", seq)
 	return err
+}
+
+// claimAging reports whether the caller may fold scan seq's sightings
+// (no other call is folding them), and if so records that it does.
+func (s *Targets) claimAging(seq int64) bool {
+	s.agingMu.Lock()
+	defer s.agingMu.Unlock()
+	if s.aging[seq] {
+		return false
+	}
+	if s.aging == nil {
+		s.aging = map[int64]bool{}
+	}
+	s.aging[seq] = true
+	return true
+}
+
+func (s *Targets) releaseAging(seq int64) {
+	s.agingMu.Lock()
+	defer s.agingMu.Unlock()
+	delete(s.aging, seq)
 }
 
 // repairLatest marks a target for the batched rewrite of its

@@ -19,6 +19,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"sync"
 	"time"
 
 	"scand/store/scans"
@@ -61,6 +62,12 @@ type Targets struct {
 	// (sqlbase.Pools.Lookup).
 	lookup *sql.DB
 	now    func() time.Time
+	// aging holds the scans whose sightings a RecordSightings is folding
+	// now: the maintenance loop finds a scan that has just completed
+	// still unaged, and folding its million fingerprints a second time
+	// beside the first doubled the writer's work after a large scan.
+	agingMu sync.Mutex
+	aging   map[int64]bool
 }
 
 // New reads through db (point reads beside a stream through lookup),

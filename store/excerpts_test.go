@@ -164,20 +164,9 @@ func TestExcerptSpoolStoresEveryExcerpt(t *testing.T) {
 // read back for each of them, also when other windows come in between.
 func TestExcerptSpoolSharesRepeatedWindows(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, t.TempDir()+"/x.db", time.Now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	sp, err := s.SpoolExcerpts(ctx, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sp.Close()
+	s, sp := excerptSpool(t, 3)
 	shared := &excerpt.Excerpt{StartLine: 2, Line: 5, Lines: strings.Split(strings.Repeat("api_key = \"ghp_…****\"\n", 7), "\n")[:7]}
-	fp := func(i int) string {
-		return fmt.Sprintf("%016x", uint64(i+1)*0x9E3779B97F4A7C15) + strings.Repeat("0", 48)
-	}
+	fp := spreadFingerprint
 	var items []excerpts.Item
 	for i := 0; i < 3000; i++ {
 		e := shared
@@ -218,20 +207,9 @@ func TestExcerptSpoolSharesRepeatedWindows(t *testing.T) {
 // show is decoded once and handed to all of them.
 func TestExcerptLookupDecodesSharedBodiesOnce(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, t.TempDir()+"/x.db", time.Now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	sp, err := s.SpoolExcerpts(ctx, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sp.Close()
+	s, sp := excerptSpool(t, 4)
 	shared := &excerpt.Excerpt{StartLine: 2, Line: 5, Lines: []string{"a", "b", "token = \"…****\"", "d"}}
-	fp := func(i int) string {
-		return fmt.Sprintf("%016x", uint64(i+1)*0x9E3779B97F4A7C15) + strings.Repeat("0", 48)
-	}
+	fp := spreadFingerprint
 	var items []excerpts.Item
 	for i := 0; i < 2000; i++ {
 		e := shared
@@ -276,4 +254,28 @@ func TestExcerptLookupDecodesSharedBodiesOnce(t *testing.T) {
 			}
 		}
 	}
+}
+
+// excerptSpool opens a store in a temporary directory and an excerpt
+// spool of scan seq in it, both closed when the test ends.
+func excerptSpool(t *testing.T, seq int64) (*Store, *excerpts.Spool) {
+	t.Helper()
+	ctx := context.Background()
+	s, err := Open(ctx, t.TempDir()+"/x.db", time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	sp, err := s.SpoolExcerpts(ctx, seq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sp.Close)
+	return s, sp
+}
+
+// spreadFingerprint is the i-th of distinct fingerprints whose first 8
+// bytes (an excerpt row's key) are spread over the key space.
+func spreadFingerprint(i int) string {
+	return fmt.Sprintf("%016x", uint64(i+1)*0x9E3779B97F4A7C15) + strings.Repeat("0", 48)
 }

@@ -297,9 +297,9 @@ type Tail struct {
 
 // Import stores a scan computed elsewhere. findings yields the checked
 // findings as they are read; tail is asked once they are all read (an
-// import may list its scanners and components after them). On success the scan is
-// completed and scan.start and scan.complete are published; on any error
-// the scan is removed and nothing is published.
+// import may list its scanners and components after them). On success
+// the scan is completed and scan.start and scan.complete are published;
+// on any error the scan is removed and nothing is published.
 func (im Importer) Import(ctx context.Context, req Request, findings iter.Seq2[finding.Finding, error], tail func() Tail) (store.Scan, error) {
 	bg := context.WithoutCancel(ctx)
 	o := im.Scans
@@ -333,8 +333,8 @@ func (im Importer) Import(ctx context.Context, req Request, findings iter.Seq2[f
 		}
 	}
 	t := tail()
-	// Stored before the scan completes, so that what completion derives
-	// from them (the inventory's rows, VEX matches) sees them.
+	// Stored before the scan completes, so that the inventory's rows
+	// (written by triggers from them) are there when it reads completed.
 	if t.Components != nil {
 		if err := im.Store.SetScanComponents(bg, sc.ID, t.Components); err != nil {
 			return abort(err)
@@ -411,8 +411,9 @@ type importedFinding struct {
 // imports it while it reads: target, commit and scan_types must come
 // before findings (checked first), each finding is checked and stored as
 // it is decoded, and scanners_run, scanners_skipped, coverage and
-// components may come before or after the findings. Unknown members are refused. A problem comes back
-// as a *ProblemsError; a read error (an oversized body) as it is.
+// components may come before or after the findings. Unknown members are
+// refused. A problem comes back as a *ProblemsError; a read error (an
+// oversized body) as it is.
 func (im Importer) Read(ctx context.Context, body io.Reader, createdBy string) (store.Scan, error) {
 	sq := &squeezer{r: body}
 	dec := json.NewDecoder(sq)
